@@ -1,0 +1,197 @@
+/* attn.c - the five-stage self-attention pipeline (see attn.h). */
+#include "attn.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const mat_names[M_COUNT] = {
+    "X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O",
+};
+static const int mat_stages[M_COUNT] = {
+    STAGE_INPUT, STAGE_INPUT, STAGE_INPUT, STAGE_INPUT,
+    STAGE_QKV, STAGE_QKV, STAGE_QKV, STAGE_SCORES, STAGE_SCORES,
+    STAGE_SOFTMAX, STAGE_OUTPUT,
+};
+static const char *const stage_keys[STAGE_COUNT + 1] = {
+    "?", "input", "qkv", "scores", "softmax", "output",
+};
+
+static bool dim_ok(int d)
+{
+    return d >= 1 && d <= MAT_MAX;
+}
+
+/* Allocate every matrix at its shape; on failure everything is freed again. */
+bool attn_init(Attn *a, int n, int d_model, int d_k, int d_v)
+{
+    memset(a, 0, sizeof *a);
+    if (!dim_ok(n) || !dim_ok(d_model) || !dim_ok(d_k) || !dim_ok(d_v))
+        return false;
+    const int shape[M_COUNT][2] = {
+        [M_X] = {n, d_model},   [M_WQ] = {d_model, d_k}, [M_WK] = {d_model, d_k},
+        [M_WV] = {d_model, d_v}, [M_Q] = {n, d_k},       [M_K] = {n, d_k},
+        [M_V] = {n, d_v},       [M_QKT] = {n, n},        [M_S] = {n, n},
+        [M_A] = {n, n},         [M_O] = {n, d_v},
+    };
+    for (int id = 0; id < M_COUNT; id++)
+        if (!mat_new(&a->m[id], shape[id][0], shape[id][1])) {
+            attn_free(a);
+            return false;
+        }
+    a->scale = SCALE_SQRT_DK;
+    a->softmax = SOFTMAX_STABLE;
+    return true;
+}
+
+/* Release every matrix and leave a zeroed Attn that may be freed again. */
+void attn_free(Attn *a)
+{
+    for (int id = 0; id < M_COUNT; id++)
+        mat_free(&a->m[id]);
+    memset(a, 0, sizeof *a);
+}
+
+/* Deep copy src into dst, reusing dst's storage where shapes match. On
+ * failure dst is still safe to free but incomplete. */
+bool attn_copy(Attn *dst, const Attn *src)
+{
+    if (dst == src)
+        return true;
+    for (int id = 0; id < M_COUNT; id++)
+        if (!mat_copy(&dst->m[id], &src->m[id]))
+            return false;
+    memcpy(dst->override, src->override, sizeof dst->override);
+    dst->scale = src->scale;
+    dst->softmax = src->softmax;
+    dst->reached = src->reached;
+    return true;
+}
+
+/* dst = x * w, except rows marked in keep[], which keep their values. */
+static void project(Mat *dst, const Mat *x, const Mat *w, const bool *keep)
+{
+    for (int i = 0; i < x->rows; i++) {
+        if (keep[i])
+            continue;
+        for (int j = 0; j < w->cols; j++) {
+            double sum = 0.0;
+            for (int k = 0; k < x->cols; k++)
+                sum += MAT_AT(x, i, k) * MAT_AT(w, k, j);
+            MAT_AT(dst, i, j) = sum;
+        }
+    }
+}
+
+static void run_qkv(Attn *a)
+{
+    for (int p = 0; p < 3; p++)
+        project(&a->m[M_Q + p], &a->m[M_X], &a->m[M_WQ + p], a->override[p]);
+}
+
+/* QKt = Q K^T, then S = QKt / sqrt(d_k) (a real division, as numpy does) or a copy. */
+static void run_scores(Attn *a)
+{
+    Mat *qkt = &a->m[M_QKT], *s = &a->m[M_S];
+    (void)mat_mul_bt(qkt, &a->m[M_Q], &a->m[M_K]); /* shape already fits: no allocation */
+    double div = sqrt((double)attn_d_k(a));
+    for (int i = 0; i < qkt->rows; i++)
+        for (int j = 0; j < qkt->cols; j++)
+            MAT_AT(s, i, j) = a->scale == SCALE_SQRT_DK ? MAT_AT(qkt, i, j) / div
+                                                         : MAT_AT(qkt, i, j);
+}
+
+/* One row of softmax: exp(s) or exp(s - max), divided by their sum. Nothing
+ * guards against overflow: naive exp of a huge score honestly gives inf and
+ * then NaN, which is what a lesson wants to show. */
+static void softmax_row(double *out, const double *s, int n, bool stable)
+{
+    double max = s[0];
+    for (int k = 1; k < n; k++)
+        if (s[k] > max)
+            max = s[k];
+    double sum = 0.0;
+    for (int k = 0; k < n; k++) {
+        out[k] = exp(stable ? s[k] - max : s[k]);
+        sum += out[k];
+    }
+    for (int k = 0; k < n; k++)
+        out[k] /= sum;
+}
+
+static void run_softmax(Attn *a)
+{
+    const Mat *s = &a->m[M_S];
+    Mat *w = &a->m[M_A];
+    for (int i = 0; i < s->rows; i++)
+        softmax_row(&MAT_AT(w, i, 0), &MAT_AT(s, i, 0), s->cols,
+                    a->softmax == SOFTMAX_STABLE);
+}
+
+/* Compute one stage from the previous stage's results and mark it reached
+ * (which also hides any later stage computed before). */
+void attn_run_stage(Attn *a, int stage)
+{
+    if (stage < STAGE_INPUT || stage > STAGE_OUTPUT)
+        return;
+    assert(a->reached >= stage - 1);
+    switch (stage) {
+    case STAGE_QKV:     run_qkv(a); break;
+    case STAGE_SCORES:  run_scores(a); break;
+    case STAGE_SOFTMAX: run_softmax(a); break;
+    case STAGE_OUTPUT:  (void)mat_mul(&a->m[M_O], &a->m[M_A], &a->m[M_V]); break;
+    default:            break; /* STAGE_INPUT: X is given */
+    }
+    a->reached = stage;
+}
+
+/* Run stages 1..stage in order; stage 0 just hides everything. */
+void attn_run_to(Attn *a, int stage)
+{
+    if (stage > STAGE_OUTPUT)
+        stage = STAGE_OUTPUT;
+    a->reached = STAGE_NONE;
+    for (int k = STAGE_INPUT; k <= stage; k++)
+        attn_run_stage(a, k);
+}
+
+int attn_tokens(const Attn *a)  { return a->m[M_X].rows; }
+int attn_d_model(const Attn *a) { return a->m[M_X].cols; }
+int attn_d_k(const Attn *a)     { return a->m[M_WQ].cols; }
+int attn_d_v(const Attn *a)     { return a->m[M_WV].cols; }
+
+static bool id_ok(MatId id)
+{
+    return (int)id >= 0 && id < M_COUNT;
+}
+
+const char *attn_mat_name(MatId id)
+{
+    return id_ok(id) ? mat_names[id] : "?";
+}
+
+/* The MatId spelled exactly (case-sensitive) by name[0..len), or -1;
+ * a negative len means name is NUL-terminated. */
+int attn_mat_lookup(const char *name, int len)
+{
+    size_t n = len < 0 ? strlen(name) : (size_t)len;
+    for (int id = 0; id < M_COUNT; id++)
+        if (strlen(mat_names[id]) == n && memcmp(mat_names[id], name, n) == 0)
+            return id;
+    return -1;
+}
+
+int attn_mat_stage(MatId id)
+{
+    return id_ok(id) ? mat_stages[id] : STAGE_NONE;
+}
+
+bool attn_mat_is_param(MatId id)
+{
+    return id == M_WQ || id == M_WK || id == M_WV;
+}
+
+const char *attn_stage_key(int stage)
+{
+    return stage >= STAGE_INPUT && stage <= STAGE_OUTPUT ? stage_keys[stage] : "?";
+}

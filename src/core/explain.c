@@ -1,0 +1,129 @@
+/* explain.c - the arithmetic behind one cell of the pipeline, as data (see explain.h).
+ * Every sum here runs in the same order as attn.c, so the explained sums equal
+ * the matrix cells bit for bit. */
+#include "explain.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Fill prod, partial and sum from the n operand pairs already in a[] and b[]. */
+static void products(Explain *e)
+{
+    double sum = 0.0;
+    for (int k = 0; k < e->n; k++) {
+        e->prod[k] = e->a[k] * e->b[k];
+        sum += e->prod[k];
+        e->partial[k] = sum;
+    }
+    e->sum = sum;
+}
+
+static void explain_input(const Attn *a, Explain *e)
+{
+    e->kind = EX_INPUT;
+    e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
+}
+
+/* Q/K/V[i][j] = x_i . column j of W, unless the row was set by hand. */
+static void explain_proj(const Attn *a, Explain *e)
+{
+    int p = e->mat - M_Q;
+    const Mat *x = &a->m[M_X], *w = &a->m[M_WQ + p];
+    e->kind = EX_PROJ;
+    e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
+    if (a->override[p][e->i]) {
+        e->overridden = true;
+        return;
+    }
+    e->n = x->cols;
+    for (int k = 0; k < e->n; k++) {
+        e->a[k] = MAT_AT(x, e->i, k);
+        e->b[k] = MAT_AT(w, k, e->j);
+    }
+    products(e);
+}
+
+/* score_ij = q_i . k_j, then / sqrt(d_k) for S when the lesson scales. */
+static void explain_score(const Attn *a, Explain *e)
+{
+    const Mat *q = &a->m[M_Q], *k = &a->m[M_K];
+    e->kind = EX_SCORE;
+    e->n = q->cols;
+    e->d_k = q->cols;
+    for (int t = 0; t < e->n; t++) {
+        e->a[t] = MAT_AT(q, e->i, t);
+        e->b[t] = MAT_AT(k, e->j, t);
+    }
+    products(e);
+    e->scaled = e->mat == M_S && a->scale == SCALE_SQRT_DK;
+    e->divisor = e->scaled ? sqrt((double)e->d_k) : 1.0;
+    e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
+}
+
+/* Row i of A from row i of S: s, max, s - max (or s), exp, running sum, weights. */
+static void explain_softmax(const Attn *a, Explain *e)
+{
+    const Mat *s = &a->m[M_S], *w = &a->m[M_A];
+    e->kind = EX_SOFTMAX;
+    e->stable = a->softmax == SOFTMAX_STABLE;
+    e->n = s->cols;
+    e->max = MAT_AT(s, e->i, 0);
+    for (int k = 0; k < e->n; k++) {
+        e->a[k] = MAT_AT(s, e->i, k);
+        if (e->a[k] > e->max)
+            e->max = e->a[k];
+    }
+    double sum = 0.0;
+    for (int k = 0; k < e->n; k++) {
+        e->shifted[k] = e->stable ? e->a[k] - e->max : e->a[k];
+        e->prod[k] = exp(e->shifted[k]);
+        sum += e->prod[k];
+        e->partial[k] = sum;
+        e->weight[k] = MAT_AT(w, e->i, k);
+    }
+    e->sum = sum;
+    e->result = MAT_AT(w, e->i, e->j);
+}
+
+/* o_ij = sum_k a_ik v_kj. */
+static void explain_output(const Attn *a, Explain *e)
+{
+    const Mat *w = &a->m[M_A], *v = &a->m[M_V];
+    e->kind = EX_OUTPUT;
+    e->n = w->cols;
+    for (int k = 0; k < e->n; k++) {
+        e->a[k] = MAT_AT(w, e->i, k);
+        e->b[k] = MAT_AT(v, k, e->j);
+    }
+    products(e);
+    e->result = MAT_AT(&a->m[M_O], e->i, e->j);
+}
+
+/* Whether `mat` exists, its stage is reached and (i, j) lies inside it. */
+static bool cell_ok(const Attn *a, MatId mat, int i, int j)
+{
+    if ((int)mat < 0 || mat >= M_COUNT || attn_mat_stage(mat) > a->reached)
+        return false;
+    const Mat *m = &a->m[mat];
+    return m->v && i >= 0 && i < m->rows && j >= 0 && j < m->cols;
+}
+
+/* Explain cell (i, j) of `mat`; false with kind EX_NONE when there is nothing to say. */
+bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = EX_NONE;
+    if (!cell_ok(a, mat, i, j))
+        return false;
+    out->mat = mat;
+    out->i = i;
+    out->j = j;
+    switch (mat) {
+    case M_Q: case M_K: case M_V: explain_proj(a, out); break;
+    case M_QKT: case M_S:         explain_score(a, out); break;
+    case M_A:                     explain_softmax(a, out); break;
+    case M_O:                     explain_output(a, out); break;
+    default:                      explain_input(a, out); break;
+    }
+    return true;
+}

@@ -1,0 +1,49 @@
+/* explain.h - the arithmetic behind one cell or row of a stage, as data.
+ *
+ * explain_cell() describes how the pipeline produced one number, with the
+ * real operands, so that the view and --dump can write it out, e.g.
+ *   score12 = q1.k2 = (0.149)(-0.169) + (-0.041)(-0.304) + (0.194)(0.094) = 0.006
+ * It produces no strings. Indices inside are 0-based; renderers add one. */
+#ifndef QKV_EXPLAIN_H
+#define QKV_EXPLAIN_H
+
+#include <stdbool.h>
+#include "attn.h"
+
+typedef enum {
+    EX_NONE,     /* nothing to explain (stage not reached, or bad index) */
+    EX_INPUT,    /* X[i][j] is given by the lesson */
+    EX_PROJ,     /* Q/K/V[i][j] = sum_k X[i][k] * W[k][j]  (or overridden) */
+    EX_SCORE,    /* S[i][j] = sum_k Q[i][k] * K[j][k]  (then / sqrt(d_k)) */
+    EX_SOFTMAX,  /* row i of A from row i of S */
+    EX_OUTPUT,   /* O[i][j] = sum_k A[i][k] * V[k][j] */
+} ExKind;
+
+typedef struct {
+    ExKind kind;
+    MatId mat;          /* the matrix explained: M_X, M_Q/K/V, M_S, M_A, M_O */
+    int i, j;           /* the cell (0-based); for EX_SOFTMAX j is the focused column */
+    bool overridden;    /* EX_PROJ: the row was set by hand, not X*W */
+    int n;              /* number of terms */
+    double a[MAT_MAX];  /* left operands:  x_ik | q_ik | s_ik   | a_ik */
+    double b[MAT_MAX];  /* right operands: W_kj | k_jk | -      | v_kj */
+    double prod[MAT_MAX];    /* a*b; EX_SOFTMAX: exp(s_ik - max) (or exp(s_ik)) */
+    double partial[MAT_MAX]; /* running sums of prod */
+    double sum;         /* sum of prod (EX_SCORE: the raw dot product) */
+    bool scaled;        /* EX_SCORE: divided by sqrt(d_k) */
+    int d_k;            /* EX_SCORE: the d_k of the divisor */
+    double divisor;     /* sqrt(d_k) when scaled */
+    /* EX_SOFTMAX only */
+    bool stable;
+    double max;         /* row max (stable) */
+    double shifted[MAT_MAX]; /* s_ik - max (stable) or s_ik */
+    double weight[MAT_MAX];  /* prod / sum */
+    double result;      /* the explained number (EX_SOFTMAX: weight[j]) */
+} Explain;
+
+/* Explain cell (i, j) of matrix `mat` in state a. Returns false and sets
+ * kind = EX_NONE when the matrix's stage is not reached or (i, j) is out of
+ * range. M_QKT explains like M_S without the division. */
+bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out);
+
+#endif

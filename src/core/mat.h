@@ -1,0 +1,37 @@
+/* mat.h - small dense row-major matrices of doubles.
+ *
+ * A Mat owns its storage. mat_new() allocates rows*cols zeros; mat_free()
+ * releases it and leaves an empty (0x0, NULL) matrix that may be freed again.
+ * Sizes are at most MAT_MAX in each dimension, the lesson limit; functions
+ * that combine matrices expect shapes that fit and assert it. Core code never
+ * prints, never touches files, and keeps no global state. */
+#ifndef QKV_MAT_H
+#define QKV_MAT_H
+
+#include <stdbool.h>
+#include <stddef.h> /* size_t, used by MAT_AT */
+
+#define MAT_MAX 64
+
+typedef struct {
+    int rows, cols;
+    double *v; /* rows*cols values, row by row */
+} Mat;
+
+#define MAT_AT(m, i, j) ((m)->v[(size_t)(i) * (size_t)(m)->cols + (size_t)(j)])
+
+/* Allocate a rows x cols matrix of zeros. Returns false when out of memory,
+ * leaving *m empty. */
+bool mat_new(Mat *m, int rows, int cols);
+void mat_free(Mat *m);
+/* Make dst an exact copy of src (reallocating when the shape differs). */
+bool mat_copy(Mat *dst, const Mat *src);
+/* dst = a * b; dst is (re)shaped to a.rows x b.cols. Sums run k = 0..n-1. */
+bool mat_mul(Mat *dst, const Mat *a, const Mat *b);
+/* dst = a * transpose(b); dst is a.rows x b.rows. */
+bool mat_mul_bt(Mat *dst, const Mat *a, const Mat *b);
+bool mat_same_shape(const Mat *a, const Mat *b);
+/* Largest |a - b| over all cells; shapes must match. */
+double mat_max_diff(const Mat *a, const Mat *b);
+
+#endif

@@ -1,0 +1,338 @@
+/* test_explain.c - the arithmetic terms behind each cell, on tutorials A and B. */
+#include "testutil.h"
+#include "core/explain.h"
+#include "core/rng.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    Attn a;
+    Explain e;
+} Fixture;
+
+/* Tutorial A (X = [[1,0,0,0],[0,1,0,0],[0,0,1,0.2]], seed-42 weights * 0.3),
+ * unscaled, naive softmax, run to stage 5. */
+static int setup(void **state)
+{
+    static const double x[] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.2};
+    Fixture *f = calloc(1, sizeof *f);
+    *state = f;
+    if (!f || !attn_init(&f->a, 3, 4, 3, 3))
+        return -1;
+    for (int k = 0; k < 12; k++)
+        f->a.m[M_X].v[k] = x[k];
+    Rng r;
+    rng_seed(&r, 42);
+    for (int p = M_WQ; p <= M_WV; p++)
+        rng_randn(&r, &f->a.m[p], 0.3);
+    f->a.scale = SCALE_NONE;
+    f->a.softmax = SOFTMAX_NAIVE;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fixture *f = *state;
+    if (f)
+        attn_free(&f->a);
+    free(f);
+    return 0;
+}
+
+/* prod[k] = a[k]*b[k] and partial[k] is the running sum, ending at sum. */
+static void assert_products(const Explain *e)
+{
+    double s = 0.0;
+    for (int k = 0; k < e->n; k++) {
+        assert_true(e->prod[k] == e->a[k] * e->b[k]);
+        s += e->prod[k];
+        assert_true(e->partial[k] == s);
+    }
+    assert_true(e->sum == s);
+}
+
+/* score12 = q1.k2 = (0.149)(-0.169) + (-0.041)(-0.304) + (0.194)(0.094) = 0.006, exactly QKt[1][2]. */
+static void test_score_12(void **state)
+{
+    static const double q1[] = {0.149, -0.041, 0.194}, k2[] = {-0.169, -0.304, 0.094};
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    assert_true(explain_cell(&f->a, M_QKT, 0, 1, e));
+    assert_int_equal(e->kind, EX_SCORE);
+    assert_int_equal(e->mat, M_QKT);
+    assert_int_equal(e->i, 0);
+    assert_int_equal(e->j, 1);
+    assert_int_equal(e->n, 3);
+    for (int k = 0; k < 3; k++) {
+        assert_near(e->a[k], q1[k], 5e-4);
+        assert_near(e->b[k], k2[k], 5e-4);
+        assert_true(e->a[k] == MAT_AT(&f->a.m[M_Q], 0, k));
+        assert_true(e->b[k] == MAT_AT(&f->a.m[M_K], 1, k));
+    }
+    assert_products(e);
+    assert_near(e->result, 0.006, 5e-4);
+    assert_near(e->result, 0.0057848947805190353, 1e-15);
+    assert_true(e->sum == MAT_AT(&f->a.m[M_QKT], 0, 1));
+    assert_true(e->result == e->sum);
+    assert_false(e->scaled);
+}
+
+/* Unscaled S explains like QKt: no division, result is the raw dot product. */
+static void test_score_unscaled_s(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    assert_true(explain_cell(&f->a, M_S, 0, 1, e));
+    assert_int_equal(e->kind, EX_SCORE);
+    assert_int_equal(e->mat, M_S);
+    assert_false(e->scaled);
+    assert_true(e->result == e->sum);
+    assert_true(e->result == MAT_AT(&f->a.m[M_S], 0, 1));
+}
+
+/* With sqrt_dk, S[1][2] continues "/ sqrt(3) = 0.003"; QKt[1][2] stays undivided. */
+static void test_score_scaled(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    f->a.scale = SCALE_SQRT_DK;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_true(explain_cell(&f->a, M_S, 0, 1, e));
+    assert_true(e->scaled);
+    assert_int_equal(e->d_k, 3);
+    assert_true(e->divisor == sqrt(3.0));
+    assert_true(e->sum == MAT_AT(&f->a.m[M_QKT], 0, 1));
+    assert_near(e->result, 0.003, 5e-4);
+    assert_true(e->result == MAT_AT(&f->a.m[M_S], 0, 1));
+    assert_true(e->result == e->sum / e->divisor);
+    assert_true(explain_cell(&f->a, M_QKT, 0, 1, e));
+    assert_false(e->scaled);
+    assert_true(e->result == e->sum);
+}
+
+/* Q[1][1] = x1 . Wq column 1: four terms, x = (1,0,0,0), result 0.149 = Q[1][1]. */
+static void test_projection_q11(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    assert_true(explain_cell(&f->a, M_Q, 0, 0, e));
+    assert_int_equal(e->kind, EX_PROJ);
+    assert_false(e->overridden);
+    assert_int_equal(e->n, 4);
+    for (int k = 0; k < 4; k++) {
+        assert_true(e->a[k] == MAT_AT(&f->a.m[M_X], 0, k));
+        assert_true(e->b[k] == MAT_AT(&f->a.m[M_WQ], k, 0));
+    }
+    assert_products(e);
+    assert_near(e->result, 0.149, 5e-4);
+    assert_true(e->result == MAT_AT(&f->a.m[M_Q], 0, 0));
+    assert_true(e->sum == e->result);
+}
+
+/* K[3][2] for 猫 = 1*Wk[3][2] + 0.2*Wk[4][2]: partial sums 0, 0, -0.424, -0.420. */
+static void test_projection_k32(void **state)
+{
+    static const double partial[] = {0.0, 0.0, -0.42369111040058743, -0.41963941811931199};
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    assert_true(explain_cell(&f->a, M_K, 2, 1, e));
+    assert_int_equal(e->kind, EX_PROJ);
+    assert_int_equal(e->mat, M_K);
+    assert_true(e->a[3] == 0.2);
+    assert_products(e);
+    for (int k = 0; k < 4; k++)
+        assert_near(e->partial[k], partial[k], 1e-15);
+    assert_true(e->result == MAT_AT(&f->a.m[M_K], 2, 1));
+}
+
+/* An overridden row is not X*W: overridden, no terms, the cell as set. */
+static void test_projection_overridden(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    for (int j = 0; j < 3; j++)
+        MAT_AT(&f->a.m[M_Q], 0, j) = MAT_AT(&f->a.m[M_K], 0, j) * 5;
+    f->a.override[0][0] = true;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_true(explain_cell(&f->a, M_Q, 0, 1, e));
+    assert_int_equal(e->kind, EX_PROJ);
+    assert_true(e->overridden);
+    assert_int_equal(e->n, 0);
+    assert_near(e->result, -2.870, 5e-4);
+    assert_true(explain_cell(&f->a, M_Q, 1, 1, e)); /* other rows still computed */
+    assert_false(e->overridden);
+    assert_int_equal(e->n, 4);
+}
+
+/* Tutorial B's stable walk: s [1.2, 0.1, -0.4], max 1.2, s-max [0, -1.1, -1.6],
+ * exp [1, 0.3329, 0.2019], sum 1.5348, weights [0.6516, 0.2169, 0.1315]. */
+static void test_softmax_stable_walk(void **state)
+{
+    static const double s[] = {1.2, 0.1, -0.4}, shifted[] = {0.0, -1.1, -1.6};
+    static const double ex[] = {1.0, 0.3329, 0.2019}, w[] = {0.6516, 0.2169, 0.1315};
+    Attn a;
+    Explain e;
+    assert_true(attn_init(&a, 3, 4, 2, 2));
+    for (int j = 0; j < 3; j++)
+        MAT_AT(&a.m[M_S], 0, j) = s[j];
+    a.softmax = SOFTMAX_STABLE;
+    a.reached = STAGE_SCORES;
+    attn_run_stage(&a, STAGE_SOFTMAX);
+    assert_true(explain_cell(&a, M_A, 0, 1, &e));
+    assert_int_equal(e.kind, EX_SOFTMAX);
+    assert_true(e.stable);
+    assert_int_equal(e.n, 3);
+    assert_true(e.max == 1.2);
+    double sum = 0.0;
+    for (int k = 0; k < 3; k++) {
+        assert_true(e.a[k] == s[k]);
+        assert_near(e.shifted[k], shifted[k], 1e-15);
+        assert_near(e.prod[k], ex[k], 5e-5);
+        sum += e.prod[k];
+        assert_true(e.partial[k] == sum);
+        assert_near(e.weight[k], w[k], 5e-5);
+        assert_true(e.weight[k] == MAT_AT(&a.m[M_A], 0, k));
+        assert_true(e.weight[k] > 0.0);
+    }
+    assert_near(e.sum, 1.5348, 5e-5);
+    assert_near(e.sum, 1.534767601692735, 1e-15);
+    assert_true(e.result == e.weight[1]);
+    assert_true(e.weight[1] == e.prod[1] / e.sum);
+    attn_free(&a);
+}
+
+/* Naive walk on tutorial A row 1: no shift, exp(s) / sum gives A[1][j] exactly. */
+static void test_softmax_naive_walk(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    assert_true(explain_cell(&f->a, M_A, 0, 2, e));
+    assert_int_equal(e->kind, EX_SOFTMAX);
+    assert_false(e->stable);
+    for (int k = 0; k < 3; k++) {
+        assert_true(e->shifted[k] == e->a[k]);
+        assert_true(e->a[k] == MAT_AT(&f->a.m[M_S], 0, k));
+        assert_true(e->prod[k] == exp(e->a[k]));
+        assert_true(e->weight[k] == e->prod[k] / e->sum);
+    }
+    assert_near(e->result, 0.350, 5e-4);
+    assert_true(e->result == MAT_AT(&f->a.m[M_A], 0, 2));
+}
+
+/* o11 = a11 v11 + a12 v21 + a13 v31 = -0.099, exactly O[1][1]. */
+static void test_output_cell(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    assert_true(explain_cell(&f->a, M_O, 0, 0, e));
+    assert_int_equal(e->kind, EX_OUTPUT);
+    assert_int_equal(e->n, 3);
+    for (int k = 0; k < 3; k++) {
+        assert_true(e->a[k] == MAT_AT(&f->a.m[M_A], 0, k));
+        assert_true(e->b[k] == MAT_AT(&f->a.m[M_V], k, 0));
+    }
+    assert_products(e);
+    assert_near(e->result, -0.099, 5e-4);
+    assert_true(e->result == MAT_AT(&f->a.m[M_O], 0, 0));
+    assert_true(e->sum == e->result);
+}
+
+/* X and the W parameters are given: EX_INPUT, no terms, the cell itself. */
+static void test_input_and_params(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    assert_true(explain_cell(&f->a, M_X, 2, 3, e));
+    assert_int_equal(e->kind, EX_INPUT);
+    assert_int_equal(e->mat, M_X);
+    assert_int_equal(e->n, 0);
+    assert_true(e->result == 0.2);
+    assert_true(explain_cell(&f->a, M_WV, 3, 2, e));
+    assert_int_equal(e->kind, EX_INPUT);
+    assert_int_equal(e->mat, M_WV);
+    assert_true(e->result == MAT_AT(&f->a.m[M_WV], 3, 2));
+}
+
+/* Indices outside the matrix and unknown matrices give false and EX_NONE. */
+static void test_out_of_range(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    const struct { int mat, i, j; } bad[] = {
+        {M_S, -1, 0}, {M_S, 3, 0}, {M_S, 0, 3}, {M_X, 0, 4}, {M_WQ, 4, 0},
+        {M_O, 0, -1}, {M_COUNT, 0, 0}, {-1, 0, 0},
+    };
+    for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
+        e->kind = EX_SCORE;
+        assert_false(explain_cell(&f->a, (MatId)bad[t].mat, bad[t].i, bad[t].j, e));
+        assert_int_equal(e->kind, EX_NONE);
+    }
+    assert_true(explain_cell(&f->a, M_X, 2, 3, e)); /* the last cell is in range */
+}
+
+/* A matrix whose stage is not reached has nothing to explain. */
+static void test_not_reached(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    attn_run_to(&f->a, STAGE_QKV);
+    assert_true(explain_cell(&f->a, M_V, 0, 0, e));
+    assert_false(explain_cell(&f->a, M_S, 0, 0, e));
+    assert_int_equal(e->kind, EX_NONE);
+    assert_false(explain_cell(&f->a, M_QKT, 0, 0, e));
+    assert_false(explain_cell(&f->a, M_A, 0, 0, e));
+    assert_false(explain_cell(&f->a, M_O, 0, 0, e));
+    attn_run_to(&f->a, STAGE_NONE);
+    assert_false(explain_cell(&f->a, M_X, 0, 0, e));
+    assert_false(explain_cell(&f->a, M_WQ, 0, 0, e));
+}
+
+/* For every cell of every stage (4 tokens, d_model 6, d_k 3, d_v 5, scaled, stable)
+ * the explained result is the cell, and the sum is what the pipeline computed, bit for bit. */
+static void test_every_cell_consistent(void **state)
+{
+    Attn a;
+    Explain e;
+    Rng r;
+    assert_true(attn_init(&a, 4, 6, 3, 5));
+    rng_seed(&r, 2026);
+    for (int p = M_X; p <= M_WV; p++)
+        rng_randn(&r, &a.m[p], 1.0);
+    attn_run_to(&a, STAGE_OUTPUT);
+    for (int id = 0; id < M_COUNT; id++)
+        for (int i = 0; i < a.m[id].rows; i++)
+            for (int j = 0; j < a.m[id].cols; j++) {
+                assert_true(explain_cell(&a, id, i, j, &e));
+                assert_true(e.result == MAT_AT(&a.m[id], i, j));
+                if (e.kind == EX_PROJ || e.kind == EX_OUTPUT)
+                    assert_true(e.sum == e.result);
+                if (e.kind == EX_SCORE)
+                    assert_true(e.sum == MAT_AT(&a.m[M_QKT], i, j));
+                if (e.kind == EX_SOFTMAX)
+                    assert_true(e.result == e.prod[j] / e.sum);
+            }
+    attn_free(&a);
+}
+
+#define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        FX(test_score_12),
+        FX(test_score_unscaled_s),
+        FX(test_score_scaled),
+        FX(test_projection_q11),
+        FX(test_projection_k32),
+        FX(test_projection_overridden),
+        cmocka_unit_test(test_softmax_stable_walk),
+        FX(test_softmax_naive_walk),
+        FX(test_output_cell),
+        FX(test_input_and_params),
+        FX(test_out_of_range),
+        FX(test_not_reached),
+        cmocka_unit_test(test_every_cell_consistent),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

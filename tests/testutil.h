@@ -1,0 +1,40 @@
+/* testutil.h - shared helpers for the cmocka tests.
+ * cmocka 1.1 has no double assertion; these report the caller's line. */
+#ifndef QKV_TESTUTIL_H
+#define QKV_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include "core/mat.h"
+
+
+/* assert |got - want| <= tol, printing both values on failure. */
+#define assert_near(got, want, tol) do { \
+        double g_ = (got), w_ = (want), t_ = (tol); \
+        if (!(fabs(g_ - w_) <= t_)) { \
+            print_error("%s = %.12g, want %.12g (tol %g)\n", #got, g_, w_, t_); \
+            _fail(__FILE__, __LINE__); } } while (0)
+
+/* assert every cell of m is within tol of the row-major array want[]. */
+#define assert_mat_near(m, want, tol) \
+    assert_mat_near_at((m), (want), (tol), #m, __FILE__, __LINE__)
+
+static inline void assert_mat_near_at(const Mat *m, const double *want, double tol,
+                                      const char *name, const char *file, int line)
+{
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++) {
+            double g = MAT_AT(m, i, j), w = want[i * m->cols + j];
+            if (!(fabs(g - w) <= tol)) {
+                print_error("%s[%d][%d] = %.12g, want %.12g (tol %g)\n", name, i + 1, j + 1, g, w, tol);
+                _fail(file, line);
+            }
+        }
+}
+
+#endif
