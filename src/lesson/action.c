@@ -1,0 +1,331 @@
+/* action.c - parse, apply and format the action language (see action.h). */
+#include "action.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A cursor over the action text; errors record the column they happened at. */
+typedef struct {
+    const char *s, *p;
+    char *err;
+    size_t errlen;
+    int *errcol;
+} Lex;
+
+static bool fail(Lex *lx, const char *at, const char *fmt, const char *arg)
+{
+    snprintf(lx->err, lx->errlen, fmt, arg);
+    if (lx->errcol)
+        *lx->errcol = (int)(at - lx->s) + 1;
+    return false;
+}
+
+static void skip_ws(Lex *lx)
+{
+    while (*lx->p == ' ' || *lx->p == '\t')
+        lx->p++;
+}
+
+static bool accept(Lex *lx, char c)
+{
+    skip_ws(lx);
+    if (*lx->p != c)
+        return false;
+    lx->p++;
+    return true;
+}
+
+/* Accept a word (letters, digits, '_') and return its length, 0 if none. */
+static int word(Lex *lx, const char **start)
+{
+    skip_ws(lx);
+    *start = lx->p;
+    while (isalnum((unsigned char)*lx->p) || *lx->p == '_')
+        lx->p++;
+    return (int)(lx->p - *start);
+}
+
+/* Parse a finite decimal number. Accepts the Unicode minus sign U+2212,
+ * which is what the screen shows, so a student can type what they read. */
+static bool number(Lex *lx, double *out)
+{
+    char buf[64];
+    size_t n = 0;
+    skip_ws(lx);
+    const char *at = lx->p;
+    if (strncmp(lx->p, "\xe2\x88\x92", 3) == 0) {
+        buf[n++] = '-';
+        lx->p += 3;
+    }
+    while (n < sizeof buf - 1 && (isdigit((unsigned char)*lx->p) || strchr("+-.eE", *lx->p) != NULL) && *lx->p)
+        buf[n++] = *lx->p++;
+    buf[n] = '\0';
+    char *end;
+    double v = n ? strtod(buf, &end) : 0;
+    if (n == 0 || *end != '\0' || !isdigit((unsigned char)buf[strspn(buf, "+-.")]))
+        return fail(lx, at, "expected a number, like 0.5 or -2%s", "");
+    if (!isfinite(v))
+        return fail(lx, at, "numbers must be finite%s", "");
+    *out = v;
+    return true;
+}
+
+/* Parse a 1-based index in brackets: "[3]". */
+static bool index_(Lex *lx, int *out)
+{
+    if (!accept(lx, '['))
+        return fail(lx, lx->p, "expected \"[\" and a row or column number%s", "");
+    skip_ws(lx);
+    const char *at = lx->p;
+    long v = 0;
+    if (!isdigit((unsigned char)*lx->p))
+        return fail(lx, at, "expected a row or column number from 1%s", "");
+    while (isdigit((unsigned char)*lx->p) && v < 100000)
+        v = v * 10 + (*lx->p++ - '0');
+    if (v < 1)
+        return fail(lx, at, "indices start at 1%s", "");
+    if (!accept(lx, ']'))
+        return fail(lx, lx->p, "expected \"]\" after the number%s", "");
+    *out = (int)v - 1;
+    return true;
+}
+
+/* Parse a matrix reference "M[i]" or "M[i][j]"; *j = -1 when absent. */
+static bool ref(Lex *lx, MatId *m, int *i, int *j, const char **at)
+{
+    const char *w;
+    int n = word(lx, &w);
+    *at = w;
+    int id = attn_mat_lookup(w, n);
+    if (n == 0 || id < 0) {
+        char name[40];
+        snprintf(name, sizeof name, "%.*s", n > 30 ? 30 : n, w);
+        return fail(lx, w, "unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", name);
+    }
+    *m = (MatId)id;
+    if (!index_(lx, i))
+        return false;
+    *j = -1;
+    skip_ws(lx);
+    if (*lx->p == '[')
+        return index_(lx, j);
+    return true;
+}
+
+static bool is_target(MatId m)
+{
+    return m <= M_V;
+}
+
+static bool end_(Lex *lx)
+{
+    skip_ws(lx);
+    if (*lx->p != '\0')
+        return fail(lx, lx->p, "unexpected text after the action%s", "");
+    return true;
+}
+
+/* "scale = none|sqrt_dk" and "softmax = naive|stable". */
+static bool option(Lex *lx, Action *a, bool is_scale)
+{
+    if (!accept(lx, '='))
+        return fail(lx, lx->p, is_scale ? "expected \"=\" then none or sqrt_dk%s"
+                                         : "expected \"=\" then naive or stable%s", "");
+    const char *w;
+    int n = word(lx, &w);
+    const char *x = is_scale ? "none" : "naive", *y = is_scale ? "sqrt_dk" : "stable";
+    a->kind = is_scale ? ACT_SCALE : ACT_SOFTMAX;
+    if (n == (int)strlen(x) && strncmp(w, x, n) == 0)
+        a->opt = 0;
+    else if (n == (int)strlen(y) && strncmp(w, y, n) == 0)
+        a->opt = 1;
+    else
+        return fail(lx, w, is_scale ? "expected none or sqrt_dk%s" : "expected naive or stable%s", "");
+    return end_(lx);
+}
+
+/* The right-hand side of a row target: "[a, b]" or "N[j]" or "N[j] * c". */
+static bool row_rhs(Lex *lx, Action *a)
+{
+    skip_ws(lx);
+    if (*lx->p == '[') {
+        lx->p++;
+        a->kind = ACT_ROW_SET;
+        a->n = 0;
+        do {
+            if (a->n == MAT_MAX)
+                return fail(lx, lx->p, "a row has at most 64 numbers%s", "");
+            if (!number(lx, &a->vals[a->n++]))
+                return false;
+        } while (accept(lx, ','));
+        if (!accept(lx, ']'))
+            return fail(lx, lx->p, "expected \",\" and a number, or \"]\" to close the row%s", "");
+        return end_(lx);
+    }
+    int j;
+    const char *at;
+    a->kind = ACT_ROW_COPY;
+    a->c = 1;
+    if (!ref(lx, &a->src, &a->src_i, &j, &at))
+        return false;
+    if (j >= 0)
+        return fail(lx, at, "a row can only be copied from a row, like K[1], not a cell%s", "");
+    if (accept(lx, '*') && !number(lx, &a->c))
+        return false;
+    return end_(lx);
+}
+
+bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *errcol)
+{
+    Lex lx = {text, text, err, errlen, errcol};
+    memset(out, 0, sizeof *out);
+    const char *w;
+    int n = word(&lx, &w);
+    if (n == 5 && strncmp(w, "reset", 5) == 0) {
+        out->kind = ACT_RESET;
+        return end_(&lx);
+    }
+    if (n == 5 && strncmp(w, "scale", 5) == 0)
+        return option(&lx, out, true);
+    if (n == 7 && strncmp(w, "softmax", 7) == 0)
+        return option(&lx, out, false);
+    if (n == 0 && *lx.p == '\0')
+        return fail(&lx, lx.p, "empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset%s", "");
+    lx.p = text;
+    const char *at;
+    if (!ref(&lx, &out->mat, &out->i, &out->j, &at))
+        return false;
+    if (!is_target(out->mat))
+        return fail(&lx, at, "%s is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead",
+                    attn_mat_name(out->mat));
+    if (!accept(&lx, '='))
+        return fail(&lx, lx.p, "expected \"=\" after the matrix reference%s", "");
+    if (out->j < 0)
+        return row_rhs(&lx, out);
+    out->kind = ACT_CELL_SET;
+    if (!number(&lx, &out->c))
+        return false;
+    return end_(&lx);
+}
+
+/* Check that row i (and cell j, when >= 0) exist in matrix m. */
+static bool check_index(const Attn *a, MatId m, int i, int j, char *err, size_t errlen)
+{
+    const Mat *x = &a->m[m];
+    if (i >= x->rows) {
+        snprintf(err, errlen, "row %d is out of range, %s has %d row%s", i + 1,
+                 attn_mat_name(m), x->rows, x->rows == 1 ? "" : "s");
+        return false;
+    }
+    if (j >= x->cols) {
+        snprintf(err, errlen, "column %d is out of range, %s has %d column%s", j + 1,
+                 attn_mat_name(m), x->cols, x->cols == 1 ? "" : "s");
+        return false;
+    }
+    return true;
+}
+
+/* Write values into row i of a target; Q/K/V rows become overrides. */
+static void put_row(Attn *a, MatId m, int i, const double *vals)
+{
+    Mat *x = &a->m[m];
+    memcpy(&MAT_AT(x, i, 0), vals, sizeof(double) * (size_t)x->cols);
+    if (m >= M_Q)
+        a->override[m - M_Q][i] = true;
+    a->reached = a->reached < STAGE_INPUT ? a->reached : STAGE_INPUT;
+}
+
+static bool apply_row(Attn *a, const Action *act, char *err, size_t errlen)
+{
+    const Mat *x = &a->m[act->mat];
+    double row[MAT_MAX];
+    if (act->kind == ACT_ROW_SET) {
+        if (act->n != x->cols) {
+            snprintf(err, errlen, "%s rows have %d number%s; this row has %d", attn_mat_name(act->mat),
+                     x->cols, x->cols == 1 ? "" : "s", act->n);
+            return false;
+        }
+        put_row(a, act->mat, act->i, act->vals);
+        return true;
+    }
+    if (!check_index(a, act->src, act->src_i, -1, err, errlen))
+        return false;
+    const Mat *src = &a->m[act->src];
+    if (src->cols != x->cols) {
+        snprintf(err, errlen, "%s rows have %d numbers but %s rows have %d; widths must match",
+                 attn_mat_name(act->mat), x->cols, attn_mat_name(act->src), src->cols);
+        return false;
+    }
+    if (a->reached < attn_mat_stage(act->src))
+        attn_run_to(a, attn_mat_stage(act->src));
+    for (int k = 0; k < x->cols; k++)
+        row[k] = MAT_AT(src, act->src_i, k) * act->c;
+    put_row(a, act->mat, act->i, row);
+    return true;
+}
+
+bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
+{
+    switch (act->kind) {
+    case ACT_SCALE:
+        a->scale = (Scale)act->opt;
+        return true;
+    case ACT_SOFTMAX:
+        a->softmax = (Softmax)act->opt;
+        return true;
+    case ACT_RESET:
+        snprintf(err, errlen, "reset is handled by the session");
+        return false;
+    case ACT_ROW_COPY:
+    case ACT_ROW_SET:
+        return check_index(a, act->mat, act->i, -1, err, errlen) && apply_row(a, act, err, errlen);
+    case ACT_CELL_SET:
+        if (!check_index(a, act->mat, act->i, act->j, err, errlen))
+            return false;
+        if (act->mat >= M_Q && a->reached < STAGE_QKV)
+            attn_run_to(a, STAGE_QKV);
+        double row[MAT_MAX];
+        memcpy(row, &MAT_AT(&a->m[act->mat], act->i, 0), sizeof(double) * (size_t)a->m[act->mat].cols);
+        row[act->j] = act->c;
+        put_row(a, act->mat, act->i, row);
+        return true;
+    }
+    return false;
+}
+
+void action_format(const Action *act, char *buf, size_t len)
+{
+    const char *name = attn_mat_name(act->mat);
+    int o = 0;
+    switch (act->kind) {
+    case ACT_SCALE:
+        snprintf(buf, len, "scale = %s", act->opt ? "sqrt_dk" : "none");
+        return;
+    case ACT_SOFTMAX:
+        snprintf(buf, len, "softmax = %s", act->opt ? "stable" : "naive");
+        return;
+    case ACT_RESET:
+        snprintf(buf, len, "reset");
+        return;
+    case ACT_CELL_SET:
+        snprintf(buf, len, "%s[%d][%d] = %.17g", name, act->i + 1, act->j + 1, act->c);
+        return;
+    case ACT_ROW_COPY:
+        if (act->c == 1)
+            snprintf(buf, len, "%s[%d] = %s[%d]", name, act->i + 1, attn_mat_name(act->src), act->src_i + 1);
+        else
+            snprintf(buf, len, "%s[%d] = %s[%d] * %.17g", name, act->i + 1, attn_mat_name(act->src),
+                     act->src_i + 1, act->c);
+        return;
+    case ACT_ROW_SET:
+        o = snprintf(buf, len, "%s[%d] = [", name, act->i + 1);
+        for (int k = 0; k < act->n && o > 0 && (size_t)o < len; k++)
+            o += snprintf(buf + o, len - (size_t)o, "%s%.17g", k ? ", " : "", act->vals[k]);
+        if (o > 0 && (size_t)o < len)
+            snprintf(buf + o, len - (size_t)o, "]");
+        return;
+    }
+}

@@ -1,0 +1,47 @@
+/* action.h - the one small language for changing numbers.
+ *
+ * Lesson `do:` lines, the view's ':' prompt and its cell editor all produce
+ * action text, parsed here and applied by the session:
+ *   M[i] = N[j]          copy a row          (Q[1] = K[1])
+ *   M[i] = N[j] * c      copy a row, scaled  (Q[1] = K[1] * 5)
+ *   M[i] = [a, b, c]     write a row
+ *   M[i][j] = c          write one cell
+ *   scale = none|sqrt_dk     softmax = naive|stable     reset
+ * Targets are X and the Ws (the pipeline recomputes from them) and rows of
+ * Q, K, V (which become overrides). Indices are 1-based in the text and
+ * 0-based in an Action. Parsing checks syntax; action_apply() checks
+ * indices and widths against the state. Neither ever exits. */
+#ifndef QKV_ACTION_H
+#define QKV_ACTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../core/attn.h"
+
+typedef enum { ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET } ActKind;
+
+typedef struct {
+    ActKind kind;
+    MatId mat;          /* target */
+    int i, j;           /* target row / cell, 0-based */
+    MatId src;          /* ACT_ROW_COPY: source matrix and row */
+    int src_i;
+    double c;           /* ACT_ROW_COPY: factor (1 when absent); ACT_CELL_SET: value */
+    int n;              /* ACT_ROW_SET: count of vals */
+    double vals[MAT_MAX];
+    int opt;            /* ACT_SCALE: Scale; ACT_SOFTMAX: Softmax */
+} Action;
+
+/* Parse one action. On failure returns false, writes a message saying what
+ * was expected to err, and sets *errcol to the 1-based column of the
+ * problem within text. */
+bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *errcol);
+/* Apply to a state's inputs (X, Ws, overridden rows, options). Does not
+ * recompute: the caller runs the pipeline afterwards. ACT_RESET is the
+ * session's business and is refused here. Returns false with a message when
+ * an index or width does not fit; the state is then unchanged. */
+bool action_apply(Attn *a, const Action *act, char *err, size_t errlen);
+/* Write an action back as text (the canonical form), e.g. for history. */
+void action_format(const Action *act, char *buf, size_t len);
+
+#endif

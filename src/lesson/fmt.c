@@ -1,0 +1,228 @@
+/* fmt.c - writing out numbers and the explain terms (see fmt.h). */
+#include "fmt.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "text.h"
+
+char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
+{
+    if (isnan(v)) {
+        snprintf(buf, len, "NaN");
+        return buf;
+    }
+    if (isinf(v)) {
+        snprintf(buf, len, "%sinf", v < 0 ? (o->ascii ? "-" : "\xe2\x88\x92") : "");
+        return buf;
+    }
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.*f", o->digits, fabs(v));
+    bool zero = strspn(tmp, "0.") == strlen(tmp);
+    snprintf(buf, len, "%s%s", v < 0 && !zero ? (o->ascii ? "-" : "\xe2\x88\x92") : "", tmp);
+    return buf;
+}
+
+char *fmt_sub(int i1, const FmtOpt *o, char *buf, size_t len)
+{
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", i1);
+    if (o->ascii) {
+        snprintf(buf, len, "_%s", digits);
+        return buf;
+    }
+    size_t n = 0;
+    for (const char *d = digits; *d && n + 4 < len; d++) {
+        /* U+2080..U+2089: E2 82 80+d */
+        buf[n++] = (char)0xe2;
+        buf[n++] = (char)0x82;
+        buf[n++] = (char)(0x80 + (*d - '0'));
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+char *fmt_sub2(int i1, int j1, const FmtOpt *o, char *buf, size_t len)
+{
+    char a[32], b[32];
+    fmt_sub(i1, o, a, sizeof a);
+    fmt_sub(j1, o, b, sizeof b);
+    bool sep = i1 > 9 || j1 > 9;
+    if (o->ascii)
+        snprintf(buf, len, "_%d%s%d", i1, sep ? "," : "", j1);
+    else
+        snprintf(buf, len, "%s%s%s", a, sep ? "," : "", b);
+    return buf;
+}
+
+/* Append formatted text to a line, never overflowing it. */
+static void put(char *line, const char *fmt, ...)
+{
+    size_t n = strlen(line);
+    if (n >= FMT_LINE - 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + n, FMT_LINE - n, fmt, ap);
+    va_end(ap);
+}
+
+/* " (a)(b) + (c)(d) + ..." for the n products of e. */
+static void put_products(char *line, const Explain *e, const FmtOpt *o)
+{
+    char x[48], y[48];
+    for (int k = 0; k < e->n; k++)
+        put(line, "%s(%s)(%s)", k ? " + " : "", fmt_num(e->a[k], o, x, sizeof x),
+            fmt_num(e->b[k], o, y, sizeof y));
+}
+
+/* "[a, b, c]" of n values. */
+static void put_vec(char *line, const double *v, int n, const FmtOpt *o)
+{
+    char x[48];
+    put(line, "[");
+    for (int k = 0; k < n; k++)
+        put(line, "%s%s", k ? ", " : "", fmt_num(v[k], o, x, sizeof x));
+    put(line, "]");
+}
+
+static const char *lower_name(MatId m)
+{
+    static const char *names[M_COUNT] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "score", "score", "α", "o"};
+    return names[m];
+}
+
+static int ex_input(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+{
+    char s[32], v[48];
+    fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
+    put(lines[0], "%s%s = %s   ", e->mat == M_X ? "x" : attn_mat_name(e->mat), s,
+        fmt_num(e->result, o, v, sizeof v));
+    put(lines[0], "%s", e->mat == M_X ? _("(the input: written in the lesson, one row per token)")
+                                      : _("(a parameter: learned in training, fixed while it runs)"));
+    return 1;
+}
+
+static int ex_proj(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+{
+    char s[32], i[16], j[16], v[48];
+    const char *m = lower_name(e->mat), *w = attn_mat_name((MatId)(e->mat - M_Q + M_WQ));
+    fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
+    fmt_sub(e->i + 1, o, i, sizeof i);
+    fmt_sub(e->j + 1, o, j, sizeof j);
+    if (e->overridden) {
+        put(lines[0], _("%s%s = %s   (row %d of %s was set by hand, no longer X%s%s)"), m, s,
+            fmt_num(e->result, o, v, sizeof v), e->i + 1, attn_mat_name(e->mat), o->ascii ? "*" : "·", w);
+        return 1;
+    }
+    put(lines[0], "%s%s = x%s%s%s[:,%d] = ", m, s, i, o->ascii ? "." : "·", w, e->j + 1);
+    put_products(lines[0], e, o);
+    put(lines[0], " = %s", fmt_num(e->result, o, v, sizeof v));
+    return 1;
+}
+
+static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+{
+    char s[32], i[16], j[16], v[48], w[48];
+    fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
+    fmt_sub(e->i + 1, o, i, sizeof i);
+    fmt_sub(e->j + 1, o, j, sizeof j);
+    put(lines[0], "score%s = q%s%sk%s = ", s, i, o->ascii ? "." : "·", j);
+    put_products(lines[0], e, o);
+    put(lines[0], " = %s", fmt_num(e->sum, o, v, sizeof v));
+    if (e->scaled)
+        put(lines[0], o->ascii ? " / sqrt(%d) = %s" : " ÷ √%d = %s", e->d_k, fmt_num(e->result, o, w, sizeof w));
+    return 1;
+}
+
+static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+{
+    char i[16], v[48];
+    int n = 0;
+    fmt_sub(e->i + 1, o, i, sizeof i);
+    put(lines[n], "s%s = ", i);
+    put_vec(lines[n++], e->a, e->n, o);
+    if (e->stable) {
+        put(lines[n], "max = %s;  s %s max = ", fmt_num(e->max, o, v, sizeof v), o->ascii ? "-" : "−");
+        put_vec(lines[n++], e->shifted, e->n, o);
+        put(lines[n], "exp(s %s max) = ", o->ascii ? "-" : "−");
+    } else {
+        put(lines[n], "exp(s) = ");
+    }
+    put_vec(lines[n], e->prod, e->n, o);
+    put(lines[n++], ";  %s = %s", _("sum"), fmt_num(e->sum, o, v, sizeof v));
+    put(lines[n], "%s%s = exp %s %s = ", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"));
+    put_vec(lines[n++], e->weight, e->n, o);
+    return n;
+}
+
+static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+{
+    char i[16], k1[16], s[32], v[48];
+    const char *dot = o->ascii ? "*" : "·";
+    fmt_sub(e->i + 1, o, i, sizeof i);
+    put(lines[0], "o%s = ", i);
+    for (int k = 0; k < e->n; k++)
+        put(lines[0], "%s%s%sv%s", k ? " + " : "", fmt_num(e->a[k], o, v, sizeof v), dot,
+            fmt_sub(k + 1, o, k1, sizeof k1));
+    fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
+    put(lines[1], "o%s = ", s);
+    put_products(lines[1], e, o);
+    put(lines[1], " = %s", fmt_num(e->result, o, v, sizeof v));
+    return 2;
+}
+
+int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max)
+{
+    if (max < 4)
+        return 0;
+    for (int k = 0; k < 4; k++)
+        lines[k][0] = '\0';
+    switch (e->kind) {
+    case EX_INPUT:   return ex_input(e, o, lines);
+    case EX_PROJ:    return ex_proj(e, o, lines);
+    case EX_SCORE:   return ex_score(e, o, lines);
+    case EX_SOFTMAX: return ex_softmax(e, o, lines);
+    case EX_OUTPUT:  return ex_output(e, o, lines);
+    case EX_NONE:    break;
+    }
+    return 0;
+}
+
+size_t fmt_wrap(const char *s, int cols)
+{
+    size_t len = strlen(s), fit = text_fit(s, cols);
+    if (fit >= len)
+        return len;
+    /* Arithmetic breaks best between terms: before " = " or after " + ". */
+    for (size_t b = fit; b > fit / 2; b--)
+        if (s[b] == ' ' && (strncmp(s + b, " = ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
+            return b;
+    for (size_t b = fit; b > fit / 2; b--)
+        if (s[b] == ' ')
+            return b;
+    if (fit == 0) /* one character wider than the line: take it anyway */
+        for (fit = 1; fit < len && (s[fit] & 0xC0) == 0x80; fit++) {}
+    return fit;
+}
+
+char *fmt_prose(const char *s, bool ascii)
+{
+    size_t n = strlen(s) * 3 + 4;
+    char *out = malloc(n), *flat = strdup(s);
+    if (out && flat) {
+        for (char *c = flat; *c; c++)
+            if (*c == '\n' || *c == '\t')
+                *c = ' ';
+        text_sanitize(flat, out, n, ascii);
+    } else {
+        free(out);
+        out = NULL;
+    }
+    free(flat);
+    return out;
+}

@@ -1,0 +1,49 @@
+/* fmt.h - numbers and arithmetic written out, shared by the view and --dump.
+ *
+ * The core explains a cell as data (explain.h); fmt_explain() turns those
+ * terms into lines of text such as
+ *   score₁₂ = q₁·k₂ = (0.149)(−0.169) + (−0.041)(−0.304) + (0.194)(0.094) = 0.006
+ * In ASCII mode (no UTF-8 terminal) the same line reads
+ *   score_12 = q_1.k_2 = (0.149)(-0.169) + ... = 0.006
+ * No curses here: the view decides where the lines go. */
+#ifndef QKV_FMT_H
+#define QKV_FMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../core/explain.h"
+
+#define FMT_LINE 4096
+#define FMT_MAX_LINES 8
+
+typedef struct {
+    int digits;     /* decimals shown */
+    bool ascii;     /* no UTF-8: '-', '_12', 'sqrt(3)' */
+} FmtOpt;
+
+/* Write v with `digits` decimals into buf (at least 32 bytes); negative
+ * numbers use U+2212 unless ascii; -0.000 is written 0.000; inf and NaN are
+ * written as such. Returns buf. */
+char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len);
+/* Write 1-based index digits as subscripts (₁₂) or "_12" in ASCII. */
+char *fmt_sub(int i1, const FmtOpt *o, char *buf, size_t len);
+/* The subscript of a cell, "₁₂", or "₁,₁₂" when an index has two digits. */
+char *fmt_sub2(int i1, int j1, const FmtOpt *o, char *buf, size_t len);
+/* Write the lines explaining e. Returns the number of lines (0 for EX_NONE). */
+int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max);
+
+#endif
+
+#ifndef QKV_FMT_WRAP
+#define QKV_FMT_WRAP
+/* The byte length of the next line when wrapping s at `cols` display
+ * columns: it breaks at the last space when one is in the second half of
+ * the line, else anywhere (Chinese has no spaces). Always >= 1 unless s is
+ * empty. Skip spaces at the start of the next line yourself. */
+size_t fmt_wrap(const char *s, int cols);
+#endif
+
+/* Lesson prose made safe to show and ready to wrap: line breaks and tabs
+ * become spaces, control characters visible stand-ins (text_sanitize).
+ * Returns a malloc'd string, or NULL when out of memory. */
+char *fmt_prose(const char *s, bool ascii);

@@ -1,0 +1,95 @@
+/* lesson.h - the lesson model and its loader (YAML, libyaml's document API).
+ *
+ * A Lesson is what a lesson file says: tokens, X, the weights (drawn or
+ * written out), overrides of Q/K/V rows, options and the step script.
+ * lesson_load_buffer() returns a complete lesson or one error of the form
+ * "FILE:LINE:COL: what is wrong, what is expected" (1-based, from libyaml's
+ * marks); it never half-succeeds and never exits. The caller owns the Lesson
+ * and releases it with lesson_free(). lesson_base() builds the pipeline
+ * state the lesson starts from (nothing reached). */
+#ifndef QKV_LESSON_H
+#define QKV_LESSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../core/attn.h"
+#include "action.h"
+#include "text.h"
+
+#define LESSON_MAX_BYTES (1024 * 1024)  /* larger files are refused unread */
+#define LESSON_MAX_STEPS 256
+#define LESSON_MAX_ACTIONS 16           /* per step */
+#define LESSON_MAX_EXPECT 32            /* per step */
+#define LESSON_ERR_MAX 512
+
+typedef enum { FOCUS_NONE, FOCUS_ROW, FOCUS_CELL } FocusKind;
+
+typedef struct {
+    FocusKind kind;
+    MatId mat;
+    int i, j;           /* 0-based; j unused for FOCUS_ROW */
+} Focus;
+
+/* One expected value, or a row of them: "A[1]": [0.873, 0.076, 0.052]
+ * or "S[1][2]": 0.006. tol is half a unit of the last written decimal. */
+typedef struct {
+    MatId mat;
+    int i, j;           /* j = -1 for a whole row */
+    int n;
+    double val[MAT_MAX];
+    double tol[MAT_MAX];
+    int line, col;      /* where it was written, for --check messages */
+} Expect;
+
+typedef struct {
+    int stage;                      /* 1..5 */
+    Focus focus;
+    int nact;
+    Action act[LESSON_MAX_ACTIONS];
+    char *act_text[LESSON_MAX_ACTIONS];  /* as written, for --dump */
+    Text say;
+    int nexpect;
+    Expect *expect;
+    int line;                       /* where the step starts */
+} Step;
+
+typedef struct {
+    char *file;                     /* the name used in messages */
+    Text title, about;
+    int ntok;
+    char **tokens;                  /* UTF-8, as written (sanitise to show) */
+    int d_model, d_k, d_v;
+    Mat X, Wq, Wk, Wv;
+    bool random;                    /* weights were drawn */
+    unsigned long seed;
+    double rscale;
+    /* overrides: rows of Q, K, V set by hand */
+    bool override[3][MAT_MAX];
+    Mat over[3];                    /* ntok x d_k / d_k / d_v; only flagged rows used */
+    Scale scale;
+    Softmax softmax;
+    int digits;                     /* 1..6 */
+    int start;                      /* 1-based step the view opens at (0: first) */
+    int nsteps;
+    Step *steps;
+    bool steps_given;               /* false: one step per stage was made up */
+} Lesson;
+
+/* Parse `len` bytes of YAML named `file`. On success fills *out and returns
+ * true. On failure returns false and writes one line (no newline) to err. */
+bool lesson_load_buffer(const char *file, const char *buf, size_t len,
+                        Lesson *out, char *err, size_t errlen);
+/* Read and parse a file. Errors as above, including unreadable or too-big
+ * files ("FILE: cannot read: reason"). */
+bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen);
+void lesson_free(Lesson *l);
+
+/* Fill a (freshly zeroed) Attn with the lesson's starting state: shapes,
+ * X, the Ws, the overridden rows, the options. Nothing is reached. */
+bool lesson_base(const Lesson *l, Attn *a);
+
+/* Check one expectation against a state. Returns true when it holds; on
+ * failure writes "A[1][2] is 0.337, expected 0.873 (within 0.0005)" to msg. */
+bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,261 @@
+/* save.c - the current state as a lesson file, atomically (see save.h). */
+#include "save.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+typedef struct {
+    yaml_emitter_t em;
+    bool ok;
+} Out;
+
+static void emit(Out *o, yaml_event_t *ev, int made)
+{
+    if (!made || !yaml_emitter_emit(&o->em, ev))
+        o->ok = false;
+}
+
+static void scalar(Out *o, const char *s, bool quoted)
+{
+    yaml_event_t ev;
+    if (!o->ok)
+        return;
+    emit(o, &ev, yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
+                                              quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE));
+}
+
+static void number(Out *o, double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.17g", v);
+    scalar(o, buf, false);
+}
+
+static void seq(Out *o, bool start, bool flow)
+{
+    yaml_event_t ev;
+    if (!o->ok)
+        return;
+    if (start)
+        emit(o, &ev, yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+                                                          flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE));
+    else
+        emit(o, &ev, yaml_sequence_end_event_initialize(&ev));
+}
+
+static void map(Out *o, bool start, bool flow)
+{
+    yaml_event_t ev;
+    if (!o->ok)
+        return;
+    if (start)
+        emit(o, &ev, yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+                                                         flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE));
+    else
+        emit(o, &ev, yaml_mapping_end_event_initialize(&ev));
+}
+
+static void row(Out *o, const Mat *m, int i)
+{
+    seq(o, true, true);
+    for (int j = 0; j < m->cols; j++)
+        number(o, MAT_AT(m, i, j));
+    seq(o, false, true);
+}
+
+static void matrix(Out *o, const char *key, const Mat *m)
+{
+    scalar(o, key, false);
+    seq(o, true, false);
+    for (int i = 0; i < m->rows; i++)
+        row(o, m, i);
+    seq(o, false, false);
+}
+
+static void text(Out *o, const char *key, const Text *t)
+{
+    if (!t->s[LANG_ZH] && !t->s[LANG_EN])
+        return;
+    scalar(o, key, false);
+    map(o, true, false);
+    if (t->s[LANG_ZH]) {
+        scalar(o, "zh", false);
+        scalar(o, t->s[LANG_ZH], true);
+    }
+    if (t->s[LANG_EN]) {
+        scalar(o, "en", false);
+        scalar(o, t->s[LANG_EN], true);
+    }
+    map(o, false, false);
+}
+
+static void overrides(Out *o, const Attn *a)
+{
+    char key[32];
+    bool any = false;
+    for (int m = 0; m < 3; m++)
+        for (int i = 0; i < a->m[M_Q + m].rows; i++)
+            any = any || a->override[m][i];
+    if (!any)
+        return;
+    scalar(o, "overrides", false);
+    map(o, true, false);
+    for (int m = 0; m < 3; m++)
+        for (int i = 0; i < a->m[M_Q + m].rows; i++)
+            if (a->override[m][i]) {
+                snprintf(key, sizeof key, "%s[%d]", attn_mat_name((MatId)(M_Q + m)), i + 1);
+                scalar(o, key, true);
+                row(o, &a->m[M_Q + m], i);
+            }
+    map(o, false, false);
+}
+
+static void options(Out *o, const Attn *a, int digits)
+{
+    char buf[8];
+    scalar(o, "options", false);
+    map(o, true, false);
+    scalar(o, "scale", false);
+    scalar(o, a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none", false);
+    scalar(o, "softmax", false);
+    scalar(o, a->softmax == SOFTMAX_STABLE ? "stable" : "naive", false);
+    scalar(o, "digits", false);
+    snprintf(buf, sizeof buf, "%d", digits);
+    scalar(o, buf, false);
+    map(o, false, false);
+}
+
+/* One step: stage, focus, the actions not yet baked in, the narration. */
+static void step(Out *o, const Step *st, bool baked)
+{
+    char buf[64];
+    map(o, true, false);
+    scalar(o, "stage", false);
+    scalar(o, attn_stage_key(st->stage), false);
+    if (st->focus.kind != FOCUS_NONE) {
+        if (st->focus.kind == FOCUS_ROW)
+            snprintf(buf, sizeof buf, "%s[%d]", attn_mat_name(st->focus.mat), st->focus.i + 1);
+        else
+            snprintf(buf, sizeof buf, "%s[%d][%d]", attn_mat_name(st->focus.mat), st->focus.i + 1, st->focus.j + 1);
+        scalar(o, "focus", false);
+        scalar(o, buf, true);
+    }
+    if (!baked && st->nact > 0) {
+        scalar(o, "do", false);
+        seq(o, true, false);
+        for (int k = 0; k < st->nact; k++)
+            scalar(o, st->act_text[k], true);
+        seq(o, false, false);
+    }
+    text(o, "say", &st->say);
+    map(o, false, false);
+}
+
+static void body(Out *o, const Session *s)
+{
+    const Lesson *l = s->lesson;
+    const Attn *a = &s->cur;
+    char buf[16];
+    scalar(o, "format", false);
+    scalar(o, "qkvtutor/1", false);
+    text(o, "title", &l->title);
+    text(o, "about", &l->about);
+    scalar(o, "tokens", false);
+    seq(o, true, true);
+    for (int i = 0; i < l->ntok; i++)
+        scalar(o, l->tokens[i], true);
+    seq(o, false, true);
+    matrix(o, "X", &a->m[M_X]);
+    scalar(o, "weights", false);
+    map(o, true, false);
+    matrix(o, "Wq", &a->m[M_WQ]);
+    matrix(o, "Wk", &a->m[M_WK]);
+    matrix(o, "Wv", &a->m[M_WV]);
+    map(o, false, false);
+    overrides(o, a);
+    options(o, a, l->digits);
+    scalar(o, "start", false);
+    snprintf(buf, sizeof buf, "%d", s->step + 1);
+    scalar(o, buf, false);
+    if (!l->steps_given)
+        return;
+    scalar(o, "steps", false);
+    seq(o, true, false);
+    for (int k = 0; k < l->nsteps; k++)
+        step(o, &l->steps[k], k <= s->step);
+    seq(o, false, false);
+}
+
+static int write_handler(void *data, unsigned char *buf, size_t size)
+{
+    return fwrite(buf, 1, size, (FILE *)data) == size;
+}
+
+/* Emit the whole document to f. */
+static bool emit_lesson(const Session *s, FILE *f)
+{
+    Out o = {.ok = true};
+    yaml_event_t ev;
+    if (!yaml_emitter_initialize(&o.em))
+        return false;
+    yaml_emitter_set_output(&o.em, write_handler, f);
+    yaml_emitter_set_unicode(&o.em, 1);
+    yaml_emitter_set_width(&o.em, 100);
+    emit(&o, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
+    emit(&o, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1));
+    map(&o, true, false);
+    body(&o, s);
+    map(&o, false, false);
+    if (o.ok)
+        emit(&o, &ev, yaml_document_end_event_initialize(&ev, 1));
+    if (o.ok)
+        emit(&o, &ev, yaml_stream_end_event_initialize(&ev));
+    if (o.ok && !yaml_emitter_flush(&o.em))
+        o.ok = false;
+    yaml_emitter_delete(&o.em);
+    return o.ok;
+}
+
+bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "%s: the name is too long", path);
+        return false;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot save %s: %s", path, strerror(errno));
+        return false;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    FILE *f = fdopen(fd, "w");
+    bool ok = f && fchmod(fd, 0666 & ~um) == 0 && emit_lesson(s, f) && fflush(f) == 0 && fsync(fd) == 0;
+    int e = errno;
+    if (f ? fclose(f) != 0 : close(fd) != 0)
+        ok = false;
+    if (ok && rename(tmp, path) == 0)
+        return true;
+    e = errno ? errno : e;
+    unlink(tmp);
+    snprintf(err, errlen, "cannot save %s: %s; nothing was changed", path, strerror(e ? e : EIO));
+    return false;
+}
+
+void lesson_save_name(const Lesson *l, char *buf, size_t len)
+{
+    const char *base = strrchr(l->file, '/');
+    base = base ? base + 1 : l->file;
+    int n = (int)strcspn(base, ".");
+    if (n > 0 && strncmp(base + n - 7 > base ? base + n - 7 : base, "-edited", 7) == 0)
+        snprintf(buf, len, "%.*s.yaml", n, base);
+    else
+        snprintf(buf, len, "%.*s-edited.yaml", n, base);
+}

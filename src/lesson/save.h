@@ -1,0 +1,24 @@
+/* save.h - writing the current state as a new lesson file.
+ *
+ * lesson_save() bakes a session's state into a lesson: X and the weights
+ * written out (%.17g, so they round-trip), the overridden rows of Q/K/V as
+ * `overrides:`, the options, and `start:` at the current step. The script's
+ * steps are kept for their narration and focus; `do:` actions already
+ * applied (steps up to the current one) are baked in and left out, and
+ * `expect:` checks are left out because they described the original numbers.
+ * The file is written with libyaml's emitter to a temporary file in the same
+ * directory, fsynced, then renamed over `path`: a reader sees the old file or
+ * the new one, never a part. On failure nothing is left behind and err says
+ * why in one line. */
+#ifndef QKV_SAVE_H
+#define QKV_SAVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "session.h"
+
+bool lesson_save(const Session *s, const char *path, char *err, size_t errlen);
+/* A default file name for saving: "<lesson name>-edited.yaml". */
+void lesson_save_name(const Lesson *l, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,248 @@
+/* session.c - the script cursor, the user's edits, undo/redo (see session.h). */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int session_steps(const Session *s)
+{
+    return s->lesson->nsteps;
+}
+
+const Step *session_step(const Session *s)
+{
+    return &s->lesson->steps[s->step];
+}
+
+int session_stage(const Session *s)
+{
+    return s->lesson->steps[s->step].stage;
+}
+
+/* Apply one action during a replay; `reset` goes back to `origin`. */
+static void replay_one(Attn *a, const Action *act, const Attn *origin)
+{
+    char err[160];
+    if (act->kind == ACT_RESET) {
+        attn_copy(a, origin);
+        return;
+    }
+    (void)action_apply(a, act, err, sizeof err); /* checked when first applied */
+}
+
+/* Build the state of step `upto` into *a from scratch: the base, the script's
+ * actions of steps 0..upto (the last one's only when with_last), then the
+ * user's edits, computed to that step's stage. */
+static bool rebuild(const Session *s, int upto, bool with_last, Attn *a)
+{
+    const Lesson *l = s->lesson;
+    Attn base = {0}, script = {0};
+    bool ok = lesson_base(l, &base) && attn_copy(a, &base);
+    for (int k = 0; ok && k <= upto; k++) {
+        if (k == upto && !with_last)
+            break;
+        for (int n = 0; n < l->steps[k].nact; n++)
+            replay_one(a, &l->steps[k].act[n], &base);
+    }
+    ok = ok && attn_copy(&script, a);
+    for (int n = 0; ok && n < s->nedits; n++)
+        replay_one(a, &s->edits[n], &script);
+    if (ok)
+        attn_run_to(a, l->steps[upto].stage);
+    attn_free(&base);
+    attn_free(&script);
+    return ok;
+}
+
+bool session_init(Session *s, const Lesson *l)
+{
+    memset(s, 0, sizeof *s);
+    s->lesson = l;
+    s->saved_nedits = 0;
+    s->step = l->start > 0 ? l->start - 1 : 0;
+    if (!rebuild(s, s->step, true, &s->cur)) {
+        session_free(s);
+        return false;
+    }
+    s->fresh_stage = session_stage(s);
+    return true;
+}
+
+void session_free(Session *s)
+{
+    attn_free(&s->cur);
+    attn_free(&s->before);
+    free(s->edits);
+    memset(s, 0, sizeof *s);
+}
+
+/* Do any steps in (from, to] carry script actions? */
+static bool script_acts_between(const Session *s, int from, int to)
+{
+    int lo = from < to ? from + 1 : to + 1, hi = from < to ? to : from;
+    for (int k = lo; k <= hi; k++)
+        if (s->lesson->steps[k].nact > 0)
+            return true;
+    return false;
+}
+
+bool session_goto(Session *s, int n)
+{
+    if (n < 0)
+        n = 0;
+    if (n >= session_steps(s))
+        n = session_steps(s) - 1;
+    if (n == s->step)
+        return false;
+    int old = s->step, old_stage = session_stage(s);
+    s->step = n;
+    int stage = session_stage(s);
+    s->has_before = false;
+    if (!script_acts_between(s, old, n)) {
+        /* Same inputs: compute only the stages not yet reached, or hide. */
+        if (stage > s->cur.reached)
+            for (int k = s->cur.reached + 1; k <= stage; k++)
+                attn_run_stage(&s->cur, k);
+        else
+            s->cur.reached = stage;
+    } else {
+        if (n > old && s->lesson->steps[n].nact > 0 && rebuild(s, n, false, &s->before))
+            s->has_before = true;
+        rebuild(s, n, true, &s->cur);
+    }
+    s->fresh_stage = stage > old_stage ? stage : 0;
+    return true;
+}
+
+bool session_next(Session *s)
+{
+    return session_goto(s, s->step + 1);
+}
+
+bool session_prev(Session *s)
+{
+    return session_goto(s, s->step - 1);
+}
+
+bool session_goto_stage(Session *s, int stage)
+{
+    int n = session_steps(s);
+    for (int k = 0; k < n; k++)
+        if (s->lesson->steps[k].stage >= stage)
+            return session_goto(s, k);
+    return session_goto(s, n - 1);
+}
+
+/* Append an action to the edit log, dropping anything that could be redone. */
+static bool log_push(Session *s, const Action *act)
+{
+    if (s->nedits >= SESSION_MAX_EDITS)
+        return false;
+    if (s->nedits == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 16;
+        Action *e = realloc(s->edits, sizeof *e * (size_t)cap);
+        if (!e)
+            return false;
+        s->edits = e;
+        s->cap = cap;
+    }
+    if (s->saved_nedits > s->nedits)
+        s->saved_nedits = -1; /* the saved state can no longer be reached by undo */
+    s->edits[s->nedits++] = *act;
+    s->nredo = 0;
+    return true;
+}
+
+bool session_act(Session *s, const Action *act, char *err, size_t errlen)
+{
+    Attn next = {0};
+    bool ok;
+    if (act->kind == ACT_RESET) {
+        /* Back to the lesson as written at this step: replay without edits. */
+        int keep = s->nedits;
+        s->nedits = 0;
+        ok = rebuild(s, s->step, true, &next);
+        s->nedits = keep;
+    } else {
+        ok = attn_copy(&next, &s->cur) && action_apply(&next, act, err, errlen);
+    }
+    if (ok && s->nedits >= SESSION_MAX_EDITS) {
+        snprintf(err, errlen, "too many edits (%d); press r to reset first", SESSION_MAX_EDITS);
+        ok = false;
+    }
+    if (!ok || !log_push(s, act)) {
+        attn_free(&next);
+        return false;
+    }
+    attn_run_to(&next, session_stage(s));
+    Attn old = s->before;
+    s->before = s->cur;
+    s->cur = next;
+    attn_free(&old);
+    s->has_before = true;
+    s->fresh_stage = 0;
+    return true;
+}
+
+bool session_act_text(Session *s, const char *text, char *err, size_t errlen)
+{
+    Action act;
+    int col;
+    if (!action_parse(text, &act, err, errlen, &col))
+        return false;
+    return session_act(s, &act, err, errlen);
+}
+
+/* Recompute after the edit log changed, keeping the old state as `before`. */
+static void relog(Session *s)
+{
+    Attn next = {0};
+    if (!rebuild(s, s->step, true, &next)) {
+        attn_free(&next);
+        return;
+    }
+    Attn old = s->before;
+    s->before = s->cur;
+    s->cur = next;
+    attn_free(&old);
+    s->has_before = true;
+    s->fresh_stage = 0;
+}
+
+bool session_undo(Session *s)
+{
+    if (s->nedits == 0)
+        return false;
+    s->nedits--;
+    s->nredo++;
+    relog(s);
+    return true;
+}
+
+bool session_redo(Session *s)
+{
+    if (s->nredo == 0)
+        return false;
+    s->nedits++;
+    s->nredo--;
+    relog(s);
+    return true;
+}
+
+bool session_dirty(const Session *s)
+{
+    return s->nedits != s->saved_nedits;
+}
+
+void session_mark_saved(Session *s)
+{
+    s->saved_nedits = s->nedits;
+}
+
+bool session_overridden(const Session *s, MatId mat, int i)
+{
+    if (mat < M_Q || mat > M_V || i < 0 || i >= MAT_MAX)
+        return false;
+    return s->cur.override[mat - M_Q][i];
+}

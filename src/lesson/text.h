@@ -1,0 +1,46 @@
+/* text.h - bilingual strings and safe display of lesson text.
+ *
+ * A Text holds the same sentence in each language; text_get() returns the
+ * asked one, or the other when it is missing, or "". Lesson text is never
+ * shown raw: text_sanitize() replaces control characters (C0, DEL, C1,
+ * escape sequences start with ESC) and invalid UTF-8 with visible stand-ins,
+ * so a lesson cannot move the cursor or retitle the terminal. Widths are
+ * display columns measured with wcwidth(), never bytes or characters. */
+#ifndef QKV_TEXT_H
+#define QKV_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { LANG_EN, LANG_ZH, LANG_COUNT } Lang;
+
+typedef struct {
+    char *s[LANG_COUNT];
+} Text;
+
+const char *text_get(const Text *t, Lang lang);
+void text_free(Text *t);
+
+/* Copy src into dst (size len, always terminated) with every control
+ * character replaced: C0 by its Control Pictures symbol (U+2400 + c, ESC
+ * shows as U+241B), DEL by U+2421, C1 by U+FFFD, invalid bytes by U+FFFD.
+ * Every C0 character is replaced, tab and newline included (they show as
+ * U+2409 and U+240A): callers that wrap narration turn '\n' and '\t' into
+ * spaces (or split on them) before sanitising. The output is cut at a
+ * character boundary when dst is too small. When ascii is true (callers
+ * pass it for a non-UTF-8 terminal), every control character, invalid byte
+ * and non-ASCII character becomes '?'. */
+void text_sanitize(const char *src, char *dst, size_t len, bool ascii);
+/* Display width of a UTF-8 string (control characters and invalid bytes
+ * count as 1, as after sanitising). Uses wcwidth(), so the caller's
+ * LC_CTYPE must be a UTF-8 locale for wide characters to count 2. */
+int text_width(const char *s);
+/* Byte length of the longest prefix of s that fits in `cols` columns. */
+size_t text_fit(const char *s, int cols);
+/* True when s is valid UTF-8. */
+bool text_utf8_valid(const char *s, size_t len);
+/* Parse a language name: "zh*" (zh, zh_CN.UTF-8) gives LANG_ZH; "en*", "C",
+ * "C.UTF-8" and "POSIX" give LANG_EN. Returns -1 if unknown. */
+int text_lang_parse(const char *s);
+
+#endif

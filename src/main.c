@@ -1,0 +1,228 @@
+/* main.c - options, choosing the lesson, and dispatch to a renderer or the view. */
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lesson/embedded.h"
+#include "lesson/i18n.h"
+#include "lesson/lesson.h"
+#include "render.h"
+#include "view/view.h"
+
+typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK } Mode;
+
+typedef struct {
+    Mode mode;
+    int at;
+    int lang;           /* -1: from the environment */
+    const char *theme;
+    bool present;
+    const char *lesson;
+} Options;
+
+static void usage(FILE *out)
+{
+    fprintf(out, "%s", _(
+        "Usage: qkvtutor [OPTIONS] [LESSON]\n"
+        "Step through transformer self-attention, one stage per keypress.\n"
+        "LESSON is a .yaml file, or a built-in lesson's number or name (default: the first).\n"
+        "\n"
+        "  -l, --list           list the built-in lessons\n"
+        "  -d, --dump           print the walkthrough as plain text and exit\n"
+        "  -j, --json           print the lesson's matrices as JSON and exit\n"
+        "  -c, --check          run the script and verify every expect (exit 0 ok, 1 failed)\n"
+        "      --at N           with --dump/--json: the state after step N\n"
+        "  -L, --lang zh|en     language of the interface and narration\n"
+        "      --theme NAME     dark (default), light, mono, projector\n"
+        "      --present        presentation mode\n"
+        "  -h, --help           show this help\n"
+        "  -V, --version        show the version\n"
+        "\n"
+        "Exit status: 0 ok, 1 a check failed, 2 usage error, lesson error or no terminal.\n"));
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "qkvtutor: ");
+    fprintf(stderr, msg, arg);
+    fprintf(stderr, "%s\n", _("; see qkvtutor --help"));
+    return 2;
+}
+
+/* Parse a whole positive number; -1 when s is not one. */
+static int parse_count(const char *s)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    return *s && *end == '\0' && v > 0 && v < 100000 ? (int)v : -1;
+}
+
+/* Parse argv into *o. Returns -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, Options *o)
+{
+    static const struct option longs[] = {
+        {"list", no_argument, 0, 'l'},    {"dump", no_argument, 0, 'd'},
+        {"json", no_argument, 0, 'j'},    {"check", no_argument, 0, 'c'},
+        {"at", required_argument, 0, 'a'}, {"lang", required_argument, 0, 'L'},
+        {"theme", required_argument, 0, 't'}, {"present", no_argument, 0, 'P'},
+        {"help", no_argument, 0, 'h'},    {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0}};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ldjcL:hV", longs, NULL)) != -1) {
+        switch (c) {
+        case 'l': o->mode = MODE_LIST; break;
+        case 'd': o->mode = MODE_DUMP; break;
+        case 'j': o->mode = MODE_JSON; break;
+        case 'c': o->mode = MODE_CHECK; break;
+        case 'P': o->present = true; break;
+        case 't': o->theme = optarg; break;
+        case 'a':
+            if ((o->at = parse_count(optarg)) < 0)
+                return usage_error(_("--at takes a step number from 1, not \"%s\""), optarg);
+            break;
+        case 'L':
+            if ((o->lang = text_lang_parse(optarg)) < 0)
+                return usage_error(_("--lang takes zh or en, not \"%s\""), optarg);
+            break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("qkvtutor %s\n", QKV_VERSION); return 0;
+        case ':': return usage_error(_("%s needs a value"), argv[optind - 1]);
+        default:  return usage_error(_("unknown option \"%s\""), argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        o->lesson = argv[optind++];
+    if (optind < argc)
+        return usage_error(_("one lesson at a time; unexpected \"%s\""), argv[optind]);
+    return -1;
+}
+
+/* The built-in lesson named by a number ("2") or a name ("02-attend-to-itself",
+ * "attend-to-itself"); -1 if none. */
+static int find_embedded(const char *name)
+{
+    int n = parse_count(name);
+    if (n > 0)
+        return n <= embedded_count ? n - 1 : -1;
+    for (int k = 0; k < embedded_count; k++) {
+        const char *base = strrchr(embedded_lessons[k].name, '/');
+        base = base ? base + 1 : embedded_lessons[k].name;
+        size_t len = strcspn(base, ".");
+        const char *bare = strchr(base, '-');
+        if ((strlen(name) == len && strncmp(base, name, len) == 0) ||
+            (bare && strlen(name) == len - (size_t)(bare + 1 - base) && strncmp(bare + 1, name, strlen(name)) == 0))
+            return k;
+    }
+    return -1;
+}
+
+/* Load the lesson the user asked for. Prints the one-line error itself. */
+static bool load(const char *arg, Lesson *l)
+{
+    char err[LESSON_ERR_MAX];
+    struct stat st;
+    bool ok;
+    if (arg && stat(arg, &st) == 0) {
+        ok = lesson_load_file(arg, l, err, sizeof err);
+    } else {
+        int k = arg ? find_embedded(arg) : 0;
+        if (k < 0 || embedded_count == 0) {
+            fprintf(stderr, _("qkvtutor: no lesson \"%s\": not a file, nor a built-in lesson (see qkvtutor --list)\n"),
+                    arg ? arg : "");
+            return false;
+        }
+        ok = lesson_load_buffer(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
+                                err, sizeof err);
+    }
+    if (!ok)
+        fprintf(stderr, "%s\n", err);
+    return ok;
+}
+
+static int list(Lang lang)
+{
+    for (int k = 0; k < embedded_count; k++) {
+        Lesson l;
+        char err[LESSON_ERR_MAX], title[512];
+        const EmbeddedLesson *e = &embedded_lessons[k];
+        if (!lesson_load_buffer(e->name, e->data, e->len, &l, err, sizeof err)) {
+            printf("%2d  %s: %s\n", k + 1, e->name, err);
+            continue;
+        }
+        text_sanitize(text_get(&l.title, lang), title, sizeof title, false);
+        printf("%2d  %-32s %s\n", k + 1, strrchr(e->name, '/') + 1, title);
+        lesson_free(&l);
+    }
+    return 0;
+}
+
+/* Pick a UTF-8 locale: the user's, or C.UTF-8; false means ASCII only. */
+static bool setup_locale(void)
+{
+    setlocale(LC_ALL, "");
+    if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
+        return true;
+    if (setlocale(LC_ALL, "C.UTF-8") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
+        return true;
+    setlocale(LC_ALL, "");
+    return false;
+}
+
+/* Where the translations are: next to the binary when run from build/,
+ * else the installed locale directory. */
+static const char *locale_dir(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 16);
+    if (n > 0) {
+        buf[n] = '\0';
+        char *slash = strrchr(buf, '/');
+        struct stat st;
+        if (slash) {
+            strcpy(slash, "/locale");
+            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+                return buf;
+        }
+    }
+    return QKV_LOCALEDIR;
+}
+
+int main(int argc, char **argv)
+{
+    bool utf8 = setup_locale();
+    char dir[4096];
+    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL};
+    i18n_set(i18n_detect(), locale_dir(dir, sizeof dir));
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    Lang lang = o.lang >= 0 ? (Lang)o.lang : i18n_detect();
+    i18n_set(lang, NULL);
+    if (o.mode == MODE_LIST)
+        return list(lang);
+    Lesson l;
+    if (!load(o.lesson, &l))
+        return 2;
+    RenderOpt ro = {lang, !utf8, o.at};
+    if (o.at > l.nsteps) {
+        fprintf(stderr, _("qkvtutor: --at %d: the lesson has %d steps\n"), o.at, l.nsteps);
+        lesson_free(&l);
+        return 2;
+    }
+    switch (o.mode) {
+    case MODE_DUMP:  rc = render_dump(stdout, &l, &ro); break;
+    case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
+    case MODE_CHECK: rc = render_check(stdout, &l, &ro); break;
+    default: {
+        ViewOpt vo = {lang, !utf8, o.theme, o.present};
+        rc = view_run(&l, &vo);
+    }
+    }
+    lesson_free(&l);
+    return rc;
+}

@@ -1,0 +1,276 @@
+/* render.c - --dump, --json and --check (see render.h). */
+#include "render.h"
+
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/explain.h"
+#include "lesson/fmt.h"
+#include "lesson/i18n.h"
+#include "lesson/session.h"
+
+/* Print lesson text safely: control characters become visible stand-ins. */
+static void put_text(FILE *out, const char *s, bool ascii)
+{
+    size_t n = strlen(s) * 3 + 4;
+    char *buf = malloc(n);
+    if (!buf)
+        return;
+    text_sanitize(s, buf, n, ascii);
+    fputs(buf, out);
+    free(buf);
+}
+
+/* Print `s` sanitised and wrapped at `width` columns, indented by two. */
+static void put_wrapped(FILE *out, const char *s, bool ascii, int width)
+{
+    char *buf = fmt_prose(s, ascii);
+    for (const char *p = buf; p && *p;) {
+        size_t n = fmt_wrap(p, width);
+        fprintf(out, "  %.*s\n", (int)n, p);
+        for (p += n; *p == ' '; p++) {}
+    }
+    free(buf);
+}
+
+static void pad(FILE *out, int n)
+{
+    for (int k = 0; k < n; k++)
+        fputc(' ', out);
+}
+
+/* Print one matrix with its name, shape, role and row/column labels. */
+static void put_matrix(FILE *out, const Lesson *l, const Attn *a, MatId id, const FmtOpt *fo)
+{
+    const Mat *m = &a->m[id];
+    char v[64], safe[160];
+    int w = 0, lw = 0;
+    for (int i = 0; i < m->rows * m->cols; i++) {
+        int n = text_width(fmt_num(m->v[i], fo, v, sizeof v));
+        w = n > w ? n : w;
+    }
+    bool by_token = m->rows == l->ntok && !attn_mat_is_param(id);
+    for (int i = 0; i < m->rows && by_token; i++) {
+        text_sanitize(l->tokens[i], safe, sizeof safe, fo->ascii);
+        int n = text_width(safe);
+        lw = n > lw ? n : lw;
+    }
+    if (lw < 3)
+        lw = 3;
+    fprintf(out, "\n  %s  %d%s%d  %s\n", attn_mat_name(id), m->rows, fo->ascii ? "x" : "×", m->cols,
+            attn_mat_is_param(id) ? _("parameter (learned, fixed)") : _("result for this input"));
+    pad(out, 4 + lw);
+    for (int j = 0; j < m->cols; j++) {
+        bool tok = (id == M_S || id == M_QKT || id == M_A) && j < l->ntok;
+        if (tok) {
+            text_sanitize(l->tokens[j], safe, sizeof safe, fo->ascii);
+            pad(out, w + 2 - text_width(safe));
+            fputs(safe, out);
+        } else {
+            fprintf(out, "%*d", w + 2, j + 1);
+        }
+    }
+    fputc('\n', out);
+    for (int i = 0; i < m->rows; i++) {
+        if (by_token) {
+            text_sanitize(l->tokens[i], safe, sizeof safe, fo->ascii);
+            fprintf(out, "    %s", safe);
+            pad(out, lw - text_width(safe));
+        } else {
+            fprintf(out, "    %*d", lw, i + 1);
+        }
+        for (int j = 0; j < m->cols; j++) {
+            fmt_num(MAT_AT(m, i, j), fo, v, sizeof v);
+            pad(out, w + 2 - text_width(v));
+            fputs(v, out);
+        }
+        bool over = id >= M_Q && id <= M_V && a->override[id - M_Q][i];
+        fprintf(out, "%s\n", over ? _("   (set by hand, no longer X·W)") : "");
+    }
+}
+
+/* The matrices a stage shows in the dump: what it produced. */
+static int stage_mats(int stage, const Attn *a, MatId *ids)
+{
+    switch (stage) {
+    case STAGE_INPUT:  ids[0] = M_X; return 1;
+    case STAGE_QKV:    ids[0] = M_WQ; ids[1] = M_WK; ids[2] = M_WV;
+                       ids[3] = M_Q; ids[4] = M_K; ids[5] = M_V; return 6;
+    case STAGE_SCORES: ids[0] = a->scale == SCALE_SQRT_DK ? M_QKT : M_S; ids[1] = M_S;
+                       return a->scale == SCALE_SQRT_DK ? 2 : 1;
+    case STAGE_SOFTMAX: ids[0] = M_A; return 1;
+    default:           ids[0] = M_O; return 1;
+    }
+}
+
+static const char *stage_title(int stage)
+{
+    static const char *t[] = {"", N_("input X"), N_("Q = X·Wq, K = X·Wk, V = X·Wv"),
+                              N_("scores S = Q·Kᵀ (÷ √d_k when scaled)"), N_("softmax A, row by row"),
+                              N_("output O = A·V")};
+    return _(t[stage]);
+}
+
+/* The focus of a step, or a default one for its stage. */
+static Focus step_focus(const Step *st)
+{
+    static const MatId dflt[] = {M_X, M_X, M_Q, M_S, M_A, M_O};
+    if (st->focus.kind != FOCUS_NONE)
+        return st->focus;
+    Focus f = {FOCUS_CELL, dflt[st->stage], 0, 0};
+    return f;
+}
+
+static void put_explain(FILE *out, const Attn *a, Focus f, const FmtOpt *fo)
+{
+    Explain e;
+    char lines[FMT_MAX_LINES][FMT_LINE];
+    int j = f.kind == FOCUS_CELL ? f.j : 0;
+    if (!explain_cell(a, f.mat, f.i, j, &e))
+        return;
+    int n = fmt_explain(&e, fo, lines, FMT_MAX_LINES);
+    if (n)
+        fputc('\n', out);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "  %s\n", lines[k]);
+}
+
+static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o, const FmtOpt *fo)
+{
+    const Step *st = session_step(s);
+    fprintf(out, "\n%s %d/%d %s %d: %s %s\n", o->ascii ? "==" : "──", s->step + 1, l->nsteps,
+            _("· stage"), st->stage, stage_title(st->stage), o->ascii ? "==" : "──");
+    for (int k = 0; k < st->nact; k++) {
+        fprintf(out, "  do: ");
+        put_text(out, st->act_text[k], o->ascii);
+        fputc('\n', out);
+    }
+    const char *say = text_get(&st->say, o->lang);
+    if (*say)
+        put_wrapped(out, say, o->ascii, 76);
+    MatId ids[8];
+    int n = stage_mats(st->stage, &s->cur, ids);
+    for (int k = 0; k < n; k++)
+        put_matrix(out, l, &s->cur, ids[k], fo);
+    put_explain(out, &s->cur, step_focus(st), fo);
+    for (int k = 0; k < st->nexpect; k++) {
+        char msg[256];
+        bool ok = expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg);
+        fprintf(out, "  %s %s\n", _("expect:"), ok ? _("holds") : msg);
+    }
+}
+
+int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
+{
+    Session s;
+    FmtOpt fo = {l->digits, o->ascii};
+    if (!session_init(&s, l))
+        return 2;
+    fputs("qkvtutor · ", out);
+    put_text(out, text_get(&l->title, o->lang), o->ascii);
+    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d\n", l->file, l->ntok, _("tokens"), l->d_model,
+            l->d_k, l->d_v);
+    const char *about = text_get(&l->about, o->lang);
+    if (*about)
+        put_wrapped(out, about, o->ascii, 76);
+    int first = o->at ? o->at - 1 : 0, last = o->at ? o->at - 1 : l->nsteps - 1;
+    session_goto(&s, first);
+    for (int k = first; k <= last; k++) {
+        session_goto(&s, k);
+        put_step(out, l, &s, o, &fo);
+    }
+    session_free(&s);
+    return 0;
+}
+
+static cJSON *json_matrix(const Mat *m)
+{
+    cJSON *rows = cJSON_CreateArray();
+    for (int i = 0; rows && i < m->rows; i++) {
+        cJSON *row = cJSON_CreateDoubleArray(&MAT_AT(m, i, 0), m->cols);
+        if (!row || !cJSON_AddItemToArray(rows, row)) {
+            cJSON_Delete(row);
+            cJSON_Delete(rows);
+            return NULL;
+        }
+    }
+    return rows;
+}
+
+/* Build the --json object for state a; NULL when out of memory. */
+static cJSON *json_state(const Lesson *l, const Attn *a, Lang lang)
+{
+    cJSON *root = cJSON_CreateObject(), *opts, *mats, *toks;
+    bool ok = root && cJSON_AddStringToObject(root, "format", "qkvtutor/1") &&
+              cJSON_AddStringToObject(root, "title", text_get(&l->title, lang)) &&
+              (toks = cJSON_CreateStringArray((const char *const *)l->tokens, l->ntok)) &&
+              cJSON_AddItemToObject(root, "tokens", toks) &&
+              (opts = cJSON_AddObjectToObject(root, "options")) &&
+              cJSON_AddStringToObject(opts, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none") &&
+              cJSON_AddStringToObject(opts, "softmax", a->softmax == SOFTMAX_STABLE ? "stable" : "naive") &&
+              cJSON_AddNumberToObject(root, "d_model", l->d_model) &&
+              cJSON_AddNumberToObject(root, "d_k", l->d_k) && cJSON_AddNumberToObject(root, "d_v", l->d_v) &&
+              (mats = cJSON_AddObjectToObject(root, "matrices"));
+    for (int id = 0; ok && id < M_COUNT; id++) {
+        cJSON *m = json_matrix(&a->m[id]);
+        ok = m && cJSON_AddItemToObject(mats, attn_mat_name((MatId)id), m);
+        if (!ok)
+            cJSON_Delete(m);
+    }
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
+{
+    Session s;
+    if (!session_init(&s, l))
+        return 2;
+    Attn a = {0};
+    if (o->at) {
+        session_goto(&s, o->at - 1);
+        attn_copy(&a, &s.cur);
+    } else {
+        lesson_base(l, &a);
+    }
+    attn_run_to(&a, STAGE_OUTPUT);
+    cJSON *root = json_state(l, &a, o->lang);
+    char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+    if (text)
+        fprintf(out, "%s\n", text);
+    free(text);
+    cJSON_Delete(root);
+    attn_free(&a);
+    session_free(&s);
+    return text ? 0 : 2;
+}
+
+int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
+{
+    Session s;
+    int total = 0, failed = 0;
+    if (!session_init(&s, l))
+        return 2;
+    session_goto(&s, 0);
+    for (int k = 0; k < l->nsteps; k++) {
+        session_goto(&s, k);
+        const Step *st = session_step(&s);
+        for (int e = 0; e < st->nexpect; e++) {
+            char msg[256];
+            total++;
+            if (!expect_check(&st->expect[e], &s.cur, l->digits, msg, sizeof msg)) {
+                failed++;
+                fprintf(out, "%s:%d:%d: %s %d: %s\n", l->file, st->expect[e].line, st->expect[e].col,
+                        _("step"), k + 1, msg);
+            }
+        }
+    }
+    session_free(&s);
+    fprintf(out, "%s: %d %s, %d %s\n", l->file, total - failed, _("expectations hold"), failed,
+            _("failed"));
+    return failed ? 1 : 0;
+}
