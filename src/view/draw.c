@@ -1,0 +1,660 @@
+/* draw.c - one frame: header, ribbon, matrices, arithmetic, narration, bars.
+ *
+ * Reading down the screen: the title and step, the stage ribbon, the
+ * matrices of the stage in one or two bands, the arithmetic of the focused
+ * cell, the narration, a status line and the key bar. Everything is laid
+ * out from LINES and COLS on every frame, so a resize is just a redraw.
+ * Widths are display columns (text_width), never bytes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/explain.h"
+#include "../lesson/fmt.h"
+#include "../lesson/i18n.h"
+#include "view_int.h"
+
+#define MAX_BOXES 4
+#define MAX_LINES 16
+
+/* A matrix on screen and what is highlighted in it. */
+typedef struct {
+    MatId id;
+    bool placeholder;       /* stage not reached: shape only, dots */
+    int hrow;               /* highlighted row, -1 none */
+    Role hrow_role;
+    int hcol;               /* highlighted column (key column), -1 none */
+    int ci, cj;             /* focused cell, -1 none */
+    bool heat;              /* draw a heat strip beside it */
+    bool nolabel;           /* rows are labelled by the box to its left */
+} Box;
+
+typedef struct {
+    int n;
+    Box box[MAX_BOXES];
+} Band;
+
+/* ---- small drawing helpers ---------------------------------------------- */
+
+/* Draw s (already safe) at (y, x), clipped to w columns. Returns columns used. */
+static int put(int y, int x, int w, const char *s, int attr)
+{
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+        return 0;
+    if (x + w > COLS)
+        w = COLS - x;
+    size_t n = text_fit(s, w);
+    attrset(attr);
+    mvaddnstr(y, x, s, (int)n);
+    attrset(A_NORMAL);
+    char tmp[FMT_LINE];
+    snprintf(tmp, sizeof tmp, "%.*s", (int)n, s);
+    return text_width(tmp);
+}
+
+/* Draw lesson text: sanitised first, so it can never reach the terminal raw. */
+static int put_lesson(const View *v, int y, int x, int w, const char *s, int attr)
+{
+    char safe[FMT_LINE];
+    text_sanitize(s, safe, sizeof safe, v->ascii);
+    return put(y, x, w, safe, attr);
+}
+
+static void fill(int y, int x, int w, int attr)
+{
+    attrset(attr);
+    for (int k = 0; k < w && x + k < COLS; k++)
+        mvaddch(y, x + k, ' ');
+    attrset(A_NORMAL);
+}
+
+static const char *sym(const View *v, const char *utf8, const char *ascii)
+{
+    return v->ascii ? ascii : utf8;
+}
+
+static int tok_width(const View *v, int i)
+{
+    char safe[256];
+    text_sanitize(v->lesson->tokens[i], safe, sizeof safe, v->ascii);
+    int w = text_width(safe);
+    return w > 8 ? 8 : w;
+}
+
+/* ---- which matrices a stage shows ----------------------------------------- */
+
+static Box mkbox(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
+{
+    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false};
+    return b;
+}
+
+MatId view_focus_mat(const View *v)
+{
+    static const MatId by_stage[] = {M_X, M_X, M_Q, M_S, M_A, M_O};
+    if (v->mode == MODE_EDIT)
+        return v->emat;
+    int st = session_stage(&v->s);
+    return st == STAGE_QKV ? v->fmat : by_stage[st];
+}
+
+/* Set up the bands of the current stage: its inputs above, its result below. */
+static int stage_bands(const View *v, Band *b)
+{
+    int i = v->fi, j = v->fj, st = session_stage(&v->s);
+    MatId f = v->fmat;
+    memset(b, 0, sizeof(Band) * 2);
+    switch (st) {
+    case STAGE_INPUT:
+        b[0].box[b[0].n++] = mkbox(M_X, i, ROLE_ROW, -1, i, j);
+        for (MatId w = M_WQ; w <= M_WV; w++)
+            b[1].box[b[1].n++] = mkbox(w, -1, ROLE_ROW, -1, -1, -1);
+        return 2;
+    case STAGE_QKV:
+        b[0].box[b[0].n++] = mkbox(M_X, i, ROLE_ROW, -1, -1, -1);
+        b[0].box[b[0].n++] = mkbox((MatId)(f - M_Q + M_WQ), -1, ROLE_ROW, j, -1, -1);
+        for (MatId m = M_Q; m <= M_V; m++)
+            b[1].box[b[1].n++] = m == f ? mkbox(m, i, ROLE_ROW, j, i, j) : mkbox(m, -1, ROLE_ROW, -1, -1, -1);
+        return 2;
+    case STAGE_SCORES:
+        b[0].box[b[0].n++] = mkbox(M_Q, i, ROLE_ROW, -1, -1, -1);
+        b[0].box[b[0].n++] = mkbox(M_K, j, ROLE_COL, -1, -1, -1);
+        b[1].box[b[1].n++] = mkbox(M_S, i, ROLE_ROW, j, i, j);
+        b[1].box[b[1].n] = mkbox(M_A, -1, ROLE_ROW, -1, -1, -1);
+        b[1].box[b[1].n++].placeholder = true;
+        return 2;
+    case STAGE_SOFTMAX:
+        b[0].box[b[0].n++] = mkbox(M_S, i, ROLE_ROW, -1, -1, -1);
+        b[0].box[b[0].n] = mkbox(M_O, -1, ROLE_ROW, -1, -1, -1);
+        b[0].box[b[0].n++].placeholder = true;
+        b[1].box[b[1].n] = mkbox(M_A, i, ROLE_ROW, j, i, j);
+        b[1].box[b[1].n++].heat = true;
+        return 2;
+    default:
+        b[0].box[b[0].n] = mkbox(M_A, i, ROLE_ROW, -1, -1, -1);
+        b[0].box[b[0].n++].heat = true;
+        b[0].box[b[0].n++] = mkbox(M_V, -1, ROLE_ROW, j, -1, -1);
+        b[1].box[b[1].n++] = mkbox(M_O, i, ROLE_ROW, j, i, j);
+        return 2;
+    }
+}
+
+/* ---- one matrix ------------------------------------------------------------- */
+
+static bool rows_are_tokens(MatId id)
+{
+    return !attn_mat_is_param(id);
+}
+
+static bool cols_are_tokens(MatId id)
+{
+    return id == M_QKT || id == M_S || id == M_A;
+}
+
+/* Width of one cell: the widest number and a space before it, where a
+ * change marker (▲ ▼) goes. */
+static int cell_width(const View *v, const Mat *m)
+{
+    FmtOpt fo = {v->lesson->digits, v->ascii};
+    char buf[64];
+    int w = 1 + v->lesson->digits + 2; /* "-0." */
+    for (int k = 0; k < m->rows * m->cols; k++) {
+        int n = text_width(fmt_num(m->v[k], &fo, buf, sizeof buf));
+        w = n > w ? n : w;
+    }
+    return w + 1;
+}
+
+static int label_width(const View *v, MatId id, const Mat *m, bool nolabel)
+{
+    int w = 2;
+    if (nolabel)
+        return 1;
+    if (!rows_are_tokens(id)) {
+        char buf[16];
+        return snprintf(buf, sizeof buf, "%d", m->rows) + 1;
+    }
+    for (int i = 0; i < m->rows && i < v->lesson->ntok; i++)
+        w = tok_width(v, i) > w ? tok_width(v, i) : w;
+    return w + 2; /* room for the "set by hand" mark */
+}
+
+static int heat_width(const Box *b, const Mat *m)
+{
+    return b->heat ? 2 + 2 * m->cols : 0;
+}
+
+/* The full width a box wants. */
+static int box_need(const View *v, const Box *b)
+{
+    const Mat *m = &v->s.cur.m[b->id];
+    return label_width(v, b->id, m, b->nolabel) + m->cols * cell_width(v, m) + 1 + heat_width(b, m);
+}
+
+/* The first index of a window of `vis` out of `n` that shows `focus`. */
+static int window(int n, int vis, int focus)
+{
+    if (vis >= n || focus < 0)
+        return 0;
+    int start = focus - vis / 2;
+    if (start < 0)
+        start = 0;
+    if (start > n - vis)
+        start = n - vis;
+    return start;
+}
+
+static const char *box_title(const View *v, MatId id, char *buf, size_t len)
+{
+    bool sc = v->s.cur.scale == SCALE_SQRT_DK;
+    switch (id) {
+    case M_Q: return sym(v, "Q = X·Wq", "Q = X*Wq");
+    case M_K: return sym(v, "K = X·Wk", "K = X*Wk");
+    case M_V: return sym(v, "V = X·Wv", "V = X*Wv");
+    case M_QKT: return sym(v, "Q·Kᵀ", "Q*K^T");
+    case M_S:
+        if (!sc)
+            return sym(v, "S = Q·Kᵀ", "S = Q*K^T");
+        snprintf(buf, len, v->ascii ? "S = Q*K^T/sqrt(%d)" : "S = Q·Kᵀ/√%d", v->lesson->d_k);
+        return buf;
+    case M_A: return "A = softmax(S)";
+    case M_O: return sym(v, "O = A·V", "O = A*V");
+    default: return attn_mat_name(id);
+    }
+}
+
+/* Is cell (i, j) different from before the last change? +1 up, -1 down. */
+static int changed(const View *v, MatId id, int i, int j)
+{
+    const Attn *b = &v->s.before, *a = &v->s.cur;
+    if (!v->s.has_before || b->reached < attn_mat_stage(id) || !mat_same_shape(&a->m[id], &b->m[id]))
+        return 0;
+    double x = MAT_AT(&a->m[id], i, j), y = MAT_AT(&b->m[id], i, j);
+    if (x == y || (isnan(x) && isnan(y)))
+        return 0;
+    return x > y || (isnan(y) && !isnan(x)) ? 1 : -1;
+}
+
+static int cell_attr(const View *v, const Box *b, int i, int j)
+{
+    if (v->mode == MODE_EDIT && b->id == v->emat && i == v->ei && j == v->ej)
+        return theme_attr(ROLE_EDIT);
+    if (i == b->ci && j == b->cj)
+        return theme_attr(ROLE_CELL);
+    if (i == b->hrow)
+        return theme_attr(b->hrow_role);
+    if (j == b->hcol)
+        return theme_attr(ROLE_COL);
+    if (b->placeholder)
+        return theme_attr(ROLE_DIM);
+    if (attn_mat_stage(b->id) == v->s.fresh_stage && !attn_mat_is_param(b->id) && b->id != M_X)
+        return theme_attr(ROLE_FRESH);
+    return theme_attr(ROLE_NORMAL);
+}
+
+/* The title line: name, shape, and whether it is a parameter or a result. */
+static void draw_box_title(const View *v, const Box *b, int y, int x, int w)
+{
+    const Mat *m = &v->s.cur.m[b->id];
+    char t[64], line[160];
+    snprintf(line, sizeof line, "%s  %d%s%d", box_title(v, b->id, t, sizeof t), m->rows, sym(v, "×", "x"),
+             m->cols);
+    int used = put(y, x, w, line, theme_attr(b->placeholder ? ROLE_DIM : ROLE_TITLE));
+    const char *role = b->placeholder                ? _("not yet")
+                       : attn_mat_is_param(b->id) ? _("parameter")
+                       : b->id == M_X              ? _("input")
+                                                   : _("result");
+    put(y, x + used + 1, w - used - 1, role,
+        theme_attr(b->placeholder ? ROLE_DIM : attn_mat_is_param(b->id) ? ROLE_PARAM : ROLE_RESULT));
+}
+
+/* Column headers: token names for score-like matrices, else 1..n. */
+static void draw_box_header(const View *v, const Box *b, int y, int x, int lw, int cw, int c0, int vc)
+{
+    const Mat *m = &v->s.cur.m[b->id];
+    for (int j = c0; j < c0 + vc; j++) {
+        char num[16];
+        int attr = theme_attr(j == b->hcol ? ROLE_COL : ROLE_LABEL);
+        int cx = x + lw + (j - c0) * cw;
+        if (cols_are_tokens(b->id) && j < v->lesson->ntok) {
+            int tw = tok_width(v, j) > cw - 1 ? cw - 1 : tok_width(v, j);
+            put_lesson(v, y, cx + cw - tw, tw, v->lesson->tokens[j], attr);
+        } else {
+            snprintf(num, sizeof num, "%d", j + 1);
+            put(y, cx + cw - (int)strlen(num), cw, num, attr);
+        }
+    }
+    if (c0 > 0)
+        put(y, x + lw - 1, 1, sym(v, "◂", "<"), theme_attr(ROLE_HINT));
+    if (c0 + vc < m->cols)
+        put(y, x + lw + vc * cw, 1, sym(v, "▸", ">"), theme_attr(ROLE_HINT));
+}
+
+static void draw_row_label(const View *v, const Box *b, int y, int x, int lw, int i)
+{
+    if (b->nolabel) {
+        if (b->id >= M_Q && b->id <= M_V && session_overridden(&v->s, b->id, i))
+            put(y, x, 1, sym(v, "✎", "*"), theme_attr(ROLE_HAND));
+        return;
+    }
+    int attr = theme_attr(i == b->hrow ? b->hrow_role : ROLE_LABEL);
+    if (rows_are_tokens(b->id) && i < v->lesson->ntok)
+        put_lesson(v, y, x, lw - 2, v->lesson->tokens[i], attr);
+    else {
+        char num[16];
+        snprintf(num, sizeof num, "%*d", lw - 1, i + 1);
+        put(y, x, lw, num, attr);
+    }
+    if (b->id >= M_Q && b->id <= M_V && session_overridden(&v->s, b->id, i))
+        put(y, x + lw - 2, 1, sym(v, "✎", "*"), theme_attr(ROLE_HAND));
+}
+
+static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, int j)
+{
+    FmtOpt fo = {v->lesson->digits, v->ascii};
+    char num[64];
+    const Mat *m = &v->s.cur.m[b->id];
+    if (b->placeholder)
+        snprintf(num, sizeof num, "%s", sym(v, "·", "."));
+    else
+        fmt_num(MAT_AT(m, i, j), &fo, num, sizeof num);
+    int attr = cell_attr(v, b, i, j), nw = text_width(num);
+    fill(y, x + 1, cw - 1, attr);
+    put(y, x + cw - nw, nw, num, attr);
+    int d = b->placeholder ? 0 : changed(v, b->id, i, j);
+    if (d)
+        put(y, x + cw - nw - 1, 1, d > 0 ? sym(v, "▲", "^") : sym(v, "▼", "v"), theme_attr(d > 0 ? ROLE_UP : ROLE_DOWN));
+}
+
+/* Heat strip: one two-column patch per weight, shaded by its size. */
+static void draw_heat(const View *v, const Box *b, int y, int x, int i, int c0, int vc)
+{
+    static const char *shade[4] = {"░░", "▒▒", "▓▓", "██"};
+    static const char *ascii[4] = {"  ", "..", "++", "##"};
+    const Mat *m = &v->s.cur.m[b->id];
+    for (int j = c0; j < c0 + vc; j++) {
+        double w = MAT_AT(m, i, j);
+        Role r = theme_heat(w);
+        int k = r - ROLE_HEAT1;
+        if (theme_is_mono())
+            put(y, x + 2 * (j - c0), 2, v->ascii ? ascii[k] : shade[k], theme_attr(ROLE_NORMAL));
+        else
+            put(y, x + 2 * (j - c0), 2, "  ", theme_attr(r));
+    }
+}
+
+/* Draw one box in a w x h area. */
+static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
+{
+    const Mat *m = &v->s.cur.m[b->id];
+    int lw = label_width(v, b->id, m, b->nolabel), cw = cell_width(v, m), hw = heat_width(b, m);
+    int vc = (w - lw - 1 - hw) / cw, vr = h - 2;
+    vc = vc < 1 ? 1 : vc > m->cols ? m->cols : vc;
+    vr = vr < 1 ? 1 : vr > m->rows ? m->rows : vr;
+    int c0 = window(m->cols, vc, b->cj >= 0 ? b->cj : b->hcol);
+    int r0 = window(m->rows, vr, b->ci >= 0 ? b->ci : b->hrow);
+    draw_box_title(v, b, y, x, w);
+    draw_box_header(v, b, y + 1, x, lw, cw, c0, vc);
+    for (int i = r0; i < r0 + vr; i++) {
+        int ry = y + 2 + i - r0;
+        draw_row_label(v, b, ry, x, lw, i);
+        for (int j = c0; j < c0 + vc; j++)
+            draw_cell(v, b, ry, x + lw + (j - c0) * cw, cw, i, j);
+        if (b->heat && !b->placeholder)
+            draw_heat(v, b, ry, x + lw + vc * cw + 2, i, c0, vc);
+    }
+    if (r0 > 0)
+        put(y + 1, x, 1, sym(v, "▴", "^"), theme_attr(ROLE_HINT));
+    if (r0 + vr < m->rows)
+        put(y + 2 + vr - 1, x, 1, sym(v, "▾", "v"), theme_attr(ROLE_HINT));
+}
+
+/* ---- bands ------------------------------------------------------------------ */
+
+static int band_rows(const View *v, const Band *b)
+{
+    int r = 0;
+    for (int k = 0; k < b->n; k++)
+        r = v->s.cur.m[b->box[k].id].rows > r ? v->s.cur.m[b->box[k].id].rows : r;
+    return r;
+}
+
+/* Boxes after the first whose rows are the same tokens share its labels. */
+static void share_labels(const View *v, Band *b)
+{
+    for (int k = 1; k < b->n; k++) {
+        const Box *f = &b->box[0], *x = &b->box[k];
+        b->box[k].nolabel = rows_are_tokens(f->id) && rows_are_tokens(x->id) &&
+                            v->s.cur.m[f->id].rows == v->s.cur.m[x->id].rows;
+    }
+}
+
+/* Lay the boxes of a band side by side in `w` columns, shrinking the widest
+ * first when they do not all fit, and draw them. */
+static void draw_band(const View *v, Band *b, int y, int h, int extra)
+{
+    int need[MAX_BOXES], total = 0, gap = 2;
+    share_labels(v, b);
+    for (int k = 0; k < b->n; k++)
+        total += need[k] = box_need(v, &b->box[k]);
+    int w = COLS - 2 - extra - gap * (b->n - 1);
+    while (total > w) {
+        int big = 0;
+        for (int k = 1; k < b->n; k++)
+            big = need[k] > need[big] ? k : big;
+        int cut = total - w < need[big] / 2 ? total - w : need[big] / 2;
+        if (cut <= 0)
+            break;
+        need[big] -= cut;
+        total -= cut;
+    }
+    int x = 1;
+    for (int k = 0; k < b->n; k++) {
+        draw_box(v, &b->box[k], y, x, need[k], h);
+        x += need[k] + gap;
+    }
+}
+
+/* ---- the focused row's weights as bars ----------------------------------- */
+
+static void draw_bar(const View *v, int y, int x, int bw, double w, Role r)
+{
+    static const char *part[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    if (!(w >= 0))
+        w = 0;
+    if (w > 1)
+        w = 1;
+    int eighths = (int)lround(w * bw * 8), k;
+    char buf[FMT_LINE] = "";
+    for (k = 0; k < eighths / 8; k++)
+        strcat(buf, v->ascii ? "#" : "█");
+    if (!v->ascii)
+        strcat(buf, part[eighths % 8]);
+    put(y, x, bw, buf, theme_attr(r));
+}
+
+/* Bars for row fi of A: one per key, with before -> after after an edit. */
+static void draw_bars(const View *v, int y, int x, int w, int h)
+{
+    const Attn *a = &v->s.cur, *b = &v->s.before;
+    FmtOpt fo = {v->lesson->digits, v->ascii};
+    char t[256], n1[48], n2[48], sub[16];
+    int n = a->m[M_A].cols, i = v->fi, r0 = window(n, h - 1, v->fj);
+    bool show_before = v->s.has_before && b->reached >= STAGE_SOFTMAX && mat_same_shape(&a->m[M_A], &b->m[M_A]);
+    snprintf(t, sizeof t, _("weights of %s (row %d)"), "", i + 1);
+    put(y, x, w, _("attention of row"), theme_attr(ROLE_TITLE));
+    snprintf(t, sizeof t, " %d", i + 1);
+    put(y, x + text_width(_("attention of row")), 6, t, theme_attr(ROLE_TITLE));
+    int lw = 0;
+    for (int j = 0; j < n; j++)
+        lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
+    int numw = show_before ? 2 * (fo.digits + 3) + 4 : fo.digits + 4, bw = w - lw - 2 - numw;
+    if (bw < 4)
+        return;
+    for (int j = r0; j < n && j - r0 < h - 1; j++) {
+        int yy = y + 1 + j - r0;
+        double now = MAT_AT(&a->m[M_A], i, j);
+        put_lesson(v, yy, x, lw, v->lesson->tokens[j], theme_attr(j == v->fj ? ROLE_COL : ROLE_LABEL));
+        draw_bar(v, yy, x + lw + 1, bw, now, ROLE_BAR);
+        fmt_num(now, &fo, n2, sizeof n2);
+        if (show_before && MAT_AT(&b->m[M_A], i, j) != now) {
+            fmt_num(MAT_AT(&b->m[M_A], i, j), &fo, n1, sizeof n1);
+            snprintf(t, sizeof t, "%s %s %s", n1, sym(v, "→", "->"), n2);
+        } else {
+            snprintf(t, sizeof t, "%s", n2);
+        }
+        put(yy, x + lw + 2 + bw, numw, t, theme_attr(changed(v, M_A, i, j) ? ROLE_UP : ROLE_NORMAL));
+    }
+    (void)sub;
+}
+
+/* ---- header, ribbon, text panels -------------------------------------------- */
+
+static void draw_header(const View *v)
+{
+    char right[128];
+    fill(0, 0, COLS, theme_attr(ROLE_NORMAL));
+    snprintf(right, sizeof right, "%d/%d · %s %s · %s", v->s.step + 1, session_steps(&v->s), _("scale"),
+             v->s.cur.scale == SCALE_SQRT_DK ? sym(v, "÷√d", "/sqrt(d)") : _("none"),
+             v->s.cur.softmax == SOFTMAX_STABLE ? _("stable") : _("naive"));
+    int rw = text_width(right);
+    int used = put(0, 1, COLS - rw - 4, "qkvtutor · ", theme_attr(ROLE_TITLE));
+    put_lesson(v, 0, 1 + used, COLS - rw - 4 - used, text_get(&v->lesson->title, v->lang), theme_attr(ROLE_TITLE));
+    put(0, COLS - rw - 1, rw, right, theme_attr(ROLE_HINT));
+}
+
+static void draw_ribbon(const View *v, int y)
+{
+    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ/√d", "4 softmax", "5 A·V"};
+    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T/sqrt(d)", "4 softmax", "5 A*V"};
+    int st = session_stage(&v->s), x = 1;
+    for (int k = 1; k <= STAGE_COUNT; k++) {
+        char item[64];
+        snprintf(item, sizeof item, k == st ? "[%s]" : " %s ", v->ascii ? asc[k] : utf[k]);
+        Role r = k == st ? ROLE_RIBBON_CUR : k < st ? ROLE_RIBBON : ROLE_DIM;
+        x += put(y, x, COLS - x, item, theme_attr(r));
+        if (k < STAGE_COUNT)
+            x += put(y, x, COLS - x, sym(v, " ▸ ", " > "), theme_attr(ROLE_DIM));
+    }
+}
+
+/* Wrap `text` (safe) at w columns into up to max lines; returns the count. */
+static int wrap(const char *text, int w, char lines[][FMT_LINE], int max)
+{
+    int n = 0;
+    for (const char *p = text; *p && n < max;) {
+        size_t len = fmt_wrap(p, w);
+        snprintf(lines[n++], FMT_LINE, "%.*s", (int)len, p);
+        for (p += len; *p == ' '; p++) {}
+    }
+    return n;
+}
+
+static int explain_lines(const View *v, int w, char lines[][FMT_LINE], int max)
+{
+    Explain e;
+    char raw[FMT_MAX_LINES][FMT_LINE];
+    FmtOpt fo = {v->lesson->digits, v->ascii};
+    int i = v->mode == MODE_EDIT ? v->ei : v->fi, j = v->mode == MODE_EDIT ? v->ej : v->fj;
+    if (!explain_cell(&v->s.cur, view_focus_mat(v), i, j, &e))
+        return 0;
+    int n = fmt_explain(&e, &fo, raw, FMT_MAX_LINES), out = 0;
+    for (int k = 0; k < n && out < max; k++)
+        out += wrap(raw[k], w, lines + out, max - out);
+    return out;
+}
+
+static int say_lines(const View *v, int w, char lines[][FMT_LINE], int max)
+{
+    char *safe = fmt_prose(text_get(&session_step(&v->s)->say, v->lang), v->ascii);
+    int n = safe ? wrap(safe, w, lines, max) : 0;
+    free(safe);
+    return n;
+}
+
+/* A hint for what is on screen when there is no message: overflow first. */
+static void status_hint(const View *v, char *buf, size_t len, Role *role)
+{
+    const Attn *a = &v->s.cur;
+    *role = ROLE_HINT;
+    buf[0] = '\0';
+    if (a->reached >= STAGE_SOFTMAX)
+        for (int k = 0; k < a->m[M_A].rows * a->m[M_A].cols; k++)
+            if (!isfinite(a->m[M_A].v[k])) {
+                snprintf(buf, len, "%s", a->softmax == SOFTMAX_NAIVE
+                    ? _("exp() overflowed: naive softmax gives inf/NaN. Press m: the stable softmax subtracts the row max first.")
+                    : _("A has values that are not finite."));
+                *role = ROLE_ERROR;
+                return;
+            }
+    for (MatId m = M_Q; m <= M_V; m++)
+        for (int i = 0; i < a->m[m].rows; i++)
+            if (a->override[m - M_Q][i]) {
+                snprintf(buf, len, _("%s %s row %d set by hand, no longer X%sW (u undoes, r resets)"),
+                         sym(v, "✎", "*"), attn_mat_name(m), i + 1, sym(v, "·", "*"));
+                return;
+            }
+}
+
+static void draw_bottom(View *v)
+{
+    char line[FMT_LINE];
+    Role role = v->msg_role;
+    int y = LINES - (v->present ? 1 : 2);
+    if (v->msg[0])
+        snprintf(line, sizeof line, "%s", v->msg);
+    else
+        status_hint(v, line, sizeof line, &role);
+    fill(y, 0, COLS, theme_attr(ROLE_NORMAL));
+    put(y, 1, COLS - 2, line, theme_attr(role));
+    if (v->present)
+        return;
+    keys_bar(v, line, sizeof line);
+    fill(LINES - 1, 0, COLS, theme_attr(ROLE_KEYBAR));
+    put(LINES - 1, 0, COLS, line, theme_attr(ROLE_KEYBAR));
+}
+
+static void draw_too_small(void)
+{
+    char msg[256], lines[8][FMT_LINE];
+    snprintf(msg, sizeof msg, _("The terminal is %dx%d; qkvtutor needs at least %dx%d. Enlarge it, or press q."),
+             COLS, LINES, VIEW_MIN_COLS, VIEW_MIN_LINES);
+    int n = wrap(msg, COLS > 2 ? COLS - 2 : 1, lines, 8);
+    for (int k = 0; k < n && k < LINES; k++)
+        put(k, 1, COLS - 1, lines[k], theme_attr(ROLE_ERROR));
+}
+
+/* Draw text lines with one attribute, starting at row y; returns rows used. */
+static int draw_lines(char lines[][FMT_LINE], int n, int y, int attr)
+{
+    for (int k = 0; k < n; k++)
+        put(y + k, 1, COLS - 2, lines[k], attr);
+    return n;
+}
+
+void draw_frame(View *v)
+{
+    erase();
+    if (COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES) {
+        draw_too_small();
+        return;
+    }
+    if (v->mode == MODE_HELP) {
+        keys_draw_help(v);
+        return;
+    }
+    view_clamp_focus(v);
+    draw_header(v);
+    draw_ribbon(v, 1);
+    Band bands[2];
+    int nb = stage_bands(v, bands), bottom = v->present ? 1 : 2;
+    static char ari[MAX_LINES][FMT_LINE], say[MAX_LINES][FMT_LINE];
+    int na = explain_lines(v, COLS - 2, ari, 6), ns = say_lines(v, COLS - 2, say, 6);
+    int avail = LINES - 3 - bottom - na - ns - 2, rows[2], need = 0;
+    for (int k = 0; k < nb; k++)
+        need += rows[k] = band_rows(v, &bands[k]);
+    /* Shrink the tallest band until the text panels fit below. */
+    while (need + 2 * nb + (nb - 1) > avail && (rows[0] > 2 || rows[1] > 2)) {
+        int big = rows[1] > rows[0] ? 1 : 0;
+        rows[big]--;
+        need--;
+    }
+    int y = 3;
+    bool bars = session_stage(&v->s) == STAGE_SOFTMAX;
+    for (int k = 0; k < nb; k++) {
+        int extra = bars && k == 1 ? COLS / 2 - 4 : 0;
+        draw_band(v, &bands[k], y, rows[k] + 2, extra);
+        if (bars && k == 1)
+            draw_bars(v, y, COLS - extra, extra - 1, rows[k] + 2);
+        y += rows[k] + 3;
+    }
+    y += draw_lines(ari, na, y, theme_attr(ROLE_ARITH));
+    if (na)
+        y++;
+    draw_lines(say, ns > LINES - bottom - y ? LINES - bottom - y : ns, y, theme_attr(ROLE_SAY));
+    draw_bottom(v);
+}
+
+/* ---- focus ------------------------------------------------------------------- */
+
+void view_clamp_focus(View *v)
+{
+    const Attn *a = &v->s.cur;
+    MatId f = view_focus_mat(v);
+    int rows = a->m[f].rows, cols = a->m[f].cols;
+    v->fi = v->fi >= rows ? rows - 1 : v->fi < 0 ? 0 : v->fi;
+    v->fj = v->fj >= cols ? cols - 1 : v->fj < 0 ? 0 : v->fj;
+}
+
+void view_focus_from_step(View *v)
+{
+    const Focus *f = &session_step(&v->s)->focus;
+    if (f->kind == FOCUS_NONE)
+        return;
+    v->fi = f->i;
+    if (f->kind == FOCUS_CELL)
+        v->fj = f->j;
+    if (f->mat >= M_Q && f->mat <= M_V)
+        v->fmat = f->mat;
+}

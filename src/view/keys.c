@@ -1,0 +1,663 @@
+/* keys.c - one table binds keys to requests; it also writes the help screen.
+ *
+ * REQUESTS lists what the user can ask for, with its help text and handler;
+ * BINDINGS lists the keys for each request, with the label help shows (NULL
+ * for a silent alias). The current mode's handler runs first (prompt, edit,
+ * help, confirm); keys it does not take fall back to the normal table.
+ * Handlers change the View and return FLAG_* for the loop. Numbers change
+ * only through session_act_text(): the action language. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lesson/fmt.h"
+#include "../lesson/i18n.h"
+#include "../lesson/save.h"
+#include <sys/stat.h>
+#include "view_int.h"
+
+#define CTRL(c) ((c) & 0x1f)
+#define KEY_ESC 27
+
+typedef int (*Handler)(View *v, wint_t ch);
+
+#define REQUESTS(X) \
+    X(REQ_NEXT,    N_("next step"),                         N_("next"),    req_next)    \
+    X(REQ_PREV,    N_("previous step"),                     N_("back"),    req_prev)    \
+    X(REQ_FIRST,   N_("first step"),                        NULL,      req_first)   \
+    X(REQ_LAST,    N_("last step"),                         NULL,      req_last)    \
+    X(REQ_STAGE,   N_("jump to that stage"),                NULL,      req_stage)   \
+    X(REQ_UP,      N_("focus the query row above (i)"),     NULL,      req_up)      \
+    X(REQ_DOWN,    N_("focus the query row below (i)"),     NULL,      req_down)    \
+    X(REQ_LEFT,    N_("focus the key column to the left (j)"), NULL,   req_left)    \
+    X(REQ_RIGHT,   N_("focus the key column to the right (j)"), N_("focus"), req_right) \
+    X(REQ_EDIT,    N_("edit mode on the focused row of Q"), N_("edit"),    req_edit)    \
+    X(REQ_PROMPT,  N_("action prompt, e.g. Q[1] = K[1] * 5"), N_("action"), req_prompt) \
+    X(REQ_SCALE,   N_("toggle scaling: none / divide by sqrt(d_k)"), N_("scale"), req_scale) \
+    X(REQ_SOFTMAX, N_("toggle softmax: naive / stable"),    N_("softmax"), req_softmax) \
+    X(REQ_UNDO,    N_("undo"),                              N_("undo"),    req_undo)    \
+    X(REQ_REDO,    N_("redo"),                              NULL,      req_redo)    \
+    X(REQ_RESET,   N_("reset to the lesson as written"),    NULL,      req_reset)   \
+    X(REQ_SAVE,    N_("save the current state as a new lesson"), N_("save"), req_save)  \
+    X(REQ_LANG,    N_("language: 中文 / English"),          N_("中/En"),   req_lang)    \
+    X(REQ_THEME,   N_("next theme: dark, light, mono, projector"), NULL, req_theme) \
+    X(REQ_PRESENT, N_("presentation mode"),                 NULL,      req_present) \
+    X(REQ_HELP,    N_("this help"),                         N_("help"),    req_help)    \
+    X(REQ_QUIT,    N_("quit"),                              N_("quit"),    req_quit)
+
+typedef enum {
+#define REQ_ENUM(id, help, bar, fn) id,
+    REQUESTS(REQ_ENUM)
+#undef REQ_ENUM
+    REQ_COUNT
+} Request;
+
+/* key, is a KEY_ code, label in help (NULL: silent alias), request */
+#define BINDINGS(X) \
+    X(' ', 0, "Space", REQ_NEXT)      X('\r', 0, "Enter", REQ_NEXT)   X('\n', 0, NULL, REQ_NEXT) \
+    X(KEY_ENTER, 1, NULL, REQ_NEXT)   X(KEY_NPAGE, 1, "PgDn", REQ_NEXT) X('n', 0, "n", REQ_NEXT) \
+    X(KEY_BACKSPACE, 1, "Backspace", REQ_PREV) X(127, 0, NULL, REQ_PREV) X(8, 0, NULL, REQ_PREV) \
+    X(KEY_PPAGE, 1, "PgUp", REQ_PREV) X('p', 0, "p", REQ_PREV)        X('b', 0, "b", REQ_PREV) \
+    X(KEY_HOME, 1, "Home", REQ_FIRST) X(KEY_END, 1, "End", REQ_LAST) \
+    X('1', 0, "1-5", REQ_STAGE) X('2', 0, NULL, REQ_STAGE) X('3', 0, NULL, REQ_STAGE) \
+    X('4', 0, NULL, REQ_STAGE)  X('5', 0, NULL, REQ_STAGE) \
+    X(KEY_UP, 1, "Up", REQ_UP)        X('k', 0, "k", REQ_UP) \
+    X(KEY_DOWN, 1, "Down", REQ_DOWN)  X('j', 0, "j", REQ_DOWN) \
+    X(KEY_LEFT, 1, "Left", REQ_LEFT)  X('h', 0, "h", REQ_LEFT) \
+    X(KEY_RIGHT, 1, "Right", REQ_RIGHT) X('l', 0, "l", REQ_RIGHT) \
+    X('e', 0, "e", REQ_EDIT)          X(':', 0, ":", REQ_PROMPT) \
+    X('s', 0, "s", REQ_SCALE)         X('m', 0, "m", REQ_SOFTMAX) \
+    X('u', 0, "u", REQ_UNDO)          X(CTRL('r'), 0, "Ctrl-R", REQ_REDO) X('r', 0, "r", REQ_RESET) \
+    X('w', 0, "w", REQ_SAVE)          X('L', 0, "L", REQ_LANG) \
+    X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
+    X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
+
+static const struct {
+    int key;
+    bool code;
+    const char *label;
+    Request req;
+} bindings[] = {
+#define BIND_ROW(k, c, label, req) {k, c, label, req},
+    BINDINGS(BIND_ROW)
+#undef BIND_ROW
+};
+
+#define NBIND (sizeof bindings / sizeof *bindings)
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static void say_msg(View *v, Role r, const char *msg)
+{
+    snprintf(v->msg, sizeof v->msg, "%s", msg);
+    v->msg_role = r;
+}
+
+/* Apply one action through the session, the only way numbers change. */
+static int act(View *v, const char *text)
+{
+    char err[256];
+    if (!session_act_text(&v->s, text, err, sizeof err)) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s: %s", text, err);
+        say_msg(v, ROLE_ERROR, msg);
+        return FLAG_REDRAW;
+    }
+    return FLAG_REDRAW;
+}
+
+static void moved(View *v)
+{
+    view_focus_from_step(v);
+    v->msg[0] = '\0';
+}
+
+/* ---- normal-mode requests -------------------------------------------------------- */
+
+static int req_next(View *v, wint_t ch)
+{
+    if (!session_next(&v->s))
+        say_msg(v, ROLE_HINT, _("This is the last step. Home goes back to the first."));
+    else
+        moved(v);
+    return FLAG_REDRAW;
+}
+
+static int req_prev(View *v, wint_t ch)
+{
+    if (!session_prev(&v->s))
+        say_msg(v, ROLE_HINT, _("This is the first step."));
+    else
+        moved(v);
+    return FLAG_REDRAW;
+}
+
+static int req_first(View *v, wint_t ch)
+{
+    if (session_goto(&v->s, 0))
+        moved(v);
+    return FLAG_REDRAW;
+}
+
+static int req_last(View *v, wint_t ch)
+{
+    if (session_goto(&v->s, session_steps(&v->s) - 1))
+        moved(v);
+    return FLAG_REDRAW;
+}
+
+static int req_stage(View *v, wint_t ch)
+{
+    if (session_goto_stage(&v->s, (int)ch - '0'))
+        moved(v);
+    return FLAG_REDRAW;
+}
+
+static int req_up(View *v, wint_t ch)    { v->fi--; v->msg[0] = '\0'; return FLAG_REDRAW; }
+static int req_down(View *v, wint_t ch)  { v->fi++; v->msg[0] = '\0'; return FLAG_REDRAW; }
+static int req_left(View *v, wint_t ch)  { v->fj--; v->msg[0] = '\0'; return FLAG_REDRAW; }
+static int req_right(View *v, wint_t ch) { v->fj++; v->msg[0] = '\0'; return FLAG_REDRAW; }
+
+static int req_edit(View *v, wint_t ch)
+{
+    v->mode = MODE_EDIT;
+    v->emat = M_Q;
+    v->ei = v->fi < v->s.cur.m[M_Q].rows ? v->fi : 0;
+    v->ej = 0;
+    v->field.len = v->field.pos = 0;
+    v->field.buf[0] = '\0';
+    say_msg(v, ROLE_HINT, _("Edit: type a number and Enter, + or - nudges by 0.1, Enter edits the value, Tab changes matrix, Esc leaves."));
+    return FLAG_REDRAW;
+}
+
+static int req_prompt(View *v, wint_t ch)
+{
+    v->mode = MODE_PROMPT;
+    v->field.len = v->field.pos = 0;
+    v->field.buf[0] = '\0';
+    v->hpos = v->nhist;
+    v->msg[0] = '\0';
+    return FLAG_REDRAW;
+}
+
+static int req_scale(View *v, wint_t ch)
+{
+    return act(v, v->s.cur.scale == SCALE_NONE ? "scale = sqrt_dk" : "scale = none");
+}
+
+static int req_softmax(View *v, wint_t ch)
+{
+    return act(v, v->s.cur.softmax == SOFTMAX_NAIVE ? "softmax = stable" : "softmax = naive");
+}
+
+static int req_undo(View *v, wint_t ch)
+{
+    say_msg(v, ROLE_HINT, session_undo(&v->s) ? _("Undone. Ctrl-R redoes it.") : _("Nothing to undo."));
+    return FLAG_REDRAW;
+}
+
+static int req_redo(View *v, wint_t ch)
+{
+    say_msg(v, ROLE_HINT, session_redo(&v->s) ? _("Redone.") : _("Nothing to redo."));
+    return FLAG_REDRAW;
+}
+
+static int req_reset(View *v, wint_t ch)
+{
+    if (!session_dirty(&v->s) && v->s.nedits == 0) {
+        say_msg(v, ROLE_HINT, _("Nothing to reset: this is the lesson as written."));
+        return FLAG_REDRAW;
+    }
+    act(v, "reset");
+    say_msg(v, ROLE_HINT, _("Back to the lesson as written. u undoes the reset."));
+    return FLAG_REDRAW;
+}
+
+static int req_save(View *v, wint_t ch);
+
+static int req_lang(View *v, wint_t ch)
+{
+    v->lang = v->lang == LANG_ZH ? LANG_EN : LANG_ZH;
+    i18n_set(v->lang, NULL);
+    v->msg[0] = '\0';
+    return FLAG_REDRAW;
+}
+
+static int req_theme(View *v, wint_t ch)
+{
+    ThemeId next = (ThemeId)((v->theme + 1) % THEME_COUNT);
+    v->theme = theme_apply(next);
+    char msg[128];
+    snprintf(msg, sizeof msg, _("Theme: %s"), theme_name(v->theme));
+    say_msg(v, ROLE_HINT, msg);
+    return FLAG_REDRAW;
+}
+
+static int req_present(View *v, wint_t ch)
+{
+    v->present = !v->present;
+    return FLAG_REDRAW;
+}
+
+static int req_help(View *v, wint_t ch)
+{
+    v->mode = MODE_HELP;
+    return FLAG_REDRAW;
+}
+
+static int req_quit(View *v, wint_t ch)
+{
+    if (session_dirty(&v->s)) {
+        v->mode = MODE_CONFIRM;
+        v->confirm = CONFIRM_QUIT;
+        say_msg(v, ROLE_ERROR, _("You have unsaved edits. Quit anyway? y quits, w saves, any other key stays."));
+        return FLAG_REDRAW;
+    }
+    return FLAG_QUIT;
+}
+
+static const struct {
+    const char *help, *bar;
+    Handler fn;
+} requests[REQ_COUNT] = {
+#define REQ_ROW(id, help, bar, fn) [id] = {help, bar, fn},
+    REQUESTS(REQ_ROW)
+#undef REQ_ROW
+};
+
+/* ---- the text field (prompt, cell editor, file name) ------------------------------- */
+
+static void field_set(Field *f, const char *s)
+{
+    snprintf(f->buf, sizeof f->buf, "%s", s);
+    f->len = f->pos = (int)strlen(f->buf);
+}
+
+/* Step back or forward over one UTF-8 character. */
+static int utf8_prev(const Field *f, int pos)
+{
+    while (pos > 0 && (f->buf[--pos] & 0xC0) == 0x80) {}
+    return pos;
+}
+
+static int utf8_next(const Field *f, int pos)
+{
+    while (pos < f->len && (f->buf[++pos] & 0xC0) == 0x80) {}
+    return pos;
+}
+
+static void field_insert(Field *f, wint_t ch)
+{
+    char mb[8];
+    mbstate_t st = {0};
+    size_t n = wcrtomb(mb, (wchar_t)ch, &st);
+    if (n == (size_t)-1 || f->len + (int)n >= PROMPT_MAX - 1)
+        return;
+    memmove(f->buf + f->pos + n, f->buf + f->pos, (size_t)(f->len - f->pos + 1));
+    memcpy(f->buf + f->pos, mb, n);
+    f->len += (int)n;
+    f->pos += (int)n;
+}
+
+/* Line editing keys shared by every field. Returns true if ch was one. */
+static bool field_key(Field *f, wint_t ch, bool code)
+{
+    if (code && ch == KEY_LEFT)
+        f->pos = utf8_prev(f, f->pos);
+    else if (code && ch == KEY_RIGHT)
+        f->pos = utf8_next(f, f->pos);
+    else if (code && ch == KEY_HOME)
+        f->pos = 0;
+    else if (code && ch == KEY_END)
+        f->pos = f->len;
+    else if ((code && ch == KEY_BACKSPACE) || (!code && (ch == 127 || ch == 8))) {
+        int p = utf8_prev(f, f->pos);
+        memmove(f->buf + p, f->buf + f->pos, (size_t)(f->len - f->pos + 1));
+        f->len -= f->pos - p;
+        f->pos = p;
+    } else if (!code && ch == CTRL('u'))
+        field_set(f, "");
+    else if (!code && ch >= ' ' && ch != 127)
+        field_insert(f, ch);
+    else
+        return false;
+    return true;
+}
+
+/* ---- the ':' prompt --------------------------------------------------------------- */
+
+static void history_push(View *v, const char *s)
+{
+    if (v->nhist > 0 && strcmp(v->history[v->nhist - 1], s) == 0)
+        return;
+    if (v->nhist == HISTORY_MAX) {
+        memmove(v->history[0], v->history[1], sizeof v->history[0] * (HISTORY_MAX - 1));
+        v->nhist--;
+    }
+    snprintf(v->history[v->nhist++], PROMPT_MAX, "%s", s);
+}
+
+static int prompt_enter(View *v)
+{
+    char err[256];
+    if (v->field.len == 0) {
+        v->mode = MODE_NORMAL;
+        return FLAG_REDRAW;
+    }
+    history_push(v, v->field.buf);
+    v->hpos = v->nhist;
+    if (!session_act_text(&v->s, v->field.buf, err, sizeof err)) {
+        say_msg(v, ROLE_ERROR, err); /* the prompt stays open with the text */
+        return FLAG_REDRAW;
+    }
+    v->mode = MODE_NORMAL;
+    say_msg(v, ROLE_HINT, _("Done. u undoes it."));
+    return FLAG_REDRAW;
+}
+
+static int mode_prompt(View *v, wint_t ch, bool code)
+{
+    if (!code && ch == KEY_ESC) {
+        v->mode = MODE_NORMAL;
+        v->msg[0] = '\0';
+    } else if ((!code && (ch == '\r' || ch == '\n')) || (code && ch == KEY_ENTER))
+        return prompt_enter(v);
+    else if (code && (ch == KEY_UP || ch == KEY_DOWN)) {
+        v->hpos += ch == KEY_UP ? -1 : 1;
+        v->hpos = v->hpos < 0 ? 0 : v->hpos > v->nhist ? v->nhist : v->hpos;
+        field_set(&v->field, v->hpos < v->nhist ? v->history[v->hpos] : "");
+    } else if (field_key(&v->field, ch, code))
+        v->msg[0] = '\0';
+    return FLAG_REDRAW;
+}
+
+/* ---- edit mode: a cell cursor over Q K V X Wq Wk Wv -------------------------------- */
+
+static const MatId edit_cycle[] = {M_Q, M_K, M_V, M_X, M_WQ, M_WK, M_WV};
+
+static void edit_clamp(View *v)
+{
+    const Mat *m = &v->s.cur.m[v->emat];
+    v->ei = v->ei < 0 ? 0 : v->ei >= m->rows ? m->rows - 1 : v->ei;
+    v->ej = v->ej < 0 ? 0 : v->ej >= m->cols ? m->cols - 1 : v->ej;
+}
+
+/* Set the cell under the cursor through the action language. */
+static int edit_set(View *v, double value, const char *typed)
+{
+    char text[PROMPT_MAX + 32];
+    if (typed)
+        snprintf(text, sizeof text, "%s[%d][%d] = %s", attn_mat_name(v->emat), v->ei + 1, v->ej + 1, typed);
+    else
+        snprintf(text, sizeof text, "%s[%d][%d] = %.17g", attn_mat_name(v->emat), v->ei + 1, v->ej + 1, value);
+    char err[256];
+    if (!session_act_text(&v->s, text, err, sizeof err)) {
+        char msg[512];
+        snprintf(msg, sizeof msg, _("\"%s\" is not a number we can use: %s. The old value stays."),
+                 typed ? typed : "", err);
+        say_msg(v, ROLE_ERROR, msg);
+        return FLAG_REDRAW;
+    }
+    v->msg[0] = '\0';
+    field_set(&v->field, "");
+    return FLAG_REDRAW;
+}
+
+static int edit_nudge(View *v, double by)
+{
+    if (v->emat >= M_Q && v->s.cur.reached < STAGE_QKV)
+        attn_run_to(&v->s.cur, STAGE_QKV);
+    return edit_set(v, MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej) + by, NULL);
+}
+
+static int edit_move(View *v, wint_t ch)
+{
+    v->ei += ch == KEY_DOWN || ch == 'j' ? 1 : ch == KEY_UP || ch == 'k' ? -1 : 0;
+    v->ej += ch == KEY_RIGHT || ch == 'l' ? 1 : ch == KEY_LEFT || ch == 'h' ? -1 : 0;
+    edit_clamp(v);
+    v->msg[0] = '\0';
+    return FLAG_REDRAW;
+}
+
+static bool is_enter(wint_t ch, bool code)
+{
+    return (!code && (ch == '\r' || ch == '\n')) || (code && ch == KEY_ENTER);
+}
+
+/* Open the number field: with the cell's value (Enter) or the first key typed. */
+static int edit_open(View *v, wint_t ch)
+{
+    char buf[64];
+    v->editing = true;
+    if (ch) {
+        field_set(&v->field, "");
+        field_insert(&v->field, ch);
+    } else {
+        snprintf(buf, sizeof buf, "%.*f", v->lesson->digits + 3, MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej));
+        field_set(&v->field, buf);
+    }
+    return FLAG_REDRAW;
+}
+
+static int edit_cursor_key(View *v, wint_t ch, bool code)
+{
+    if (!code && ch == KEY_ESC) {
+        v->mode = MODE_NORMAL;
+        v->msg[0] = '\0';
+        return FLAG_REDRAW;
+    }
+    if (!code && ch == '\t') {
+        size_t k = 0;
+        while (edit_cycle[k] != v->emat)
+            k++;
+        v->emat = edit_cycle[(k + 1) % (sizeof edit_cycle / sizeof *edit_cycle)];
+        edit_clamp(v);
+        return FLAG_REDRAW;
+    }
+    if ((code && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_LEFT || ch == KEY_RIGHT)) ||
+        (!code && ch < 128 && strchr("hjkl", (int)ch) && ch))
+        return edit_move(v, ch);
+    if (!code && (ch == '+' || ch == '-'))
+        return edit_nudge(v, ch == '+' ? 0.1 : -0.1);
+    if (is_enter(ch, code))
+        return edit_open(v, 0);
+    if (!code && ch < 128 && (isdigit((int)ch) || ch == '.'))
+        return edit_open(v, ch);
+    return -1; /* not ours: the normal table (n, p, s, m, u, ...) */
+}
+
+static int mode_edit(View *v, wint_t ch, bool code)
+{
+    if (!v->editing)
+        return edit_cursor_key(v, ch, code);
+    if (!code && ch == KEY_ESC) {
+        v->editing = false;
+        v->msg[0] = '\0';
+    } else if (is_enter(ch, code)) {
+        int r = edit_set(v, 0, v->field.buf);
+        if (v->msg_role != ROLE_ERROR || !v->msg[0])
+            v->editing = false;
+        return r;
+    } else {
+        field_key(&v->field, ch, code);
+    }
+    return FLAG_REDRAW;
+}
+
+/* ---- saving (w): a name, a confirmation before overwriting, an atomic write ---- */
+
+static int do_save(View *v)
+{
+    char err[512], msg[PROMPT_MAX + 160];
+    v->mode = MODE_NORMAL;
+    if (!lesson_save(&v->s, v->save_path, err, sizeof err)) {
+        say_msg(v, ROLE_ERROR, err);
+        return FLAG_REDRAW;
+    }
+    session_mark_saved(&v->s);
+    snprintf(msg, sizeof msg, _("Saved %s. Open it with: qkvtutor %s"), v->save_path, v->save_path);
+    say_msg(v, ROLE_HINT, msg);
+    return FLAG_REDRAW;
+}
+
+static int req_save(View *v, wint_t ch)
+{
+    char name[PROMPT_MAX];
+    lesson_save_name(v->lesson, name, sizeof name);
+    v->mode = MODE_SAVE;
+    field_set(&v->field, name);
+    say_msg(v, ROLE_HINT, _("Save as a new lesson: Enter saves, Ctrl-U clears the name, Esc cancels."));
+    return FLAG_REDRAW;
+}
+
+static int mode_save(View *v, wint_t ch, bool code)
+{
+    struct stat st;
+    if (!code && ch == KEY_ESC) {
+        v->mode = MODE_NORMAL;
+        say_msg(v, ROLE_HINT, _("Not saved."));
+    } else if (is_enter(ch, code)) {
+        if (v->field.len == 0)
+            return FLAG_REDRAW;
+        snprintf(v->save_path, sizeof v->save_path, "%s", v->field.buf);
+        if (stat(v->save_path, &st) != 0)
+            return do_save(v);
+        char msg[PROMPT_MAX + 128];
+        snprintf(msg, sizeof msg, _("%s exists. Overwrite it? y overwrites, any other key cancels."), v->save_path);
+        say_msg(v, ROLE_ERROR, msg);
+        v->mode = MODE_CONFIRM;
+        v->confirm = CONFIRM_OVERWRITE;
+    } else {
+        field_key(&v->field, ch, code);
+    }
+    return FLAG_REDRAW;
+}
+
+/* ---- help and confirmation ------------------------------------------------------------ */
+
+static int mode_help(View *v, wint_t ch, bool code)
+{
+    if (!code && (ch == KEY_ESC || ch == '?' || ch == 'q'))
+        v->mode = MODE_NORMAL;
+    return FLAG_REDRAW;
+}
+
+static int mode_confirm(View *v, wint_t ch, bool code)
+{
+    bool yes = !code && (ch == 'y' || ch == 'Y');
+    v->mode = MODE_NORMAL;
+    v->msg[0] = '\0';
+    if (v->confirm == CONFIRM_OVERWRITE) {
+        if (yes)
+            return do_save(v);
+        say_msg(v, ROLE_HINT, _("Not saved."));
+        return FLAG_REDRAW;
+    }
+    if (yes)
+        return FLAG_QUIT;
+    if (!code && ch == 'w')
+        return req_save(v, ch);
+    return FLAG_REDRAW;
+}
+
+
+/* ---- dispatch ---------------------------------------------------------------------------- */
+
+static int normal_key(View *v, wint_t ch, bool code)
+{
+    for (size_t k = 0; k < NBIND; k++)
+        if (bindings[k].key == (int)ch && bindings[k].code == code)
+            return requests[bindings[k].req].fn(v, ch);
+    return FLAG_NONE;
+}
+
+int keys_handle(View *v, wint_t ch, bool is_code)
+{
+    int r = -1;
+    switch (v->mode) {
+    case MODE_HELP:    return mode_help(v, ch, is_code);
+    case MODE_PROMPT:  return mode_prompt(v, ch, is_code);
+    case MODE_SAVE:    return mode_save(v, ch, is_code);
+    case MODE_CONFIRM: return mode_confirm(v, ch, is_code);
+    case MODE_EDIT:    r = mode_edit(v, ch, is_code); break;
+    case MODE_NORMAL:  break;
+    }
+    return r >= 0 ? r : normal_key(v, ch, is_code);
+}
+
+/* ---- the help screen and the key bar, both from the tables ---------------------------------- */
+
+/* All labels of a request's keys, "Space, Enter, PgDn, n". */
+static void labels_of(Request r, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t k = 0; k < NBIND; k++)
+        if (bindings[k].req == r && bindings[k].label) {
+            size_t n = strlen(buf);
+            snprintf(buf + n, len - n, "%s%s", n ? ", " : "", bindings[k].label);
+        }
+}
+
+void keys_draw_help(View *v)
+{
+    char keys[128], line[512];
+    attrset(theme_attr(ROLE_TITLE));
+    mvaddstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"));
+    int y = 2, half = (REQ_COUNT + 1) / 2, colw = COLS >= 120 ? COLS / 2 : COLS;
+    for (int r = 0; r < REQ_COUNT; r++) {
+        int col = colw < COLS && r >= half ? 1 : 0, row = col ? y + r - half : y + r;
+        if (row >= LINES - 1)
+            continue;
+        labels_of((Request)r, keys, sizeof keys);
+        attrset(theme_attr(ROLE_KEY));
+        mvaddnstr(row, 2 + col * colw, keys, (int)text_fit(keys, 24));
+        snprintf(line, sizeof line, "%s", _(requests[r].help));
+        attrset(theme_attr(ROLE_NORMAL));
+        mvaddnstr(row, 2 + col * colw + 26, line, (int)text_fit(line, colw - 29));
+    }
+    attrset(theme_attr(ROLE_HINT));
+    if (LINES > REQ_COUNT + 3)
+        mvaddnstr(LINES - 1, 2, _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves."),
+                  (int)text_fit(_("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves."), COLS - 3));
+    attrset(A_NORMAL);
+}
+
+/* The first short label of a request's keys, for the key bar. */
+static const char *first_label(Request r)
+{
+    for (size_t k = 0; k < NBIND; k++)
+        if (bindings[k].req == r && bindings[k].label && strlen(bindings[k].label) <= 5)
+            return bindings[k].label;
+    return "";
+}
+
+/* The key bar: the mode's field when one is open; else the requests that
+ * have a bar label, in table order, as many as fit, with help and quit
+ * always shown at the end. */
+void keys_bar(const View *v, char *buf, size_t len)
+{
+    if (v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing)) {
+        char t[64];
+        const char *label = v->mode == MODE_PROMPT ? ":" : v->mode == MODE_SAVE ? _("save as: ") : t;
+        snprintf(t, sizeof t, "%s[%d][%d] = ", attn_mat_name(v->emat), v->ei + 1, v->ej + 1);
+        snprintf(buf, len, " %s%s", label, v->field.buf);
+        return;
+    }
+    char item[REQ_COUNT][64], tail[160];
+    int n = 0;
+    for (int r = 0; r < REQ_COUNT; r++)
+        if (requests[r].bar) {
+            const char *key = r == REQ_RIGHT ? (v->ascii ? "arrows" : "←↑↓→") : first_label((Request)r);
+            snprintf(item[n++], sizeof item[0], " %s %s ", key, _(requests[r].bar));
+        }
+    snprintf(tail, sizeof tail, "%s%s", item[n - 2], item[n - 1]); /* help, quit */
+    int room = COLS - text_width(tail);
+    buf[0] = '\0';
+    for (int k = 0; k < n - 2; k++) {
+        if (text_width(buf) + text_width(item[k]) > room)
+            break;
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s", item[k]);
+    }
+    snprintf(buf + strlen(buf), len - strlen(buf), "%s", tail);
+}

@@ -1,0 +1,158 @@
+/* loop.c - the terminal's owner: set-up, the key loop, and restoring it.
+ *
+ * The terminal is restored on every way out: q, SIGINT/SIGTERM/SIGHUP (the
+ * handler only sets a flag; the loop polls it), a fatal error (atexit), and
+ * Ctrl-Z suspends through ncurses' own SIGTSTP handling, which restores the
+ * screen on resume. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lesson/i18n.h"
+#include "view_int.h"
+
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+    caught = sig;
+}
+
+static void restore_terminal(void)
+{
+    if (!isendwin())
+        endwin();
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+View *view_new(const Lesson *l, const ViewOpt *o)
+{
+    View *v = calloc(1, sizeof *v);
+    if (!v || !session_init(&v->s, l)) {
+        free(v);
+        return NULL;
+    }
+    v->lesson = l;
+    v->lang = o->lang;
+    v->ascii = o->ascii;
+    v->present = o->present;
+    v->fmat = M_Q;
+    int t = o->theme ? theme_lookup(o->theme) : -1;
+    if (t < 0)
+        t = getenv("NO_COLOR") && *getenv("NO_COLOR") ? THEME_MONO : THEME_DARK;
+    v->theme = theme_apply((ThemeId)t);
+    view_focus_from_step(v);
+    return v;
+}
+
+void view_free(View *v)
+{
+    if (!v)
+        return;
+    session_free(&v->s);
+    free(v);
+}
+
+bool view_key(View *v, wint_t ch, bool is_code)
+{
+    if (is_code && ch == KEY_RESIZE)
+        return true;
+    return !(keys_handle(v, ch, is_code) & FLAG_QUIT);
+}
+
+void view_draw(View *v)
+{
+    draw_frame(v);
+}
+
+void view_keys(View *v, const char *keys)
+{
+    mbstate_t st = {0};
+    wchar_t wc;
+    size_t n;
+    for (const char *p = keys; *p; p += n) {
+        n = mbrtowc(&wc, p, MB_CUR_MAX, &st);
+        if (n == 0 || n == (size_t)-1 || n == (size_t)-2)
+            return;
+        view_key(v, (wint_t)wc, false);
+    }
+}
+
+/* Place the terminal cursor in the open text field, or hide it. */
+static void place_cursor(View *v)
+{
+    bool field = v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing);
+    if (!field || LINES < VIEW_MIN_LINES) {
+        curs_set(0);
+        return;
+    }
+    char bar[PROMPT_MAX + 64], before[PROMPT_MAX];
+    keys_bar(v, bar, sizeof bar);
+    snprintf(before, sizeof before, "%.*s", v->field.pos, v->field.buf);
+    int x = text_width(bar) - text_width(v->field.buf) + text_width(before);
+    curs_set(1);
+    move(LINES - 1, x < COLS ? x : COLS - 1);
+}
+
+/* The loop: draw, wait for a key (or a signal), handle it. */
+static int run(View *v)
+{
+    for (;;) {
+        if (caught)
+            return 128 + caught;
+        draw_frame(v);
+        place_cursor(v);
+        refresh();
+        wint_t ch;
+        int r = get_wch(&ch);
+        while (r == ERR && !caught)
+            r = get_wch(&ch);
+        if (caught)
+            return 128 + caught;
+        if (!view_key(v, ch, r == KEY_CODE_YES))
+            return 0;
+    }
+}
+
+int view_run(const Lesson *l, const ViewOpt *o)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "%s\n", _("qkvtutor: the interactive view needs a terminal; "
+                                  "use --dump to print the walkthrough, or --json for the numbers"));
+        return 2;
+    }
+    install_signals();
+    atexit(restore_terminal);
+    if (!initscr()) {
+        fprintf(stderr, "qkvtutor: cannot set up the terminal\n");
+        return 2;
+    }
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    timeout(250);
+    curs_set(0);
+    View *v = view_new(l, o);
+    int rc = v ? run(v) : 2;
+    view_free(v);
+    restore_terminal();
+    if (rc > 128) {
+        signal(rc - 128, SIG_DFL);
+        raise(rc - 128);
+    }
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* view_int.h - the View's state, shared by the view's own files only.
+ *
+ * loop.c owns the terminal and the main loop, keys.c turns keys into
+ * requests and requests into state changes (flags back to the loop),
+ * draw.c draws a frame from the state, theme.c holds the colour roles.
+ * Nothing here changes a number: edits become action text for the
+ * session (session_act_text). */
+#ifndef QKV_VIEW_INT_H
+#define QKV_VIEW_INT_H
+
+#include <curses.h>
+#include "../lesson/session.h"
+#include "theme.h"
+#include "view.h"
+
+#define VIEW_MIN_COLS 80
+#define VIEW_MIN_LINES 24
+#define PROMPT_MAX 256
+#define HISTORY_MAX 32
+
+typedef enum { MODE_NORMAL, MODE_HELP, MODE_EDIT, MODE_PROMPT, MODE_SAVE, MODE_CONFIRM } ViewMode;
+
+/* What a key handler asks the loop to do. */
+enum { FLAG_NONE = 0, FLAG_REDRAW = 1, FLAG_QUIT = 2 };
+enum { CONFIRM_QUIT, CONFIRM_OVERWRITE };
+
+/* A one-line text field with a cursor (the ':' prompt, the save name,
+ * the cell editor). */
+typedef struct {
+    char buf[PROMPT_MAX];
+    int len, pos;            /* bytes */
+} Field;
+
+struct View {
+    const Lesson *lesson;
+    Session s;
+    Lang lang;
+    bool ascii;
+    ThemeId theme;
+    bool present;
+    ViewMode mode;
+    int fi, fj;              /* focus: query row i, key column j (0-based) */
+    MatId fmat;              /* stage 2's explained matrix: Q, K or V */
+    char msg[512];           /* one line for the status row */
+    Role msg_role;
+    /* edit mode: the cell cursor */
+    MatId emat;
+    int ei, ej;
+    Field field;             /* the text being typed (prompt, cell, name) */
+    bool editing;            /* edit mode: the number field is open */
+    char history[HISTORY_MAX][PROMPT_MAX];
+    int nhist, hpos;
+    char save_path[PROMPT_MAX];
+    int confirm;             /* what MODE_CONFIRM confirms */
+    bool quit;
+};
+
+/* draw.c */
+void draw_frame(View *v);
+/* The matrix explained (and highlighted as a cell) at the current stage. */
+MatId view_focus_mat(const View *v);
+/* Keep the focus inside the current stage's matrices. */
+void view_clamp_focus(View *v);
+/* Take the focus from the current step, if it names one. */
+void view_focus_from_step(View *v);
+
+/* keys.c */
+int keys_handle(View *v, wint_t ch, bool is_code);
+void keys_draw_help(View *v);
+/* The key bar's text for the current mode. */
+void keys_bar(const View *v, char *buf, size_t len);
+
+#endif
