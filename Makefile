@@ -108,8 +108,17 @@ $(CORE_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(CORE_OBJ)
 $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
-unit: $(UNIT_TESTS:%=$(B)/tests/%)
-	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $(B)/tests/$$t; done
+# The view tests draw on a headless screen (newterm on /dev/null).
+$(B)/tests/test_view: $(B)/tests/test_view.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+
+unit: $(UNIT_TESTS:%=$(B)/tests/%) $(B)/tests/test_view
+	@set -e; for t in $(UNIT_TESTS) test_view; do echo "== $$t"; $(B)/tests/$$t; done
+
+# Rewrite the golden screens; review the diff before committing.
+golden: $(B)/tests/test_view
+	QKV_GOLDEN=1 $(B)/tests/test_view
+	@git --no-pager diff --stat -- tests/golden 2>/dev/null || true
 
 check-lessons: $(B)/qkvtutor
 	@set -e; for f in $(LESSONS); do \

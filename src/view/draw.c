@@ -185,26 +185,6 @@ static int heat_width(const Box *b, const Mat *m)
     return b->heat ? 2 + 2 * m->cols : 0;
 }
 
-/* The full width a box wants. */
-static int box_need(const View *v, const Box *b)
-{
-    const Mat *m = &v->s.cur.m[b->id];
-    return label_width(v, b->id, m, b->nolabel) + m->cols * cell_width(v, m) + 1 + heat_width(b, m);
-}
-
-/* The first index of a window of `vis` out of `n` that shows `focus`. */
-static int window(int n, int vis, int focus)
-{
-    if (vis >= n || focus < 0)
-        return 0;
-    int start = focus - vis / 2;
-    if (start < 0)
-        start = 0;
-    if (start > n - vis)
-        start = n - vis;
-    return start;
-}
-
 static const char *box_title(const View *v, MatId id, char *buf, size_t len)
 {
     bool sc = v->s.cur.scale == SCALE_SQRT_DK;
@@ -222,6 +202,29 @@ static const char *box_title(const View *v, MatId id, char *buf, size_t len)
     case M_O: return sym(v, "O = A·V", "O = A*V");
     default: return attn_mat_name(id);
     }
+}
+
+/* The full width a box wants: its cells, or its title when that is wider. */
+static int box_need(const View *v, const Box *b)
+{
+    const Mat *m = &v->s.cur.m[b->id];
+    char t[64];
+    int cells = label_width(v, b->id, m, b->nolabel) + m->cols * cell_width(v, m) + 1 + heat_width(b, m);
+    int title = text_width(box_title(v, b->id, t, sizeof t)) + 8 + text_width(_("not yet"));
+    return b->placeholder && title > cells ? title : cells;
+}
+
+/* The first index of a window of `vis` out of `n` that shows `focus`. */
+static int window(int n, int vis, int focus)
+{
+    if (vis >= n || focus < 0)
+        return 0;
+    int start = focus - vis / 2;
+    if (start < 0)
+        start = 0;
+    if (start > n - vis)
+        start = n - vis;
+    return start;
 }
 
 /* Is cell (i, j) different from before the last change? +1 up, -1 down. */

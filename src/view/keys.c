@@ -154,10 +154,20 @@ static int req_stage(View *v, wint_t ch)
     return FLAG_REDRAW;
 }
 
-static int req_up(View *v, wint_t ch)    { v->fi--; v->msg[0] = '\0'; return FLAG_REDRAW; }
-static int req_down(View *v, wint_t ch)  { v->fi++; v->msg[0] = '\0'; return FLAG_REDRAW; }
-static int req_left(View *v, wint_t ch)  { v->fj--; v->msg[0] = '\0'; return FLAG_REDRAW; }
-static int req_right(View *v, wint_t ch) { v->fj++; v->msg[0] = '\0'; return FLAG_REDRAW; }
+/* Move the focus by (di, dj), kept inside the stage's matrices. */
+static int focus_by(View *v, int di, int dj)
+{
+    v->fi += di;
+    v->fj += dj;
+    view_clamp_focus(v);
+    v->msg[0] = '\0';
+    return FLAG_REDRAW;
+}
+
+static int req_up(View *v, wint_t ch)    { return focus_by(v, -1, 0); }
+static int req_down(View *v, wint_t ch)  { return focus_by(v, 1, 0); }
+static int req_left(View *v, wint_t ch)  { return focus_by(v, 0, -1); }
+static int req_right(View *v, wint_t ch) { return focus_by(v, 0, 1); }
 
 static int req_edit(View *v, wint_t ch)
 {

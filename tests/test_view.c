@@ -1,0 +1,334 @@
+/* test_view.c - the view drawn on a headless screen and read back.
+ *
+ * Golden screens live in tests/golden/; `make golden` (QKV_GOLDEN=1)
+ * rewrites them, and the diff is reviewed like code. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson/embedded.h"
+#include "lesson/i18n.h"
+#include "screen.h"
+#include "view/view.h"
+#include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
+
+typedef struct {
+    Lesson l;
+    View *v;
+} Fix;
+
+static const EmbeddedLesson *builtin(const char *prefix)
+{
+    for (int k = 0; k < embedded_count; k++)
+        if (strncmp(embedded_lessons[k].name, prefix, strlen(prefix)) == 0)
+            return &embedded_lessons[k];
+    return NULL;
+}
+
+static Fix *open_lesson_text(const char *name, const char *yaml, size_t len, const ViewOpt *o)
+{
+    Fix *f = calloc(1, sizeof *f);
+    char err[512];
+    assert_non_null(f);
+    if (!lesson_load_buffer(name, yaml, len, &f->l, err, sizeof err))
+        fail_msg("%s", err);
+    f->v = view_new(&f->l, o);
+    assert_non_null(f->v);
+    return f;
+}
+
+static Fix *open_builtin(const char *prefix, const ViewOpt *o)
+{
+    const EmbeddedLesson *e = builtin(prefix);
+    assert_non_null(e);
+    return open_lesson_text(e->name, e->data, e->len, o);
+}
+
+static void close_fix(Fix *f)
+{
+    view_free(f->v);
+    lesson_free(&f->l);
+    free(f);
+}
+
+static const ViewOpt dark = {LANG_EN, false, "dark", false};
+static const ViewOpt mono = {LANG_EN, false, "mono", false};
+
+static int setup(void **state)
+{
+    setenv("TERM", "xterm-256color", 1);
+    i18n_set(LANG_EN, NULL);
+    return screen_open(30, 100) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    screen_close();
+    return 0;
+}
+
+/* Compare the screen with tests/golden/NAME.txt, or write it under QKV_GOLDEN. */
+static void golden(const char *name)
+{
+    char path[256], *text = screen_text();
+    snprintf(path, sizeof path, "tests/golden/%s.txt", name);
+    if (getenv("QKV_GOLDEN")) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+        free(text);
+        return;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s is missing; run make golden and review it", path);
+    static char want[1 << 16];
+    size_t n = fread(want, 1, sizeof want - 1, f);
+    want[n] = '\0';
+    fclose(f);
+    if (strcmp(want, text) != 0) {
+        print_error("screen differs from %s; got:\n%s", path, text);
+        free(text);
+        fail();
+    }
+    free(text);
+}
+
+static bool on_screen(const char *s)
+{
+    int x;
+    return screen_find(s, &x) >= 0;
+}
+
+#define assert_on_screen(s) do { if (!on_screen(s)) { char *t_ = screen_text(); \
+    print_error("not on screen: %s\n%s", s, t_); free(t_); fail(); } } while (0)
+
+/* Every step of lesson 01 matches its golden screen at 100x30 and 80x24. */
+static void test_golden_steps(void **state)
+{
+    static const int sizes[2][2] = {{30, 100}, {24, 80}};
+    for (int s = 0; s < 2; s++) {
+        screen_resize(sizes[s][0], sizes[s][1]);
+        Fix *f = open_builtin("lessons/01", &dark);
+        for (int k = 0; k < f->l.nsteps; k++) {
+            char name[64];
+            view_draw(f->v);
+            snprintf(name, sizeof name, "01-step%d-%dx%d", k + 1, sizes[s][1], sizes[s][0]);
+            golden(name);
+            view_keys(f->v, "n");
+        }
+        close_fix(f);
+    }
+}
+
+/* Pressing next walks the ribbon through all five stages in order. */
+static void test_ribbon_walks_stages(void **state)
+{
+    static const char *marks[] = {"[1 X]", "[2 Q K V]", "[3 QKᵀ/√d]", "[4 softmax]", "[5 A·V]"};
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "1");
+    for (int st = 1; st <= 5; st++) {
+        view_keys(f->v, (char[]){(char)('0' + st), 0});
+        view_draw(f->v);
+        assert_on_screen(marks[st - 1]);
+    }
+    close_fix(f);
+}
+
+/* Focus (1,2) at the scores stage writes out score12 with every product. */
+static void test_score12_arithmetic(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "3kkkhhhl"); /* row 1, column 2 */
+    view_draw(f->v);
+    assert_on_screen("score₁₂ = q₁·k₂ = (0.149)(−0.169) + (−0.041)(−0.304) + (0.194)(0.094) = 0.006");
+    close_fix(f);
+}
+
+/* In mono the focused cell, row and column differ by attributes alone. */
+static void test_mono_focus_attributes(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &mono);
+    view_keys(f->v, "3kkkhhhl");
+    view_draw(f->v);
+    int x, y = screen_find("0.006", &x);
+    assert_true(y > 0);
+    assert_true(screen_attr(y, x) & A_REVERSE);          /* the cell */
+    int yr = screen_find("0.044", &x);
+    assert_int_equal(yr, y);
+    assert_true(screen_attr(yr, x) & A_BOLD);            /* its query row */
+    assert_false(screen_attr(yr, x) & A_REVERSE);
+    y = screen_find("−0.062", &x);
+    assert_true(screen_attr(y, x + 1) & A_UNDERLINE);     /* its key column */
+    close_fix(f);
+}
+
+/* A typed action recomputes at once and the bars show before -> after. */
+static void test_action_before_after(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "4kkk:Q[1] = K[1] * 5\r");
+    view_draw(f->v);
+    assert_on_screen("0.313 → 0.873");
+    assert_on_screen("▲0.873 ▼0.076 ▼0.052");
+    view_keys(f->v, "s");
+    view_draw(f->v);
+    assert_on_screen("▼0.695 ▲0.169 ▲0.136");
+    assert_on_screen("0.873 → 0.695");
+    view_keys(f->v, "uu");
+    view_draw(f->v);
+    assert_on_screen("▼0.313 ▲0.337 ▲0.350");
+    assert_on_screen("0.873 → 0.313");
+    close_fix(f);
+}
+
+/* The prompt shows what is typed; an error keeps it open and changes nothing. */
+static void test_prompt_error(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "4:A[1] = [1, 2, 3]");
+    view_draw(f->v);
+    golden("01-prompt-80x24");
+    view_keys(f->v, "\r");
+    view_draw(f->v);
+    assert_on_screen("A is computed by the pipeline");
+    assert_on_screen(":A[1] = [1, 2, 3]");
+    assert_on_screen("0.313  0.337  0.350");
+    close_fix(f);
+}
+
+/* Edit mode: the cursor starts on Q; a typed number and Enter set the cell. */
+static void test_edit_mode(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "4e");
+    view_draw(f->v);
+    golden("01-edit-80x24");
+    view_keys(f->v, "2\r");
+    view_draw(f->v);
+    assert_on_screen("set by hand");
+    assert_on_screen("2.000");
+    view_keys(f->v, "+");
+    view_draw(f->v);
+    assert_on_screen("2.100");
+    view_keys(f->v, "\tx");  /* Tab to K; x is not a number key here */
+    view_keys(f->v, "1.5.2\r"); /* invalid: the old value stays */
+    view_draw(f->v);
+    assert_on_screen("not a number");
+    close_fix(f);
+}
+
+/* Below the minimum size the screen says so, and recovers on resize. */
+static void test_too_small(void **state)
+{
+    Fix *f = open_builtin("lessons/01", &dark);
+    screen_resize(8, 30);
+    view_draw(f->v);
+    assert_on_screen("needs at least");
+    screen_resize(24, 80);
+    view_draw(f->v);
+    assert_on_screen("[1 X]");
+    close_fix(f);
+}
+
+/* The help screen comes from the key table and Esc closes it. */
+static void test_help(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "?");
+    view_draw(f->v);
+    assert_on_screen("Space, Enter, PgDn, n");
+    assert_on_screen("next step");
+    view_keys(f->v, "\x1b");
+    view_draw(f->v);
+    assert_on_screen("[1 X]");
+    close_fix(f);
+}
+
+static char *big_lesson(int n)
+{
+    static char buf[1 << 16];
+    int o = snprintf(buf, sizeof buf, "format: qkvtutor/1\ntitle: Sixteen\ntokens: [");
+    for (int i = 0; i < n; i++)
+        o += snprintf(buf + o, sizeof buf - (size_t)o, "%st%d", i ? ", " : "", i + 1);
+    o += snprintf(buf + o, sizeof buf - (size_t)o, "]\nX:\n");
+    for (int i = 0; i < n; i++) {
+        o += snprintf(buf + o, sizeof buf - (size_t)o, "  - [");
+        for (int j = 0; j < n; j++)
+            o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%d", j ? ", " : "", i == j);
+        o += snprintf(buf + o, sizeof buf - (size_t)o, "]\n");
+    }
+    snprintf(buf + o, sizeof buf - (size_t)o, "weights:\n  random: {seed: 7, scale: 0.5, d_k: %d}\n", n);
+    return buf;
+}
+
+/* A 16-token lesson scrolls to keep the focused row and column in view. */
+static void test_sixteen_tokens_scroll(void **state)
+{
+    screen_resize(24, 80);
+    char *yaml = big_lesson(16);
+    Fix *f = open_lesson_text("big.yaml", yaml, strlen(yaml), &dark);
+    view_keys(f->v, "3");
+    for (int k = 0; k < 15; k++)
+        view_keys(f->v, "jl");
+    view_draw(f->v);
+    assert_on_screen("score₁₆,₁₆ = q₁₆·k₁₆");
+    assert_on_screen("t16");
+    assert_on_screen("▴");
+    assert_on_screen("◂");
+    close_fix(f);
+}
+
+/* Without UTF-8 the arithmetic and marks fall back to ASCII. */
+static void test_ascii_fallback(void **state)
+{
+    static const ViewOpt ascii = {LANG_EN, true, "mono", false};
+    screen_resize(30, 100);
+    Fix *f = open_builtin("lessons/01", &ascii);
+    view_keys(f->v, "3kkkhhhl");
+    view_draw(f->v);
+    assert_on_screen("score_12 = q_1.k_2 = (0.149)(-0.169) + (-0.041)(-0.304) + (0.194)(0.094) = 0.006");
+    assert_on_screen("[3 QK^T/sqrt(d)]");
+    close_fix(f);
+}
+
+/* Control characters in lesson text are shown as visible stand-ins. */
+static void test_hostile_title(void **state)
+{
+    static const char yaml[] =
+        "format: qkvtutor/1\ntitle: \"evil\\e]0;pwned\\a title\"\ntokens: [\"a\\eb\", c]\n"
+        "X: [[1, 0], [0, 1]]\nweights:\n  random: {seed: 1, scale: 1, d_k: 2}\n";
+    screen_resize(24, 80);
+    Fix *f = open_lesson_text("evil.yaml", yaml, strlen(yaml), &dark);
+    view_draw(f->v);
+    assert_on_screen("evil␛]0;pwned␇ title");
+    assert_on_screen("a␛b");
+    close_fix(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_steps),
+        cmocka_unit_test(test_ribbon_walks_stages),
+        cmocka_unit_test(test_score12_arithmetic),
+        cmocka_unit_test(test_mono_focus_attributes),
+        cmocka_unit_test(test_action_before_after),
+        cmocka_unit_test(test_prompt_error),
+        cmocka_unit_test(test_edit_mode),
+        cmocka_unit_test(test_too_small),
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_sixteen_tokens_scroll),
+        cmocka_unit_test(test_ascii_fallback),
+        cmocka_unit_test(test_hostile_title),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
