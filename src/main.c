@@ -195,6 +195,7 @@ static const char *locale_dir(char *buf, size_t len)
 int main(int argc, char **argv)
 {
     bool utf8 = setup_locale();
+    setlocale(LC_NUMERIC, "C"); /* numbers are written with a point, whatever the locale */
     char dir[4096];
     Options o = {MODE_VIEW, 0, -1, NULL, false, NULL};
     i18n_set(i18n_detect(), locale_dir(dir, sizeof dir));

@@ -1,0 +1,200 @@
+/* text.c - bilingual strings, UTF-8 checks and safe display (see text.h). */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700  /* wcwidth */
+#endif
+#include "text.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#define BAD_CP 0xFFFFFFFFu  /* an invalid byte: shown as U+FFFD */
+
+const char *text_get(const Text *t, Lang lang)
+{
+    if (!t)
+        return "";
+    if (lang >= 0 && lang < LANG_COUNT && t->s[lang] && t->s[lang][0])
+        return t->s[lang];
+    for (int k = 0; k < LANG_COUNT; k++)
+        if (t->s[k] && t->s[k][0])
+            return t->s[k];
+    return "";
+}
+
+void text_free(Text *t)
+{
+    for (int k = 0; k < LANG_COUNT; k++) {
+        free(t->s[k]);
+        t->s[k] = NULL;
+    }
+}
+
+static bool cont(unsigned char b)
+{
+    return (b & 0xC0) == 0x80;
+}
+
+/* Decode one strict UTF-8 character from s (n bytes left, n >= 1). Returns
+ * the bytes used; an invalid sequence uses one byte and gives BAD_CP.
+ * Overlong forms, surrogates and values above U+10FFFF are invalid. */
+static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    unsigned char b = s[0];
+    size_t len = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
+               : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+    *cp = BAD_CP;
+    if (len == 0 || len > n)
+        return 1;
+    if (len == 1) {
+        *cp = b;
+        return 1;
+    }
+    unsigned char lo = 0x80, hi = 0xBF;  /* bounds for the second byte */
+    if (b == 0xE0) lo = 0xA0;
+    if (b == 0xED) hi = 0x9F;
+    if (b == 0xF0) lo = 0x90;
+    if (b == 0xF4) hi = 0x8F;
+    if (s[1] < lo || s[1] > hi)
+        return 1;
+    uint32_t v = b & (0xFF >> (len + 1));
+    for (size_t k = 1; k < len; k++) {
+        if (!cont(s[k]))
+            return 1;
+        v = (v << 6) | (s[k] & 0x3F);
+    }
+    *cp = v;
+    return len;
+}
+
+bool text_utf8_valid(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t k = 0;
+    while (k < len) {
+        uint32_t cp;
+        k += utf8_next(p + k, len - k, &cp);
+        if (cp == BAD_CP)
+            return false;
+    }
+    return true;
+}
+
+/* The visible stand-in for a character, or cp itself when it is safe. */
+static uint32_t safe_cp(uint32_t cp)
+{
+    if (cp < 0x20)
+        return 0x2400 + cp;
+    if (cp == 0x7F)
+        return 0x2421;
+    if (cp == BAD_CP || (cp >= 0x80 && cp <= 0x9F))
+        return 0xFFFD;
+    return cp;
+}
+
+/* Encode cp as UTF-8 into out (at least 4 bytes). Returns the length. */
+static size_t utf8_put(uint32_t cp, char *out)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+void text_sanitize(const char *src, char *dst, size_t len, bool ascii)
+{
+    if (len == 0)
+        return;
+    const unsigned char *p = (const unsigned char *)(src ? src : "");
+    size_t n = strlen((const char *)p), k = 0, o = 0;
+    while (k < n) {
+        uint32_t cp;
+        k += utf8_next(p + k, n - k, &cp);
+        char enc[4];
+        size_t m;
+        if (ascii) {
+            enc[0] = cp >= 0x20 && cp < 0x7F ? (char)cp : '?';
+            m = 1;
+        } else {
+            m = utf8_put(safe_cp(cp), enc);
+        }
+        if (o + m >= len)
+            break;
+        memcpy(dst + o, enc, m);
+        o += m;
+    }
+    dst[o] = '\0';
+}
+
+/* Columns taken by one decoded character, as it shows after sanitising. */
+static int cp_width(uint32_t cp)
+{
+    cp = safe_cp(cp);
+    int w = wcwidth((wchar_t)cp);
+    return w < 0 ? 1 : w;
+}
+
+int text_width(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s), k = 0;
+    int w = 0;
+    while (k < n) {
+        uint32_t cp;
+        k += utf8_next(p + k, n - k, &cp);
+        w += cp_width(cp);
+    }
+    return w;
+}
+
+size_t text_fit(const char *s, int cols)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s), k = 0;
+    int w = 0;
+    while (k < n) {
+        uint32_t cp;
+        size_t m = utf8_next(p + k, n - k, &cp);
+        int cw = cp_width(cp);
+        if (w + cw > cols)
+            break;
+        w += cw;
+        k += m;
+    }
+    return k;
+}
+
+/* Does s begin with `word` followed by the end or a locale separator? */
+static bool lang_word(const char *s, const char *word)
+{
+    size_t n = strlen(word);
+    return strncmp(s, word, n) == 0 && (s[n] == '\0' || strchr("_.@-:", s[n]) != NULL);
+}
+
+int text_lang_parse(const char *s)
+{
+    if (!s || !s[0])
+        return -1;
+    if (strncmp(s, "zh", 2) == 0)
+        return LANG_ZH;
+    if (strncmp(s, "en", 2) == 0 || lang_word(s, "C") || lang_word(s, "POSIX"))
+        return LANG_EN;
+    return -1;
+}
