@@ -120,12 +120,14 @@ static int stage_bands(const View *v, Band *b)
     case STAGE_SCORES:
         b[0].box[b[0].n++] = mkbox(M_Q, i, ROLE_ROW, -1, -1, -1);
         b[0].box[b[0].n++] = mkbox(M_K, j, ROLE_COL, -1, -1, -1);
-        b[1].box[b[1].n++] = mkbox(M_S, i, ROLE_ROW, j, i, j);
+        b[1].box[b[1].n] = mkbox(M_S, i, ROLE_ROW, j, i, j);
+        b[1].box[b[1].n++].heat = true;
         b[1].box[b[1].n] = mkbox(M_A, -1, ROLE_ROW, -1, -1, -1);
         b[1].box[b[1].n++].placeholder = true;
         return 2;
     case STAGE_SOFTMAX:
-        b[0].box[b[0].n++] = mkbox(M_S, i, ROLE_ROW, -1, -1, -1);
+        b[0].box[b[0].n] = mkbox(M_S, i, ROLE_ROW, -1, -1, -1);
+        b[0].box[b[0].n++].heat = true;
         b[0].box[b[0].n] = mkbox(M_O, -1, ROLE_ROW, -1, -1, -1);
         b[0].box[b[0].n++].placeholder = true;
         b[1].box[b[1].n] = mkbox(M_A, i, ROLE_ROW, j, i, j);
@@ -330,14 +332,30 @@ static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, 
         put(y, x + cw - nw - 1, 1, d > 0 ? sym(v, "▲", "^") : sym(v, "▼", "v"), theme_attr(d > 0 ? ROLE_UP : ROLE_DOWN));
 }
 
-/* Heat strip: one two-column patch per weight, shaded by its size. */
+/* The shade of a cell from 0 to 1: weights as they are, scores scaled
+ * between the smallest and largest finite score. */
+static double heat_level(const Mat *m, MatId id, double x)
+{
+    if (id == M_A)
+        return x;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < m->rows * m->cols; k++)
+        if (isfinite(m->v[k])) {
+            lo = m->v[k] < lo ? m->v[k] : lo;
+            hi = m->v[k] > hi ? m->v[k] : hi;
+        }
+    return hi > lo ? (x - lo) / (hi - lo) * 0.999 : 0;
+}
+
+/* Heat strip: one two-column patch per cell, shaded by its size: colour
+ * shades, or ░▒▓█ in mono. */
 static void draw_heat(const View *v, const Box *b, int y, int x, int i, int c0, int vc)
 {
     static const char *shade[4] = {"░░", "▒▒", "▓▓", "██"};
     static const char *ascii[4] = {"  ", "..", "++", "##"};
     const Mat *m = &v->s.cur.m[b->id];
     for (int j = c0; j < c0 + vc; j++) {
-        double w = MAT_AT(m, i, j);
+        double w = heat_level(m, b->id, MAT_AT(m, i, j));
         Role r = theme_heat(w);
         int k = r - ROLE_HEAT1;
         if (theme_is_mono())
@@ -347,20 +365,52 @@ static void draw_heat(const View *v, const Box *b, int y, int x, int i, int c0, 
     }
 }
 
+/* Where each matrix was drawn in the last frame, for mouse clicks. */
+typedef struct {
+    Box b;
+    int y, x, lw, cw, r0, c0, vr, vc;
+} Hit;
+
+static struct {
+    int n;
+    Hit at[2 * MAX_BOXES];
+} hits;
+
+static void remember(const Box *b, int y, int x, int lw, int cw, int r0, int c0, int vr, int vc)
+{
+    if (hits.n < 2 * MAX_BOXES)
+        hits.at[hits.n++] = (Hit){*b, y, x, lw, cw, r0, c0, vr, vc};
+}
+
+/* Big focus marks for presentation mode: an arrow at the focused row and
+ * one above the focused column. */
+static void draw_marks(const View *v, const Box *b, int y, int x, int lw, int cw, int r0, int c0, int vc)
+{
+    int j = b->cj >= 0 ? b->cj : b->hcol, i = b->ci >= 0 ? b->ci : b->hrow;
+    if (j >= c0 && j < c0 + vc)
+        put(y, x + lw + (j - c0) * cw + cw / 2, 1, sym(v, "▼", "v"), theme_attr(ROLE_COL));
+    if (i >= r0 && x > 0)
+        put(y + 2 + i - r0, x - 1, 1, sym(v, "▶", ">"), theme_attr(ROLE_ROW));
+}
+
 /* Draw one box in a w x h area. */
 static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
 {
     const Mat *m = &v->s.cur.m[b->id];
+    int top = v->present ? 3 : 2; /* title, (marks,) column header */
     int lw = label_width(v, b->id, m, b->nolabel), cw = cell_width(v, m), hw = heat_width(b, m);
-    int vc = (w - lw - 1 - hw) / cw, vr = h - 2;
+    int vc = (w - lw - 1 - hw) / cw, vr = h - top;
     vc = vc < 1 ? 1 : vc > m->cols ? m->cols : vc;
     vr = vr < 1 ? 1 : vr > m->rows ? m->rows : vr;
     int c0 = window(m->cols, vc, b->cj >= 0 ? b->cj : b->hcol);
     int r0 = window(m->rows, vr, b->ci >= 0 ? b->ci : b->hrow);
     draw_box_title(v, b, y, x, w);
-    draw_box_header(v, b, y + 1, x, lw, cw, c0, vc);
+    if (v->present)
+        draw_marks(v, b, y + 1, x, lw, cw, r0, c0, vc);
+    draw_box_header(v, b, y + top - 1, x, lw, cw, c0, vc);
+    remember(b, y + top, x, lw, cw, r0, c0, vr, vc);
     for (int i = r0; i < r0 + vr; i++) {
-        int ry = y + 2 + i - r0;
+        int ry = y + top + i - r0;
         draw_row_label(v, b, ry, x, lw, i);
         for (int j = c0; j < c0 + vc; j++)
             draw_cell(v, b, ry, x + lw + (j - c0) * cw, cw, i, j);
@@ -368,9 +418,9 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
             draw_heat(v, b, ry, x + lw + vc * cw + 2, i, c0, vc);
     }
     if (r0 > 0)
-        put(y + 1, x, 1, sym(v, "▴", "^"), theme_attr(ROLE_HINT));
+        put(y + top - 1, x, 1, sym(v, "▴", "^"), theme_attr(ROLE_HINT));
     if (r0 + vr < m->rows)
-        put(y + 2 + vr - 1, x, 1, sym(v, "▾", "v"), theme_attr(ROLE_HINT));
+        put(y + top + vr - 1, x, 1, sym(v, "▾", "v"), theme_attr(ROLE_HINT));
 }
 
 /* ---- bands ------------------------------------------------------------------ */
@@ -596,9 +646,86 @@ static int draw_lines(char lines[][FMT_LINE], int n, int y, int attr)
     return n;
 }
 
+/* Edit mode shows the matrix being edited with its neighbours above, and
+ * what it feeds below: the stage's result once scores exist. */
+static int edit_bands(const View *v, Band *b)
+{
+    Band st[2];
+    stage_bands(v, st);
+    memset(b, 0, sizeof(Band) * 2);
+    MatId e = v->emat;
+    if (e >= M_Q && e <= M_V)
+        for (MatId m = M_Q; m <= M_V; m++)
+            b[0].box[b[0].n++] = mkbox(m, m == e ? v->ei : -1, ROLE_ROW, -1, -1, -1);
+    else {
+        b[0].box[b[0].n++] = mkbox(M_X, e == M_X ? v->ei : -1, ROLE_ROW, -1, -1, -1);
+        b[0].box[b[0].n++] = mkbox(e == M_X ? M_WQ : e, e != M_X ? v->ei : -1, ROLE_ROW, -1, -1, -1);
+    }
+    if (session_stage(&v->s) >= STAGE_SCORES)
+        b[1] = st[1];
+    else if (e >= M_Q && e <= M_V)
+        return 1;
+    else
+        for (MatId m = M_Q; m <= M_V; m++)
+            b[1].box[b[1].n++] = mkbox(m, -1, ROLE_ROW, -1, -1, -1);
+    return 2;
+}
+
+/* The bands to draw: the stage's, edit mode's, or in presentation mode
+ * only the band holding the focused cell. */
+static int layout_bands(const View *v, Band *b)
+{
+    if (v->mode == MODE_EDIT)
+        return edit_bands(v, b);
+    int n = stage_bands(v, b);
+    if (!v->present)
+        return n;
+    for (int k = 0; k < b[1].n; k++)
+        if (b[1].box[k].ci >= 0) {
+            b[0] = b[1];
+            return 1;
+        }
+    return 1;
+}
+
+/* Does this band show A, so the focused row's bars go beside it? */
+static bool band_has_a(const Band *b)
+{
+    for (int k = 0; k < b->n; k++)
+        if (b->box[k].id == M_A && !b->box[k].placeholder)
+            return true;
+    return false;
+}
+
+/* Draw the bands from row y, giving them at most `avail` rows; returns the
+ * row after them. */
+static int draw_matrices(View *v, Band *bands, int nb, int y, int avail)
+{
+    int rows[2] = {0, 0}, need = 0, top = v->present ? 3 : 2;
+    for (int k = 0; k < nb; k++)
+        need += rows[k] = band_rows(v, &bands[k]);
+    /* Shrink the tallest band until everything fits; matrices then scroll. */
+    while (need + top * nb + (nb - 1) > avail && (rows[0] > 2 || rows[1] > 2)) {
+        int big = rows[1] > rows[0] ? 1 : 0;
+        rows[big]--;
+        need--;
+    }
+    hits.n = 0;
+    for (int k = 0; k < nb; k++) {
+        bool bars = band_has_a(&bands[k]) && v->s.cur.reached >= STAGE_SOFTMAX;
+        int extra = bars ? COLS / 2 - 4 : 0;
+        draw_band(v, &bands[k], y, rows[k] + top, extra);
+        if (bars)
+            draw_bars(v, y, COLS - extra, extra - 1, rows[k] + top);
+        y += rows[k] + top + 1;
+    }
+    return y;
+}
+
 void draw_frame(View *v)
 {
     erase();
+    hits.n = 0;
     if (COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES) {
         draw_too_small();
         return;
@@ -611,32 +738,31 @@ void draw_frame(View *v)
     draw_header(v);
     draw_ribbon(v, 1);
     Band bands[2];
-    int nb = stage_bands(v, bands), bottom = v->present ? 1 : 2;
+    int nb = layout_bands(v, bands), bottom = v->present ? 1 : 2, gap = v->present ? 2 : 1;
     static char ari[MAX_LINES][FMT_LINE], say[MAX_LINES][FMT_LINE];
     int na = explain_lines(v, COLS - 2, ari, 6), ns = say_lines(v, COLS - 2, say, 6);
-    int avail = LINES - 3 - bottom - na - ns - 2, rows[2], need = 0;
-    for (int k = 0; k < nb; k++)
-        need += rows[k] = band_rows(v, &bands[k]);
-    /* Shrink the tallest band until the text panels fit below. */
-    while (need + 2 * nb + (nb - 1) > avail && (rows[0] > 2 || rows[1] > 2)) {
-        int big = rows[1] > rows[0] ? 1 : 0;
-        rows[big]--;
-        need--;
-    }
-    int y = 3;
-    bool bars = session_stage(&v->s) == STAGE_SOFTMAX;
-    for (int k = 0; k < nb; k++) {
-        int extra = bars && k == 1 ? COLS / 2 - 4 : 0;
-        draw_band(v, &bands[k], y, rows[k] + 2, extra);
-        if (bars && k == 1)
-            draw_bars(v, y, COLS - extra, extra - 1, rows[k] + 2);
-        y += rows[k] + 3;
-    }
+    int y = draw_matrices(v, bands, nb, 3, LINES - 3 - bottom - na - ns - 2 * gap);
     y += draw_lines(ari, na, y, theme_attr(ROLE_ARITH));
-    if (na)
-        y++;
-    draw_lines(say, ns > LINES - bottom - y ? LINES - bottom - y : ns, y, theme_attr(ROLE_SAY));
+    y += na ? gap : 0;
+    int say_attr = theme_attr(ROLE_SAY) | (v->present ? A_BOLD : 0);
+    draw_lines(say, ns > LINES - bottom - y ? LINES - bottom - y : ns, y, say_attr);
     draw_bottom(v);
+}
+
+bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role)
+{
+    for (int k = 0; k < hits.n; k++) {
+        const Hit *h = &hits.at[k];
+        int c = (x - h->x - h->lw) / h->cw, r = y - h->y;
+        if (h->b.placeholder || x < h->x + h->lw || r < 0 || r >= h->vr || c < 0 || c >= h->vc)
+            continue;
+        *id = h->b.id;
+        *i = h->r0 + r;
+        *j = h->c0 + c;
+        *role = h->b.ci >= 0 ? 0 : h->b.hrow_role == ROLE_COL ? 2 : h->b.hcol >= 0 ? 3 : 1;
+        return true;
+    }
+    return false;
 }
 
 /* ---- focus ------------------------------------------------------------------- */

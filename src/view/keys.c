@@ -171,13 +171,15 @@ static int req_right(View *v, wint_t ch) { return focus_by(v, 0, 1); }
 
 static int req_edit(View *v, wint_t ch)
 {
+    if (session_stage(&v->s) < STAGE_QKV && session_goto_stage(&v->s, STAGE_QKV))
+        moved(v); /* Q must be on screen to edit it */
     v->mode = MODE_EDIT;
     v->emat = M_Q;
     v->ei = v->fi < v->s.cur.m[M_Q].rows ? v->fi : 0;
     v->ej = 0;
     v->field.len = v->field.pos = 0;
     v->field.buf[0] = '\0';
-    say_msg(v, ROLE_HINT, _("Edit: type a number and Enter, + or - nudges by 0.1, Enter edits the value, Tab changes matrix, Esc leaves."));
+    say_msg(v, ROLE_HINT, _("Edit mode: the cell cursor is on Q. Numbers you set here go through the same actions as the : prompt."));
     return FLAG_REDRAW;
 }
 
@@ -572,6 +574,35 @@ static int mode_confirm(View *v, wint_t ch, bool code)
 }
 
 
+/* ---- the mouse: a click focuses a cell (selects it in edit mode), the
+ * wheel moves the focus and so scrolls large matrices ---- */
+
+int keys_mouse(View *v, int y, int x, unsigned long buttons)
+{
+    MatId id;
+    int i, j, role;
+    if (buttons & (BUTTON4_PRESSED | BUTTON5_PRESSED))
+        return focus_by(v, buttons & BUTTON4_PRESSED ? -1 : 1, 0);
+    if (!(buttons & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)) || !view_hit(v, y, x, &id, &i, &j, &role))
+        return FLAG_NONE;
+    if (v->mode == MODE_EDIT && id <= M_V) {
+        v->emat = id;
+        v->ei = i;
+        v->ej = j;
+        v->editing = false;
+        return FLAG_REDRAW;
+    }
+    if (role == 0 || role == 1)
+        v->fi = i;
+    if (role == 0 || role == 3)
+        v->fj = j;
+    if (role == 2)
+        v->fj = i;
+    if (session_stage(&v->s) == STAGE_QKV && id >= M_Q && id <= M_V && role == 0)
+        v->fmat = id;
+    return focus_by(v, 0, 0);
+}
+
 /* ---- dispatch ---------------------------------------------------------------------------- */
 
 static int normal_key(View *v, wint_t ch, bool code)
@@ -652,6 +683,10 @@ void keys_bar(const View *v, char *buf, size_t len)
         const char *label = v->mode == MODE_PROMPT ? ":" : v->mode == MODE_SAVE ? _("save as: ") : t;
         snprintf(t, sizeof t, "%s[%d][%d] = ", attn_mat_name(v->emat), v->ei + 1, v->ej + 1);
         snprintf(buf, len, " %s%s", label, v->field.buf);
+        return;
+    }
+    if (v->mode == MODE_EDIT) {
+        snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 type a number  Enter edit value  + - nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
     char item[REQ_COUNT][64], tail[160];

@@ -69,12 +69,21 @@ bool view_key(View *v, wint_t ch, bool is_code)
 {
     if (is_code && ch == KEY_RESIZE)
         return true;
+    if (is_code && ch == KEY_MOUSE) {
+        MEVENT ev;
+        return getmouse(&ev) != OK || !(keys_mouse(v, ev.y, ev.x, ev.bstate) & FLAG_QUIT);
+    }
     return !(keys_handle(v, ch, is_code) & FLAG_QUIT);
 }
 
 void view_draw(View *v)
 {
     draw_frame(v);
+}
+
+bool view_click(View *v, int y, int x)
+{
+    return !(keys_mouse(v, y, x, BUTTON1_PRESSED) & FLAG_QUIT);
 }
 
 void view_keys(View *v, const char *keys)
@@ -144,6 +153,8 @@ int view_run(const Lesson *l, const ViewOpt *o)
     nonl();
     keypad(stdscr, TRUE);
     set_escdelay(25);
+    mouseinterval(0);
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     timeout(250);
     curs_set(0);
     View *v = view_new(l, o);

@@ -33,6 +33,8 @@ void view_free(View *v);
 bool view_key(View *v, wint_t ch, bool is_code);
 /* Draw the whole frame into stdscr (does not refresh). */
 void view_draw(View *v);
+/* A left click at screen row y, column x (as drawn by the last view_draw). */
+bool view_click(View *v, int y, int x);
 /* Feed a string of keys (characters only), e.g. ":Q[1] = K[1] * 5\r". */
 void view_keys(View *v, const char *keys);
 

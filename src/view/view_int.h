@@ -63,9 +63,15 @@ MatId view_focus_mat(const View *v);
 void view_clamp_focus(View *v);
 /* Take the focus from the current step, if it names one. */
 void view_focus_from_step(View *v);
+/* Which matrix cell was drawn at screen (y, x) in the last frame. role says
+ * what a click there means: 0 the focused matrix (row and column), 1 a
+ * query row, 2 a key (K's row is column j of S), 3 a column. */
+bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role);
 
 /* keys.c */
 int keys_handle(View *v, wint_t ch, bool is_code);
+/* A mouse event at screen (y, x) with ncurses button bits. */
+int keys_mouse(View *v, int y, int x, unsigned long buttons);
 void keys_draw_help(View *v);
 /* The key bar's text for the current mode. */
 void keys_bar(const View *v, char *buf, size_t len);
