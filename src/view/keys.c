@@ -179,7 +179,7 @@ static int req_edit(View *v, wint_t ch)
     v->ej = 0;
     v->field.len = v->field.pos = 0;
     v->field.buf[0] = '\0';
-    say_msg(v, ROLE_HINT, _("Edit mode: the cell cursor is on Q. Numbers you set here go through the same actions as the : prompt."));
+    say_msg(v, ROLE_HINT, _("Edit mode on Q: every change is an action, so u undoes it."));
     return FLAG_REDRAW;
 }
 
@@ -686,7 +686,7 @@ void keys_bar(const View *v, char *buf, size_t len)
         return;
     }
     if (v->mode == MODE_EDIT) {
-        snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 type a number  Enter edit value  + - nudge 0.1  Tab matrix  Esc leave"));
+        snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
     char item[REQ_COUNT][64], tail[160];
