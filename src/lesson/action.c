@@ -1,5 +1,6 @@
 /* action.c - parse, apply and format the action language (see action.h). */
 #include "action.h"
+#include "i18n.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -17,7 +18,7 @@ typedef struct {
 
 static bool fail(Lex *lx, const char *at, const char *fmt, const char *arg)
 {
-    snprintf(lx->err, lx->errlen, fmt, arg);
+    snprintf(lx->err, lx->errlen, _(fmt), arg);
     if (lx->errcol)
         *lx->errcol = (int)(at - lx->s) + 1;
     return false;
@@ -66,9 +67,9 @@ static bool number(Lex *lx, double *out)
     char *end;
     double v = n ? strtod(buf, &end) : 0;
     if (n == 0 || *end != '\0' || !isdigit((unsigned char)buf[strspn(buf, "+-.")]))
-        return fail(lx, at, "expected a number, like 0.5 or -2%s", "");
+        return fail(lx, at, N_("expected a number, like 0.5 or -2%s"), "");
     if (!isfinite(v))
-        return fail(lx, at, "numbers must be finite%s", "");
+        return fail(lx, at, N_("numbers must be finite%s"), "");
     *out = v;
     return true;
 }
@@ -77,18 +78,18 @@ static bool number(Lex *lx, double *out)
 static bool index_(Lex *lx, int *out)
 {
     if (!accept(lx, '['))
-        return fail(lx, lx->p, "expected \"[\" and a row or column number%s", "");
+        return fail(lx, lx->p, N_("expected \"[\" and a row or column number%s"), "");
     skip_ws(lx);
     const char *at = lx->p;
     long v = 0;
     if (!isdigit((unsigned char)*lx->p))
-        return fail(lx, at, "expected a row or column number from 1%s", "");
+        return fail(lx, at, N_("expected a row or column number from 1%s"), "");
     while (isdigit((unsigned char)*lx->p) && v < 100000)
         v = v * 10 + (*lx->p++ - '0');
     if (v < 1)
-        return fail(lx, at, "indices start at 1%s", "");
+        return fail(lx, at, N_("indices start at 1%s"), "");
     if (!accept(lx, ']'))
-        return fail(lx, lx->p, "expected \"]\" after the number%s", "");
+        return fail(lx, lx->p, N_("expected \"]\" after the number%s"), "");
     *out = (int)v - 1;
     return true;
 }
@@ -103,7 +104,7 @@ static bool ref(Lex *lx, MatId *m, int *i, int *j, const char **at)
     if (n == 0 || id < 0) {
         char name[40];
         snprintf(name, sizeof name, "%.*s", n > 30 ? 30 : n, w);
-        return fail(lx, w, "unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", name);
+        return fail(lx, w, N_("unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O"), name);
     }
     *m = (MatId)id;
     if (!index_(lx, i))
@@ -124,7 +125,7 @@ static bool end_(Lex *lx)
 {
     skip_ws(lx);
     if (*lx->p != '\0')
-        return fail(lx, lx->p, "unexpected text after the action%s", "");
+        return fail(lx, lx->p, N_("unexpected text after the action%s"), "");
     return true;
 }
 
@@ -132,8 +133,8 @@ static bool end_(Lex *lx)
 static bool option(Lex *lx, Action *a, bool is_scale)
 {
     if (!accept(lx, '='))
-        return fail(lx, lx->p, is_scale ? "expected \"=\" then none or sqrt_dk%s"
-                                         : "expected \"=\" then naive or stable%s", "");
+        return fail(lx, lx->p, is_scale ? N_("expected \"=\" then none or sqrt_dk%s")
+                                         : N_("expected \"=\" then naive or stable%s"), "");
     const char *w;
     int n = word(lx, &w);
     const char *x = is_scale ? "none" : "naive", *y = is_scale ? "sqrt_dk" : "stable";
@@ -143,7 +144,7 @@ static bool option(Lex *lx, Action *a, bool is_scale)
     else if (n == (int)strlen(y) && strncmp(w, y, n) == 0)
         a->opt = 1;
     else
-        return fail(lx, w, is_scale ? "expected none or sqrt_dk%s" : "expected naive or stable%s", "");
+        return fail(lx, w, is_scale ? N_("expected none or sqrt_dk%s") : N_("expected naive or stable%s"), "");
     return end_(lx);
 }
 
@@ -157,12 +158,12 @@ static bool row_rhs(Lex *lx, Action *a)
         a->n = 0;
         do {
             if (a->n == MAT_MAX)
-                return fail(lx, lx->p, "a row has at most 64 numbers%s", "");
+                return fail(lx, lx->p, N_("a row has at most 64 numbers%s"), "");
             if (!number(lx, &a->vals[a->n++]))
                 return false;
         } while (accept(lx, ','));
         if (!accept(lx, ']'))
-            return fail(lx, lx->p, "expected \",\" and a number, or \"]\" to close the row%s", "");
+            return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row%s"), "");
         return end_(lx);
     }
     int j;
@@ -172,7 +173,7 @@ static bool row_rhs(Lex *lx, Action *a)
     if (!ref(lx, &a->src, &a->src_i, &j, &at))
         return false;
     if (j >= 0)
-        return fail(lx, at, "a row can only be copied from a row, like K[1], not a cell%s", "");
+        return fail(lx, at, N_("a row can only be copied from a row, like K[1], not a cell%s"), "");
     if (accept(lx, '*') && !number(lx, &a->c))
         return false;
     return end_(lx);
@@ -193,16 +194,16 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
     if (n == 7 && strncmp(w, "softmax", 7) == 0)
         return option(&lx, out, false);
     if (n == 0 && *lx.p == '\0')
-        return fail(&lx, lx.p, "empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset%s", "");
+        return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset%s"), "");
     lx.p = text;
     const char *at;
     if (!ref(&lx, &out->mat, &out->i, &out->j, &at))
         return false;
     if (!is_target(out->mat))
-        return fail(&lx, at, "%s is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead",
+        return fail(&lx, at, N_("%s is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead"),
                     attn_mat_name(out->mat));
     if (!accept(&lx, '='))
-        return fail(&lx, lx.p, "expected \"=\" after the matrix reference%s", "");
+        return fail(&lx, lx.p, N_("expected \"=\" after the matrix reference%s"), "");
     if (out->j < 0)
         return row_rhs(&lx, out);
     out->kind = ACT_CELL_SET;
@@ -216,12 +217,12 @@ static bool check_index(const Attn *a, MatId m, int i, int j, char *err, size_t 
 {
     const Mat *x = &a->m[m];
     if (i >= x->rows) {
-        snprintf(err, errlen, "row %d is out of range, %s has %d row%s", i + 1,
+        snprintf(err, errlen, _("row %d is out of range, %s has %d row%s"), i + 1,
                  attn_mat_name(m), x->rows, x->rows == 1 ? "" : "s");
         return false;
     }
     if (j >= x->cols) {
-        snprintf(err, errlen, "column %d is out of range, %s has %d column%s", j + 1,
+        snprintf(err, errlen, _("column %d is out of range, %s has %d column%s"), j + 1,
                  attn_mat_name(m), x->cols, x->cols == 1 ? "" : "s");
         return false;
     }
@@ -244,7 +245,7 @@ static bool apply_row(Attn *a, const Action *act, char *err, size_t errlen)
     double row[MAT_MAX];
     if (act->kind == ACT_ROW_SET) {
         if (act->n != x->cols) {
-            snprintf(err, errlen, "%s rows have %d number%s; this row has %d", attn_mat_name(act->mat),
+            snprintf(err, errlen, _("%s rows have %d number%s; this row has %d"), attn_mat_name(act->mat),
                      x->cols, x->cols == 1 ? "" : "s", act->n);
             return false;
         }
@@ -255,7 +256,7 @@ static bool apply_row(Attn *a, const Action *act, char *err, size_t errlen)
         return false;
     const Mat *src = &a->m[act->src];
     if (src->cols != x->cols) {
-        snprintf(err, errlen, "%s rows have %d numbers but %s rows have %d; widths must match",
+        snprintf(err, errlen, _("%s rows have %d numbers but %s rows have %d; widths must match"),
                  attn_mat_name(act->mat), x->cols, attn_mat_name(act->src), src->cols);
         return false;
     }
@@ -277,7 +278,7 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
         a->softmax = (Softmax)act->opt;
         return true;
     case ACT_RESET:
-        snprintf(err, errlen, "reset is handled by the session");
+        snprintf(err, errlen, _("reset is handled by the session"));
         return false;
     case ACT_ROW_COPY:
     case ACT_ROW_SET:
