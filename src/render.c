@@ -59,7 +59,9 @@ static void put_matrix(FILE *out, const Lesson *l, const Attn *a, MatId id, cons
     if (lw < 3)
         lw = 3;
     fprintf(out, "\n  %s  %d%s%d  %s\n", attn_mat_name(id), m->rows, fo->ascii ? "x" : "×", m->cols,
-            attn_mat_is_param(id) ? _("parameter (learned, fixed)") : _("result for this input"));
+            attn_mat_is_param(id) ? _("parameter (learned, fixed)")
+            : id == M_X        ? _("input: this sentence")
+                               : _("result for this input"));
     pad(out, 4 + lw);
     for (int j = 0; j < m->cols; j++) {
         bool tok = (id == M_S || id == M_QKT || id == M_A) && j < l->ntok;

@@ -193,6 +193,11 @@ int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int m
     return 0;
 }
 
+static bool word_char(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.';
+}
+
 size_t fmt_wrap(const char *s, int cols)
 {
     size_t len = strlen(s), fit = text_fit(s, cols);
@@ -202,9 +207,23 @@ size_t fmt_wrap(const char *s, int cols)
     for (size_t b = fit; b > fit / 2; b--)
         if (s[b] == ' ' && (strncmp(s + b, " = ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
             return b;
-    for (size_t b = fit; b > fit / 2; b--)
+    /* Prose: at a space near the end, else anywhere but inside a Latin word
+     * (Chinese has no spaces and may break between any two characters). */
+    for (size_t b = fit; b > 0 && b + 16 > fit; b--)
         if (s[b] == ' ')
             return b;
+    size_t b = fit;
+    while (b > fit / 2 && word_char(s[b]) && word_char(s[b - 1]))
+        b--;
+    /* No line starts with closing punctuation: carry one character over. */
+    static const char *closing[] = {"，", "。", "；", "：", "、", "！", "？", "）", "」", "』", "”", "》"};
+    for (size_t k = 0; k < sizeof closing / sizeof *closing; k++)
+        if (strncmp(s + b, closing[k], strlen(closing[k])) == 0 && b > 1) {
+            for (b--; b > 0 && (s[b] & 0xC0) == 0x80; b--) {}
+            break;
+        }
+    if (b > fit / 2)
+        return b;
     if (fit == 0) /* one character wider than the line: take it anyway */
         for (fit = 1; fit < len && (s[fit] & 0xC0) == 0x80; fit++) {}
     return fit;

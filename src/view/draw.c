@@ -229,14 +229,17 @@ static int window(int n, int vis, int focus)
     return start;
 }
 
-/* Is cell (i, j) different from before the last change? +1 up, -1 down. */
+/* Did cell (i, j) change, as shown, with the last change? +1 up, -1 down.
+ * Differences below the digits shown are not marked. */
 static int changed(const View *v, MatId id, int i, int j)
 {
     const Attn *b = &v->s.before, *a = &v->s.cur;
     if (!v->s.has_before || b->reached < attn_mat_stage(id) || !mat_same_shape(&a->m[id], &b->m[id]))
         return 0;
+    FmtOpt fo = {v->lesson->digits, true};
+    char sx[64], sy[64];
     double x = MAT_AT(&a->m[id], i, j), y = MAT_AT(&b->m[id], i, j);
-    if (x == y || (isnan(x) && isnan(y)))
+    if (strcmp(fmt_num(x, &fo, sx, sizeof sx), fmt_num(y, &fo, sy, sizeof sy)) == 0)
         return 0;
     return x > y || (isnan(y) && !isnan(x)) ? 1 : -1;
 }
@@ -417,10 +420,11 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
         if (b->heat && !b->placeholder)
             draw_heat(v, b, ry, x + lw + vc * cw + 2, i, c0, vc);
     }
+    int edge = x + lw + vc * cw; /* scroll marks go right of the cells */
     if (r0 > 0)
-        put(y + top - 1, x, 1, sym(v, "▴", "^"), theme_attr(ROLE_HINT));
+        put(y + top, edge, 1, sym(v, "▴", "^"), theme_attr(ROLE_HINT));
     if (r0 + vr < m->rows)
-        put(y + top + vr - 1, x, 1, sym(v, "▾", "v"), theme_attr(ROLE_HINT));
+        put(y + top + vr - 1, edge, 1, sym(v, "▾", "v"), theme_attr(ROLE_HINT));
 }
 
 /* ---- bands ------------------------------------------------------------------ */
@@ -511,7 +515,7 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
         put_lesson(v, yy, x, lw, v->lesson->tokens[j], theme_attr(j == v->fj ? ROLE_COL : ROLE_LABEL));
         draw_bar(v, yy, x + lw + 1, bw, now, ROLE_BAR);
         fmt_num(now, &fo, n2, sizeof n2);
-        if (show_before && MAT_AT(&b->m[M_A], i, j) != now) {
+        if (show_before && changed(v, M_A, i, j)) {
             fmt_num(MAT_AT(&b->m[M_A], i, j), &fo, n1, sizeof n1);
             snprintf(t, sizeof t, "%s %s %s", n1, sym(v, "→", "->"), n2);
         } else {
