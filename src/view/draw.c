@@ -371,8 +371,11 @@ static void draw_heat(const View *v, const Box *b, int y, int x, int i, int c0, 
 /* Where each matrix was drawn in the last frame, for mouse clicks. */
 typedef struct {
     Box b;
-    int y, x, lw, cw, r0, c0, vr, vc;
+    int y, x, lw, cw, r0, c0, vr, vc, step;
 } Hit;
+
+/* Rows per matrix row: 2 in presentation mode when there is room. */
+static int row_step = 1;
 
 static struct {
     int n;
@@ -382,7 +385,7 @@ static struct {
 static void remember(const Box *b, int y, int x, int lw, int cw, int r0, int c0, int vr, int vc)
 {
     if (hits.n < 2 * MAX_BOXES)
-        hits.at[hits.n++] = (Hit){*b, y, x, lw, cw, r0, c0, vr, vc};
+        hits.at[hits.n++] = (Hit){*b, y, x, lw, cw, r0, c0, vr, vc, row_step};
 }
 
 /* Big focus marks for presentation mode: an arrow at the focused row and
@@ -391,9 +394,9 @@ static void draw_marks(const View *v, const Box *b, int y, int x, int lw, int cw
 {
     int j = b->cj >= 0 ? b->cj : b->hcol, i = b->ci >= 0 ? b->ci : b->hrow;
     if (j >= c0 && j < c0 + vc)
-        put(y, x + lw + (j - c0) * cw + cw / 2, 1, sym(v, "▼", "v"), theme_attr(ROLE_COL));
+        put(y, x + lw + (j - c0) * cw + cw - 3, 1, sym(v, "▼", "v"), theme_attr(ROLE_COL));
     if (i >= r0 && x > 0)
-        put(y + 2 + i - r0, x - 1, 1, sym(v, "▶", ">"), theme_attr(ROLE_ROW));
+        put(y + 2 + (i - r0) * row_step, x - 1, 1, sym(v, "▶", ">"), theme_attr(ROLE_ROW));
 }
 
 /* Draw one box in a w x h area. */
@@ -402,7 +405,7 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
     const Mat *m = &v->s.cur.m[b->id];
     int top = v->present ? 3 : 2; /* title, (marks,) column header */
     int lw = label_width(v, b->id, m, b->nolabel), cw = cell_width(v, m), hw = heat_width(b, m);
-    int vc = (w - lw - 1 - hw) / cw, vr = h - top;
+    int vc = (w - lw - 1 - hw) / cw, vr = (h - top + row_step - 1) / row_step;
     vc = vc < 1 ? 1 : vc > m->cols ? m->cols : vc;
     vr = vr < 1 ? 1 : vr > m->rows ? m->rows : vr;
     int c0 = window(m->cols, vc, b->cj >= 0 ? b->cj : b->hcol);
@@ -413,7 +416,7 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
     draw_box_header(v, b, y + top - 1, x, lw, cw, c0, vc);
     remember(b, y + top, x, lw, cw, r0, c0, vr, vc);
     for (int i = r0; i < r0 + vr; i++) {
-        int ry = y + top + i - r0;
+        int ry = y + top + (i - r0) * row_step;
         draw_row_label(v, b, ry, x, lw, i);
         for (int j = c0; j < c0 + vc; j++)
             draw_cell(v, b, ry, x + lw + (j - c0) * cw, cw, i, j);
@@ -424,7 +427,7 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
     if (r0 > 0)
         put(y + top, edge, 1, sym(v, "▴", "^"), theme_attr(ROLE_HINT));
     if (r0 + vr < m->rows)
-        put(y + top + vr - 1, edge, 1, sym(v, "▾", "v"), theme_attr(ROLE_HINT));
+        put(y + top + (vr - 1) * row_step, edge, 1, sym(v, "▾", "v"), theme_attr(ROLE_HINT));
 }
 
 /* ---- bands ------------------------------------------------------------------ */
@@ -708,6 +711,10 @@ static int draw_matrices(View *v, Band *bands, int nb, int y, int avail)
     int rows[2] = {0, 0}, need = 0, top = v->present ? 3 : 2;
     for (int k = 0; k < nb; k++)
         need += rows[k] = band_rows(v, &bands[k]);
+    row_step = v->present && 2 * need + top * nb + (nb - 1) <= avail ? 2 : 1;
+    if (row_step == 2)
+        for (int k = 0; k < nb; k++)
+            need += rows[k], rows[k] *= 2;
     /* Shrink the tallest band until everything fits; matrices then scroll. */
     while (need + top * nb + (nb - 1) > avail && (rows[0] > 2 || rows[1] > 2)) {
         int big = rows[1] > rows[0] ? 1 : 0;
@@ -757,8 +764,8 @@ bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role)
 {
     for (int k = 0; k < hits.n; k++) {
         const Hit *h = &hits.at[k];
-        int c = (x - h->x - h->lw) / h->cw, r = y - h->y;
-        if (h->b.placeholder || x < h->x + h->lw || r < 0 || r >= h->vr || c < 0 || c >= h->vc)
+        int c = (x - h->x - h->lw) / h->cw, r = (y - h->y) / h->step;
+        if (h->b.placeholder || x < h->x + h->lw || y < h->y || r >= h->vr || c < 0 || c >= h->vc)
             continue;
         *id = h->b.id;
         *i = h->r0 + r;
