@@ -84,8 +84,8 @@ static bool index_(Lex *lx, int *out)
     long v = 0;
     if (!isdigit((unsigned char)*lx->p))
         return fail(lx, at, N_("expected a row or column number from 1%s"), "");
-    while (isdigit((unsigned char)*lx->p) && v < 100000)
-        v = v * 10 + (*lx->p++ - '0');
+    for (; isdigit((unsigned char)*lx->p); lx->p++)
+        v = v < 1000000 ? v * 10 + (*lx->p - '0') : v; /* huge: out of range later */
     if (v < 1)
         return fail(lx, at, N_("indices start at 1%s"), "");
     if (!accept(lx, ']'))
@@ -271,11 +271,13 @@ static bool apply_row(Attn *a, const Action *act, char *err, size_t errlen)
 bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
 {
     switch (act->kind) {
-    case ACT_SCALE:
+    case ACT_SCALE: /* S, A and O are stale now */
         a->scale = (Scale)act->opt;
+        a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
         return true;
     case ACT_SOFTMAX:
         a->softmax = (Softmax)act->opt;
+        a->reached = a->reached < STAGE_SCORES ? a->reached : STAGE_SCORES;
         return true;
     case ACT_RESET:
         snprintf(err, errlen, _("reset is handled by the session"));

@@ -24,13 +24,11 @@
 #include <yaml.h>
 
 #include "../core/rng.h"
+#include "i18n.h"
 
 #define MAX_DEPTH 8          /* a lesson needs 5: top, steps, step, expect, row */
 #define MAX_TOKEN_BYTES 32
 #define FORMAT_ID "qkvtutor/1"
-#define ALIAS_MSG "YAML aliases and anchors are not allowed, write the values out"
-#define NEEDS "a lesson needs at least format, tokens, X and weights"
-#define STAGES "input, qkv, scores, softmax or output"
 
 #ifdef __GNUC__
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -90,7 +88,7 @@ static bool fail(Ctx *c, const yaml_node_t *n, const char *fmt, ...)
 
 static bool oom(Ctx *c, const yaml_node_t *n)
 {
-    return fail(c, n, "out of memory while loading the lesson");
+    return fail(c, n, _("out of memory while loading the lesson"));
 }
 
 /* Quote user text for a message: sanitised (no control characters reach
@@ -120,11 +118,11 @@ static const char *q(Ctx *c, const char *s)
 static const char *found(Ctx *c, const yaml_node_t *n)
 {
     if (n->type == YAML_MAPPING_NODE)
-        return "a mapping";
+        return _("a mapping");
     if (n->type == YAML_SEQUENCE_NODE)
-        return "a list";
+        return _("a list");
     if (n->data.scalar.length == 0)
-        return "nothing";
+        return _("nothing");
     return q(c, (const char *)n->data.scalar.value);
 }
 
@@ -139,7 +137,7 @@ static bool want(Ctx *c, const yaml_node_t *n, yaml_node_type_t t, const char *f
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return fail(c, n, "%s, found %s", what, found(c, n));
+    return fail(c, n, _("%s, found %s"), what, found(c, n));
 }
 
 /* Write names as "a, b, c or d" into buf. */
@@ -148,7 +146,7 @@ static const char *join_or(const char *const *names, int n, char *buf, size_t le
     size_t o = 0;
     buf[0] = '\0';
     for (int k = 0; k < n && o < len; k++) {
-        const char *sep = k == 0 ? "" : k == n - 1 ? " or " : ", ";
+        const char *sep = k == 0 ? "" : k == n - 1 ? _(" or ") : _(", ");
         o += (size_t)snprintf(buf + o, len - o, "%s%s", sep, names[k]);
     }
     return buf;
@@ -208,13 +206,13 @@ static const char *sval(const yaml_node_t *n)
 /* Require a scalar that is valid UTF-8 without NUL; `what` says what it is. */
 static bool want_text(Ctx *c, const yaml_node_t *n, const char *what)
 {
-    if (!want(c, n, YAML_SCALAR_NODE, "%s must be text", what))
+    if (!want(c, n, YAML_SCALAR_NODE, _("%s must be text"), what))
         return false;
     size_t len = n->data.scalar.length;
     if (!text_utf8_valid(sval(n), len))
-        return fail(c, n, "invalid UTF-8 in %s, lessons must be UTF-8 text", what);
+        return fail(c, n, _("invalid UTF-8 in %s, lessons must be UTF-8 text"), what);
     if (strlen(sval(n)) != len)
-        return fail(c, n, "%s contains a NUL character (\\0), which a lesson cannot hold", what);
+        return fail(c, n, _("%s contains a NUL character (\\0), which a lesson cannot hold"), what);
     return true;
 }
 
@@ -273,20 +271,20 @@ static bool nonfinite_word(const char *s)
 static bool parse_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
 {
     int dec;
-    if (!want(c, n, YAML_SCALAR_NODE, "expected a number"))
+    if (!want(c, n, YAML_SCALAR_NODE, _("expected a number")))
         return false;
     const char *s = sval(n);
     if (nonfinite_word(s))
-        return fail(c, n, "%s is not allowed, numbers must be finite", q(c, s));
+        return fail(c, n, _("%s is not allowed, numbers must be finite"), q(c, s));
     if (!num_syntax(s, &dec))
-        return fail(c, n, "%s is not a number, expected a decimal like 0.5 or -1.2e-3", q(c, s));
+        return fail(c, n, _("%s is not a number, expected a decimal like 0.5 or -1.2e-3"), q(c, s));
     char *end;
     errno = 0;
     *v = strtod(s, &end);
     if (*end != '\0')
-        return fail(c, n, "%s is not a number, expected a decimal like 0.5 or -1.2e-3", q(c, s));
+        return fail(c, n, _("%s is not a number, expected a decimal like 0.5 or -1.2e-3"), q(c, s));
     if (!isfinite(*v))
-        return fail(c, n, "%s is too large, numbers must be finite", q(c, s));
+        return fail(c, n, _("%s is too large, numbers must be finite"), q(c, s));
     if (decimals)
         *decimals = dec;
     return true;
@@ -315,9 +313,9 @@ static bool parse_size(Ctx *c, const yaml_node_t *n, const char *name, int *out)
 {
     unsigned long long v;
     if (parse_uint(n, 1000000, &v) && v > MAT_MAX)
-        return fail(c, n, "%s is %llu, at most %d are allowed", name, v, MAT_MAX);
+        return fail(c, n, _("%s is %llu, at most %d are allowed"), name, v, MAT_MAX);
     if (!parse_uint(n, MAT_MAX, &v) || v < 1)
-        return fail(c, n, "%s must be a whole number from 1 to %d, found %s", name, MAT_MAX, found(c, n));
+        return fail(c, n, _("%s must be a whole number from 1 to %d, found %s"), name, MAT_MAX, found(c, n));
     *out = (int)v;
     return true;
 }
@@ -349,9 +347,9 @@ static bool unknown_key(Ctx *c, const yaml_node_t *k, const Keys *ks)
 {
     const char *name = sval(k), *s = suggest(name, ks->names, ks->n);
     if (s)
-        return fail(c, k, "unknown %s %s%s (did you mean \"%s\"?)", ks->noun, q(c, name), ks->where, s);
+        return fail(c, k, _("unknown %s %s%s (did you mean \"%s\"?)"), ks->noun, q(c, name), ks->where, s);
     char list[256];
-    return fail(c, k, "unknown %s %s%s, expected %s", ks->noun, q(c, name), ks->where,
+    return fail(c, k, _("unknown %s %s%s, expected %s"), ks->noun, q(c, name), ks->where,
                 join_or(ks->names, ks->n, list, sizeof list));
 }
 
@@ -361,7 +359,7 @@ static bool read_keys(Ctx *c, const yaml_node_t *map, const Keys *ks, yaml_node_
 {
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
         yaml_node_t *k = node_at(c, p->key);
-        if (!want(c, k, YAML_SCALAR_NODE, "keys must be names like %s", ks->names[0]))
+        if (!want(c, k, YAML_SCALAR_NODE, _("keys must be names like %s"), ks->names[0]))
             return false;
         int id = 0;
         while (id < ks->n && strcmp(sval(k), ks->names[id]) != 0)
@@ -369,7 +367,7 @@ static bool read_keys(Ctx *c, const yaml_node_t *map, const Keys *ks, yaml_node_
         if (id == ks->n)
             return unknown_key(c, k, ks);
         if (key[id])
-            return fail(c, k, "%s is given twice, the first is at line %zu", q(c, sval(k)),
+            return fail(c, k, _("%s is given twice, the first is at line %zu"), q(c, sval(k)),
                         key[id]->start_mark.line + 1);
         key[id] = k;
         val[id] = node_at(c, p->value);
@@ -442,10 +440,10 @@ static bool check_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, MatId m, 
     const Mat *x = &shape->m[m];
     const char *name = attn_mat_name(m);
     if (i >= x->rows)
-        return fail(c, n, "row %d is out of range in %s, %s has %d row%s", i + 1, q(c, sval(n)),
+        return fail(c, n, _("row %d is out of range in %s, %s has %d row%s"), i + 1, q(c, sval(n)),
                     name, x->rows, x->rows == 1 ? "" : "s");
     if (j >= x->cols)
-        return fail(c, n, "column %d is out of range in %s, %s has %d column%s", j + 1, q(c, sval(n)),
+        return fail(c, n, _("column %d is out of range in %s, %s has %d column%s"), j + 1, q(c, sval(n)),
                     name, x->cols, x->cols == 1 ? "" : "s");
     return true;
 }
@@ -459,12 +457,12 @@ static bool load_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, const char
         return false;
     RefStatus r = parse_ref(sval(n), m, i, j);
     if (r == REF_NAME)
-        return fail(c, n, "unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O",
+        return fail(c, n, _("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"),
                     q(c, sval(n)));
     if (r == REF_ZERO)
-        return fail(c, n, "indices start at 1, found %s", q(c, sval(n)));
+        return fail(c, n, _("indices start at 1, found %s"), q(c, sval(n)));
     if (r == REF_SYNTAX)
-        return fail(c, n, "%s must be %s, found %s", what, form, q(c, sval(n)));
+        return fail(c, n, _("%s must be %s, found %s"), what, form, q(c, sval(n)));
     return check_ref(c, n, shape, *m, *i, *j);
 }
 
@@ -481,16 +479,16 @@ static bool load_text(Ctx *c, const yaml_node_t *n, const char *what, Text *t)
         return true;
     if (n->type == YAML_SCALAR_NODE)
         return dup_text(c, n, what, &t->s[LANG_EN]);
-    if (!want(c, n, YAML_MAPPING_NODE, "%s must be text, or a mapping like {zh: ..., en: ...}", what))
+    if (!want(c, n, YAML_MAPPING_NODE, _("%s must be text, or a mapping like {zh: ..., en: ...}"), what))
         return false;
     char where[40];
-    snprintf(where, sizeof where, " in %s", what);
-    Keys ks = {lang_keys, 2, "language", where};
+    snprintf(where, sizeof where, _(" in %s"), what);
+    Keys ks = {lang_keys, 2, _("language"), where};
     yaml_node_t *val[2] = {0}, *key[2] = {0};
     if (!read_keys(c, n, &ks, val, key))
         return false;
     if (!val[0] && !val[1])
-        return fail(c, n, "%s is empty, write it as text or as {zh: ..., en: ...}", what);
+        return fail(c, n, _("%s is empty, write it as text or as {zh: ..., en: ...}"), what);
     for (int k = 0; k < 2; k++)
         if (val[k] && !dup_text(c, val[k], what, &t->s[lang_ids[k]]))
             return false;
@@ -503,14 +501,14 @@ static bool load_text(Ctx *c, const yaml_node_t *n, const char *what, Text *t)
 static bool load_token(Ctx *c, const yaml_node_t *n, int k, char **out)
 {
     char what[32];
-    snprintf(what, sizeof what, "token %d", k + 1);
+    snprintf(what, sizeof what, _("token %d"), k + 1);
     if (!want_text(c, n, what))
         return false;
     size_t len = n->data.scalar.length;
     if (len == 0)
-        return fail(c, n, "token %d is empty, every token needs some text", k + 1);
+        return fail(c, n, _("token %d is empty, every token needs some text"), k + 1);
     if (len > MAX_TOKEN_BYTES)
-        return fail(c, n, "token %d is longer than %d bytes (it has %zu), shorten it", k + 1,
+        return fail(c, n, _("token %d is longer than %d bytes (it has %zu), shorten it"), k + 1,
                     MAX_TOKEN_BYTES, len);
     return dup_text(c, n, what, out);
 }
@@ -518,13 +516,13 @@ static bool load_token(Ctx *c, const yaml_node_t *n, int k, char **out)
 /* tokens: a list of 1..MAT_MAX tokens; numbers count as their text. */
 static bool load_tokens(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
-    if (!want(c, n, YAML_SEQUENCE_NODE, "tokens must be a list like [I, love, cats]"))
+    if (!want(c, n, YAML_SEQUENCE_NODE, _("tokens must be a list like [I, love, cats]")))
         return false;
     int cnt = seq_len(n);
     if (cnt == 0)
-        return fail(c, n, "tokens is empty, a lesson needs 1 to %d tokens", MAT_MAX);
+        return fail(c, n, _("tokens is empty, a lesson needs 1 to %d tokens"), MAT_MAX);
     if (cnt > MAT_MAX)
-        return fail(c, n, "%d tokens, at most %d are allowed", cnt, MAT_MAX);
+        return fail(c, n, _("%d tokens, at most %d are allowed"), cnt, MAT_MAX);
     l->tokens = calloc((size_t)cnt, sizeof *l->tokens);
     if (!l->tokens)
         return oom(c, n);
@@ -547,21 +545,22 @@ typedef struct {
  * from row 1 when the rule leaves it open. */
 static bool check_row(Ctx *c, const yaml_node_t *row, int k, const RowRule *r, int *cols)
 {
-    if (!want(c, row, YAML_SEQUENCE_NODE, "%s row %d must be a list of numbers like [0.5, -1]", r->name, k + 1))
+    if (!want(c, row, YAML_SEQUENCE_NODE, _("%s row %d must be a list of numbers like [0.5, -1]"), r->name,
+              k + 1))
         return false;
     int len = seq_len(row);
     if (r->cols > 0 && len != r->cols)
-        return fail(c, row, "%s row %d has %d number%s; every row needs %s = %d%s", r->name, k + 1, len,
+        return fail(c, row, _("%s row %d has %d number%s; every row needs %s = %d%s"), r->name, k + 1, len,
                     len == 1 ? "" : "s", r->width, r->cols, r->why);
     if (k == 0 && len == 0)
-        return fail(c, row, "%s row 1 is empty, %s must be 1 to %d", r->name, r->width, MAT_MAX);
+        return fail(c, row, _("%s row 1 is empty, %s must be 1 to %d"), r->name, r->width, MAT_MAX);
     if (k == 0 && len > MAT_MAX)
-        return fail(c, row, "%s row 1 has %d numbers, at most %d are allowed (%s <= %d)", r->name, len,
+        return fail(c, row, _("%s row 1 has %d numbers, at most %d are allowed (%s <= %d)"), r->name, len,
                     MAT_MAX, r->width, MAT_MAX);
     if (k == 0)
         *cols = len;
     else if (len != *cols)
-        return fail(c, row, "%s row %d has %d number%s, row 1 has %d; every row needs %s = %d", r->name,
+        return fail(c, row, _("%s row %d has %d number%s, row 1 has %d; every row needs %s = %d"), r->name,
                     k + 1, len, len == 1 ? "" : "s", *cols, r->width, *cols);
     return true;
 }
@@ -587,11 +586,11 @@ static bool read_rows(Ctx *c, const yaml_node_t *n, const RowRule *r, Mat *m)
 /* X: one row per token, each d_model numbers; row 1 decides d_model. */
 static bool load_x(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
-    if (!want(c, n, YAML_SEQUENCE_NODE, "X must be a list of rows, one per token, like [[1, 0], [0, 1]]"))
+    if (!want(c, n, YAML_SEQUENCE_NODE, _("X must be a list of rows, one per token, like [[1, 0], [0, 1]]")))
         return false;
     int rows = seq_len(n);
     if (rows != l->ntok)
-        return fail(c, n, "X has %d row%s but there %s %d token%s; X needs one row per token", rows,
+        return fail(c, n, _("X has %d row%s but there %s %d token%s; X needs one row per token"), rows,
                     rows == 1 ? "" : "s", l->ntok == 1 ? "is" : "are", l->ntok, l->ntok == 1 ? "" : "s");
     RowRule r = {"X", "d_model", 0, ""};
     if (!read_rows(c, n, &r, &l->X))
@@ -628,17 +627,17 @@ static bool draw_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
 static bool load_random(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
     const char *ex = "random: {seed: 42, scale: 0.3, d_k: 3}";
-    if (!want(c, n, YAML_MAPPING_NODE, "random must be a mapping like {seed: 42, scale: 0.3, d_k: 3}"))
+    if (!want(c, n, YAML_MAPPING_NODE, _("random must be a mapping like {seed: 42, scale: 0.3, d_k: 3}")))
         return false;
-    Keys ks = {random_keys, R_N, "key", " in random"};
+    Keys ks = {random_keys, R_N, _("key"), _(" in random")};
     yaml_node_t *val[R_N] = {0}, *key[R_N] = {0};
     unsigned long long seed;
     if (!read_keys(c, n, &ks, val, key))
         return false;
     if (!val[R_SEED] || !val[R_DK])
-        return fail(c, n, "random is missing %s, write e.g. %s", val[R_SEED] ? "d_k" : "seed", ex);
+        return fail(c, n, _("random is missing %s, write e.g. %s"), val[R_SEED] ? "d_k" : "seed", ex);
     if (!parse_uint(val[R_SEED], 4294967295ULL, &seed))
-        return fail(c, val[R_SEED], "seed must be a whole number from 0 to 4294967295, found %s",
+        return fail(c, val[R_SEED], _("seed must be a whole number from 0 to 4294967295, found %s"),
                     found(c, val[R_SEED]));
     l->seed = (unsigned long)seed;
     l->rscale = 1.0;
@@ -656,37 +655,37 @@ static bool load_random(Ctx *c, const yaml_node_t *n, Lesson *l)
 static bool load_w(Ctx *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m)
 {
     const char *name = weight_keys[id];
-    if (!want(c, n, YAML_SEQUENCE_NODE, "%s must be a list of d_model = %d rows", name, l->d_model))
+    if (!want(c, n, YAML_SEQUENCE_NODE, _("%s must be a list of d_model = %d rows"), name, l->d_model))
         return false;
     int rows = seq_len(n);
     if (rows != l->d_model)
-        return fail(c, n, "%s must have d_model = %d rows, one per X column; it has %d", name, l->d_model,
+        return fail(c, n, _("%s must have d_model = %d rows, one per X column; it has %d"), name, l->d_model,
                     rows);
     RowRule r = {name, id == W_V ? "d_v" : "d_k", id == W_K ? l->Wq.cols : 0,
-                 id == W_K ? ", the width of Wq" : ""};
+                 id == W_K ? _(", the width of Wq") : ""};
     return read_rows(c, n, &r, m);
 }
 
 /* weights: either random: or all of Wq, Wk, Wv written out, never both. */
 static bool load_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
-    if (!want(c, n, YAML_MAPPING_NODE, "weights must be a mapping: random: {seed, scale, d_k}, "
-              "or Wq, Wk and Wv written out"))
+    if (!want(c, n, YAML_MAPPING_NODE, _("weights must be a mapping: random: {seed, scale, d_k}, "
+                                         "or Wq, Wk and Wv written out")))
         return false;
-    Keys ks = {weight_keys, W_N, "key", " in weights"};
+    Keys ks = {weight_keys, W_N, _("key"), _(" in weights")};
     yaml_node_t *val[W_N] = {0}, *key[W_N] = {0};
     if (!read_keys(c, n, &ks, val, key))
         return false;
     if (val[W_RANDOM]) {
         if (val[W_Q] || val[W_K] || val[W_V])
-            return fail(c, key[W_RANDOM], "weights cannot mix random with written-out Wq, Wk, Wv; "
-                        "use one or the other");
+            return fail(c, key[W_RANDOM], _("weights cannot mix random with written-out Wq, Wk, Wv; "
+                                            "use one or the other"));
         return load_random(c, val[W_RANDOM], l);
     }
     for (int w = W_Q; w <= W_V; w++)
         if (!val[w])
-            return fail(c, n, "weights is missing %s; write Wq, Wk and Wv out, or use random: "
-                        "{seed, scale, d_k}", weight_keys[w]);
+            return fail(c, n, _("weights is missing %s; write Wq, Wk and Wv out, or use random: "
+                                "{seed, scale, d_k}"), weight_keys[w]);
     if (!load_w(c, val[W_Q], W_Q, l, &l->Wq) || !load_w(c, val[W_K], W_K, l, &l->Wk) ||
         !load_w(c, val[W_V], W_V, l, &l->Wv))
         return false;
@@ -702,21 +701,21 @@ static bool load_override(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, Le
 {
     MatId m;
     int i, j;
-    if (!want_text(c, k, "an overrides key"))
+    if (!want_text(c, k, _("an overrides key")))
         return false;
     if (parse_ref(sval(k), &m, &i, &j) != REF_OK || m < M_Q || m > M_V || j != -1)
-        return fail(c, k, "overrides set rows of Q, K or V like \"Q[1]\", found %s", q(c, sval(k)));
+        return fail(c, k, _("overrides set rows of Q, K or V like \"Q[1]\", found %s"), q(c, sval(k)));
     if (i < 0 || i >= l->ntok)
-        return fail(c, k, "row %d is out of range in %s, %s has %d row%s (one per token)", i + 1,
+        return fail(c, k, _("row %d is out of range in %s, %s has %d row%s (one per token)"), i + 1,
                     q(c, sval(k)), attn_mat_name(m), l->ntok, l->ntok == 1 ? "" : "s");
     if (l->override[m - M_Q][i])
-        return fail(c, k, "%s is given twice in overrides", q(c, sval(k)));
+        return fail(c, k, _("%s is given twice in overrides"), q(c, sval(k)));
     Mat *o = &l->over[m - M_Q];
     const char *width = m == M_V ? "d_v" : "d_k";
-    if (!want(c, v, YAML_SEQUENCE_NODE, "%s must be a row of %d numbers", sval(k), o->cols))
+    if (!want(c, v, YAML_SEQUENCE_NODE, _("%s must be a row of %d numbers"), sval(k), o->cols))
         return false;
     if (seq_len(v) != o->cols)
-        return fail(c, v, "%s needs %s = %d numbers, it has %d", sval(k), width, o->cols, seq_len(v));
+        return fail(c, v, _("%s needs %s = %d numbers, it has %d"), sval(k), width, o->cols, seq_len(v));
     for (int col = 0; col < o->cols; col++)
         if (!parse_num(c, seq_item(c, v, col), &MAT_AT(o, i, col), NULL))
             return false;
@@ -733,7 +732,7 @@ static bool load_overrides(Ctx *c, const yaml_node_t *root, const yaml_node_t *n
         return oom(c, root);
     if (!n)
         return true;
-    if (!want(c, n, YAML_MAPPING_NODE, "overrides must be a mapping like {\"Q[1]\": [0.3, -2.8, -2.5]}"))
+    if (!want(c, n, YAML_MAPPING_NODE, _("overrides must be a mapping like {\"Q[1]\": [0.3, -2.8, -2.5]}")))
         return false;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
         if (!load_override(c, node_at(c, p->key), node_at(c, p->value), l))
@@ -750,7 +749,7 @@ static bool load_choice(Ctx *c, const yaml_node_t *n, const char *name, const ch
     else if (n->type == YAML_SCALAR_NODE && strcmp(sval(n), b) == 0)
         *out = 1;
     else
-        return fail(c, n, "%s must be %s or %s, found %s", name, a, b, found(c, n));
+        return fail(c, n, _("%s must be %s or %s, found %s"), name, a, b, found(c, n));
     return true;
 }
 
@@ -763,16 +762,16 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
     int scale = SCALE_SQRT_DK, softmax = SOFTMAX_STABLE;
     unsigned long long digits = 3;
     yaml_node_t *val[O_N] = {0}, *key[O_N] = {0};
-    Keys ks = {option_keys, O_N, "key", " in options"};
-    if (n && (!want(c, n, YAML_MAPPING_NODE, "options must be a mapping like {scale: none, softmax: "
-                    "naive, digits: 3}") || !read_keys(c, n, &ks, val, key)))
+    Keys ks = {option_keys, O_N, _("key"), _(" in options")};
+    if (n && (!want(c, n, YAML_MAPPING_NODE, _("options must be a mapping like {scale: none, softmax: "
+                                               "naive, digits: 3}")) || !read_keys(c, n, &ks, val, key)))
         return false;
     if (val[O_SCALE] && !load_choice(c, val[O_SCALE], "scale", "none", "sqrt_dk", &scale))
         return false;
     if (val[O_SOFTMAX] && !load_choice(c, val[O_SOFTMAX], "softmax", "naive", "stable", &softmax))
         return false;
     if (val[O_DIGITS] && (!parse_uint(val[O_DIGITS], 6, &digits) || digits < 1))
-        return fail(c, val[O_DIGITS], "digits must be a whole number from 1 to 6, found %s",
+        return fail(c, val[O_DIGITS], _("digits must be a whole number from 1 to 6, found %s"),
                     found(c, val[O_DIGITS]));
     l->scale = (Scale)scale;
     l->softmax = (Softmax)softmax;
@@ -792,7 +791,8 @@ static bool load_stage(Ctx *c, const yaml_node_t *n, Step *st)
         return false;
     if (parse_uint(n, 1000000, &v)) {
         if (v < 1 || v > 5)
-            return fail(c, n, "stage %llu is out of range, expected 1 to 5 or " STAGES, v);
+            return fail(c, n, _("stage %llu is out of range, expected 1 to 5 or "
+                                "input, qkv, scores, softmax or output"), v);
         st->stage = (int)v;
         return true;
     }
@@ -803,15 +803,16 @@ static bool load_stage(Ctx *c, const yaml_node_t *n, Step *st)
         }
     const char *s = suggest(sval(n), stage_names, 5);
     if (s)
-        return fail(c, n, "unknown stage %s (did you mean \"%s\"?), expected " STAGES, q(c, sval(n)), s);
-    return fail(c, n, "unknown stage %s, expected " STAGES, q(c, sval(n)));
+        return fail(c, n, _("unknown stage %s (did you mean \"%s\"?), expected "
+                            "input, qkv, scores, softmax or output"), q(c, sval(n)), s);
+    return fail(c, n, _("unknown stage %s, expected input, qkv, scores, softmax or output"), q(c, sval(n)));
 }
 
 /* focus: a row "Q[1]" or a cell "S[1][2]" inside the lesson's shapes. */
 static bool load_focus(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
     Focus *f = &st->focus;
-    if (!load_ref(c, n, shape, "focus", "a row like \"Q[1]\" or a cell like \"S[1][2]\"", &f->mat, &f->i,
+    if (!load_ref(c, n, shape, "focus", _("a row like \"Q[1]\" or a cell like \"S[1][2]\""), &f->mat, &f->i,
                   &f->j))
         return false;
     f->kind = f->j < 0 ? FOCUS_ROW : FOCUS_CELL;
@@ -843,10 +844,10 @@ static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
 {
     char e[LESSON_ERR_MAX];
     int errcol = 0;
-    if (!want_text(c, n, "an action"))
+    if (!want_text(c, n, _("an action")))
         return false;
     if (st->nact == LESSON_MAX_ACTIONS)
-        return fail(c, n, "a step has at most %d actions", LESSON_MAX_ACTIONS);
+        return fail(c, n, _("a step has at most %d actions"), LESSON_MAX_ACTIONS);
     Action *a = &st->act[st->nact];
     if (!action_parse(sval(n), a, e, sizeof e, &errcol))
         return fail_at(c, n->start_mark.line, action_col(n, errcol), "%s", e);
@@ -864,10 +865,10 @@ static bool load_do(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
 {
     if (n->type == YAML_SCALAR_NODE)
         return load_action(c, n, scratch, st);
-    if (!want(c, n, YAML_SEQUENCE_NODE, "do must be an action like \"Q[1] = K[1] * 5\", or a list of them"))
+    if (!want(c, n, YAML_SEQUENCE_NODE, _("do must be an action like \"Q[1] = K[1] * 5\", or a list of them")))
         return false;
     if (seq_len(n) > LESSON_MAX_ACTIONS)
-        return fail(c, n, "%d actions, at most %d are allowed in one step", seq_len(n), LESSON_MAX_ACTIONS);
+        return fail(c, n, _("%d actions, at most %d are allowed in one step"), seq_len(n), LESSON_MAX_ACTIONS);
     for (int k = 0; k < seq_len(n); k++)
         if (!load_action(c, seq_item(c, n, k), scratch, st))
             return false;
@@ -884,10 +885,10 @@ static double tol_of(int decimals)
 static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Mat *x, Expect *e)
 {
     const char *name = attn_mat_name(e->mat);
-    if (!want(c, v, YAML_SEQUENCE_NODE, "%s[%d] expects a list of %d numbers", name, e->i + 1, x->cols))
+    if (!want(c, v, YAML_SEQUENCE_NODE, _("%s[%d] expects a list of %d numbers"), name, e->i + 1, x->cols))
         return false;
     if (seq_len(v) != x->cols)
-        return fail(c, v, "%s[%d] expects %d number%s, one per column of %s; this list has %d", name,
+        return fail(c, v, _("%s[%d] expects %d number%s, one per column of %s; this list has %d"), name,
                     e->i + 1, x->cols, x->cols == 1 ? "" : "s", name, seq_len(v));
     e->n = x->cols;
     for (int k = 0; k < e->n; k++) {
@@ -903,14 +904,14 @@ static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Mat *x, Expect *
 static bool load_expect(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, const Attn *shape,
                         const Step *st, Expect *e)
 {
-    if (!load_ref(c, k, shape, "an expect key", "a row like \"A[1]\" or a cell like \"A[1][2]\"", &e->mat,
+    if (!load_ref(c, k, shape, _("an expect key"), _("a row like \"A[1]\" or a cell like \"A[1][2]\""), &e->mat,
                   &e->i, &e->j))
         return false;
     e->line = (int)k->start_mark.line + 1;
     e->col = (int)k->start_mark.column + 1;
     int need = attn_mat_stage(e->mat);
     if (need > st->stage)
-        return fail(c, k, "%s is computed at stage %s, this step shows stage %s; expect it at a later step",
+        return fail(c, k, _("%s is computed at stage %s, this step shows stage %s; expect it at a later step"),
                     attn_mat_name(e->mat), stage_names[need - 1], stage_names[st->stage - 1]);
     if (e->j < 0)
         return load_expect_row(c, v, &shape->m[e->mat], e);
@@ -925,11 +926,11 @@ static bool load_expect(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, cons
 /* expect: a mapping of references to values, at most LESSON_MAX_EXPECT. */
 static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
-    if (!want(c, n, YAML_MAPPING_NODE, "expect must be a mapping like {\"A[1]\": [0.873, 0.076, 0.052]}"))
+    if (!want(c, n, YAML_MAPPING_NODE, _("expect must be a mapping like {\"A[1]\": [0.873, 0.076, 0.052]}")))
         return false;
     int cnt = map_len(n);
     if (cnt > LESSON_MAX_EXPECT)
-        return fail(c, n, "%d expectations, at most %d are allowed in one step", cnt, LESSON_MAX_EXPECT);
+        return fail(c, n, _("%d expectations, at most %d are allowed in one step"), cnt, LESSON_MAX_EXPECT);
     st->expect = calloc((size_t)(cnt ? cnt : 1), sizeof *st->expect);
     if (!st->expect)
         return oom(c, n);
@@ -948,16 +949,17 @@ static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "expec
 static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step *st)
 {
     char where[32];
-    snprintf(where, sizeof where, " in step %d", no);
-    if (!want(c, n, YAML_MAPPING_NODE, "step %d must be a mapping like {stage: scores, say: ...}", no))
+    snprintf(where, sizeof where, _(" in step %d"), no);
+    if (!want(c, n, YAML_MAPPING_NODE, _("step %d must be a mapping like {stage: scores, say: ...}"), no))
         return false;
-    Keys ks = {step_keys, S_N, "key", where};
+    Keys ks = {step_keys, S_N, _("key"), where};
     yaml_node_t *val[S_N] = {0}, *key[S_N] = {0};
     st->line = (int)n->start_mark.line + 1;
     if (!read_keys(c, n, &ks, val, key))
         return false;
     if (!val[S_STAGE])
-        return fail(c, n, "step %d has no stage, expected stage: " STAGES, no);
+        return fail(c, n, _("step %d has no stage, expected stage: "
+                            "input, qkv, scores, softmax or output"), no);
     return load_stage(c, val[S_STAGE], st)
         && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
         && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
@@ -985,13 +987,13 @@ static bool load_steps(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Le
 {
     if (!n)
         return default_steps(c, root, l);
-    if (!want(c, n, YAML_SEQUENCE_NODE, "steps must be a list of steps like - {stage: scores, say: ...}"))
+    if (!want(c, n, YAML_SEQUENCE_NODE, _("steps must be a list of steps like - {stage: scores, say: ...}")))
         return false;
     int cnt = seq_len(n);
     if (cnt == 0)
-        return fail(c, n, "steps is empty; write at least one step, or leave steps out for one per stage");
+        return fail(c, n, _("steps is empty; write at least one step, or leave steps out for one per stage"));
     if (cnt > LESSON_MAX_STEPS)
-        return fail(c, n, "%d steps, at most %d are allowed", cnt, LESSON_MAX_STEPS);
+        return fail(c, n, _("%d steps, at most %d are allowed"), cnt, LESSON_MAX_STEPS);
     Attn scratch;
     if (!lesson_base(l, &scratch))
         return oom(c, n);
@@ -1013,7 +1015,7 @@ static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
     if (!n)
         return true;
     if (!parse_uint(n, 1000000, &v) || v < 1 || v > (unsigned long long)l->nsteps)
-        return fail(c, n, "start must be a step number from 1 to %d, found %s", l->nsteps, found(c, n));
+        return fail(c, n, _("start must be a step number from 1 to %d, found %s"), l->nsteps, found(c, n));
     l->start = (int)v;
     return true;
 }
@@ -1028,7 +1030,7 @@ static bool load_format(Ctx *c, const yaml_node_t *n)
 {
     if (n->type == YAML_SCALAR_NODE && strcmp(sval(n), FORMAT_ID) == 0)
         return true;
-    return fail(c, n, "format must be \"" FORMAT_ID "\", found %s", found(c, n));
+    return fail(c, n, _("format must be \"%s\", found %s"), FORMAT_ID, found(c, n));
 }
 
 /* Refuse a lesson without format, tokens, X or weights. */
@@ -1037,7 +1039,8 @@ static bool check_required(Ctx *c, const yaml_node_t *root, yaml_node_t **val)
     static const int req[] = {T_FORMAT, T_TOKENS, T_X, T_WEIGHTS};
     for (size_t k = 0; k < sizeof req / sizeof *req; k++)
         if (!val[req[k]])
-            return fail(c, root, "missing key \"%s\", " NEEDS, top_keys[req[k]]);
+            return fail(c, root, _("missing key \"%s\", a lesson needs at least format, tokens, X and weights"),
+                        top_keys[req[k]]);
     return true;
 }
 
@@ -1046,10 +1049,12 @@ static bool check_required(Ctx *c, const yaml_node_t *root, yaml_node_t **val)
 static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
 {
     if (root->type == YAML_SCALAR_NODE && root->data.scalar.length == 0)
-        return fail_at(c, 0, 0, "the file is empty, " NEEDS);
-    if (!want(c, root, YAML_MAPPING_NODE, "the top level must be a mapping of keys like format:, tokens:, X:"))
+        return fail_at(c, 0, 0, _("the file is empty, "
+                                  "a lesson needs at least format, tokens, X and weights"));
+    if (!want(c, root, YAML_MAPPING_NODE,
+              _("the top level must be a mapping of keys like format:, tokens:, X:")))
         return false;
-    Keys ks = {top_keys, T_N, "key", ""};
+    Keys ks = {top_keys, T_N, _("key"), ""};
     yaml_node_t *v[T_N] = {0}, *k[T_N] = {0};
     if (!read_keys(c, root, &ks, v, k) || !check_required(c, root, v))
         return false;
@@ -1086,22 +1091,23 @@ static void offset_mark(const char *buf, size_t len, size_t off, size_t *line, s
 static bool parser_error(Ctx *c, const yaml_parser_t *p, const char *buf, size_t len)
 {
     size_t line = p->problem_mark.line, col = p->problem_mark.column;
-    const char *what = p->problem ? p->problem : "unknown error";
+    const char *what = p->problem ? p->problem : _("unknown error");
     if (p->error == YAML_MEMORY_ERROR)
-        return fail_at(c, 0, 0, "out of memory while reading the lesson");
+        return fail_at(c, 0, 0, _("out of memory while reading the lesson"));
     if (p->error != YAML_READER_ERROR && strstr(what, "escape code"))
-        return fail_at(c, line, col, "this escape is not a Unicode character (a surrogate or above "
-                       "\\U0010FFFF), write the character itself");
+        return fail_at(c, line, col, _("this escape is not a Unicode character (a surrogate or above "
+                                       "\\U0010FFFF), write the character itself"));
     if (p->error != YAML_READER_ERROR)
-        return fail_at(c, line, col, "YAML syntax error, %s%s%s", what, p->context ? " " : "",
+        return fail_at(c, line, col, _("YAML syntax error, %s%s%s"), what, p->context ? " " : "",
                        p->context ? p->context : "");
     offset_mark(buf, len, p->problem_offset, &line, &col);
     if (strstr(what, "UTF-8") || strstr(what, "Unicode"))
-        return fail_at(c, line, col, "invalid UTF-8 in the file, lessons must be UTF-8 text");
+        return fail_at(c, line, col, _("invalid UTF-8 in the file, lessons must be UTF-8 text"));
     if (strstr(what, "control characters"))
-        return fail_at(c, line, col, "control character U+%04X in the file, lessons must be plain text "
-                       "(inside double quotes, write it as an escape like \\x1b)", (unsigned)p->problem_value);
-    return fail_at(c, line, col, "cannot read the file as YAML text, %s", what);
+        return fail_at(c, line, col, _("control character U+%04X in the file, lessons must be plain text "
+                                       "(inside double quotes, write it as an escape like \\x1b)"),
+                       (unsigned)p->problem_value);
+    return fail_at(c, line, col, _("cannot read the file as YAML text, %s"), what);
 }
 
 /* Check one event of the pre-scan: no aliases or anchors, one document,
@@ -1112,11 +1118,11 @@ static bool check_event(Ctx *c, const yaml_event_t *e, int *depth, int *docs)
     size_t line = e->start_mark.line, col = e->start_mark.column;
     switch (e->type) {
     case YAML_ALIAS_EVENT:
-        return fail_at(c, line, col, ALIAS_MSG);
+        return fail_at(c, line, col, _("YAML aliases and anchors are not allowed, write the values out"));
     case YAML_DOCUMENT_START_EVENT:
         if (++*docs > 1)
-            return fail_at(c, line, col, "a second YAML document, a lesson file holds only one; "
-                           "remove the \"---\" or split the file");
+            return fail_at(c, line, col, _("a second YAML document, a lesson file holds only one; "
+                                           "remove the \"---\" or split the file"));
         break;
     case YAML_SCALAR_EVENT:
         anchor = e->data.scalar.anchor;
@@ -1137,9 +1143,9 @@ static bool check_event(Ctx *c, const yaml_event_t *e, int *depth, int *docs)
         break;
     }
     if (anchor)
-        return fail_at(c, line, col, ALIAS_MSG);
+        return fail_at(c, line, col, _("YAML aliases and anchors are not allowed, write the values out"));
     if (*depth > MAX_DEPTH)
-        return fail_at(c, line, col, "lists and mappings nested more than %d deep, a lesson needs at most 5",
+        return fail_at(c, line, col, _("lists and mappings nested more than %d deep, a lesson needs at most 5"),
                        MAX_DEPTH);
     return true;
 }
@@ -1157,7 +1163,7 @@ static bool prescan(Ctx *c, const char *buf, size_t len)
     int depth = 0, docs = 0;
     bool ok = true, done = false;
     if (!yaml_parser_initialize(&p))
-        return fail_at(c, 0, 0, "out of memory while reading the lesson");
+        return fail_at(c, 0, 0, _("out of memory while reading the lesson"));
     parser_open(&p, buf, len);
     while (ok && !done) {
         yaml_event_t e;
@@ -1171,7 +1177,8 @@ static bool prescan(Ctx *c, const char *buf, size_t len)
     }
     yaml_parser_delete(&p);
     if (ok && docs == 0)
-        return fail_at(c, 0, 0, "the file is empty, " NEEDS);
+        return fail_at(c, 0, 0, _("the file is empty, "
+                                  "a lesson needs at least format, tokens, X and weights"));
     return ok;
 }
 
@@ -1179,7 +1186,7 @@ static bool load_document(Ctx *c, const char *buf, size_t len, yaml_document_t *
 {
     yaml_parser_t p;
     if (!yaml_parser_initialize(&p))
-        return fail_at(c, 0, 0, "out of memory while reading the lesson");
+        return fail_at(c, 0, 0, _("out of memory while reading the lesson"));
     parser_open(&p, buf, len);
     bool ok = yaml_parser_load(&p, doc);
     if (!ok)
@@ -1216,7 +1223,8 @@ static bool walk(Ctx *c, Lesson *l)
 {
     yaml_node_t *root = yaml_document_get_root_node(c->doc);
     if (!root)
-        return fail_at(c, 0, 0, "the file is empty, " NEEDS);
+        return fail_at(c, 0, 0, _("the file is empty, "
+                                  "a lesson needs at least format, tokens, X and weights"));
     l->file = strdup(c->file);
     if (!l->file)
         return oom(c, root);
@@ -1229,13 +1237,13 @@ static bool walk(Ctx *c, Lesson *l)
 bool lesson_load_buffer(const char *file, const char *buf, size_t len,
                         Lesson *out, char *err, size_t errlen)
 {
-    Ctx c = {.file = file ? file : "(lesson)", .err = err, .errlen = errlen};
+    Ctx c = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen};
     yaml_document_t doc;
     memset(out, 0, sizeof *out);
     if (errlen)
         err[0] = '\0';
     if (len > LESSON_MAX_BYTES) {
-        snprintf(err, errlen, "%s: cannot read: too big (%zu bytes), a lesson has at most %d bytes",
+        snprintf(err, errlen, _("%s: cannot read: too big (%zu bytes), a lesson has at most %d bytes"),
                  c.file, len, LESSON_MAX_BYTES);
         return false;
     }
@@ -1275,11 +1283,11 @@ bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen)
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(errno));
         return false;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > LESSON_MAX_BYTES) {
-        snprintf(err, errlen, "%s: cannot read: too big (%lld bytes), a lesson has at most %d bytes", path,
+        snprintf(err, errlen, _("%s: cannot read: too big (%lld bytes), a lesson has at most %d bytes"), path,
                  (long long)st.st_size, LESSON_MAX_BYTES);
         fclose(f);
         return false;
@@ -1290,7 +1298,7 @@ bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen)
     int e = errno;
     fclose(f);
     if (!buf) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e ? e : ENOMEM));
+        snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(e ? e : ENOMEM));
         return false;
     }
     bool ok = lesson_load_buffer(path, buf, len, out, err, errlen);
@@ -1372,7 +1380,7 @@ static void expect_msg(const Expect *e, int col, double got, int digits, char *m
     put_num(want, sizeof want, e->val[col], dec);
     put_num(tol, sizeof tol, e->tol[col], dec + 1);
     numeric_end(old, mine);
-    snprintf(msg, len, "%s[%d][%d] is %s, expected %s (within %s)", attn_mat_name(e->mat), e->i + 1,
+    snprintf(msg, len, _("%s[%d][%d] is %s, expected %s (within %s)"), attn_mat_name(e->mat), e->i + 1,
              (e->j >= 0 ? e->j : col) + 1, is, want, tol);
 }
 
@@ -1382,12 +1390,12 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
     const char *name = attn_mat_name(e->mat);
     int first = e->j >= 0 ? e->j : 0;
     if (a->reached < attn_mat_stage(e->mat)) {
-        snprintf(msg, len, "%s is not computed at this step, it needs stage %s", name,
+        snprintf(msg, len, _("%s is not computed at this step, it needs stage %s"), name,
                  attn_stage_key(attn_mat_stage(e->mat)));
         return false;
     }
     if (e->i < 0 || e->i >= m->rows || first < 0 || first + e->n > m->cols) {
-        snprintf(msg, len, "%s[%d] is out of range, %s is %dx%d", name, e->i + 1, name, m->rows, m->cols);
+        snprintf(msg, len, _("%s[%d] is out of range, %s is %dx%d"), name, e->i + 1, name, m->rows, m->cols);
         return false;
     }
     for (int k = 0; k < e->n; k++) {

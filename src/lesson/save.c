@@ -222,6 +222,21 @@ static bool emit_lesson(const Session *s, FILE *f)
     return o.ok;
 }
 
+/* Make the rename durable: fsync the directory that holds path. */
+static void sync_dir(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    int fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
 bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
 {
     char tmp[4096];
@@ -238,12 +253,17 @@ bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
     umask(um);
     FILE *f = fdopen(fd, "w");
     bool ok = f && fchmod(fd, 0666 & ~um) == 0 && emit_lesson(s, f) && fflush(f) == 0 && fsync(fd) == 0;
-    int e = errno;
-    if (f ? fclose(f) != 0 : close(fd) != 0)
+    int e = ok ? 0 : errno;
+    if ((f ? fclose(f) : close(fd)) != 0 && ok) {
         ok = false;
-    if (ok && rename(tmp, path) == 0)
+        e = errno;
+    }
+    if (ok && rename(tmp, path) == 0) {
+        sync_dir(path);
         return true;
-    e = errno ? errno : e;
+    }
+    if (ok)
+        e = errno;
     unlink(tmp);
     snprintf(err, errlen, "cannot save %s: %s; nothing was changed", path, strerror(e ? e : EIO));
     return false;
@@ -253,8 +273,9 @@ void lesson_save_name(const Lesson *l, char *buf, size_t len)
 {
     const char *base = strrchr(l->file, '/');
     base = base ? base + 1 : l->file;
-    int n = (int)strcspn(base, ".");
-    if (n > 0 && strncmp(base + n - 7 > base ? base + n - 7 : base, "-edited", 7) == 0)
+    const char *dot = strrchr(base, '.');
+    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+    if (n >= 7 && strncmp(base + n - 7, "-edited", 7) == 0)
         snprintf(buf, len, "%.*s.yaml", n, base);
     else
         snprintf(buf, len, "%.*s-edited.yaml", n, base);

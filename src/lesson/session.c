@@ -127,11 +127,17 @@ bool session_prev(Session *s)
 
 bool session_goto_stage(Session *s, int stage)
 {
-    int n = session_steps(s);
-    for (int k = 0; k < n; k++)
-        if (s->lesson->steps[k].stage >= stage)
+    int n = session_steps(s), below = -1, above = -1;
+    for (int k = 0; k < n; k++) {
+        int st = s->lesson->steps[k].stage;
+        if (st == stage)
             return session_goto(s, k);
-    return session_goto(s, n - 1);
+        if (st < stage && (below < 0 || st > s->lesson->steps[below].stage))
+            below = k;
+        if (st > stage && above < 0)
+            above = k;
+    }
+    return session_goto(s, below >= 0 ? below : above);
 }
 
 /* Append an action to the edit log, dropping anything that could be redone. */
@@ -158,6 +164,10 @@ bool session_act(Session *s, const Action *act, char *err, size_t errlen)
 {
     Attn next = {0};
     bool ok;
+    if (act->kind == ACT_RESET && s->nedits >= SESSION_MAX_EDITS) {
+        s->nedits = s->nredo = 0; /* a full log: reset starts a new history */
+        s->saved_nedits = -1;
+    }
     if (act->kind == ACT_RESET) {
         /* Back to the lesson as written at this step: replay without edits. */
         int keep = s->nedits;

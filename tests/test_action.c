@@ -1,0 +1,823 @@
+/* test_action.c - the action language: every form parsed, formatted and
+ * applied, every error message with its column, and failed applies that
+ * leave the state untouched. The state is tutorial A (REFERENCE.md). */
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
+#include "lesson/action.h"
+#include "lesson/lesson.h"
+
+#define TUTORIAL_A "format: qkvtutor/1\n" \
+                   "tokens: [我, love, 猫]\n" \
+                   "X:\n" \
+                   "  - [1, 0, 0, 0]\n" \
+                   "  - [0, 1, 0, 0]\n" \
+                   "  - [0, 0, 1, 0.2]\n" \
+                   "weights:\n  random: {seed: 42, scale: 0.3, d_k: 3}\n" \
+                   "options: {scale: none, softmax: naive}\n"
+
+/* One token, one feature, d_k = d_v = 1: for the singular messages. */
+#define TINY "format: qkvtutor/1\n" \
+             "tokens: [a]\n" \
+             "X: [[2]]\n" \
+             "weights: {Wq: [[1]], Wk: [[1]], Wv: [[1]]}\n"
+
+/* numpy, tutorial A: Q, K = X @ Wq, X @ Wk (%.17g). */
+static const double q_ref[] = {0.14901424590336979, -0.041479290351355398, 0.19430656143020775,
+                               0.45690895692240757, -0.070246012417000792, -0.070241087084754156,
+                               0.50631744726737526, 0.2024253571771249, -0.16878610099470104};
+static const double k_ref[] = {0.072588681469810235, -0.57398407339733937, -0.51747534975390985,
+                               -0.16868625877229179, -0.30384933610032711, 0.09427419977858216,
+                               -0.28595380068555537, -0.41963941811931199, 0.35420973950365875};
+
+typedef struct {
+    Lesson l;
+    Attn a;
+} Fix;
+
+static char err[256];
+
+static int load_into(Fix *f, const char *yaml)
+{
+    char e[LESSON_ERR_MAX];
+    if (!lesson_load_buffer("t.yaml", yaml, strlen(yaml), &f->l, e, sizeof e)) {
+        print_error("%s\n", e);
+        return -1;
+    }
+    return lesson_base(&f->l, &f->a) ? 0 : -1;
+}
+
+/* Load tutorial A and build its starting state (nothing reached). */
+static int setup(void **state)
+{
+    Fix *f = calloc(1, sizeof *f);
+    *state = f;
+    return f ? load_into(f, TUTORIAL_A) : -1;
+}
+
+static int setup_tiny(void **state)
+{
+    Fix *f = calloc(1, sizeof *f);
+    *state = f;
+    return f ? load_into(f, TINY) : -1;
+}
+
+static int teardown(void **state)
+{
+    Fix *f = *state;
+    if (f) {
+        attn_free(&f->a);
+        lesson_free(&f->l);
+    }
+    free(f);
+    return 0;
+}
+
+/* Parse text, failing the test with the parser's message when it is refused. */
+#define parse_ok(text, act) parse_ok_at((text), (act), __FILE__, __LINE__)
+static void parse_ok_at(const char *text, Action *act, const char *file, int line)
+{
+    int col = -7;
+    err[0] = '\0';
+    if (!action_parse(text, act, err, sizeof err, &col)) {
+        print_error("action_parse(\"%s\") failed at column %d: %s\n", text, col, err);
+        _fail(file, line);
+    }
+}
+
+/* Parsing text must fail with exactly `want` at 1-based column `wantcol`. */
+#define assert_parse_error(text, want, wantcol) \
+    assert_parse_error_at((text), (want), (wantcol), __FILE__, __LINE__)
+static void assert_parse_error_at(const char *text, const char *want, int wantcol, const char *file, int line)
+{
+    Action act;
+    int col = -7;
+    err[0] = '\0';
+    if (action_parse(text, &act, err, sizeof err, &col)) {
+        print_error("action_parse(\"%s\") succeeded, expected: %s\n", text, want);
+        _fail(file, line);
+    }
+    if (strcmp(err, want) != 0 || col != wantcol) {
+        print_error("action_parse(\"%s\"):\n  got      %d: %s\n  expected %d: %s\n", text, col, err, wantcol, want);
+        _fail(file, line);
+    }
+}
+
+/* Two actions say the same thing (the fields that matter for their kind). */
+#define assert_action_equal(x, y) assert_action_equal_at((x), (y), __FILE__, __LINE__)
+static void assert_action_equal_at(const Action *x, const Action *y, const char *file, int line)
+{
+    bool same = x->kind == y->kind;
+    switch (same ? x->kind : ACT_RESET) {
+    case ACT_ROW_COPY:
+        same = x->mat == y->mat && x->i == y->i && x->src == y->src && x->src_i == y->src_i && x->c == y->c;
+        break;
+    case ACT_ROW_SET:
+        same = x->mat == y->mat && x->i == y->i && x->n == y->n &&
+               memcmp(x->vals, y->vals, sizeof(double) * (size_t)x->n) == 0;
+        break;
+    case ACT_CELL_SET:
+        same = x->mat == y->mat && x->i == y->i && x->j == y->j && x->c == y->c;
+        break;
+    case ACT_SCALE:
+    case ACT_SOFTMAX:
+        same = x->opt == y->opt;
+        break;
+    case ACT_RESET:
+        break;
+    }
+    if (!same) {
+        char a[512], b[512];
+        action_format(x, a, sizeof a);
+        action_format(y, b, sizeof b);
+        print_error("actions differ: \"%s\" (kind %d) vs \"%s\" (kind %d)\n", a, x->kind, b, y->kind);
+        _fail(file, line);
+    }
+}
+
+/* Every matrix, override flag, option and the reached stage are identical. */
+#define assert_attn_same(x, y) assert_attn_same_at((x), (y), __FILE__, __LINE__)
+static void assert_attn_same_at(const Attn *x, const Attn *y, const char *file, int line)
+{
+    for (int m = 0; m < M_COUNT; m++)
+        if (!mat_same_shape(&x->m[m], &y->m[m]) || mat_max_diff(&x->m[m], &y->m[m]) != 0) {
+            print_error("%s differs\n", attn_mat_name((MatId)m));
+            _fail(file, line);
+        }
+    if (memcmp(x->override, y->override, sizeof x->override) != 0 || x->scale != y->scale ||
+        x->softmax != y->softmax || x->reached != y->reached) {
+        print_error("overrides, options or reached differ\n");
+        _fail(file, line);
+    }
+}
+
+/* Apply text to a, failing the test with the message when refused. */
+#define apply_ok(a, text) apply_ok_at((a), (text), __FILE__, __LINE__)
+static void apply_ok_at(Attn *a, const char *text, const char *file, int line)
+{
+    Action act;
+    parse_ok_at(text, &act, file, line);
+    err[0] = '\0';
+    if (!action_apply(a, &act, err, sizeof err)) {
+        print_error("action_apply(\"%s\"): %s\n", text, err);
+        _fail(file, line);
+    }
+}
+
+/* Applying text must fail with exactly `want` and leave the state as it was. */
+#define assert_apply_error(a, text, want) assert_apply_error_at((a), (text), (want), __FILE__, __LINE__)
+static void assert_apply_error_at(Attn *a, const char *text, const char *want, const char *file, int line)
+{
+    Action act;
+    Attn copy = {0};
+    parse_ok_at(text, &act, file, line);
+    if (!attn_copy(&copy, a)) {
+        print_error("out of memory\n");
+        _fail(file, line);
+    }
+    err[0] = '\0';
+    bool ok = action_apply(a, &act, err, sizeof err);
+    if (ok || strcmp(err, want) != 0) {
+        print_error("action_apply(\"%s\") %s: %s\n  expected the error: %s\n", text,
+                    ok ? "succeeded" : "failed", err, want);
+        attn_free(&copy);
+        _fail(file, line);
+    }
+    assert_attn_same_at(a, &copy, file, line);
+    attn_free(&copy);
+}
+
+/* ---- parsing: every form ------------------------------------------------ */
+
+/* Row copies, with and without a factor (negative, Unicode minus). */
+static void parse_row_copy(void **state)
+{
+    (void)state;
+    Action a;
+    parse_ok("Q[1] = K[1]", &a);
+    assert_int_equal(a.kind, ACT_ROW_COPY);
+    assert_int_equal(a.mat, M_Q);
+    assert_int_equal(a.i, 0);
+    assert_int_equal(a.j, -1);
+    assert_int_equal(a.src, M_K);
+    assert_int_equal(a.src_i, 0);
+    assert_near(a.c, 1.0, 0);
+
+    parse_ok("Q[1] = K[1] * 5", &a);
+    assert_int_equal(a.kind, ACT_ROW_COPY);
+    assert_int_equal(a.src, M_K);
+    assert_near(a.c, 5.0, 0);
+
+    parse_ok("Q[1] = K[1] * -0.5", &a);
+    assert_near(a.c, -0.5, 0);
+
+    parse_ok("V[3] = Q[2] * \xe2\x88\x92" "2.5e-1", &a);   /* U+2212 minus */
+    assert_int_equal(a.mat, M_V);
+    assert_int_equal(a.i, 2);
+    assert_int_equal(a.src, M_Q);
+    assert_int_equal(a.src_i, 1);
+    assert_near(a.c, -0.25, 0);
+
+    parse_ok("K[2] = A[3]", &a);   /* computed matrices may be read */
+    assert_int_equal(a.src, M_A);
+    assert_int_equal(a.src_i, 2);
+}
+
+/* A row written out: X[2] = [1, 2, 3, 4]. */
+static void parse_row_set(void **state)
+{
+    (void)state;
+    Action a;
+    parse_ok("X[2] = [1, 2, 3, 4]", &a);
+    assert_int_equal(a.kind, ACT_ROW_SET);
+    assert_int_equal(a.mat, M_X);
+    assert_int_equal(a.i, 1);
+    assert_int_equal(a.n, 4);
+    const double want[] = {1, 2, 3, 4};
+    for (int k = 0; k < 4; k++)
+        assert_near(a.vals[k], want[k], 0);
+
+    parse_ok("Q[3] = [\xe2\x88\x92" "1, +.5, 2e3]", &a);
+    assert_int_equal(a.n, 3);
+    assert_near(a.vals[0], -1, 0);
+    assert_near(a.vals[1], 0.5, 0);
+    assert_near(a.vals[2], 2000, 0);
+
+    parse_ok("X[1] = [7]", &a);
+    assert_int_equal(a.n, 1);
+
+    /* 64 numbers fit, the row limit */
+    char text[512] = "X[1] = [";
+    for (int k = 0; k < MAT_MAX; k++)
+        strcat(text, k ? ", 1" : "1");
+    strcat(text, "]");
+    parse_ok(text, &a);
+    assert_int_equal(a.n, MAT_MAX);
+}
+
+/* One cell: Wq[1][2] = 0.25, Q[1][3] = −2 with U+2212. */
+static void parse_cell_set(void **state)
+{
+    (void)state;
+    Action a;
+    parse_ok("Wq[1][2] = 0.25", &a);
+    assert_int_equal(a.kind, ACT_CELL_SET);
+    assert_int_equal(a.mat, M_WQ);
+    assert_int_equal(a.i, 0);
+    assert_int_equal(a.j, 1);
+    assert_near(a.c, 0.25, 0);
+
+    parse_ok("Q[1][3] = \xe2\x88\x92" "2", &a);
+    assert_int_equal(a.kind, ACT_CELL_SET);
+    assert_int_equal(a.mat, M_Q);
+    assert_int_equal(a.i, 0);
+    assert_int_equal(a.j, 2);
+    assert_near(a.c, -2, 0);
+
+    parse_ok("Wv[4][3] = -1e-3", &a);
+    assert_int_equal(a.mat, M_WV);
+    assert_int_equal(a.i, 3);
+    assert_int_equal(a.j, 2);
+    assert_near(a.c, -0.001, 0);
+
+    parse_ok("Wk[12][34] = 5.", &a);   /* indices are checked when applied */
+    assert_int_equal(a.i, 11);
+    assert_int_equal(a.j, 33);
+    assert_near(a.c, 5, 0);
+}
+
+/* scale, softmax and reset. */
+static void parse_options_and_reset(void **state)
+{
+    (void)state;
+    Action a;
+    parse_ok("scale = none", &a);
+    assert_int_equal(a.kind, ACT_SCALE);
+    assert_int_equal(a.opt, SCALE_NONE);
+    parse_ok("scale = sqrt_dk", &a);
+    assert_int_equal(a.kind, ACT_SCALE);
+    assert_int_equal(a.opt, SCALE_SQRT_DK);
+    parse_ok("softmax = naive", &a);
+    assert_int_equal(a.kind, ACT_SOFTMAX);
+    assert_int_equal(a.opt, SOFTMAX_NAIVE);
+    parse_ok("softmax = stable", &a);
+    assert_int_equal(a.kind, ACT_SOFTMAX);
+    assert_int_equal(a.opt, SOFTMAX_STABLE);
+    parse_ok("reset", &a);
+    assert_int_equal(a.kind, ACT_RESET);
+}
+
+/* Spaces and tabs may appear anywhere between tokens, or not at all. */
+static void parse_whitespace(void **state)
+{
+    (void)state;
+    Action want, a;
+    parse_ok("Q[1] = K[1] * 5", &want);
+    parse_ok("Q[1]=K[1]*5", &a);
+    assert_action_equal(&a, &want);
+    parse_ok("  Q [ 1 ]  =  K [ 1 ]  *  5  ", &a);
+    assert_action_equal(&a, &want);
+    parse_ok("\tQ[1]\t=\tK[1]\t*\t5\t", &a);
+    assert_action_equal(&a, &want);
+
+    parse_ok("Wq[1][2] = 0.25", &want);
+    parse_ok("Wq [1] [2]=0.25 ", &a);
+    assert_action_equal(&a, &want);
+
+    parse_ok("X[2] = [1, 2, 3, 4]", &want);
+    parse_ok("X[2]=[1,2,3,4]", &a);
+    assert_action_equal(&a, &want);
+    parse_ok(" X[2] = [ 1 ,2 , 3,4 ] ", &a);
+    assert_action_equal(&a, &want);
+
+    parse_ok("scale = sqrt_dk", &want);
+    parse_ok("scale=sqrt_dk", &a);
+    assert_action_equal(&a, &want);
+    parse_ok("\tscale\t=  sqrt_dk  ", &a);
+    assert_action_equal(&a, &want);
+
+    parse_ok("  reset\t", &a);
+    assert_int_equal(a.kind, ACT_RESET);
+}
+
+/* action_format writes the canonical text, and parsing it gives the action back. */
+static void format_round_trip(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *canon; } cases[] = {
+        {"Q[1] = K[1]", "Q[1] = K[1]"},
+        {"Q[1]=K[1]*1", "Q[1] = K[1]"},
+        {"Q[1] = K[1] * 5", "Q[1] = K[1] * 5"},
+        {"Q[1] = K[1] * -0.5", "Q[1] = K[1] * -0.5"},
+        {"V[2] = O[3] * \xe2\x88\x92" "3", "V[2] = O[3] * -3"},
+        {"X[2] = [1, 2, 3, 4]", "X[2] = [1, 2, 3, 4]"},
+        {"X[2]=[1,2,3,4]", "X[2] = [1, 2, 3, 4]"},
+        {"Wq[1][2] = 0.25", "Wq[1][2] = 0.25"},
+        {"Q[1][3] = \xe2\x88\x92" "2", "Q[1][3] = -2"},
+        {"K[3][1] = 0.1", "K[3][1] = 0.10000000000000001"},
+        {"Wv[2][3] = 1e-300", "Wv[2][3] = 1e-300"},
+        {"Wv[2][3] = 7e-8", "Wv[2][3] = 7.0000000000000005e-08"},
+        {"Wq[1][1] = 0.3", "Wq[1][1] = 0.29999999999999999"},
+        {"X[1] = [0.1, -1e10, 3]", "X[1] = [0.10000000000000001, -10000000000, 3]"},
+        {"scale = none", "scale = none"},
+        {"scale = sqrt_dk", "scale = sqrt_dk"},
+        {"softmax = naive", "softmax = naive"},
+        {"softmax=stable", "softmax = stable"},
+        {" reset ", "reset"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        Action a, b;
+        char buf[512];
+        parse_ok(cases[k].in, &a);
+        action_format(&a, buf, sizeof buf);
+        assert_string_equal(buf, cases[k].canon);
+        parse_ok(buf, &b);
+        assert_action_equal(&b, &a);
+    }
+}
+
+/* A long row formatted into a small buffer is cut, terminated, never overrun. */
+static void format_truncates(void **state)
+{
+    (void)state;
+    Action a;
+    char text[1024] = "X[1] = [";
+    for (int k = 0; k < MAT_MAX; k++)
+        strcat(text, k ? ", 0.123456789" : "0.123456789");
+    strcat(text, "]");
+    parse_ok(text, &a);
+    char buf[16];
+    memset(buf, 'x', sizeof buf);
+    action_format(&a, buf, sizeof buf);
+    assert_true(memchr(buf, '\0', sizeof buf) != NULL);
+    assert_int_equal(strncmp(buf, "X[1] = [0.12345", 15), 0);
+
+    char big[4096];
+    action_format(&a, big, sizeof big);
+    Action b;
+    parse_ok(big, &b);
+    assert_action_equal(&b, &a);
+}
+
+/* ---- parsing: every error, with its column ------------------------------- */
+
+/* Empty or blank text. */
+static void error_empty(void **state)
+{
+    (void)state;
+    assert_parse_error("", "empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset", 1);
+    assert_parse_error("   ", "empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset", 4);
+}
+
+/* Unknown matrix names, on either side. */
+static void error_unknown_matrix(void **state)
+{
+    (void)state;
+    assert_parse_error("Z[1] = 1", "unknown matrix \"Z\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 1);
+    assert_parse_error("  q[1] = K[1]", "unknown matrix \"q\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 3);
+    assert_parse_error("Q[1] = W[1]", "unknown matrix \"W\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 8);
+    assert_parse_error("[1] = 2", "unknown matrix \"\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 1);
+    assert_parse_error("resets", "unknown matrix \"resets\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 1);
+    /* a long name is cut to 30 characters in the message */
+    assert_parse_error("abcdefghijklmnopqrstuvwxyzABCDEFGHIJ[1] = 1",
+                       "unknown matrix \"abcdefghijklmnopqrstuvwxyzABCD\", expected X, Wq, Wk, Wv, Q, K, V, "
+                       "S, A or O", 1);
+}
+
+/* The computed matrices QKt, S, A and O cannot be targets: the message says so. */
+static void error_computed_target(void **state)
+{
+    (void)state;
+    assert_parse_error("A[1] = [1,2,3]", "A is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead", 1);
+    assert_parse_error("S[1][1] = 2", "S is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead", 1);
+    assert_parse_error(" O[2] = V[1]", "O is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead", 2);
+    assert_parse_error("QKt[1][2] = 0", "QKt is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead", 1);
+}
+
+/* A missing "=", "[" or "]" is named at the place it was expected. */
+static void error_missing_punctuation(void **state)
+{
+    (void)state;
+    assert_parse_error("Q[1] K[1]", "expected \"=\" after the matrix reference", 6);
+    assert_parse_error("Q[1][2]", "expected \"=\" after the matrix reference", 8);
+    assert_parse_error("Q[1 = K[1]", "expected \"]\" after the number", 5);
+    assert_parse_error("Q[1] = K[1", "expected \"]\" after the number", 11);
+    assert_parse_error("Q = 1", "expected \"[\" and a row or column number", 3);
+    assert_parse_error("Q[1] = K", "expected \"[\" and a row or column number", 9);
+    assert_parse_error("X[1] = [1, 2", "expected \",\" and a number, or \"]\" to close the row", 13);
+    assert_parse_error("X[1] = [1 2]", "expected \",\" and a number, or \"]\" to close the row", 11);
+    assert_parse_error("scale none", "expected \"=\" then none or sqrt_dk", 7);
+    assert_parse_error("softmax", "expected \"=\" then naive or stable", 8);
+}
+
+/* Indices start at 1 and must be numbers. */
+static void error_index(void **state)
+{
+    (void)state;
+    assert_parse_error("Q[0] = K[1]", "indices start at 1", 3);
+    assert_parse_error("Q[1] = K[0]", "indices start at 1", 10);
+    assert_parse_error("Q[1][ 0] = 1", "indices start at 1", 7);
+    assert_parse_error("Q[x] = 1", "expected a row or column number from 1", 3);
+    assert_parse_error("Q[-1] = K[1]", "expected a row or column number from 1", 3);
+    assert_parse_error("Q[] = K[1]", "expected a row or column number from 1", 3);
+}
+
+/* Numbers must be decimals and finite: abc, nan, inf, 1e999 are refused. */
+static void error_number(void **state)
+{
+    (void)state;
+    const char *nan_msg = "expected a number, like 0.5 or -2";
+    assert_parse_error("Q[1][1] = abc", nan_msg, 11);
+    assert_parse_error("Q[1][1] = nan", nan_msg, 11);
+    assert_parse_error("Q[1][1] = inf", nan_msg, 11);
+    assert_parse_error("Q[1][1] = -inf", nan_msg, 11);
+    assert_parse_error("Q[1][1] = NaN", nan_msg, 11);
+    assert_parse_error("Q[1][1] =", nan_msg, 10);
+    assert_parse_error("Q[1][1] = -", nan_msg, 11);
+    assert_parse_error("Q[1][1] = \xe2\x88\x92", nan_msg, 11);
+    assert_parse_error("Q[1][1] = 1e", nan_msg, 11);
+    assert_parse_error("Q[1][1] = 1-2", nan_msg, 11);
+    assert_parse_error("Q[1][1] = .", nan_msg, 11);
+    assert_parse_error("Q[1][1] = K[1][1]", nan_msg, 11);
+    assert_parse_error("Q[1] = K[1] *", nan_msg, 14);
+    assert_parse_error("Q[1] = K[1] * x", nan_msg, 15);
+    assert_parse_error("X[1] = []", nan_msg, 9);
+    assert_parse_error("X[1] = [1, , 2]", nan_msg, 12);
+    assert_parse_error("X[1] = [1, nan, 2]", nan_msg, 12);
+    assert_parse_error("Q[1][1] = 1e999", "numbers must be finite", 11);
+    assert_parse_error("Q[1][1] = -1e999", "numbers must be finite", 11);
+    assert_parse_error("Q[1] = K[1] * 1e400", "numbers must be finite", 15);
+    assert_parse_error("X[1] = [1, 2e308, 3]", "numbers must be finite", 12);
+}
+
+/* Anything after a complete action is refused where it starts. */
+static void error_trailing(void **state)
+{
+    (void)state;
+    const char *msg = "unexpected text after the action";
+    assert_parse_error("Q[1] = K[1] * 5 x", msg, 17);
+    assert_parse_error("Q[1] = K[1] 5", msg, 13);
+    assert_parse_error("Q[1][1] = 1.5abc", msg, 14);
+    assert_parse_error("Q[1][1] = 0x10", msg, 12);
+    assert_parse_error("X[1] = [1, 2, 3, 4] ]", msg, 21);
+    assert_parse_error("reset now", msg, 7);
+    assert_parse_error("scale = none x", msg, 14);
+    assert_parse_error("softmax = stable;", msg, 17);
+    assert_parse_error("Q[1][2][3] = 1", "expected \"=\" after the matrix reference", 8);
+}
+
+/* Option values must be one of the two words, spelt exactly. */
+static void error_option_value(void **state)
+{
+    (void)state;
+    assert_parse_error("scale = big", "expected none or sqrt_dk", 9);
+    assert_parse_error("scale = ", "expected none or sqrt_dk", 9);
+    assert_parse_error("scale = None", "expected none or sqrt_dk", 9);
+    assert_parse_error("scale = sqrt", "expected none or sqrt_dk", 9);
+    assert_parse_error("softmax = x", "expected naive or stable", 11);
+    assert_parse_error("softmax = stable2", "expected naive or stable", 11);
+    assert_parse_error("softmax = none", "expected naive or stable", 11);
+}
+
+/* A row can be copied only from a row, not from a cell; rows hold at most 64 numbers. */
+static void error_row_rhs(void **state)
+{
+    (void)state;
+    assert_parse_error("Q[1] = K[1][2]", "a row can only be copied from a row, like K[1], not a cell", 8);
+    assert_parse_error("Q[1] =  X[2] [1] * 2", "a row can only be copied from a row, like K[1], not a cell", 9);
+    char text[600] = "X[1] = [";
+    for (int k = 0; k <= MAT_MAX; k++)
+        strcat(text, k ? ",1" : "1");
+    strcat(text, "]");
+    /* "X[1] = [" is 8 bytes, the first number is at column 9, each next one 2 further */
+    assert_parse_error(text, "a row has at most 64 numbers", 9 + 2 * MAT_MAX);
+}
+
+/* A NULL errcol is allowed; a parse failure still writes the message. */
+static void error_without_column(void **state)
+{
+    (void)state;
+    Action a;
+    err[0] = '\0';
+    assert_false(action_parse("Z[1] = 1", &a, err, sizeof err, NULL));
+    assert_string_equal(err, "unknown matrix \"Z\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O");
+    char small[8];
+    assert_false(action_parse("scale = big", &a, small, sizeof small, NULL));
+    assert_string_equal(small, "expecte");
+}
+
+/* ---- applying ------------------------------------------------------------ */
+
+/* Q[1] = K[1] * 5 sets Q's row 1 to five times K's, marks it overridden,
+ * and the pipeline then gives the experiment's 0.873 0.076 0.052. */
+static void apply_row_copy(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    attn_run_to(a, STAGE_OUTPUT);
+    apply_ok(a, "Q[1] = K[1] * 5");
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_Q], 0, j), 5 * k_ref[j], 1e-15);
+    assert_true(a->override[0][0]);
+    assert_false(a->override[0][1]);
+    assert_false(a->override[0][2]);
+    assert_false(a->override[1][0]);
+    assert_true(a->reached <= STAGE_INPUT);   /* the inputs changed: results are stale */
+    /* the other rows are untouched */
+    for (int i = 1; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            assert_near(MAT_AT(&a->m[M_Q], i, j), q_ref[i * 3 + j], 1e-15);
+
+    attn_run_to(a, STAGE_OUTPUT);
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_Q], 0, j), 5 * k_ref[j], 1e-15);   /* kept, not X·Wq */
+    const double a1[] = {0.873, 0.076, 0.052};
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_A], 0, j), a1[j], 5e-4);
+
+    /* without a factor it is a plain copy, and any row of a computed matrix can be read */
+    apply_ok(a, "V[2] = K[3]");
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_V], 1, j), k_ref[6 + j], 1e-15);
+    assert_true(a->override[2][1]);
+}
+
+/* X[2] = [1, 2, 3, 4] changes X, and after the pipeline runs, Q's row 2 is that row times Wq. */
+static void apply_x_row(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    attn_run_to(a, STAGE_OUTPUT);
+    double q1[3], q3[3];
+    for (int j = 0; j < 3; j++) {
+        q1[j] = MAT_AT(&a->m[M_Q], 0, j);
+        q3[j] = MAT_AT(&a->m[M_Q], 2, j);
+    }
+    apply_ok(a, "X[2] = [1, 2, 3, 4]");
+    const double x2[] = {1, 2, 3, 4};
+    for (int k = 0; k < 4; k++)
+        assert_near(MAT_AT(&a->m[M_X], 1, k), x2[k], 0);
+    assert_true(a->reached <= STAGE_INPUT);
+    for (int m = 0; m < 3; m++)
+        for (int i = 0; i < 3; i++)
+            assert_false(a->override[m][i]);   /* X edits never override */
+
+    attn_run_to(a, STAGE_OUTPUT);
+    for (int j = 0; j < 3; j++) {
+        double want = 0;
+        for (int k = 0; k < 4; k++)
+            want += x2[k] * MAT_AT(&a->m[M_WQ], k, j);
+        assert_near(MAT_AT(&a->m[M_Q], 1, j), want, 1e-15);
+        assert_near(MAT_AT(&a->m[M_Q], 0, j), q1[j], 0);
+        assert_near(MAT_AT(&a->m[M_Q], 2, j), q3[j], 0);
+    }
+}
+
+/* Wq[1][2] = 0.25 changes one weight; Q's row 1 (X row 1 is e1) follows it. */
+static void apply_w_cell(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    attn_run_to(a, STAGE_SCORES);
+    apply_ok(a, "Wq[1][2] = 0.25");
+    assert_near(MAT_AT(&a->m[M_WQ], 0, 1), 0.25, 0);
+    assert_near(MAT_AT(&a->m[M_WQ], 0, 0), 0.1490142459, 1e-10);   /* neighbours untouched */
+    assert_near(MAT_AT(&a->m[M_WQ], 1, 1), -0.0702460124, 1e-10);
+    assert_false(a->override[0][0]);
+    assert_true(a->reached <= STAGE_INPUT);
+    attn_run_to(a, STAGE_QKV);
+    const double q1[] = {q_ref[0], 0.25, q_ref[2]};
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_Q], 0, j), q1[j], 1e-15);
+
+    apply_ok(a, "X[3][4] = 0.5");
+    assert_near(MAT_AT(&a->m[M_X], 2, 3), 0.5, 0);
+    assert_near(MAT_AT(&a->m[M_X], 2, 2), 1, 0);
+}
+
+/* Q[1][3] = −2 on a state never computed: Q's row is computed first, one cell
+ * replaced, and the row becomes an override. */
+static void apply_q_cell_unreached(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    assert_int_equal(a->reached, STAGE_NONE);
+    apply_ok(a, "Q[1][3] = \xe2\x88\x92" "2");
+    assert_true(a->override[0][0]);
+    assert_near(MAT_AT(&a->m[M_Q], 0, 0), q_ref[0], 1e-15);
+    assert_near(MAT_AT(&a->m[M_Q], 0, 1), q_ref[1], 1e-15);
+    assert_near(MAT_AT(&a->m[M_Q], 0, 2), -2, 0);
+    attn_run_to(a, STAGE_QKV);
+    assert_near(MAT_AT(&a->m[M_Q], 0, 0), q_ref[0], 1e-15);
+    assert_near(MAT_AT(&a->m[M_Q], 0, 2), -2, 0);
+}
+
+/* A row copy on a state whose stage was not reached computes the source on demand. */
+static void apply_row_copy_unreached(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    assert_int_equal(a->reached, STAGE_NONE);
+    apply_ok(a, "Q[1] = K[1] * 5");
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_Q], 0, j), 5 * k_ref[j], 1e-15);
+    assert_true(a->override[0][0]);
+    attn_run_to(a, STAGE_SOFTMAX);
+    const double a1[] = {0.873, 0.076, 0.052};
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_A], 0, j), a1[j], 5e-4);
+
+    /* also after the inputs changed: the source reflects the new X */
+    apply_ok(a, "X[3] = [0, 0, 0, 1]");
+    apply_ok(a, "K[1] = Q[3] * 2");
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_K], 0, j), 2 * MAT_AT(&a->m[M_WQ], 3, j), 1e-15);
+}
+
+/* Copying from a computed matrix after an option change reads values computed
+ * with the new option: S[1] after scale = sqrt_dk is QKt[1] / sqrt(3). */
+static void apply_copy_after_option_change(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    attn_run_to(a, STAGE_OUTPUT);                     /* S computed unscaled */
+    apply_ok(a, "scale = sqrt_dk");
+    apply_ok(a, "Q[2] = S[1]");
+    /* numpy: (Q K^T)[0] / sqrt(3) */
+    const double s1[] = {-0.038061040634403666, 0.0033399105587663264, 0.025184268043473755};
+    for (int j = 0; j < 3; j++)
+        assert_near(MAT_AT(&a->m[M_Q], 1, j), s1[j], 1e-15);
+}
+
+/* scale and softmax set the options and change no number. */
+static void apply_options(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    Attn copy = {0};
+    assert_true(attn_copy(&copy, a));
+    apply_ok(a, "scale = sqrt_dk");
+    assert_int_equal(a->scale, SCALE_SQRT_DK);
+    apply_ok(a, "softmax = stable");
+    assert_int_equal(a->softmax, SOFTMAX_STABLE);
+    apply_ok(a, "scale = none");
+    apply_ok(a, "softmax = naive");
+    assert_attn_same(a, &copy);
+    attn_free(&copy);
+}
+
+/* Rows and columns beyond the matrix are refused with the exact message. */
+static void apply_out_of_range(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    attn_run_to(a, STAGE_SOFTMAX);
+    assert_apply_error(a, "Q[4] = K[1]", "row 4 is out of range, Q has 3 rows");
+    assert_apply_error(a, "Q[1] = K[4]", "row 4 is out of range, K has 3 rows");
+    assert_apply_error(a, "Q[1] = K[4] * 5", "row 4 is out of range, K has 3 rows");
+    assert_apply_error(a, "Q[1][4] = 1", "column 4 is out of range, Q has 3 columns");
+    assert_apply_error(a, "Q[9][9] = 1", "row 9 is out of range, Q has 3 rows");
+    assert_apply_error(a, "X[1][5] = 1", "column 5 is out of range, X has 4 columns");
+    assert_apply_error(a, "X[4] = [1, 2, 3, 4]", "row 4 is out of range, X has 3 rows");
+    assert_apply_error(a, "Wq[5][1] = 1", "row 5 is out of range, Wq has 4 rows");
+    assert_apply_error(a, "Wv[1][4] = 1", "column 4 is out of range, Wv has 3 columns");
+    assert_apply_error(a, "V[3] = A[4]", "row 4 is out of range, A has 3 rows");
+    assert_apply_error(a, "Wk[100000][1] = 1", "row 100000 is out of range, Wk has 4 rows");
+}
+
+/* A row of the wrong width is refused with both widths in the message. */
+static void apply_width_mismatch(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_apply_error(a, "X[1] = [1,2]", "X rows have 4 numbers; this row has 2");
+    assert_apply_error(a, "Q[1] = [1, 2, 3, 4]", "Q rows have 3 numbers; this row has 4");
+    assert_apply_error(a, "Wq[2] = [1]", "Wq rows have 3 numbers; this row has 1");
+    assert_apply_error(a, "X[1] = K[1]", "X rows have 4 numbers but K rows have 3; widths must match");
+    assert_apply_error(a, "Q[1] = X[1] * 2", "Q rows have 3 numbers but X rows have 4; widths must match");
+    assert_apply_error(a, "Wq[2] = X[1]", "Wq rows have 3 numbers but X rows have 4; widths must match");
+}
+
+/* reset belongs to the session; action_apply refuses it and changes nothing. */
+static void apply_reset_refused(void **state)
+{
+    Fix *f = *state;
+    assert_apply_error(&f->a, "reset", "reset is handled by the session");
+}
+
+/* A refused apply leaves every matrix, flag, option and the stage as they were,
+ * also on a state that was never computed (no on-demand computing first). */
+static void apply_failure_changes_nothing(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    static const char *const bad[] = {
+        "Q[4] = K[1]", "Q[1] = K[4] * 5", "Q[1][4] = 1", "X[1] = [1,2]", "X[1] = K[1]", "K[1] = O[5]",
+        "V[1] = A[4]", "Wq[1][9] = 3", "reset",
+    };
+    for (int round = 0; round < 2; round++) {
+        for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+            Action act;
+            Attn copy = {0};
+            parse_ok(bad[k], &act);
+            assert_true(attn_copy(&copy, a));
+            assert_false(action_apply(a, &act, err, sizeof err));
+            assert_attn_same(a, &copy);
+            attn_free(&copy);
+        }
+        apply_ok(a, "Q[2] = K[2] * 3");   /* second round: with an override and stale results */
+        attn_run_to(a, STAGE_SCORES);
+    }
+}
+
+/* Singular words in messages for a matrix of one row or one column. */
+static void apply_messages_singular(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    assert_apply_error(a, "X[2] = [1]", "row 2 is out of range, X has 1 row");
+    assert_apply_error(a, "X[1][2] = 1", "column 2 is out of range, X has 1 column");
+    assert_apply_error(a, "X[1] = [1, 2]", "X rows have 1 number; this row has 2");
+    apply_ok(a, "Q[1] = K[1] * 3");
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_near(MAT_AT(&a->m[M_Q], 0, 0), 6, 0);
+    assert_near(MAT_AT(&a->m[M_A], 0, 0), 1, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parse_row_copy),
+        cmocka_unit_test(parse_row_set),
+        cmocka_unit_test(parse_cell_set),
+        cmocka_unit_test(parse_options_and_reset),
+        cmocka_unit_test(parse_whitespace),
+        cmocka_unit_test(format_round_trip),
+        cmocka_unit_test(format_truncates),
+        cmocka_unit_test(error_empty),
+        cmocka_unit_test(error_unknown_matrix),
+        cmocka_unit_test(error_computed_target),
+        cmocka_unit_test(error_missing_punctuation),
+        cmocka_unit_test(error_index),
+        cmocka_unit_test(error_number),
+        cmocka_unit_test(error_trailing),
+        cmocka_unit_test(error_option_value),
+        cmocka_unit_test(error_row_rhs),
+        cmocka_unit_test(error_without_column),
+        cmocka_unit_test_setup_teardown(apply_row_copy, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_x_row, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_w_cell, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_q_cell_unreached, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_row_copy_unreached, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_copy_after_option_change, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_options, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_out_of_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_width_mismatch, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_reset_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_failure_changes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_messages_singular, setup_tiny, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
