@@ -31,11 +31,13 @@ LESSON_SRC = $(wildcard src/lesson/*.c)
 VIEW_SRC   = $(wildcard src/view/*.c)
 MAIN_SRC   = src/main.c src/render.c
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
+PO         = $(wildcard src/po/*.po)
+MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit check-lessons bad-lessons view-test e2e asan golden \
+.PHONY: all deps run test unit check-lessons bad-lessons numpy e2e asan golden pot \
         clean install uninstall bench fuzz screenshots
 
-all: deps $(B)/qkvtutor
+all: deps $(B)/qkvtutor $(MO)
 
 # Install missing Debian packages (apt-get, with sudo when not root); without
 # apt-get, say which packages are needed.
@@ -93,6 +95,23 @@ $(B)/qkvtutor: $(CORE_OBJ) $(LESSON_OBJ) $(VIEW_OBJ) $(MAIN_OBJ)
 run: all
 	$(B)/qkvtutor
 
+# Translations: the catalogue is compiled next to the binary for `make run`
+# and installed under $(LOCALEDIR).
+$(B)/locale/%/LC_MESSAGES/qkvtutor.mo: src/po/%.po | deps
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
+
+# Refresh the template and merge it into each translation (for translators).
+pot:
+	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(VIEW_SRC))
+	for p in $(PO); do msgmerge -q -U --backup=none $$p src/po/qkvtutor.pot; done
+
+e2e: all
+	@sh tests/e2e/run.sh $(B)/qkvtutor
+
+screenshots: all
+	@sh tests/e2e/screenshots.sh $(B)/qkvtutor
+
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain
@@ -128,12 +147,38 @@ check-lessons: $(B)/qkvtutor
 bad-lessons: $(B)/qkvtutor
 	@sh tests/bad_lessons.sh $(B)/qkvtutor
 
+# --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12).
+numpy: $(B)/qkvtutor
+	@if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null && command -v apt-get >/dev/null 2>&1; then \
+	   SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	   DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-numpy >/dev/null 2>&1 || true; fi
+	@if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then /usr/bin/python3 tests/numpy/compare.py $(B)/qkvtutor; \
+	 else echo "numpy: skipped, python3-numpy is not installed"; fi
+
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:
 	@$(MAKE) --no-print-directory B=$(B)/asan OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' unit
 
-test: all unit check-lessons bad-lessons asan
+test: all unit check-lessons bad-lessons numpy e2e asan
 	@echo "make test: all passed"
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/lessons
+	install -m 755 $(B)/qkvtutor $(DESTDIR)$(BINDIR)/qkvtutor
+	install -m 644 src/man/qkvtutor.1 $(DESTDIR)$(MANDIR)/qkvtutor.1
+	install -m 644 $(LESSONS) lessons/README.md $(DESTDIR)$(DATADIR)/lessons/
+	for mo in $(MO); do l=$${mo#$(B)/locale/}; l=$${l%%/*}; \
+	  install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES; \
+	  install -m 644 $$mo $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/qkvtutor.mo; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/qkvtutor $(DESTDIR)$(MANDIR)/qkvtutor.1
+	rm -rf $(DESTDIR)$(DATADIR)
+	for po in $(PO); do l=$$(basename $$po .po); rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/qkvtutor.mo; done
 
 clean:
 	rm -rf $(B)
+
+# Fuzzing (libFuzzer) and the benchmark have their own rules.
+include tests/fuzz/fuzz.mk
+include tests/bench/bench.mk
