@@ -314,6 +314,79 @@ static void test_hostile_title(void **state)
     close_fix(f);
 }
 
+/* A huge edit overflows the naive softmax: shown honestly, with the hint. */
+static void test_overflow_hint(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "4:Q[1] = K[1] * 10000\r");
+    view_draw(f->v);
+    assert_on_screen("NaN");
+    assert_on_screen("exp overflowed: inf/NaN. Press m: the stable softmax subtracts the row max.");
+    view_keys(f->v, "m");
+    view_draw(f->v);
+    assert_false(on_screen("exp overflowed"));
+    assert_on_screen("NaN → 1.000");
+    assert_on_screen("▲1.000 ▲0.000  0.000");
+    close_fix(f);
+}
+
+/* A click on a cell focuses it; in edit mode it selects the cell. */
+static void test_mouse_click(void **state)
+{
+    int x, y;
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "3");
+    view_draw(f->v);
+    y = screen_find("−0.290", &x); /* S[3][3] */
+    assert_true(y > 0);
+    view_click(f->v, y, x + 2);
+    view_draw(f->v);
+    assert_on_screen("score₃₃ = q₃·k₃");
+    view_keys(f->v, "e");
+    view_draw(f->v);
+    y = screen_find("−0.574", &x); /* K[1][2] */
+    view_click(f->v, y, x + 2);
+    view_draw(f->v);
+    assert_on_screen("k₁₂ = x₁·Wk[:,2]");
+    close_fix(f);
+}
+
+/* Presentation mode: no key bar, only the active band, big focus marks. */
+static void test_presentation(void **state)
+{
+    static const ViewOpt present = {LANG_EN, false, "projector", true};
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &present);
+    view_keys(f->v, "4");
+    view_draw(f->v);
+    golden("01-present-80x24");
+    assert_false(on_screen("? help"));
+    assert_false(on_screen("S = Q·Kᵀ"));
+    assert_on_screen("▶我");
+    view_keys(f->v, "P");
+    view_draw(f->v);
+    assert_on_screen("? help");
+    close_fix(f);
+}
+
+/* Large terminals lay out every stage without losing the text panels. */
+static void test_large_sizes(void **state)
+{
+    static const int sizes[][2] = {{40, 120}, {60, 200}};
+    for (int s = 0; s < 2; s++) {
+        screen_resize(sizes[s][0], sizes[s][1]);
+        Fix *f = open_builtin("lessons/02", &dark);
+        for (int k = 0; k < f->l.nsteps; k++, view_keys(f->v, "n")) {
+            view_draw(f->v);
+            assert_on_screen("? help");
+            assert_on_screen("qkvtutor · ");
+        }
+        close_fix(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +402,10 @@ int main(void)
         cmocka_unit_test(test_sixteen_tokens_scroll),
         cmocka_unit_test(test_ascii_fallback),
         cmocka_unit_test(test_hostile_title),
+        cmocka_unit_test(test_overflow_hint),
+        cmocka_unit_test(test_mouse_click),
+        cmocka_unit_test(test_presentation),
+        cmocka_unit_test(test_large_sizes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

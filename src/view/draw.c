@@ -603,7 +603,7 @@ static void status_hint(const View *v, char *buf, size_t len, Role *role)
         for (int k = 0; k < a->m[M_A].rows * a->m[M_A].cols; k++)
             if (!isfinite(a->m[M_A].v[k])) {
                 snprintf(buf, len, "%s", a->softmax == SOFTMAX_NAIVE
-                    ? _("exp() overflowed: naive softmax gives inf/NaN. Press m: the stable softmax subtracts the row max first.")
+                    ? _("exp overflowed: inf/NaN. Press m: the stable softmax subtracts the row max.")
                     : _("A has values that are not finite."));
                 *role = ROLE_ERROR;
                 return;
@@ -622,10 +622,13 @@ static void draw_bottom(View *v)
     char line[FMT_LINE];
     Role role = v->msg_role;
     int y = LINES - (v->present ? 1 : 2);
-    if (v->msg[0])
+    status_hint(v, line, sizeof line, &role);
+    /* A message wins over the standing hint, unless the hint is a warning
+     * (an overflow) and the message is not. */
+    if (v->msg[0] && (role != ROLE_ERROR || v->msg_role == ROLE_ERROR)) {
         snprintf(line, sizeof line, "%s", v->msg);
-    else
-        status_hint(v, line, sizeof line, &role);
+        role = v->msg_role;
+    }
     fill(y, 0, COLS, theme_attr(ROLE_NORMAL));
     put(y, 1, COLS - 2, line, theme_attr(role));
     if (v->present)
@@ -752,6 +755,15 @@ void draw_frame(View *v)
     int nb = layout_bands(v, bands), bottom = v->present ? 1 : 2, gap = v->present ? 2 : 1;
     static char ari[MAX_LINES][FMT_LINE], say[MAX_LINES][FMT_LINE];
     int na = explain_lines(v, COLS - 2, ari, 6), ns = say_lines(v, COLS - 2, say, 6);
+    /* The matrices come first: narration gives up lines (down to two, the
+     * last marked …) before the matrices have to scroll. */
+    int full = 0, top = v->present ? 3 : 2;
+    for (int k = 0; k < nb; k++)
+        full += band_rows(v, &bands[k]) + top + 1;
+    while (ns > 2 && 3 + full + na + ns + 2 * gap + bottom > LINES) {
+        ns--;
+        snprintf(say[ns - 1] + text_fit(say[ns - 1], COLS - 4), 8, "%s", sym(v, " …", " ..."));
+    }
     int y = draw_matrices(v, bands, nb, 3, LINES - 3 - bottom - na - ns - 2 * gap);
     y += draw_lines(ari, na, y, theme_attr(ROLE_ARITH));
     y += na ? gap : 0;
