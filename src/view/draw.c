@@ -714,12 +714,12 @@ static int draw_matrices(View *v, Band *bands, int nb, int y, int avail)
     int rows[2] = {0, 0}, need = 0, top = v->present ? 3 : 2;
     for (int k = 0; k < nb; k++)
         need += rows[k] = band_rows(v, &bands[k]);
-    row_step = v->present && 2 * need + top * nb + (nb - 1) <= avail ? 2 : 1;
+    row_step = v->present && 2 * need + (top + 1) * nb <= avail ? 2 : 1;
     if (row_step == 2)
         for (int k = 0; k < nb; k++)
             need += rows[k], rows[k] *= 2;
     /* Shrink the tallest band until everything fits; matrices then scroll. */
-    while (need + top * nb + (nb - 1) > avail && (rows[0] > 2 || rows[1] > 2)) {
+    while (need + (top + 1) * nb > avail && (rows[0] > 2 || rows[1] > 2)) {
         int big = rows[1] > rows[0] ? 1 : 0;
         rows[big]--;
         need--;
@@ -760,11 +760,12 @@ void draw_frame(View *v)
     int full = 0, top = v->present ? 3 : 2;
     for (int k = 0; k < nb; k++)
         full += band_rows(v, &bands[k]) + top + 1;
-    while (ns > 2 && 3 + full + na + ns + 2 * gap + bottom > LINES) {
+    int text = na + (na ? gap : 0);
+    while (ns > 2 && 3 + full + text + ns + bottom > LINES) {
         ns--;
         snprintf(say[ns - 1] + text_fit(say[ns - 1], COLS - 4), 8, "%s", sym(v, " …", " ..."));
     }
-    int y = draw_matrices(v, bands, nb, 3, LINES - 3 - bottom - na - ns - 2 * gap);
+    int y = draw_matrices(v, bands, nb, 3, LINES - 3 - bottom - text - ns);
     y += draw_lines(ari, na, y, theme_attr(ROLE_ARITH));
     y += na ? gap : 0;
     int say_attr = theme_attr(ROLE_SAY) | (v->present ? A_BOLD : 0);
