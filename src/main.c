@@ -192,13 +192,32 @@ static const char *locale_dir(char *buf, size_t len)
     return QKV_LOCALEDIR;
 }
 
+/* The language asked for with --lang/-L, looked up before the options are
+ * parsed so that --help and usage errors already speak it; -1 if none. */
+static int lang_arg(int argc, char **argv)
+{
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        if ((strcmp(a, "--lang") == 0 || strcmp(a, "-L") == 0) && k + 1 < argc)
+            return text_lang_parse(argv[k + 1]);
+        if (strncmp(a, "--lang=", 7) == 0)
+            return text_lang_parse(a + 7);
+        if (strncmp(a, "-L", 2) == 0 && a[2])
+            return text_lang_parse(a + 2);
+        if (strcmp(a, "--") == 0)
+            break;
+    }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     bool utf8 = setup_locale();
     setlocale(LC_NUMERIC, "C"); /* numbers are written with a point, whatever the locale */
     char dir[4096];
     Options o = {MODE_VIEW, 0, -1, NULL, false, NULL};
-    i18n_set(i18n_detect(), locale_dir(dir, sizeof dir));
+    int asked = lang_arg(argc, argv);
+    i18n_set(asked >= 0 ? (Lang)asked : i18n_detect(), locale_dir(dir, sizeof dir));
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;

@@ -713,17 +713,17 @@ static void apply_out_of_range(void **state)
     Fix *f = *state;
     Attn *a = &f->a;
     attn_run_to(a, STAGE_SOFTMAX);
-    assert_apply_error(a, "Q[4] = K[1]", "row 4 is out of range, Q has 3 rows");
-    assert_apply_error(a, "Q[1] = K[4]", "row 4 is out of range, K has 3 rows");
-    assert_apply_error(a, "Q[1] = K[4] * 5", "row 4 is out of range, K has 3 rows");
-    assert_apply_error(a, "Q[1][4] = 1", "column 4 is out of range, Q has 3 columns");
-    assert_apply_error(a, "Q[9][9] = 1", "row 9 is out of range, Q has 3 rows");
-    assert_apply_error(a, "X[1][5] = 1", "column 5 is out of range, X has 4 columns");
-    assert_apply_error(a, "X[4] = [1, 2, 3, 4]", "row 4 is out of range, X has 3 rows");
-    assert_apply_error(a, "Wq[5][1] = 1", "row 5 is out of range, Wq has 4 rows");
-    assert_apply_error(a, "Wv[1][4] = 1", "column 4 is out of range, Wv has 3 columns");
-    assert_apply_error(a, "V[3] = A[4]", "row 4 is out of range, A has 3 rows");
-    assert_apply_error(a, "Wk[100000][1] = 1", "row 100000 is out of range, Wk has 4 rows");
+    assert_apply_error(a, "Q[4] = K[1]", "row 4 is out of range: Q has rows 1 to 3");
+    assert_apply_error(a, "Q[1] = K[4]", "row 4 is out of range: K has rows 1 to 3");
+    assert_apply_error(a, "Q[1] = K[4] * 5", "row 4 is out of range: K has rows 1 to 3");
+    assert_apply_error(a, "Q[1][4] = 1", "column 4 is out of range: Q has columns 1 to 3");
+    assert_apply_error(a, "Q[9][9] = 1", "row 9 is out of range: Q has rows 1 to 3");
+    assert_apply_error(a, "X[1][5] = 1", "column 5 is out of range: X has columns 1 to 4");
+    assert_apply_error(a, "X[4] = [1, 2, 3, 4]", "row 4 is out of range: X has rows 1 to 3");
+    assert_apply_error(a, "Wq[5][1] = 1", "row 5 is out of range: Wq has rows 1 to 4");
+    assert_apply_error(a, "Wv[1][4] = 1", "column 4 is out of range: Wv has columns 1 to 3");
+    assert_apply_error(a, "V[3] = A[4]", "row 4 is out of range: A has rows 1 to 3");
+    assert_apply_error(a, "Wk[100000][1] = 1", "row 100000 is out of range: Wk has rows 1 to 4");
 }
 
 /* A row of the wrong width is refused with both widths in the message. */
@@ -732,9 +732,9 @@ static void apply_width_mismatch(void **state)
     Fix *f = *state;
     Attn *a = &f->a;
     attn_run_to(a, STAGE_OUTPUT);
-    assert_apply_error(a, "X[1] = [1,2]", "X rows have 4 numbers; this row has 2");
-    assert_apply_error(a, "Q[1] = [1, 2, 3, 4]", "Q rows have 3 numbers; this row has 4");
-    assert_apply_error(a, "Wq[2] = [1]", "Wq rows have 3 numbers; this row has 1");
+    assert_apply_error(a, "X[1] = [1,2]", "a row of X takes 4 numbers; this one has 2");
+    assert_apply_error(a, "Q[1] = [1, 2, 3, 4]", "a row of Q takes 3 numbers; this one has 4");
+    assert_apply_error(a, "Wq[2] = [1]", "a row of Wq takes 3 numbers; this one has 1");
     assert_apply_error(a, "X[1] = K[1]", "X rows have 4 numbers but K rows have 3; widths must match");
     assert_apply_error(a, "Q[1] = X[1] * 2", "Q rows have 3 numbers but X rows have 4; widths must match");
     assert_apply_error(a, "Wq[2] = X[1]", "Wq rows have 3 numbers but X rows have 4; widths must match");
@@ -777,9 +777,9 @@ static void apply_messages_singular(void **state)
 {
     Fix *f = *state;
     Attn *a = &f->a;
-    assert_apply_error(a, "X[2] = [1]", "row 2 is out of range, X has 1 row");
-    assert_apply_error(a, "X[1][2] = 1", "column 2 is out of range, X has 1 column");
-    assert_apply_error(a, "X[1] = [1, 2]", "X rows have 1 number; this row has 2");
+    assert_apply_error(a, "X[2] = [1]", "row 2 is out of range: X has rows 1 to 1");
+    assert_apply_error(a, "X[1][2] = 1", "column 2 is out of range: X has columns 1 to 1");
+    assert_apply_error(a, "X[1] = [1, 2]", "a row of X takes 1 numbers; this one has 2");
     apply_ok(a, "Q[1] = K[1] * 3");
     attn_run_to(a, STAGE_OUTPUT);
     assert_near(MAT_AT(&a->m[M_Q], 0, 0), 6, 0);

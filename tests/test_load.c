@@ -390,7 +390,7 @@ static void errors_steps(void **state)
                       "t.yaml:11:14: A is computed at stage softmax, this step shows stage qkv; expect it at a "
                       "later step");
     assert_load_error(HEAD RANDOM "steps:\n  - stage: qkv\n    do: \"Q[4] = K[1] * 5\"\n",
-                      "t.yaml:11:9: row 4 is out of range, Q has 3 rows");
+                      "t.yaml:11:9: row 4 is out of range: Q has rows 1 to 3");
 }
 
 /* Action syntax errors point at the column inside the do: text. */

@@ -607,9 +607,9 @@ static void bad_action_changes_nothing(void **state)
     static const struct { const char *text, *msg; } bad[] = {
         {"Q[1] = K[1] *", "expected a number, like 0.5 or -2"},
         {"A[1] = [1,2,3]", "A is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead"},
-        {"Q[4] = K[1]", "row 4 is out of range, Q has 3 rows"},
+        {"Q[4] = K[1]", "row 4 is out of range: Q has rows 1 to 3"},
         {"Q[1] = K[1] * 5 x", "unexpected text after the action"},
-        {"X[1] = [1,2]", "X rows have 4 numbers; this row has 2"},
+        {"X[1] = [1,2]", "a row of X takes 4 numbers; this one has 2"},
         {"", "empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"},
     };
     assert_true(session_goto(s, ST_SOFTMAX));

@@ -16,6 +16,8 @@ typedef struct {
     int *errcol;
 } Lex;
 
+/* Record an error. fmt is an untranslated message that may hold one %s,
+ * filled with arg. */
 static bool fail(Lex *lx, const char *at, const char *fmt, const char *arg)
 {
     snprintf(lx->err, lx->errlen, _(fmt), arg);
@@ -67,9 +69,9 @@ static bool number(Lex *lx, double *out)
     char *end;
     double v = n ? strtod(buf, &end) : 0;
     if (n == 0 || *end != '\0' || !isdigit((unsigned char)buf[strspn(buf, "+-.")]))
-        return fail(lx, at, N_("expected a number, like 0.5 or -2%s"), "");
+        return fail(lx, at, N_("expected a number, like 0.5 or -2"), "");
     if (!isfinite(v))
-        return fail(lx, at, N_("numbers must be finite%s"), "");
+        return fail(lx, at, N_("numbers must be finite"), "");
     *out = v;
     return true;
 }
@@ -78,18 +80,18 @@ static bool number(Lex *lx, double *out)
 static bool index_(Lex *lx, int *out)
 {
     if (!accept(lx, '['))
-        return fail(lx, lx->p, N_("expected \"[\" and a row or column number%s"), "");
+        return fail(lx, lx->p, N_("expected \"[\" and a row or column number"), "");
     skip_ws(lx);
     const char *at = lx->p;
     long v = 0;
     if (!isdigit((unsigned char)*lx->p))
-        return fail(lx, at, N_("expected a row or column number from 1%s"), "");
+        return fail(lx, at, N_("expected a row or column number from 1"), "");
     for (; isdigit((unsigned char)*lx->p); lx->p++)
         v = v < 1000000 ? v * 10 + (*lx->p - '0') : v; /* huge: out of range later */
     if (v < 1)
-        return fail(lx, at, N_("indices start at 1%s"), "");
+        return fail(lx, at, N_("indices start at 1"), "");
     if (!accept(lx, ']'))
-        return fail(lx, lx->p, N_("expected \"]\" after the number%s"), "");
+        return fail(lx, lx->p, N_("expected \"]\" after the number"), "");
     *out = (int)v - 1;
     return true;
 }
@@ -125,7 +127,7 @@ static bool end_(Lex *lx)
 {
     skip_ws(lx);
     if (*lx->p != '\0')
-        return fail(lx, lx->p, N_("unexpected text after the action%s"), "");
+        return fail(lx, lx->p, N_("unexpected text after the action"), "");
     return true;
 }
 
@@ -133,8 +135,8 @@ static bool end_(Lex *lx)
 static bool option(Lex *lx, Action *a, bool is_scale)
 {
     if (!accept(lx, '='))
-        return fail(lx, lx->p, is_scale ? N_("expected \"=\" then none or sqrt_dk%s")
-                                         : N_("expected \"=\" then naive or stable%s"), "");
+        return fail(lx, lx->p, is_scale ? N_("expected \"=\" then none or sqrt_dk")
+                                         : N_("expected \"=\" then naive or stable"), "");
     const char *w;
     int n = word(lx, &w);
     const char *x = is_scale ? "none" : "naive", *y = is_scale ? "sqrt_dk" : "stable";
@@ -144,7 +146,7 @@ static bool option(Lex *lx, Action *a, bool is_scale)
     else if (n == (int)strlen(y) && strncmp(w, y, n) == 0)
         a->opt = 1;
     else
-        return fail(lx, w, is_scale ? N_("expected none or sqrt_dk%s") : N_("expected naive or stable%s"), "");
+        return fail(lx, w, is_scale ? N_("expected none or sqrt_dk") : N_("expected naive or stable"), "");
     return end_(lx);
 }
 
@@ -158,12 +160,12 @@ static bool row_rhs(Lex *lx, Action *a)
         a->n = 0;
         do {
             if (a->n == MAT_MAX)
-                return fail(lx, lx->p, N_("a row has at most 64 numbers%s"), "");
+                return fail(lx, lx->p, N_("a row has at most 64 numbers"), "");
             if (!number(lx, &a->vals[a->n++]))
                 return false;
         } while (accept(lx, ','));
         if (!accept(lx, ']'))
-            return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row%s"), "");
+            return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"), "");
         return end_(lx);
     }
     int j;
@@ -173,7 +175,7 @@ static bool row_rhs(Lex *lx, Action *a)
     if (!ref(lx, &a->src, &a->src_i, &j, &at))
         return false;
     if (j >= 0)
-        return fail(lx, at, N_("a row can only be copied from a row, like K[1], not a cell%s"), "");
+        return fail(lx, at, N_("a row can only be copied from a row, like K[1], not a cell"), "");
     if (accept(lx, '*') && !number(lx, &a->c))
         return false;
     return end_(lx);
@@ -194,7 +196,7 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
     if (n == 7 && strncmp(w, "softmax", 7) == 0)
         return option(&lx, out, false);
     if (n == 0 && *lx.p == '\0')
-        return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset%s"), "");
+        return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"), "");
     lx.p = text;
     const char *at;
     if (!ref(&lx, &out->mat, &out->i, &out->j, &at))
@@ -203,7 +205,7 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
         return fail(&lx, at, N_("%s is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead"),
                     attn_mat_name(out->mat));
     if (!accept(&lx, '='))
-        return fail(&lx, lx.p, N_("expected \"=\" after the matrix reference%s"), "");
+        return fail(&lx, lx.p, N_("expected \"=\" after the matrix reference"), "");
     if (out->j < 0)
         return row_rhs(&lx, out);
     out->kind = ACT_CELL_SET;
@@ -217,13 +219,12 @@ static bool check_index(const Attn *a, MatId m, int i, int j, char *err, size_t 
 {
     const Mat *x = &a->m[m];
     if (i >= x->rows) {
-        snprintf(err, errlen, _("row %d is out of range, %s has %d row%s"), i + 1,
-                 attn_mat_name(m), x->rows, x->rows == 1 ? "" : "s");
+        snprintf(err, errlen, _("row %d is out of range: %s has rows 1 to %d"), i + 1, attn_mat_name(m), x->rows);
         return false;
     }
     if (j >= x->cols) {
-        snprintf(err, errlen, _("column %d is out of range, %s has %d column%s"), j + 1,
-                 attn_mat_name(m), x->cols, x->cols == 1 ? "" : "s");
+        snprintf(err, errlen, _("column %d is out of range: %s has columns 1 to %d"), j + 1, attn_mat_name(m),
+                 x->cols);
         return false;
     }
     return true;
@@ -245,8 +246,8 @@ static bool apply_row(Attn *a, const Action *act, char *err, size_t errlen)
     double row[MAT_MAX];
     if (act->kind == ACT_ROW_SET) {
         if (act->n != x->cols) {
-            snprintf(err, errlen, _("%s rows have %d number%s; this row has %d"), attn_mat_name(act->mat),
-                     x->cols, x->cols == 1 ? "" : "s", act->n);
+            snprintf(err, errlen, _("a row of %s takes %d numbers; this one has %d"), attn_mat_name(act->mat),
+                     x->cols, act->n);
             return false;
         }
         put_row(a, act->mat, act->i, act->vals);

@@ -1,5 +1,6 @@
 /* save.c - the current state as a lesson file, atomically (see save.h). */
 #include "save.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -241,12 +242,12 @@ bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
-        snprintf(err, errlen, "%s: the name is too long", path);
+        snprintf(err, errlen, _("%s: the name is too long"), path);
         return false;
     }
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot save %s: %s", path, strerror(errno));
+        snprintf(err, errlen, _("cannot save %s: %s"), path, strerror(errno));
         return false;
     }
     mode_t um = umask(0);
@@ -265,7 +266,7 @@ bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
     if (ok)
         e = errno;
     unlink(tmp);
-    snprintf(err, errlen, "cannot save %s: %s; nothing was changed", path, strerror(e ? e : EIO));
+    snprintf(err, errlen, _("cannot save %s: %s; nothing was changed"), path, strerror(e ? e : EIO));
     return false;
 }
 

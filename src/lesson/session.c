@@ -1,5 +1,6 @@
 /* session.c - the script cursor, the user's edits, undo/redo (see session.h). */
 #include "session.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,7 +179,7 @@ bool session_act(Session *s, const Action *act, char *err, size_t errlen)
         ok = attn_copy(&next, &s->cur) && action_apply(&next, act, err, errlen);
     }
     if (ok && s->nedits >= SESSION_MAX_EDITS) {
-        snprintf(err, errlen, "too many edits (%d); press r to reset first", SESSION_MAX_EDITS);
+        snprintf(err, errlen, _("too many edits (%d); press r to reset first"), SESSION_MAX_EDITS);
         ok = false;
     }
     if (!ok || !log_push(s, act)) {

@@ -154,6 +154,10 @@ static bool cols_are_tokens(MatId id)
     return id == M_QKT || id == M_S || id == M_A;
 }
 
+/* Extra columns per cell: 1 when the band has room, so change marks (▲ ▼)
+ * never touch the number to their left. Set per band by draw_band. */
+static int cell_pad;
+
 /* Width of one cell: the widest number and a space before it, where a
  * change marker (▲ ▼) goes. */
 static int cell_width(const View *v, const Mat *m)
@@ -165,7 +169,7 @@ static int cell_width(const View *v, const Mat *m)
         int n = text_width(fmt_num(m->v[k], &fo, buf, sizeof buf));
         w = n > w ? n : w;
     }
-    return w + 1;
+    return w + 1 + cell_pad;
 }
 
 static int label_width(const View *v, MatId id, const Mat *m, bool nolabel)
@@ -266,15 +270,17 @@ static void draw_box_title(const View *v, const Box *b, int y, int x, int w)
 {
     const Mat *m = &v->s.cur.m[b->id];
     char t[64], line[160];
-    snprintf(line, sizeof line, "%s  %d%s%d", box_title(v, b->id, t, sizeof t), m->rows, sym(v, "×", "x"),
-             m->cols);
-    int used = put(y, x, w, line, theme_attr(b->placeholder ? ROLE_DIM : ROLE_TITLE));
     const char *role = b->placeholder                ? _("not yet")
                        : attn_mat_is_param(b->id) ? _("parameter")
                        : b->id == M_X              ? _("input")
                                                    : _("result");
-    put(y, x + used + 1, w - used - 1, role,
-        theme_attr(b->placeholder ? ROLE_DIM : attn_mat_is_param(b->id) ? ROLE_PARAM : ROLE_RESULT));
+    snprintf(line, sizeof line, "%s  %d%s%d", box_title(v, b->id, t, sizeof t), m->rows, sym(v, "×", "x"), m->cols);
+    if (text_width(line) > w) /* no room for the formula: the name alone */
+        snprintf(line, sizeof line, "%s  %d%s%d", attn_mat_name(b->id), m->rows, sym(v, "×", "x"), m->cols);
+    int used = put(y, x, w, line, theme_attr(b->placeholder ? ROLE_DIM : ROLE_TITLE));
+    if (used + 1 + text_width(role) <= w) /* the role whole, or not at all */
+        put(y, x + used + 1, w - used - 1, role,
+            theme_attr(b->placeholder ? ROLE_DIM : attn_mat_is_param(b->id) ? ROLE_PARAM : ROLE_RESULT));
 }
 
 /* Column headers: token names for score-like matrices, else 1..n. */
@@ -455,10 +461,16 @@ static void share_labels(const View *v, Band *b)
 static void draw_band(const View *v, Band *b, int y, int h, int extra)
 {
     int need[MAX_BOXES], total = 0, gap = 2;
-    share_labels(v, b);
-    for (int k = 0; k < b->n; k++)
-        total += need[k] = box_need(v, &b->box[k]);
     int w = COLS - 2 - extra - gap * (b->n - 1);
+    share_labels(v, b);
+    for (cell_pad = 1; cell_pad >= 0; cell_pad--) {
+        total = 0;
+        for (int k = 0; k < b->n; k++)
+            total += need[k] = box_need(v, &b->box[k]);
+        if (total <= w)
+            break;
+    }
+    cell_pad = cell_pad < 0 ? 0 : cell_pad;
     while (total > w) {
         int big = 0;
         for (int k = 1; k < b->n; k++)
@@ -502,10 +514,8 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
     char t[256], n1[48], n2[48], sub[16];
     int n = a->m[M_A].cols, i = v->fi, r0 = window(n, h - 1, v->fj);
     bool show_before = v->s.has_before && b->reached >= STAGE_SOFTMAX && mat_same_shape(&a->m[M_A], &b->m[M_A]);
-    snprintf(t, sizeof t, _("weights of %s (row %d)"), "", i + 1);
-    put(y, x, w, _("attention of row"), theme_attr(ROLE_TITLE));
-    snprintf(t, sizeof t, " %d", i + 1);
-    put(y, x + text_width(_("attention of row")), 6, t, theme_attr(ROLE_TITLE));
+    snprintf(t, sizeof t, _("attention of row %d"), i + 1);
+    put(y, x, w, t, theme_attr(ROLE_TITLE));
     int lw = 0;
     for (int j = 0; j < n; j++)
         lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
@@ -593,6 +603,28 @@ static int say_lines(const View *v, int w, char lines[][FMT_LINE], int max)
     return n;
 }
 
+/* Why row i of A is not finite: exp overflowed, or every exp underflowed
+ * to 0 (0/0), or the scores themselves are not finite. */
+static const char *softmax_trouble(const Attn *a, int i)
+{
+    const Mat *s = &a->m[M_S];
+    bool big = false, all_tiny = true;
+    for (int j = 0; j < s->cols; j++) {
+        double x = MAT_AT(s, i, j);
+        if (!isfinite(x))
+            return _("S has values that are not finite, so A cannot be computed.");
+        big = big || x > 709.78;
+        all_tiny = all_tiny && x < -745.13;
+    }
+    if (a->softmax == SOFTMAX_STABLE)
+        return _("A has values that are not finite.");
+    if (big)
+        return _("exp overflowed: inf/NaN. Press m: the stable softmax subtracts the row max.");
+    if (all_tiny)
+        return _("every exp underflowed to 0, so 0/0 = NaN. Press m: the stable softmax subtracts the row max.");
+    return _("A has values that are not finite.");
+}
+
 /* A hint for what is on screen when there is no message: overflow first. */
 static void status_hint(const View *v, char *buf, size_t len, Role *role)
 {
@@ -602,9 +634,7 @@ static void status_hint(const View *v, char *buf, size_t len, Role *role)
     if (a->reached >= STAGE_SOFTMAX)
         for (int k = 0; k < a->m[M_A].rows * a->m[M_A].cols; k++)
             if (!isfinite(a->m[M_A].v[k])) {
-                snprintf(buf, len, "%s", a->softmax == SOFTMAX_NAIVE
-                    ? _("exp overflowed: inf/NaN. Press m: the stable softmax subtracts the row max.")
-                    : _("A has values that are not finite."));
+                snprintf(buf, len, "%s", softmax_trouble(a, k / a->m[M_A].cols));
                 *role = ROLE_ERROR;
                 return;
             }
@@ -698,11 +728,12 @@ static int layout_bands(const View *v, Band *b)
     return 1;
 }
 
-/* Does this band show A, so the focused row's bars go beside it? */
-static bool band_has_a(const Band *b)
+/* Does this band show A as the matrix being worked on (the softmax stage,
+ * or the result of an edit), so the focused row's bars go beside it? */
+static bool band_has_a(const View *v, const Band *b)
 {
     for (int k = 0; k < b->n; k++)
-        if (b->box[k].id == M_A && !b->box[k].placeholder)
+        if (b->box[k].id == M_A && !b->box[k].placeholder && (b->box[k].ci >= 0 || v->mode == MODE_EDIT))
             return true;
     return false;
 }
@@ -726,7 +757,7 @@ static int draw_matrices(View *v, Band *bands, int nb, int y, int avail)
     }
     hits.n = 0;
     for (int k = 0; k < nb; k++) {
-        bool bars = band_has_a(&bands[k]) && v->s.cur.reached >= STAGE_SOFTMAX;
+        bool bars = band_has_a(v, &bands[k]) && v->s.cur.reached >= STAGE_SOFTMAX;
         int extra = bars ? COLS / 2 - 4 : 0;
         draw_band(v, &bands[k], y, rows[k] + top, extra);
         if (bars)

@@ -25,13 +25,13 @@ typedef int (*Handler)(View *v, wint_t ch);
 #define REQUESTS(X) \
     X(REQ_NEXT,    N_("next step"),                         N_("next"),    req_next)    \
     X(REQ_PREV,    N_("previous step"),                     N_("back"),    req_prev)    \
-    X(REQ_FIRST,   N_("first step"),                        NULL,      req_first)   \
-    X(REQ_LAST,    N_("last step"),                         NULL,      req_last)    \
+    X(REQ_FIRST,   N_("first / last step"),                 NULL,      req_first)   \
+    X(REQ_LAST,    NULL,                                    NULL,      req_last)    \
     X(REQ_STAGE,   N_("jump to that stage"),                NULL,      req_stage)   \
-    X(REQ_UP,      N_("focus the query row above (i)"),     NULL,      req_up)      \
-    X(REQ_DOWN,    N_("focus the query row below (i)"),     NULL,      req_down)    \
-    X(REQ_LEFT,    N_("focus the key column to the left (j)"), NULL,   req_left)    \
-    X(REQ_RIGHT,   N_("focus the key column to the right (j)"), N_("focus"), req_right) \
+    X(REQ_UP,      N_("focus query row i"),                 NULL,      req_up)      \
+    X(REQ_DOWN,    NULL,                                    NULL,      req_down)    \
+    X(REQ_LEFT,    N_("focus key column j"),                NULL,      req_left)    \
+    X(REQ_RIGHT,   NULL,                                    N_("focus"), req_right) \
     X(REQ_EDIT,    N_("edit mode on the focused row of Q"), N_("edit"),    req_edit)    \
     X(REQ_PROMPT,  N_("action prompt, e.g. Q[1] = K[1] * 5"), N_("action"), req_prompt) \
     X(REQ_SCALE,   N_("toggle scaling: none / divide by sqrt(d_k)"), N_("scale"), req_scale) \
@@ -53,7 +53,8 @@ typedef enum {
     REQ_COUNT
 } Request;
 
-/* key, is a KEY_ code, label in help (NULL: silent alias), request */
+/* key, is a KEY_ code, label in help (NULL: silent alias), request.
+ * A request whose help is NULL shares the line of the one before it. */
 #define BINDINGS(X) \
     X(' ', 0, "Space", REQ_NEXT)      X('\r', 0, "Enter", REQ_NEXT)   X('\n', 0, NULL, REQ_NEXT) \
     X(KEY_ENTER, 1, NULL, REQ_NEXT)   X(KEY_NPAGE, 1, "PgDn", REQ_NEXT) X('n', 0, "n", REQ_NEXT) \
@@ -642,25 +643,27 @@ static void labels_of(Request r, char *buf, size_t len)
 
 void keys_draw_help(View *v)
 {
-    char keys[128], line[512];
+    char keys[160], more[96];
+    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves.");
     attrset(theme_attr(ROLE_TITLE));
-    mvaddstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"));
-    int y = 2, half = (REQ_COUNT + 1) / 2, colw = COLS >= 120 ? COLS / 2 : COLS;
-    for (int r = 0; r < REQ_COUNT; r++) {
-        int col = colw < COLS && r >= half ? 1 : 0, row = col ? y + r - half : y + r;
-        if (row >= LINES - 1)
+    mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
+    int y = 2;
+    for (int r = 0; r < REQ_COUNT && y < LINES - 1; r++) {
+        if (!requests[r].help)
             continue;
         labels_of((Request)r, keys, sizeof keys);
+        for (int k = r + 1; k < REQ_COUNT && !requests[k].help; k++) {
+            labels_of((Request)k, more, sizeof more);
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), " / %s", more);
+        }
         attrset(theme_attr(ROLE_KEY));
-        mvaddnstr(row, 2 + col * colw, keys, (int)text_fit(keys, 24));
-        snprintf(line, sizeof line, "%s", _(requests[r].help));
+        mvaddnstr(y, 2, keys, (int)text_fit(keys, 28));
         attrset(theme_attr(ROLE_NORMAL));
-        mvaddnstr(row, 2 + col * colw + 26, line, (int)text_fit(line, colw - 29));
+        mvaddnstr(y++, 32, _(requests[r].help), (int)text_fit(_(requests[r].help), COLS - 34));
     }
     attrset(theme_attr(ROLE_HINT));
-    if (LINES > REQ_COUNT + 3)
-        mvaddnstr(LINES - 1, 2, _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves."),
-                  (int)text_fit(_("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves."), COLS - 3));
+    if (y < LINES - 1)
+        mvaddnstr(LINES - 1, 2, edit, (int)text_fit(edit, COLS - 3));
     attrset(A_NORMAL);
 }
 

@@ -145,7 +145,7 @@ int view_run(const Lesson *l, const ViewOpt *o)
     install_signals();
     atexit(restore_terminal);
     if (!initscr()) {
-        fprintf(stderr, "qkvtutor: cannot set up the terminal\n");
+        fprintf(stderr, "%s\n", _("qkvtutor: cannot set up the terminal (is TERM set?)"));
         return 2;
     }
     cbreak();

@@ -1,0 +1,2 @@
+bench:
+	@echo "bench: not yet"

@@ -1,0 +1,591 @@
+#!/bin/sh
+# run.sh BINARY - the end-to-end tests: qkvtutor driven through tmux as a
+# user would drive it, each test in its own session of a private tmux server.
+# Prints "ok: NAME" / "FAIL: NAME" (with the screen), then
+# "e2e: N passed, M failed"; exits 1 if any failed.  `make e2e` runs it.
+#
+# Every wait polls the screen for what should appear (at most E2E_TIMEOUT
+# seconds, default 5); there are no fixed sleeps.
+
+. "$(dirname "$0")/lib.sh"
+e2e_init "$1"
+
+TITLE="Three tokens through self-attention"
+MINUS="−"   # U+2212, as the view prints negative numbers
+
+# ---- helpers for these tests ---------------------------------------------------
+
+# The numbers of one token row of a matrix: the row TOKEN below the header
+# line that contains LABEL, change marks removed; prints "a b c".
+row_after()
+{
+    printf '%s\n' "$SCREEN" | awk -v label="$1" -v tok="$2" -v n="${3:-3}" '
+        index($0, label) { on = 1; next }
+        on && $1 == tok && $2 ~ /[0-9]/ {
+            out = ""; k = 0
+            for (f = 2; f <= NF && k < n; f++) {
+                v = $f; gsub(/▲|▼/, "", v)
+                out = out (k ? " " : "") v; k++
+            }
+            print out; exit
+        }'
+}
+
+# Sanity of a whole screen: width, no stray bytes, and columns that line up
+# (token rows of one band have their numbers end in the same columns), all
+# measured in display cells (East Asian wide = 2).
+screen_sane()
+{
+    printf '%s\n' "$SCREEN" | python3 -c '
+import re, sys, unicodedata
+W, H = int(sys.argv[1]), int(sys.argv[2])
+toks = sys.argv[3].split()
+lines = sys.stdin.read().split("\n")
+while lines and lines[-1] == "":
+    lines.pop()
+def width(s):
+    w = 0
+    for c in s:
+        if unicodedata.combining(c):
+            continue
+        w += 2 if unicodedata.east_asian_width(c) in "WF" else 1
+    return w
+bad = []
+if len(lines) > H:
+    bad.append("%d lines on a %d-line screen" % (len(lines), H))
+for n, l in enumerate(lines, 1):
+    if width(l) > W:
+        bad.append("line %d is %d cells wide" % (n, width(l)))
+    if "\ufffd" in l or "\x1b" in l or "^[" in l or re.search(r"[\x00-\x08\x0b-\x1f\x7f]", l):
+        bad.append("line %d has stray bytes: %r" % (n, l))
+num = re.compile(r"[\u2212-]?\d+\.\d+")
+group = []
+def check(group):
+    ends = []
+    for n, l in group:
+        ends.append([width(l[:m.end()]) for m in num.finditer(l)])
+    k = min(len(e) for e in ends)
+    for (n, l), e in zip(group, ends):
+        if e[:k] != ends[0][:k]:
+            bad.append("line %d: numbers end at columns %s, line %d at %s" % (n, e[:k], group[0][0], ends[0][:k]))
+for n, l in enumerate(lines + [""], 1):
+    w = l.split()
+    if l.startswith(" ") and not l.startswith("  ") and w and w[0] in toks and num.search(l):
+        group.append((n, l))
+    else:
+        if len(group) > 1:
+            check(group)
+        group = []
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+' "$1" "$2" "我 love 猫" >"$E2E_TMP/sane.out" 2>&1 && return 0
+    WHY="screen not sane: $(head -3 "$E2E_TMP/sane.out" | tr '\n' ';')"
+    return 1
+}
+
+# ---- 1. step through every stage and back ------------------------------------------
+
+t_steps()
+{
+    s=t_steps
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" "lesson $L1 did not open at stage 1" || return 1
+    n=$(steps_of "$SCREEN")
+    [ -n "$n" ] || { fail "no k/N step counter in the header"; return 1; }
+    k=1 last=1 seen=1
+    for key in n Space NPage n Space NPage n Space NPage n Space NPage n Space NPage; do
+        [ "$k" -lt "$n" ] || break
+        keys $s $key
+        k=$((k + 1))
+        expect $s " $k/$n · " "$key did not move to step $k/$n" || return 1
+        st=$(ribbon_stage "$SCREEN")
+        case $st in
+        [1-5]) ;;
+        *) fail "step $k: the ribbon marks $st stages, want exactly one [k ...]"; return 1 ;;
+        esac
+        [ "$st" -ge "$last" ] && [ "$st" -le $((last + 1)) ] ||
+            { fail "step $k: the ribbon went from stage $last to $st"; return 1; }
+        if [ "$st" != "$last" ]; then
+            seen=$seen$st
+            case $st in
+            3)  screen_re "$(row_re 我 ${MINUS}0.066 0.006 0.044)" ||
+                    { fail "stage 3: S row 我 is not −0.066 0.006 0.044"; return 1; }
+                screen_re "我 .*0\.044 +· +· +·" ||
+                    { fail "stage 3: A is not drawn as dots"; return 1; }
+                screen_has "0.313" && { fail "stage 3 already shows A's 0.313"; return 1; } ;;
+            4)  screen_re "$(row_re 我 0.313 0.337 0.350)" ||
+                    { fail "stage 4: A row 我 is not 0.313 0.337 0.350"; return 1; }
+                screen_has "[4 softmax]" || { fail "stage 4: ribbon lacks [4 softmax]"; return 1; } ;;
+            5)  screen_re "$(row_re 我 ${MINUS}0.099 0.161 ${MINUS}0.165)" ||
+                    { fail "stage 5: O row 我 is not −0.099 0.161 −0.165"; return 1; } ;;
+            esac
+            last=$st
+        fi
+    done
+    [ "$seen" = 12345 ] || { fail "stages seen going forward: $seen, want 12345"; return 1; }
+    xkey $s home
+    expect $s " 1/$n · " "Home did not go to step 1" || return 1
+    xkey $s end
+    expect $s " $n/$n · " "End did not go to the last step" || return 1
+    # Back, one step at a time; placeholders come back.
+    last=5 seen=5
+    for key in PPage p BSpace PPage p BSpace PPage p BSpace PPage p BSpace PPage p BSpace; do
+        [ "$k" -gt 1 ] || break
+        keys $s $key
+        k=$((k - 1))
+        expect $s " $k/$n · " "$key did not move back to step $k/$n" || return 1
+        st=$(ribbon_stage "$SCREEN")
+        [ "$st" -le "$last" ] 2>/dev/null && [ "$st" -ge $((last - 1)) ] ||
+            { fail "back to step $k: the ribbon went from stage $last to $st"; return 1; }
+        if [ "$st" != "$last" ]; then
+            seen=$seen$st
+            case $st in
+            4)  screen_re "O = A·V +3×3 +not yet" || { fail "back at stage 4: O is not labelled \"not yet\""; return 1; }
+                screen_re "我 .*0\.044 +· +· +·" || { fail "back at stage 4: O is not drawn as dots"; return 1; }
+                screen_has "${MINUS}0.099" && { fail "back at stage 4: O's numbers still shown"; return 1; } ;;
+            3)  screen_re "我 .*0\.044 +· +· +·" || { fail "back at stage 3: A is not drawn as dots"; return 1; }
+                screen_has "0.313" && { fail "back at stage 3: A's 0.313 still shown"; return 1; } ;;
+            2)  screen_has "S = Q·Kᵀ" && { fail "back at stage 2: S still shown"; return 1; } ;;
+            esac
+            last=$st
+        fi
+    done
+    [ "$seen" = 54321 ] || { fail "stages seen going back: $seen, want 54321"; return 1; }
+    return 0
+}
+
+# 1b. At 80×24 the placeholder label is whole: "A = softmax(S)  3×3 not yet".
+t_placeholder_label()
+{
+    s=t_placeholder_label
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s 3
+    expect $s "[3 " "3 did not jump to stage 3" || return 1
+    expect_re $s "A = softmax\(S\) +3×3 +not yet" \
+        "at 80×24, stage 3: A's placeholder label is cut (want \"A = softmax(S)  3×3 not yet\")"
+}
+
+# 1c. A key the terminal description does not know (here \e[4~, the End key of
+# tmux/screen/PuTTY while TERM says xterm) must not act as its bytes: ncurses
+# hands such a sequence over as ESC [ 4 ~, and "4" alone would jump to stage 4.
+t_stray_escape()
+{
+    s=t_stray_escape
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    n=$(steps_of "$SCREEN")
+    tm send-keys -t $s -l -- "$(printf '\033[4~')"
+    keys $s n
+    expect $s " 2/$n · " "after the bytes ESC [ 4 ~ and then n the view is not at step 2/$n" || return 1
+    screen_has "[2 Q K V]" || { fail "the stray sequence moved the stage"; return 1; }
+}
+
+# ---- 2. the arithmetic of the focused score ------------------------------------
+
+t_focus()
+{
+    s=t_focus
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s 3
+    expect $s "[3 " "3 did not jump to stage 3" || return 1
+    keys $s k k k Left Left Left        # to (1,1) whatever the step's focus was
+    expect $s "score₁₁ = q₁·k₁ =" "k and Left did not move the focus to (1,1)" || return 1
+    keys $s l
+    expect $s "score₁₂ = q₁·k₂ = (0.149)(${MINUS}0.169) + (${MINUS}0.041)(${MINUS}0.304) + (0.194)(0.094) = 0.006" \
+        "the arithmetic of score₁₂ is not the expected line" || return 1
+    keys $s Right
+    expect $s "score₁₃ = q₁·k₃ =" "Right did not move the focus to (1,3)" || return 1
+    keys $s j
+    expect $s "score₂₃ = q₂·k₃ =" "j did not move the focus to (2,3)" || return 1
+    keys $s Up h
+    expect $s "score₁₂ = q₁·k₂ = (0.149)" "Up, h did not come back to (1,2)" || return 1
+}
+
+# ---- 3. resize ------------------------------------------------------------------
+
+t_resize()
+{
+    s=t_resize
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    tm resize-window -t $s -x 30 -y 8
+    size=$(pane_fmt $s '#{pane_width}x#{pane_height}')
+    [ "$size" = 30x8 ] || { fail "tmux did not resize the pane to 30x8 (it is $size)"; return 1; }
+    expect_re $s "too small|needs at least" "at 30×8 the screen does not say it is too small" || return 1
+    screen_has "[1 X]" && { fail "at 30×8 the normal screen is still drawn"; return 1; }
+    tm resize-window -t $s -x 120 -y 40
+    size=$(pane_fmt $s '#{pane_width}x#{pane_height}')
+    [ "$size" = 120x40 ] || { fail "tmux did not resize the pane to 120x40 (it is $size)"; return 1; }
+    expect $s "[1 X]" "back at 120×40 the normal screen did not return" || return 1
+    expect_gone $s "needs at least" "back at 120×40 the too-small message stays" || return 1
+    expect $s "$TITLE" "back at 120×40 the title is missing" || return 1
+    screen_sane 120 40
+}
+
+# ---- 4. help, and quitting ------------------------------------------------------
+
+t_help()
+{
+    s=t_help
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s '?'
+    expect $s "next step" "? did not open the help" || return 1
+    screen_has "previous step" || { fail "help lacks \"previous step\""; return 1; }
+    keys $s Escape
+    expect_gone $s "next step" "Esc did not close the help" || return 1
+    expect $s "[1 X]" "after Esc the lesson screen is not back" || return 1
+    keys $s '?'
+    expect $s "next step" "? did not open the help a second time" || return 1
+    keys $s '?'
+    expect_gone $s "next step" "? did not close the help" || return 1
+    keys $s q
+    wait_until session_gone $s || { fail "q did not end the process"; return 1; }
+}
+
+# 4b. The help lists every request, quit included, at the smallest size.
+t_help_complete()
+{
+    s=t_help_complete
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s '?'
+    expect $s "next step" "? did not open the help" || return 1
+    screen_re "^ +q +quit" || { fail "at 80×24 the help has no \"q  quit\" line"; return 1; }
+    screen_re "^ +\? +this help" || { fail "at 80×24 the help has no \"?  this help\" line"; return 1; }
+}
+
+# ---- 5. the terminal is restored on every way out ---------------------------------
+
+# restore MODE RC: run the tool from a shell, end it by MODE, check that the
+# shell saw exit status RC and that the terminal modes are as before.
+restore()
+{
+    s=t_restore_$1
+    f=$E2E_TMP/$1
+    start $s 80 24 /bin/sh
+    typetext $s "stty -g > $f.before"
+    keys $s Enter
+    wait_until file_ready "$f.before" || { fail "the shell in the pane did not run stty"; SCREEN=$(cap $s); return 1; }
+    typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1'"
+    keys $s Enter
+    expect $s "[1 X]" "the tool did not start from the shell" || return 1
+    wait_until file_ready "$f.pid" || { fail "no pid file"; return 1; }
+    pid=$(cat "$f.pid")
+    case $1 in
+    q) keys $s q ;;
+    int) keys $s C-c ;;
+    term) kill -TERM "$pid" ;;
+    hup) kill -HUP "$pid" ;;
+    esac
+    wait_until pid_gone "$pid" || { fail "the tool is still running after $1"; SCREEN=$(cap $s); return 1; }
+    # (a separate command: after Ctrl-C the shell drops the rest of the line)
+    typetext $s "echo \$? > $f.rc"
+    keys $s Enter
+    wait_until file_ready "$f.rc" || { fail "the shell did not get control back"; SCREEN=$(cap $s); return 1; }
+    rc=$(cat "$f.rc")
+    [ "$rc" = "$2" ] || { fail "exit status after $1 is $rc, want $2"; SCREEN=$(cap $s); return 1; }
+    typetext $s "stty -g > $f.after; stty -a > $f.stty"
+    keys $s Enter
+    wait_until file_ready "$f.stty" || { fail "stty did not run after $1"; SCREEN=$(cap $s); return 1; }
+    SCREEN=$(cap $s)
+    grep -Eq '(^|[ ;])icanon([ ;]|$)' "$f.stty" && grep -Eq '(^|[ ;])echo([ ;]|$)' "$f.stty" ||
+        { fail "after $1 the terminal is not sane: $(grep -Eo '[-]?(icanon|echo|isig|icrnl)([ ;]|$)' "$f.stty" | tr -d ' ;\n' | sed 's/\(.\)-/\1 -/g')"; return 1; }
+    cmp -s "$f.before" "$f.after" ||
+        { fail "after $1 the terminal modes differ from before (stty -g: $(cat "$f.before") → $(cat "$f.after"))"; return 1; }
+    [ "$(pane_fmt $s '#{alternate_on}')" = 0 ] || { fail "after $1 the alternate screen is still on"; return 1; }
+    [ "$(pane_fmt $s '#{cursor_flag}')" = 1 ] || { fail "after $1 the cursor is still hidden"; return 1; }
+    screen_has "[1 X]" && { fail "after $1 the tool's screen was left on the terminal"; return 1; }
+    return 0
+}
+
+t_restore_q() { restore q 0; }
+t_restore_int() { restore int 130; }
+t_restore_term() { restore term 143; }
+t_restore_hup() { restore hup 129; }
+
+# ---- 6. Ctrl-Z and fg ----------------------------------------------------------
+
+t_suspend()
+{
+    s=t_suspend
+    f=$E2E_TMP/suspend
+    start $s 80 24 /bin/sh
+    typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1'"
+    keys $s Enter
+    expect $s "[1 X]" "the tool did not start from the shell" || return 1
+    wait_until file_ready "$f.pid" || { fail "no pid file"; return 1; }
+    pid=$(cat "$f.pid")
+    n=$(steps_of "$SCREEN")
+    keys $s n
+    expect $s " 2/$n · " "n did not step" || return 1
+    keys $s C-z
+    expect $s "Stopped" "Ctrl-Z: the shell does not report the job stopped" || return 1
+    state=$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)
+    [ "$state" = T ] || { fail "Ctrl-Z: the process state is \"$state\", want T (stopped)"; return 1; }
+    [ "$(pane_fmt $s '#{alternate_on}')" = 0 ] || { fail "Ctrl-Z: the alternate screen is still on"; return 1; }
+    typetext $s "stty -a > $f.stty"
+    keys $s Enter
+    wait_until file_ready "$f.stty" || { fail "the shell did not run stty while the tool was stopped"; return 1; }
+    grep -Eq '(^| )icanon( |$)' "$f.stty" && grep -Eq '(^| )echo( |$)' "$f.stty" ||
+        { fail "while suspended the terminal is not in cooked mode (no icanon/echo)"; return 1; }
+    typetext $s "fg"
+    keys $s Enter
+    expect $s " 2/$n · " "fg: the screen was not redrawn at step 2" || return 1
+    expect $s "$TITLE" "fg: the title was not redrawn" || return 1
+    expect $s "Space next" "fg: the key bar was not redrawn" || return 1
+    keys $s n
+    expect $s " 3/$n · " "after fg the tool does not take keys" || return 1
+    keys $s q
+    wait_until pid_gone "$pid" || { fail "q after fg did not quit"; return 1; }
+}
+
+# ---- 7. no terminal -----------------------------------------------------------------
+
+t_noterm()
+{
+    out=$E2E_TMP/noterm.out
+    "$BIN" "$L1" </dev/null >"$out" 2>&1
+    rc=$?
+    [ "$rc" = 2 ] || { fail "with stdin from /dev/null the exit status is $rc, want 2"; return 1; }
+    grep -q -- "--dump" "$out" || { fail "the message does not mention --dump: $(head -c 200 "$out")"; return 1; }
+    [ "$(wc -l <"$out")" -le 2 ] || { fail "the message is more than a line or two: $(head -c 300 "$out")"; return 1; }
+    "$BIN" "$L1" 2>"$out" </dev/null | cat >/dev/null
+    rc=$?
+    grep -q -- "--dump" "$out" || { fail "piped: the message does not mention --dump"; return 1; }
+    return 0
+}
+
+# ---- 8. live editing (issue 4) ---------------------------------------------------------
+
+t_edit_experiment()
+{
+    s=t_edit_experiment
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s 4
+    expect $s "[4 softmax]" "4 did not jump to the softmax stage" || return 1
+    expect_re $s "$(row_re 我 0.313 0.337 0.350)" "A row 我 is not 0.313 0.337 0.350" || return 1
+    keys $s :
+    expect_re $s "^ :$" "':' did not open the action prompt" || return 1
+    typetext $s "Q[1] = K[1] * 5"
+    expect $s " :Q[1] = K[1] * 5" "the prompt does not echo what was typed" || return 1
+    keys $s Enter
+    expect_re $s "$(row_re 我 0.873 0.076 0.052)" "after Q[1] = K[1] * 5 the A row is not 0.873 0.076 0.052" || return 1
+    expect $s "0.313 → 0.873" "the bars do not show 0.313 → 0.873" || return 1
+    keys $s s
+    expect_re $s "$(row_re 我 0.695 0.169 0.136)" "after s the A row is not 0.695 0.169 0.136" || return 1
+    expect $s "scale ÷√d" "after s the header does not say scale ÷√d" || return 1
+    keys $s u
+    expect_re $s "$(row_re 我 0.873 0.076 0.052)" "the first u did not go back to 0.873" || return 1
+    keys $s u
+    expect_re $s "$(row_re 我 0.313 0.337 0.350)" "the second u did not go back to 0.313 0.337 0.350" || return 1
+    keys $s C-r
+    expect_re $s "$(row_re 我 0.873 0.076 0.052)" "Ctrl-R did not redo Q[1] = K[1] * 5" || return 1
+    keys $s r
+    expect_re $s "$(row_re 我 0.313 0.337 0.350)" "r did not reset to the lesson" || return 1
+    keys $s :
+    expect_re $s "^ :$" || return 1
+    typetext $s "Q[9] = 1"
+    keys $s Enter
+    expect $s " :Q[9] = 1" "after a bad action the prompt should stay open with the text" || return 1
+    keys $s Escape
+    expect_gone $s " :Q[9] = 1" "Esc did not close the prompt" || return 1
+}
+
+t_edit_save()
+{
+    s=t_edit_save
+    dir=$E2E_TMP/save
+    mkdir -p "$dir"
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s 4
+    expect_re $s "$(row_re 我 0.313 0.337 0.350)" "4: A row 我 is not 0.313 0.337 0.350" || return 1
+    before=$SCREEN
+    keys $s e
+    expect $s "Edit" "e did not enter edit mode" || return 1
+    keys $s 2
+    expect $s "Q[1][1] = 2" "typing 2 in edit mode does not open the cell field" || return 1
+    keys $s Enter
+    expect_re $s "✎|set by hand" "after setting Q[1][1] = 2 there is no ✎ / \"set by hand\" mark" || return 1
+    expect_gone $s "0.313  0.337  0.350" "the A row did not change after Q[1][1] = 2" || return 1
+    [ "$SCREEN" != "$before" ] || { fail "the screen did not change"; return 1; }
+    keys $s Escape
+    shown=$(row_after "A = softmax" 我)
+    [ -n "$shown" ] || { fail "cannot read A row 我 from the screen"; return 1; }
+    keys $s w
+    expect_re $s "^ save as: [^ ]+" "w: the save prompt offers no default name" || return 1
+    keys $s C-u
+    expect_re $s "^ save as: ?$" "Ctrl-U did not clear the name" || return 1
+    typetext $s "$dir/saved.yaml"
+    keys $s Enter
+    expect $s "Saved" "Enter in the save prompt did not say Saved" || return 1
+    [ -s "$dir/saved.yaml" ] || { fail "no file at $dir/saved.yaml"; return 1; }
+    # Saved: q quits without asking.
+    keys $s q
+    wait_until session_gone $s || { fail "q after saving did not quit"; return 1; }
+    "$BIN" --json "$dir/saved.yaml" >"$dir/saved.json" 2>"$dir/json.err" ||
+        { fail "--json of the saved file failed: $(head -c 300 "$dir/json.err")"; return 1; }
+    json=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%.3f" % x for x in d["matrices"]["A"][0]))' "$dir/saved.json" 2>&1) ||
+        { fail "--json output does not parse: $json"; return 1; }
+    [ "$json" = "$shown" ] || { fail "--json A row 1 is \"$json\", the screen showed \"$shown\""; return 1; }
+    "$BIN" --check "$dir/saved.yaml" >"$dir/check.out" 2>&1 ||
+        { fail "--check of the saved file failed: $(head -c 300 "$dir/check.out")"; return 1; }
+    # Loading it shows what was saved.
+    s2=t_edit_save_reopen
+    start $s2 80 24 "$BIN" "$dir/saved.yaml"
+    expect $s2 "[4 softmax]" "the saved lesson does not open at the step it was saved at" || { stop $s2; return 1; }
+    got=$(row_after "A = softmax" 我)
+    stop $s2
+    [ "$got" = "$shown" ] || { fail "reopened: A row 我 is \"$got\", saved \"$shown\""; return 1; }
+    return 0
+}
+
+t_quit_unsaved()
+{
+    s=t_quit_unsaved
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s 4
+    expect $s "[4 softmax]" || return 1
+    keys $s s
+    expect $s "scale ÷√d" "s did not turn scaling on" || return 1
+    keys $s q
+    expect $s "unsaved" "q with unsaved edits does not ask first" || return 1
+    keys $s x
+    expect_gone $s "unsaved" "after x the question stays" || return 1
+    sleep 0.2
+    alive $s || { fail "x at the unsaved question quit"; return 1; }
+    expect $s "[4 softmax]" "after x the lesson screen is not there" || return 1
+    keys $s q
+    expect $s "unsaved" "the second q does not ask" || return 1
+    keys $s y
+    wait_until session_gone $s || { fail "y at the unsaved question did not quit"; return 1; }
+}
+
+# 8b. Lesson 2's script does the experiment itself.
+t_lesson2()
+{
+    [ -n "$L2" ] || { echo "    (no lessons/02-*.yaml yet: skipped)"; return 0; }
+    s=t_lesson2
+    start $s 80 24 "$BIN" "$L2"
+    expect $s " 1/" "lesson 2 did not open" || return 1
+    n=$(steps_of "$SCREEN") k=1 got=""
+    while [ "$k" -lt "$n" ]; do
+        keys $s n
+        k=$((k + 1))
+        expect $s " $k/$n · " "n did not reach step $k" || return 1
+        case $got in
+        "") screen_re "$(row_re 我 0.873 0.076 0.052)" && screen_has "0.313 → 0.873" && got=873 ;;
+        873) screen_re "$(row_re 我 0.695 0.169 0.136)" && got=873,695 ;;
+        esac
+    done
+    [ "$got" = 873,695 ] || { fail "lesson 2 did not show 0.313 → 0.873 then 0.695 0.169 0.136 (saw: ${got:-neither})"; return 1; }
+}
+
+# ---- 9. a big terminal -------------------------------------------------------------
+
+t_big()
+{
+    s=t_big
+    start $s 120 40 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    n=$(steps_of "$SCREEN") k=1
+    while :; do
+        printf '%s\n' "$SCREEN" | sed -n 1p | grep -qF "$TITLE" || { fail "step $k: the title is not on line 1"; return 1; }
+        printf '%s\n' "$SCREEN" | tail -n 1 | grep -q "q quit" || { fail "step $k: the key bar is not on the last line"; return 1; }
+        [ "$(printf '%s\n' "$SCREEN" | wc -l)" -eq 40 ] || { fail "step $k: the capture is not 40 lines"; return 1; }
+        screen_sane 120 40 || { WHY="step $k: $WHY"; return 1; }
+        [ "$k" -lt "$n" ] || break
+        keys $s n
+        k=$((k + 1))
+        expect $s " $k/$n · " "n did not reach step $k" || return 1
+    done
+    keys $s '?'
+    expect $s "next step" "? did not open the help at 120×40" || return 1
+    screen_re "quit" || { fail "the help at 120×40 lacks quit"; return 1; }
+    screen_sane 120 40
+}
+
+# 9b. The help text is not cut at 120 columns (two columns of help).
+t_big_help()
+{
+    s=t_big_help
+    start $s 120 40 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s '?'
+    expect $s "next step" "? did not open the help" || return 1
+    for t in "focus the key column to the left (j)" "toggle scaling: none / divide by sqrt(d_k)" \
+             "save the current state as a new lesson" "next theme: dark, light, mono, projector"; do
+        screen_has "$t" || { fail "at 120×40 the help cuts \"$t\""; return 1; }
+    done
+}
+
+# ---- 10. NO_COLOR ---------------------------------------------------------------------
+
+t_nocolor()
+{
+    s=t_nocolor
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s 4
+    expect $s "α₁ = exp ÷ sum" || return 1
+    colour=$SCREEN
+    stop $s
+    start $s 80 24 -e NO_COLOR=1 "$BIN" "$L1"
+    expect $s "[1 X]" "NO_COLOR=1: the lesson did not open" || return 1
+    keys $s 4
+    expect $s "α₁ = exp ÷ sum" "NO_COLOR=1: 4 did not reach the softmax stage" || return 1
+    mono=$SCREEN
+    esc=$(capture_e $s)
+    # The same text, but for the heatmap: shades in colour, ░▒▓█ in mono.
+    norm() { printf '%s\n' "$1" | sed 's/[░▒▓█▉▊▋▌▍▎▏]/ /g; s/ *$//'; }
+    norm "$colour" >"$E2E_TMP/colour.txt"
+    norm "$mono" >"$E2E_TMP/mono.txt"
+    if ! cmp -s "$E2E_TMP/colour.txt" "$E2E_TMP/mono.txt"; then
+        fail "NO_COLOR=1 shows other text: $(diff "$E2E_TMP/colour.txt" "$E2E_TMP/mono.txt" | grep '^[<>]' | head -4 | tr '\n' ' ')"
+        return 1
+    fi
+    printf '%s\n' "$esc" | grep -Eq $(printf '\033')'\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5|48;5|38;2|48;2|9[0-7]|10[0-7])[;m]' &&
+        { fail "NO_COLOR=1: the screen still has colour codes"; return 1; }
+    printf '%s\n' "$esc" | grep -Eq $(printf '\033')'\[([0-9;]*;)?7[;m]' ||
+        { fail "NO_COLOR=1: nothing is in reverse video (the focus and ribbon need it in mono)"; return 1; }
+    printf '%s\n' "$mono" | grep -q '[░▒▓█]' || { fail "NO_COLOR=1: no ░▒▓█ heatmap"; return 1; }
+    return 0
+}
+
+# ---- run them ------------------------------------------------------------------------
+
+T0=$(date +%s)
+run_test "steps: n/Space/PgDn through the 5 stages, PgUp/p/Backspace back" t_steps
+run_test "steps: placeholder label \"not yet\" whole at 80×24" t_placeholder_label
+run_test "keys: an unknown escape sequence (ESC [ 4 ~) does nothing" t_stray_escape
+run_test "focus: score₁₂ arithmetic at (1,2), arrows and hjkl" t_focus
+run_test "resize: 80×24 → 30×8 too small → 120×40" t_resize
+run_test "help: ? opens, Esc/? close, q quits" t_help
+run_test "help: lists q quit at 80×24" t_help_complete
+run_test "restore: terminal sane after q" t_restore_q
+run_test "restore: terminal sane after SIGINT (Ctrl-C)" t_restore_int
+run_test "restore: terminal sane after SIGTERM" t_restore_term
+run_test "restore: terminal sane after SIGHUP" t_restore_hup
+run_test "suspend: Ctrl-Z stops, fg redraws" t_suspend
+run_test "no terminal: exit 2, points to --dump" t_noterm
+run_test "edit: :Q[1] = K[1] * 5, s, u, u, Ctrl-R, r, bad action" t_edit_experiment
+run_test "edit: e 2 Enter, w save, --json/--check/reopen the file" t_edit_save
+run_test "edit: q with unsaved edits asks, x stays, y quits" t_quit_unsaved
+run_test "lesson 2: the script shows 0.313 → 0.873, then 0.695" t_lesson2
+run_test "big: 120×40 step-through, nothing garbled" t_big
+run_test "big: help text whole at 120×40" t_big_help
+run_test "NO_COLOR=1: same text, mono theme" t_nocolor
+T1=$(date +%s)
+
+echo "e2e: took $((T1 - T0)) s"
+echo "e2e: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

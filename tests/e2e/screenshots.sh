@@ -1,0 +1,346 @@
+#!/bin/sh
+# screenshots.sh BINARY - regenerate screenshots/: PNG pictures and plain-text
+# captures of qkvtutor's key screens.  `make screenshots` runs it.
+#
+# Each screen is driven in tmux (a private server, panes with LANG=C.UTF-8
+# and TERM=xterm-256color), captured with its colours (capture-pane -e),
+# converted to HTML by aha, and photographed by headless Chromium with the
+# Noto Sans Mono CJK SC font, in which a Latin letter is exactly half as wide
+# as a CJK character, so 我 and 猫 take two columns as in the terminal.
+#
+# Two fixes on the way, both in the python3 step below:
+# - tmux writes reverse video as ESC[7m *before* the colour codes of the same
+#   cell (ESC[0;1;7m ESC[39m ESC[49m), and aha lets those later colour codes
+#   undo the swap, so reversed cells lost their reverse. The capture is
+#   rewritten with one SGR run per change of state, 7 placed after the
+#   colours, and the swap resolved into explicit colours; dim (which aha
+#   ignores) becomes grey.
+# - Characters that are one column wide in the terminal but drawn full-width
+#   by CJK fonts (▲ ▼ █ ▸ − · …) are boxed to one column, CJK ones to two, so
+#   every column lines up in the picture.
+#
+# Needs tmux, aha, chromium, fonts-noto-cjk, fonts-dejavu-core, python3;
+# installs the missing ones with apt-get (sudo when not root).
+
+. "$(dirname "$0")/lib.sh"
+
+# ---- dependencies -------------------------------------------------------------
+
+need=""
+command -v tmux >/dev/null 2>&1 || need="$need tmux"
+command -v aha >/dev/null 2>&1 || need="$need aha"
+command -v chromium >/dev/null 2>&1 || need="$need chromium"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
+command -v fc-list >/dev/null 2>&1 || need="$need fontconfig"
+fc-list 2>/dev/null | grep -q "Noto Sans Mono CJK SC" || need="$need fonts-noto-cjk"
+fc-list 2>/dev/null | grep -q "DejaVu Sans Mono" || need="$need fonts-dejavu-core"
+if [ -n "$need" ]; then
+    echo "screenshots: installing:$need"
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "screenshots: no apt-get here; please install:$need" >&2
+        exit 2
+    fi
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null ||
+        { echo "screenshots: apt-get install failed" >&2; exit 2; }
+fi
+
+e2e_init "$1"
+OUT=$E2E_ROOT/screenshots
+mkdir -p "$OUT"
+FONT_PX=16      # font size; a column is FONT_PX/2 wide
+LINE_PX=20      # one terminal row
+PAD_PX=12
+
+# ---- the ANSI → HTML helper -------------------------------------------------------
+
+cat >"$E2E_TMP/ansi.py" <<'PY'
+"""normalize: tmux capture-pane -e output -> ANSI that aha renders right.
+page COLS ROWS TITLE: aha --stylesheet output -> a complete HTML page."""
+import html, re, sys, unicodedata
+
+SGR = re.compile(r"\x1b\[([0-9;:]*)m|\x1b[^a-zA-Z]*[a-zA-Z]")
+
+def parse(params, st):
+    p = [int(x) if x else 0 for x in params.replace(":", ";").split(";")] if params else [0]
+    i = 0
+    while i < len(p):
+        c = p[i]
+        if c == 0:
+            st.update(bold=False, dim=False, italic=False, under=False, blink=False, rev=False, fg=None, bg=None)
+        elif c == 1: st["bold"] = True
+        elif c == 2: st["dim"] = True
+        elif c == 3: st["italic"] = True
+        elif c == 4: st["under"] = True
+        elif c == 5: st["blink"] = True
+        elif c == 7: st["rev"] = True
+        elif c == 22: st["bold"] = st["dim"] = False
+        elif c == 23: st["italic"] = False
+        elif c == 24: st["under"] = False
+        elif c == 25: st["blink"] = False
+        elif c == 27: st["rev"] = False
+        elif 30 <= c <= 37: st["fg"] = ("c", c - 30)
+        elif 40 <= c <= 47: st["bg"] = ("c", c - 40)
+        elif 90 <= c <= 97: st["fg"] = ("x", c - 90 + 8)
+        elif 100 <= c <= 107: st["bg"] = ("x", c - 100 + 8)
+        elif c == 39: st["fg"] = None
+        elif c == 49: st["bg"] = None
+        elif c in (38, 48) and i + 1 < len(p):
+            key = "fg" if c == 38 else "bg"
+            if p[i + 1] == 5 and i + 2 < len(p):
+                n = p[i + 2]
+                st[key] = ("c", n) if n < 8 else ("x", n)
+                i += 2
+            elif p[i + 1] == 2 and i + 4 < len(p):
+                st[key] = ("rgb", tuple(p[i + 2:i + 5]))
+                i += 4
+        i += 1
+
+DEFAULT_FG, DEFAULT_BG = ("c", 7), ("c", 0)
+
+def code(col, bg):
+    kind, v = col
+    if kind == "c":
+        return str((40 if bg else 30) + v)
+    if kind == "x":
+        return "%d;5;%d" % (48 if bg else 38, v)
+    return "%d;2;%d;%d;%d" % ((48 if bg else 38,) + v)
+
+def emit(st):
+    fg, bg = st["fg"], st["bg"]
+    if st["dim"] and fg in (None, ("c", 7), ("x", 15)):
+        fg = ("x", 245)
+    if st["rev"]:
+        fg, bg = (bg or DEFAULT_BG), (fg or DEFAULT_FG)
+    out = ["0"]
+    if st["bold"]: out.append("1")
+    if st["italic"]: out.append("3")
+    if st["under"]: out.append("4")
+    if fg: out.append(code(fg, False))
+    if bg: out.append(code(bg, True))
+    return "\x1b[" + ";".join(out) + "m"
+
+def normalize(text):
+    st = dict(bold=False, dim=False, italic=False, under=False, blink=False, rev=False, fg=None, bg=None)
+    lines = []
+    for line in text.split("\n"):
+        out, last, pos = [], None, 0
+        for m in SGR.finditer(line):
+            chunk = line[pos:m.start()]
+            if chunk:
+                e = emit(st)
+                if e != last:
+                    out.append(e)
+                    last = e
+                out.append(chunk)
+            if m.group(1) is not None:
+                parse(m.group(1), st)
+            pos = m.end()
+        chunk = line[pos:]
+        if chunk:
+            e = emit(st)
+            if e != last:
+                out.append(e)
+            out.append(chunk)
+        out.append("\x1b[0m")
+        lines.append("".join(out))
+    return "\n".join(lines)
+
+# Colours: the xterm palette, so the pictures look like a common terminal.
+CSS = """
+html, body { margin: 0; background: #000; }
+@font-face { font-family: "QkvNarrow"; font-weight: normal;
+             src: local("DejaVu Sans Mono"), local("DejaVuSansMono"); unicode-range: %(narrow)s; }
+@font-face { font-family: "QkvNarrow"; font-weight: bold;
+             src: local("DejaVu Sans Mono Bold"), local("DejaVuSansMono-Bold"); unicode-range: %(narrow)s; }
+.term { display: inline-block; padding: %(pad)dpx; background: #000; color: #d0d0d0;
+        font-family: "QkvNarrow", "Noto Sans Mono CJK SC"; font-size: %(font)dpx; line-height: %(line)dpx; }
+.l { height: %(line)dpx; white-space: pre; overflow: hidden; }
+.l span { display: inline-block; height: %(line)dpx; vertical-align: top; }
+.l span.c1, .l span.c2 { overflow: hidden; text-align: left; background: inherit; }
+.c1 { width: 0.5em; }
+.c2 { width: 1em; }
+.dimgray { color: #000; } .red { color: #cd0000; } .green { color: #00cd00; } .yellow { color: #cdcd00; }
+.blue { color: #2f6fff; } .purple { color: #cd00cd; } .cyan { color: #00cdcd; } .white { color: #e5e5e5; }
+.bold.red { color: #ff3030; } .bold.green { color: #30ff30; } .bold.yellow { color: #ffff40; }
+.bold.blue { color: #6c8cff; } .bold.purple { color: #ff40ff; } .bold.cyan { color: #40ffff; }
+.bold.white { color: #ffffff; }
+.bg-black { background-color: #000; } .bg-red { background-color: #cd0000; } .bg-green { background-color: #00cd00; }
+.bg-yellow { background-color: #cdcd00; } .bg-blue { background-color: #0000ee; } .bg-purple { background-color: #cd00cd; }
+.bg-cyan { background-color: #00cdcd; } .bg-white { background-color: #e5e5e5; }
+.reset { color: #d0d0d0; } .bg-reset { background-color: #000; }
+.inverted { color: #000; } .bg-inverted { background-color: #d0d0d0; }
+.underline { text-decoration: underline; } .bold { font-weight: bold; } .italic { font-style: italic; }
+"""
+
+TAG = re.compile(r"(<[^>]*>|&[a-zA-Z#0-9]+;)")
+
+NARROW = set()
+
+def box(line):
+    """Put every character of one HTML line in a box of its terminal width; remember the one-column ones: they are drawn with DejaVu Sans Mono
+    (a font in which they are narrow), the rest with Noto Sans Mono CJK SC."""
+    out = []
+    for part in TAG.split(line):
+        if not part or part.startswith("<"):
+            out.append(part)
+            continue
+        if part.startswith("&") and part.endswith(";"):
+            out.append('<span class="c1">%s</span>' % part)
+            continue
+        for ch in part:
+            if ord(ch) < 128:
+                # ASCII too: Noto's Latin advance is not exactly half an em
+                # in Chromium, and the drift shows as seams in block bars.
+                out.append('<span class="c1">%s</span>' % ch)
+            elif unicodedata.combining(ch):
+                out.append(ch)
+            else:
+                w = 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+                if w == 1:
+                    NARROW.add(ord(ch))
+                out.append('<span class="c%d">%s</span>' % (w, ch))
+    return "".join(out)
+
+def page(body, cols, rows, title):
+    lines = body.rstrip("\n").split("\n")
+    lines += [""] * (rows - len(lines))
+    div = "\n".join('<div class="l">%s</div>' % box(l) for l in lines[:rows])
+    narrow = ", ".join("U+%04X" % c for c in sorted(NARROW)) or "U+00A0"
+    css = CSS % dict(pad=PAD, font=FONT, line=LINE, narrow=narrow)
+    return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title>\n<style>%s</style></head>\n'
+            '<body><div class="term" style="width:%dem">\n%s\n</div></body></html>\n'
+            % (html.escape(title), css, cols / 2, div))
+
+if __name__ == "__main__":
+    data = sys.stdin.read()
+    if sys.argv[1] == "normalize":
+        sys.stdout.write(normalize(data))
+    else:
+        cols, rows = int(sys.argv[2]), int(sys.argv[3])
+        FONT, LINE, PAD = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+        sys.stdout.write(page(data, cols, rows, sys.argv[4]))
+PY
+
+# ---- one screenshot ---------------------------------------------------------------
+
+SHOTS=0
+
+# shoot SESSION NAME: capture the session's screen as screenshots/NAME.png
+# and NAME.txt.
+shoot()
+{
+    _s=$1 _name=$2
+    _size=$(pane_fmt "$_s" '#{pane_width} #{pane_height}')
+    _w=${_size% *} _h=${_size#* }
+    cap "$_s" >"$OUT/$_name.txt"
+    tm capture-pane -e -N -p -t "$_s" >"$E2E_TMP/$_name.ansi"   # -N: keep the key bar's fill
+    python3 "$E2E_TMP/ansi.py" normalize <"$E2E_TMP/$_name.ansi" >"$E2E_TMP/$_name.norm" || return 1
+    aha --black --stylesheet --no-header <"$E2E_TMP/$_name.norm" >"$E2E_TMP/$_name.body" || return 1
+    python3 "$E2E_TMP/ansi.py" page "$_w" "$_h" "qkvtutor $_name" "$FONT_PX" "$LINE_PX" "$PAD_PX" \
+        <"$E2E_TMP/$_name.body" >"$E2E_TMP/$_name.html" || return 1
+    _pw=$((_w * FONT_PX / 2 + 2 * PAD_PX))
+    _ph=$((_h * LINE_PX + 2 * PAD_PX))
+    rm -f "$OUT/$_name.png"
+    _prof=$(mktemp -d "$E2E_TMP/chromium.XXXXXX")
+    chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync --hide-scrollbars --force-device-scale-factor=1 \
+        --user-data-dir="$_prof" --window-size="$_pw,$_ph" \
+        --screenshot="$OUT/$_name.png" "file://$E2E_TMP/$_name.html" >"$E2E_TMP/chromium.log" 2>&1
+    rm -rf "$_prof"
+    if [ ! -s "$OUT/$_name.png" ]; then
+        echo "screenshots: chromium made no $_name.png:" >&2
+        tail -5 "$E2E_TMP/chromium.log" >&2
+        return 1
+    fi
+    [ -n "$E2E_KEEP" ] && cp "$E2E_TMP/$_name.html" "$OUT/$_name.html"
+    SHOTS=$((SHOTS + 1))
+    echo "screenshots: $_name.png (${_w}x${_h})"
+}
+
+# shot NAME: start-up failed or a wait timed out: say so, show the screen.
+missed()
+{
+    echo "screenshots: $1: $2" >&2
+    printf '%s\n' "$SCREEN" | sed 's/^/    |/' >&2
+    FAILS=$((FAILS + 1))
+}
+
+FAILS=0
+W=100 H=30
+
+# Lesson 1, each stage, English.
+s=l1
+start $s $W $H "$BIN" --lang en "$L1"
+if wait_for $s "[1 X]"; then
+    shoot $s 01-input
+    keys $s 2
+    wait_for $s "[2 Q K V]" && shoot $s 02-qkv || missed 02-qkv "2 did not reach stage 2"
+    keys $s 3
+    if wait_for $s "[3 "; then
+        keys $s k k k h h h l
+        wait_for $s "score₁₂ = q₁·k₂" && shoot $s 03-scores || missed 03-scores "no score₁₂ focus"
+    else
+        missed 03-scores "3 did not reach stage 3"
+    fi
+    keys $s 4
+    wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 04-softmax || missed 04-softmax "4 did not reach stage 4"
+    keys $s 5
+    wait_for $s "[5 A·V]" && wait_for $s "o₁" && shoot $s 05-output || missed 05-output "5 did not reach stage 5"
+    keys $s 1 '?'
+    wait_for $s "next step" && shoot $s 09-help || missed 09-help "? did not open the help"
+else
+    missed 01-input "lesson 1 did not open"
+fi
+stop $s
+
+# The experiment: lesson 2 after Q[1] = K[1] * 5 (bars before → after); with
+# the test lesson, the same through the : prompt.
+s=l2
+if [ -n "$L2" ]; then
+    start $s $W $H "$BIN" --lang en "$L2"
+    wait_for $s " 1/" && keys $s n n
+else
+    start $s $W $H "$BIN" --lang en "$L1"
+    wait_for $s "[1 X]" && keys $s 4 : && typetext $s "Q[1] = K[1] * 5" && keys $s Enter
+fi
+wait_for $s "0.313 → 0.873" && shoot $s 06-edit-before-after || missed 06-edit-before-after "no 0.313 → 0.873 bars"
+stop $s
+
+# Chinese.
+s=zh
+start $s $W $H "$BIN" --lang zh "$L1"
+if wait_for $s "三个词"; then
+    keys $s 4
+    wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 07-zh || missed 07-zh "4 did not reach stage 4"
+else
+    missed 07-zh "the Chinese title did not show"
+fi
+stop $s
+
+# Projector theme, at the scores stage.
+s=proj
+start $s $W $H "$BIN" --lang en --theme projector "$L1"
+if wait_for $s "[1 X]"; then
+    keys $s 4
+    wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 08-projector || missed 08-projector "4 did not reach stage 4"
+else
+    missed 08-projector "lesson 1 did not open"
+fi
+stop $s
+
+# Mono (NO_COLOR): the focus is reverse video, which the pictures must keep.
+s=mono
+start $s $W $H -e NO_COLOR=1 "$BIN" --lang en "$L1"
+if wait_for $s "[1 X]"; then
+    keys $s 4
+    wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 10-mono || missed 10-mono "4 did not reach stage 4"
+else
+    missed 10-mono "lesson 1 did not open"
+fi
+stop $s
+
+echo "screenshots: $SHOTS written to screenshots/, $FAILS missed"
+[ "$FAILS" -eq 0 ]

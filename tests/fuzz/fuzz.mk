@@ -1,0 +1,91 @@
+# Fuzzing with libFuzzer (clang): see tests/fuzz/README.md.
+#   make fuzz [FUZZ_SECONDS=60]   fuzz each target FUZZ_SECONDS seconds
+#   make fuzz-smoke               10 s each plus the regression replay; skipped
+#                                 (with a message) without clang's fuzzer runtime
+#   make fuzz-regress             replay tests/fuzz/regress/ and the seeds, no fuzzing
+# The targets compile src/core, src/lesson and src/render.c themselves with
+# clang (-fsanitize=fuzzer,address,undefined) into $(B)/fuzz/; the gcc
+# objects are not used. The corpora live in $(B)/fuzz/corpus-*: seeded on
+# every run from lessons/, tests/bad/ and tests/fuzz/actions.txt, and kept
+# between runs (never committed).
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_DIR      = $(B)/fuzz
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS   = $(CFLAGS_ALL) -O1 -g $(FUZZ_SAN) -Isrc
+FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) src/render.c
+FUZZ_OBJ      = $(FUZZ_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_TARGETS  = fuzz_lesson fuzz_action
+FUZZ_BINS     = $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
+FUZZ_OPTS     = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+FUZZ_PROBE    = $(FUZZ_DIR)/.probe-ok
+
+.PHONY: fuzz fuzz-smoke fuzz-regress fuzz-build fuzz-corpus
+
+$(FUZZ_DIR)/obj/%.o: src/%.c | deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+$(FUZZ_DIR)/obj/%.o: tests/fuzz/%.c | deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+-include $(wildcard $(FUZZ_DIR)/obj/*.d $(FUZZ_DIR)/obj/*/*.d)
+
+$(FUZZ_BINS): $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/%.o $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+
+# Can clang build a libFuzzer binary here? (clang plus its compiler-rt runtime.)
+$(FUZZ_PROBE):
+	@mkdir -p $(FUZZ_DIR)
+	@printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return d && n; }\n' > $(FUZZ_DIR)/probe.c
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 && \
+	 $(FUZZ_CC) -fsanitize=fuzzer,address,undefined $(FUZZ_DIR)/probe.c -o $(FUZZ_DIR)/probe >/dev/null 2>&1 && \
+	 touch $@ || true
+	@rm -f $(FUZZ_DIR)/probe $(FUZZ_DIR)/probe.c
+
+fuzz-build: $(FUZZ_PROBE)
+	@test -f $(FUZZ_PROBE) || { echo "fuzz: $(FUZZ_CC) cannot build libFuzzer targets (install clang and libclang-rt-dev)"; exit 1; }
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+# Seed the corpora: lesson files, and one action per line of actions.txt
+# plus every do: action written in the lessons.
+fuzz-corpus:
+	@mkdir -p $(FUZZ_DIR)/corpus-lesson $(FUZZ_DIR)/corpus-action
+	@cp $(LESSONS) tests/bad/*.yaml $(FUZZ_DIR)/corpus-lesson/
+	@{ cat tests/fuzz/actions.txt; \
+	   sed -n 's/^ *\(do:\|-\) *"\(.*=.*\)" *$$/\2/p' $(LESSONS); } | \
+	 awk -v d=$(FUZZ_DIR)/corpus-action '{ f = sprintf("%s/seed-%03d", d, NR); printf "%s", $$0 > f; close(f) }'
+
+# Replay the kept crashes and the seeds (no fuzzing): each must run clean.
+fuzz-regress: fuzz-build fuzz-corpus
+	@set -e; for t in lesson action; do \
+	  if [ $$t = lesson ]; then files="$(LESSONS) $$(ls tests/bad/*.yaml)"; \
+	  else files="$$(ls $(FUZZ_DIR)/corpus-action/seed-*)"; fi; \
+	  files="$$files $$(ls tests/fuzz/regress/$$t-* 2>/dev/null || true)"; \
+	  n=$$(echo $$files | wc -w); \
+	  $(FUZZ_DIR)/fuzz_$$t $$files > $(FUZZ_DIR)/regress-$$t.log 2>&1 || \
+	    { tail -n 40 $(FUZZ_DIR)/regress-$$t.log; echo "FAIL: fuzz-regress fuzz_$$t"; exit 1; }; \
+	  echo "ok: fuzz-regress fuzz_$$t ($$n inputs replayed)"; done
+
+# Fuzz one target for $(1) seconds; a crash is left in $(FUZZ_DIR)/crash-*.
+define fuzz_run
+	@echo "== fuzz_$(2): $(1) s"; \
+	 $(FUZZ_DIR)/fuzz_$(2) $(FUZZ_OPTS) -max_total_time=$(1) -dict=tests/fuzz/$(2).dict \
+	   -artifact_prefix=$(FUZZ_DIR)/crash-$(2)- $(FUZZ_DIR)/corpus-$(2) > $(FUZZ_DIR)/fuzz-$(2).log 2>&1; \
+	 rc=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' $(FUZZ_DIR)/fuzz-$(2).log | sed 's/^/   /'; \
+	 if [ $$rc -ne 0 ]; then tail -n 60 $(FUZZ_DIR)/fuzz-$(2).log; \
+	   echo "FAIL: fuzz_$(2) found a crash: $$(ls $(FUZZ_DIR)/crash-$(2)-* 2>/dev/null | head -1)"; \
+	   echo "      minimise it with $(FUZZ_DIR)/fuzz_$(2) -minimize_crash=1 FILE and keep it as tests/fuzz/regress/$(2)-NAME"; exit 1; fi; \
+	 echo "ok: fuzz_$(2) ran $(1) s without a crash"
+endef
+
+fuzz: fuzz-build fuzz-corpus
+	$(call fuzz_run,$(FUZZ_SECONDS),lesson)
+	$(call fuzz_run,$(FUZZ_SECONDS),action)
+
+fuzz-smoke: $(FUZZ_PROBE)
+	@if [ ! -f $(FUZZ_PROBE) ]; then \
+	   echo "fuzz-smoke: skipped, $(FUZZ_CC) cannot build libFuzzer targets here (needs clang and libclang-rt-dev)"; \
+	 else $(MAKE) --no-print-directory fuzz-regress && \
+	   $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); fi

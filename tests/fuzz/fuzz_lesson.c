@@ -1,0 +1,222 @@
+/* fuzz_lesson.c - libFuzzer target for the lesson loader and what runs on a
+ * loaded lesson.
+ *
+ * Each input is a lesson file. Loading must return a complete lesson or one
+ * error line, never crash or leak (ASan/UBSan/LeakSanitizer watch). When it
+ * loads, the target drives a session the way a student would: every step
+ * forwards and back, a handful of edits (including extreme numbers), undo
+ * and redo, every cell's arithmetic written out; then --dump and --json
+ * render it. Two properties are checked, and a failure aborts (a crash for
+ * libFuzzer):
+ *   - the --dump text holds no raw control character (C0 other than '\n',
+ *     DEL, C1 as UTF-8 0xC2 0x80..0x9F): lesson text never reaches a
+ *     terminal raw;
+ *   - the error message is one line of at most LESSON_ERR_MAX-1 bytes;
+ *   - saving the edited session and loading the saved file gives back the
+ *     same state (design: "Loading it shows exactly what was saved"): the
+ *     file loads, its text is the same and every matrix is bit for bit the
+ *     one that was saved. The file goes to a private directory under
+ *     /dev/shm (or $TMPDIR), so the fsync costs nothing. */
+#include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/explain.h"
+#include "lesson/fmt.h"
+#include "lesson/lesson.h"
+#include "lesson/save.h"
+#include "lesson/session.h"
+#include "render.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char save_dir[512], save_path[600];
+
+static void cleanup(void)
+{
+    unlink(save_path);
+    rmdir(save_dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    setlocale(LC_ALL, "C.UTF-8");
+    const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(save_dir, sizeof save_dir, "%s/qkv-fuzz-XXXXXX", tmp);
+    if (!mkdtemp(save_dir)) {
+        perror("fuzz_lesson: mkdtemp");
+        abort();
+    }
+    snprintf(save_path, sizeof save_path, "%s/saved.yaml", save_dir);
+    atexit(cleanup);
+    return 0;
+}
+
+/* Edits a student might type; some fail (bad index or width), which must
+ * leave the session unchanged. */
+static const char *const edits[] = {
+    "Q[1] = K[1] * 5",
+    "X[1][1] = 2.5",
+    "K[2] = Q[1]",
+    "V[1][1] = -1e300",
+    "Q[1][1] = 1e300",
+    "Wq[1] = Wq[1] * 1e10",
+    "scale = none",
+    "softmax = naive",
+    "Q[1] = [0.1, 0.2, 0.3]",
+    "S[1][1] = 1",
+    "Q[64][64] = 1",
+    "reset",
+    "softmax = stable",
+    "scale = sqrt_dk",
+};
+
+/* Fail loudly when lesson text reached the output raw. */
+static void check_clean(const char *what, const char *buf, size_t len)
+{
+    for (size_t k = 0; k < len; k++) {
+        unsigned char b = (unsigned char)buf[k];
+        bool bad = (b < 0x20 && b != '\n') || b == 0x7F ||
+                   (b == 0xC2 && k + 1 < len && (unsigned char)buf[k + 1] >= 0x80 &&
+                    (unsigned char)buf[k + 1] <= 0x9F);
+        if (bad) {
+            fprintf(stderr, "fuzz_lesson: raw control byte 0x%02x at offset %zu of %s\n", b, k, what);
+            abort();
+        }
+    }
+}
+
+/* Write out the arithmetic of every cell of every reached matrix. */
+static void explain_all(const Session *s, const Lesson *l)
+{
+    static char lines[FMT_MAX_LINES][FMT_LINE];
+    FmtOpt fo = {l->digits, false};
+    for (int m = 0; m < M_COUNT; m++) {
+        const Mat *x = &s->cur.m[m];
+        for (int i = 0; i < x->rows && i < 4; i++)
+            for (int j = 0; j < x->cols && j < 4; j++) {
+                Explain e;
+                if (explain_cell(&s->cur, (MatId)m, i, j, &e)) {
+                    fo.ascii = (i + j) % 2;
+                    fmt_explain(&e, &fo, lines, FMT_MAX_LINES);
+                }
+            }
+    }
+}
+
+static bool same_text(const Text *a, const Text *b)
+{
+    for (int k = 0; k < LANG_COUNT; k++)
+        if (strcmp(a->s[k] ? a->s[k] : "", b->s[k] ? b->s[k] : "") != 0)
+            return false;
+    return true;
+}
+
+static void round_trip_fail(const char *why, const char *detail)
+{
+    fprintf(stderr, "fuzz_lesson: save, then load: %s%s%s (the saved file is %s)\n", why,
+            detail ? ": " : "", detail ? detail : "", save_path);
+    abort();
+}
+
+/* Save the session, load the file back, and compare. */
+static void check_round_trip(const Session *s)
+{
+    char err[LESSON_ERR_MAX];
+    Lesson r;
+    Session rs;
+    if (!lesson_save(s, save_path, err, sizeof err))
+        return; /* out of space, say; not a lesson bug */
+    if (!lesson_load_file(save_path, &r, err, sizeof err))
+        round_trip_fail("the saved file does not load", err);
+    const Lesson *l = s->lesson;
+    bool same = r.ntok == l->ntok && same_text(&r.title, &l->title) && same_text(&r.about, &l->about);
+    for (int k = 0; same && k < l->ntok; k++)
+        same = strcmp(r.tokens[k], l->tokens[k]) == 0;
+    if (!same)
+        round_trip_fail("the title, about or tokens changed", NULL);
+    if (!session_init(&rs, &r))
+        round_trip_fail("session_init failed on the saved lesson", NULL);
+    if (rs.step != s->step || rs.cur.reached != s->cur.reached || rs.cur.scale != s->cur.scale ||
+        rs.cur.softmax != s->cur.softmax || memcmp(rs.cur.override, s->cur.override, sizeof rs.cur.override))
+        round_trip_fail("the step, options or override marks changed", NULL);
+    for (int m = 0; m < M_COUNT; m++) {
+        const Mat *a = &s->cur.m[m], *b = &rs.cur.m[m];
+        if (attn_mat_stage((MatId)m) > s->cur.reached)
+            continue;
+        if (!mat_same_shape(a, b) || memcmp(a->v, b->v, sizeof(double) * (size_t)(a->rows * a->cols)) != 0)
+            round_trip_fail("a matrix changed", attn_mat_name((MatId)m));
+    }
+    session_free(&rs);
+    lesson_free(&r);
+}
+
+/* `pick` chooses the step the save happens at. */
+static void drive_session(const Lesson *l, size_t pick)
+{
+    Session s;
+    char err[LESSON_ERR_MAX];
+    if (!session_init(&s, l))
+        return;
+    while (session_next(&s))
+        explain_all(&s, l);
+    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++)
+        session_act_text(&s, edits[k], err, sizeof err);
+    explain_all(&s, l);
+    while (session_undo(&s)) {}
+    while (session_redo(&s)) {}
+    while (session_prev(&s)) {}
+    session_goto_stage(&s, 5);
+    session_goto_stage(&s, 1);
+    session_goto(&s, 1 << 20);
+    explain_all(&s, l);
+    session_goto(&s, (int)(pick % (size_t)l->nsteps));
+    for (size_t k = 0; k < 3; k++)
+        session_act_text(&s, edits[k], err, sizeof err);
+    check_round_trip(&s);
+    session_free(&s);
+}
+
+/* Render --dump (checking it is clean) and --json into memory. */
+static void render_all(const Lesson *l)
+{
+    for (int lang = 0; lang < LANG_COUNT; lang++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f)
+            return;
+        RenderOpt ro = {(Lang)lang, lang == LANG_ZH, 0};
+        render_dump(f, l, &ro);
+        if (lang == LANG_EN)
+            render_json(f, l, &ro);
+        fclose(f);
+        check_clean("--dump", buf, len);
+        free(buf);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    Lesson l;
+    char err[LESSON_ERR_MAX];
+    if (!lesson_load_buffer("fuzz.yaml", (const char *)data, size, &l, err, sizeof err)) {
+        size_t n = strnlen(err, sizeof err);
+        if (n == sizeof err || n == 0 || memchr(err, '\n', n)) {
+            fprintf(stderr, "fuzz_lesson: the error is not one line\n");
+            abort();
+        }
+        check_clean("the error message", err, n);
+        return 0;
+    }
+    drive_session(&l, size);
+    render_all(&l);
+    lesson_free(&l);
+    return 0;
+}

@@ -1,0 +1,279 @@
+#!/bin/sh
+# tests/hostile/run.sh BINARY - hostile lessons must be refused fast or shown safely.
+#
+# Every input is generated here, into a temporary directory:
+#   - size and shape: a lesson of several megabytes, 400,000 tokens, a
+#     billion-laughs alias bomb, 100,000 nested '[' and '{', /dev/zero, a
+#     directory: each refused with a clear message, exit status 2, within a
+#     second, and without a crash (no signal, no sanitizer report);
+#   - terminal safety: a lesson whose title, tokens and narration hold OSC
+#     title sequences (ESC ] 0 ; pwned BEL), CSI, C1 (U+009B, NEL), DEL and
+#     BEL: --dump (en, zh, ASCII), --check, --json and error messages carry
+#     no raw control byte and --dump shows the visible stand-in (U+241B);
+#     the interactive view in tmux neither changes the pane title nor rings
+#     the bell, and shows the stand-ins.
+# Prints "ok: ..." or "FAIL: ..." per check and "hostile: N passed, M failed";
+# exits 1 when anything failed.
+set -u
+BIN=${1:?usage: tests/hostile/run.sh BINARY}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+T=$(mktemp -d "${TMPDIR:-/tmp}/qkv-hostile.XXXXXX")
+SOCK=qkv-hostile-$$
+pass=0 fail=0
+cleanup() {
+    tmux -L "$SOCK" kill-server 2>/dev/null
+    rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+ok()  { pass=$((pass + 1)); echo "ok: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+now_ms() { date +%s%3N; }
+
+# The bytes a terminal would act on: C0 except newline, DEL, and the C1
+# controls as UTF-8 (0xC2 0x80..0x9F). Prints "offset byte" of the first.
+raw_controls() {
+    od -An -v -tu1 "$1" | awk '
+        { for (i = 1; i <= NF; i++) { b = $i + 0
+            if ((b < 32 && b != 10) || b == 127 || (prev == 194 && b >= 128 && b <= 159)) {
+                printf "offset %d byte %d\n", n, b; exit }
+            prev = b; n++ } }'
+}
+
+# refuse NAME FILE PATTERN [ARGS]: exit status 2 within a second, one
+# message on stderr matching PATTERN, nothing on stdout, no raw control.
+refuse() {
+    name=$1 file=$2 pat=$3
+    shift 3
+    t0=$(now_ms)
+    "$BIN" "$@" --dump "$file" >"$T/out" 2>"$T/err"
+    rc=$?
+    ms=$(($(now_ms) - t0))
+    msg=$(head -c 300 "$T/err" | head -n 1)
+    if [ $rc -ne 2 ]; then
+        bad "$name: exit status $rc, expected 2 ($msg)"
+    elif [ "$ms" -ge 1000 ]; then
+        bad "$name: refused, but took $ms ms (budget 1000 ms)"
+    elif ! grep -q -- "$pat" "$T/err"; then
+        bad "$name: message does not say \"$pat\": $msg"
+    elif [ -s "$T/out" ] || [ "$(wc -l <"$T/err")" -ne 1 ]; then
+        bad "$name: expected one line on stderr and nothing on stdout"
+    elif [ -n "$(raw_controls "$T/err")" ]; then
+        bad "$name: raw control character in the message"
+    else
+        ok "$name: refused in $ms ms: $msg"
+    fi
+}
+
+header() {
+    printf 'format: qkvtutor/1\n'
+}
+body() {
+    printf 'X: [[1, 0], [0, 1]]\nweights:\n  random: {seed: 1, scale: 0.3, d_k: 2}\n'
+}
+
+# --- size and shape -----------------------------------------------------------
+
+# Several megabytes: a valid lesson followed by a 5 MB comment.
+{ header; printf 'tokens: [a, b]\n'; body
+  printf '# '; head -c 5000000 /dev/zero | tr '\0' 'x'; printf '\n'; } >"$T/big.yaml"
+refuse "5 MB lesson" "$T/big.yaml" "too big"
+
+# 400,000 tokens, written compactly so the file stays under the size limit
+# and the token count itself must be refused.
+{ header; printf 'tokens: ['; awk 'BEGIN { for (i = 1; i < 400000; i++) printf "a,"; print "a]" }'; body; } \
+    >"$T/tokens.yaml"
+refuse "400,000 tokens ($(wc -c <"$T/tokens.yaml") bytes)" "$T/tokens.yaml" "400000 tokens"
+
+# The same count as a block list (over the size limit).
+{ header; printf 'tokens:\n'; awk 'BEGIN { for (i = 0; i < 400000; i++) print "  - tok" }'; body; } \
+    >"$T/tokens-block.yaml"
+refuse "400,000 tokens, block list" "$T/tokens-block.yaml" "too big"
+
+# 400,000 numbers in X, the other way to make a huge tree.
+{ header; printf 'tokens: [a]\nX: [['; awk 'BEGIN { for (i = 1; i < 400000; i++) printf "0,"; print "0]]" }'
+  printf 'weights:\n  random: {seed: 1, d_k: 2}\n'; } >"$T/wide.yaml"
+refuse "X row of 400,000 numbers" "$T/wide.yaml" "at most 64"
+
+# Billion laughs: nine levels of ten aliases each.
+{ header; printf 'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n'
+  for i in 1 2 3 4 5 6 7 8 9; do
+      p=$((i - 1))
+      printf 'a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n' $i $i $p $p $p $p $p $p $p $p $p $p
+  done
+  printf 'tokens: *a9\n'; body; } >"$T/laughs.yaml"
+refuse "billion laughs" "$T/laughs.yaml" "aliases"
+
+# An anchor alone (no alias) is refused too.
+{ header; printf 'tokens: &t [a, b]\n'; body; } >"$T/anchor.yaml"
+refuse "anchor without alias" "$T/anchor.yaml" "anchors"
+
+# Deep nesting: 100,000 "[" (flow), 100,000 "{", and 1,000 levels of
+# block mappings; refused without deep recursion.
+{ header; printf 'tokens: '; head -c 100000 /dev/zero | tr '\0' '['; printf '\n'; } >"$T/deep.yaml"
+refuse "100,000 nested [" "$T/deep.yaml" "nested more than"
+{ header; printf 'tokens: '; head -c 100000 /dev/zero | tr '\0' '{'; printf '\n'; } >"$T/deep2.yaml"
+refuse "100,000 nested {" "$T/deep2.yaml" "nested more than"
+awk 'BEGIN { print "format: qkvtutor/1"; s = ""; for (i = 0; i < 1000; i++) { printf "%sk%d:\n", s, i; s = s " " } }' \
+    >"$T/deep3.yaml"
+refuse "1,000 nested block mappings" "$T/deep3.yaml" "nested more than"
+# And deep nesting in a small stack: a recursive parser would overflow.
+( ulimit -s 256 2>/dev/null; "$BIN" --dump "$T/deep.yaml" >/dev/null 2>&1; exit $? )
+rc=$?
+if [ $rc -eq 2 ]; then ok "100,000 nested [ with a 256 KiB stack: refused"; else bad "100,000 nested [ with a 256 KiB stack: exit status $rc"; fi
+
+# Not a lesson file at all.
+refuse "/dev/zero" /dev/zero "cannot read\|too big\|control character"
+mkdir "$T/dir.yaml"
+refuse "a directory" "$T/dir.yaml" "cannot read"
+printf '\377\376f\000o\000r\000' >"$T/utf16.yaml"
+refuse "UTF-16 file" "$T/utf16.yaml" "UTF-8"
+printf 'format: qkvtutor/1\ntitle: a\000b\n' >"$T/nul.yaml"
+refuse "raw NUL byte" "$T/nul.yaml" "control character\|NUL"
+
+# --- terminal safety ------------------------------------------------------------
+
+# YAML double-quoted escapes put the raw characters into the lesson's text:
+# \e ESC, \a BEL, \x7f DEL, \u009b CSI (C1), \N NEL (C1), \x9b, \b, \r, \v, \f.
+cat >"$T/evil.yaml" <<'YAML'
+format: qkvtutor/1
+title:
+  en: "EVIL\e]0;pwned\a title \e[2J\e[H DEL\x7f CSI\u009b2J NEL\N BS\b CR\r VT\v"
+  zh: "标题\e]0;pwned\a \x9b31m"
+about: "\e]52;c;cHduZWQ=\a clipboard \e[21t report \eP$q q\e\\ dcs"
+tokens: ["\e]0;pwned\a", "t\x7f\b", "\u009b2J", "\e[5m猫"]
+X:
+  - [1, 0]
+  - [0, 1]
+  - [1, 1]
+  - [0.5, 0.5]
+weights:
+  random: {seed: 1, scale: 0.3, d_k: 2}
+steps:
+  - stage: input
+    focus: "X[1]"
+    say: "narration \e]0;pwned\a bell\a\a\a del\x7f csi\u009b2J esc\e[31mred\e[0m nel\N end"
+  - stage: qkv
+    say: {en: "tab\there cr\rthere \e]2;pwned2\a \e]1;icon\a", zh: "中文 \e]0;pwned\a 旁白 \x9b?25l"}
+  - stage: scores
+    focus: "S[1][2]"
+    say: "\e[?1049h alt screen \e[?1049l \ec reset"
+  - stage: softmax
+    say: "\e]8;;http://example.invalid\e\\link\e]8;;\e\\"
+  - stage: output
+    say: "done \e]0;pwned\a"
+YAML
+
+# check_clean NAME FILE: no raw control byte, and (optionally) a stand-in.
+check_clean() {
+    name=$1 file=$2 need=${3:-}
+    found=$(raw_controls "$file")
+    if [ -n "$found" ]; then
+        bad "$name: raw control character in the output ($found)"
+    elif [ -n "$need" ] && ! grep -q -- "$need" "$file"; then
+        bad "$name: no visible stand-in \"$need\" in the output"
+    else
+        ok "$name: no raw control characters${need:+, shows $need}"
+    fi
+}
+
+for lang in en zh; do
+    if LANG=C.UTF-8 "$BIN" --dump --lang $lang "$T/evil.yaml" >"$T/dump-$lang" 2>"$T/err"; then
+        check_clean "--dump --lang $lang of the hostile lesson" "$T/dump-$lang" "␛"
+    else
+        bad "--dump --lang $lang of the hostile lesson: exit status $? ($(head -n 1 "$T/err"))"
+    fi
+done
+# Without a UTF-8 locale the stand-ins are ASCII; still nothing raw.
+if LC_ALL=POSIX LANG=POSIX "$BIN" --dump "$T/evil.yaml" >"$T/dump-ascii" 2>"$T/err"; then
+    check_clean "--dump (POSIX locale) of the hostile lesson" "$T/dump-ascii"
+else
+    bad "--dump (POSIX locale) of the hostile lesson: exit status $?"
+fi
+"$BIN" --check "$T/evil.yaml" >"$T/check" 2>&1
+check_clean "--check of the hostile lesson" "$T/check"
+for at in 1 5; do
+    "$BIN" --dump --at $at "$T/evil.yaml" >"$T/dump-at" 2>&1
+    check_clean "--dump --at $at of the hostile lesson" "$T/dump-at"
+done
+# JSON escapes C0 itself; DEL and C1 must not go out raw either (a terminal
+# acts on U+009B as CSI), e.g. written as \u007f and \u009b.
+"$BIN" --json "$T/evil.yaml" >"$T/json" 2>&1
+check_clean "--json of the hostile lesson" "$T/json"
+
+# Error messages quote lesson text: that text must be sanitised too.
+cat >"$T/evil-key.yaml" <<'YAML'
+format: qkvtutor/1
+"\e]0;pwned\a\x7f\u009b": 1
+YAML
+"$BIN" --dump "$T/evil-key.yaml" >/dev/null 2>"$T/err"
+rc=$?
+if [ $rc -eq 2 ]; then check_clean "error message quoting a hostile key" "$T/err" "␛"
+else bad "error message quoting a hostile key: exit status $rc"; fi
+cat >"$T/evil-stage.yaml" <<'YAML'
+format: qkvtutor/1
+tokens: [a]
+X: [[1]]
+weights: {random: {seed: 1, d_k: 1}}
+steps:
+  - stage: "\e]0;pwned\a"
+    do: "Q[1] = \e]0;pwned\a"
+YAML
+"$BIN" --dump "$T/evil-stage.yaml" >/dev/null 2>"$T/err"
+check_clean "error message quoting a hostile stage" "$T/err"
+
+# The interactive view in tmux: the pane title must stay as it was, no bell,
+# and the stand-ins are on the screen.
+tm() { tmux -L "$SOCK" "$@"; }
+view_test() {
+    if ! command -v tmux >/dev/null 2>&1; then
+        bad "tmux is not installed: the view was not tested"
+        return
+    fi
+    # Canary: prove that this tmux would notice a raw OSC title.
+    tm -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 \
+        "sleep 0.3; printf '\\033]0;canary\\007'; sleep 30" 2>/dev/null || { bad "tmux cannot start"; return; }
+    tm set -g bell-action any
+    tm select-pane -T before
+    sleep 0.8
+    if [ "$(tm display -p '#{pane_title}')" != canary ]; then
+        bad "tmux canary: a raw OSC 0 did not change the title, the view test would prove nothing"
+        return
+    fi
+    tm kill-server
+    tm -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+        "sleep 0.3; exec '$BIN' --lang en '$T/evil.yaml'"
+    tm select-pane -T qkv-safe-title
+    sleep 1
+    screens=""
+    for key in Space Space n n n p Home End '?' Escape e Escape L; do
+        tm send-keys "$key"
+        sleep 0.15
+        screens="$screens$(tm capture-pane -p)"
+    done
+    title=$(tm display -p '#{pane_title}')
+    bell=$(tm display -p '#{window_bell_flag}')
+    if [ "$title" = qkv-safe-title ]; then ok "view: pane title unchanged after every step"
+    else bad "view: the lesson changed the pane title to \"$title\""; fi
+    if [ "$bell" = 0 ]; then ok "view: no bell rang"; else bad "view: the bell rang"; fi
+    if printf '%s' "$screens" | grep -q '␛'; then ok "view: shows ␛ for ESC"
+    else bad "view: no ␛ on the screen"; fi
+    if printf '%s' "$screens" | grep -q 'EVIL'; then ok "view: the hostile title is drawn (as text)"
+    else bad "view: the hostile title never showed"; fi
+    tm send-keys q
+    sleep 0.3
+    tm send-keys y 2>/dev/null
+    sleep 0.3
+    if tm has-session 2>/dev/null && tm list-panes -F '#{pane_dead}' 2>/dev/null | grep -q 0 &&
+        tm capture-pane -p | grep -q 'EVIL'; then
+        bad "view: did not quit on q"
+    else
+        ok "view: quit cleanly"
+    fi
+    tm kill-server 2>/dev/null
+}
+view_test
+
+echo "hostile: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
