@@ -409,6 +409,29 @@ static void test_large_sizes(void **state)
     }
 }
 
+/* Chinese throughout: the interface from the catalogue, the narration from
+ * the lesson; L switches both live. */
+static void test_chinese_and_live_switch(void **state)
+{
+    static const ViewOpt zh = {LANG_ZH, false, "dark", false};
+    screen_resize(24, 80);
+    i18n_set(LANG_ZH, "build/locale");
+    Fix *f = open_builtin("lessons/01", &zh);
+    view_keys(f->v, "4");
+    view_draw(f->v);
+    golden("01-step7-zh-80x24");
+    assert_on_screen("第 1 行的注意力");
+    assert_on_screen("q 退出");
+    assert_on_screen("softmax 对每个分数取 exp");
+    view_keys(f->v, "L");
+    view_draw(f->v);
+    assert_on_screen("attention of row 1");
+    assert_on_screen("q quit");
+    assert_on_screen("Softmax takes exp of each score");
+    close_fix(f);
+    i18n_set(LANG_EN, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_mouse_click),
         cmocka_unit_test(test_presentation),
         cmocka_unit_test(test_large_sizes),
+        cmocka_unit_test(test_chinese_and_live_switch),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
