@@ -87,6 +87,7 @@ ThemeId theme_apply(ThemeId t)
     if (t == THEME_MONO) {
         for (int r = 0; r < ROLE_COUNT; r++)
             cur.attr[r] = table[r].mono;
+        bkgdset(' ');
         return t;
     }
     use_default_colors();
@@ -100,6 +101,7 @@ ThemeId theme_apply(ThemeId t)
         init_pair((short)(r + 1), k.fg, k.bg);
         cur.attr[r] = (int)COLOR_PAIR(r + 1) | k.attr;
     }
+    bkgdset((chtype)' ' | (chtype)cur.attr[ROLE_NORMAL]); /* the projector's black, everywhere */
     return t;
 }
 
