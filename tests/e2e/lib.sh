@@ -1,4 +1,5 @@
 # lib.sh - helpers for the tmux end-to-end tests and the screenshot script.
+# shellcheck disable=SC2034  # PY, L1, L2, BIN are used by the scripts that source this
 # Sourced (POSIX sh) by tests/e2e/run.sh and tests/e2e/screenshots.sh.
 #
 # Every tmux call goes to a private server (tmux -L qkv-e2e-PID) with its own
@@ -6,11 +7,23 @@
 # up, e2e_cleanup (installed on EXIT by e2e_init) kills it and removes the
 # temporary directory.
 
+# grep and sed here match UTF-8 text ([▲▼], ░▒▓█): run them in a UTF-8
+# locale whatever the caller has. (The tmux server gets its own, see tm.)
+LC_ALL=C.UTF-8
+export LC_ALL
+unset LANGUAGE
+
 E2E_DIR=$(cd "$(dirname "$0")" && pwd)
 E2E_ROOT=$(cd "$E2E_DIR/../.." && pwd)
 E2E_TIMEOUT=${E2E_TIMEOUT:-5}        # seconds one wait may take
 E2E_STEP=0.05                        # polling interval
 E2E_SOCK=""
+# python3 for JSON and display widths; the system one starts fastest (a
+# pyenv shim takes most of a second per call).
+PY=""
+for _p in /usr/bin/python3 "$(command -v python3 2>/dev/null)"; do
+    [ -n "$_p" ] && [ -x "$_p" ] && { PY=$_p; break; }
+done
 E2E_TMP=""
 SCREEN=""                            # the last capture taken by a wait
 
@@ -58,7 +71,10 @@ EOF
 
 e2e_cleanup()
 {
-    [ -n "$E2E_SOCK" ] && tmux -L "$E2E_SOCK" kill-server >/dev/null 2>&1
+    if [ -n "$E2E_SOCK" ]; then
+        tmux -L "$E2E_SOCK" kill-server >/dev/null 2>&1
+        rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$E2E_SOCK"   # tmux may leave it
+    fi
     [ -n "$E2E_TMP" ] && [ -z "$E2E_KEEP" ] && rm -rf "$E2E_TMP"
     E2E_SOCK=""
 }
@@ -108,16 +124,18 @@ capture_e() { tm capture-pane -e -p -t "$1" 2>/dev/null; }
 
 pane_fmt() { tm display-message -p -t "$1" "$2" 2>/dev/null; }
 
+# now: milliseconds; deadline: now + E2E_TIMEOUT seconds.
+now() { _ns=$(date +%s%N); echo $((_ns / 1000000)); }
+deadline() { echo $(($(now) + E2E_TIMEOUT * 1000)); }
+
 # wait_for NAME TEXT: poll the screen until it contains TEXT (fixed string).
 wait_for()
 {
-    _i=0
-    _max=$(awk "BEGIN{print int($E2E_TIMEOUT / $E2E_STEP)}")
+    _end=$(deadline)
     while :; do
         SCREEN=$(cap "$1")
         printf '%s\n' "$SCREEN" | grep -qF -- "$2" && return 0
-        [ "$_i" -ge "$_max" ] && return 1
-        _i=$((_i + 1))
+        [ "$(now)" -ge "$_end" ] && return 1
         sleep "$E2E_STEP"
     done
 }
@@ -125,13 +143,11 @@ wait_for()
 # wait_re NAME REGEX: the same with an extended regular expression.
 wait_re()
 {
-    _i=0
-    _max=$(awk "BEGIN{print int($E2E_TIMEOUT / $E2E_STEP)}")
+    _end=$(deadline)
     while :; do
         SCREEN=$(cap "$1")
         printf '%s\n' "$SCREEN" | grep -qE -- "$2" && return 0
-        [ "$_i" -ge "$_max" ] && return 1
-        _i=$((_i + 1))
+        [ "$(now)" -ge "$_end" ] && return 1
         sleep "$E2E_STEP"
     done
 }
@@ -139,13 +155,28 @@ wait_re()
 # wait_gone NAME TEXT: poll until the screen no longer contains TEXT.
 wait_gone()
 {
-    _i=0
-    _max=$(awk "BEGIN{print int($E2E_TIMEOUT / $E2E_STEP)}")
+    _end=$(deadline)
     while :; do
         SCREEN=$(cap "$1")
         printf '%s\n' "$SCREEN" | grep -qF -- "$2" || return 0
-        [ "$_i" -ge "$_max" ] && return 1
-        _i=$((_i + 1))
+        [ "$(now)" -ge "$_end" ] && return 1
+        sleep "$E2E_STEP"
+    done
+}
+
+# wait_stable NAME TEXT: poll until the screen contains TEXT and two captures
+# in a row are the same (a redraw has finished).
+wait_stable()
+{
+    _end=$(deadline)
+    _prev=""
+    while :; do
+        SCREEN=$(cap "$1")
+        if printf '%s\n' "$SCREEN" | grep -qF -- "$2" && [ "$SCREEN" = "$_prev" ]; then
+            return 0
+        fi
+        _prev=$SCREEN
+        [ "$(now)" -ge "$_end" ] && return 1
         sleep "$E2E_STEP"
     done
 }
@@ -153,11 +184,9 @@ wait_gone()
 # wait_until CMD...: poll until the command succeeds.
 wait_until()
 {
-    _i=0
-    _max=$(awk "BEGIN{print int($E2E_TIMEOUT / $E2E_STEP)}")
+    _end=$(deadline)
     while ! "$@"; do
-        [ "$_i" -ge "$_max" ] && return 1
-        _i=$((_i + 1))
+        [ "$(now)" -ge "$_end" ] && return 1
         sleep "$E2E_STEP"
     done
 }
@@ -165,6 +194,7 @@ wait_until()
 file_ready() { [ -s "$1" ]; }
 pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 session_gone() { ! alive "$1"; }
+size_is() { [ "$(pane_fmt "$1" '#{pane_width}x#{pane_height}')" = "$2" ]; }
 
 # row_re TOKEN N1 N2 N3: a regex for a matrix row; a ▲/▼ change mark may
 # stand before any number.
@@ -176,7 +206,7 @@ row_re()
     _sep=""
     for _v in "$@"; do
         _v=$(printf '%s' "$_v" | sed 's/\./\\./g')
-        _r="$_r$_sep[▲▼]?$_v"
+        _r="${_r}${_sep}[▲▼]?${_v}"
         _sep=" *"
     done
     printf '%s( |$)' "$_r"
@@ -205,18 +235,27 @@ PASSED=0
 FAILED=0
 WHY=""
 
+# took T0: " (1.2 s)" since T0 (date +%s%N), when E2E_TIMES is set.
+took()
+{
+    [ -n "$E2E_TIMES" ] || return 0
+    _t1=$(date +%s%N 2>/dev/null)
+    awk -v a="$1" -v b="$_t1" 'BEGIN { printf " (%.1f s)", (b - a) / 1e9 }'
+}
+
 # run_test NAME FUNCTION: run one test; it returns non-zero and sets WHY on
 # failure. The tmux session it used (named like the function) is killed.
 run_test()
 {
     WHY=""
     SCREEN=""
+    _t0=$(date +%s%N 2>/dev/null)
     if "$2"; then
         PASSED=$((PASSED + 1))
-        echo "ok: $1"
+        echo "ok: $1$(took "$_t0")"
     else
         FAILED=$((FAILED + 1))
-        echo "FAIL: $1${WHY:+: $WHY}"
+        echo "FAIL: $1$(took "$_t0")${WHY:+: $WHY}"
         if [ -n "$SCREEN" ]; then
             echo "    --- screen ---"
             printf '%s\n' "$SCREEN" | sed 's/^/    |/'

@@ -47,8 +47,22 @@ if [ -n "$need" ]; then
         { echo "screenshots: apt-get install failed" >&2; exit 2; }
 fi
 
+[ -n "$PY" ] || PY=$(command -v python3)
 e2e_init "$1"
 OUT=$E2E_ROOT/screenshots
+
+# The panes' terminal is xterm-256color without "bce" (background colour
+# erase): with bce, ncurses clears the key bar's row with one erase-line, and
+# capture-pane does not report the colour of erased cells, so the bar would
+# look cut short in the picture.
+TI=$E2E_TMP/terminfo
+mkdir -p "$TI"
+if infocmp -x xterm-256color 2>/dev/null | sed 's/\bbce, //; /^[[:space:]]*bce,[[:space:]]*$/d' >"$E2E_TMP/xterm.src" &&
+    tic -x -o "$TI" "$E2E_TMP/xterm.src" 2>/dev/null; then
+    TIENV="TERMINFO=$TI"
+else
+    TIENV="QKV_NO_TERMINFO=1"   # no infocmp/tic: keep the system entry
+fi
 mkdir -p "$OUT"
 FONT_PX=16      # font size; a column is FONT_PX/2 wide
 LINE_PX=20      # one terminal row
@@ -173,6 +187,7 @@ html, body { margin: 0; background: #000; }
 .reset { color: #d0d0d0; } .bg-reset { background-color: #000; }
 .inverted { color: #000; } .bg-inverted { background-color: #d0d0d0; }
 .underline { text-decoration: underline; } .bold { font-weight: bold; } .italic { font-style: italic; }
+.underline span { text-decoration: underline; }  /* not passed on into inline blocks by itself */
 """
 
 TAG = re.compile(r"(<[^>]*>|&[a-zA-Z#0-9]+;)")
@@ -237,9 +252,9 @@ shoot()
     _w=${_size% *} _h=${_size#* }
     cap "$_s" >"$OUT/$_name.txt"
     tm capture-pane -e -N -p -t "$_s" >"$E2E_TMP/$_name.ansi"   # -N: keep the key bar's fill
-    python3 "$E2E_TMP/ansi.py" normalize <"$E2E_TMP/$_name.ansi" >"$E2E_TMP/$_name.norm" || return 1
+    "$PY" "$E2E_TMP/ansi.py" normalize <"$E2E_TMP/$_name.ansi" >"$E2E_TMP/$_name.norm" || return 1
     aha --black --stylesheet --no-header <"$E2E_TMP/$_name.norm" >"$E2E_TMP/$_name.body" || return 1
-    python3 "$E2E_TMP/ansi.py" page "$_w" "$_h" "qkvtutor $_name" "$FONT_PX" "$LINE_PX" "$PAD_PX" \
+    "$PY" "$E2E_TMP/ansi.py" page "$_w" "$_h" "qkvtutor $_name" "$FONT_PX" "$LINE_PX" "$PAD_PX" \
         <"$E2E_TMP/$_name.body" >"$E2E_TMP/$_name.html" || return 1
     _pw=$((_w * FONT_PX / 2 + 2 * PAD_PX))
     _ph=$((_h * LINE_PX + 2 * PAD_PX))
@@ -270,10 +285,11 @@ missed()
 
 FAILS=0
 W=100 H=30
+rm -f "$OUT"/[0-9][0-9]-*.png "$OUT"/[0-9][0-9]-*.txt "$OUT"/[0-9][0-9]-*.html
 
 # Lesson 1, each stage, English.
 s=l1
-start $s $W $H "$BIN" --lang en "$L1"
+start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
 if wait_for $s "[1 X]"; then
     shoot $s 01-input
     keys $s 2
@@ -300,10 +316,10 @@ stop $s
 # the test lesson, the same through the : prompt.
 s=l2
 if [ -n "$L2" ]; then
-    start $s $W $H "$BIN" --lang en "$L2"
+    start $s $W $H -e "$TIENV" "$BIN" --lang en "$L2"
     wait_for $s " 1/" && keys $s n n
 else
-    start $s $W $H "$BIN" --lang en "$L1"
+    start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
     wait_for $s "[1 X]" && keys $s 4 : && typetext $s "Q[1] = K[1] * 5" && keys $s Enter
 fi
 wait_for $s "0.313 → 0.873" && shoot $s 06-edit-before-after || missed 06-edit-before-after "no 0.313 → 0.873 bars"
@@ -311,7 +327,7 @@ stop $s
 
 # Chinese.
 s=zh
-start $s $W $H "$BIN" --lang zh "$L1"
+start $s $W $H -e "$TIENV" "$BIN" --lang zh "$L1"
 if wait_for $s "三个词"; then
     keys $s 4
     wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 07-zh || missed 07-zh "4 did not reach stage 4"
@@ -322,7 +338,7 @@ stop $s
 
 # Projector theme, at the scores stage.
 s=proj
-start $s $W $H "$BIN" --lang en --theme projector "$L1"
+start $s $W $H -e "$TIENV" "$BIN" --lang en --theme projector "$L1"
 if wait_for $s "[1 X]"; then
     keys $s 4
     wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 08-projector || missed 08-projector "4 did not reach stage 4"
@@ -333,7 +349,7 @@ stop $s
 
 # Mono (NO_COLOR): the focus is reverse video, which the pictures must keep.
 s=mono
-start $s $W $H -e NO_COLOR=1 "$BIN" --lang en "$L1"
+start $s $W $H -e "$TIENV" -e NO_COLOR=1 "$BIN" --lang en "$L1"
 if wait_for $s "[1 X]"; then
     keys $s 4
     wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 10-mono || missed 10-mono "4 did not reach stage 4"
