@@ -170,6 +170,8 @@ static bool row_rhs(Lex *lx, Action *a)
     }
     int j;
     const char *at;
+    if (isdigit((unsigned char)*lx->p) || *lx->p == '-' || *lx->p == '.' || strncmp(lx->p, "\xe2\x88\x92", 3) == 0)
+        return fail(lx, lx->p, N_("a row takes a list [a, b, c] or another row like K[1]; for one cell write M[i][j] = c"), "");
     a->kind = ACT_ROW_COPY;
     a->c = 1;
     if (!ref(lx, &a->src, &a->src_i, &j, &at))

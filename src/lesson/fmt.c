@@ -21,7 +21,10 @@ char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
         return buf;
     }
     char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.*f", o->digits, fabs(v));
+    if (fabs(v) >= 1e6) /* keep huge values to a cell's width */
+        snprintf(tmp, sizeof tmp, "%.*e", o->digits > 1 ? o->digits - 1 : 1, fabs(v));
+    else
+        snprintf(tmp, sizeof tmp, "%.*f", o->digits, fabs(v));
     bool zero = strspn(tmp, "0.") == strlen(tmp);
     snprintf(buf, len, "%s%s", v < 0 && !zero ? (o->ascii ? "-" : "\xe2\x88\x92") : "", tmp);
     return buf;

@@ -22,7 +22,8 @@ typedef struct {
 } FmtOpt;
 
 /* Write v with `digits` decimals into buf (at least 32 bytes); negative
- * numbers use U+2212 unless ascii; -0.000 is written 0.000; inf and NaN are
+ * numbers use U+2212 unless ascii; -0.000 is written 0.000; from a million
+ * up, scientific (7.26e+28) so a cell keeps its width; inf and NaN are
  * written as such. Returns buf. */
 char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len);
 /* Write 1-based index digits as subscripts (₁₂) or "_12" in ASCII. */

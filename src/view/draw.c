@@ -519,7 +519,7 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
     int lw = 0;
     for (int j = 0; j < n; j++)
         lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
-    int numw = show_before ? 2 * (fo.digits + 3) + 4 : fo.digits + 4, bw = w - lw - 2 - numw;
+    int numw = 2 * (fo.digits + 3) + 4, bw = w - lw - 2 - numw; /* one scale, edited or not */
     if (bw < 4)
         return;
     for (int j = r0; j < n && j - r0 < h - 1; j++) {
@@ -668,11 +668,14 @@ static void draw_bottom(View *v)
     put(LINES - 1, 0, COLS, line, theme_attr(ROLE_KEYBAR));
 }
 
-static void draw_too_small(void)
+static void draw_too_small(const View *v)
 {
     char msg[256], lines[8][FMT_LINE];
     snprintf(msg, sizeof msg, _("The terminal is %dx%d; qkvtutor needs at least %dx%d. Enlarge it, or press q."),
              COLS, LINES, VIEW_MIN_COLS, VIEW_MIN_LINES);
+    if (session_dirty(&v->s))
+        snprintf(msg, sizeof msg, _("The terminal is %dx%d; qkvtutor needs at least %dx%d. Enlarge it: "
+                                    "you have unsaved edits."), COLS, LINES, VIEW_MIN_COLS, VIEW_MIN_LINES);
     int n = wrap(msg, COLS > 2 ? COLS - 2 : 1, lines, 8);
     for (int k = 0; k < n && k < LINES; k++)
         put(k, 1, COLS - 1, lines[k], theme_attr(ROLE_ERROR));
@@ -772,7 +775,7 @@ void draw_frame(View *v)
     erase();
     hits.n = 0;
     if (COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES) {
-        draw_too_small();
+        draw_too_small(v);
         return;
     }
     if (v->mode == MODE_HELP) {
@@ -837,8 +840,7 @@ void view_focus_from_step(View *v)
     if (f->kind == FOCUS_NONE)
         return;
     v->fi = f->i;
-    if (f->kind == FOCUS_CELL)
-        v->fj = f->j;
+    v->fj = f->kind == FOCUS_CELL ? f->j : 0;
     if (f->mat >= M_Q && f->mat <= M_V)
         v->fmat = f->mat;
 }

@@ -645,6 +645,7 @@ void keys_draw_help(View *v)
 {
     char keys[160], more[96];
     const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves.");
+    size_t first = fmt_wrap(edit, COLS - 3);
     attrset(theme_attr(ROLE_TITLE));
     mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
     int y = 2;
@@ -662,8 +663,11 @@ void keys_draw_help(View *v)
         mvaddnstr(y++, 32, _(requests[r].help), (int)text_fit(_(requests[r].help), COLS - 34));
     }
     attrset(theme_attr(ROLE_HINT));
-    if (y < LINES - 1)
-        mvaddnstr(LINES - 1, 2, edit, (int)text_fit(edit, COLS - 3));
+    if (y < LINES - 2) { /* the edit-mode keys, on the last two lines */
+        mvaddnstr(LINES - 2, 2, edit, (int)first);
+        const char *rest = edit + first + strspn(edit + first, " ");
+        mvaddnstr(LINES - 1, 2, rest, (int)text_fit(rest, COLS - 3));
+    }
     attrset(A_NORMAL);
 }
 
@@ -679,13 +683,30 @@ static const char *first_label(Request r)
 /* The key bar: the mode's field when one is open; else the requests that
  * have a bar label, in table order, as many as fit, with help and quit
  * always shown at the end. */
+int keys_field(const View *v, char *buf, size_t len)
+{
+    char t[64];
+    const char *label = v->mode == MODE_PROMPT ? ":" : v->mode == MODE_SAVE ? _("save as: ") : t;
+    snprintf(t, sizeof t, "%s[%d][%d] = ", attn_mat_name(v->emat), v->ei + 1, v->ej + 1);
+    /* Scroll the text so the cursor stays on screen: drop characters from
+     * the left until the part before the cursor fits. */
+    int room = COLS - 3 - text_width(label);
+    const char *start = v->field.buf, *cur = v->field.buf + v->field.pos;
+    char before[PROMPT_MAX];
+    for (;;) {
+        snprintf(before, sizeof before, "%.*s", (int)(cur - start), start);
+        if (text_width(before) < room || start >= cur)
+            break;
+        for (start++; (*start & 0xC0) == 0x80; start++) {}
+    }
+    snprintf(buf, len, " %s%s", label, start);
+    return 1 + text_width(label) + text_width(before);
+}
+
 void keys_bar(const View *v, char *buf, size_t len)
 {
     if (v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing)) {
-        char t[64];
-        const char *label = v->mode == MODE_PROMPT ? ":" : v->mode == MODE_SAVE ? _("save as: ") : t;
-        snprintf(t, sizeof t, "%s[%d][%d] = ", attn_mat_name(v->emat), v->ei + 1, v->ej + 1);
-        snprintf(buf, len, " %s%s", label, v->field.buf);
+        keys_field(v, buf, len);
         return;
     }
     if (v->mode == MODE_EDIT) {

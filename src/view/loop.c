@@ -103,16 +103,36 @@ void view_keys(View *v, const char *keys)
 static void place_cursor(View *v)
 {
     bool field = v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing);
-    if (!field || LINES < VIEW_MIN_LINES) {
+    if (!field || LINES < VIEW_MIN_LINES || COLS < VIEW_MIN_COLS) {
         curs_set(0);
         return;
     }
-    char bar[PROMPT_MAX + 64], before[PROMPT_MAX];
-    keys_bar(v, bar, sizeof bar);
-    snprintf(before, sizeof before, "%.*s", v->field.pos, v->field.buf);
-    int x = text_width(bar) - text_width(v->field.buf) + text_width(before);
+    char bar[PROMPT_MAX + 64];
+    int x = keys_field(v, bar, sizeof bar);
     curs_set(1);
     move(LINES - 1, x < COLS ? x : COLS - 1);
+}
+
+/* After a lone ESC, swallow the rest of an escape sequence the terminal
+ * description does not know (e.g. ESC [ 4 ~ for End inside tmux), so its
+ * bytes are not taken as keys ("4" would jump to stage 4). Returns true
+ * when a sequence was swallowed, false for a real Esc key. */
+static bool swallow_sequence(void)
+{
+    wint_t ch;
+    timeout(0);
+    int r = get_wch(&ch);
+    bool seq = r == OK && (ch == '[' || ch == 'O');
+    if (r != ERR && !seq)
+        unget_wch(ch);
+    while (seq && get_wch(&ch) == OK && !(ch >= 0x40 && ch <= 0x7e)) {}
+    timeout(250);
+    return seq;
+}
+
+static bool too_small(void)
+{
+    return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
 }
 
 /* The loop: draw, wait for a key (or a signal), handle it. */
@@ -130,6 +150,12 @@ static int run(View *v)
             r = get_wch(&ch);
         if (caught)
             return 128 + caught;
+        if (r == OK && ch == 27 && swallow_sequence())
+            continue;
+        if (too_small() && r == OK && ch == 'q' && !session_dirty(&v->s))
+            return 0; /* the too-small screen offers q; nothing is lost */
+        if (too_small() && !(r == KEY_CODE_YES && ch == KEY_RESIZE))
+            continue;
         if (!view_key(v, ch, r == KEY_CODE_YES))
             return 0;
     }
@@ -154,6 +180,11 @@ int view_run(const Lesson *l, const ViewOpt *o)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     mouseinterval(0);
+    /* Home/End as tmux and screen send them under TERM=xterm-256color. */
+    define_key("\033[1~", KEY_HOME);
+    define_key("\033[4~", KEY_END);
+    define_key("\033[H", KEY_HOME);
+    define_key("\033[F", KEY_END);
     mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     timeout(250);
     curs_set(0);

@@ -73,6 +73,9 @@ int keys_handle(View *v, wint_t ch, bool is_code);
 /* A mouse event at screen (y, x) with ncurses button bits. */
 int keys_mouse(View *v, int y, int x, unsigned long buttons);
 void keys_draw_help(View *v);
+/* The open text field as shown on the key bar (scrolled so the cursor is
+ * visible); returns the cursor's screen column. */
+int keys_field(const View *v, char *buf, size_t len);
 /* The key bar's text for the current mode. */
 void keys_bar(const View *v, char *buf, size_t len);
 

@@ -28,7 +28,7 @@ row_after()
             for (f = 2; f <= NF && k < n; f++) {
                 v = $f; gsub(/▲|▼|✎/, "", v)
                 if (v == "") continue
-                if (v !~ /^(−|-)?[0-9.]+$|^NaN$|^-?inf$/) break
+                if (v !~ /^(−|-)?[0-9.]+(e[+-][0-9]+)?$|^NaN$|^-?inf$/) break
                 out = out (k ? " " : "") v; k++
             }
             print out; exit
@@ -63,7 +63,7 @@ for n, l in enumerate(lines, 1):
         bad.append("line %d is %d cells wide" % (n, width(l)))
     if "\ufffd" in l or "\x1b" in l or "^[" in l or re.search(r"[\x00-\x08\x0b-\x1f\x7f]", l):
         bad.append("line %d has stray bytes: %r" % (n, l))
-num = re.compile(r"[\u2212-]?\d+\.\d+")
+num = re.compile(r"[\u2212-]?\d+\.\d+(?:e[+-]\d+)?|NaN|[\u2212-]?inf")
 group = []
 def check(group):
     ends = []
@@ -183,9 +183,13 @@ t_stray_escape()
     start $s 80 24 "$BIN" "$L1"
     expect $s "[1 X]" || return 1
     n=$(steps_of "$SCREEN")
-    tm send-keys -t $s -l -- "$(printf '\033[4~')"
+    tm send-keys -t $s -l -- "$(printf '\033[4~')"     # End, as tmux sends it
+    expect $s " $n/$n · " "ESC [ 4 ~ (End inside tmux) did not go to the last step" || return 1
+    tm send-keys -t $s -l -- "$(printf '\033[1~')"     # Home
+    expect $s " 1/$n · " "ESC [ 1 ~ (Home inside tmux) did not go to the first step" || return 1
+    tm send-keys -t $s -l -- "$(printf '\033[99~')"    # a sequence nobody knows
     keys $s n
-    expect $s " 2/$n · " "after the bytes ESC [ 4 ~ and then n the view is not at step 2/$n" || return 1
+    expect $s " 2/$n · " "after the bytes ESC [ 9 9 ~ and then n the view is not at step 2/$n" || return 1
     screen_has "[2 Q K V]" || { fail "the stray sequence moved the stage"; return 1; }
 }
 
@@ -624,7 +628,7 @@ t_nocolor()
 T0=$(date +%s)
 run_test "steps: n/Space/PgDn through the 5 stages, PgUp/p/Backspace back" t_steps
 run_test "steps: placeholder label \"not yet\" whole at 80×24" t_placeholder_label
-run_test "keys: an unknown escape sequence (ESC [ 4 ~) does nothing" t_stray_escape
+run_test "keys: Home/End as tmux sends them; an unknown escape sequence does nothing" t_stray_escape
 run_test "focus: score₁₂ arithmetic at (1,2), arrows and hjkl" t_focus
 run_test "resize: 80×24 → 30×8 too small → 120×40" t_resize
 run_test "help: ? opens, Esc/? close, q quits" t_help
