@@ -34,7 +34,7 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit check-lessons bad-lessons numpy e2e asan golden pot \
+.PHONY: all deps run test unit check-lessons bad-lessons numpy install-check e2e asan golden pot \
         clean install uninstall bench fuzz screenshots
 
 all: deps $(B)/qkvtutor $(MO)
@@ -159,8 +159,21 @@ numpy: $(B)/qkvtutor
 asan:
 	@$(MAKE) --no-print-directory B=$(B)/asan OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' unit
 
-test: all unit check-lessons bad-lessons numpy e2e asan
+test: all unit check-lessons bad-lessons numpy install-check e2e asan
 	@echo "make test: all passed"
+
+# Install into a scratch DESTDIR and use the binary from another directory;
+# lint the man page when man is available.
+install-check: all
+	@d=$$(mktemp -d); $(MAKE) --no-print-directory install DESTDIR=$$d PREFIX=/usr >/dev/null && \
+	 (cd / && $$d/usr/bin/qkvtutor --check 1 >/dev/null && $$d/usr/bin/qkvtutor --lang zh --help | grep -q "用法") && \
+	 test -f $$d/usr/share/qkvtutor/lessons/01-three-tokens.yaml && test -f $$d/usr/share/man/man1/qkvtutor.1 && \
+	 $(MAKE) --no-print-directory uninstall DESTDIR=$$d PREFIX=/usr >/dev/null && \
+	 test -z "$$(find $$d -type f)" && rm -rf $$d && echo "install: ok (installed, used from /, uninstalled)" || \
+	 { echo "install: FAILED in $$d"; exit 1; }
+	@if command -v man >/dev/null 2>&1; then w=$$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -l src/man/qkvtutor.1 2>&1 >/dev/null); \
+	 if [ -n "$$w" ]; then echo "man: warnings:"; echo "$$w"; exit 1; else echo "man: qkvtutor.1 is clean"; fi; \
+	 else echo "man: skipped, man is not installed"; fi
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/lessons

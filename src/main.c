@@ -175,19 +175,18 @@ static bool setup_locale(void)
 }
 
 /* Where the translations are: next to the binary when run from build/,
- * else the installed locale directory. */
+ * ../share/locale beside an installed (or moved) binary, else the
+ * configured locale directory. */
 static const char *locale_dir(char *buf, size_t len)
 {
-    ssize_t n = readlink("/proc/self/exe", buf, len - 16);
-    if (n > 0) {
-        buf[n] = '\0';
-        char *slash = strrchr(buf, '/');
+    static const char *near[] = {"/locale", "/../share/locale"};
+    ssize_t n = readlink("/proc/self/exe", buf, len - 32);
+    char *slash = n > 0 ? strrchr((buf[n] = '\0', buf), '/') : NULL;
+    for (size_t k = 0; slash && k < sizeof near / sizeof *near; k++) {
         struct stat st;
-        if (slash) {
-            strcpy(slash, "/locale");
-            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
-                return buf;
-        }
+        strcpy(slash, near[k]);
+        if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+            return buf;
     }
     return QKV_LOCALEDIR;
 }

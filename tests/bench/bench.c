@@ -1,6 +1,6 @@
 /* bench.c - how fast qkvtutor answers a key, and how much it writes.
  *
- * Usage: bench LESSON1 LESSON64 [ITERATIONS]
+ * Usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--numpy PYTHON SCRIPT] LESSON1 LESSON64
  * Prints one line per figure, "bench: NAME VALUE UNIT":
  *   keypress_us_*  median µs of one keypress (next, back, arrows, s, u):
  *                  view_key + view_draw + wnoutrefresh + doupdate on a
@@ -11,19 +11,33 @@
  *   bytes_ratio_next  bytes written to the terminal by a "next" keypress
  *                  over the bytes of a full repaint of the same screen
  *                  (median over every next of lesson 1, output to a file).
- * The whole-process figures (startup, RSS, numpy) are measured by
- * tests/bench/proc.c. */
+ * With --proc, whole processes too (30 runs each, medians):
+ *   startup_ms, peak_rss_kib   `BINARY --json 1` from fork to exit, and its
+ *                  peak resident set (wait4's ru_maxrss), through LAUNCH
+ *                  (tests/bench/launch.c);
+ * and with --numpy, the same pipeline as a numpy script, run interleaved:
+ *   numpy_startup_ms, numpy_peak_rss_kib, ratio_wall, ratio_rss; once with
+ *   the environment as it is, and once (numpy_noenv_*) without
+ *   OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, which some machines set.
+ * Then a verdict per budget: "bench: budget NAME ok|OVER". The exit status
+ * is 0 unless a measurement could not be taken. */
 #include <curses.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
 #include "screen.h"
 #include "view/view.h"
+
+extern char **environ;
 
 typedef struct {
     wint_t ch;
@@ -168,6 +182,9 @@ static double bench_bytes(const char *path, int *samples)
         fflush(out);
         fstat(fileno(out), &st);
         off_t full = st.st_size - before;
+        if (getenv("QKV_BENCH_VERBOSE"))
+            fprintf(stderr, "bench: next to step %d (stage %d): %lld bytes, full repaint %lld bytes\n", k + 1,
+                    l.steps[k].stage, (long long)next, (long long)full);
         if (full > 0)
             ratio[n++] = (double)next / (double)full;
     }
@@ -181,33 +198,160 @@ static double bench_bytes(const char *path, int *samples)
     return n ? median(ratio, n) : -1;
 }
 
+static const char *launcher;   /* tests/bench/launch.c, built next to bench */
+
+/* Run argv to the end with stdout on /dev/null, through the launcher (see
+ * launch.c for why); wall ms and peak RSS KiB. */
+static bool run_proc(char *const *argv, char **envp, double *ms, long *rss)
+{
+    char *largv[16];
+    int n = 0, fds[2], status, code = -1;
+    largv[n++] = (char *)launcher;
+    for (int k = 0; argv[k] && n < 15; k++)
+        largv[n++] = argv[k];
+    largv[n] = NULL;
+    if (pipe(fds) != 0)
+        return false;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    pid_t pid;
+    int e = posix_spawn(&pid, launcher, &fa, NULL, largv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    FILE *f = fdopen(fds[0], "r");
+    bool ok = e == 0 && f && fscanf(f, "%lf %ld %d", ms, rss, &code) == 3;
+    if (f)
+        fclose(f);
+    if (e == 0)
+        waitpid(pid, &status, 0);
+    return ok && code == 0;
+}
+
+/* environ without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE. */
+static char **env_without_openblas(void)
+{
+    int n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc((size_t)n + 1, sizeof *env);
+    int k = 0;
+    for (int i = 0; env && i < n; i++)
+        if (strncmp(environ[i], "OPENBLAS_CORETYPE=", 18) != 0 && strncmp(environ[i], "OPENBLAS_L2_SIZE=", 17) != 0)
+            env[k++] = environ[i];
+    return env;
+}
+
+#define PROC_RUNS 30
+
+typedef struct {
+    double ms[PROC_RUNS];
+    double rss[PROC_RUNS];
+    int n;
+} Runs;
+
+static bool sample(Runs *r, char *const *argv, char **envp)
+{
+    long rss;
+    if (!run_proc(argv, envp, &r->ms[r->n], &rss)) {
+        fprintf(stderr, "bench: %s did not run to a clean exit\n", argv[0]);
+        return false;
+    }
+    r->rss[r->n++] = (double)rss;
+    return true;
+}
+
+static const char *verdict(bool ok)
+{
+    return ok ? "ok" : "OVER";
+}
+
+/* Whole processes: qkvtutor --json 1, and the numpy script when given. */
+static bool bench_proc(char *bin, char *python, char *script)
+{
+    char *q_argv[] = {bin, "--json", "1", NULL};
+    char *np_argv[] = {python, script, NULL};
+    char **noenv = env_without_openblas();
+    static Runs q, np, np2;
+    for (int k = 0; k < 3; k++) { /* warm the page cache */
+        double ms;
+        long rss;
+        run_proc(q_argv, environ, &ms, &rss);
+        if (python)
+            run_proc(np_argv, environ, &ms, &rss);
+    }
+    for (int k = 0; k < PROC_RUNS; k++)
+        if (!sample(&q, q_argv, environ) || (python && (!sample(&np, np_argv, environ) ||
+                                                        !sample(&np2, np_argv, noenv))))
+            return false;
+    free(noenv);
+    double q_ms = median(q.ms, q.n), q_rss = median(q.rss, q.n);
+    printf("bench: startup_ms %.2f ms (qkvtutor --json 1, median of %d)\n", q_ms, q.n);
+    printf("bench: peak_rss_kib %.0f KiB\n", q_rss);
+    if (!python) {
+        printf("bench: numpy skipped (no /usr/bin/python3 with numpy)\n");
+        return true;
+    }
+    double n_ms = median(np.ms, np.n), n_rss = median(np.rss, np.n);
+    double n2_ms = median(np2.ms, np2.n), n2_rss = median(np2.rss, np2.n);
+    printf("bench: numpy_startup_ms %.1f ms (environment as it is%s)\n", n_ms,
+           getenv("OPENBLAS_CORETYPE") ? ", OPENBLAS_CORETYPE set" : "");
+    printf("bench: numpy_peak_rss_kib %.0f KiB\n", n_rss);
+    printf("bench: ratio_wall %.1f x (numpy / qkvtutor)\n", n_ms / q_ms);
+    printf("bench: ratio_rss %.1f x (numpy / qkvtutor)\n", n_rss / q_rss);
+    printf("bench: numpy_noenv_startup_ms %.1f ms (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset)\n", n2_ms);
+    printf("bench: numpy_noenv_peak_rss_kib %.0f KiB\n", n2_rss);
+    printf("bench: ratio_wall_noenv %.1f x\n", n2_ms / q_ms);
+    printf("bench: ratio_rss_noenv %.1f x\n", n2_rss / q_rss);
+    printf("bench: budget ratio_wall %s (%.1f >= 40)\n", verdict(n_ms / q_ms >= 40), n_ms / q_ms);
+    printf("bench: budget ratio_rss %s (%.1f >= 8)\n", verdict(n_rss / q_rss >= 8), n_rss / q_rss);
+    return true;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: bench LESSON1 LESSON64 [ITERATIONS]\n");
+    int iters = 2000;
+    char *bin = NULL, *python = NULL, *script = NULL;
+    int a = 1;
+    for (; a < argc && argv[a][0] == '-'; a++) {
+        if (strcmp(argv[a], "-n") == 0 && a + 1 < argc)
+            iters = atoi(argv[++a]);
+        else if (strcmp(argv[a], "--proc") == 0 && a + 2 < argc)
+            launcher = argv[a + 1], bin = argv[a + 2], a += 2;
+        else if (strcmp(argv[a], "--numpy") == 0 && a + 2 < argc)
+            python = argv[a + 1], script = argv[a + 2], a += 2;
+        else
+            break;
+    }
+    if (argc - a != 2 || iters < 10) {
+        fprintf(stderr, "usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--numpy PYTHON SCRIPT] LESSON1 LESSON64\n");
         return 2;
     }
-    int iters = argc > 3 ? atoi(argv[3]) : 2000;
+    const char *l1 = argv[a], *l64 = argv[a + 1];
     setenv("TERM", "xterm-256color", 1);
     i18n_set(LANG_EN, NULL);
     if (!screen_open(24, 80)) {
         fprintf(stderr, "bench: cannot open a headless screen\n");
         return 2;
     }
-    double k1 = bench_keys(argv[1], iters), k64 = bench_keys(argv[2], iters);
-    double e1 = bench_edit(argv[1], iters), e64 = bench_edit(argv[2], iters / 4);
+    double k1 = bench_keys(l1, iters), k64 = bench_keys(l64, iters);
+    double e1 = bench_edit(l1, iters), e64 = bench_edit(l64, iters / 4);
     screen_close();
     int samples = 0;
-    double ratio = bench_bytes(argv[1], &samples);
+    double ratio = bench_bytes(l1, &samples);
     if (k1 < 0 || k64 < 0 || e1 < 0 || e64 < 0 || ratio < 0)
         return 1;
-    printf("bench: keypress_us_lesson1 %.1f us\n", k1);
-    printf("bench: keypress_us_64x64 %.1f us\n", k64);
-    printf("bench: edit_us_lesson1 %.1f us\n", e1);
-    printf("bench: edit_us_64x64 %.1f us\n", e64);
+    printf("bench: keypress_us_lesson1 %.1f us (median of %d)\n", k1, iters);
+    printf("bench: keypress_us_64x64 %.1f us (median of %d)\n", k64, iters);
+    printf("bench: edit_us_lesson1 %.1f us (median of %d)\n", e1, iters);
+    printf("bench: edit_us_64x64 %.1f us (median of %d)\n", e64, iters / 4);
     printf("bench: bytes_ratio_next %.3f ratio (median of %d next keypresses)\n", ratio, samples);
-    printf("bench: budget keypress_us_lesson1 %s (%.1f < 200)\n", k1 < 200 ? "ok" : "OVER", k1);
-    printf("bench: budget keypress_us_64x64 %s (%.1f < 2000)\n", k64 < 2000 ? "ok" : "OVER", k64);
-    printf("bench: budget bytes_ratio_next %s (%.3f < 0.3)\n", ratio < 0.3 ? "ok" : "OVER", ratio);
+    printf("bench: budget keypress_us_lesson1 %s (%.1f < 200)\n", verdict(k1 < 200), k1);
+    printf("bench: budget keypress_us_64x64 %s (%.1f < 2000)\n", verdict(k64 < 2000), k64);
+    printf("bench: budget bytes_ratio_next %s (%.3f < 0.3)\n", verdict(ratio < 0.3), ratio);
+    fflush(stdout);
+    if (bin && !bench_proc(bin, python, script))
+        return 1;
     return 0;
 }

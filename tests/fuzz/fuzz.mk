@@ -1,23 +1,28 @@
 # Fuzzing with libFuzzer (clang): see tests/fuzz/README.md.
 #   make fuzz [FUZZ_SECONDS=60]   fuzz each target FUZZ_SECONDS seconds
-#   make fuzz-smoke               10 s each plus the regression replay; skipped
-#                                 (with a message) without clang's fuzzer runtime
+#   make fuzz-smoke               the regression replay, then 10 s of fuzz_lesson and
+#                                 5 s each of fuzz_action and fuzz_view; skipped (with
+#                                 a message) without clang's fuzzer runtime
 #   make fuzz-regress             replay tests/fuzz/regress/ and the seeds, no fuzzing
-# The targets compile src/core, src/lesson and src/render.c themselves with
-# clang (-fsanitize=fuzzer,address,undefined) into $(B)/fuzz/; the gcc
-# objects are not used. The corpora live in $(B)/fuzz/corpus-*: seeded on
-# every run from lessons/, tests/bad/ and tests/fuzz/actions.txt, and kept
-# between runs (never committed).
+# The targets compile src/core, src/lesson and src/render.c (fuzz_view also
+# src/view, tests/screen.c and the embedded lessons) themselves with clang
+# (-fsanitize=fuzzer,address,undefined) into $(B)/fuzz/; the gcc objects are
+# not used. The corpora live in $(B)/fuzz/corpus-*: seeded on every run from
+# lessons/, tests/bad/, tests/fuzz/actions.txt and a few key scripts, kept
+# between runs, never committed.
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_DIR      = $(B)/fuzz
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS   = $(CFLAGS_ALL) -O1 -g $(FUZZ_SAN) -Isrc
+FUZZ_CFLAGS   = $(CFLAGS_ALL) -O1 -g $(FUZZ_SAN) -Isrc -Itests
 FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) src/render.c
 FUZZ_OBJ      = $(FUZZ_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
-FUZZ_TARGETS  = fuzz_lesson fuzz_action
+FUZZ_VIEW_OBJ = $(VIEW_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/screen.o $(FUZZ_DIR)/obj/lessons.o
+FUZZ_TARGETS  = fuzz_lesson fuzz_action fuzz_view
+FUZZ_SECONDS_LESSON ?= $(FUZZ_SECONDS)
+FUZZ_SECONDS_ACTION ?= $(FUZZ_SECONDS)
+FUZZ_SECONDS_VIEW   ?= $(FUZZ_SECONDS)
 FUZZ_BINS     = $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 FUZZ_OPTS     = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
 FUZZ_PROBE    = $(FUZZ_DIR)/.probe-ok
@@ -30,10 +35,18 @@ $(FUZZ_DIR)/obj/%.o: src/%.c | deps
 $(FUZZ_DIR)/obj/%.o: tests/fuzz/%.c | deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+$(FUZZ_DIR)/obj/screen.o: tests/screen.c | deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+$(FUZZ_DIR)/obj/lessons.o: $(B)/lessons.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 -include $(wildcard $(FUZZ_DIR)/obj/*.d $(FUZZ_DIR)/obj/*/*.d)
 
-$(FUZZ_BINS): $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/%.o $(FUZZ_OBJ)
+$(FUZZ_DIR)/fuzz_lesson $(FUZZ_DIR)/fuzz_action: $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/%.o $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+$(FUZZ_DIR)/fuzz_view: $(FUZZ_DIR)/obj/fuzz_view.o $(FUZZ_OBJ) $(FUZZ_VIEW_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
 
 # Can clang build a libFuzzer binary here? (clang plus its compiler-rt runtime.)
 $(FUZZ_PROBE):
@@ -48,31 +61,42 @@ fuzz-build: $(FUZZ_PROBE)
 	@test -f $(FUZZ_PROBE) || { echo "fuzz: $(FUZZ_CC) cannot build libFuzzer targets (install clang and libclang-rt-dev)"; exit 1; }
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
-# Seed the corpora: lesson files, and one action per line of actions.txt
-# plus every do: action written in the lessons.
+# Seed the corpora: lesson files; one action per line of actions.txt plus
+# every do: action written in the lessons; a few key scripts.
 fuzz-corpus:
-	@mkdir -p $(FUZZ_DIR)/corpus-lesson $(FUZZ_DIR)/corpus-action
+	@mkdir -p $(FUZZ_DIR)/corpus-lesson $(FUZZ_DIR)/corpus-action $(FUZZ_DIR)/corpus-view
 	@cp $(LESSONS) tests/bad/*.yaml $(FUZZ_DIR)/corpus-lesson/
 	@{ cat tests/fuzz/actions.txt; \
 	   sed -n 's/^ *\(do:\|-\) *"\(.*=.*\)" *$$/\2/p' $(LESSONS); } | \
 	 awk -v d=$(FUZZ_DIR)/corpus-action '{ f = sprintf("%s/seed-%03d", d, NR); printf "%s", $$0 > f; close(f) }'
+	@# key scripts: lesson, lines, columns, then keys (see fuzz_view.c)
+	@printf '\000\027\117nnnnnnnnnnpppp\200\201\202\203s\ru\222m' > $(FUZZ_DIR)/corpus-view/seed-walk
+	@printf '\001\035\143:Q[1] = K[1] * 5\rnnn\204e\2032\r+-\214\203\203Wq\014\rq' > $(FUZZ_DIR)/corpus-view/seed-edit
+	@printf '\002\027\117?\214wsaved.yaml\r\377\005\010nnn\377\060\200LtP\216qy' > $(FUZZ_DIR)/corpus-view/seed-save-resize
 
-# Replay the kept crashes and the seeds (no fuzzing): each must run clean.
+# Replay the seeds and the kept crashes (no fuzzing): each must run clean.
+# The seeds go in one batch; each kept crash runs alone, so every one that
+# still fails is named.
 fuzz-regress: fuzz-build fuzz-corpus
-	@set -e; for t in lesson action; do \
-	  if [ $$t = lesson ]; then files="$(LESSONS) $$(ls tests/bad/*.yaml)"; \
-	  else files="$$(ls $(FUZZ_DIR)/corpus-action/seed-*)"; fi; \
-	  files="$$files $$(ls tests/fuzz/regress/$$t-* 2>/dev/null || true)"; \
-	  n=$$(echo $$files | wc -w); \
-	  $(FUZZ_DIR)/fuzz_$$t $$files > $(FUZZ_DIR)/regress-$$t.log 2>&1 || \
-	    { tail -n 40 $(FUZZ_DIR)/regress-$$t.log; echo "FAIL: fuzz-regress fuzz_$$t"; exit 1; }; \
-	  echo "ok: fuzz-regress fuzz_$$t ($$n inputs replayed)"; done
+	@fail=0; \
+	 for t in lesson action view; do \
+	  if [ $$t = lesson ]; then seeds="$(LESSONS) $$(ls tests/bad/*.yaml)"; \
+	  else seeds="$$(ls $(FUZZ_DIR)/corpus-$$t/seed-*)"; fi; \
+	  if $(FUZZ_DIR)/fuzz_$$t $$seeds > $(FUZZ_DIR)/regress-$$t.log 2>&1; then \
+	    echo "ok: fuzz-regress fuzz_$$t: $$(echo $$seeds | wc -w) seeds"; \
+	  else tail -n 30 $(FUZZ_DIR)/regress-$$t.log; echo "FAIL: fuzz-regress fuzz_$$t: the seeds"; fail=1; fi; \
+	  for f in tests/fuzz/regress/$$t-*; do \
+	    [ -f "$$f" ] || continue; \
+	    if $(FUZZ_DIR)/fuzz_$$t $$f > $(FUZZ_DIR)/regress-one.log 2>&1; then echo "ok: fuzz-regress $$f"; \
+	    else echo "FAIL: fuzz-regress $$f: $$(grep -m1 -E "^fuzz_$$t:|^SUMMARY|ERROR:" $(FUZZ_DIR)/regress-one.log)"; fail=1; fi; \
+	  done; \
+	 done; exit $$fail
 
 # Fuzz one target for $(1) seconds; a crash is left in $(FUZZ_DIR)/crash-*.
 define fuzz_run
 	@echo "== fuzz_$(2): $(1) s"; \
-	 $(FUZZ_DIR)/fuzz_$(2) $(FUZZ_OPTS) -max_total_time=$(1) -dict=tests/fuzz/$(2).dict \
-	   -artifact_prefix=$(FUZZ_DIR)/crash-$(2)- $(FUZZ_DIR)/corpus-$(2) > $(FUZZ_DIR)/fuzz-$(2).log 2>&1; \
+	 $(FUZZ_DIR)/fuzz_$(2) $(FUZZ_OPTS) -max_total_time=$(1) $(if $(wildcard tests/fuzz/$(2).dict),-dict=tests/fuzz/$(2).dict) \
+	   -artifact_prefix=$(abspath $(FUZZ_DIR))/crash-$(2)- $(FUZZ_DIR)/corpus-$(2) > $(FUZZ_DIR)/fuzz-$(2).log 2>&1; \
 	 rc=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' $(FUZZ_DIR)/fuzz-$(2).log | sed 's/^/   /'; \
 	 if [ $$rc -ne 0 ]; then tail -n 60 $(FUZZ_DIR)/fuzz-$(2).log; \
 	   echo "FAIL: fuzz_$(2) found a crash: $$(ls $(FUZZ_DIR)/crash-$(2)-* 2>/dev/null | head -1)"; \
@@ -81,11 +105,15 @@ define fuzz_run
 endef
 
 fuzz: fuzz-build fuzz-corpus
-	$(call fuzz_run,$(FUZZ_SECONDS),lesson)
-	$(call fuzz_run,$(FUZZ_SECONDS),action)
+	$(call fuzz_run,$(FUZZ_SECONDS_LESSON),lesson)
+	$(call fuzz_run,$(FUZZ_SECONDS_ACTION),action)
+	$(call fuzz_run,$(FUZZ_SECONDS_VIEW),view)
 
 fuzz-smoke: $(FUZZ_PROBE)
 	@if [ ! -f $(FUZZ_PROBE) ]; then \
 	   echo "fuzz-smoke: skipped, $(FUZZ_CC) cannot build libFuzzer targets here (needs clang and libclang-rt-dev)"; \
 	 else $(MAKE) --no-print-directory fuzz-regress && \
-	   $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS); fi
+	   $(MAKE) --no-print-directory fuzz FUZZ_SECONDS_LESSON=10 FUZZ_SECONDS_ACTION=5 FUZZ_SECONDS_VIEW=5; fi
+
+# The hostile-input and interrupted-save tests live beside the fuzzers.
+include tests/hostile/hostile.mk

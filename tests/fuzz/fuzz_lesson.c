@@ -8,9 +8,9 @@
  * and redo, every cell's arithmetic written out; then --dump and --json
  * render it. Two properties are checked, and a failure aborts (a crash for
  * libFuzzer):
- *   - the --dump text holds no raw control character (C0 other than '\n',
- *     DEL, C1 as UTF-8 0xC2 0x80..0x9F): lesson text never reaches a
- *     terminal raw;
+ *   - the --dump, --json and --check text holds no raw control character
+ *     (C0 other than '\n', DEL, C1 as UTF-8 0xC2 0x80..0x9F): lesson text
+ *     never reaches a terminal raw;
  *   - the error message is one line of at most LESSON_ERR_MAX-1 bytes;
  *   - saving the edited session and loading the saved file gives back the
  *     same state (design: "Loading it shows exactly what was saved"): the
@@ -183,23 +183,29 @@ static void drive_session(const Lesson *l, size_t pick)
     session_free(&s);
 }
 
-/* Render --dump (checking it is clean) and --json into memory. */
+/* Render into memory with `fn` and check that the text is clean. */
+static void render_clean(const char *what, int (*fn)(FILE *, const Lesson *, const RenderOpt *), const Lesson *l,
+                         const RenderOpt *ro)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    fn(f, l, ro);
+    fclose(f);
+    check_clean(what, buf, len);
+    free(buf);
+}
+
+/* --dump in both languages (zh in ASCII mode), --json, --check. */
 static void render_all(const Lesson *l)
 {
-    for (int lang = 0; lang < LANG_COUNT; lang++) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (!f)
-            return;
-        RenderOpt ro = {(Lang)lang, lang == LANG_ZH, 0};
-        render_dump(f, l, &ro);
-        if (lang == LANG_EN)
-            render_json(f, l, &ro);
-        fclose(f);
-        check_clean("--dump", buf, len);
-        free(buf);
-    }
+    RenderOpt en = {LANG_EN, false, 0}, zh = {LANG_ZH, true, 0};
+    render_clean("--dump", render_dump, l, &en);
+    render_clean("--dump (zh, ASCII)", render_dump, l, &zh);
+    render_clean("--json", render_json, l, &en);
+    render_clean("--check", render_check, l, &en);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

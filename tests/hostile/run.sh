@@ -1,27 +1,38 @@
 #!/bin/sh
-# tests/hostile/run.sh BINARY - hostile lessons must be refused fast or shown safely.
+# tests/hostile/run.sh BINARY [SAVE_INTERRUPT LESSON [ROUNDS]]
+# Hostile lessons must be refused fast or shown safely; a killed save never
+# leaves a partial file.
 #
 # Every input is generated here, into a temporary directory:
 #   - size and shape: a lesson of several megabytes, 400,000 tokens, a
 #     billion-laughs alias bomb, 100,000 nested '[' and '{', /dev/zero, a
 #     directory: each refused with a clear message, exit status 2, within a
-#     second, and without a crash (no signal, no sanitizer report);
+#     second (HOSTILE_BUDGET_MS), and without a crash (no signal, no
+#     sanitizer report);
 #   - terminal safety: a lesson whose title, tokens and narration hold OSC
 #     title sequences (ESC ] 0 ; pwned BEL), CSI, C1 (U+009B, NEL), DEL and
 #     BEL: --dump (en, zh, ASCII), --check, --json and error messages carry
 #     no raw control byte and --dump shows the visible stand-in (U+241B);
 #     the interactive view in tmux neither changes the pane title nor rings
-#     the bell, and shows the stand-ins.
+#     the bell, and shows the stand-ins;
+#   - with SAVE_INTERRUPT (tests/hostile/save_interrupt.c, built by make):
+#     saves of LESSON killed at random moments leave the old file or the new
+#     one, never a part.
 # Prints "ok: ..." or "FAIL: ..." per check and "hostile: N passed, M failed";
 # exits 1 when anything failed.
 set -u
-BIN=${1:?usage: tests/hostile/run.sh BINARY}
+BIN=${1:?usage: tests/hostile/run.sh BINARY [SAVE_INTERRUPT LESSON [ROUNDS]]}
+SAVE_BIN=${2:-}
+SAVE_LESSON=${3:-}
+SAVE_ROUNDS=${4:-200}
+BUDGET_MS=${HOSTILE_BUDGET_MS:-1000}   # raised for sanitizer builds
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 T=$(mktemp -d "${TMPDIR:-/tmp}/qkv-hostile.XXXXXX")
 SOCK=qkv-hostile-$$
 pass=0 fail=0
 cleanup() {
     tmux -L "$SOCK" kill-server 2>/dev/null
+    for s in canary sig1 sig2 sig15; do tmux -L "$SOCK-$s" kill-server 2>/dev/null; done
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -53,8 +64,8 @@ refuse() {
     msg=$(head -c 300 "$T/err" | head -n 1)
     if [ $rc -ne 2 ]; then
         bad "$name: exit status $rc, expected 2 ($msg)"
-    elif [ "$ms" -ge 1000 ]; then
-        bad "$name: refused, but took $ms ms (budget 1000 ms)"
+    elif [ "$ms" -ge "$BUDGET_MS" ]; then
+        bad "$name: refused, but took $ms ms (budget $BUDGET_MS ms)"
     elif ! grep -q -- "$pat" "$T/err"; then
         bad "$name: message does not say \"$pat\": $msg"
     elif [ -s "$T/out" ] || [ "$(wc -l <"$T/err")" -ne 1 ]; then
@@ -226,26 +237,36 @@ check_clean "error message quoting a hostile stage" "$T/err"
 # The interactive view in tmux: the pane title must stay as it was, no bell,
 # and the stand-ins are on the screen.
 tm() { tmux -L "$SOCK" "$@"; }
+tc() { tmux -L "$SOCK-canary" "$@"; }
 view_test() {
     if ! command -v tmux >/dev/null 2>&1; then
         bad "tmux is not installed: the view was not tested"
         return
     fi
-    # Canary: prove that this tmux would notice a raw OSC title.
-    tm -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 \
-        "sleep 0.3; printf '\\033]0;canary\\007'; sleep 30" 2>/dev/null || { bad "tmux cannot start"; return; }
-    tm set -g bell-action any
-    tm select-pane -T before
+    # Canary: prove that this tmux would notice a raw OSC title (its own
+    # server, so the view's server starts clean).
+    tc -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 \
+        "sleep 0.3; printf '\\033]0;canary\\007 \\007'; sleep 30" 2>/dev/null || { bad "tmux cannot start"; return; }
+    tc set -g bell-action any
+    tc select-pane -T before
     sleep 0.8
-    if [ "$(tm display -p '#{pane_title}')" != canary ]; then
-        bad "tmux canary: a raw OSC 0 did not change the title, the view test would prove nothing"
+    canary=$(tc display -p '#{pane_title}')
+    canary_bell=$(tc display -p '#{window_bell_flag}')
+    tc kill-server
+    if [ "$canary" != canary ]; then
+        bad "tmux canary: a raw OSC 0 did not change the title (\"$canary\"), the view test would prove nothing"
         return
     fi
-    tm kill-server
+    # The view runs in a shell that reports its exit status and stays.
     tm -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color \
-        "sleep 0.3; exec '$BIN' --lang en '$T/evil.yaml'"
+        "sleep 0.3; '$BIN' --lang en '$T/evil.yaml' 2>'$T/view-err'; echo view-exit=\$?; sleep 60"
+    tm set -g bell-action any
     tm select-pane -T qkv-safe-title
     sleep 1
+    if ! tm has-session 2>/dev/null || tm capture-pane -p | grep -q 'view-exit='; then
+        bad "view: exited at once: $(tm capture-pane -p 2>/dev/null | grep view-exit) $(cat "$T/view-err")"
+        return
+    fi
     screens=""
     for key in Space Space n n n p Home End '?' Escape e Escape L; do
         tm send-keys "$key"
@@ -256,24 +277,73 @@ view_test() {
     bell=$(tm display -p '#{window_bell_flag}')
     if [ "$title" = qkv-safe-title ]; then ok "view: pane title unchanged after every step"
     else bad "view: the lesson changed the pane title to \"$title\""; fi
-    if [ "$bell" = 0 ]; then ok "view: no bell rang"; else bad "view: the bell rang"; fi
+    if [ "$canary_bell" != 1 ]; then ok "view: bell not checked (this tmux does not flag a bell here)"
+    elif [ "$bell" = 0 ]; then ok "view: no bell rang"; else bad "view: the bell rang"; fi
     if printf '%s' "$screens" | grep -q '␛'; then ok "view: shows ␛ for ESC"
     else bad "view: no ␛ on the screen"; fi
     if printf '%s' "$screens" | grep -q 'EVIL'; then ok "view: the hostile title is drawn (as text)"
     else bad "view: the hostile title never showed"; fi
     tm send-keys q
     sleep 0.3
-    tm send-keys y 2>/dev/null
-    sleep 0.3
-    if tm has-session 2>/dev/null && tm list-panes -F '#{pane_dead}' 2>/dev/null | grep -q 0 &&
-        tm capture-pane -p | grep -q 'EVIL'; then
-        bad "view: did not quit on q"
-    else
-        ok "view: quit cleanly"
+    if ! tm capture-pane -p | grep -q 'view-exit='; then
+        tm send-keys y
+        sleep 0.3
     fi
+    status=$(tm capture-pane -p | sed -n 's/^view-exit=//p')
+    if [ "$status" = 0 ]; then ok "view: quit on q with exit status 0"
+    else bad "view: did not quit cleanly on q (exit status \"$status\") $(head -c 300 "$T/view-err")"; fi
     tm kill-server 2>/dev/null
 }
 view_test
+
+# Signals: SIGINT, SIGTERM and SIGHUP, in the normal view, at the ':' prompt
+# and in edit mode, must restore the terminal (alternate screen left, cursor
+# shown, keypad mode off) and end the program with that signal's status.
+signal_test() {
+    sig=$1 num=$2 keys=$3 where=$4
+    sock=$SOCK-sig$num
+    tmux -L "$sock" -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+        "sleep 0.3; '$BIN' --lang en 1 2>'$T/sig-err'; echo view-exit=\$?; sleep 60" || { bad "tmux cannot start"; return; }
+    sleep 1
+    for k in $keys; do tmux -L "$sock" send-keys "$k"; sleep 0.1; done
+    sleep 0.3
+    alt_before=$(tmux -L "$sock" display -p '#{alternate_on}')
+    pid=$(pgrep -P "$(tmux -L "$sock" display -p '#{pane_pid}')" -x qkvtutor)
+    if [ -z "$pid" ]; then
+        bad "SIG$sig $where: the view is not running"
+        tmux -L "$sock" kill-server
+        return
+    fi
+    kill -s "$sig" "$pid"
+    sleep 0.6
+    state=$(tmux -L "$sock" display -p '#{alternate_on} #{cursor_flag} #{keypad_flag}')
+    status=$(tmux -L "$sock" capture-pane -p | sed -n 's/^view-exit=//p')
+    tmux -L "$sock" kill-server
+    want=$((128 + num))
+    if [ "$alt_before" != 1 ]; then
+        bad "SIG$sig $where: the view never entered the alternate screen, nothing to check"
+    elif [ "$state" != "0 1 0" ]; then
+        bad "SIG$sig $where: terminal not restored (alternate screen, cursor shown, keypad: $state; want 0 1 0)"
+    elif [ "$status" != "$want" ]; then
+        bad "SIG$sig $where: exit status \"$status\", expected $want"
+    else
+        ok "SIG$sig $where: terminal restored, exit status $status"
+    fi
+}
+if command -v tmux >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
+    signal_test INT 2 "n n" "in the view"
+    signal_test TERM 15 ": Q" "at the : prompt"
+    signal_test HUP 1 "e 2" "in edit mode, typing a number"
+fi
+
+# --- interrupted saves ------------------------------------------------------------
+if [ -n "$SAVE_BIN" ]; then
+    TMPDIR=$T "$SAVE_BIN" "$SAVE_LESSON" "$SAVE_ROUNDS" >"$T/save.log" 2>&1
+    rc=$?
+    grep -v '^ok:' "$T/save.log" | head -n 20
+    line=$(tail -n 1 "$T/save.log")
+    if [ $rc -eq 0 ]; then ok "${line#ok: }"; else bad "${line#FAIL: }"; fi
+fi
 
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
