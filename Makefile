@@ -161,7 +161,7 @@ asan:
 
 # Every suite; make stops at the first that fails, so reaching the summary
 # means each one passed.
-TEST_SUITES = unit check-lessons bad-lessons numpy install-check e2e asan
+TEST_SUITES = unit check-lessons bad-lessons numpy install-check e2e hostile valgrind fuzz-smoke asan
 test: all $(TEST_SUITES)
 	@echo "suites: $(words $(TEST_SUITES)) passed, 0 failed"
 

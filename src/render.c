@@ -227,6 +227,22 @@ static cJSON *json_state(const Lesson *l, const Attn *a, Lang lang)
     return root;
 }
 
+/* Print cJSON's text with DEL and the C1 controls (U+0080..U+009F, UTF-8
+ * 0xC2 0x80..0x9F) written as \u escapes: cJSON escapes only C0, and a
+ * terminal acts on U+009B as CSI. The JSON means the same. */
+static void put_json(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == 0x7F)
+            fputs("\\u007f", out);
+        else if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F)
+            fprintf(out, "\\u%04x", *++p);
+        else
+            fputc(*p, out);
+    }
+    fputc('\n', out);
+}
+
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
     Session s;
@@ -243,7 +259,7 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
     cJSON *root = json_state(l, &a, o->lang);
     char *text = root ? cJSON_PrintUnformatted(root) : NULL;
     if (text)
-        fprintf(out, "%s\n", text);
+        put_json(out, text);
     free(text);
     cJSON_Delete(root);
     attn_free(&a);

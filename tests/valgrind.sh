@@ -77,6 +77,12 @@ view_session() {
         t=$((t + 1))
         tmux -L "$SOCK" capture-pane -p >"$T/screen" 2>/dev/null
     done
+    if ! grep -q 'qkvtutor' "$T/screen" 2>/dev/null; then
+        fail=$((fail + 1))
+        echo "FAIL: view session: the view never showed up under valgrind"
+        tmux -L "$SOCK" kill-server 2>/dev/null
+        return
+    fi
     send() { tmux -L "$SOCK" send-keys "$@"; sleep 0.4; }
     send n; send n; send n
     send Down; send Right; send Up; send Left

@@ -232,6 +232,20 @@ static bool check_index(const Attn *a, MatId m, int i, int j, char *err, size_t 
     return true;
 }
 
+/* Refuse a row holding inf or NaN (a product that overflowed, or a row of
+ * Q/K/V that the pipeline computed as inf): a lesson cannot hold it, so the
+ * state could not be saved and loaded back. */
+static bool row_finite(const Attn *a, const Action *act, const double *vals, char *err, size_t errlen)
+{
+    for (int k = 0; k < a->m[act->mat].cols; k++)
+        if (!isfinite(vals[k])) {
+            snprintf(err, errlen, _("%s[%d][%d] would not be a finite number; use smaller numbers"),
+                     attn_mat_name(act->mat), act->i + 1, k + 1);
+            return false;
+        }
+    return true;
+}
+
 /* Write values into row i of a target; Q/K/V rows become overrides. */
 static void put_row(Attn *a, MatId m, int i, const double *vals)
 {
@@ -267,6 +281,8 @@ static bool apply_row(Attn *a, const Action *act, char *err, size_t errlen)
         attn_run_to(a, attn_mat_stage(act->src));
     for (int k = 0; k < x->cols; k++)
         row[k] = MAT_AT(src, act->src_i, k) * act->c;
+    if (!row_finite(a, act, row, err, errlen))
+        return false;
     put_row(a, act->mat, act->i, row);
     return true;
 }
@@ -296,6 +312,8 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
         double row[MAT_MAX];
         memcpy(row, &MAT_AT(&a->m[act->mat], act->i, 0), sizeof(double) * (size_t)a->m[act->mat].cols);
         row[act->j] = act->c;
+        if (!row_finite(a, act, row, err, errlen))
+            return false;
         put_row(a, act->mat, act->i, row);
         return true;
     }

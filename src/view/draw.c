@@ -165,8 +165,21 @@ static int cell_width(const View *v, const Mat *m)
     FmtOpt fo = {v->lesson->digits, v->ascii};
     char buf[64];
     int w = 1 + v->lesson->digits + 2; /* "-0." */
+    /* Widths grow with magnitude on each side of zero, up to where numbers
+     * turn scientific: only the extremes on each side of that need writing. */
+    double cand[7] = {0, 0, 0, 0, INFINITY, -INFINITY, NAN};
+    bool odd = false;
     for (int k = 0; k < m->rows * m->cols; k++) {
-        int n = text_width(fmt_num(m->v[k], &fo, buf, sizeof buf));
+        double x = m->v[k];
+        int c = fabs(x) < 1e6 ? 0 : 2;
+        odd = odd || !isfinite(x);
+        if (isfinite(x) && x > cand[c])
+            cand[c] = x;
+        else if (isfinite(x) && x < cand[c + 1])
+            cand[c + 1] = x;
+    }
+    for (int k = 0; k < (odd ? 7 : 4); k++) {
+        int n = text_width(fmt_num(cand[k], &fo, buf, sizeof buf));
         w = n > w ? n : w;
     }
     return w + 1 + cell_pad;

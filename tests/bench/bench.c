@@ -20,7 +20,9 @@
  *   the environment as it is, and once (numpy_noenv_*) without
  *   OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, which some machines set.
  * Then a verdict per budget: "bench: budget NAME ok|OVER". The exit status
- * is 0 unless a measurement could not be taken. */
+ * is 0 unless a measurement could not be taken. QKV_BENCH_THEME=mono (or
+ * light, projector) measures another theme; QKV_BENCH_VERBOSE=1 prints the
+ * bytes of each next keypress and of its full repaint. */
 #include <curses.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -88,7 +90,8 @@ static bool load(const char *path, Lesson *l)
     return false;
 }
 
-static const ViewOpt opt = {LANG_EN, false, "dark", false};
+/* The view's options; QKV_BENCH_THEME picks another theme (default dark). */
+static ViewOpt opt = {LANG_EN, false, "dark", false};
 
 /* The walk a student makes: forward through every step, move the focus,
  * toggle the scaling and undo it, back to the start. */
@@ -331,6 +334,8 @@ int main(int argc, char **argv)
     const char *l1 = argv[a], *l64 = argv[a + 1];
     setenv("TERM", "xterm-256color", 1);
     i18n_set(LANG_EN, NULL);
+    if (getenv("QKV_BENCH_THEME"))
+        opt.theme = getenv("QKV_BENCH_THEME");
     if (!screen_open(24, 80)) {
         fprintf(stderr, "bench: cannot open a headless screen\n");
         return 2;
