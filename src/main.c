@@ -165,12 +165,18 @@ static int list(Lang lang)
 /* Pick a UTF-8 locale: the user's, or C.UTF-8; false means ASCII only. */
 static bool setup_locale(void)
 {
-    setlocale(LC_ALL, "");
+    /* Only what qkvtutor uses: character types and messages. Numbers are
+     * always written with a point, and loading the other categories would
+     * cost a dozen files at every start. */
+    setlocale(LC_CTYPE, "");
+    setlocale(LC_MESSAGES, "");
     if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
         return true;
-    if (setlocale(LC_ALL, "C.UTF-8") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
+    if (setlocale(LC_CTYPE, "C.UTF-8") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0) {
+        setlocale(LC_MESSAGES, "C.UTF-8");
         return true;
-    setlocale(LC_ALL, "");
+    }
+    setlocale(LC_CTYPE, "");
     return false;
 }
 
@@ -189,6 +195,22 @@ static const char *locale_dir(char *buf, size_t len)
             return buf;
     }
     return QKV_LOCALEDIR;
+}
+
+/* Is one of these options on the command line (short letters, or long
+ * names)? A light look before parsing, to skip work the mode won't need. */
+static bool has_flag(int argc, char **argv, const char *shorts, const char **longs)
+{
+    for (int k = 1; k < argc && strcmp(argv[k], "--") != 0; k++) {
+        for (const char **l = longs; *l; l++)
+            if (strcmp(argv[k], *l) == 0)
+                return true;
+        if (argv[k][0] == '-' && argv[k][1] != '-')
+            for (const char *c = argv[k] + 1; *c; c++)
+                if (strchr(shorts + 1, *c))
+                    return true;
+    }
+    return false;
 }
 
 /* The language asked for with --lang/-L, looked up before the options are
@@ -212,11 +234,13 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     bool utf8 = setup_locale();
-    setlocale(LC_NUMERIC, "C"); /* numbers are written with a point, whatever the locale */
     char dir[4096];
     Options o = {MODE_VIEW, 0, -1, NULL, false, NULL};
     int asked = lang_arg(argc, argv);
-    i18n_set(asked >= 0 ? (Lang)asked : i18n_detect(), locale_dir(dir, sizeof dir));
+    Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
+    /* English needs no catalogue: find it only for Chinese or the view (L). */
+    bool view = !has_flag(argc, argv, "-djcl", (const char *[]){"--dump", "--json", "--check", "--list", NULL});
+    i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;

@@ -31,6 +31,11 @@ void i18n_set(Lang lang, const char *localedir)
     current = lang;
 }
 
+const char *i18n_tr(const char *msgid)
+{
+    return current == LANG_EN ? msgid : gettext(msgid);
+}
+
 Lang i18n_lang(void)
 {
     return current;

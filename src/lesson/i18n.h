@@ -12,8 +12,12 @@
 #include <libintl.h>
 #include "text.h"
 
-#define _(s) gettext(s)
+/* English is the source language: it needs no catalogue lookup, which
+ * keeps the success paths (loading, --json) free of gettext's cost. */
+#define _(s) i18n_tr(s)
 #define N_(s) (s)
+
+const char *i18n_tr(const char *msgid);
 
 Lang i18n_detect(void);
 /* Bind the message catalogue (from `localedir`, or NULL for the default)

@@ -326,6 +326,8 @@ static void draw_row_label(const View *v, const Box *b, int y, int x, int lw, in
         return;
     }
     int attr = theme_attr(i == b->hrow ? b->hrow_role : ROLE_LABEL);
+    if (i == b->hrow)
+        fill(y, x, lw, attr);
     if (rows_are_tokens(b->id) && i < v->lesson->ntok)
         put_lesson(v, y, x, lw - 2, v->lesson->tokens[i], attr);
     else {
@@ -347,7 +349,7 @@ static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, 
     else
         fmt_num(MAT_AT(m, i, j), &fo, num, sizeof num);
     int attr = cell_attr(v, b, i, j), nw = text_width(num);
-    fill(y, x + 1, cw - 1, attr);
+    fill(y, x, cw, attr); /* whole cells: a highlighted row is one bar, with no attribute churn */
     put(y, x + cw - nw, nw, num, attr);
     int d = b->placeholder ? 0 : changed(v, b->id, i, j);
     if (d)
