@@ -136,21 +136,6 @@ static void assert_action_equal_at(const Action *x, const Action *y, const char 
     }
 }
 
-/* Every matrix, override flag, option and the reached stage are identical. */
-#define assert_attn_same(x, y) assert_attn_same_at((x), (y), __FILE__, __LINE__)
-static void assert_attn_same_at(const Attn *x, const Attn *y, const char *file, int line)
-{
-    for (int m = 0; m < M_COUNT; m++)
-        if (!mat_same_shape(&x->m[m], &y->m[m]) || mat_max_diff(&x->m[m], &y->m[m]) != 0) {
-            print_error("%s differs\n", attn_mat_name((MatId)m));
-            _fail(file, line);
-        }
-    if (memcmp(x->override, y->override, sizeof x->override) != 0 || x->scale != y->scale ||
-        x->softmax != y->softmax || x->reached != y->reached) {
-        print_error("overrides, options or reached differ\n");
-        _fail(file, line);
-    }
-}
 
 /* Apply text to a, failing the test with the message when refused. */
 #define apply_ok(a, text) apply_ok_at((a), (text), __FILE__, __LINE__)

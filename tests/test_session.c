@@ -141,21 +141,6 @@ static void assert_row_near_at(const Mat *m, int i, const double *want, double t
         }
 }
 
-/* Every matrix, override flag, option and the reached stage are identical. */
-#define assert_attn_same(x, y) assert_attn_same_at((x), (y), __FILE__, __LINE__)
-static void assert_attn_same_at(const Attn *x, const Attn *y, const char *file, int line)
-{
-    for (int m = 0; m < M_COUNT; m++)
-        if (!mat_same_shape(&x->m[m], &y->m[m]) || mat_max_diff(&x->m[m], &y->m[m]) != 0) {
-            print_error("%s differs\n", attn_mat_name((MatId)m));
-            _fail(file, line);
-        }
-    if (memcmp(x->override, y->override, sizeof x->override) != 0 || x->scale != y->scale ||
-        x->softmax != y->softmax || x->reached != y->reached) {
-        print_error("overrides, options or reached differ\n");
-        _fail(file, line);
-    }
-}
 
 /* Two states agree within tol on every matrix computed (stage <= reached),
  * and exactly on override flags, options and the reached stage. */

@@ -161,6 +161,18 @@ static bool log_push(Session *s, const Action *act)
     return true;
 }
 
+/* Make *next the current state (taking ownership); the old one becomes
+ * `before`, for the view's before -> after. */
+static void adopt(Session *s, Attn *next)
+{
+    Attn old = s->before;
+    s->before = s->cur;
+    s->cur = *next;
+    attn_free(&old);
+    s->has_before = true;
+    s->fresh_stage = 0;
+}
+
 bool session_act(Session *s, const Action *act, char *err, size_t errlen)
 {
     Attn next = {0};
@@ -187,12 +199,7 @@ bool session_act(Session *s, const Action *act, char *err, size_t errlen)
         return false;
     }
     attn_run_to(&next, session_stage(s));
-    Attn old = s->before;
-    s->before = s->cur;
-    s->cur = next;
-    attn_free(&old);
-    s->has_before = true;
-    s->fresh_stage = 0;
+    adopt(s, &next);
     return true;
 }
 
@@ -213,12 +220,7 @@ static void relog(Session *s)
         attn_free(&next);
         return;
     }
-    Attn old = s->before;
-    s->before = s->cur;
-    s->cur = next;
-    attn_free(&old);
-    s->has_before = true;
-    s->fresh_stage = 0;
+    adopt(s, &next);
 }
 
 bool session_undo(Session *s)
