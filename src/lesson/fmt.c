@@ -10,6 +10,32 @@
 #include "i18n.h"
 #include "text.h"
 
+/* "%.*f" of 0 <= v < 1e6 without printf, which is slow and is called for
+ * every cell of every frame. Gives up (false) when v * 10^digits lies too
+ * close to a rounding tie for a double to decide; printf decides those. */
+static bool fixed_fast(double v, int digits, char *out)
+{
+    static const double pow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+    if (digits < 0 || digits > 6)
+        return false;
+    double x = v * pow10[digits], f = floor(x);
+    if (fabs(x - f - 0.5) < 1e-6)
+        return false;
+    long long n = (long long)f + (x - f > 0.5);
+    char rev[32];
+    int k = 0;
+    do { /* digits from the right, with the point after `digits` of them */
+        rev[k++] = (char)('0' + n % 10);
+        n /= 10;
+        if (k == digits)
+            rev[k++] = '.';
+    } while (n > 0 || k < (digits ? digits + 2 : 1));
+    for (int i = 0; i < k; i++)
+        out[i] = rev[k - 1 - i];
+    out[k] = '\0';
+    return true;
+}
+
 char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
 {
     if (isnan(v)) {
@@ -23,7 +49,7 @@ char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
     char tmp[64];
     if (fabs(v) >= 1e6) /* keep huge values to a cell's width */
         snprintf(tmp, sizeof tmp, "%.*e", o->digits > 1 ? o->digits - 1 : 1, fabs(v));
-    else
+    else if (!fixed_fast(fabs(v), o->digits, tmp))
         snprintf(tmp, sizeof tmp, "%.*f", o->digits, fabs(v));
     bool zero = strspn(tmp, "0.") == strlen(tmp);
     snprintf(buf, len, "%s%s", v < 0 && !zero ? (o->ascii ? "-" : "\xe2\x88\x92") : "", tmp);

@@ -153,8 +153,13 @@ static int cp_width(uint32_t cp)
 
 int text_width(const char *s)
 {
+    return text_width_n(s, strlen(s));
+}
+
+int text_width_n(const char *s, size_t n)
+{
     const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s), k = 0;
+    size_t k = 0;
     int w = 0;
     while (k < n) {
         uint32_t cp;

@@ -35,6 +35,8 @@ void text_sanitize(const char *src, char *dst, size_t len, bool ascii);
  * count as 1, as after sanitising). Uses wcwidth(), so the caller's
  * LC_CTYPE must be a UTF-8 locale for wide characters to count 2. */
 int text_width(const char *s);
+/* Display width of the first n bytes of s. */
+int text_width_n(const char *s, size_t n);
 /* Byte length of the longest prefix of s that fits in `cols` columns. */
 size_t text_fit(const char *s, int cols);
 /* True when s is valid UTF-8. */

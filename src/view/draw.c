@@ -48,9 +48,7 @@ static int put(int y, int x, int w, const char *s, int attr)
     attrset(attr);
     mvaddnstr(y, x, s, (int)n);
     attrset(A_NORMAL);
-    char tmp[FMT_LINE];
-    snprintf(tmp, sizeof tmp, "%.*s", (int)n, s);
-    return text_width(tmp);
+    return text_width_n(s, n);
 }
 
 /* Draw lesson text: sanitised first, so it can never reach the terminal raw. */
@@ -63,10 +61,8 @@ static int put_lesson(const View *v, int y, int x, int w, const char *s, int att
 
 static void fill(int y, int x, int w, int attr)
 {
-    attrset(attr);
-    for (int k = 0; k < w && x + k < COLS; k++)
-        mvaddch(y, x + k, ' ');
-    attrset(A_NORMAL);
+    if (y >= 0 && y < LINES && x < COLS && w > 0)
+        mvhline(y, x, (chtype)' ' | (chtype)attr, x + w > COLS ? COLS - x : w);
 }
 
 static const char *sym(const View *v, const char *utf8, const char *ascii)
@@ -160,8 +156,14 @@ static int cell_pad;
 
 /* Width of one cell: the widest number and a space before it, where a
  * change marker (▲ ▼) goes. */
-static int cell_width(const View *v, const Mat *m)
+/* The widest number per matrix, worked out once per frame (see draw_frame). */
+static int widest[M_COUNT];
+
+static int cell_width(const View *v, MatId id)
 {
+    const Mat *m = &v->s.cur.m[id];
+    if (widest[id] > 0)
+        return widest[id] + 1 + cell_pad;
     FmtOpt fo = {v->lesson->digits, v->ascii};
     char buf[64];
     int w = 1 + v->lesson->digits + 2; /* "-0." */
@@ -182,6 +184,7 @@ static int cell_width(const View *v, const Mat *m)
         int n = text_width(fmt_num(cand[k], &fo, buf, sizeof buf));
         w = n > w ? n : w;
     }
+    widest[id] = w;
     return w + 1 + cell_pad;
 }
 
@@ -228,7 +231,7 @@ static int box_need(const View *v, const Box *b)
 {
     const Mat *m = &v->s.cur.m[b->id];
     char t[64];
-    int cells = label_width(v, b->id, m, b->nolabel) + m->cols * cell_width(v, m) + 1 + heat_width(b, m);
+    int cells = label_width(v, b->id, m, b->nolabel) + m->cols * cell_width(v, b->id) + 1 + heat_width(b, m);
     int title = text_width(box_title(v, b->id, t, sizeof t)) + 8 + text_width(_("not yet"));
     return b->placeholder && title > cells ? title : cells;
 }
@@ -425,7 +428,7 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
 {
     const Mat *m = &v->s.cur.m[b->id];
     int top = v->present ? 3 : 2; /* title, (marks,) column header */
-    int lw = label_width(v, b->id, m, b->nolabel), cw = cell_width(v, m), hw = heat_width(b, m);
+    int lw = label_width(v, b->id, m, b->nolabel), cw = cell_width(v, b->id), hw = heat_width(b, m);
     int vc = (w - lw - 1 - hw) / cw, vr = (h - top + row_step - 1) / row_step;
     vc = vc < 1 ? 1 : vc > m->cols ? m->cols : vc;
     vr = vr < 1 ? 1 : vr > m->rows ? m->rows : vr;
@@ -788,6 +791,7 @@ static int draw_matrices(View *v, Band *bands, int nb, int y, int avail)
 void draw_frame(View *v)
 {
     erase();
+    memset(widest, 0, sizeof widest);
     hits.n = 0;
     if (COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES) {
         draw_too_small(v);
