@@ -233,13 +233,16 @@ static int lang_arg(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    bool utf8 = setup_locale();
     char dir[4096];
     Options o = {MODE_VIEW, 0, -1, NULL, false, NULL};
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
-    /* English needs no catalogue: find it only for Chinese or the view (L). */
+    /* Work only a mode needs: English needs no catalogue (found only for
+     * Chinese or the view, where L switches), and JSON in English is bytes,
+     * not text to measure, so it needs no locale at all. */
     bool view = !has_flag(argc, argv, "-djcl", (const char *[]){"--dump", "--json", "--check", "--list", NULL});
+    bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
+    bool utf8 = json_en || setup_locale();
     i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
