@@ -623,6 +623,24 @@ t_nocolor()
     return 0
 }
 
+# The projector theme on a terminal without colours (TERM=vt100): it falls
+# back to mono and still marks the focus with reverse video and bold.
+t_projector_mono()
+{
+    s=t_projector_mono
+    tm new-session -d -s "$s" -x 80 -y 24 -c "$E2E_ROOT" -e LANG=C.UTF-8 \
+        env TERM=vt100 "$BIN" --theme projector "$L1"   # tmux sets TERM itself; env has the last word
+    expect $s "[1 X]" "--theme projector on vt100: the lesson did not open" || return 1
+    keys $s 3
+    expect $s "score₁₂ = q₁·k₂" "--theme projector on vt100: 3 did not reach the scores" || return 1
+    esc=$(capture_e $s)
+    printf '%s\n' "$esc" | grep -Eq "$(printf '\033')"'\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5|48;5)[;m]' &&
+        { fail "projector on vt100: colour codes on a terminal without colours"; return 1; }
+    printf '%s\n' "$esc" | grep -Eq "$(printf '\033')"'\[([0-9;]*;)?7[;m]' ||
+        { fail "projector on vt100: the focus is not in reverse video"; return 1; }
+    screen_sane 80 24
+}
+
 # ---- run them ------------------------------------------------------------------------
 
 T0=$(date +%s)
@@ -648,6 +666,7 @@ run_test "big: 120×40 step-through, nothing garbled" t_big
 run_test "zh: --lang zh at 80×24, every step lines up" t_zh
 run_test "help: nothing cut at 80×24 and 120×40 (same words as 200×60)" t_big_help
 run_test "NO_COLOR=1: same text, mono theme" t_nocolor
+run_test "projector theme on a terminal without colours: mono, focus in reverse" t_projector_mono
 T1=$(date +%s)
 
 echo "e2e: took $((T1 - T0)) s"
