@@ -1,7 +1,7 @@
 """The pipeline of lesson 1 in numpy, for `make bench` to time side by side
 with `qkvtutor --json 1`: three tokens of four features, weights drawn with
 the legacy seed 42 and scaled by 0.3, unscaled scores and the plain softmax.
-Prints the attention weights and the output, as --json prints its matrices."""
+Prints Q, K, V, the scores, the weights and the output, as the tutorial's listing does."""
 import numpy as np
 
 np.random.seed(42)
@@ -19,7 +19,9 @@ e = np.exp(scores)
 weights = e / e.sum(axis=1, keepdims=True)
 out = weights @ v
 
-np.set_printoptions(precision=17)
-print("tokens", tokens)
-print("A", weights.tolist())
-print("O", out.tolist())
+# Print what the tutorial's listing prints: each matrix, row by token.
+np.set_printoptions(precision=3, suppress=True)
+for name, m in (("Q", q), ("K", k), ("V", v), ("scores", scores), ("weights", weights), ("output", out)):
+    print(name)
+    for t, row in zip(tokens, m):
+        print(f"  {t}: {row}")
