@@ -16,6 +16,7 @@
 #include "view_int.h"
 
 #define MAX_BOXES 4
+#define MAX_BANDS 3
 #define MAX_LINES 16
 
 /* A matrix on screen and what is highlighted in it. */
@@ -403,12 +404,12 @@ static int row_step = 1;
 
 static struct {
     int n;
-    Hit at[2 * MAX_BOXES];
+    Hit at[MAX_BANDS * MAX_BOXES];
 } hits;
 
 static void remember(const Box *b, int y, int x, int lw, int cw, int r0, int c0, int vr, int vc)
 {
-    if (hits.n < 2 * MAX_BOXES)
+    if (hits.n < MAX_BANDS * MAX_BOXES)
         hits.at[hits.n++] = (Hit){*b, y, x, lw, cw, r0, c0, vr, vc, row_step};
 }
 
@@ -659,8 +660,12 @@ static void status_hint(const View *v, char *buf, size_t len, Role *role)
     for (MatId m = M_Q; m <= M_V; m++)
         for (int i = 0; i < a->m[m].rows; i++)
             if (a->override[m - M_Q][i]) {
-                snprintf(buf, len, _("%s %s row %d set by hand, no longer X%sW (u undoes, r resets)"),
-                         sym(v, "✎", "*"), attn_mat_name(m), i + 1, sym(v, "·", "*"));
+                if (v->s.nedits == 0) /* the lesson's own do: or overrides */
+                    snprintf(buf, len, _("%s %s row %d set by the lesson, no longer X%sW"), sym(v, "✎", "*"),
+                             attn_mat_name(m), i + 1, sym(v, "·", "*"));
+                else
+                    snprintf(buf, len, _("%s %s row %d set by hand, no longer X%sW (u undoes, r resets)"),
+                             sym(v, "✎", "*"), attn_mat_name(m), i + 1, sym(v, "·", "*"));
                 return;
             }
 }
@@ -732,6 +737,30 @@ static int edit_bands(const View *v, Band *b)
     return 2;
 }
 
+/* On a tall screen, the matrices the stage's inputs came from go on top,
+ * so the whole path stays in view: X and W above scores, Q K V above the
+ * softmax and the output. Returns 1 when a band was added. */
+static int context_band(const View *v, Band *b, int n)
+{
+    int st = session_stage(&v->s), rows = 0;
+    Band c = {0};
+    if (st == STAGE_SCORES) {
+        c.box[c.n++] = mkbox(M_X, -1, ROLE_ROW, -1, -1, -1);
+        c.box[c.n++] = mkbox(M_WQ, -1, ROLE_ROW, -1, -1, -1);
+        c.box[c.n++] = mkbox(M_WK, -1, ROLE_ROW, -1, -1, -1);
+    } else if (st >= STAGE_SOFTMAX) {
+        for (MatId m = M_Q; m <= M_V; m++)
+            c.box[c.n++] = mkbox(m, -1, ROLE_ROW, -1, -1, -1);
+    }
+    for (int k = 0; k < n; k++)
+        rows += band_rows(v, &b[k]) + 3;
+    if (c.n == 0 || n >= MAX_BANDS || rows + band_rows(v, &c) + 3 + 3 + 14 > LINES)
+        return 0;
+    memmove(b + 1, b, sizeof(Band) * (size_t)n);
+    b[0] = c;
+    return 1;
+}
+
 /* The bands to draw: the stage's, edit mode's, or in presentation mode
  * only the band holding the focused cell. */
 static int layout_bands(const View *v, Band *b)
@@ -740,7 +769,7 @@ static int layout_bands(const View *v, Band *b)
         return edit_bands(v, b);
     int n = stage_bands(v, b);
     if (!v->present)
-        return n;
+        return n + context_band(v, b, n);
     for (int k = 0; k < b[1].n; k++)
         if (b[1].box[k].ci >= 0) {
             b[0] = b[1];
@@ -763,7 +792,7 @@ static bool band_has_a(const View *v, const Band *b)
  * row after them. */
 static int draw_matrices(View *v, Band *bands, int nb, int y, int avail)
 {
-    int rows[2] = {0, 0}, need = 0, top = v->present ? 3 : 2;
+    int rows[MAX_BANDS] = {0}, need = 0, top = v->present ? 3 : 2;
     for (int k = 0; k < nb; k++)
         need += rows[k] = band_rows(v, &bands[k]);
     row_step = v->present && 2 * need + (top + 1) * nb <= avail ? 2 : 1;
@@ -771,8 +800,12 @@ static int draw_matrices(View *v, Band *bands, int nb, int y, int avail)
         for (int k = 0; k < nb; k++)
             need += rows[k], rows[k] *= 2;
     /* Shrink the tallest band until everything fits; matrices then scroll. */
-    while (need + (top + 1) * nb > avail && (rows[0] > 2 || rows[1] > 2)) {
-        int big = rows[1] > rows[0] ? 1 : 0;
+    for (;;) {
+        int big = 0;
+        for (int k = 1; k < nb; k++)
+            big = rows[k] > rows[big] ? k : big;
+        if (need + (top + 1) * nb <= avail || rows[big] <= 2)
+            break;
         rows[big]--;
         need--;
     }
@@ -804,7 +837,7 @@ void draw_frame(View *v)
     view_clamp_focus(v);
     draw_header(v);
     draw_ribbon(v, 1);
-    Band bands[2];
+    Band bands[MAX_BANDS];
     int nb = layout_bands(v, bands), bottom = v->present ? 1 : 2, gap = v->present ? 2 : 1;
     static char ari[MAX_LINES][FMT_LINE], say[MAX_LINES][FMT_LINE];
     int na = explain_lines(v, COLS - 2, ari, 6), ns = say_lines(v, COLS - 2, say, 6);
