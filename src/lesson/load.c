@@ -1,11 +1,11 @@
 /* load.c - read a lesson file into a Lesson (see lesson.h).
  *
- * Loading runs in three passes over the bytes:
- *   1. a pre-scan of libyaml's event stream that refuses aliases, anchors,
- *      more than one document and nesting deeper than MAX_DEPTH, and turns
- *      libyaml's syntax errors into "FILE:LINE:COL: ..." messages;
- *   2. libyaml's document API builds the node tree;
- *   3. a walker that only descends into the shapes a lesson has (so it
+ * Loading reads the bytes once:
+ *   1. libyaml's event stream is checked as it comes (aliases, anchors, more
+ *      than one document and nesting deeper than MAX_DEPTH are refused, and
+ *      libyaml's syntax errors become "FILE:LINE:COL: ..." messages) while
+ *      the node tree is built with libyaml's document API, marks included;
+ *   2. a walker that only descends into the shapes a lesson has (so it
  *      never recurses on its own) fills a Lesson, checking every size,
  *      index and number against the lesson's shapes.
  * Any error frees everything: the caller gets a complete lesson or one line. */
@@ -1156,14 +1156,77 @@ static void parser_open(yaml_parser_t *p, const char *buf, size_t len)
     yaml_parser_set_encoding(p, YAML_UTF8_ENCODING);
 }
 
-/* Walk the event stream once before building the document (see the top). */
-static bool prescan(Ctx *c, const char *buf, size_t len)
+/* The collections open while building the document from events. */
+typedef struct {
+    int id[MAX_DEPTH + 2];
+    int key[MAX_DEPTH + 2];  /* a mapping's key waiting for its value, or 0 */
+    int n;
+} Open;
+
+/* Add a finished node (id) to the collection it belongs to. */
+static bool attach(yaml_document_t *d, Open *o, int id)
+{
+    if (o->n == 0)
+        return true; /* the root */
+    int top = o->id[o->n - 1];
+    if (d->nodes.start[top - 1].type == YAML_SEQUENCE_NODE)
+        return yaml_document_append_sequence_item(d, top, id);
+    if (!o->key[o->n - 1]) {
+        o->key[o->n - 1] = id;
+        return true;
+    }
+    int key = o->key[o->n - 1];
+    o->key[o->n - 1] = 0;
+    return yaml_document_append_mapping_pair(d, top, key, id);
+}
+
+/* Turn one (already checked) event into the document's nodes. */
+static bool build(yaml_document_t *d, Open *o, const yaml_event_t *e)
+{
+    int id = 0;
+    switch (e->type) {
+    case YAML_SCALAR_EVENT:
+        id = yaml_document_add_scalar(d, NULL, e->data.scalar.value, (int)e->data.scalar.length,
+                                      e->data.scalar.style);
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        id = yaml_document_add_sequence(d, NULL, e->data.sequence_start.style);
+        break;
+    case YAML_MAPPING_START_EVENT:
+        id = yaml_document_add_mapping(d, NULL, e->data.mapping_start.style);
+        break;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        d->nodes.start[o->id[o->n - 1] - 1].end_mark = e->end_mark;
+        return attach(d, o, o->id[--o->n]);
+    default:
+        return true;
+    }
+    if (!id)
+        return false;
+    d->nodes.start[id - 1].start_mark = e->start_mark;
+    d->nodes.start[id - 1].end_mark = e->end_mark;
+    if (e->type == YAML_SCALAR_EVENT)
+        return attach(d, o, id);
+    o->id[o->n] = id;
+    o->key[o->n++] = 0;
+    return true;
+}
+
+/* Read the whole stream once: check each event (see the top) and build the
+ * document from it. On failure the document is deleted and err is set. */
+static bool read_document(Ctx *c, const char *buf, size_t len, yaml_document_t *doc)
 {
     yaml_parser_t p;
+    Open open = {.n = 0};
     int depth = 0, docs = 0;
     bool ok = true, done = false;
     if (!yaml_parser_initialize(&p))
         return fail_at(c, 0, 0, _("out of memory while reading the lesson"));
+    if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1)) {
+        yaml_parser_delete(&p);
+        return fail_at(c, 0, 0, _("out of memory while reading the lesson"));
+    }
     parser_open(&p, buf, len);
     while (ok && !done) {
         yaml_event_t e;
@@ -1172,26 +1235,17 @@ static bool prescan(Ctx *c, const char *buf, size_t len)
             break;
         }
         ok = check_event(c, &e, &depth, &docs);
+        if (ok && !build(doc, &open, &e))
+            ok = fail_at(c, 0, 0, _("out of memory while reading the lesson"));
         done = e.type == YAML_STREAM_END_EVENT;
         yaml_event_delete(&e);
     }
     yaml_parser_delete(&p);
     if (ok && docs == 0)
-        return fail_at(c, 0, 0, _("the file is empty, "
-                                  "a lesson needs at least format, tokens, X and weights"));
-    return ok;
-}
-
-static bool load_document(Ctx *c, const char *buf, size_t len, yaml_document_t *doc)
-{
-    yaml_parser_t p;
-    if (!yaml_parser_initialize(&p))
-        return fail_at(c, 0, 0, _("out of memory while reading the lesson"));
-    parser_open(&p, buf, len);
-    bool ok = yaml_parser_load(&p, doc);
+        ok = fail_at(c, 0, 0, _("the file is empty, "
+                                "a lesson needs at least format, tokens, X and weights"));
     if (!ok)
-        parser_error(c, &p, buf, len);
-    yaml_parser_delete(&p);
+        yaml_document_delete(doc);
     return ok;
 }
 
@@ -1247,7 +1301,7 @@ bool lesson_load_buffer(const char *file, const char *buf, size_t len,
                  c.file, len, LESSON_MAX_BYTES);
         return false;
     }
-    if (!prescan(&c, buf, len) || !load_document(&c, buf, len, &doc))
+    if (!read_document(&c, buf, len, &doc))
         return false;
     c.doc = &doc;
     Lesson l = {0};
