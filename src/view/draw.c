@@ -530,7 +530,7 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
 {
     const Attn *a = &v->s.cur, *b = &v->s.before;
     FmtOpt fo = {v->lesson->digits, v->ascii};
-    char t[256], n1[48], n2[48], sub[16];
+    char t[256], n1[48], n2[48];
     int n = a->m[M_A].cols, i = v->fi, r0 = window(n, h - 1, v->fj);
     bool show_before = v->s.has_before && b->reached >= STAGE_SOFTMAX && mat_same_shape(&a->m[M_A], &b->m[M_A]);
     snprintf(t, sizeof t, _("attention of row %d"), i + 1);
@@ -555,7 +555,6 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
         }
         put(yy, x + lw + 2 + bw, numw, t, theme_attr(changed(v, M_A, i, j) ? ROLE_UP : ROLE_NORMAL));
     }
-    (void)sub;
 }
 
 /* ---- header, ribbon, text panels -------------------------------------------- */
