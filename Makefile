@@ -156,7 +156,7 @@ bad-lessons: $(B)/qkvtutor
 numpy: $(B)/qkvtutor
 	@if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null && command -v apt-get >/dev/null 2>&1; then \
 	   SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	   DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-numpy >/dev/null 2>&1 || true; fi
+	   { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-numpy; } >/dev/null 2>&1 || true; fi
 	@if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then /usr/bin/python3 tests/numpy/compare.py $(B)/qkvtutor; \
 	 else echo "numpy: skipped, python3-numpy is not installed"; fi
 
