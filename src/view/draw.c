@@ -425,6 +425,10 @@ static void draw_marks(const View *v, const Box *b, int y, int x, int lw, int cw
 }
 
 /* Draw one box in a w x h area. */
+/* The first row shown by the last box drawn: boxes whose rows are labelled
+ * by the box to their left (nolabel) must show the same rows. */
+static int band_r0;
+
 static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
 {
     const Mat *m = &v->s.cur.m[b->id];
@@ -434,7 +438,11 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
     vc = vc < 1 ? 1 : vc > m->cols ? m->cols : vc;
     vr = vr < 1 ? 1 : vr > m->rows ? m->rows : vr;
     int c0 = window(m->cols, vc, b->cj >= 0 ? b->cj : b->hcol);
-    int r0 = window(m->rows, vr, b->ci >= 0 ? b->ci : b->hrow);
+    int r0 = b->nolabel ? band_r0 : window(m->rows, vr, b->ci >= 0 ? b->ci : b->hrow);
+    if (!b->nolabel)
+        band_r0 = r0;
+    else if (r0 + vr > m->rows)
+        r0 = band_r0 = m->rows - vr > 0 ? m->rows - vr : 0;
     draw_box_title(v, b, y, x, w);
     if (v->present)
         draw_marks(v, b, y + 1, x, lw, cw, r0, c0, vc);
