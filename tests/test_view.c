@@ -432,6 +432,19 @@ static void test_chinese_and_live_switch(void **state)
     i18n_set(LANG_EN, NULL);
 }
 
+/* When a band scrolls, a box that borrows its neighbour's row labels shows
+ * the same rows: V's row for 鱼 sits on 鱼's line (lesson 04, 4 tokens). */
+static void test_shared_labels_scroll_together(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/04", &dark);
+    view_key(f->v, KEY_END, true);
+    view_draw(f->v);
+    assert_on_screen("▴");
+    assert_row("鱼", "0.239", "0.251", "0.246", "0.263", "0.150", "−0.250", "1.050");
+    close_fix(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_presentation),
         cmocka_unit_test(test_large_sizes),
         cmocka_unit_test(test_chinese_and_live_switch),
+        cmocka_unit_test(test_shared_labels_scroll_together),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
