@@ -244,6 +244,11 @@ static void test_edit_mode(void **state)
     view_keys(f->v, "1.5.2\r"); /* invalid: the old value stays */
     view_draw(f->v);
     assert_on_screen("not a number");
+    view_keys(f->v, "\x1b");          /* close the number field */
+    view_key(f->v, KEY_HOME, true);    /* stage 1 has no Q: edit mode ends */
+    view_draw(f->v);
+    assert_on_screen("Edit mode left");
+    assert_on_screen("[1 X]");
     close_fix(f);
 }
 

@@ -417,10 +417,10 @@ static int edit_set(View *v, double value, const char *typed)
     return FLAG_REDRAW;
 }
 
+/* Nudge the cell by `by`. Edit mode keeps Q, K and V computed (it leaves
+ * when the stage drops below them), so the value read here is current. */
 static int edit_nudge(View *v, double by)
 {
-    if (v->emat >= M_Q && v->s.cur.reached < STAGE_QKV)
-        attn_run_to(&v->s.cur, STAGE_QKV);
     return edit_set(v, MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej) + by, NULL);
 }
 
@@ -625,7 +625,14 @@ int keys_handle(View *v, wint_t ch, bool is_code)
     case MODE_EDIT:    r = mode_edit(v, ch, is_code); break;
     case MODE_NORMAL:  break;
     }
-    return r >= 0 ? r : normal_key(v, ch, is_code);
+    if (r >= 0)
+        return r;
+    r = normal_key(v, ch, is_code);
+    if (v->mode == MODE_EDIT && session_stage(&v->s) < STAGE_QKV) {
+        v->mode = MODE_NORMAL; /* Q, K, V are not computed before stage 2 */
+        say_msg(v, ROLE_HINT, _("Edit mode left: Q, K and V are computed from stage 2 on."));
+    }
+    return r;
 }
 
 /* ---- the help screen and the key bar, both from the tables ---------------------------------- */
