@@ -677,20 +677,25 @@ static void status_hint(const View *v, char *buf, size_t len, Role *role)
             }
 }
 
-static void draw_bottom(View *v)
+/* The status line: a message wins over the standing hint, unless the hint
+ * is a warning (an overflow) and the message is not. Empty when neither. */
+static Role status_line(const View *v, char *line, size_t len)
 {
-    char line[FMT_LINE];
-    Role role = v->msg_role;
-    int y = LINES - (v->present ? 1 : 2);
-    status_hint(v, line, sizeof line, &role);
-    /* A message wins over the standing hint, unless the hint is a warning
-     * (an overflow) and the message is not. */
+    Role role;
+    status_hint(v, line, len, &role);
     if (v->msg[0] && (role != ROLE_ERROR || v->msg_role == ROLE_ERROR)) {
-        snprintf(line, sizeof line, "%s", v->msg);
+        snprintf(line, len, "%s", v->msg);
         role = v->msg_role;
     }
-    fill(y, 0, COLS, theme_attr(ROLE_NORMAL));
-    put(y, 1, COLS - 2, line, theme_attr(role));
+    return role;
+}
+
+/* The status line (when there is one) above the key bar. */
+static void draw_bottom(View *v, const char *status, Role role)
+{
+    char line[FMT_LINE];
+    if (status[0])
+        put(LINES - (v->present ? 1 : 2), 1, COLS - 2, status, theme_attr(role));
     if (v->present)
         return;
     keys_bar(v, line, sizeof line);
@@ -845,7 +850,11 @@ void draw_frame(View *v)
     draw_header(v);
     draw_ribbon(v, 1);
     Band bands[MAX_BANDS];
-    int nb = layout_bands(v, bands), bottom = v->present ? 1 : 2, gap = v->present ? 2 : 1;
+    char status[FMT_LINE];
+    Role srole = status_line(v, status, sizeof status);
+    /* The key bar and the status line; an empty status line lends its row. */
+    int nb = layout_bands(v, bands), bottom = (v->present ? 0 : 1) + (status[0] ? 1 : 0);
+    int gap = v->present ? 2 : 1;
     static char ari[MAX_LINES][FMT_LINE], say[MAX_LINES][FMT_LINE];
     int na = explain_lines(v, COLS - 2, ari, 6), ns = say_lines(v, COLS - 2, say, 6);
     /* The matrices come first: narration gives up lines (down to two, the
@@ -863,7 +872,7 @@ void draw_frame(View *v)
     y += na ? gap : 0;
     int say_attr = theme_attr(ROLE_SAY) | (v->present ? A_BOLD : 0);
     draw_lines(say, ns > LINES - bottom - y ? LINES - bottom - y : ns, y, say_attr);
-    draw_bottom(v);
+    draw_bottom(v, status, srole);
 }
 
 bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role)
