@@ -117,10 +117,9 @@ static const char *stage_title(int stage)
 /* The focus of a step, or a default one for its stage. */
 static Focus step_focus(const Step *st)
 {
-    static const MatId dflt[] = {M_X, M_X, M_Q, M_S, M_A, M_O};
     if (st->focus.kind != FOCUS_NONE)
         return st->focus;
-    Focus f = {FOCUS_CELL, dflt[st->stage], 0, 0};
+    Focus f = {FOCUS_CELL, attn_stage_mat(st->stage), 0, 0};
     return f;
 }
 

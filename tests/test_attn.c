@@ -303,6 +303,38 @@ static void test_naive_overflow(void **state)
     assert_near(MAT_AT(&a->m[M_O], 0, 2), MAT_AT(&a->m[M_V], 0, 2), 1e-15);
 }
 
+/* attn_row_trouble names the cause: overflow (naive), underflow to 0/0
+ * (naive), fine rows, and the stable softmax that has neither. */
+static void test_row_trouble(void **state)
+{
+    Attn *a = *state;
+    attn_run_to(a, STAGE_SOFTMAX);
+    assert_int_equal(attn_row_trouble(a, 0), ATTN_FINE);
+    set_q0_to_k0_times(a, 10000.0);
+    attn_run_to(a, STAGE_SOFTMAX);
+    assert_int_equal(attn_row_trouble(a, 0), ATTN_EXP_OVERFLOW);
+    assert_int_equal(attn_row_trouble(a, 1), ATTN_FINE);
+    set_q0_to_k0_times(a, -100000.0); /* every score of row 1 below -745: exp gives 0, 0/0 */
+    attn_run_to(a, STAGE_SOFTMAX);
+    assert_true(isnan(MAT_AT(&a->m[M_A], 0, 0)));
+    assert_int_equal(attn_row_trouble(a, 0), ATTN_EXP_UNDERFLOW);
+    a->softmax = SOFTMAX_STABLE;
+    attn_run_to(a, STAGE_SOFTMAX);
+    assert_int_equal(attn_row_trouble(a, 0), ATTN_FINE);
+    attn_run_to(a, STAGE_SCORES);
+    assert_int_equal(attn_row_trouble(a, 0), ATTN_FINE); /* A not reached: nothing to say */
+}
+
+/* The matrix each stage computes and explains. */
+static void test_stage_mat(void **state)
+{
+    assert_int_equal(attn_stage_mat(STAGE_INPUT), M_X);
+    assert_int_equal(attn_stage_mat(STAGE_QKV), M_Q);
+    assert_int_equal(attn_stage_mat(STAGE_SCORES), M_S);
+    assert_int_equal(attn_stage_mat(STAGE_SOFTMAX), M_A);
+    assert_int_equal(attn_stage_mat(STAGE_OUTPUT), M_O);
+}
+
 /* Multiplying by 1000 instead stays finite here (max score ~602 < 709), even naively. */
 static void test_naive_large_but_finite(void **state)
 {
@@ -450,6 +482,8 @@ int main(void)
         TA(test_stable_matches_naive),
         TA(test_naive_overflow),
         TA(test_naive_large_but_finite),
+        TA(test_row_trouble),
+        cmocka_unit_test(test_stage_mat),
         cmocka_unit_test(test_tutorial_b_softmax),
         cmocka_unit_test(test_shape_4x6),
         cmocka_unit_test(test_dv_differs),

@@ -195,3 +195,32 @@ const char *attn_stage_key(int stage)
 {
     return stage >= STAGE_INPUT && stage <= STAGE_OUTPUT ? stage_keys[stage] : "?";
 }
+
+MatId attn_stage_mat(int stage)
+{
+    static const MatId by_stage[] = {M_X, M_X, M_Q, M_S, M_A, M_O};
+    return stage >= STAGE_INPUT && stage <= STAGE_OUTPUT ? by_stage[stage] : M_X;
+}
+
+AttnTrouble attn_row_trouble(const Attn *a, int i)
+{
+    const Mat *s = &a->m[M_S], *w = &a->m[M_A];
+    bool bad = false, big = false, tiny = true;
+    if (a->reached < STAGE_SOFTMAX || i < 0 || i >= w->rows)
+        return ATTN_FINE;
+    for (int j = 0; j < w->cols; j++) {
+        double x = MAT_AT(s, i, j);
+        if (!isfinite(x))
+            return ATTN_SCORES_NOT_FINITE;
+        bad = bad || !isfinite(MAT_AT(w, i, j));
+        big = big || x > 709.78;
+        tiny = tiny && x < -745.13;
+    }
+    if (!bad)
+        return ATTN_FINE;
+    if (a->softmax == SOFTMAX_NAIVE && big)
+        return ATTN_EXP_OVERFLOW;
+    if (a->softmax == SOFTMAX_NAIVE && tiny)
+        return ATTN_EXP_UNDERFLOW;
+    return ATTN_NOT_FINITE;
+}

@@ -56,5 +56,14 @@ int attn_mat_lookup(const char *name, int len); /* MatId or -1 */
 int attn_mat_stage(MatId id);             /* the stage that produces it (W*: 1) */
 bool attn_mat_is_param(MatId id);
 const char *attn_stage_key(int stage);    /* "input", "qkv", ... */
+/* The matrix a stage computes, the one its arithmetic explains:
+ * X, Q (first of Q, K, V), S, A, O. */
+MatId attn_stage_mat(int stage);
+
+/* Why row i of A is not finite, or ATTN_FINE. The naive softmax overflows
+ * when a score passes log(DBL_MAX), about 709.78, and gives 0/0 when every
+ * score is below about -745.13, where exp underflows to 0. */
+typedef enum { ATTN_FINE, ATTN_SCORES_NOT_FINITE, ATTN_EXP_OVERFLOW, ATTN_EXP_UNDERFLOW, ATTN_NOT_FINITE } AttnTrouble;
+AttnTrouble attn_row_trouble(const Attn *a, int i);
 
 #endif

@@ -89,11 +89,10 @@ static Box mkbox(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
 
 MatId view_focus_mat(const View *v)
 {
-    static const MatId by_stage[] = {M_X, M_X, M_Q, M_S, M_A, M_O};
     if (v->mode == MODE_EDIT)
         return v->emat;
     int st = session_stage(&v->s);
-    return st == STAGE_QKV ? v->fmat : by_stage[st];
+    return st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
 }
 
 /* Set up the bands of the current stage: its inputs above, its result below. */
@@ -155,11 +154,11 @@ static bool cols_are_tokens(MatId id)
  * never touch the number to their left. Set per band by draw_band. */
 static int cell_pad;
 
-/* Width of one cell: the widest number and a space before it, where a
- * change marker (▲ ▼) goes. */
 /* The widest number per matrix, worked out once per frame (see draw_frame). */
 static int widest[M_COUNT];
 
+/* Width of one cell: the widest number and a space before it, where a
+ * change marker (▲ ▼) goes. */
 static int cell_width(const View *v, MatId id)
 {
     const Mat *m = &v->s.cur.m[id];
@@ -360,30 +359,32 @@ static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, 
         put(y, x + cw - nw - 1, 1, d > 0 ? sym(v, "▲", "^") : sym(v, "▼", "v"), theme_attr(d > 0 ? ROLE_UP : ROLE_DOWN));
 }
 
-/* The shade of a cell from 0 to 1: weights as they are, scores scaled
+/* The range the heat shades span: weights as they are (0 to 1), scores
  * between the smallest and largest finite score. */
-static double heat_level(const Mat *m, MatId id, double x)
+static void heat_range(const Mat *m, MatId id, double *lo, double *hi)
 {
+    *lo = 0;
+    *hi = 1;
     if (id == M_A)
-        return x;
-    double lo = INFINITY, hi = -INFINITY;
+        return;
+    *lo = INFINITY;
+    *hi = -INFINITY;
     for (int k = 0; k < m->rows * m->cols; k++)
         if (isfinite(m->v[k])) {
-            lo = m->v[k] < lo ? m->v[k] : lo;
-            hi = m->v[k] > hi ? m->v[k] : hi;
+            *lo = m->v[k] < *lo ? m->v[k] : *lo;
+            *hi = m->v[k] > *hi ? m->v[k] : *hi;
         }
-    return hi > lo ? (x - lo) / (hi - lo) * 0.999 : 0;
 }
 
-/* Heat strip: one two-column patch per cell, shaded by its size: colour
- * shades, or ░▒▓█ in mono. */
-static void draw_heat(const View *v, const Box *b, int y, int x, int i, int c0, int vc)
+/* Heat strip of row i: one two-column patch per cell, shaded by its place
+ * in [lo, hi]: colour shades, or ░▒▓█ in mono. */
+static void draw_heat(const View *v, const Box *b, int y, int x, int i, int c0, int vc, double lo, double hi)
 {
     static const char *shade[4] = {"░░", "▒▒", "▓▓", "██"};
     static const char *ascii[4] = {"  ", "..", "++", "##"};
     const Mat *m = &v->s.cur.m[b->id];
     for (int j = c0; j < c0 + vc; j++) {
-        double w = heat_level(m, b->id, MAT_AT(m, i, j));
+        double w = b->id == M_A ? MAT_AT(m, i, j) : hi > lo ? (MAT_AT(m, i, j) - lo) / (hi - lo) * 0.999 : 0;
         Role r = theme_heat(w);
         int k = r - ROLE_HEAT1;
         if (theme_is_mono())
@@ -424,11 +425,11 @@ static void draw_marks(const View *v, const Box *b, int y, int x, int lw, int cw
         put(y + 2 + (i - r0) * row_step, x - 1, 1, sym(v, "▶", ">"), theme_attr(ROLE_ROW));
 }
 
-/* Draw one box in a w x h area. */
 /* The first row shown by the last box drawn: boxes whose rows are labelled
  * by the box to their left (nolabel) must show the same rows. */
 static int band_r0;
 
+/* Draw one box in a w x h area. */
 static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
 {
     const Mat *m = &v->s.cur.m[b->id];
@@ -448,13 +449,15 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
         draw_marks(v, b, y + 1, x, lw, cw, r0, c0, vc);
     draw_box_header(v, b, y + top - 1, x, lw, cw, c0, vc);
     remember(b, y + top, x, lw, cw, r0, c0, vr, vc);
+    double lo, hi;
+    heat_range(m, b->id, &lo, &hi);
     for (int i = r0; i < r0 + vr; i++) {
         int ry = y + top + (i - r0) * row_step;
         draw_row_label(v, b, ry, x, lw, i);
         for (int j = c0; j < c0 + vc; j++)
             draw_cell(v, b, ry, x + lw + (j - c0) * cw, cw, i, j);
         if (b->heat && !b->placeholder)
-            draw_heat(v, b, ry, x + lw + vc * cw + 2, i, c0, vc);
+            draw_heat(v, b, ry, x + lw + vc * cw + 2, i, c0, vc, lo, hi);
     }
     int edge = x + lw + vc * cw; /* scroll marks go right of the cells */
     if (r0 > 0)
@@ -629,26 +632,19 @@ static int say_lines(const View *v, int w, char lines[][FMT_LINE], int max)
     return n;
 }
 
-/* Why row i of A is not finite: exp overflowed, or every exp underflowed
- * to 0 (0/0), or the scores themselves are not finite. */
-static const char *softmax_trouble(const Attn *a, int i)
+/* What to say about a row of A that is not finite (see attn_row_trouble). */
+static const char *trouble_text(AttnTrouble t)
 {
-    const Mat *s = &a->m[M_S];
-    bool big = false, all_tiny = true;
-    for (int j = 0; j < s->cols; j++) {
-        double x = MAT_AT(s, i, j);
-        if (!isfinite(x))
-            return _("S has values that are not finite, so A cannot be computed.");
-        big = big || x > 709.78;
-        all_tiny = all_tiny && x < -745.13;
-    }
-    if (a->softmax == SOFTMAX_STABLE)
-        return _("A has values that are not finite.");
-    if (big)
+    switch (t) {
+    case ATTN_SCORES_NOT_FINITE:
+        return _("S has values that are not finite, so A cannot be computed.");
+    case ATTN_EXP_OVERFLOW:
         return _("exp overflowed: inf/NaN. Press m: the stable softmax subtracts the row max.");
-    if (all_tiny)
+    case ATTN_EXP_UNDERFLOW:
         return _("every exp underflowed to 0, so 0/0 = NaN. Press m: the stable softmax subtracts the row max.");
-    return _("A has values that are not finite.");
+    default:
+        return _("A has values that are not finite.");
+    }
 }
 
 /* A hint for what is on screen when there is no message: overflow first. */
@@ -657,13 +653,14 @@ static void status_hint(const View *v, char *buf, size_t len, Role *role)
     const Attn *a = &v->s.cur;
     *role = ROLE_HINT;
     buf[0] = '\0';
-    if (a->reached >= STAGE_SOFTMAX)
-        for (int k = 0; k < a->m[M_A].rows * a->m[M_A].cols; k++)
-            if (!isfinite(a->m[M_A].v[k])) {
-                snprintf(buf, len, "%s", softmax_trouble(a, k / a->m[M_A].cols));
-                *role = ROLE_ERROR;
-                return;
-            }
+    for (int i = 0; i < a->m[M_A].rows; i++) {
+        AttnTrouble t = attn_row_trouble(a, i);
+        if (t != ATTN_FINE) {
+            snprintf(buf, len, "%s", trouble_text(t));
+            *role = ROLE_ERROR;
+            return;
+        }
+    }
     for (MatId m = M_Q; m <= M_V; m++)
         for (int i = 0; i < a->m[m].rows; i++)
             if (a->override[m - M_Q][i]) {
