@@ -35,8 +35,3 @@ const char *i18n_tr(const char *msgid)
 {
     return current == LANG_EN ? msgid : gettext(msgid);
 }
-
-Lang i18n_lang(void)
-{
-    return current;
-}

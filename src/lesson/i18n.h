@@ -23,6 +23,5 @@ Lang i18n_detect(void);
 /* Bind the message catalogue (from `localedir`, or NULL for the default)
  * and switch gettext to `lang`. */
 void i18n_set(Lang lang, const char *localedir);
-Lang i18n_lang(void);
 
 #endif

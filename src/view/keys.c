@@ -218,7 +218,7 @@ static int req_redo(View *v, wint_t ch)
 
 static int req_reset(View *v, wint_t ch)
 {
-    if (!session_dirty(&v->s) && v->s.nedits == 0) {
+    if (v->s.nedits == 0) {
         say_msg(v, ROLE_HINT, _("Nothing to reset: this is the lesson as written."));
         return FLAG_REDRAW;
     }
