@@ -34,7 +34,7 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit check-lessons bad-lessons numpy install-check e2e asan golden pot \
+.PHONY: all deps run test unit check-lessons bad-lessons cli numpy install-check e2e asan golden pot \
         clean install uninstall bench fuzz screenshots
 
 all: deps $(B)/qkvtutor $(MO)
@@ -152,6 +152,10 @@ check-lessons: $(B)/qkvtutor
 bad-lessons: $(B)/qkvtutor
 	@sh tests/bad_lessons.sh $(B)/qkvtutor
 
+# The command line: exit statuses and exact messages.
+cli: $(B)/qkvtutor
+	@sh tests/cli.sh $(B)/qkvtutor
+
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12).
 numpy: $(B)/qkvtutor
 	@if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null && command -v apt-get >/dev/null 2>&1; then \
@@ -166,7 +170,7 @@ asan:
 
 # Every suite; make stops at the first that fails, so reaching the summary
 # means each one passed.
-TEST_SUITES = unit check-lessons bad-lessons numpy install-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit check-lessons bad-lessons cli numpy install-check e2e hostile valgrind fuzz-smoke asan
 test: all $(TEST_SUITES)
 	@echo "suites: $(words $(TEST_SUITES)) passed, 0 failed"
 

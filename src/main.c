@@ -81,7 +81,11 @@ static int parse_args(int argc, char **argv, Options *o)
         case 'j': o->mode = MODE_JSON; break;
         case 'c': o->mode = MODE_CHECK; break;
         case 'P': o->present = true; break;
-        case 't': o->theme = optarg; break;
+        case 't':
+            if (!view_theme_known(optarg))
+                return usage_error(_("--theme takes dark, light, mono or projector, not \"%s\""), optarg);
+            o->theme = optarg;
+            break;
         case 'a':
             if ((o->at = parse_count(optarg)) < 0)
                 return usage_error(_("--at takes a step number from 1, not \"%s\""), optarg);

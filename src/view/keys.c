@@ -98,12 +98,10 @@ static void say_msg(View *v, Role r, const char *msg)
 /* Apply one action through the session, the only way numbers change. */
 static int act(View *v, const char *text)
 {
-    char err[256];
+    char err[256], msg[512];
     if (!session_act_text(&v->s, text, err, sizeof err)) {
-        char msg[512];
         snprintf(msg, sizeof msg, "%s: %s", text, err);
         say_msg(v, ROLE_ERROR, msg);
-        return FLAG_REDRAW;
     }
     return FLAG_REDRAW;
 }
@@ -407,8 +405,10 @@ static int edit_set(View *v, double value, const char *typed)
     char err[256];
     if (!session_act_text(&v->s, text, err, sizeof err)) {
         char msg[512];
-        snprintf(msg, sizeof msg, _("\"%s\" is not a number we can use: %s. The old value stays."),
-                 typed ? typed : "", err);
+        if (typed)
+            snprintf(msg, sizeof msg, _("\"%s\" is not a number we can use: %s. The old value stays."), typed, err);
+        else /* a nudge the action refused */
+            snprintf(msg, sizeof msg, "%s", err);
         say_msg(v, ROLE_ERROR, msg);
         return FLAG_REDRAW;
     }

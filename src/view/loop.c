@@ -57,6 +57,11 @@ View *view_new(const Lesson *l, const ViewOpt *o)
     return v;
 }
 
+bool view_theme_known(const char *name)
+{
+    return theme_lookup(name) >= 0;
+}
+
 void view_free(View *v)
 {
     if (!v)

@@ -25,6 +25,9 @@ typedef struct View View;
  * terminal, with a message on stderr). */
 int view_run(const Lesson *l, const ViewOpt *o);
 
+/* Is name a theme (dark, light, mono, projector)? */
+bool view_theme_known(const char *name);
+
 /* For tests and the benchmark: curses must already be initialised. */
 View *view_new(const Lesson *l, const ViewOpt *o);
 void view_free(View *v);

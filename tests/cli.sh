@@ -1,0 +1,52 @@
+#!/bin/sh
+# tests/cli.sh BINARY - the command line: exit statuses and exact messages.
+# Usage errors exit 2 with one line on stderr; --check exits 1 when an
+# expectation fails; --list, --version and --help exit 0.
+set -u
+BIN=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export LANGUAGE=en LC_ALL=C.UTF-8
+pass=0 failn=0
+
+# check NAME WANT_STATUS WANT_STDERR ARGS...
+check()
+{
+    name=$1 want=$2 msg=$3
+    shift 3
+    "$BIN" "$@" >"$T/out" 2>"$T/err" </dev/null
+    got=$?
+    if [ "$got" -eq "$want" ] && [ "$(cat "$T/err")" = "$msg" ]; then
+        pass=$((pass + 1)); echo "ok: $name"
+    else
+        failn=$((failn + 1)); echo "FAIL: $name: status $got (want $want), stderr: $(cat "$T/err")"
+    fi
+}
+
+check "unknown theme" 2 'qkvtutor: --theme takes dark, light, mono or projector, not "neon"; see qkvtutor --help' --theme neon 1
+check "unknown language" 2 'qkvtutor: --lang takes zh or en, not "fr"; see qkvtutor --help' --lang fr 1
+check "--at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --at 0 --dump 1
+check "--at past the end" 2 'qkvtutor: --at 99: the lesson has 9 steps' --at 99 --json 1
+check "unknown option" 2 'qkvtutor: unknown option "--bogus"; see qkvtutor --help' --bogus
+check "missing value" 2 'qkvtutor: --at needs a value; see qkvtutor --help' --dump --at
+check "two lessons" 2 'qkvtutor: one lesson at a time; unexpected "2"; see qkvtutor --help' 1 2
+check "no such lesson" 2 'qkvtutor: no lesson "nine": not a file, nor a built-in lesson (see qkvtutor --list)' --dump nine
+check "no terminal" 2 'qkvtutor: the interactive view needs a terminal; use --dump to print the walkthrough, or --json for the numbers' 1
+check "--version" 0 '' --version
+check "--list" 0 '' --list
+check "--check by name" 0 '' --check attend-to-itself
+"$BIN" --list | grep -q '^ 5  05-parameters-vs-results.yaml' && { pass=$((pass + 1)); echo "ok: --list names lesson 5"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --list does not name lesson 5"; }
+
+# A failing expectation: exit 1 and a line naming the place and the numbers.
+sed 's/\[0.313, 0.337, 0.350\]/[0.313, 0.337, 0.351]/' lessons/01-three-tokens.yaml >"$T/wrong.yaml"
+"$BIN" --check "$T/wrong.yaml" >"$T/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && grep -q "A\[1\]\[3\] is 0.350, expected 0.351" "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --check reports a wrong expectation with exit 1"
+else
+    failn=$((failn + 1)); echo "FAIL: --check on a wrong expectation: status $st: $(cat "$T/out")"
+fi
+
+echo "cli: $pass passed, $failn failed"
+[ "$failn" -eq 0 ]
