@@ -45,8 +45,8 @@ typedef struct {
     int stage;                      /* 1..5 */
     Focus focus;
     int nact;
-    Action act[LESSON_MAX_ACTIONS];
-    char *act_text[LESSON_MAX_ACTIONS];  /* as written, for --dump */
+    Action *act;                    /* nact of them, allocated as written */
+    char **act_text;                /* as written, for --dump */
     Text say;
     int nexpect;
     Expect *expect;

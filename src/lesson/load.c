@@ -846,8 +846,6 @@ static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
     int errcol = 0;
     if (!want_text(c, n, _("an action")))
         return false;
-    if (st->nact == LESSON_MAX_ACTIONS)
-        return fail(c, n, _("a step has at most %d actions"), LESSON_MAX_ACTIONS);
     Action *a = &st->act[st->nact];
     if (!action_parse(sval(n), a, e, sizeof e, &errcol))
         return fail_at(c, n->start_mark.line, action_col(n, errcol), "%s", e);
@@ -863,12 +861,19 @@ static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
 /* do: one action or a list of them, at most LESSON_MAX_ACTIONS. */
 static bool load_do(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
 {
+    if (n->type != YAML_SCALAR_NODE &&
+        !want(c, n, YAML_SEQUENCE_NODE, _("do must be an action like \"Q[1] = K[1] * 5\", or a list of them")))
+        return false;
+    int cnt = n->type == YAML_SCALAR_NODE ? 1 : seq_len(n);
+    if (cnt > LESSON_MAX_ACTIONS)
+        return fail(c, n, _("%d actions, at most %d are allowed in one step"), cnt, LESSON_MAX_ACTIONS);
+    /* Sized to what was written: an Action holds a whole row of values. */
+    st->act = calloc((size_t)(cnt ? cnt : 1), sizeof *st->act);
+    st->act_text = calloc((size_t)(cnt ? cnt : 1), sizeof *st->act_text);
+    if (!st->act || !st->act_text)
+        return oom(c, n);
     if (n->type == YAML_SCALAR_NODE)
         return load_action(c, n, scratch, st);
-    if (!want(c, n, YAML_SEQUENCE_NODE, _("do must be an action like \"Q[1] = K[1] * 5\", or a list of them")))
-        return false;
-    if (seq_len(n) > LESSON_MAX_ACTIONS)
-        return fail(c, n, _("%d actions, at most %d are allowed in one step"), seq_len(n), LESSON_MAX_ACTIONS);
     for (int k = 0; k < seq_len(n); k++)
         if (!load_action(c, seq_item(c, n, k), scratch, st))
             return false;
@@ -1362,8 +1367,10 @@ bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen)
 
 static void step_free(Step *st)
 {
-    for (int k = 0; k < LESSON_MAX_ACTIONS; k++)
+    for (int k = 0; k < st->nact; k++)
         free(st->act_text[k]);
+    free(st->act);
+    free(st->act_text);
     text_free(&st->say);
     free(st->expect);
 }
