@@ -1078,6 +1078,27 @@ static void save_name_loaded(void **state)
     assert_string_equal(small, "t-edi");
 }
 
+/* What entering a stage computed stays fresh while the stage lasts: on
+ * into the second softmax step, still 4; back, or an edit, clears it. */
+static void fresh_lasts_the_stage(void **state)
+{
+    Fix *f = *state;
+    assert_int_equal(f->s.fresh_stage, 1);               /* opened at the input */
+    session_goto(&f->s, ST_QKV);
+    assert_int_equal(f->s.fresh_stage, 2);
+    session_goto(&f->s, ST_SOFTMAX);
+    assert_int_equal(f->s.fresh_stage, 4);
+    session_next(&f->s);                                  /* ST_DO, still the softmax */
+    assert_int_equal(f->s.fresh_stage, 4);
+    session_next(&f->s);
+    assert_int_equal(f->s.fresh_stage, 5);
+    session_prev(&f->s);
+    assert_int_equal(f->s.fresh_stage, 0);                /* back: nothing new */
+    session_next(&f->s);
+    assert_true(session_act_text(&f->s, "Q[2] = K[2]", err, sizeof err));
+    assert_int_equal(f->s.fresh_stage, 0);                /* an edit shows changes instead */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1085,6 +1106,7 @@ int main(void)
         cmocka_unit_test(init_at_lesson_start),
         cmocka_unit_test_setup_teardown(next_prev_reach_each_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(goto_clamps, setup, teardown),
+        cmocka_unit_test_setup_teardown(fresh_lasts_the_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(goto_stage_first_step, setup, teardown),
         cmocka_unit_test(goto_stage_missing_stage),
         cmocka_unit_test(default_steps),

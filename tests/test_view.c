@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "lesson/embedded.h"
+#include "lesson/fmt.h"
+#include "lesson/session.h"
 #include "lesson/i18n.h"
 #include "screen.h"
 #include "view/view.h"
@@ -170,7 +172,9 @@ static void test_score12_arithmetic(void **state)
     close_fix(f);
 }
 
-/* In mono the focused cell, row and column differ by attributes alone. */
+/* In mono the focused cell, query row and key column differ by attributes
+ * alone: score12 is reverse, q1 (Q's row 1) bold, k2 (K's row 2, column 2
+ * of Kᵀ) underlined; the rest of S stays plain. */
 static void test_mono_focus_attributes(void **state)
 {
     screen_resize(24, 80);
@@ -180,12 +184,15 @@ static void test_mono_focus_attributes(void **state)
     int x, y = screen_find("0.006", &x);
     assert_true(y > 0);
     assert_true(screen_attr(y, x) & A_REVERSE);          /* the cell */
-    int yr = screen_find("0.044", &x);
-    assert_int_equal(yr, y);
-    assert_true(screen_attr(yr, x) & A_BOLD);            /* its query row */
-    assert_false(screen_attr(yr, x) & A_REVERSE);
-    y = screen_find("−0.062", &x);
-    assert_true(screen_attr(y, x + 1) & A_UNDERLINE);     /* its key column */
+    int yq = screen_find("0.149", &x);                   /* q1, in Q above S */
+    assert_true(yq > 0 && yq < y);
+    assert_true(screen_attr(yq, x) & A_BOLD);
+    assert_false(screen_attr(yq, x) & A_REVERSE);
+    int yk = screen_find("−0.169", &x);                  /* k2 */
+    assert_true(yk > yq && yk < y);
+    assert_true(screen_attr(yk, x + 1) & A_UNDERLINE);
+    assert_int_equal(screen_find("0.044", &x), y);       /* S's row: only the cell is marked */
+    assert_false(screen_attr(y, x) & (A_BOLD | A_REVERSE | A_UNDERLINE));
     close_fix(f);
 }
 
@@ -437,17 +444,34 @@ static void test_chinese_and_live_switch(void **state)
     i18n_set(LANG_EN, NULL);
 }
 
-/* When a band scrolls, a box that borrows its neighbour's row labels shows
- * the same rows: V's row for 鱼 sits on 鱼's line (lesson 04, 4 tokens). */
+/* When a band scrolls, the boxes that borrow its first box's row labels
+ * show the same rows: with six tokens at 80x24 the S A O band scrolls to
+ * keep t6 in view, and t6's line holds t6's weights and output. */
 static void test_shared_labels_scroll_together(void **state)
 {
     screen_resize(24, 80);
-    Fix *f = open_builtin("lessons/04", &dark);
-    view_key(f->v, KEY_END, true);
-    view_keys(f->v, "u"); /* "Nothing to undo." takes the status row: the band must scroll */
+    char *yaml = big_lesson(6);
+    Fix *f = open_lesson_text("six.yaml", yaml, strlen(yaml), &dark);
+    view_keys(f->v, "5jjjjj"); /* the output stage, row t6 */
     view_draw(f->v);
+    assert_on_screen("o₆₁ = ");
     assert_on_screen("▴");
-    assert_row("鱼", "0.239", "0.251", "0.246", "0.263", "0.150", "−0.250", "1.050");
+    Session s;
+    assert_true(session_init(&s, &f->l));
+    session_goto_stage(&s, STAGE_OUTPUT);
+    FmtOpt fo = {f->l.digits, false};
+    char a[64], o[64];
+    fmt_num(MAT_AT(&s.cur.m[M_A], 5, 0), &fo, a, sizeof a);
+    fmt_num(MAT_AT(&s.cur.m[M_O], 5, 0), &fo, o, sizeof o);
+    char *text = screen_text(), *line = strstr(text, "\n t6 "), *end = line ? strchr(line + 1, '\n') : NULL;
+    assert_non_null(end);
+    *end = '\0';
+    char *pa = strstr(line, a), *po = pa ? strstr(pa + strlen(a), o) : NULL;
+    if (!po)
+        fprintf(stderr, "want %s then %s on t6's line:%s\n", a, o, line);
+    assert_non_null(po);
+    free(text);
+    session_free(&s);
     close_fix(f);
 }
 

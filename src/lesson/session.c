@@ -112,7 +112,8 @@ bool session_goto(Session *s, int n)
             s->has_before = true;
         rebuild(s, n, true, &s->cur);
     }
-    s->fresh_stage = stage > old_stage ? stage : 0;
+    /* What entering a stage computed stays fresh while the stage lasts. */
+    s->fresh_stage = stage > old_stage ? stage : stage == old_stage ? s->fresh_stage : 0;
     return true;
 }
 

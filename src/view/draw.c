@@ -27,14 +27,17 @@ typedef struct {
     Role hrow_role;
     int hcol;               /* highlighted column (key column), -1 none */
     int ci, cj;             /* focused cell, -1 none */
-    bool heat;              /* draw a heat strip beside it */
+    bool heat;              /* shade the cells by value (a heatmap) */
     bool nolabel;           /* rows are labelled by the box to its left */
+    int lrow;               /* row label to highlight for the band, -1 none */
 } Box;
 
 typedef struct {
     int n;
     Box box[MAX_BOXES];
 } Band;
+
+static int band_spare(const View *v, Band *b);
 
 /* ---- small drawing helpers ---------------------------------------------- */
 
@@ -83,8 +86,15 @@ static int tok_width(const View *v, int i)
 
 static Box mkbox(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
 {
-    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false};
+    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1};
     return b;
+}
+
+/* A result on the board: the focused cell, its row label and column
+ * header; the rows and columns it came from are highlighted in its inputs. */
+static Box result_box(MatId id, int i, int j)
+{
+    return mkbox(id, -1, ROLE_ROW, -1, i, j);
 }
 
 MatId view_focus_mat(const View *v)
@@ -95,7 +105,8 @@ MatId view_focus_mat(const View *v)
     return st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
 }
 
-/* Set up the bands of the current stage: its inputs above, its result below. */
+/* The bands that follow the focus (presentation and edit mode): the stage's
+ * inputs above, its result below. */
 static int stage_bands(const View *v, Band *b)
 {
     int i = v->fi, j = v->fj, st = session_stage(&v->s);
@@ -136,6 +147,52 @@ static int stage_bands(const View *v, Band *b)
         b[1].box[b[1].n++] = mkbox(M_O, i, ROLE_ROW, j, i, j);
         return 2;
     }
+}
+
+/* The board, the normal layout: Q K V on top from the first step, and below
+ * them X with the W in use while Q K V are made, then S A O. A matrix keeps
+ * its place from step to step and a stage fills in dots, so a next redraws
+ * only what changed (`make bench`: bytes_ratio_next). */
+static int board_bands(const View *v, Band *b)
+{
+    int i = v->fi, j = v->fj, st = session_stage(&v->s);
+    MatId f = v->fmat;
+    memset(b, 0, sizeof(Band) * 2);
+    for (MatId m = M_Q; m <= M_V; m++) {
+        Box x = mkbox(m, -1, ROLE_ROW, -1, -1, -1);
+        if (st < STAGE_QKV)
+            x.placeholder = true;
+        else if (st == STAGE_QKV && m == f)
+            x = result_box(m, i, j);
+        else if (st == STAGE_SCORES && m != M_V)
+            x = m == M_Q ? mkbox(m, i, ROLE_ROW, -1, -1, -1) : mkbox(m, j, ROLE_COL, -1, -1, -1);
+        else if (st == STAGE_OUTPUT && m == M_V)
+            x.hcol = j;
+        b[0].box[b[0].n++] = x;
+    }
+    if (st <= STAGE_QKV) {
+        /* X and the three Ws when they fit side by side, else X and the W in use. */
+        Band *xw = &b[1];
+        xw->box[xw->n++] = st == STAGE_INPUT ? mkbox(M_X, i, ROLE_ROW, -1, i, j) : mkbox(M_X, i, ROLE_ROW, -1, -1, -1);
+        for (MatId w = M_WQ; w <= M_WV; w++)
+            xw->box[xw->n++] = mkbox(w, -1, ROLE_ROW, st == STAGE_QKV && w - M_WQ == f - M_Q ? j : -1, -1, -1);
+        if (band_spare(v, xw) < 0) {
+            xw->box[1] = xw->box[1 + f - M_Q];
+            xw->n = 2;
+        }
+        return 2;
+    }
+    Box s = st == STAGE_SCORES ? result_box(M_S, i, j) : mkbox(M_S, st == STAGE_SOFTMAX ? i : -1, ROLE_ROW, -1, -1, -1);
+    Box a = st == STAGE_SOFTMAX ? result_box(M_A, i, j) : mkbox(M_A, st == STAGE_OUTPUT ? i : -1, ROLE_ROW, -1, -1, -1);
+    Box o = st == STAGE_OUTPUT ? result_box(M_O, i, j) : mkbox(M_O, -1, ROLE_ROW, -1, -1, -1);
+    s.heat = a.heat = true;
+    a.placeholder = st < STAGE_SOFTMAX;
+    o.placeholder = st < STAGE_OUTPUT;
+    b[1].box[0] = s;
+    b[1].box[1] = a;
+    b[1].box[2] = o;
+    b[1].n = 3;
+    return 2;
 }
 
 /* ---- one matrix ------------------------------------------------------------- */
@@ -202,11 +259,6 @@ static int label_width(const View *v, MatId id, const Mat *m, bool nolabel)
     return w + 2; /* room for the "set by hand" mark */
 }
 
-static int heat_width(const Box *b, const Mat *m)
-{
-    return b->heat ? 2 + 2 * m->cols : 0;
-}
-
 static const char *box_title(const View *v, MatId id, char *buf, size_t len)
 {
     bool sc = v->s.cur.scale == SCALE_SQRT_DK;
@@ -226,12 +278,18 @@ static const char *box_title(const View *v, MatId id, char *buf, size_t len)
     }
 }
 
+/* The narrowest a box can be and still show one column of cells. */
+static int one_column(const View *v, const Box *b)
+{
+    return label_width(v, b->id, &v->s.cur.m[b->id], b->nolabel) + cell_width(v, b->id) + 1;
+}
+
 /* The full width a box wants: its cells, or its title when that is wider. */
 static int box_need(const View *v, const Box *b)
 {
     const Mat *m = &v->s.cur.m[b->id];
     char t[64];
-    int cells = label_width(v, b->id, m, b->nolabel) + m->cols * cell_width(v, b->id) + 1 + heat_width(b, m);
+    int cells = label_width(v, b->id, m, b->nolabel) + m->cols * cell_width(v, b->id) + 1;
     int title = text_width(box_title(v, b->id, t, sizeof t)) + 8 + text_width(_("not yet"));
     return b->placeholder && title > cells ? title : cells;
 }
@@ -291,7 +349,9 @@ static void draw_box_title(const View *v, const Box *b, int y, int x, int w)
                        : b->id == M_X              ? _("input")
                                                    : _("result");
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(v, b->id, t, sizeof t), m->rows, sym(v, "×", "x"), m->cols);
-    if (text_width(line) > w) /* no room for the formula: the name alone */
+    /* No room for the formula (or, for dots, for the formula and "not yet"):
+     * the name alone. */
+    if (text_width(line) > w || (b->placeholder && text_width(line) + 1 + text_width(role) > w))
         snprintf(line, sizeof line, "%s  %d%s%d", attn_mat_name(b->id), m->rows, sym(v, "×", "x"), m->cols);
     int used = put(y, x, w, line, theme_attr(b->placeholder ? ROLE_DIM : ROLE_TITLE));
     if (used + 1 + text_width(role) <= w) /* the role whole, or not at all */
@@ -305,7 +365,7 @@ static void draw_box_header(const View *v, const Box *b, int y, int x, int lw, i
     const Mat *m = &v->s.cur.m[b->id];
     for (int j = c0; j < c0 + vc; j++) {
         char num[16];
-        int attr = theme_attr(j == b->hcol ? ROLE_COL : ROLE_LABEL);
+        int attr = theme_attr(j == b->hcol || j == b->cj ? ROLE_COL : ROLE_LABEL);
         int cx = x + lw + (j - c0) * cw;
         if (cols_are_tokens(b->id) && j < v->lesson->ntok) {
             int tw = tok_width(v, j) > cw - 1 ? cw - 1 : tok_width(v, j);
@@ -328,8 +388,9 @@ static void draw_row_label(const View *v, const Box *b, int y, int x, int lw, in
             put(y, x, 1, sym(v, "✎", "*"), theme_attr(ROLE_HAND));
         return;
     }
-    int attr = theme_attr(i == b->hrow ? b->hrow_role : ROLE_LABEL);
-    if (i == b->hrow)
+    bool lit = i == b->hrow || i == b->ci || i == b->lrow;
+    int attr = theme_attr(i == b->hrow ? b->hrow_role : lit ? ROLE_ROW : ROLE_LABEL);
+    if (lit)
         fill(y, x, lw, attr);
     if (rows_are_tokens(b->id) && i < v->lesson->ntok)
         put_lesson(v, y, x, lw - 2, v->lesson->tokens[i], attr);
@@ -342,8 +403,17 @@ static void draw_row_label(const View *v, const Box *b, int y, int x, int lw, in
         put(y, x + lw - 2, 1, sym(v, "✎", "*"), theme_attr(ROLE_HAND));
 }
 
-static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, int j)
+/* The heat shade of cell (i, j) of a heatmap box: weights as they are,
+ * scores scaled to the box's range [lo, hi]. */
+static Role heat_of(const Box *b, const Mat *m, int i, int j, double lo, double hi)
 {
+    double w = b->id == M_A ? MAT_AT(m, i, j) : hi > lo ? (MAT_AT(m, i, j) - lo) / (hi - lo) * 0.999 : 0;
+    return theme_heat(w);
+}
+
+static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, int j, double lo, double hi)
+{
+    static const char *shade[4] = {"░", "▒", "▓", "█"}, *ascii[4] = {" ", ".", "+", "#"};
     FmtOpt fo = {v->lesson->digits, v->ascii};
     char num[64];
     const Mat *m = &v->s.cur.m[b->id];
@@ -351,12 +421,24 @@ static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, 
         snprintf(num, sizeof num, "%s", sym(v, "·", "."));
     else
         fmt_num(MAT_AT(m, i, j), &fo, num, sizeof num);
-    int attr = cell_attr(v, b, i, j), nw = text_width(num);
+    int attr = cell_attr(v, b, i, j), nw = text_width(num), d = b->placeholder ? 0 : changed(v, b->id, i, j);
+    bool heat = b->heat && !b->placeholder;
+    Role shade_role = heat ? heat_of(b, m, i, j, lo, hi) : ROLE_NORMAL;
+    /* A heatmap shades the cell behind the number in colour; in mono a
+     * shade character stands before it, where no change mark is. */
+    bool plain = attr == theme_attr(ROLE_NORMAL) || attr == theme_attr(ROLE_FRESH);
+    if (heat && !theme_is_mono() && plain)
+        attr = theme_attr(shade_role) | (attr == theme_attr(ROLE_FRESH) ? A_BOLD : 0);
+    /* A change mark needs a blank column before it, or it reads as part of
+     * the number to its left: without one, colour says it instead. */
+    bool room = cw - nw - 1 >= 1 || theme_is_mono();
+    Role dr = d > 0 ? ROLE_UP : ROLE_DOWN;
     fill(y, x, cw, attr); /* whole cells: a highlighted row is one bar, with no attribute churn */
-    put(y, x + cw - nw, nw, num, attr);
-    int d = b->placeholder ? 0 : changed(v, b->id, i, j);
-    if (d)
-        put(y, x + cw - nw - 1, 1, d > 0 ? sym(v, "▲", "^") : sym(v, "▼", "v"), theme_attr(d > 0 ? ROLE_UP : ROLE_DOWN));
+    put(y, x + cw - nw, nw, num, d && !room && plain ? theme_attr(dr) : attr);
+    if (d && room)
+        put(y, x + cw - nw - 1, 1, d > 0 ? sym(v, "▲", "^") : sym(v, "▼", "v"), theme_attr(dr));
+    else if (heat && theme_is_mono())
+        put(y, x + cw - nw - 1, 1, (v->ascii ? ascii : shade)[shade_role - ROLE_HEAT1], attr);
 }
 
 /* The range the heat shades span: weights as they are (0 to 1), scores
@@ -378,21 +460,6 @@ static void heat_range(const Mat *m, MatId id, double *lo, double *hi)
 
 /* Heat strip of row i: one two-column patch per cell, shaded by its place
  * in [lo, hi]: colour shades, or ░▒▓█ in mono. */
-static void draw_heat(const View *v, const Box *b, int y, int x, int i, int c0, int vc, double lo, double hi)
-{
-    static const char *shade[4] = {"░░", "▒▒", "▓▓", "██"};
-    static const char *ascii[4] = {"  ", "..", "++", "##"};
-    const Mat *m = &v->s.cur.m[b->id];
-    for (int j = c0; j < c0 + vc; j++) {
-        double w = b->id == M_A ? MAT_AT(m, i, j) : hi > lo ? (MAT_AT(m, i, j) - lo) / (hi - lo) * 0.999 : 0;
-        Role r = theme_heat(w);
-        int k = r - ROLE_HEAT1;
-        if (theme_is_mono())
-            put(y, x + 2 * (j - c0), 2, v->ascii ? ascii[k] : shade[k], theme_attr(ROLE_NORMAL));
-        else
-            put(y, x + 2 * (j - c0), 2, "  ", theme_attr(r));
-    }
-}
 
 /* Where each matrix was drawn in the last frame, for mouse clicks. */
 typedef struct {
@@ -434,12 +501,12 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
 {
     const Mat *m = &v->s.cur.m[b->id];
     int top = v->present ? 3 : 2; /* title, (marks,) column header */
-    int lw = label_width(v, b->id, m, b->nolabel), cw = cell_width(v, b->id), hw = heat_width(b, m);
-    int vc = (w - lw - 1 - hw) / cw, vr = (h - top + row_step - 1) / row_step;
+    int lw = label_width(v, b->id, m, b->nolabel), cw = cell_width(v, b->id);
+    int vc = (w - lw - 1) / cw, vr = (h - top + row_step - 1) / row_step;
     vc = vc < 1 ? 1 : vc > m->cols ? m->cols : vc;
     vr = vr < 1 ? 1 : vr > m->rows ? m->rows : vr;
     int c0 = window(m->cols, vc, b->cj >= 0 ? b->cj : b->hcol);
-    int r0 = b->nolabel ? band_r0 : window(m->rows, vr, b->ci >= 0 ? b->ci : b->hrow);
+    int r0 = b->nolabel ? band_r0 : window(m->rows, vr, b->ci >= 0 ? b->ci : b->hrow >= 0 ? b->hrow : b->lrow);
     if (!b->nolabel)
         band_r0 = r0;
     else if (r0 + vr > m->rows)
@@ -455,9 +522,7 @@ static void draw_box(const View *v, const Box *b, int y, int x, int w, int h)
         int ry = y + top + (i - r0) * row_step;
         draw_row_label(v, b, ry, x, lw, i);
         for (int j = c0; j < c0 + vc; j++)
-            draw_cell(v, b, ry, x + lw + (j - c0) * cw, cw, i, j);
-        if (b->heat && !b->placeholder)
-            draw_heat(v, b, ry, x + lw + vc * cw + 2, i, c0, vc, lo, hi);
+            draw_cell(v, b, ry, x + lw + (j - c0) * cw, cw, i, j, lo, hi);
     }
     int edge = x + lw + vc * cw; /* scroll marks go right of the cells */
     if (r0 > 0)
@@ -476,45 +541,83 @@ static int band_rows(const View *v, const Band *b)
     return r;
 }
 
-/* Boxes after the first whose rows are the same tokens share its labels. */
+/* Boxes after the first whose rows are the same tokens share its labels,
+ * which then light up the row any of them works on. */
 static void share_labels(const View *v, Band *b)
 {
     for (int k = 1; k < b->n; k++) {
         const Box *f = &b->box[0], *x = &b->box[k];
         b->box[k].nolabel = rows_are_tokens(f->id) && rows_are_tokens(x->id) &&
                             v->s.cur.m[f->id].rows == v->s.cur.m[x->id].rows;
+        if (b->box[k].nolabel && b->box[0].lrow < 0 && (x->ci >= 0 || (x->hrow >= 0 && x->hrow_role == ROLE_ROW)))
+            b->box[0].lrow = x->ci >= 0 ? x->ci : x->hrow;
     }
+}
+
+#define BAND_GAP 2
+
+/* The columns a band's boxes want side by side, each in need[] (may be
+ * NULL), at the padding in cell_pad; the room for them is in *room. */
+static int band_need(const View *v, Band *b, int extra, int *need, int *room)
+{
+    int total = 0, one;
+    share_labels(v, b);
+    for (int k = 0; k < b->n; k++) {
+        total += one = box_need(v, &b->box[k]);
+        if (need)
+            need[k] = one;
+    }
+    *room = COLS - 2 - extra - BAND_GAP * (b->n - 1);
+    return total;
+}
+
+/* The columns left over beside a band at its narrowest (no cell padding);
+ * negative when its columns must scroll. */
+static int band_spare(const View *v, Band *b)
+{
+    int room, pad = cell_pad;
+    cell_pad = 0;
+    int need = band_need(v, b, 0, NULL, &room), spare = room - need;
+    cell_pad = pad;
+    return spare;
 }
 
 /* Lay the boxes of a band side by side in `w` columns, shrinking the widest
  * first when they do not all fit, and draw them. */
 static void draw_band(const View *v, Band *b, int y, int h, int extra)
 {
-    int need[MAX_BOXES], total = 0, gap = 2;
-    int w = COLS - 2 - extra - gap * (b->n - 1);
-    share_labels(v, b);
-    for (cell_pad = 1; cell_pad >= 0; cell_pad--) {
-        total = 0;
-        for (int k = 0; k < b->n; k++)
-            total += need[k] = box_need(v, &b->box[k]);
-        if (total <= w)
+    int need[MAX_BOXES], total = 0, w = 0;
+    for (cell_pad = 1; cell_pad > 0; cell_pad--)
+        if ((total = band_need(v, b, extra, need, &w)) <= w)
             break;
-    }
-    cell_pad = cell_pad < 0 ? 0 : cell_pad;
-    while (total > w) {
-        int big = 0;
-        for (int k = 1; k < b->n; k++)
-            big = need[k] > need[big] ? k : big;
-        int cut = total - w < need[big] / 2 ? total - w : need[big] / 2;
-        if (cut <= 0)
-            break;
-        need[big] -= cut;
-        total -= cut;
-    }
+    if (cell_pad == 0)
+        total = band_need(v, b, extra, need, &w);
+    /* Who gives way: dots first (down to one column), then the boxes no
+     * highlight is in (to half their width), then the widest, halving. */
+    int full[MAX_BOXES];
+    memcpy(full, need, sizeof full);
+    for (int pass = 0; pass < 3 && total > w; pass++)
+        while (total > w) {
+            int big = -1, floor[MAX_BOXES];
+            for (int k = 0; k < b->n; k++) {
+                const Box *x = &b->box[k];
+                bool idle = x->ci < 0 && x->hrow < 0 && x->hcol < 0;
+                floor[k] = pass == 0 ? (x->placeholder ? one_column(v, x) : need[k])
+                         : pass == 1 ? (idle ? full[k] / 2 : need[k])
+                                     : need[k] / 2;
+                if (need[k] > floor[k] && (big < 0 || need[k] > need[big]))
+                    big = k;
+            }
+            if (big < 0)
+                break;
+            int cut = total - w < need[big] - floor[big] ? total - w : need[big] - floor[big];
+            need[big] -= cut;
+            total -= cut;
+        }
     int x = 1;
     for (int k = 0; k < b->n; k++) {
         draw_box(v, &b->box[k], y, x, need[k], h);
-        x += need[k] + gap;
+        x += need[k] + BAND_GAP;
     }
 }
 
@@ -549,7 +652,13 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
     int lw = 0;
     for (int j = 0; j < n; j++)
         lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
-    int numw = 2 * (fo.digits + 3) + 4, bw = w - lw - 2 - numw; /* one scale, edited or not */
+    /* One scale, edited or not, where there is room for "before -> after"
+     * and a bar of some length; narrow, the weight alone unless edited. */
+    int numw = 2 * (fo.digits + 2) + 3, bw = w - lw - 2 - numw;
+    if (bw < 12 && !show_before) {
+        numw = fo.digits + 2;
+        bw = w - lw - 2 - numw;
+    }
     if (bw < 4)
         return;
     for (int j = r0; j < n && j - r0 < h - 1; j++) {
@@ -746,27 +855,26 @@ static int edit_bands(const View *v, Band *b)
     return 2;
 }
 
-/* On a tall screen, the matrices the stage's inputs came from go on top,
- * so the whole path stays in view: X and W above scores, Q K V above the
- * softmax and the output. Returns 1 when a band was added. */
+/* On a tall screen the board keeps X and the Ws in view once S A O have
+ * taken their place: between Q K V and S A O, all three Ws when they fit,
+ * else Wq and Wk. Returns 1 when a band was added. */
 static int context_band(const View *v, Band *b, int n)
 {
-    int st = session_stage(&v->s), rows = 0;
-    Band c = {0};
-    if (st == STAGE_SCORES) {
-        c.box[c.n++] = mkbox(M_X, -1, ROLE_ROW, -1, -1, -1);
-        c.box[c.n++] = mkbox(M_WQ, -1, ROLE_ROW, -1, -1, -1);
-        c.box[c.n++] = mkbox(M_WK, -1, ROLE_ROW, -1, -1, -1);
-    } else if (st >= STAGE_SOFTMAX) {
-        for (MatId m = M_Q; m <= M_V; m++)
-            c.box[c.n++] = mkbox(m, -1, ROLE_ROW, -1, -1, -1);
-    }
+    int rows = 0;
+    if (session_stage(&v->s) < STAGE_SCORES || n != 2)
+        return 0;
     for (int k = 0; k < n; k++)
         rows += band_rows(v, &b[k]) + 3;
-    if (c.n == 0 || n >= MAX_BANDS || rows + band_rows(v, &c) + 3 + 3 + 14 > LINES)
+    Band c = {0};
+    c.box[c.n++] = mkbox(M_X, -1, ROLE_ROW, -1, -1, -1);
+    for (MatId w = M_WQ; w <= M_WV; w++)
+        c.box[c.n++] = mkbox(w, -1, ROLE_ROW, -1, -1, -1);
+    if (band_spare(v, &c) < 0)
+        c.n--;
+    if (band_spare(v, &c) < 0 || rows + band_rows(v, &c) + 3 + 3 + 14 > LINES)
         return 0;
-    memmove(b + 1, b, sizeof(Band) * (size_t)n);
-    b[0] = c;
+    b[2] = b[1];
+    b[1] = c;
     return 1;
 }
 
@@ -776,9 +884,11 @@ static int layout_bands(const View *v, Band *b)
 {
     if (v->mode == MODE_EDIT)
         return edit_bands(v, b);
-    int n = stage_bands(v, b);
-    if (!v->present)
+    if (!v->present && !getenv("X_OLD")) {
+        int n = board_bands(v, b);
         return n + context_band(v, b, n);
+    }
+    stage_bands(v, b);
     for (int k = 0; k < b[1].n; k++)
         if (b[1].box[k].ci >= 0) {
             b[0] = b[1];
@@ -795,6 +905,42 @@ static bool band_has_a(const View *v, const Band *b)
         if (b->box[k].id == M_A && !b->box[k].placeholder && (b->box[k].ci >= 0 || v->mode == MODE_EDIT))
             return true;
     return false;
+}
+
+/* The narrowest the bars may be: the keys' names, a short bar, and the
+ * weights, "before -> after" when the last change moved them. */
+static int bars_min(const View *v)
+{
+    int lw = 0, d = v->lesson->digits;
+    for (int j = 0; j < v->s.cur.m[M_A].cols; j++)
+        lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
+    return lw + 2 + 6 + (v->s.has_before ? 2 * (d + 2) + 3 : d + 2) + 1;
+}
+
+/* The columns the focused row's bars get beside this band, 0 for none:
+ * half the screen when the band fits beside it, else a placeholder (O,
+ * not yet computed) gives its room to the bars. */
+static int bars_room(const View *v, Band *b)
+{
+    if (!band_has_a(v, b) || v->s.cur.reached < STAGE_SOFTMAX)
+        return 0;
+    int half = COLS / 2 - 4, spare = band_spare(v, b);
+    if (spare >= half)
+        return half;
+    Band less = *b;
+    while (less.n > 1 && less.box[less.n - 1].placeholder)
+        less.n--;
+    spare = band_spare(v, &less);
+    /* Short of room, the boxes beside A may scroll their columns for them. */
+    int give = 0;
+    for (int k = 0; k < less.n; k++)
+        if (less.box[k].id != M_A)
+            give += box_need(v, &less.box[k]) / 2;
+    int least = bars_min(v);
+    if (less.n == b->n || spare + give < least)
+        return 0;
+    *b = less;
+    return spare < least ? least : spare < half ? spare : half;
 }
 
 /* Draw the bands from row y, giving them at most `avail` rows; returns the
@@ -820,8 +966,8 @@ static int draw_matrices(View *v, Band *bands, int nb, int y, int avail)
     }
     hits.n = 0;
     for (int k = 0; k < nb; k++) {
-        bool bars = band_has_a(v, &bands[k]) && v->s.cur.reached >= STAGE_SOFTMAX;
-        int extra = bars ? COLS / 2 - 4 : 0;
+        int extra = bars_room(v, &bands[k]);
+        bool bars = extra > 0;
         draw_band(v, &bands[k], y, rows[k] + top, extra);
         if (bars)
             draw_bars(v, y, COLS - extra, extra - 1, rows[k] + top);

@@ -593,14 +593,16 @@ int keys_mouse(View *v, int y, int x, unsigned long buttons)
         v->editing = false;
         return FLAG_REDRAW;
     }
+    if (session_stage(&v->s) == STAGE_QKV && id >= M_Q && id <= M_V) {
+        v->fmat = id; /* any of Q K V: the one the arithmetic explains */
+        role = 0;
+    }
     if (role == 0 || role == 1)
         v->fi = i;
     if (role == 0 || role == 3)
         v->fj = j;
     if (role == 2)
         v->fj = i;
-    if (session_stage(&v->s) == STAGE_QKV && id >= M_Q && id <= M_V && role == 0)
-        v->fmat = id;
     return focus_by(v, 0, 0);
 }
 

@@ -22,7 +22,8 @@
  * Then a verdict per budget: "bench: budget NAME ok|OVER". The exit status
  * is 0 unless a measurement could not be taken. QKV_BENCH_THEME=mono (or
  * light, projector) measures another theme; QKV_BENCH_VERBOSE=1 prints the
- * bytes of each next keypress and of its full repaint. */
+ * bytes of each next keypress and of its full repaint; QKV_BENCH_DUMP=DIR
+ * writes those bytes to DIR/next-N and DIR/full-N. */
 #include <curses.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -151,6 +152,27 @@ static double bench_edit(const char *path, int iters)
     return m;
 }
 
+/* QKV_BENCH_DUMP=DIR: write what the next to step N sent (DIR/next-N) and
+ * its full repaint (DIR/full-N), to see where the bytes go. */
+static void dump_bytes(FILE *out, const char *dir, int step, off_t at, off_t next, off_t full)
+{
+    char *buf = malloc((size_t)(next + full));
+    char path[4096];
+    if (!buf || pread(fileno(out), buf, (size_t)(next + full), at) != next + full) {
+        free(buf);
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s-%d", dir, k ? "full" : "next", step);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(k ? buf + next : buf, 1, (size_t)(k ? full : next), f);
+            fclose(f);
+        }
+    }
+    free(buf);
+}
+
 /* Bytes a "next" writes over the bytes of a full repaint of the result. */
 static double bench_bytes(const char *path, int *samples)
 {
@@ -164,7 +186,7 @@ static double bench_bytes(const char *path, int *samples)
         return -1;
     }
     set_term(scr);
-    resizeterm(24, 80);
+    resizeterm(getenv("X_L") ? atoi(getenv("X_L")) : 24, getenv("X_C") ? atoi(getenv("X_C")) : 80);
     View *v = view_new(&l, &opt);
     double ratio[LESSON_MAX_STEPS];
     int n = 0;
@@ -185,6 +207,8 @@ static double bench_bytes(const char *path, int *samples)
         fflush(out);
         fstat(fileno(out), &st);
         off_t full = st.st_size - before;
+        if (getenv("QKV_BENCH_DUMP"))
+            dump_bytes(out, getenv("QKV_BENCH_DUMP"), k + 1, before - next, next, full);
         if (getenv("QKV_BENCH_VERBOSE"))
             fprintf(stderr, "bench: next to step %d (stage %d): %lld bytes, full repaint %lld bytes\n", k + 1,
                     l.steps[k].stage, (long long)next, (long long)full);
