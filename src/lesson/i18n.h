@@ -17,7 +17,8 @@
 #define _(s) i18n_tr(s)
 #define N_(s) (s)
 
-const char *i18n_tr(const char *msgid);
+/* format_arg: a translated format is checked against its English msgid. */
+const char *i18n_tr(const char *msgid) __attribute__((format_arg(1)));
 
 Lang i18n_detect(void);
 /* Bind the message catalogue (from `localedir`, or NULL for the default)

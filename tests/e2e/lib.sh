@@ -202,7 +202,7 @@ row_re()
 {
     _t=$1
     shift
-    _r="(^| )$_t +"
+    _r="(^| )$_t( | .* )"
     _sep=""
     for _v in "$@"; do
         _v=$(printf '%s' "$_v" | sed 's/\./\\./g')
