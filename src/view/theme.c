@@ -96,7 +96,7 @@ ThemeId theme_apply(ThemeId t)
         if (r >= ROLE_HEAT1 && r <= ROLE_HEAT4) {
             int h = r - ROLE_HEAT1;
             k.bg = COLORS >= 256 ? heat256[h] : heat8[h];
-            k.fg = COLOR_WHITE;
+            k.fg = COLORS >= 256 && h == 3 ? COLOR_BLACK : COLOR_WHITE; /* dark text on orange */
         }
         init_pair((short)(r + 1), k.fg, k.bg);
         cur.attr[r] = (int)COLOR_PAIR(r + 1) | k.attr;

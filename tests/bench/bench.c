@@ -10,7 +10,9 @@
  *                  stages, the frame); an untimed "u" undoes it each time;
  *   bytes_ratio_next  bytes written to the terminal by a "next" keypress
  *                  over the bytes of a full repaint of the same screen
- *                  (median over every next of lesson 1, output to a file).
+ *                  (median over every next of lesson 1, output to a file) at
+ *                  80x24, the budget's size; bytes_ratio_next_120x40 the same
+ *                  on a larger terminal, for comparison.
  * With --proc, whole processes too (30 runs each, medians):
  *   startup_ms, peak_rss_kib   `BINARY --json 1` from fork to exit, and its
  *                  peak resident set (wait4's ru_maxrss), through LAUNCH
@@ -23,7 +25,7 @@
  * is 0 unless a measurement could not be taken. QKV_BENCH_THEME=mono (or
  * light, projector) measures another theme; QKV_BENCH_VERBOSE=1 prints the
  * bytes of each next keypress and of its full repaint; QKV_BENCH_DUMP=DIR
- * writes those bytes to DIR/next-N and DIR/full-N. */
+ * writes those bytes to DIR/80x24-next-N and DIR/80x24-full-N (and 120x40). */
 #include <curses.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -152,9 +154,9 @@ static double bench_edit(const char *path, int iters)
     return m;
 }
 
-/* QKV_BENCH_DUMP=DIR: write what the next to step N sent (DIR/next-N) and
- * its full repaint (DIR/full-N), to see where the bytes go. */
-static void dump_bytes(FILE *out, const char *dir, int step, off_t at, off_t next, off_t full)
+/* QKV_BENCH_DUMP=DIR: write what the next to step N sent (DIR/80x24-next-N)
+ * and its full repaint (DIR/80x24-full-N), to see where the bytes go. */
+static void dump_bytes(FILE *out, const char *dir, const char *size, int step, off_t at, off_t next, off_t full)
 {
     char *buf = malloc((size_t)(next + full));
     char path[4096];
@@ -163,7 +165,7 @@ static void dump_bytes(FILE *out, const char *dir, int step, off_t at, off_t nex
         return;
     }
     for (int k = 0; k < 2; k++) {
-        snprintf(path, sizeof path, "%s/%s-%d", dir, k ? "full" : "next", step);
+        snprintf(path, sizeof path, "%s/%s-%s-%d", dir, size, k ? "full" : "next", step);
         FILE *f = fopen(path, "wb");
         if (f) {
             fwrite(k ? buf + next : buf, 1, (size_t)(k ? full : next), f);
@@ -174,7 +176,7 @@ static void dump_bytes(FILE *out, const char *dir, int step, off_t at, off_t nex
 }
 
 /* Bytes a "next" writes over the bytes of a full repaint of the result. */
-static double bench_bytes(const char *path, int *samples)
+static double bench_bytes(const char *path, int lines, int cols, int *samples)
 {
     Lesson l;
     if (!load(path, &l))
@@ -186,7 +188,9 @@ static double bench_bytes(const char *path, int *samples)
         return -1;
     }
     set_term(scr);
-    resizeterm(getenv("X_L") ? atoi(getenv("X_L")) : 24, getenv("X_C") ? atoi(getenv("X_C")) : 80);
+    resizeterm(lines, cols);
+    char size[32];
+    snprintf(size, sizeof size, "%dx%d", cols, lines);
     View *v = view_new(&l, &opt);
     double ratio[LESSON_MAX_STEPS];
     int n = 0;
@@ -208,10 +212,10 @@ static double bench_bytes(const char *path, int *samples)
         fstat(fileno(out), &st);
         off_t full = st.st_size - before;
         if (getenv("QKV_BENCH_DUMP"))
-            dump_bytes(out, getenv("QKV_BENCH_DUMP"), k + 1, before - next, next, full);
+            dump_bytes(out, getenv("QKV_BENCH_DUMP"), size, k + 1, before - next, next, full);
         if (getenv("QKV_BENCH_VERBOSE"))
-            fprintf(stderr, "bench: next to step %d (stage %d): %lld bytes, full repaint %lld bytes\n", k + 1,
-                    l.steps[k].stage, (long long)next, (long long)full);
+            fprintf(stderr, "bench: %dx%d next to step %d (stage %d): %lld bytes, full repaint %lld bytes\n", cols,
+                    lines, k + 1, l.steps[k].stage, (long long)next, (long long)full);
         if (full > 0)
             ratio[n++] = (double)next / (double)full;
     }
@@ -367,15 +371,16 @@ int main(int argc, char **argv)
     double k1 = bench_keys(l1, iters), k64 = bench_keys(l64, iters);
     double e1 = bench_edit(l1, iters), e64 = bench_edit(l64, iters / 4);
     screen_close();
-    int samples = 0;
-    double ratio = bench_bytes(l1, &samples);
-    if (k1 < 0 || k64 < 0 || e1 < 0 || e64 < 0 || ratio < 0)
+    int samples = 0, samples_big = 0;
+    double ratio = bench_bytes(l1, 24, 80, &samples), ratio_big = bench_bytes(l1, 40, 120, &samples_big);
+    if (k1 < 0 || k64 < 0 || e1 < 0 || e64 < 0 || ratio < 0 || ratio_big < 0)
         return 1;
     printf("bench: keypress_us_lesson1 %.1f us (median of %d)\n", k1, iters);
     printf("bench: keypress_us_64x64 %.1f us (median of %d)\n", k64, iters);
     printf("bench: edit_us_lesson1 %.1f us (median of %d)\n", e1, iters);
     printf("bench: edit_us_64x64 %.1f us (median of %d)\n", e64, iters / 4);
-    printf("bench: bytes_ratio_next %.3f ratio (median of %d next keypresses)\n", ratio, samples);
+    printf("bench: bytes_ratio_next %.3f ratio (80x24, median of %d next keypresses)\n", ratio, samples);
+    printf("bench: bytes_ratio_next_120x40 %.3f ratio (the same at 120x40, for comparison)\n", ratio_big);
     printf("bench: budget keypress_us_lesson1 %s (%.1f < 200)\n", verdict(k1 < 200), k1);
     printf("bench: budget keypress_us_64x64 %s (%.1f < 2000)\n", verdict(k64 < 2000), k64);
     printf("bench: budget bytes_ratio_next %s (%.3f < 0.3)\n", verdict(ratio < 0.3), ratio);
