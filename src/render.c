@@ -231,13 +231,23 @@ static cJSON *json_state(const Lesson *l, const Attn *a, Lang lang)
  * terminal acts on U+009B as CSI. The JSON means the same. */
 static void put_json(FILE *out, const char *text)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if (*p == 0x7F)
+    const char *p = text;
+    for (;;) {
+        size_t n = strcspn(p, "\x7f\xc2"); /* a run that needs no escape */
+        fwrite(p, 1, n, out);
+        p += n;
+        if (!*p)
+            break;
+        const unsigned char *u = (const unsigned char *)p;
+        if (u[0] == 0x7F) {
             fputs("\\u007f", out);
-        else if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F)
-            fprintf(out, "\\u%04x", *++p);
-        else
-            fputc(*p, out);
+            p++;
+        } else if (u[1] >= 0x80 && u[1] <= 0x9F) { /* 0xC2 then a C1 control */
+            fprintf(out, "\\u%04x", u[1]);
+            p += 2;
+        } else {
+            fputc(*p++, out);
+        }
     }
     fputc('\n', out);
 }
