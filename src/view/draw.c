@@ -592,27 +592,22 @@ static void draw_band(const View *v, Band *b, int y, int h, int extra)
             break;
     if (cell_pad == 0)
         total = band_need(v, b, extra, need, &w);
-    /* Who gives way: dots first (down to one column), then the boxes no
-     * highlight is in (to half their width), then the widest, halving. */
-    int full[MAX_BOXES];
-    memcpy(full, need, sizeof full);
+    /* Who gives way, a column at a time from the widest: dots first, then
+     * the boxes no highlight is in, then the rest alike; none below one
+     * column of cells. */
     for (int pass = 0; pass < 3 && total > w; pass++)
         while (total > w) {
-            int big = -1, floor[MAX_BOXES];
+            int big = -1;
             for (int k = 0; k < b->n; k++) {
                 const Box *x = &b->box[k];
-                bool idle = x->ci < 0 && x->hrow < 0 && x->hcol < 0;
-                floor[k] = pass == 0 ? (x->placeholder ? one_column(v, x) : need[k])
-                         : pass == 1 ? (idle ? full[k] / 2 : need[k])
-                                     : need[k] / 2;
-                if (need[k] > floor[k] && (big < 0 || need[k] > need[big]))
+                int rank = x->placeholder ? 0 : x->ci < 0 && x->hrow < 0 && x->hcol < 0 ? 1 : 2;
+                if (rank <= pass && need[k] > one_column(v, x) && (big < 0 || need[k] > need[big]))
                     big = k;
             }
             if (big < 0)
                 break;
-            int cut = total - w < need[big] - floor[big] ? total - w : need[big] - floor[big];
-            need[big] -= cut;
-            total -= cut;
+            need[big]--;
+            total--;
         }
     int x = 1;
     for (int k = 0; k < b->n; k++) {
