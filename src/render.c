@@ -27,7 +27,7 @@ static void put_wrapped(FILE *out, const char *s, bool ascii, int width)
 {
     char *buf = fmt_prose(s, ascii);
     for (const char *p = buf; p && *p;) {
-        size_t n = fmt_wrap(p, width);
+        size_t n = fmt_wrap(p, width, false);
         fprintf(out, "  %.*s\n", (int)n, p);
         for (p += n; *p == ' '; p++) {}
     }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include "lesson/fmt.h"
 #include "lesson/text.h"
 
 static char out[256];
@@ -156,6 +157,18 @@ static void get_fallback(void **state)
     text_free(&t);
 }
 
+/* Wrapping at 60 columns: prose breaks at its last space, even with an "="
+ * in the line; arithmetic after its last " +" that fits. */
+static void wrap_prose_and_arithmetic(void **state)
+{
+    const char *prose = "The next step sets the query Q[1] = K[1] times five and then looks again at A.";
+    assert_int_equal(fmt_wrap(prose, 60, false), strlen("The next step sets the query Q[1] = K[1] times five and then"));
+    assert_int_equal(fmt_wrap(prose, 60, true), strlen("The next step sets the query Q[1]"));
+    const char *sum = "o = (0.313)(0.163) + (0.337)(0.113) + (0.350)(0.244) + (0.111)(0.222) = 0.099";
+    assert_int_equal(fmt_wrap(sum, 60, true), strlen("o = (0.313)(0.163) + (0.337)(0.113) + (0.350)(0.244) +"));
+    assert_int_equal(fmt_wrap("short", 60, false), 5);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -169,6 +182,7 @@ int main(void)
         cmocka_unit_test(sanitize_ascii),
         cmocka_unit_test(widths),
         cmocka_unit_test(fit_cjk),
+        cmocka_unit_test(wrap_prose_and_arithmetic),
         cmocka_unit_test(utf8_valid),
         cmocka_unit_test(lang_parse),
         cmocka_unit_test(get_fallback),

@@ -227,13 +227,13 @@ static bool word_char(char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.';
 }
 
-size_t fmt_wrap(const char *s, int cols)
+size_t fmt_wrap(const char *s, int cols, bool terms)
 {
     size_t len = strlen(s), fit = text_fit(s, cols);
     if (fit >= len)
         return len;
     /* Arithmetic breaks best between terms: before " = " or after " + ". */
-    for (size_t b = fit; b > fit / 2; b--)
+    for (size_t b = fit; terms && b > fit / 2; b--)
         if (s[b] == ' ' && (strncmp(s + b, " = ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
             return b;
     /* Prose: at a space near the end, else anywhere but inside a Latin word

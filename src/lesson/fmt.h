@@ -38,10 +38,12 @@ int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int m
 #ifndef QKV_FMT_WRAP
 #define QKV_FMT_WRAP
 /* The byte length of the next line when wrapping s at `cols` display
- * columns: it breaks at the last space when one is in the second half of
- * the line, else anywhere (Chinese has no spaces). Always >= 1 unless s is
- * empty. Skip spaces at the start of the next line yourself. */
-size_t fmt_wrap(const char *s, int cols);
+ * columns: with `terms` (arithmetic), between terms (before " = ", after
+ * " + ") in the second half of the line; else at the last space near the
+ * end, else anywhere but inside a Latin word (Chinese has no spaces).
+ * Always >= 1 unless s is empty. Skip spaces at the start of the next line
+ * yourself. */
+size_t fmt_wrap(const char *s, int cols, bool terms);
 #endif
 
 /* Lesson prose made safe to show and ready to wrap: line breaks and tabs

@@ -702,12 +702,13 @@ static void draw_ribbon(const View *v, int y)
     }
 }
 
-/* Wrap `text` (safe) at w columns into up to max lines; returns the count. */
-static int wrap(const char *text, int w, char lines[][FMT_LINE], int max)
+/* Wrap `text` (safe) at w columns into up to max lines, arithmetic between
+ * its terms (fmt_wrap); returns the count. */
+static int wrap(const char *text, int w, char lines[][FMT_LINE], int max, bool terms)
 {
     int n = 0;
     for (const char *p = text; *p && n < max;) {
-        size_t len = fmt_wrap(p, w);
+        size_t len = fmt_wrap(p, w, terms);
         snprintf(lines[n++], FMT_LINE, "%.*s", (int)len, p);
         for (p += len; *p == ' '; p++) {}
     }
@@ -724,14 +725,14 @@ static int explain_lines(const View *v, int w, char lines[][FMT_LINE], int max)
         return 0;
     int n = fmt_explain(&e, &fo, raw, FMT_MAX_LINES), out = 0;
     for (int k = 0; k < n && out < max; k++)
-        out += wrap(raw[k], w, lines + out, max - out);
+        out += wrap(raw[k], w, lines + out, max - out, true);
     return out;
 }
 
 static int say_lines(const View *v, int w, char lines[][FMT_LINE], int max)
 {
     char *safe = fmt_prose(text_get(&session_step(&v->s)->say, v->lang), v->ascii);
-    int n = safe ? wrap(safe, w, lines, max) : 0;
+    int n = safe ? wrap(safe, w, lines, max, false) : 0;
     free(safe);
     return n;
 }
@@ -812,7 +813,7 @@ static void draw_too_small(const View *v)
     if (session_dirty(&v->s))
         snprintf(msg, sizeof msg, _("The terminal is %dx%d; qkvtutor needs at least %dx%d. Enlarge it: "
                                     "you have unsaved edits."), COLS, LINES, VIEW_MIN_COLS, VIEW_MIN_LINES);
-    int n = wrap(msg, COLS > 2 ? COLS - 2 : 1, lines, 8);
+    int n = wrap(msg, COLS > 2 ? COLS - 2 : 1, lines, 8, false);
     for (int k = 0; k < n && k < LINES; k++)
         put(k, 1, COLS - 1, lines[k], theme_attr(ROLE_ERROR));
 }

@@ -654,7 +654,7 @@ void keys_draw_help(View *v)
 {
     char keys[160], more[96];
     const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves.");
-    size_t first = fmt_wrap(edit, COLS - 3);
+    size_t first = fmt_wrap(edit, COLS - 3, false);
     attrset(theme_attr(ROLE_TITLE));
     mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
     int y = 2;
