@@ -430,14 +430,15 @@ static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, 
     if (heat && !theme_is_mono() && plain)
         attr = theme_attr(shade_role) | (attr == theme_attr(ROLE_FRESH) ? A_BOLD : 0);
     /* A change mark needs a blank column before it, or it reads as part of
-     * the number to its left: without one, colour says it instead. */
-    bool room = cw - nw - 1 >= 1 || theme_is_mono();
+     * the number to its left: without one, colour says it instead (mono
+     * has no colour, so the mark stays; its shade character goes). */
+    bool free = cw - nw - 1 >= 1, room = free || theme_is_mono();
     Role dr = d > 0 ? ROLE_UP : ROLE_DOWN;
     fill(y, x, cw, attr); /* whole cells: a highlighted row is one bar, with no attribute churn */
     put(y, x + cw - nw, nw, num, d && !room && plain ? theme_attr(dr) : attr);
     if (d && room)
         put(y, x + cw - nw - 1, 1, d > 0 ? sym(v, "▲", "^") : sym(v, "▼", "v"), theme_attr(dr));
-    else if (heat && theme_is_mono())
+    else if (heat && theme_is_mono() && free)
         put(y, x + cw - nw - 1, 1, (v->ascii ? ascii : shade)[shade_role - ROLE_HEAT1], attr);
 }
 
@@ -593,15 +594,20 @@ static void draw_band(const View *v, Band *b, int y, int h, int extra)
     if (cell_pad == 0)
         total = band_need(v, b, extra, need, &w);
     /* Who gives way, a column at a time from the widest: dots first, then
-     * the boxes no highlight is in, then the rest alike; none below one
-     * column of cells. */
-    for (int pass = 0; pass < 3 && total > w; pass++)
+     * the boxes no highlight is in, then the inputs (to half their width),
+     * then all alike; none below one column of cells. */
+    int full[MAX_BOXES];
+    memcpy(full, need, sizeof full);
+    for (int pass = 0; pass < 4 && total > w; pass++)
         while (total > w) {
             int big = -1;
             for (int k = 0; k < b->n; k++) {
                 const Box *x = &b->box[k];
-                int rank = x->placeholder ? 0 : x->ci < 0 && x->hrow < 0 && x->hcol < 0 ? 1 : 2;
-                if (rank <= pass && need[k] > one_column(v, x) && (big < 0 || need[k] > need[big]))
+                int rank = x->placeholder ? 0 : x->ci >= 0 ? 3 : x->hrow >= 0 || x->hcol >= 0 ? 2 : 1;
+                int floor = one_column(v, x);
+                if (pass == 2 && rank == 2 && full[k] / 2 > floor)
+                    floor = full[k] / 2;
+                if (rank <= pass && need[k] > floor && (big < 0 || need[k] > need[big]))
                     big = k;
             }
             if (big < 0)
@@ -617,6 +623,9 @@ static void draw_band(const View *v, Band *b, int y, int h, int extra)
 }
 
 /* ---- the focused row's weights as bars ----------------------------------- */
+
+/* The columns of a bar's number: "0.313 -> 0.873" after an edit. */
+#define BARS_NUMW(digits) (2 * ((digits) + 2) + 3)
 
 static void draw_bar(const View *v, int y, int x, int bw, double w, Role r)
 {
@@ -640,35 +649,32 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
     const Attn *a = &v->s.cur, *b = &v->s.before;
     FmtOpt fo = {v->lesson->digits, v->ascii};
     char t[256], n1[48], n2[48];
-    int n = a->m[M_A].cols, i = v->fi, r0 = window(n, h - 1, v->fj);
+    int n = a->m[M_A].cols, i = v->fi;
+    /* The bars on A's data rows, below its column header, when they fit. */
+    int top = n <= h - 2 ? 2 : 1, r0 = window(n, h - top, v->fj);
     bool show_before = v->s.has_before && b->reached >= STAGE_SOFTMAX && mat_same_shape(&a->m[M_A], &b->m[M_A]);
     snprintf(t, sizeof t, _("attention of row %d"), i + 1);
     put(y, x, w, t, theme_attr(ROLE_TITLE));
     int lw = 0;
     for (int j = 0; j < n; j++)
         lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
-    /* One scale, edited or not, where there is room for "before -> after"
-     * and a bar of some length; narrow, the weight alone unless edited. */
-    int numw = 2 * (fo.digits + 2) + 3, bw = w - lw - 2 - numw;
-    if (bw < 12 && !show_before) {
-        numw = fo.digits + 2;
-        bw = w - lw - 2 - numw;
-    }
+    int numw = BARS_NUMW(fo.digits), bw = w - lw - 2 - numw; /* one scale, edited or not */
     if (bw < 4)
         return;
-    for (int j = r0; j < n && j - r0 < h - 1; j++) {
-        int yy = y + 1 + j - r0;
+    for (int j = r0; j < n && j - r0 < h - top; j++) {
+        int yy = y + top + j - r0;
         double now = MAT_AT(&a->m[M_A], i, j);
         put_lesson(v, yy, x, lw, v->lesson->tokens[j], theme_attr(j == v->fj ? ROLE_COL : ROLE_LABEL));
         draw_bar(v, yy, x + lw + 1, bw, now, ROLE_BAR);
         fmt_num(now, &fo, n2, sizeof n2);
         if (show_before && changed(v, M_A, i, j)) {
             fmt_num(MAT_AT(&b->m[M_A], i, j), &fo, n1, sizeof n1);
-            snprintf(t, sizeof t, "%s %s %s", n1, sym(v, "→", "->"), n2);
+            snprintf(t, sizeof t, "%*s %s %*s", fo.digits + 2, n1, sym(v, "→", "->"), fo.digits + 2, n2);
         } else {
             snprintf(t, sizeof t, "%s", n2);
         }
-        put(yy, x + lw + 2 + bw, numw, t, theme_attr(changed(v, M_A, i, j) ? ROLE_UP : ROLE_NORMAL));
+        int tw = text_width(t) < numw ? text_width(t) : numw; /* right-aligned, as in a matrix */
+        put(yy, x + lw + 2 + bw + numw - tw, tw, t, theme_attr(changed(v, M_A, i, j) ? ROLE_UP : ROLE_NORMAL));
     }
 }
 
@@ -796,8 +802,13 @@ static Role status_line(const View *v, char *line, size_t len)
 static void draw_bottom(View *v, const char *status, Role role)
 {
     char line[FMT_LINE];
-    if (status[0])
-        put(LINES - (v->present ? 1 : 2), 1, COLS - 2, status, theme_attr(role));
+    if (status[0]) { /* too long for the line: cut at a character, marked … */
+        char cut[FMT_LINE];
+        snprintf(cut, sizeof cut, "%s", status);
+        if (text_width(cut) > COLS - 2)
+            snprintf(cut + text_fit(cut, COLS - 2 - (v->ascii ? 4 : 2)), 8, "%s", sym(v, " …", " ..."));
+        put(LINES - (v->present ? 1 : 2), 1, COLS - 2, cut, theme_attr(role));
+    }
     if (v->present)
         return;
     keys_bar(v, line, sizeof line);
@@ -903,14 +914,17 @@ static bool band_has_a(const View *v, const Band *b)
     return false;
 }
 
-/* The narrowest the bars may be: the keys' names, a short bar, and the
- * weights, "before -> after" when the last change moved them. */
+/* The narrowest the bars may be: the keys' names, a short bar and room
+ * for "before -> after"; and the title. */
 static int bars_min(const View *v)
 {
-    int lw = 0, d = v->lesson->digits;
+    char t[64];
+    int lw = 0;
+    snprintf(t, sizeof t, _("attention of row %d"), v->fi + 1);
     for (int j = 0; j < v->s.cur.m[M_A].cols; j++)
         lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
-    return lw + 2 + 6 + (v->s.has_before ? 2 * (d + 2) + 3 : d + 2) + 1;
+    int least = lw + 2 + 4 + BARS_NUMW(v->lesson->digits) + 1;
+    return least > text_width(t) + 1 ? least : text_width(t) + 1;
 }
 
 /* The columns the focused row's bars get beside this band, 0 for none:
@@ -1004,7 +1018,7 @@ void draw_frame(View *v)
     int text = na + (na ? gap : 0);
     while (ns > 2 && 3 + full + text + ns + bottom > LINES) {
         ns--;
-        snprintf(say[ns - 1] + text_fit(say[ns - 1], COLS - 4), 8, "%s", sym(v, " …", " ..."));
+        snprintf(say[ns - 1] + text_fit(say[ns - 1], COLS - 2 - (v->ascii ? 4 : 2)), 8, "%s", sym(v, " …", " ..."));
     }
     int y = draw_matrices(v, bands, nb, 3, LINES - 3 - bottom - text - ns);
     y += draw_lines(ari, na, y, theme_attr(ROLE_ARITH));
