@@ -651,7 +651,10 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
     char t[256], n1[48], n2[48];
     int n = a->m[M_A].cols, i = v->fi;
     /* The bars on A's data rows, below its column header, when they fit. */
-    int top = n <= h - 2 ? 2 : 1, r0 = window(n, h - top, v->fj);
+    int top = v->present ? 3 : 2, step = row_step;
+    if (top + (n - 1) * step >= h)
+        top = 1, step = 1;
+    int r0 = window(n, (h - top + step - 1) / step, v->fj);
     bool show_before = v->s.has_before && b->reached >= STAGE_SOFTMAX && mat_same_shape(&a->m[M_A], &b->m[M_A]);
     snprintf(t, sizeof t, _("attention of row %d"), i + 1);
     put(y, x, w, t, theme_attr(ROLE_TITLE));
@@ -661,8 +664,8 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
     int numw = BARS_NUMW(fo.digits), bw = w - lw - 2 - numw; /* one scale, edited or not */
     if (bw < 4)
         return;
-    for (int j = r0; j < n && j - r0 < h - top; j++) {
-        int yy = y + top + j - r0;
+    for (int j = r0; j < n && top + (j - r0) * step < h; j++) {
+        int yy = y + top + (j - r0) * step;
         double now = MAT_AT(&a->m[M_A], i, j);
         put_lesson(v, yy, x, lw, v->lesson->tokens[j], theme_attr(j == v->fj ? ROLE_COL : ROLE_LABEL));
         draw_bar(v, yy, x + lw + 1, bw, now, ROLE_BAR);
