@@ -593,27 +593,34 @@ static void draw_band(const View *v, Band *b, int y, int h, int extra)
             break;
     if (cell_pad == 0)
         total = band_need(v, b, extra, need, &w);
-    /* Who gives way, a column at a time from the widest: dots first, then
-     * the boxes no highlight is in, then the inputs (to half their width),
-     * then all alike; none below one column of cells. */
-    int full[MAX_BOXES];
-    memcpy(full, need, sizeof full);
+    /* Who gives way, the widest first down to the next widest: dots first,
+     * then the boxes no highlight is in, then the inputs (to half their
+     * width), then all alike; none below one column of cells. */
+    int rank[MAX_BOXES], one[MAX_BOXES], half[MAX_BOXES];
+    for (int k = 0; k < b->n; k++) {
+        const Box *x = &b->box[k];
+        rank[k] = x->placeholder ? 0 : x->ci >= 0 ? 3 : x->hrow >= 0 || x->hcol >= 0 ? 2 : 1;
+        one[k] = one_column(v, x);
+        half[k] = need[k] / 2 > one[k] ? need[k] / 2 : one[k];
+    }
     for (int pass = 0; pass < 4 && total > w; pass++)
         while (total > w) {
-            int big = -1;
+            int big = -1, floor[MAX_BOXES];
             for (int k = 0; k < b->n; k++) {
-                const Box *x = &b->box[k];
-                int rank = x->placeholder ? 0 : x->ci >= 0 ? 3 : x->hrow >= 0 || x->hcol >= 0 ? 2 : 1;
-                int floor = one_column(v, x);
-                if (pass == 2 && rank == 2 && full[k] / 2 > floor)
-                    floor = full[k] / 2;
-                if (rank <= pass && need[k] > floor && (big < 0 || need[k] > need[big]))
+                floor[k] = pass == 2 && rank[k] == 2 ? half[k] : one[k];
+                if (rank[k] <= pass && need[k] > floor[k] && (big < 0 || need[k] > need[big]))
                     big = k;
             }
             if (big < 0)
                 break;
-            need[big]--;
-            total--;
+            int next = floor[big]; /* cut the widest down to the next widest */
+            for (int k = 0; k < b->n; k++)
+                if (k != big && rank[k] <= pass && need[k] > floor[k] && need[k] > next)
+                    next = need[k];
+            int cut = need[big] - next > 0 ? need[big] - next : 1;
+            cut = cut < total - w ? cut : total - w;
+            need[big] -= cut;
+            total -= cut;
         }
     int x = 1;
     for (int k = 0; k < b->n; k++) {
