@@ -34,7 +34,9 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.y
 	@echo "bench: machine: $$(nproc) cores, $$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), load average $$(cut -d" " -f1-3 /proc/loadavg)"
 	@if $(BENCH_PYTHON) -c 'import numpy' 2>/dev/null; then np="--numpy $(BENCH_PYTHON) tests/bench/attn_numpy.py"; \
 	   if command -v hyperfine >/dev/null 2>&1 && hyperfine -N --warmup 10 --runs $(BENCH_RUNS) --style none \
-	      --export-json $(BENCH_DIR)/hyperfine.json '$(B)/qkvtutor --json 1' '$(BENCH_PYTHON) tests/bench/attn_numpy.py' >/dev/null; \
-	   then np="$$np --hyperfine $(BENCH_DIR)/hyperfine.json"; else echo "bench: no hyperfine: the wall ratio is the interleaved one"; fi; \
+	      --export-json $(BENCH_DIR)/hyperfine.json '$(B)/qkvtutor --json 1' '$(BENCH_PYTHON) tests/bench/attn_numpy.py' \
+	      >$(BENCH_DIR)/hyperfine.log 2>&1; \
+	   then np="$$np --hyperfine $(BENCH_DIR)/hyperfine.json"; \
+	   else echo "bench: no hyperfine run (see $(BENCH_DIR)/hyperfine.log): the wall ratio is the interleaved one"; fi; \
 	 else np=""; fi; \
 	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor $$np lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml
