@@ -427,6 +427,8 @@ int main(int argc, char **argv)
     printf("bench: bytes_ratio_next_120x40 %.3f ratio (the same at 120x40, for comparison)\n", ratio_big);
     printf("bench: budget keypress_us_lesson1 %s (%.1f < 200)\n", verdict(k1 < 200), k1);
     printf("bench: budget keypress_us_64x64 %s (%.1f < 2000)\n", verdict(k64 < 2000), k64);
+    printf("bench: budget edit_us_lesson1 %s (%.1f < 300)\n", verdict(e1 < 300), e1);
+    printf("bench: budget edit_us_64x64 %s (%.1f < 2000)\n", verdict(e64 < 2000), e64);
     printf("bench: budget bytes_ratio_next %s (%.3f < 0.3)\n", verdict(ratio < 0.3), ratio);
     fflush(stdout);
     if (bin && !bench_proc(bin, python, script))
