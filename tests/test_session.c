@@ -276,7 +276,8 @@ static void goto_clamps(void **state)
     assert_int_equal(s->cur.reached, STAGE_QKV);
 }
 
-/* goto_stage jumps to the first step showing that stage. */
+/* goto_stage jumps to the first step showing that stage (in a lesson whose
+ * stages only go up). */
 static void goto_stage_first_step(void **state)
 {
     Fix *f = *state;
@@ -296,6 +297,34 @@ static void goto_stage_first_step(void **state)
     assert_true(session_goto_stage(s, STAGE_SOFTMAX));
     assert_int_equal(s->step, ST_SOFTMAX);
     assert_row_near(&s->cur.m[M_A], 0, a1_before, 5e-4);
+}
+
+/* Lesson 05 tells its story twice; the stage keys stay in the current
+ * telling: from the last step, 1 and 4 go back to the second telling's
+ * input and softmax, and from that input, 4 goes forward to its softmax. */
+static void goto_stage_two_tellings(void **state)
+{
+    (void)state;
+    Lesson l;
+    Session s;
+    char e[LESSON_ERR_MAX];
+    assert_true(lesson_load_file("lessons/05-parameters-vs-results.yaml", &l, e, sizeof e));
+    static const int stages[] = {1, 2, 4, 1, 2, 4, 5, 4, 5};
+    assert_int_equal(l.nsteps, 9);
+    for (int k = 0; k < 9; k++)
+        assert_int_equal(l.steps[k].stage, stages[k]);
+    assert_true(session_init(&s, &l));
+    assert_true(session_goto(&s, 8));
+    assert_true(session_goto_stage(&s, STAGE_SOFTMAX));
+    assert_int_equal(s.step, 7);
+    assert_true(session_goto_stage(&s, STAGE_INPUT));
+    assert_int_equal(s.step, 3);
+    assert_true(session_goto_stage(&s, STAGE_SOFTMAX));
+    assert_int_equal(s.step, 5);
+    assert_true(session_goto_stage(&s, STAGE_OUTPUT));
+    assert_int_equal(s.step, 6);
+    session_free(&s);
+    lesson_free(&l);
 }
 
 /* goto_stage for a stage no step shows lands on the nearest stage below it
@@ -1109,6 +1138,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(fresh_lasts_the_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(goto_stage_first_step, setup, teardown),
         cmocka_unit_test(goto_stage_missing_stage),
+        cmocka_unit_test(goto_stage_two_tellings),
         cmocka_unit_test(default_steps),
         cmocka_unit_test_setup_teardown(do_step_before_and_after, setup, teardown),
         cmocka_unit_test_setup_teardown(do_step_jumps, setup, teardown),

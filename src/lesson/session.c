@@ -129,17 +129,31 @@ bool session_prev(Session *s)
 
 bool session_goto_stage(Session *s, int stage)
 {
-    int n = session_steps(s), below = -1, above = -1;
-    for (int k = 0; k < n; k++) {
-        int st = s->lesson->steps[k].stage;
-        if (st == stage)
-            return session_goto(s, k);
-        if (st < stage && (below < 0 || st > s->lesson->steps[below].stage))
+    const Step *st = s->lesson->steps;
+    int n = session_steps(s), cur = session_stage(s), pick = -1, below = -1, above = -1;
+    /* A lesson may tell its story twice (lesson 05): a later stage is looked
+     * for after the current step, an earlier one before it, the current
+     * one where it is; then the first step of that run of steps. */
+    if (stage > cur) {
+        for (int k = s->step + 1; k < n && pick < 0; k++)
+            pick = st[k].stage == stage ? k : -1;
+    } else {
+        for (int k = s->step; k >= 0 && pick < 0; k--)
+            pick = st[k].stage == stage ? k : -1;
+    }
+    for (int k = 0; k < n && pick < 0; k++) { /* not on that side: anywhere */
+        if (st[k].stage == stage)
+            pick = k;
+        if (st[k].stage < stage && (below < 0 || st[k].stage > st[below].stage))
             below = k;
-        if (st > stage && above < 0)
+        if (st[k].stage > stage && above < 0)
             above = k;
     }
-    return session_goto(s, below >= 0 ? below : above);
+    if (pick < 0) /* no step shows it: the nearest stage below, else above */
+        return session_goto(s, below >= 0 ? below : above);
+    while (pick > 0 && st[pick - 1].stage == stage)
+        pick--;
+    return session_goto(s, pick);
 }
 
 /* Append an action to the edit log, dropping anything that could be redone. */

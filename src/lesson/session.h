@@ -40,7 +40,9 @@ int session_stage(const Session *s);   /* stage of the current step */
 bool session_goto(Session *s, int n);
 bool session_next(Session *s);
 bool session_prev(Session *s);
-/* Jump to the first step showing `stage` (or the nearest below it). */
+/* Jump to a step showing `stage`: a later stage after the current step, an
+ * earlier one before it, at the first step of that run of steps (or, when
+ * no step shows it, the nearest stage below it). */
 bool session_goto_stage(Session *s, int stage);
 
 /* Parse and apply one action typed by the user (or made by the editor).
