@@ -445,30 +445,30 @@ static void test_chinese_and_live_switch(void **state)
 }
 
 /* When a band scrolls, the boxes that borrow its first box's row labels
- * show the same rows: with six tokens at 80x24 the S A O band scrolls to
- * keep t6 in view, and t6's line holds t6's weights and output. */
+ * show the same rows: with seven tokens at 80x24 the S A O band scrolls to
+ * keep t7 in view, and t7's line holds t7's weights and output. */
 static void test_shared_labels_scroll_together(void **state)
 {
     screen_resize(24, 80);
-    char *yaml = big_lesson(6);
-    Fix *f = open_lesson_text("six.yaml", yaml, strlen(yaml), &dark);
-    view_keys(f->v, "5jjjjj"); /* the output stage, row t6 */
+    char *yaml = big_lesson(7);
+    Fix *f = open_lesson_text("seven.yaml", yaml, strlen(yaml), &dark);
+    view_keys(f->v, "5jjjjjj"); /* the output stage, row t7 */
     view_draw(f->v);
-    assert_on_screen("o₆₁ = ");
+    assert_on_screen("o₇₁ = ");
     assert_on_screen("▴");
     Session s;
     assert_true(session_init(&s, &f->l));
     session_goto_stage(&s, STAGE_OUTPUT);
     FmtOpt fo = {f->l.digits, false};
     char a[64], o[64];
-    fmt_num(MAT_AT(&s.cur.m[M_A], 5, 0), &fo, a, sizeof a);
-    fmt_num(MAT_AT(&s.cur.m[M_O], 5, 0), &fo, o, sizeof o);
-    char *text = screen_text(), *line = strstr(text, "\n t6 "), *end = line ? strchr(line + 1, '\n') : NULL;
+    fmt_num(MAT_AT(&s.cur.m[M_A], 6, 0), &fo, a, sizeof a);
+    fmt_num(MAT_AT(&s.cur.m[M_O], 6, 0), &fo, o, sizeof o);
+    char *text = screen_text(), *line = strstr(text, "\n t7 "), *end = line ? strchr(line + 1, '\n') : NULL;
     assert_non_null(end);
     *end = '\0';
     char *pa = strstr(line, a), *po = pa ? strstr(pa + strlen(a), o) : NULL;
     if (!po)
-        fprintf(stderr, "want %s then %s on t6's line:%s\n", a, o, line);
+        fprintf(stderr, "want %s then %s on t7's line:%s\n", a, o, line);
     assert_non_null(po);
     free(text);
     session_free(&s);

@@ -1025,12 +1025,20 @@ void draw_frame(View *v)
     int full = 0, top = v->present ? 3 : 2;
     for (int k = 0; k < nb; k++)
         full += band_rows(v, &bands[k]) + top + 1;
-    int text = na + (na ? gap : 0);
-    while (ns > 2 && 3 + full + text + ns + bottom > LINES) {
+    int text = na + (na ? gap : 0), y0 = 3;
+    /* Short of room, blank lines go first: the one below the ribbon, then
+     * the one between the arithmetic and the narration. */
+    if (!v->present && y0 + full + text + ns + bottom > LINES)
+        y0 = 2;
+    if (!v->present && na && y0 + full + text + ns + bottom > LINES) {
+        gap = 0;
+        text = na;
+    }
+    while (ns > 2 && y0 + full + text + ns + bottom > LINES) {
         ns--;
         snprintf(say[ns - 1] + text_fit(say[ns - 1], COLS - 2 - (v->ascii ? 4 : 2)), 8, "%s", sym(v, " …", " ..."));
     }
-    int y = draw_matrices(v, bands, nb, 3, LINES - 3 - bottom - text - ns);
+    int y = draw_matrices(v, bands, nb, y0, LINES - y0 - bottom - text - ns);
     y += draw_lines(ari, na, y, theme_attr(ROLE_ARITH));
     y += na ? gap : 0;
     int say_attr = theme_attr(ROLE_SAY) | (v->present ? A_BOLD : 0);
