@@ -839,7 +839,8 @@ static size_t action_col(const yaml_node_t *n, int errcol)
     }
 }
 
-/* Parse one `do:` action and check its indices on a scratch state. */
+/* Parse one `do:` action and check its indices on a scratch state; st->act
+ * has room for it (load_do sized it to what was written). */
 static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
 {
     char e[LESSON_ERR_MAX];

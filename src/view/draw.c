@@ -322,21 +322,21 @@ static int changed(const View *v, MatId id, int i, int j)
     return x > y || (isnan(y) && !isnan(x)) ? 1 : -1;
 }
 
-static int cell_attr(const View *v, const Box *b, int i, int j)
+static Role cell_role(const View *v, const Box *b, int i, int j)
 {
     if (v->mode == MODE_EDIT && b->id == v->emat && i == v->ei && j == v->ej)
-        return theme_attr(ROLE_EDIT);
+        return ROLE_EDIT;
     if (i == b->ci && j == b->cj)
-        return theme_attr(ROLE_CELL);
+        return ROLE_CELL;
     if (i == b->hrow)
-        return theme_attr(b->hrow_role);
+        return b->hrow_role;
     if (j == b->hcol)
-        return theme_attr(ROLE_COL);
+        return ROLE_COL;
     if (b->placeholder)
-        return theme_attr(ROLE_DIM);
+        return ROLE_DIM;
     if (attn_mat_stage(b->id) == v->s.fresh_stage && !attn_mat_is_param(b->id) && b->id != M_X)
-        return theme_attr(ROLE_FRESH);
-    return theme_attr(ROLE_NORMAL);
+        return ROLE_FRESH;
+    return ROLE_NORMAL;
 }
 
 /* The title line: name, shape, and whether it is a parameter or a result. */
@@ -421,14 +421,15 @@ static void draw_cell(const View *v, const Box *b, int y, int x, int cw, int i, 
         snprintf(num, sizeof num, "%s", sym(v, "·", "."));
     else
         fmt_num(MAT_AT(m, i, j), &fo, num, sizeof num);
-    int attr = cell_attr(v, b, i, j), nw = text_width(num), d = b->placeholder ? 0 : changed(v, b->id, i, j);
+    Role role = cell_role(v, b, i, j);
+    int attr = theme_attr(role), nw = text_width(num), d = b->placeholder ? 0 : changed(v, b->id, i, j);
     bool heat = b->heat && !b->placeholder;
     Role shade_role = heat ? heat_of(b, m, i, j, lo, hi) : ROLE_NORMAL;
     /* A heatmap shades the cell behind the number in colour; in mono a
      * shade character stands before it, where no change mark is. */
-    bool plain = attr == theme_attr(ROLE_NORMAL) || attr == theme_attr(ROLE_FRESH);
+    bool plain = role == ROLE_NORMAL || role == ROLE_FRESH;
     if (heat && !theme_is_mono() && plain)
-        attr = theme_attr(shade_role) | (attr == theme_attr(ROLE_FRESH) ? A_BOLD : 0);
+        attr = theme_attr(shade_role) | (role == ROLE_FRESH ? A_BOLD : 0);
     /* A change mark needs a blank column before it, or it reads as part of
      * the number to its left: without one, colour says it instead (mono
      * has no colour, so the mark stays; its shade character goes). */
@@ -458,9 +459,6 @@ static void heat_range(const Mat *m, MatId id, double *lo, double *hi)
             *hi = m->v[k] > *hi ? m->v[k] : *hi;
         }
 }
-
-/* Heat strip of row i: one two-column patch per cell, shaded by its place
- * in [lo, hi]: colour shades, or ░▒▓█ in mono. */
 
 /* Where each matrix was drawn in the last frame, for mouse clicks. */
 typedef struct {
@@ -631,6 +629,15 @@ static void draw_band(const View *v, Band *b, int y, int h, int extra)
 
 /* ---- the focused row's weights as bars ----------------------------------- */
 
+/* The widest token among A's columns, the keys the bars are labelled by. */
+static int keys_width(const View *v)
+{
+    int lw = 0;
+    for (int j = 0; j < v->s.cur.m[M_A].cols; j++)
+        lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
+    return lw;
+}
+
 /* The columns of a bar's number: "0.313 -> 0.873" after an edit. */
 #define BARS_NUMW(digits) (2 * ((digits) + 2) + 3)
 
@@ -659,16 +666,15 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
     int n = a->m[M_A].cols, i = v->fi;
     /* The bars on A's data rows, below its column header, when they fit. */
     int top = v->present ? 3 : 2, step = row_step;
-    if (top + (n - 1) * step >= h)
-        top = 1, step = 1;
+    if (top + (n - 1) * step >= h) {
+        top = 1;
+        step = 1;
+    }
     int r0 = window(n, (h - top + step - 1) / step, v->fj);
     bool show_before = v->s.has_before && b->reached >= STAGE_SOFTMAX && mat_same_shape(&a->m[M_A], &b->m[M_A]);
     snprintf(t, sizeof t, _("attention of row %d"), i + 1);
     put(y, x, w, t, theme_attr(ROLE_TITLE));
-    int lw = 0;
-    for (int j = 0; j < n; j++)
-        lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
-    int numw = BARS_NUMW(fo.digits), bw = w - lw - 2 - numw; /* one scale, edited or not */
+    int lw = keys_width(v), numw = BARS_NUMW(fo.digits), bw = w - lw - 2 - numw; /* one scale, edited or not */
     if (bw < 4)
         return;
     for (int j = r0; j < n && top + (j - r0) * step < h; j++) {
@@ -689,6 +695,13 @@ static void draw_bars(const View *v, int y, int x, int w, int h)
 }
 
 /* ---- header, ribbon, text panels -------------------------------------------- */
+
+/* Cut line (safe text, FMT_LINE bytes) to w columns, ending in " …". */
+static void ellipsize(const View *v, char *line, int w)
+{
+    const char *more = sym(v, " …", " ...");
+    snprintf(line + text_fit(line, w - text_width(more)), 8, "%s", more);
+}
 
 static void draw_header(const View *v)
 {
@@ -816,7 +829,7 @@ static void draw_bottom(View *v, const char *status, Role role)
         char cut[FMT_LINE];
         snprintf(cut, sizeof cut, "%s", status);
         if (text_width(cut) > COLS - 2)
-            snprintf(cut + text_fit(cut, COLS - 2 - (v->ascii ? 4 : 2)), 8, "%s", sym(v, " …", " ..."));
+            ellipsize(v, cut, COLS - 2);
         put(LINES - (v->present ? 1 : 2), 1, COLS - 2, cut, theme_attr(role));
     }
     if (v->present)
@@ -901,7 +914,7 @@ static int layout_bands(const View *v, Band *b)
 {
     if (v->mode == MODE_EDIT)
         return edit_bands(v, b);
-    if (!v->present && !getenv("X_OLD")) {
+    if (!v->present) {
         int n = board_bands(v, b);
         return n + context_band(v, b, n);
     }
@@ -929,11 +942,8 @@ static bool band_has_a(const View *v, const Band *b)
 static int bars_min(const View *v)
 {
     char t[64];
-    int lw = 0;
     snprintf(t, sizeof t, _("attention of row %d"), v->fi + 1);
-    for (int j = 0; j < v->s.cur.m[M_A].cols; j++)
-        lw = tok_width(v, j) > lw ? tok_width(v, j) : lw;
-    int least = lw + 2 + 4 + BARS_NUMW(v->lesson->digits) + 1;
+    int least = keys_width(v) + 2 + 4 + BARS_NUMW(v->lesson->digits) + 1;
     return least > text_width(t) + 1 ? least : text_width(t) + 1;
 }
 
@@ -1036,7 +1046,7 @@ void draw_frame(View *v)
     }
     while (ns > 2 && y0 + full + text + ns + bottom > LINES) {
         ns--;
-        snprintf(say[ns - 1] + text_fit(say[ns - 1], COLS - 2 - (v->ascii ? 4 : 2)), 8, "%s", sym(v, " …", " ..."));
+        ellipsize(v, say[ns - 1], COLS - 2);
     }
     int y = draw_matrices(v, bands, nb, y0, LINES - y0 - bottom - text - ns);
     y += draw_lines(ari, na, y, theme_attr(ROLE_ARITH));
