@@ -132,14 +132,14 @@ static void test_tutorial_a_exact(void **state)
     Attn *a = *state;
     attn_run_to(a, STAGE_OUTPUT);
     assert_int_equal(a->reached, STAGE_OUTPUT);
-    assert_mat_near(&a->m[M_Q], q_a, 1e-15);
-    assert_mat_near(&a->m[M_K], k_a, 1e-15);
-    assert_mat_near(&a->m[M_V], v_a, 1e-15);
-    assert_mat_near(&a->m[M_QKT], qkt_a, 1e-15);
-    assert_mat_near(&a->m[M_S], qkt_a, 1e-15);
+    assert_mat_near(&a->m[M_Q], 3, 3, q_a, 1e-15);
+    assert_mat_near(&a->m[M_K], 3, 3, k_a, 1e-15);
+    assert_mat_near(&a->m[M_V], 3, 3, v_a, 1e-15);
+    assert_mat_near(&a->m[M_QKT], 3, 3, qkt_a, 1e-15);
+    assert_mat_near(&a->m[M_S], 3, 3, qkt_a, 1e-15);
     assert_true(mat_max_diff(&a->m[M_S], &a->m[M_QKT]) == 0.0);
-    assert_mat_near(&a->m[M_A], a_a, 1e-15);
-    assert_mat_near(&a->m[M_O], o_a, 1e-15);
+    assert_mat_near(&a->m[M_A], 3, 3, a_a, 1e-15);
+    assert_mat_near(&a->m[M_O], 3, 3, o_a, 1e-15);
 }
 
 /* Tutorial A matches the three-decimal table that REFERENCE.md prints. */
@@ -147,12 +147,12 @@ static void test_tutorial_a_printed(void **state)
 {
     Attn *a = *state;
     attn_run_to(a, STAGE_OUTPUT);
-    assert_mat_near(&a->m[M_Q], q_3, 5e-4);
-    assert_mat_near(&a->m[M_K], k_3, 5e-4);
-    assert_mat_near(&a->m[M_V], v_3, 5e-4);
-    assert_mat_near(&a->m[M_QKT], qkt_3, 5e-4);
-    assert_mat_near(&a->m[M_A], a_3, 5e-4);
-    assert_mat_near(&a->m[M_O], o_3, 5e-4);
+    assert_mat_near(&a->m[M_Q], 3, 3, q_3, 5e-4);
+    assert_mat_near(&a->m[M_K], 3, 3, k_3, 5e-4);
+    assert_mat_near(&a->m[M_V], 3, 3, v_3, 5e-4);
+    assert_mat_near(&a->m[M_QKT], 3, 3, qkt_3, 5e-4);
+    assert_mat_near(&a->m[M_A], 3, 3, a_3, 5e-4);
+    assert_mat_near(&a->m[M_O], 3, 3, o_3, 5e-4);
 }
 
 /* One stage per call: later matrices stay untouched until their stage runs. */
@@ -164,18 +164,18 @@ static void test_stage_by_stage(void **state)
     assert_true(MAT_AT(&a->m[M_Q], 0, 0) == 0.0);
     attn_run_stage(a, STAGE_QKV);
     assert_int_equal(a->reached, STAGE_QKV);
-    assert_mat_near(&a->m[M_Q], q_a, 1e-15);
+    assert_mat_near(&a->m[M_Q], 3, 3, q_a, 1e-15);
     assert_true(MAT_AT(&a->m[M_QKT], 0, 1) == 0.0);
     attn_run_stage(a, STAGE_SCORES);
     assert_int_equal(a->reached, STAGE_SCORES);
-    assert_mat_near(&a->m[M_QKT], qkt_a, 1e-15);
+    assert_mat_near(&a->m[M_QKT], 3, 3, qkt_a, 1e-15);
     assert_true(MAT_AT(&a->m[M_A], 0, 0) == 0.0);
     attn_run_stage(a, STAGE_SOFTMAX);
-    assert_mat_near(&a->m[M_A], a_a, 1e-15);
+    assert_mat_near(&a->m[M_A], 3, 3, a_a, 1e-15);
     assert_true(MAT_AT(&a->m[M_O], 0, 0) == 0.0);
     attn_run_stage(a, STAGE_OUTPUT);
     assert_int_equal(a->reached, STAGE_OUTPUT);
-    assert_mat_near(&a->m[M_O], o_a, 1e-15);
+    assert_mat_near(&a->m[M_O], 3, 3, o_a, 1e-15);
 }
 
 /* attn_run_to(k) leaves reached == k, forwards and backwards. */
@@ -201,10 +201,10 @@ static void test_scaled(void **state)
     attn_run_to(a, STAGE_OUTPUT);
     for (int k = 0; k < 9; k++)
         assert_true(a->m[M_S].v[k] == a->m[M_QKT].v[k] / sqrt(3.0));
-    assert_mat_near(&a->m[M_QKT], qkt_a, 1e-15);
-    assert_mat_near(&a->m[M_S], s_scaled, 1e-15);
-    assert_mat_near(&a->m[M_A], a_scaled, 1e-15);
-    assert_mat_near(&a->m[M_O], o_scaled, 1e-15);
+    assert_mat_near(&a->m[M_QKT], 3, 3, qkt_a, 1e-15);
+    assert_mat_near(&a->m[M_S], 3, 3, s_scaled, 1e-15);
+    assert_mat_near(&a->m[M_A], 3, 3, a_scaled, 1e-15);
+    assert_mat_near(&a->m[M_O], 3, 3, o_scaled, 1e-15);
     assert_near(MAT_AT(&a->m[M_A], 0, 0), 0.322, 5e-4);
     assert_near(MAT_AT(&a->m[M_A], 0, 1), 0.335, 5e-4);
     assert_near(MAT_AT(&a->m[M_A], 0, 2), 0.343, 5e-4);
@@ -220,7 +220,7 @@ static void test_experiment_unscaled(void **state)
     assert_near(MAT_AT(&a->m[M_A], 0, 0), 0.8728, 5e-5);
     assert_near(MAT_AT(&a->m[M_A], 0, 1), 0.0756, 5e-5);
     assert_near(MAT_AT(&a->m[M_A], 0, 2), 0.0516, 5e-5);
-    assert_mat_near(&a->m[M_A], a_edit, 1e-15);
+    assert_mat_near(&a->m[M_A], 3, 3, a_edit, 1e-15);
 }
 
 /* The same experiment scaled by sqrt(3) gives the tutorial's printed 0.695 0.169 0.136. */
@@ -234,7 +234,7 @@ static void test_experiment_scaled(void **state)
     assert_near(MAT_AT(&a->m[M_A], 0, 0), 0.695, 5e-4);
     assert_near(MAT_AT(&a->m[M_A], 0, 1), 0.169, 5e-4);
     assert_near(MAT_AT(&a->m[M_A], 0, 2), 0.136, 5e-4);
-    assert_mat_near(&a->m[M_A], a_edit_scaled, 1e-15);
+    assert_mat_near(&a->m[M_A], 3, 3, a_edit_scaled, 1e-15);
 }
 
 /* Overridden rows keep their values when stage 2 reruns, even after X changes; others follow X. */
@@ -263,8 +263,8 @@ static void test_override_per_matrix(void **state)
         MAT_AT(&a->m[M_V], 1, j) = 9.0;
     attn_run_to(a, STAGE_OUTPUT);
     assert_true(MAT_AT(&a->m[M_V], 1, 2) == 9.0);
-    assert_mat_near(&a->m[M_Q], q_a, 1e-15);
-    assert_mat_near(&a->m[M_K], k_a, 1e-15);
+    assert_mat_near(&a->m[M_Q], 3, 3, q_a, 1e-15);
+    assert_mat_near(&a->m[M_K], 3, 3, k_a, 1e-15);
     assert_true(MAT_AT(&a->m[M_V], 0, 0) == v_a[0]);
 }
 
@@ -384,9 +384,9 @@ static void test_shape_4x6(void **state)
     assert_int_equal(a.m[M_QKT].cols, 4);
     assert_int_equal(a.m[M_O].rows, 4);
     assert_int_equal(a.m[M_O].cols, 3);
-    assert_mat_near(&a.m[M_S], shape_s, 1e-12);
-    assert_mat_near(&a.m[M_A], shape_a, 1e-12);
-    assert_mat_near(&a.m[M_O], shape_o, 1e-12);
+    assert_mat_near(&a.m[M_S], 4, 4, shape_s, 1e-12);
+    assert_mat_near(&a.m[M_A], 4, 4, shape_a, 1e-12);
+    assert_mat_near(&a.m[M_O], 4, 3, shape_o, 1e-12);
     attn_free(&a);
 }
 
@@ -400,10 +400,10 @@ static void test_dv_differs(void **state)
     a.softmax = SOFTMAX_STABLE;
     attn_run_to(&a, STAGE_OUTPUT);
     assert_int_equal(a.m[M_O].cols, 5);
-    assert_mat_near(&a.m[M_V], dv_v, 1e-12);
-    assert_mat_near(&a.m[M_S], dv_s, 1e-12);
-    assert_mat_near(&a.m[M_A], dv_a, 1e-12);
-    assert_mat_near(&a.m[M_O], dv_o, 1e-12);
+    assert_mat_near(&a.m[M_V], 3, 5, dv_v, 1e-12);
+    assert_mat_near(&a.m[M_S], 3, 3, dv_s, 1e-12);
+    assert_mat_near(&a.m[M_A], 3, 3, dv_a, 1e-12);
+    assert_mat_near(&a.m[M_O], 3, 5, dv_o, 1e-12);
     attn_free(&a);
 }
 
@@ -429,7 +429,7 @@ static void test_copy(void **state)
     assert_true(attn_init(&small, 1, 1, 1, 1));
     assert_true(attn_copy(&small, a)); /* reshapes a previous Attn */
     assert_int_equal(attn_tokens(&small), 3);
-    assert_mat_near(&small.m[M_O], a->m[M_O].v, 0.0);
+    assert_mat_near(&small.m[M_O], 3, 3, a->m[M_O].v, 0.0);
     attn_free(&small);
     attn_free(&b);
 }

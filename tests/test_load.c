@@ -69,9 +69,9 @@ static void assert_tutorial_a_weights(const Lesson *l)
 {
     assert_int_equal(l->Wq.rows, 4);
     assert_int_equal(l->Wq.cols, 3);
-    assert_mat_near(&l->Wq, ref_wq, 1e-10);
-    assert_mat_near(&l->Wk, ref_wk, 1e-10);
-    assert_mat_near(&l->Wv, ref_wv, 1e-10);
+    assert_mat_near(&l->Wq, 4, 3, ref_wq, 1e-10);
+    assert_mat_near(&l->Wk, 4, 3, ref_wk, 1e-10);
+    assert_mat_near(&l->Wv, 4, 3, ref_wv, 1e-10);
 }
 
 /* Every shipped lesson loads; those drawn with seed 42, scale 0.3 on a
@@ -140,7 +140,7 @@ static void written_weights(void **state)
     assert_int_equal(l.d_k, 2);
     assert_int_equal(l.d_v, 1);
     const double wk[] = {0.5, 0, 0, 0.5, 0.001, -2, 1, -150};
-    assert_mat_near(&l.Wk, wk, 0);
+    assert_mat_near(&l.Wk, 4, 2, wk, 0);
     assert_near(MAT_AT(&l.Wv, 3, 0), 4, 0);
     lesson_free(&l);
 }
@@ -227,7 +227,7 @@ static void overrides_and_base(void **state)
     assert_false(a.override[1][0]);
     assert_near(MAT_AT(&a.m[M_Q], 0, 1), -2.870, 0);
     assert_near(MAT_AT(&a.m[M_V], 2, 2), 3, 0);
-    assert_mat_near(&a.m[M_WQ], ref_wq, 1e-10);
+    assert_mat_near(&a.m[M_WQ], 4, 3, ref_wq, 1e-10);
     assert_near(MAT_AT(&a.m[M_X], 2, 3), 0.2, 0);
     assert_int_equal(a.scale, SCALE_NONE);
     attn_run_to(&a, STAGE_QKV);

@@ -78,7 +78,7 @@ static void test_copy_into_empty(void **state)
     assert_true(mat_copy(&f->c, &f->a));
     assert_true(mat_same_shape(&f->c, &f->a));
     assert_ptr_not_equal(f->c.v, f->a.v);
-    assert_mat_near(&f->c, f->a.v, 0.0);
+    assert_mat_near(&f->c, 2, 3, f->a.v, 0.0);
     MAT_AT(&f->c, 0, 0) = 99;
     assert_true(MAT_AT(&f->a, 0, 0) == 1.0);
 }
@@ -91,7 +91,7 @@ static void test_copy_reshapes(void **state)
     assert_true(mat_copy(&f->c, &f->b));
     assert_int_equal(f->c.rows, 3);
     assert_int_equal(f->c.cols, 2);
-    assert_mat_near(&f->c, f->b.v, 0.0);
+    assert_mat_near(&f->c, 3, 2, f->b.v, 0.0);
 }
 
 /* a*b = [[58,64],[139,154]]: shape a.rows x b.cols, the textbook product. */
@@ -102,7 +102,7 @@ static void test_mul(void **state)
     assert_true(mat_mul(&f->c, &f->a, &f->b));
     assert_int_equal(f->c.rows, 2);
     assert_int_equal(f->c.cols, 2);
-    assert_mat_near(&f->c, want, 0.0);
+    assert_mat_near(&f->c, 2, 2, want, 0.0);
 }
 
 /* b*a is 3x3 and reuses nothing of a wrongly shaped destination. */
@@ -114,7 +114,7 @@ static void test_mul_other_order(void **state)
     assert_true(mat_mul(&f->c, &f->b, &f->a));
     assert_int_equal(f->c.rows, 3);
     assert_int_equal(f->c.cols, 3);
-    assert_mat_near(&f->c, want, 0.0);
+    assert_mat_near(&f->c, 3, 3, want, 0.0);
 }
 
 /* a*a^T = [[14,32],[32,77]]: mat_mul_bt dots rows with rows. */
@@ -125,7 +125,7 @@ static void test_mul_bt(void **state)
     assert_true(mat_mul_bt(&f->c, &f->a, &f->a));
     assert_int_equal(f->c.rows, 2);
     assert_int_equal(f->c.cols, 2);
-    assert_mat_near(&f->c, want, 0.0);
+    assert_mat_near(&f->c, 2, 2, want, 0.0);
 }
 
 /* Sums run k = 0..n-1 from 0: (1e16 + 1) - 1e16 gives 0, not 1, as in that order. */

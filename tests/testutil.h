@@ -22,13 +22,27 @@
             print_error("%s = %.12g, want %.12g (tol %g)\n", #got, g_, w_, t_); \
             _fail(__FILE__, __LINE__); } } while (0)
 
-/* assert every cell of m is within tol of the row-major array want[]. */
-#define assert_mat_near(m, want, tol) \
-    assert_mat_near_at((m), (want), (tol), #m, __FILE__, __LINE__)
+/* assert m is ROWS x COLS and every cell is within tol of the row-major
+ * array want[]; a wrong shape (a 0x0 result included) fails at the caller's
+ * line. When want is an array, its length must be ROWS * COLS too. */
+#define assert_mat_near(m, rows, cols, want, tol) \
+    assert_mat_near_at((m), (rows), (cols), (want), QKV_WANT_LEN(want), (tol), #m, __FILE__, __LINE__)
+/* The number of doubles in want when it is an array, 0 when it is a pointer. */
+#define QKV_WANT_LEN(want) \
+    __builtin_choose_expr(__builtin_types_compatible_p(__typeof__(want), __typeof__(&(want)[0])), \
+                          (size_t)0, sizeof(want) / sizeof(double[1]))
 
-static inline void assert_mat_near_at(const Mat *m, const double *want, double tol,
-                                      const char *name, const char *file, int line)
+static inline void assert_mat_near_at(const Mat *m, int rows, int cols, const double *want, size_t want_len,
+                                      double tol, const char *name, const char *file, int line)
 {
+    if (want_len != 0 && want_len != (size_t)rows * (size_t)cols) {
+        print_error("the expected values of %s are %zu numbers, not %dx%d\n", name, want_len, rows, cols);
+        _fail(file, line);
+    }
+    if (m->rows != rows || m->cols != cols) {
+        print_error("%s is %dx%d, want %dx%d\n", name, m->rows, m->cols, rows, cols);
+        _fail(file, line);
+    }
     for (int i = 0; i < m->rows; i++)
         for (int j = 0; j < m->cols; j++) {
             double g = MAT_AT(m, i, j), w = want[i * m->cols + j];
