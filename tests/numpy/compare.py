@@ -46,35 +46,86 @@ def lesson(rng, k):
     return text, pipeline(X, Wq, Wk, Wv, scale, soft)
 
 
+def differ(got, want, name):
+    """The first difference between qkvtutor's matrices and numpy's, or None.
+
+    Each matrix must have numpy's shape exactly (nothing is reshaped), every
+    cell must be a finite number (cJSON writes inf, -inf and NaN as null, so
+    they cannot be told apart: any of them fails, as does a non-finite value
+    on numpy's side, which would make the comparison meaningless), and the
+    cells must agree to TOL."""
+    for key, M in want.items():
+        if not np.isfinite(M).all():
+            return f"{name}: numpy's {key} is not finite; this lesson cannot be compared"
+        if key not in got:
+            return f"{name}: no matrix {key} in the JSON"
+        try:
+            G = np.array(got[key], dtype=float)
+        except (TypeError, ValueError) as e:
+            return f"{name}: {key} is not a matrix of numbers: {e}"
+        if G.shape != M.shape:
+            return f"{name}: {key} is {'x'.join(map(str, G.shape))}, want {'x'.join(map(str, M.shape))}"
+        bad = np.argwhere(~np.isfinite(G))
+        if len(bad):
+            i, j = (int(k) for k in bad[0])
+            v = got[key][i][j]
+            return f"{name}: {key}[{i + 1}][{j + 1}] is {'null' if v is None else repr(v)}, not a finite number (want {M[i, j]!r})"
+        d = np.max(np.abs(G - M), initial=0)
+        if d > TOL:
+            return f"{name}: {key} differs by {d:.3g}"
+    return None
+
+
+def self_test():
+    """differ() and run_json() must catch what they are for; a list of what
+    they let through."""
+    M = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    missed = []
+    for what, got in (("a transposed matrix", M.T.tolist()), ("a flattened matrix", [M.ravel().tolist()]),
+                      ("an empty matrix", []), ("a null (inf, -inf or NaN)", [[1.0, None, 3.0], [4.0, 5.0, 6.0]]),
+                      ("inf", [[1.0, 2.0, float("inf")], [4.0, 5.0, 6.0]]),
+                      ("NaN", [[1.0, 2.0, 3.0], [float("nan"), 5.0, 6.0]]),
+                      ("a cell off by 1e-9", [[1.0, 2.0, 3.0], [4.0, 5.0 + 1e-9, 6.0]])):
+        if differ({"M": got}, {"M": M}, "self-test") is None:
+            missed.append(f"self-test: {what} was not caught")
+    if differ({"M": M.tolist()}, {"M": M}, "self-test") is not None:
+        missed.append("self-test: equal matrices were reported different")
+    if run_json(["1"], "self-test", "/bin/false")[1] is None:
+        missed.append("self-test: a failing exit status was not caught")
+    return missed
+
+
+def run_json(args, name, binary=None):
+    """(matrices, None) from `qkvtutor --json ARGS`, or (None, why) when it
+    exits non-zero or prints no JSON."""
+    out = subprocess.run([binary or BIN, "--json", *args], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None, f"{name}: exit {out.returncode}: {out.stderr.strip()}"
+    try:
+        return json.loads(out.stdout)["matrices"], None
+    except (ValueError, KeyError) as e:
+        return None, f"{name}: no JSON matrices on stdout ({e})"
+
+
 def check(text, want, name):
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
         f.write(text)
     try:
-        out = subprocess.run([BIN, "--json", f.name], capture_output=True, text=True)
+        got, err = run_json([f.name], name)
     finally:
         os.unlink(f.name)
-    if out.returncode != 0:
-        return f"{name}: exit {out.returncode}: {out.stderr.strip()}"
-    got = json.loads(out.stdout)["matrices"]
-    for key, M in want.items():
-        G = np.array(got[key], dtype=float).reshape(M.shape)
-        finite = np.isfinite(M)
-        if not np.array_equal(finite, np.isfinite(G)) or np.max(np.abs(G[finite] - M[finite]), initial=0) > TOL:
-            return f"{name}: {key} differs by {np.max(np.abs(G[finite] - M[finite]), initial=0):.3g}"
-    return None
+    return err or differ(got, want, name)
 
 
 def main():
     X = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]])
     np.random.seed(42)
     W = [np.random.randn(4, 3) * 0.3 for _ in range(3)]
-    failures, rng = [], np.random.default_rng(2026)
-    out = subprocess.run([BIN, "--json", "1"], capture_output=True, text=True)
-    got = json.loads(out.stdout)["matrices"]
-    want = pipeline(X, *W, "none", "naive")
-    for key, M in want.items():
-        if np.max(np.abs(np.array(got[key]) - M)) > TOL:
-            failures.append(f"lesson 01: {key} differs")
+    failures, rng = self_test(), np.random.default_rng(2026)
+    got, err = run_json(["1"], "lesson 01")
+    err = err or differ(got, pipeline(X, *W, "none", "naive"), "lesson 01")
+    if err:
+        failures.append(err)
     for k in range(60):
         text, want = lesson(rng, k)
         err = check(text, want, f"random lesson {k}")
@@ -82,7 +133,7 @@ def main():
             failures.append(err)
     for f in failures:
         print("FAIL:", f)
-    print(f"numpy: {61 - len(failures)} passed, {len(failures)} failed")
+    print(f"numpy: {max(0, 61 - len(failures))} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 
