@@ -1,8 +1,9 @@
 # Fuzzing with libFuzzer (clang): see tests/fuzz/README.md.
 #   make fuzz [FUZZ_SECONDS=60]   fuzz each target FUZZ_SECONDS seconds
 #   make fuzz-smoke               the regression replay, then 10 s of fuzz_lesson and
-#                                 5 s each of fuzz_action and fuzz_view; skipped (with
-#                                 a message) without clang's fuzzer runtime
+#                                 5 s each of fuzz_action and fuzz_view; installs
+#                                 clang and libclang-rt-dev when the probe fails,
+#                                 skipped (recorded for `make test`) without apt-get
 #   make fuzz-regress             replay tests/fuzz/regress/ and the seeds, no fuzzing
 # The targets compile src/core, src/lesson and src/render.c (fuzz_view also
 # src/view, tests/screen.c and the embedded lessons) themselves with clang
@@ -109,11 +110,15 @@ fuzz: fuzz-build fuzz-corpus
 	$(call fuzz_run,$(FUZZ_SECONDS_ACTION),action)
 	$(call fuzz_run,$(FUZZ_SECONDS_VIEW),view)
 
-fuzz-smoke: $(FUZZ_PROBE)
-	@if [ ! -f $(FUZZ_PROBE) ]; then \
-	   echo "fuzz-smoke: skipped, $(FUZZ_CC) cannot build libFuzzer targets here (needs clang and libclang-rt-dev)"; \
-	 else $(MAKE) --no-print-directory fuzz-regress && \
-	   $(MAKE) --no-print-directory fuzz FUZZ_SECONDS_LESSON=10 FUZZ_SECONDS_ACTION=5 FUZZ_SECONDS_VIEW=5; fi
+# clang and its libFuzzer runtime (Debian: clang, libclang-rt-dev) are
+# installed when the probe fails (tests/need.sh); the suite fails if they
+# cannot be, and is skipped (counted so by `make test`) only without apt-get.
+fuzz-smoke:
+	@sh tests/need.sh fuzz-smoke "clang libclang-rt-dev" \
+	   sh -c 'rm -f $(FUZZ_PROBE); $(MAKE) --no-print-directory -s $(FUZZ_PROBE); test -f $(FUZZ_PROBE)'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 $(MAKE) --no-print-directory fuzz-regress && \
+	 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS_LESSON=10 FUZZ_SECONDS_ACTION=5 FUZZ_SECONDS_VIEW=5
 
 # The hostile-input and interrupted-save tests live beside the fuzzers.
 include tests/hostile/hostile.mk

@@ -1,0 +1,40 @@
+#!/bin/sh
+# tests/need.sh SUITE "PACKAGES" CHECK...: make sure a suite's tool is here.
+#
+# Runs CHECK (a command and its arguments, output hidden). When it fails,
+# installs the Debian PACKAGES the way the Makefile's deps rule does
+# (apt-get, with sudo when not root) and runs CHECK again.
+#   exit 0  CHECK passes: run the suite
+#   exit 1  CHECK still fails after installing (or the install failed):
+#           the suite fails
+#   exit 3  no apt-get here, so the tool cannot be had: the suite is
+#           skipped; when QKV_SKIP_DIR is set (by `make test`), the file
+#           $QKV_SKIP_DIR/SUITE records it, so the summary counts the suite
+#           as skipped, not passed
+# QKV_APT_GET names the installer (default apt-get); set it empty to act as
+# on a machine without apt-get.
+SUITE=${1:?usage: tests/need.sh SUITE "PACKAGES" CHECK...}
+PKGS=${2:?usage: tests/need.sh SUITE "PACKAGES" CHECK...}
+shift 2
+[ $# -gt 0 ] || { echo "usage: tests/need.sh SUITE \"PACKAGES\" CHECK..." >&2; exit 1; }
+"$@" >/dev/null 2>&1 && exit 0
+
+APT=${QKV_APT_GET-apt-get}
+if [ -z "$APT" ] || ! command -v "$APT" >/dev/null 2>&1; then
+    echo "$SUITE: skipped: \"$*\" fails and there is no apt-get here to install $PKGS"
+    if [ -n "${QKV_SKIP_DIR:-}" ]; then
+        mkdir -p "$QKV_SKIP_DIR" && echo "no apt-get to install $PKGS" >"$QKV_SKIP_DIR/$SUITE"
+    fi
+    exit 3
+fi
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+echo "$SUITE: installing $PKGS"
+# shellcheck disable=SC2086  # PKGS is a list of package names
+if ! { $SUDO "$APT" update -qq && DEBIAN_FRONTEND=noninteractive $SUDO "$APT" install -y -qq $PKGS; } >/dev/null 2>&1; then
+    echo "FAIL: $SUITE: could not install $PKGS ($SUDO $APT install failed)"
+    exit 1
+fi
+"$@" >/dev/null 2>&1 && exit 0
+echo "FAIL: $SUITE: $PKGS installed, but \"$*\" still fails"
+exit 1
