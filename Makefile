@@ -34,7 +34,7 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit check-lessons bad-lessons cli numpy install-check e2e asan golden pot \
+.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli numpy install-check e2e asan golden pot \
         clean install uninstall bench fuzz screenshots
 
 all: deps $(B)/qkvtutor $(MO)
@@ -136,6 +136,14 @@ $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(COR
 $(B)/tests/test_view: $(B)/tests/test_view.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
+# The key table of src/view/keys.c as text, and the check that README.md's
+# key table and the man page's KEYS section say the same (tests/keys_doc.sh).
+$(B)/tests/keys_table: $(B)/tests/keys_table.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
+keys-doc: $(B)/tests/keys_table
+	@sh tests/keys_doc.sh $(B)/tests/keys_table README.md src/man/qkvtutor.1
+
 unit: $(UNIT_TESTS:%=$(B)/tests/%) $(B)/tests/test_view
 	@set -e; for t in $(UNIT_TESTS) test_view; do echo "== $$t"; $(B)/tests/$$t; done
 
@@ -173,7 +181,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit check-lessons bad-lessons cli numpy install-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit keys-doc check-lessons bad-lessons cli numpy install-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \

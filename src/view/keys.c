@@ -739,3 +739,22 @@ void keys_bar(const View *v, char *buf, size_t len)
     }
     snprintf(buf + strlen(buf), len - strlen(buf), "%s", tail);
 }
+
+/* The help screen's lines without a screen, for tests/keys_table.c (which
+ * checks README.md and the man page against them): line(keys, help, ctx) for
+ * each line, keys as keys_draw_help() groups them, help untranslated. */
+void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx), void *ctx);
+void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx), void *ctx)
+{
+    char keys[160], more[96];
+    for (int r = 0; r < REQ_COUNT; r++) {
+        if (!requests[r].help)
+            continue;
+        labels_of((Request)r, keys, sizeof keys);
+        for (int k = r + 1; k < REQ_COUNT && !requests[k].help; k++) {
+            labels_of((Request)k, more, sizeof more);
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), " / %s", more);
+        }
+        line(keys, requests[r].help, ctx);
+    }
+}
