@@ -26,7 +26,7 @@ check()
 check "unknown theme" 2 'qkvtutor: --theme takes dark, light, mono or projector, not "neon"; see qkvtutor --help' --theme neon 1
 check "unknown language" 2 'qkvtutor: --lang takes zh or en, not "fr"; see qkvtutor --help' --lang fr 1
 check "--at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --at 0 --dump 1
-check "--at past the end" 2 'qkvtutor: --at 99: the lesson has 9 steps' --at 99 --json 1
+check "--at past the end" 2 'qkvtutor: --at 99: the lesson has 14 steps' --at 99 --json 1
 check "unknown option" 2 'qkvtutor: unknown option "--bogus"; see qkvtutor --help' --bogus
 check "missing value" 2 'qkvtutor: --at needs a value; see qkvtutor --help' --dump --at
 check "two lessons" 2 'qkvtutor: one lesson at a time; unexpected "2"; see qkvtutor --help' 1 2
