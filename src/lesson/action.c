@@ -1,6 +1,7 @@
 /* action.c - parse, apply and format the action language (see action.h). */
 #include "action.h"
 #include "i18n.h"
+#include "ref.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -76,45 +77,31 @@ static bool number(Lex *lx, double *out)
     return true;
 }
 
-/* Parse a 1-based index in brackets: "[3]". */
-static bool index_(Lex *lx, int *out)
-{
-    if (!accept(lx, '['))
-        return fail(lx, lx->p, N_("expected \"[\" and a row or column number"), "");
-    skip_ws(lx);
-    const char *at = lx->p;
-    long v = 0;
-    if (!isdigit((unsigned char)*lx->p))
-        return fail(lx, at, N_("expected a row or column number from 1"), "");
-    for (; isdigit((unsigned char)*lx->p); lx->p++)
-        v = v < 1000000 ? v * 10 + (*lx->p - '0') : v; /* huge: out of range later */
-    if (v < 1)
-        return fail(lx, at, N_("indices start at 1"), "");
-    if (!accept(lx, ']'))
-        return fail(lx, lx->p, N_("expected \"]\" after the number"), "");
-    *out = (int)v - 1;
-    return true;
-}
-
-/* Parse a matrix reference "M[i]" or "M[i][j]"; *j = -1 when absent. */
+/* Parse a matrix reference "M[i]" or "M[i][j]" with ref.h; *j = -1 when
+ * absent. *at is where the name starts. An unknown name is reported before
+ * a problem in the indices, and every message points at its place. */
 static bool ref(Lex *lx, MatId *m, int *i, int *j, const char **at)
 {
-    const char *w;
-    int n = word(lx, &w);
-    *at = w;
-    int id = attn_mat_lookup(w, n);
-    if (n == 0 || id < 0) {
+    Ref r;
+    RefStatus st = ref_scan(lx->p, &r);
+    *at = r.name;
+    if (ref_matrix(&r) == REF_UNKNOWN) {
         char name[40];
-        snprintf(name, sizeof name, "%.*s", n > 30 ? 30 : n, w);
-        return fail(lx, w, N_("unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O"), name);
+        snprintf(name, sizeof name, "%.*s", r.name_len > 30 ? 30 : r.name_len, r.name);
+        return fail(lx, r.name, N_("unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O"), name);
     }
-    *m = (MatId)id;
-    if (!index_(lx, i))
-        return false;
-    *j = -1;
-    skip_ws(lx);
-    if (*lx->p == '[')
-        return index_(lx, j);
+    if (st == REF_NO_NUMBER)
+        return fail(lx, r.err_at, N_("expected a row or column number from 1"), "");
+    if (st == REF_NO_CLOSE)
+        return fail(lx, r.err_at, N_("expected \"]\" after the number"), "");
+    if (st == REF_ZERO)
+        return fail(lx, r.err_at, N_("indices start at 1"), "");
+    if (r.n == 0)
+        return fail(lx, r.err_at, N_("expected \"[\" and a row or column number"), "");
+    *m = r.mat;
+    *i = ref_row(&r);
+    *j = ref_col(&r);
+    lx->p = r.end;
     return true;
 }
 
@@ -171,7 +158,8 @@ static bool row_rhs(Lex *lx, Action *a)
     int j;
     const char *at;
     if (isdigit((unsigned char)*lx->p) || *lx->p == '-' || *lx->p == '.' || strncmp(lx->p, "\xe2\x88\x92", 3) == 0)
-        return fail(lx, lx->p, N_("a row takes a list [a, b, c] or another row like K[1]; for one cell write M[i][j] = c"), "");
+        return fail(lx, lx->p,
+                    N_("a row takes a list [a, b, c] or another row like K[1]; for one cell write M[i][j] = c"), "");
     a->kind = ACT_ROW_COPY;
     a->c = 1;
     if (!ref(lx, &a->src, &a->src_i, &j, &at))

@@ -6,7 +6,13 @@
  * "FILE:LINE:COL: what is wrong, what is expected" (1-based, from libyaml's
  * marks); it never half-succeeds and never exits. The caller owns the Lesson
  * and releases it with lesson_free(). lesson_base() builds the pipeline
- * state the lesson starts from (nothing reached). */
+ * state the lesson starts from (nothing reached).
+ *
+ * Where it lives: load.c is the schema (document -> Lesson) and the two
+ * lesson_load_* entry points; ydoc.c builds the document from libyaml's
+ * checked events; diag.c writes the messages; ref.c reads "M[i][j]"
+ * references; num.c reads numbers; lesson.c holds the run-time operations
+ * below (free, base state, expect check). */
 #ifndef QKV_LESSON_H
 #define QKV_LESSON_H
 

@@ -1,0 +1,103 @@
+/* lesson.c - what a loaded lesson does at run time: release it, build the
+ * state it starts from, check an expectation (see lesson.h). Loading is in
+ * load.c. */
+#include "lesson.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "num.h"
+
+static void step_free(Step *st)
+{
+    for (int k = 0; k < st->nact; k++)
+        free(st->act_text[k]);
+    free(st->act);
+    free(st->act_text);
+    text_free(&st->say);
+    free(st->expect);
+}
+
+void lesson_free(Lesson *l)
+{
+    if (!l)
+        return;
+    free(l->file);
+    text_free(&l->title);
+    text_free(&l->about);
+    for (int k = 0; l->tokens && k < l->ntok; k++)
+        free(l->tokens[k]);
+    free(l->tokens);
+    Mat *mats[] = {&l->X, &l->Wq, &l->Wk, &l->Wv, &l->over[0], &l->over[1], &l->over[2]};
+    for (size_t k = 0; k < sizeof mats / sizeof *mats; k++)
+        mat_free(mats[k]);
+    for (int k = 0; l->steps && k < l->nsteps; k++)
+        step_free(&l->steps[k]);
+    free(l->steps);
+    memset(l, 0, sizeof *l);
+}
+
+bool lesson_base(const Lesson *l, Attn *a)
+{
+    if (!attn_init(a, l->ntok, l->d_model, l->d_k, l->d_v))
+        return false;
+    if (!mat_copy(&a->m[M_X], &l->X) || !mat_copy(&a->m[M_WQ], &l->Wq) ||
+        !mat_copy(&a->m[M_WK], &l->Wk) || !mat_copy(&a->m[M_WV], &l->Wv)) {
+        attn_free(a);
+        return false;
+    }
+    for (int m = 0; m < 3; m++) {
+        const Mat *o = &l->over[m];
+        Mat *dst = &a->m[M_Q + m];
+        for (int i = 0; i < l->ntok && o->rows == l->ntok && o->cols == dst->cols; i++) {
+            a->override[m][i] = l->override[m][i];
+            if (l->override[m][i])
+                memcpy(&MAT_AT(dst, i, 0), &MAT_AT(o, i, 0), sizeof(double) * (size_t)o->cols);
+        }
+    }
+    a->scale = l->scale;
+    a->softmax = l->softmax;
+    a->reached = STAGE_NONE;
+    return true;
+}
+
+/* Write a failed cell as "A[1][2] is 0.337, expected 0.873 (within 0.0005)". */
+static void expect_msg(const Expect *e, int col, double got, int digits, char *msg, size_t len)
+{
+    int dec = (int)lround(-log10(e->tol[col] / 0.5));
+    char is[48], want[48], tol[48];
+    locale_t mine, old = num_c_begin(&mine);
+    num_format(is, sizeof is, got, digits > dec ? digits : dec);
+    num_format(want, sizeof want, e->val[col], dec);
+    num_format(tol, sizeof tol, e->tol[col], dec + 1);
+    num_c_end(old, mine);
+    snprintf(msg, len, _("%s[%d][%d] is %s, expected %s (within %s)"), attn_mat_name(e->mat), e->i + 1,
+             (e->j >= 0 ? e->j : col) + 1, is, want, tol);
+}
+
+bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len)
+{
+    const Mat *m = &a->m[e->mat];
+    const char *name = attn_mat_name(e->mat);
+    int first = e->j >= 0 ? e->j : 0;
+    if (a->reached < attn_mat_stage(e->mat)) {
+        snprintf(msg, len, _("%s is not computed at this step, it needs stage %s"), name,
+                 attn_stage_key(attn_mat_stage(e->mat)));
+        return false;
+    }
+    if (e->i < 0 || e->i >= m->rows || first < 0 || first + e->n > m->cols) {
+        snprintf(msg, len, _("%s[%d] is out of range, %s is %dx%d"), name, e->i + 1, name, m->rows, m->cols);
+        return false;
+    }
+    for (int k = 0; k < e->n; k++) {
+        double got = MAT_AT(m, e->i, first + k);
+        if (!(fabs(got - e->val[k]) <= e->tol[k])) {
+            expect_msg(e, k, got, digits, msg, len);
+            return false;
+        }
+    }
+    return true;
+}
