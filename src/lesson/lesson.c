@@ -69,13 +69,23 @@ static void expect_msg(const Expect *e, int col, double got, int digits, char *m
 {
     int dec = (int)lround(-log10(e->tol[col] / 0.5));
     char is[48], want[48], tol[48];
-    locale_t mine, old = num_c_begin(&mine);
     num_format(is, sizeof is, got, digits > dec ? digits : dec);
     num_format(want, sizeof want, e->val[col], dec);
     num_format(tol, sizeof tol, e->tol[col], dec + 1);
-    num_c_end(old, mine);
     snprintf(msg, len, _("%s[%d][%d] is %s, expected %s (within %s)"), attn_mat_name(e->mat), e->i + 1,
              (e->j >= 0 ? e->j : col) + 1, is, want, tol);
+}
+
+/* Append "; " and piece to msg (o bytes used) when it fits with room for
+ * the "and N more" tail; returns false when it did not fit. */
+static bool append_piece(char *msg, size_t len, size_t *o, const char *piece)
+{
+    const size_t tail = 40;
+    size_t need = (*o ? 2 : 0) + strlen(piece);
+    if (*o + need + tail >= len && !(*o == 0 && need < len))
+        return false;
+    *o += (size_t)snprintf(msg + *o, len - *o, "%s%s", *o ? "; " : "", piece);
+    return true;
 }
 
 bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len)
@@ -92,12 +102,21 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
         snprintf(msg, len, _("%s[%d] is out of range, %s is %dx%d"), name, e->i + 1, name, m->rows, m->cols);
         return false;
     }
+    size_t o = 0;
+    int wrong = 0, left = 0;
+    if (len)
+        msg[0] = '\0';
     for (int k = 0; k < e->n; k++) {
         double got = MAT_AT(m, e->i, first + k);
-        if (!(fabs(got - e->val[k]) <= e->tol[k])) {
-            expect_msg(e, k, got, digits, msg, len);
-            return false;
-        }
+        if (fabs(got - e->val[k]) <= e->tol[k])
+            continue;
+        char piece[160];
+        expect_msg(e, k, got, digits, piece, sizeof piece);
+        wrong++;
+        if (left || !append_piece(msg, len, &o, piece))
+            left++;
     }
-    return true;
+    if (left && o < len)
+        snprintf(msg + o, len - o, _("; and %d more"), left);
+    return wrong == 0;
 }

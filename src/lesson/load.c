@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,30 +73,137 @@ static bool dup_text(Ctx *c, const yaml_node_t *n, const char *what, char **out)
     return *out ? true : diag_oom(&c->d, n);
 }
 
+/* Characters a Chinese (or other full-width) input method types in place
+ * of ASCII number punctuation. */
+static const struct {
+    const char *utf8, *name, *ascii;
+} lookalikes[] = {
+    {"\xef\xbc\x8c", "U+FF0C FULLWIDTH COMMA", ","},
+    {"\xe3\x80\x81", "U+3001 IDEOGRAPHIC COMMA", ","},
+    {"\xef\xbc\x8e", "U+FF0E FULLWIDTH FULL STOP", "."},
+    {"\xe3\x80\x82", "U+3002 IDEOGRAPHIC FULL STOP", "."},
+    {"\xef\xbc\x8d", "U+FF0D FULLWIDTH HYPHEN-MINUS", "-"},
+};
+
+/* The 0-based file column of byte `off` of a one-line scalar's value
+ * (columns count characters); the scalar's start when that is unknown. */
+static size_t scalar_col(const yaml_node_t *n, size_t off)
+{
+    size_t col = n->start_mark.column, chars = 0;
+    if (n->end_mark.line != n->start_mark.line)
+        return col;
+    for (size_t k = 0; k < off && k < n->data.scalar.length; k++)
+        chars += (n->data.scalar.value[k] & 0xC0) != 0x80;
+    switch (n->data.scalar.style) {
+    case YAML_PLAIN_SCALAR_STYLE:
+        return col + chars;
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+        return col + 1 + chars;
+    default:
+        return col;
+    }
+}
+
+/* Refuse a scalar holding a full-width lookalike of ",", "." or "-",
+ * naming the character, at its place. */
+static bool check_lookalike(Ctx *c, const yaml_node_t *n)
+{
+    if (n->type != YAML_SCALAR_NODE)
+        return true;
+    const char *s = ydoc_str(n);
+    for (size_t k = 0; k < sizeof lookalikes / sizeof *lookalikes; k++) {
+        const char *at = strstr(s, lookalikes[k].utf8);
+        if (at)
+            return diag_fail_at(&c->d, n->start_mark.line, scalar_col(n, (size_t)(at - s)),
+                                _("\"%s\" in %s is %s, write \"%s\" instead"), lookalikes[k].utf8,
+                                diag_quote(&c->d, s), lookalikes[k].name, lookalikes[k].ascii);
+    }
+    return true;
+}
+
+/* Is s an integer written as plain digits, with an optional '-'? */
+static bool plain_int(const yaml_node_t *n, bool sign)
+{
+    const char *s = ydoc_str(n);
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    if (sign && *s == '-')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    while (isdigit((unsigned char)*s))
+        s++;
+    return *s == '\0';
+}
+
+/* When a list of numbers holds "0,5" (two whole numbers with only a comma
+ * between them), write a hint about the decimal comma into buf and return
+ * the node of the "0"; else buf is "" and NULL is returned. */
+static const yaml_node_t *decimal_comma(Ctx *c, const yaml_node_t *row, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (row->type != YAML_SEQUENCE_NODE)
+        return NULL;
+    for (int k = 0; k + 1 < ydoc_seq_len(row); k++) {
+        const yaml_node_t *a = ydoc_seq_item(c->doc, row, k), *b = ydoc_seq_item(c->doc, row, k + 1);
+        if (plain_int(a, true) && plain_int(b, false) && b->start_mark.index == a->end_mark.index + 1) {
+            snprintf(buf, len, _("; \"%s,%s\" looks like a decimal comma, write %s.%s"), ydoc_str(a), ydoc_str(b),
+                     ydoc_str(a), ydoc_str(b));
+            return a;
+        }
+    }
+    return NULL;
+}
+
+/* Fail at a row of the wrong length, or at the decimal comma in it. */
+static bool row_length_fail(Ctx *c, const yaml_node_t *row, const char *fmt, ...) DIAG_PRINTF(3, 4);
+static bool row_length_fail(Ctx *c, const yaml_node_t *row, const char *fmt, ...)
+{
+    char hint[128], what[384];
+    const yaml_node_t *at = decimal_comma(c, row, hint, sizeof hint);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return diag_fail(&c->d, at ? at : row, "%s%s", what, hint);
+}
+
+/* Refuse the first lookalike character in a list of numbers. */
+static bool check_lookalikes(Ctx *c, const yaml_node_t *row)
+{
+    for (int j = 0; row->type == YAML_SEQUENCE_NODE && j < ydoc_seq_len(row); j++)
+        if (!check_lookalike(c, ydoc_seq_item(c->doc, row, j)))
+            return false;
+    return true;
+}
+
 /* Parse a finite number from a scalar; *decimals (may be NULL) receives
  * the decimals written, for expect tolerances. */
 static bool parse_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
 {
-    int dec;
-    if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("expected a number")))
+    if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("expected a number")) || !check_lookalike(c, n))
         return false;
-    const char *s = ydoc_str(n);
-    if (num_nonfinite_word(s))
+    const char *s = ydoc_str(n), *comma = strchr(s, ',');
+    switch (num_parse(s, v, decimals)) {
+    case NUM_OK:
+        return true;
+    case NUM_NONFINITE:
         return diag_fail(&c->d, n, _("%s is not allowed, numbers must be finite"), diag_quote(&c->d, s));
-    if (!num_syntax(s, &dec))
-        return diag_fail(&c->d, n, _("%s is not a number, expected a decimal like 0.5 or -1.2e-3"),
-                         diag_quote(&c->d, s));
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    if (*end != '\0')
-        return diag_fail(&c->d, n, _("%s is not a number, expected a decimal like 0.5 or -1.2e-3"),
-                         diag_quote(&c->d, s));
-    if (!isfinite(*v))
+    case NUM_RANGE:
         return diag_fail(&c->d, n, _("%s is too large, numbers must be finite"), diag_quote(&c->d, s));
-    if (decimals)
-        *decimals = dec;
-    return true;
+    case NUM_SYNTAX:
+        break;
+    }
+    if (comma && comma > s && isdigit((unsigned char)comma[-1]) && isdigit((unsigned char)comma[1]) &&
+        !strchr(comma + 1, ',')) {
+        char fixed[64];
+        snprintf(fixed, sizeof fixed, "%.*s.%s", (int)(comma - s), s, comma + 1);
+        return diag_fail(&c->d, n, _("%s is not a number: it looks like a decimal comma, write %s"),
+                         diag_quote(&c->d, s), diag_quote(&c->d, fixed));
+    }
+    return diag_fail(&c->d, n, _("%s is not a number, expected a decimal like 0.5 or -1.2e-3"),
+                     diag_quote(&c->d, s));
 }
 
 /* Parse a whole number 0..max written as plain digits. No message. */
@@ -165,18 +273,29 @@ static bool read_keys(Ctx *c, const yaml_node_t *map, const Keys *ks, yaml_node_
     return true;
 }
 
-/* Check a resolved reference against the shapes, naming the index. */
+/* An index's digits as written (cut after 24), for a message. */
+static const char *index_text(const RefIndex *x, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*s%s", x->len > 24 ? 24 : x->len, x->at, x->len > 24 ? "..." : "");
+    return buf;
+}
+
+/* Check a resolved reference against the shapes, naming the index as
+ * written. */
 static bool check_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, const Ref *r)
 {
     RefStatus st = ref_check(r, shape);
     const Mat *x = &shape->m[r->mat];
     const char *name = attn_mat_name(r->mat);
+    char num[32];
     if (st == REF_ROW_RANGE)
-        return diag_fail(&c->d, n, _("row %d is out of range in %s, %s has %d row%s"), (int)r->idx[0].v,
-                         diag_quote(&c->d, ydoc_str(n)), name, x->rows, x->rows == 1 ? "" : "s");
+        return diag_fail(&c->d, n, _("row %s is out of range in %s, %s has %d row%s"),
+                         index_text(&r->idx[0], num, sizeof num), diag_quote(&c->d, ydoc_str(n)), name, x->rows,
+                         x->rows == 1 ? "" : "s");
     if (st == REF_COL_RANGE)
-        return diag_fail(&c->d, n, _("column %d is out of range in %s, %s has %d column%s"), (int)r->idx[1].v,
-                         diag_quote(&c->d, ydoc_str(n)), name, x->cols, x->cols == 1 ? "" : "s");
+        return diag_fail(&c->d, n, _("column %s is out of range in %s, %s has %d column%s"),
+                         index_text(&r->idx[1], num, sizeof num), diag_quote(&c->d, ydoc_str(n)), name, x->cols,
+                         x->cols == 1 ? "" : "s");
     return true;
 }
 
@@ -277,28 +396,31 @@ typedef struct {
 
 /* Check that row k is a list whose length follows the rule; *cols is set
  * from row 1 when the rule leaves it open. */
-static bool check_row(Ctx *c, const yaml_node_t *row, int k, const RowRule *r, int *cols)
+static bool check_row(Ctx *c, const yaml_node_t *rows, int k, const RowRule *r, int *cols)
 {
+    const yaml_node_t *row = ydoc_seq_item(c->doc, rows, k), *first = ydoc_seq_item(c->doc, rows, 0);
+    char hint[128];
     if (!diag_want(&c->d, row, YAML_SEQUENCE_NODE, _("%s row %d must be a list of numbers like [0.5, -1]"),
-                   r->name,
-                   k + 1))
+                   r->name, k + 1) || !check_lookalikes(c, row))
         return false;
     int len = ydoc_seq_len(row);
     if (r->cols > 0 && len != r->cols)
-        return diag_fail(&c->d, row, _("%s row %d has %d number%s; every row needs %s = %d%s"), r->name, k + 1,
-                         len,
-                         len == 1 ? "" : "s", r->width, r->cols, r->why);
+        return row_length_fail(c, row, _("%s row %d has %d number%s; every row needs %s = %d%s"), r->name, k + 1,
+                               len, len == 1 ? "" : "s", r->width, r->cols, r->why);
     if (k == 0 && len == 0)
         return diag_fail(&c->d, row, _("%s row 1 is empty, %s must be 1 to %d"), r->name, r->width, MAT_MAX);
     if (k == 0 && len > MAT_MAX)
-        return diag_fail(&c->d, row, _("%s row 1 has %d numbers, at most %d are allowed (%s <= %d)"), r->name, len,
-                         MAT_MAX, r->width, MAT_MAX);
+        return diag_fail(&c->d, row, _("%s row 1 has %d numbers, at most %d are allowed (%s <= %d)"), r->name,
+                         len, MAT_MAX, r->width, MAT_MAX);
     if (k == 0)
         *cols = len;
+    else if (len != *cols && !decimal_comma(c, row, hint, sizeof hint) && decimal_comma(c, first, hint, sizeof hint))
+        /* row 1 decided the width, and its decimal comma is the mistake */
+        return diag_fail(&c->d, decimal_comma(c, first, hint, sizeof hint),
+                         _("%s row 1 has %d numbers and row %d has %d%s"), r->name, *cols, k + 1, len, hint);
     else if (len != *cols)
-        return diag_fail(&c->d, row, _("%s row %d has %d number%s, row 1 has %d; every row needs %s = %d"),
-                         r->name,
-                         k + 1, len, len == 1 ? "" : "s", *cols, r->width, *cols);
+        return row_length_fail(c, row, _("%s row %d has %d number%s, row 1 has %d; every row needs %s = %d"),
+                               r->name, k + 1, len, len == 1 ? "" : "s", *cols, r->width, *cols);
     return true;
 }
 
@@ -307,7 +429,7 @@ static bool read_rows(Ctx *c, const yaml_node_t *n, const RowRule *r, Mat *m)
 {
     int rows = ydoc_seq_len(n), cols = r->cols;
     for (int k = 0; k < rows; k++)
-        if (!check_row(c, ydoc_seq_item(c->doc, n, k), k, r, &cols))
+        if (!check_row(c, n, k, r, &cols))
             return false;
     if (!mat_new(m, rows, cols))
         return diag_oom(&c->d, n);
@@ -362,7 +484,7 @@ static bool draw_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
 
 /* weights: random: {seed, scale, d_k, d_v}; seed and d_k are required,
  * scale defaults to 1 and d_v to d_k. */
-static bool load_random(Ctx *c, const yaml_node_t *n, Lesson *l)
+static bool load_random(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Lesson *l)
 {
     const char *ex = "random: {seed: 42, scale: 0.3, d_k: 3}";
     if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("random must be a mapping like {seed: 42, scale: 0.3, d_k: 3}")))
@@ -373,7 +495,8 @@ static bool load_random(Ctx *c, const yaml_node_t *n, Lesson *l)
     if (!read_keys(c, n, &ks, val, key))
         return false;
     if (!val[R_SEED] || !val[R_DK])
-        return diag_fail(&c->d, n, _("random is missing %s, write e.g. %s"), val[R_SEED] ? "d_k" : "seed", ex);
+        return diag_fail(&c->d, key_node, _("random is missing %s, write e.g. %s"), val[R_SEED] ? "d_k" : "seed",
+                         ex);
     if (!parse_uint(val[R_SEED], 4294967295ULL, &seed))
         return diag_fail(&c->d, val[R_SEED], _("seed must be a whole number from 0 to 4294967295, found %s"),
                          diag_found(&c->d, val[R_SEED]));
@@ -406,7 +529,7 @@ static bool load_w(Ctx *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m
 }
 
 /* weights: either random: or all of Wq, Wk, Wv written out, never both. */
-static bool load_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
+static bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Lesson *l)
 {
     if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("weights must be a mapping: random: {seed, scale, d_k}, "
                                                   "or Wq, Wk and Wv written out")))
@@ -419,12 +542,12 @@ static bool load_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
         if (val[W_Q] || val[W_K] || val[W_V])
             return diag_fail(&c->d, key[W_RANDOM], _("weights cannot mix random with written-out Wq, Wk, Wv; "
                                                      "use one or the other"));
-        return load_random(c, val[W_RANDOM], l);
+        return load_random(c, key[W_RANDOM], val[W_RANDOM], l);
     }
     for (int w = W_Q; w <= W_V; w++)
         if (!val[w])
-            return diag_fail(&c->d, n, _("weights is missing %s; write Wq, Wk and Wv out, or use random: "
-                                         "{seed, scale, d_k}"), weight_keys[w]);
+            return diag_fail(&c->d, key_node, _("weights is missing %s; write Wq, Wk and Wv out, or use random: "
+                                                "{seed, scale, d_k}"), weight_keys[w]);
     if (!load_w(c, val[W_Q], W_Q, l, &l->Wq) || !load_w(c, val[W_K], W_K, l, &l->Wk) ||
         !load_w(c, val[W_V], W_V, l, &l->Wv))
         return false;
@@ -439,6 +562,7 @@ static bool load_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
 static bool load_override(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, Lesson *l)
 {
     Ref r;
+    char num[32];
     if (!want_text(c, k, _("an overrides key")))
         return false;
     const char *s = ydoc_str(k);
@@ -448,18 +572,19 @@ static bool load_override(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, Le
     MatId m = r.mat;
     int i = ref_row(&r);
     if (i >= l->ntok)
-        return diag_fail(&c->d, k, _("row %d is out of range in %s, %s has %d row%s (one per token)"),
-                         (int)r.idx[0].v, diag_quote(&c->d, s), attn_mat_name(m), l->ntok,
+        return diag_fail(&c->d, k, _("row %s is out of range in %s, %s has %d row%s (one per token)"),
+                         index_text(&r.idx[0], num, sizeof num), diag_quote(&c->d, s), attn_mat_name(m), l->ntok,
                          l->ntok == 1 ? "" : "s");
     if (l->override[m - M_Q][i])
         return diag_fail(&c->d, k, _("%s is given twice in overrides"), diag_quote(&c->d, s));
     Mat *o = &l->over[m - M_Q];
     const char *width = m == M_V ? "d_v" : "d_k";
-    if (!diag_want(&c->d, v, YAML_SEQUENCE_NODE, _("%s must be a row of %d numbers"), ydoc_str(k), o->cols))
+    if (!diag_want(&c->d, v, YAML_SEQUENCE_NODE, _("%s must be a row of %d numbers"), ydoc_str(k), o->cols) ||
+        !check_lookalikes(c, v))
         return false;
     if (ydoc_seq_len(v) != o->cols)
-        return diag_fail(&c->d, v, _("%s needs %s = %d numbers, it has %d"), ydoc_str(k), width, o->cols,
-                         ydoc_seq_len(v));
+        return row_length_fail(c, v, _("%s needs %s = %d numbers, it has %d"), ydoc_str(k), width, o->cols,
+                               ydoc_seq_len(v));
     for (int col = 0; col < o->cols; col++)
         if (!parse_num(c, ydoc_seq_item(c->doc, v, col), &MAT_AT(o, i, col), NULL))
             return false;
@@ -561,6 +686,11 @@ static bool load_focus(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st
     Ref r;
     if (!load_ref(c, n, shape, "focus", _("a row like \"Q[1]\" or a cell like \"S[1][2]\""), &r))
         return false;
+    int need = attn_mat_stage(r.mat);
+    if (need > st->stage)
+        return diag_fail(&c->d, n, _("%s is computed at stage %s, this step shows stage %s; focus on it at a "
+                                     "later step"), attn_mat_name(r.mat), stage_names[need - 1],
+                         stage_names[st->stage - 1]);
     f->mat = r.mat;
     f->i = ref_row(&r);
     f->j = ref_col(&r);
@@ -568,24 +698,6 @@ static bool load_focus(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st
     if (f->j < 0)
         f->j = 0;
     return true;
-}
-
-/* The 0-based column of errcol (1-based within the text) in the file:
- * exact for one-line plain and quoted scalars, the scalar's start otherwise. */
-static size_t action_col(const yaml_node_t *n, int errcol)
-{
-    size_t col = n->start_mark.column;
-    if (n->end_mark.line != n->start_mark.line || errcol < 1)
-        return col;
-    switch (n->data.scalar.style) {
-    case YAML_PLAIN_SCALAR_STYLE:
-        return col + (size_t)errcol - 1;
-    case YAML_SINGLE_QUOTED_SCALAR_STYLE:
-    case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
-        return col + (size_t)errcol;
-    default:
-        return col;
-    }
 }
 
 /* Parse one `do:` action and check its indices on a scratch state; st->act
@@ -598,7 +710,8 @@ static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
         return false;
     Action *a = &st->act[st->nact];
     if (!action_parse(ydoc_str(n), a, e, sizeof e, &errcol))
-        return diag_fail_at(&c->d, n->start_mark.line, action_col(n, errcol), "%s", e);
+        return diag_fail_at(&c->d, n->start_mark.line, scalar_col(n, errcol > 0 ? (size_t)errcol - 1 : 0),
+                            "%s", e);
     if (a->kind != ACT_RESET && !action_apply(scratch, a, e, sizeof e))
         return diag_fail(&c->d, n, "%s", e);
     st->act_text[st->nact] = strdup(ydoc_str(n));
@@ -642,11 +755,11 @@ static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Mat *x, Expect *
 {
     const char *name = attn_mat_name(e->mat);
     if (!diag_want(&c->d, v, YAML_SEQUENCE_NODE, _("%s[%d] expects a list of %d numbers"), name, e->i + 1,
-                   x->cols))
+                   x->cols) || !check_lookalikes(c, v))
         return false;
     if (ydoc_seq_len(v) != x->cols)
-        return diag_fail(&c->d, v, _("%s[%d] expects %d number%s, one per column of %s; this list has %d"), name,
-                         e->i + 1, x->cols, x->cols == 1 ? "" : "s", name, ydoc_seq_len(v));
+        return row_length_fail(c, v, _("%s[%d] expects %d number%s, one per column of %s; this list has %d"),
+                               name, e->i + 1, x->cols, x->cols == 1 ? "" : "s", name, ydoc_seq_len(v));
     e->n = x->cols;
     for (int k = 0; k < e->n; k++) {
         int dec;
@@ -831,7 +944,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         && load_text(c, v[T_ABOUT], "about", &l->about)
         && load_tokens(c, v[T_TOKENS], l)
         && load_x(c, v[T_X], l)
-        && load_weights(c, v[T_WEIGHTS], l)
+        && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l)
         && load_overrides(c, root, v[T_OVERRIDES], l)
         && load_options(c, v[T_OPTIONS], l)
         && load_steps(c, root, v[T_STEPS], l)
@@ -848,10 +961,7 @@ static bool walk(Ctx *c, Lesson *l)
     l->file = strdup(c->d.file);
     if (!l->file)
         return diag_oom(&c->d, root);
-    locale_t mine, old = num_c_begin(&mine);
-    bool ok = load_root(c, root, l);
-    num_c_end(old, mine);
-    return ok;
+    return load_root(c, root, l);
 }
 
 bool lesson_load_buffer(const char *file, const char *buf, size_t len,

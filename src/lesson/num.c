@@ -2,11 +2,16 @@
 #include "num.h"
 
 #include <ctype.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
-bool num_syntax(const char *s, int *decimals)
+/* Check the syntax of an ASCII decimal and count the decimals it was
+ * written with, minus its exponent. */
+static bool syntax(const char *s, int *decimals)
 {
     int digits = 0, dec = 0;
     if (*s == '+' || *s == '-')
@@ -33,7 +38,8 @@ bool num_syntax(const char *s, int *decimals)
     return *s == '\0';
 }
 
-bool num_nonfinite_word(const char *s)
+/* Is s a YAML or C spelling of infinity or NaN? */
+static bool nonfinite_word(const char *s)
 {
     static const char *const words[] = {".inf", "inf", "infinity", ".nan", "nan"};
     if (*s == '+' || *s == '-')
@@ -44,32 +50,72 @@ bool num_nonfinite_word(const char *s)
     return false;
 }
 
-locale_t num_c_begin(locale_t *mine)
+/* Copy s into out (room for strlen(s) + 1) with each U+2212 as '-'. */
+static void ascii_minus(const char *s, char *out)
 {
-    locale_t base = duplocale(uselocale((locale_t)0));
-    *mine = base ? newlocale(LC_NUMERIC_MASK, "C", base) : (locale_t)0;
-    if (!*mine) {
-        if (base)
-            freelocale(base);
-        return (locale_t)0;
+    while (*s) {
+        if (strncmp(s, NUM_MINUS, 3) == 0) {
+            *out++ = '-';
+            s += 3;
+        } else {
+            *out++ = *s++;
+        }
     }
-    return uselocale(*mine);
+    *out = '\0';
 }
 
-void num_c_end(locale_t old, locale_t mine)
+/* strtod in the C locale: '.' is the decimal point whatever LC_NUMERIC
+ * the program (or a library it loaded) set. s has passed syntax(). */
+static double c_strtod(const char *s)
 {
-    if (!mine)
-        return;
-    uselocale(old);
-    freelocale(mine);
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    double v = strtod(s, NULL);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    return v;
+}
+
+NumStatus num_parse(const char *s, double *v, int *decimals)
+{
+    char small[128];
+    size_t n = strlen(s);
+    char *a = n < sizeof small ? small : malloc(n + 1);
+    if (!a)
+        return NUM_SYNTAX;
+    ascii_minus(s, a);
+    int dec = 0;
+    NumStatus st = NUM_OK;
+    if (nonfinite_word(a))
+        st = NUM_NONFINITE;
+    else if (!syntax(a, &dec))
+        st = NUM_SYNTAX;
+    else if (!isfinite(*v = c_strtod(a)))
+        st = NUM_RANGE;
+    if (a != small)
+        free(a);
+    if (st == NUM_OK && decimals)
+        *decimals = dec;
+    return st;
 }
 
 void num_format(char *buf, size_t len, double v, int dec)
 {
-    if (isnan(v))
+    if (isnan(v)) {
         snprintf(buf, len, "NaN");
-    else if (isinf(v))
+        return;
+    }
+    if (isinf(v)) {
         snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
-    else
-        snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
+        return;
+    }
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
 }

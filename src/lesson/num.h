@@ -1,25 +1,35 @@
-/* num.h - numbers as lessons write them, whatever the program's locale.
+/* num.h - numbers as lessons and students write them, whatever the locale.
  *
- * A lesson number is a plain decimal, [+-]digits[.digits][e[+-]digits];
- * lessons always write '.', so converting and printing happen in the C
- * numeric locale (num_c_begin() ... num_c_end() around the work). */
+ * Every place a number is read goes through num_parse(): X, the weights,
+ * overrides and expect in a lesson file (load.c), and the action language
+ * (action.c: `do:`, the view's ':' prompt and its cell editor). A number
+ * is a plain decimal, [sign]digits[.digits][e[sign]digits], where a sign is
+ * '+', '-' or the Unicode minus U+2212 that the screen and --dump print, so
+ * numbers copied from the tool read back. The decimal point is always '.':
+ * conversion never depends on LC_NUMERIC (it runs in the C locale).
+ * Printing for messages (num_format) is locale-proof the same way. Nothing
+ * here keeps state. */
 #ifndef QKV_NUM_H
 #define QKV_NUM_H
 
-#include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Check the syntax of a decimal number and count the decimals it was
- * written with, minus its exponent (for expect tolerances). */
-bool num_syntax(const char *s, int *decimals);
-/* Is s a YAML or C spelling of infinity or NaN (".inf", "nan", ...)? */
-bool num_nonfinite_word(const char *s);
-/* Switch this thread to the C numeric locale. Returns the locale to give
- * back to num_c_end(), or 0 when the switch failed (then nothing changes). */
-locale_t num_c_begin(locale_t *mine);
-void num_c_end(locale_t old, locale_t mine);
-/* Write v with dec decimals (in the current locale), or NaN / inf as words. */
+#define NUM_MINUS "\xe2\x88\x92"   /* U+2212 MINUS SIGN, as UTF-8 */
+
+typedef enum {
+    NUM_OK,
+    NUM_SYNTAX,      /* not a plain decimal */
+    NUM_NONFINITE,   /* a spelling of infinity or NaN (".inf", "nan", ...) */
+    NUM_RANGE        /* too large: it would be infinite */
+} NumStatus;
+
+/* Read the whole of s as a finite number into *v. *decimals (may be NULL)
+ * receives the decimals written minus the exponent (0.873 -> 3, 2 -> 0,
+ * 5e-3 -> 3), for expect tolerances. */
+NumStatus num_parse(const char *s, double *v, int *decimals);
+/* Write v with dec decimals ('.' whatever the locale), or NaN / inf as
+ * words. */
 void num_format(char *buf, size_t len, double v, int dec);
 
 #endif

@@ -21,6 +21,36 @@ static void offset_mark(const char *buf, size_t len, size_t off, size_t *line, s
     }
 }
 
+/* The byte at 0-based line and column (in characters) of buf, or NUL. */
+static char char_at(const char *buf, size_t len, size_t line, size_t col)
+{
+    size_t k = 0;
+    for (; k < len && line > 0; k++)
+        if (buf[k] == '\n')
+            line--;
+    for (; k < len && col > 0 && buf[k] != '\n'; col--)
+        for (k++; k < len && ((unsigned char)buf[k] & 0xC0) == 0x80; k++)
+            ;
+    return k < len ? buf[k] : '\0';
+}
+
+/* libyaml's syntax errors, with a hint for the two a teacher meets most:
+ * a tab in the indentation, and ": " inside unquoted text. */
+static bool syntax_error(Diag *c, const yaml_parser_t *p, const char *buf, size_t len)
+{
+    size_t line = p->problem_mark.line, col = p->problem_mark.column;
+    const char *what = p->problem ? p->problem : _("unknown error");
+    const char *ctx = p->context ? p->context : "";
+    if (strstr(what, "tab character") || char_at(buf, len, line, col) == '\t')
+        return diag_fail_at(c, line, col, _("a tab in the indentation: YAML indents with spaces, not tabs "
+                                            "(YAML syntax error, %s)"), what);
+    if (strstr(what, "mapping values are not allowed"))
+        return diag_fail_at(c, line, col, _("\": \" inside unquoted text starts a new key: put the text in "
+                                            "double quotes, like say: \"Guess: what is q1?\" "
+                                            "(YAML syntax error, %s)"), what);
+    return diag_fail_at(c, line, col, _("YAML syntax error, %s%s%s"), what, *ctx ? " " : "", ctx);
+}
+
 /* Turn a libyaml error into our one-line message. Always returns false. */
 static bool parser_error(Diag *c, const yaml_parser_t *p, const char *buf, size_t len)
 {
@@ -30,17 +60,16 @@ static bool parser_error(Diag *c, const yaml_parser_t *p, const char *buf, size_
         return diag_fail_at(c, 0, 0, _("out of memory while reading the lesson"));
     if (p->error != YAML_READER_ERROR && strstr(what, "escape code"))
         return diag_fail_at(c, line, col, _("this escape is not a Unicode character (a surrogate or above "
-                                       "\\U0010FFFF), write the character itself"));
+                                            "\\U0010FFFF), write the character itself"));
     if (p->error != YAML_READER_ERROR)
-        return diag_fail_at(c, line, col, _("YAML syntax error, %s%s%s"), what, p->context ? " " : "",
-                       p->context ? p->context : "");
+        return syntax_error(c, p, buf, len);
     offset_mark(buf, len, p->problem_offset, &line, &col);
     if (strstr(what, "UTF-8") || strstr(what, "Unicode"))
         return diag_fail_at(c, line, col, _("invalid UTF-8 in the file, lessons must be UTF-8 text"));
     if (strstr(what, "control characters"))
         return diag_fail_at(c, line, col, _("control character U+%04X in the file, lessons must be plain text "
-                                       "(inside double quotes, write it as an escape like \\x1b)"),
-                       (unsigned)p->problem_value);
+                                            "(inside double quotes, write it as an escape like \\x1b)"),
+                            (unsigned)p->problem_value);
     return diag_fail_at(c, line, col, _("cannot read the file as YAML text, %s"), what);
 }
 
@@ -56,7 +85,7 @@ static bool check_event(Diag *c, const yaml_event_t *e, int *depth, int *docs)
     case YAML_DOCUMENT_START_EVENT:
         if (++*docs > 1)
             return diag_fail_at(c, line, col, _("a second YAML document, a lesson file holds only one; "
-                                           "remove the \"---\" or split the file"));
+                                                "remove the \"---\" or split the file"));
         break;
     case YAML_SCALAR_EVENT:
         anchor = e->data.scalar.anchor;
@@ -81,7 +110,7 @@ static bool check_event(Diag *c, const yaml_event_t *e, int *depth, int *docs)
     if (*depth > YDOC_MAX_DEPTH)
         return diag_fail_at(c, line, col,
                             _("lists and mappings nested more than %d deep, a lesson needs at most 5"),
-                       YDOC_MAX_DEPTH);
+                            YDOC_MAX_DEPTH);
     return true;
 }
 
@@ -176,7 +205,7 @@ bool ydoc_read(Diag *c, const char *buf, size_t len, yaml_document_t *doc)
     yaml_parser_delete(&p);
     if (ok && docs == 0)
         ok = diag_fail_at(c, 0, 0, _("the file is empty, "
-                                "a lesson needs at least format, tokens, X and weights"));
+                                     "a lesson needs at least format, tokens, X and weights"));
     if (!ok)
         yaml_document_delete(doc);
     return ok;
