@@ -7,6 +7,8 @@
 #undef expect_check  /* cmocka's mock macro; here it is lesson.h's function */
 #include "lesson/lesson.h"
 #include "lesson/embedded.h"
+#include "lesson/fmt.h"
+#include "lesson/num.h"
 
 /* numpy: seed(42); randn(4,3)*0.3 three times (REFERENCE.md, tutorial A). */
 static const double ref_wq[] = {0.1490142459, -0.0414792904, 0.1943065614, 0.4569089569, -0.0702460124,
@@ -593,6 +595,25 @@ static void expect_check_all_wrong_cells(void **state)
     lesson_free(&l);
 }
 
+/* A number as the screen and --dump print it (fmt_num: U+2212 for minus)
+ * reads back through num_parse with the value and decimals shown. */
+static void dump_numbers_read_back(void **state)
+{
+    (void)state;
+    static const double vals[] = {-0.169, 0.873, -2.870, -1e-4, 12.5};
+    FmtOpt o = {3, false};
+    for (size_t k = 0; k < sizeof vals / sizeof *vals; k++) {
+        char buf[64];
+        double v;
+        int dec;
+        fmt_num(vals[k], &o, buf, sizeof buf);
+        if (num_parse(buf, &v, &dec) != NUM_OK)
+            fail_msg("\"%s\" (from %g) does not read back", buf, vals[k]);
+        assert_int_equal(dec, 3);
+        assert_near(v, vals[k], 0.0005);
+    }
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -618,6 +639,7 @@ int main(void)
         cmocka_unit_test(expect_tolerance),
         cmocka_unit_test(expect_check_messages),
         cmocka_unit_test(unicode_minus_everywhere),
+        cmocka_unit_test(dump_numbers_read_back),
         cmocka_unit_test(errors_number_punctuation),
         cmocka_unit_test(errors_focus_stage),
         cmocka_unit_test(expect_check_all_wrong_cells),
