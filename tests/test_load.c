@@ -614,6 +614,25 @@ static void dump_numbers_read_back(void **state)
     }
 }
 
+/* An expectation is described with the decimals it was written with. */
+static void expect_describe_written(void **state)
+{
+    (void)state;
+    Lesson l;
+    char buf[128];
+    assert_true(load(TUTORIAL_A "steps:\n  - stage: output\n    expect: {\"A[1]\": [0.873, 0.08, 2], "
+                     "\"S[1][2]\": \xe2\x88\x92" "0.0060, \"O[1][1]\": 1.5e-3}\n", &l));
+    expect_describe(&l.steps[0].expect[0], buf, sizeof buf);
+    assert_string_equal(buf, "A[1] = [0.873, 0.08, 2]");
+    expect_describe(&l.steps[0].expect[1], buf, sizeof buf);
+    assert_string_equal(buf, "S[1][2] = -0.0060");
+    expect_describe(&l.steps[0].expect[2], buf, sizeof buf);
+    assert_string_equal(buf, "O[1][1] = 0.0015");
+    expect_describe(&l.steps[0].expect[0], buf, 10);
+    assert_string_equal(buf, "A[1] = [0");
+    lesson_free(&l);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -643,6 +662,7 @@ int main(void)
         cmocka_unit_test(errors_number_punctuation),
         cmocka_unit_test(errors_focus_stage),
         cmocka_unit_test(expect_check_all_wrong_cells),
+        cmocka_unit_test(expect_describe_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,11 +105,14 @@ static bool number(Lex *lx, double *out)
     while (isdigit((unsigned char)*q) || *q == '.' || *q == 'e' || *q == 'E')
         q += (*q == 'e' || *q == 'E') ? 1 + sign_len(q + 1) : 1;
     size_t n = (size_t)(q - at);
-    if (n == 0 || n >= sizeof buf)
+    char *num = n < sizeof buf ? buf : malloc(n + 1);
+    if (n == 0 || !num)
         return fail(lx, at, N_("expected a number, like 0.5 or -2"));
-    memcpy(buf, at, n);
-    buf[n] = '\0';
-    NumStatus st = num_parse(buf, out, NULL);
+    memcpy(num, at, n);
+    num[n] = '\0';
+    NumStatus st = num_parse(num, out, NULL);
+    if (num != buf)
+        free(num);
     if (st == NUM_RANGE)
         return fail(lx, at, N_("numbers must be finite"));
     if (st != NUM_OK)

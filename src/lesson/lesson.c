@@ -64,10 +64,35 @@ bool lesson_base(const Lesson *l, Attn *a)
     return true;
 }
 
+/* The decimals a value was written with, from its tolerance (0.0005 -> 3). */
+static int written_decimals(double tol)
+{
+    return (int)lround(-log10(tol / 0.5));
+}
+
+void expect_describe(const Expect *e, char *buf, size_t len)
+{
+    size_t o = 0;
+    int col = e->j >= 0 ? e->j + 1 : 0;
+    if (len == 0)
+        return;
+    if (col)
+        o = (size_t)snprintf(buf, len, "%s[%d][%d] = ", attn_mat_name(e->mat), e->i + 1, col);
+    else
+        o = (size_t)snprintf(buf, len, "%s[%d] = [", attn_mat_name(e->mat), e->i + 1);
+    for (int k = 0; k < e->n && o < len; k++) {
+        char v[48];
+        num_format(v, sizeof v, e->val[k], written_decimals(e->tol[k]));
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? ", " : "", v);
+    }
+    if (!col && o < len)
+        snprintf(buf + o, len - o, "]");
+}
+
 /* Write a failed cell as "A[1][2] is 0.337, expected 0.873 (within 0.0005)". */
 static void expect_msg(const Expect *e, int col, double got, int digits, char *msg, size_t len)
 {
-    int dec = (int)lround(-log10(e->tol[col] / 0.5));
+    int dec = written_decimals(e->tol[col]);
     char is[48], want[48], tol[48];
     num_format(is, sizeof is, got, digits > dec ? digits : dec);
     num_format(want, sizeof want, e->val[col], dec);

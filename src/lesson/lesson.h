@@ -95,7 +95,13 @@ void lesson_free(Lesson *l);
 bool lesson_base(const Lesson *l, Attn *a);
 
 /* Check one expectation against a state. Returns true when it holds; on
- * failure writes "A[1][2] is 0.337, expected 0.873 (within 0.0005)" to msg. */
+ * failure writes "A[1][2] is 0.337, expected 0.873 (within 0.0005)" to msg,
+ * one such part per wrong cell of a row joined by "; " (ending "; and N
+ * more" when msg is full). */
 bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len);
+/* Write what an expectation asks for, with the decimals it was written
+ * with: "A[1] = [0.873, 0.076, 0.052]" or "S[1][2] = 0.006" (for --dump's
+ * "expect: ... holds"). */
+void expect_describe(const Expect *e, char *buf, size_t len);
 
 #endif
