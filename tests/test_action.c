@@ -525,6 +525,8 @@ static void error_trailing(void **state)
     assert_parse_error("Q[1] = K[1]; scale = none", want, 12);
     snprintf(want, sizeof want, "unexpected \", Q[1][2] = 2\": %s", list);
     assert_parse_error("Q[1][1] = 1, Q[1][2] = 2", want, 12);
+    snprintf(want, sizeof want, "unexpected \"Q[2] = K[2]\": %s", list);
+    assert_parse_error("Q[1] = K[1] Q[2] = K[2]", want, 13);
     /* the quoted rest is cut after 16 bytes */
     assert_parse_error("reset 0123456789abcdefXYZ", "unexpected \"0123456789abcdef...\", expected the end of "
                        "the action", 7);
@@ -929,6 +931,13 @@ static void numbers_ignore_locale(void **state)
         assert_true(a.c == 0.25);
         parse_ok("X[1] = [0.5, -1.5e-1]", &a);
         assert_true(a.vals[0] == 0.5 && a.vals[1] == -0.15);
+        /* and what is written back (history, saved actions) reads back */
+        char text[128];
+        action_format(&a, text, sizeof text);
+        assert_string_equal(text, "X[1] = [0.5, -0.14999999999999999]");
+        parse_ok("Q[1] = K[2] * 2.5", &a);
+        action_format(&a, text, sizeof text);
+        assert_string_equal(text, "Q[1] = K[2] * 2.5");
         double v;
         assert_int_equal(num_parse("\xe2\x88\x92" "0.125", &v, NULL), NUM_OK);
         assert_true(v == -0.125);

@@ -199,7 +199,7 @@ static bool end_(Lex *lx, EndCtx ctx)
     const char *r = lx->p;
     if (*r == '\0')
         return true;
-    if (*r == ';' || (*r == ',' && strchr(r, '=')))
+    if (*r == ';' || strchr(r, '='))  /* another action follows */
         return fail(lx, r, N_("unexpected %s: write one action at a time; several actions in a do: are a YAML "
                               "list, like [\"Q[1] = K[1]\", \"scale = none\"]"), quote(r, q, sizeof q));
     if (ctx == END_ROW_COPY)
@@ -433,19 +433,19 @@ void action_format(const Action *act, char *buf, size_t len)
         snprintf(buf, len, "reset");
         return;
     case ACT_CELL_SET:
-        snprintf(buf, len, "%s[%d][%d] = %.17g", name, act->i + 1, act->j + 1, act->c);
+        num_snprintf(buf, len, "%s[%d][%d] = %.17g", name, act->i + 1, act->j + 1, act->c);
         return;
     case ACT_ROW_COPY:
         if (act->c == 1)
             snprintf(buf, len, "%s[%d] = %s[%d]", name, act->i + 1, attn_mat_name(act->src), act->src_i + 1);
         else
-            snprintf(buf, len, "%s[%d] = %s[%d] * %.17g", name, act->i + 1, attn_mat_name(act->src),
-                     act->src_i + 1, act->c);
+            num_snprintf(buf, len, "%s[%d] = %s[%d] * %.17g", name, act->i + 1, attn_mat_name(act->src),
+                         act->src_i + 1, act->c);
         return;
     case ACT_ROW_SET:
         o = snprintf(buf, len, "%s[%d] = [", name, act->i + 1);
         for (int k = 0; k < act->n && o > 0 && (size_t)o < len; k++)
-            o += snprintf(buf + o, len - (size_t)o, "%s%.17g", k ? ", " : "", act->vals[k]);
+            o += num_snprintf(buf + o, len - (size_t)o, "%s%.17g", k ? ", " : "", act->vals[k]);
         if (o > 0 && (size_t)o < len)
             snprintf(buf + o, len - (size_t)o, "]");
         return;

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,21 +102,27 @@ NumStatus num_parse(const char *s, double *v, int *decimals)
     return st;
 }
 
-void num_format(char *buf, size_t len, double v, int dec)
+int num_snprintf(char *buf, size_t len, const char *fmt, ...)
 {
-    if (isnan(v)) {
-        snprintf(buf, len, "NaN");
-        return;
-    }
-    if (isinf(v)) {
-        snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
-        return;
-    }
+    va_list ap;
     locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     locale_t old = c ? uselocale(c) : (locale_t)0;
-    snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
     if (c) {
         uselocale(old);
         freelocale(c);
     }
+    return n;
+}
+
+void num_format(char *buf, size_t len, double v, int dec)
+{
+    if (isnan(v))
+        snprintf(buf, len, "NaN");
+    else if (isinf(v))
+        snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
+    else
+        num_snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
 }

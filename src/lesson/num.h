@@ -7,8 +7,8 @@
  * '+', '-' or the Unicode minus U+2212 that the screen and --dump print, so
  * numbers copied from the tool read back. The decimal point is always '.':
  * conversion never depends on LC_NUMERIC (it runs in the C locale).
- * Printing for messages (num_format) is locale-proof the same way. Nothing
- * here keeps state. */
+ * Printing (num_format, num_snprintf) is locale-proof the same way, so
+ * what is written reads back. Nothing here keeps state. */
 #ifndef QKV_NUM_H
 #define QKV_NUM_H
 
@@ -31,5 +31,11 @@ NumStatus num_parse(const char *s, double *v, int *decimals);
 /* Write v with dec decimals ('.' whatever the locale), or NaN / inf as
  * words. */
 void num_format(char *buf, size_t len, double v, int dec);
+/* snprintf in the C numeric locale: "%.17g" and "%.*f" always write '.'.
+ * Returns what snprintf returns. */
+#ifdef __GNUC__
+__attribute__((format(printf, 3, 4)))
+#endif
+int num_snprintf(char *buf, size_t len, const char *fmt, ...);
 
 #endif
