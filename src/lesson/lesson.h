@@ -8,11 +8,12 @@
  * and releases it with lesson_free(). lesson_base() builds the pipeline
  * state the lesson starts from (nothing reached).
  *
- * Where it lives: load.c is the schema (document -> Lesson) and the two
- * lesson_load_* entry points; ydoc.c builds the document from libyaml's
- * checked events; diag.c writes the messages; ref.c reads "M[i][j]"
- * references; num.c reads numbers; lesson.c holds the run-time operations
- * below (free, base state, expect check). */
+ * Where it lives: load.c holds the two lesson_load_* entry points and the
+ * file's top level, steps.c the step script, schema.c the readers both use
+ * (document -> values, with messages); ydoc.c builds the document from
+ * libyaml's checked events; diag.c writes the messages; ref.c reads
+ * "M[i][j]" references; num.c reads numbers; lesson.c holds the run-time
+ * operations below (free, base state, expect check). */
 #ifndef QKV_LESSON_H
 #define QKV_LESSON_H
 
