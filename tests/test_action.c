@@ -1,12 +1,17 @@
 /* test_action.c - the action language: every form parsed, formatted and
  * applied, every error message with its column, and failed applies that
  * leave the state untouched. The state is tutorial A (REFERENCE.md). */
+#include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "testutil.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/action.h"
 #include "lesson/lesson.h"
+#include "lesson/num.h"
+#include "lesson/ref.h"
 
 #define TUTORIAL_A "format: qkvtutor/1\n" \
                    "tokens: [我, love, 猫]\n" \
@@ -399,15 +404,17 @@ static void error_empty(void **state)
 static void error_unknown_matrix(void **state)
 {
     (void)state;
-    assert_parse_error("Z[1] = 1", "unknown matrix \"Z\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 1);
-    assert_parse_error("  q[1] = K[1]", "unknown matrix \"q\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 3);
-    assert_parse_error("Q[1] = W[1]", "unknown matrix \"W\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 8);
-    assert_parse_error("[1] = 2", "unknown matrix \"\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 1);
-    assert_parse_error("resets", "unknown matrix \"resets\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O", 1);
+    /* a target lists only what can be changed; a source everything that can be read */
+    assert_parse_error("Z[1] = 1", "unknown matrix \"Z\", expected X, Wq, Wk, Wv, Q, K or V", 1);
+    assert_parse_error("  q[1] = K[1]", "unknown matrix \"q\", expected X, Wq, Wk, Wv, Q, K or V", 3);
+    assert_parse_error("Q[1] = W[1]", "unknown matrix \"W\", expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O", 8);
+    assert_parse_error("resets", "unknown matrix \"resets\", expected X, Wq, Wk, Wv, Q, K or V", 1);
     /* a long name is cut to 30 characters in the message */
     assert_parse_error("abcdefghijklmnopqrstuvwxyzABCDEFGHIJ[1] = 1",
-                       "unknown matrix \"abcdefghijklmnopqrstuvwxyzABCD\", expected X, Wq, Wk, Wv, Q, K, V, "
-                       "S, A or O", 1);
+                       "unknown matrix \"abcdefghijklmnopqrstuvwxyzABCD\", expected X, Wq, Wk, Wv, Q, K or V", 1);
+    /* no name at all: say what was found instead of quoting "" */
+    assert_parse_error("[1] = 2", "expected a matrix to change, like Q[1] or Wq[2][1], found \"[1] = 2\"", 1);
+    assert_parse_error("Q[1] = (K[1])", "expected a row like K[1] or a list like [0.5, -1], found \"(K[1])\"", 8);
 }
 
 /* The computed matrices QKt, S, A and O cannot be targets: the message says so. */
@@ -424,12 +431,21 @@ static void error_computed_target(void **state)
 static void error_missing_punctuation(void **state)
 {
     (void)state;
-    assert_parse_error("Q[1] K[1]", "expected \"=\" after the matrix reference", 6);
-    assert_parse_error("Q[1][2]", "expected \"=\" after the matrix reference", 8);
+    assert_parse_error("Q[1] K[1]", "expected \"=\" after Q[1], found \"K[1]\"", 6);
+    assert_parse_error("Q[1][2]", "expected \"=\" after Q[1][2], found nothing", 8);
+    assert_parse_error("K[2] * 0.5 + K[3]", "expected \"=\" after K[2], found \"* 0.5 + K[3]\"", 6);
     assert_parse_error("Q[1 = K[1]", "expected \"]\" after the number", 5);
     assert_parse_error("Q[1] = K[1", "expected \"]\" after the number", 11);
-    assert_parse_error("Q = 1", "expected \"[\" and a row or column number", 3);
-    assert_parse_error("Q[1] = K", "expected \"[\" and a row or column number", 9);
+    /* a whole matrix cannot be set: say which rows and cells can */
+    assert_parse_error("Q = 1", "expected \"[\" after Q: change one row, Q[i] = [a, b, ...], or one cell, Q[i][j] = c",
+                       3);
+    assert_parse_error("Wk = 0",
+                       "expected \"[\" after Wk: change one row, Wk[i] = [a, b, ...], or one cell, Wk[i][j] = c", 4);
+    assert_parse_error("Q[1] = K", "expected \"[\" and a row number after K, like K[1]", 9);
+    /* "==" is a comparison, not an action */
+    assert_parse_error("K[1] == Q[2]", "\"==\" compares; an action sets a value with one \"=\", like Q[1] = K[2]", 6);
+    assert_parse_error("K[1][1] == 2", "\"==\" compares; an action sets a value with one \"=\", like Q[1][2] = K[2]",
+                       9);
     assert_parse_error("X[1] = [1, 2", "expected \",\" and a number, or \"]\" to close the row", 13);
     assert_parse_error("X[1] = [1 2]", "expected \",\" and a number, or \"]\" to close the row", 11);
     assert_parse_error("scale none", "expected \"=\" then none or sqrt_dk", 7);
@@ -462,7 +478,7 @@ static void error_number(void **state)
     assert_parse_error("Q[1][1] = -", nan_msg, 11);
     assert_parse_error("Q[1][1] = \xe2\x88\x92", nan_msg, 11);
     assert_parse_error("Q[1][1] = 1e", nan_msg, 11);
-    assert_parse_error("Q[1][1] = 1-2", nan_msg, 11);
+    assert_parse_error("Q[1][1] = 1-2", "unexpected \"-2\", expected the end of the action", 12);
     assert_parse_error("Q[1][1] = .", nan_msg, 11);
     assert_parse_error("Q[1][1] = K[1][1]", nan_msg, 11);
     assert_parse_error("Q[1] = K[1] *", nan_msg, 14);
@@ -480,29 +496,54 @@ static void error_number(void **state)
 static void error_trailing(void **state)
 {
     (void)state;
-    const char *msg = "unexpected text after the action";
-    assert_parse_error("Q[1] = K[1] * 5 x", msg, 17);
-    assert_parse_error("Q[1] = K[1] 5", msg, 13);
-    assert_parse_error("Q[1][1] = 1.5abc", msg, 14);
-    assert_parse_error("Q[1][1] = 0x10", msg, 12);
-    assert_parse_error("X[1] = [1, 2, 3, 4] ]", msg, 21);
-    assert_parse_error("reset now", msg, 7);
-    assert_parse_error("scale = none x", msg, 14);
-    assert_parse_error("softmax = stable;", msg, 17);
-    assert_parse_error("Q[1][2][3] = 1", "expected \"=\" after the matrix reference", 8);
+    assert_parse_error("Q[1] = K[1] * 5 x", "unexpected \"x\", expected the end of the action", 17);
+    assert_parse_error("Q[1][1] = 1.5abc", "unexpected \"abc\", expected the end of the action", 14);
+    assert_parse_error("Q[1][1] = 0x10", "unexpected \"x10\", expected the end of the action", 12);
+    assert_parse_error("X[1] = [1, 2, 3, 4] ]", "unexpected \"]\", expected the end of the action", 21);
+    assert_parse_error("reset now", "unexpected \"now\", expected the end of the action", 7);
+    assert_parse_error("scale = none x", "unexpected \"x\", expected the end of the action", 14);
+    assert_parse_error("Q[1][2][3] = 1", "expected \"=\" after Q[1][2], found \"[3] = 1\"", 8);
+    /* after a copied row: what may come there */
+    const char *after_row = "after the row comes \"* c\" to scale it, or the end of the action";
+    char want[160];
+    snprintf(want, sizeof want, "unexpected \"5\": %s", after_row);
+    assert_parse_error("Q[1] = K[1] 5", want, 13);
+    snprintf(want, sizeof want, "unexpected \"x 5\": %s", after_row);
+    assert_parse_error("Q[1] = K[1] x 5", want, 13);
+    /* after the factor: one number, and rows are not added */
+    assert_parse_error("Q[1] = K[1] * 1/6", "unexpected \"/6\": the factor is one number; write 1/6 as 0.1667", 16);
+    assert_parse_error("Q[1] = K[2] * 0.5 + K[3]", "unexpected \"+ K[3]\": an action copies one row times one "
+                       "number; rows cannot be added, and there is one factor", 19);
+    assert_parse_error("Q[1] = K[2] * 2 * 3", "unexpected \"* 3\": an action copies one row times one "
+                       "number; rows cannot be added, and there is one factor", 17);
+    /* two actions on one line: a do: takes a YAML list */
+    const char *list = "write one action at a time; several actions in a do: are a YAML list, like "
+                       "[\"Q[1] = K[1]\", \"scale = none\"]";
+    snprintf(want, sizeof want, "unexpected \";\": %s", list);
+    assert_parse_error("softmax = stable;", want, 17);
+    snprintf(want, sizeof want, "unexpected \"; scale = none\": %s", list);
+    assert_parse_error("Q[1] = K[1]; scale = none", want, 12);
+    snprintf(want, sizeof want, "unexpected \", Q[1][2] = 2\": %s", list);
+    assert_parse_error("Q[1][1] = 1, Q[1][2] = 2", want, 12);
+    snprintf(want, sizeof want, "unexpected \"Q[2] = K[2]\": %s", list);
+    assert_parse_error("Q[1] = K[1] Q[2] = K[2]", want, 13);
+    /* the quoted rest is cut after 16 bytes */
+    assert_parse_error("reset 0123456789abcdefXYZ", "unexpected \"0123456789abcdef...\", expected the end of "
+                       "the action", 7);
 }
 
 /* Option values must be one of the two words, spelt exactly. */
 static void error_option_value(void **state)
 {
     (void)state;
-    assert_parse_error("scale = big", "expected none or sqrt_dk", 9);
-    assert_parse_error("scale = ", "expected none or sqrt_dk", 9);
-    assert_parse_error("scale = None", "expected none or sqrt_dk", 9);
-    assert_parse_error("scale = sqrt", "expected none or sqrt_dk", 9);
-    assert_parse_error("softmax = x", "expected naive or stable", 11);
-    assert_parse_error("softmax = stable2", "expected naive or stable", 11);
-    assert_parse_error("softmax = none", "expected naive or stable", 11);
+    assert_parse_error("scale = big", "expected none or sqrt_dk, found \"big\"", 9);
+    assert_parse_error("scale = ", "expected none or sqrt_dk, found nothing", 9);
+    assert_parse_error("scale = None", "expected none or sqrt_dk, found \"None\"", 9);
+    assert_parse_error("scale = sqrt", "expected none or sqrt_dk, found \"sqrt\"", 9);
+    assert_parse_error("scale = -1", "expected none or sqrt_dk, found \"-1\"", 9);
+    assert_parse_error("softmax = x", "expected naive or stable, found \"x\"", 11);
+    assert_parse_error("softmax = stable2", "expected naive or stable, found \"stable2\"", 11);
+    assert_parse_error("softmax = none", "expected naive or stable, found \"none\"", 11);
 }
 
 /* A row can be copied only from a row, not from a cell; rows hold at most 64 numbers. */
@@ -526,7 +567,7 @@ static void error_without_column(void **state)
     Action a;
     err[0] = '\0';
     assert_false(action_parse("Z[1] = 1", &a, err, sizeof err, NULL));
-    assert_string_equal(err, "unknown matrix \"Z\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O");
+    assert_string_equal(err, "unknown matrix \"Z\", expected X, Wq, Wk, Wv, Q, K or V");
     char small[8];
     assert_false(action_parse("scale = big", &a, small, sizeof small, NULL));
     assert_string_equal(small, "expecte");
@@ -771,6 +812,155 @@ static void apply_messages_singular(void **state)
     assert_near(MAT_AT(&a->m[M_A], 0, 0), 1, 0);
 }
 
+
+/* An index too long for any matrix is refused as typed, not as a
+ * saturated number ("row 9999999"), at its column. */
+static void error_huge_index(void **state)
+{
+    (void)state;
+    assert_parse_error("Q[99999999999999999999][1] = 1", /* as typed at the ":" prompt */
+                       "row 99999999999999999999 is out of range: Q has at most 64 rows", 3);
+    assert_parse_error("Wk[1][12345678901] = 1", "column 12345678901 is out of range: Wk has at most 64 columns", 7);
+    assert_parse_error("Q[1] = K[0099999999999999999999999999]",
+                       "row 009999999999999999999999... is out of range: K has at most 64 rows", 10);
+    /* a long run of leading zeros is still a small index, checked when applied */
+    Action a;
+    parse_ok("Q[0000000000000000000002] = K[1]", &a);
+    assert_int_equal(a.i, 1);
+}
+
+/* The Unicode minus U+2212 that the screen prints is read as '-' wherever
+ * an action holds a number: a cell, a row, a factor, an exponent. */
+static void parse_unicode_minus_everywhere(void **state)
+{
+    (void)state;
+    Action a;
+    parse_ok("X[1] = [\xe2\x88\x92" "0.5, 2e\xe2\x88\x92" "3, \xe2\x88\x92.25]", &a);
+    assert_int_equal(a.n, 3);
+    assert_true(a.vals[0] == -0.5 && a.vals[1] == 0.002 && a.vals[2] == -0.25);
+    parse_ok("Wq[1][1] = \xe2\x88\x92" "1.5E\xe2\x88\x92" "1", &a);
+    assert_true(a.c == -0.15);
+}
+
+/* ref.h: one scanner for lesson keys, actions, templates and asks. */
+static void ref_scanner(void **state)
+{
+    (void)state;
+    Ref r;
+    assert_int_equal(ref_parse(" S [1] [ 2 ] ", &r), REF_OK);
+    assert_int_equal(ref_matrix(&r), REF_OK);
+    assert_int_equal(r.mat, M_S);
+    assert_int_equal(ref_row(&r), 0);
+    assert_int_equal(ref_col(&r), 1);
+    /* a template's token[2] and d_k: a name the caller resolves itself */
+    assert_int_equal(ref_scan("token[2]} rest", &r), REF_OK);
+    assert_true(r.name_len == 5 && strncmp(r.name, "token", 5) == 0 && r.n == 1 && r.idx[0].v == 2);
+    assert_string_equal(r.end, "} rest");
+    assert_int_equal(ref_matrix(&r), REF_UNKNOWN);
+    assert_int_equal(ref_parse("d_k", &r), REF_OK);
+    assert_int_equal(r.n, 0);
+    /* a row ask "A[1]" against the shapes */
+    Attn a = {0};
+    assert_true(attn_init(&a, 3, 4, 3, 3));
+    assert_int_equal(ref_parse("A[1]", &r), REF_OK);
+    assert_int_equal(ref_matrix(&r), REF_OK);
+    assert_int_equal(ref_check(&r, &a), REF_OK);
+    assert_int_equal(ref_col(&r), -1);
+    assert_int_equal(ref_parse("A[4]", &r), REF_OK);
+    assert_int_equal(ref_matrix(&r), REF_OK);
+    assert_int_equal(ref_check(&r, &a), REF_ROW_RANGE);
+    assert_int_equal(ref_parse("X[1][5]", &r), REF_OK);
+    assert_int_equal(ref_matrix(&r), REF_OK);
+    assert_int_equal(ref_check(&r, &a), REF_COL_RANGE);
+    attn_free(&a);
+    /* syntax errors say where; a 0 index comes after syntax */
+    const char *s = "Q[1 x";
+    assert_int_equal(ref_parse(s, &r), REF_NO_CLOSE);
+    assert_ptr_equal(r.err_at, s + 4);
+    s = "Q[]";
+    assert_int_equal(ref_parse(s, &r), REF_NO_NUMBER);
+    assert_ptr_equal(r.err_at, s + 2);
+    assert_int_equal(ref_parse("[1]", &r), REF_NO_NAME);
+    assert_int_equal(ref_parse("Q[1] x", &r), REF_TRAILING);
+    assert_int_equal(ref_parse("Q[0] x", &r), REF_TRAILING);
+    s = "Q[1][0]";
+    assert_int_equal(ref_parse(s, &r), REF_ZERO);
+    assert_ptr_equal(r.err_at, s + 5);
+    /* the digits are kept as typed; the value saturates */
+    assert_int_equal(ref_parse("Q[123456789012]", &r), REF_OK);
+    assert_int_equal(r.idx[0].len, 12);
+    assert_true(r.idx[0].v == REF_INDEX_MAX);
+}
+
+/* Switch LC_NUMERIC to a locale whose decimal point is ',' (building
+ * de_DE with localedef into a scratch LOCPATH when none is installed).
+ * Returns false when the machine has no way to get one. */
+static bool comma_locale(char *dir, size_t len)
+{
+    static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "ru_RU.UTF-8", "nl_NL.UTF-8"};
+    dir[0] = '\0';
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (setlocale(LC_NUMERIC, names[k]))
+            return true;
+    snprintf(dir, len, "/tmp/qkv-locale.XXXXXX");
+    if (!mkdtemp(dir) || system("command -v localedef >/dev/null 2>&1") != 0) {
+        dir[0] = '\0';
+        return false;
+    }
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+    if (system(cmd) != 0 && access(dir, F_OK) != 0)
+        return false;
+    setenv("LOCPATH", dir, 1);
+    return setlocale(LC_NUMERIC, "de_DE.UTF-8") != NULL;
+}
+
+/* Numbers read the same whatever LC_NUMERIC says: under a comma-decimal
+ * locale (where strtod("0.25") stops at the '.'), actions, lesson numbers
+ * and expect messages still use '.'. */
+static void numbers_ignore_locale(void **state)
+{
+    (void)state;
+    char dir[64], cmd[128];
+    bool have = comma_locale(dir, sizeof dir);
+    if (have) {
+        /* the trap is real: the C library's own strtod reads 0.25 as 0 here */
+        assert_true(strtod("0.25", NULL) == 0.0);
+        Action a;
+        parse_ok("Wq[1][2] = 0.25", &a);
+        assert_true(a.c == 0.25);
+        parse_ok("X[1] = [0.5, -1.5e-1]", &a);
+        assert_true(a.vals[0] == 0.5 && a.vals[1] == -0.15);
+        /* and what is written back (history, saved actions) reads back */
+        char text[128];
+        action_format(&a, text, sizeof text);
+        assert_string_equal(text, "X[1] = [0.5, -0.14999999999999999]");
+        parse_ok("Q[1] = K[2] * 2.5", &a);
+        action_format(&a, text, sizeof text);
+        assert_string_equal(text, "Q[1] = K[2] * 2.5");
+        double v;
+        assert_int_equal(num_parse("\xe2\x88\x92" "0.125", &v, NULL), NUM_OK);
+        assert_true(v == -0.125);
+        char buf[32];
+        num_format(buf, sizeof buf, 0.5, 3);
+        assert_string_equal(buf, "0.500");
+        Lesson l;
+        char e[LESSON_ERR_MAX];
+        const char *y = "format: qkvtutor/1\ntokens: [a]\nX: [[0.75]]\nweights: {Wq: [[0.5]], Wk: [[1]], Wv: [[1]]}\n";
+        assert_true(lesson_load_buffer("t.yaml", y, strlen(y), &l, e, sizeof e));
+        assert_true(MAT_AT(&l.X, 0, 0) == 0.75 && MAT_AT(&l.Wq, 0, 0) == 0.5);
+        lesson_free(&l);
+    }
+    setlocale(LC_NUMERIC, "C");
+    unsetenv("LOCPATH");
+    if (dir[0]) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+    if (!have)
+        skip();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -791,6 +981,10 @@ int main(void)
         cmocka_unit_test(error_option_value),
         cmocka_unit_test(error_row_rhs),
         cmocka_unit_test(error_without_column),
+        cmocka_unit_test(error_huge_index),
+        cmocka_unit_test(parse_unicode_minus_everywhere),
+        cmocka_unit_test(ref_scanner),
+        cmocka_unit_test(numbers_ignore_locale),
         cmocka_unit_test_setup_teardown(apply_row_copy, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_x_row, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_w_cell, setup, teardown),

@@ -7,6 +7,8 @@
 #undef expect_check  /* cmocka's mock macro; here it is lesson.h's function */
 #include "lesson/lesson.h"
 #include "lesson/embedded.h"
+#include "lesson/fmt.h"
+#include "lesson/num.h"
 
 /* numpy: seed(42); randn(4,3)*0.3 three times (REFERENCE.md, tutorial A). */
 static const double ref_wq[] = {0.1490142459, -0.0414792904, 0.1943065614, 0.4569089569, -0.0702460124,
@@ -265,7 +267,7 @@ static void errors_shapes(void **state)
                       "  Wk: [[1, 2], [1, 2], [1], [1, 2]]\n  Wv: [[1], [2], [3], [4]]\n",
                       "t.yaml:9:24: Wk row 3 has 1 number; every row needs d_k = 2, the width of Wq");
     assert_load_error(HEAD "weights:\n  Wq: [[1], [1], [1], [1]]\n  Wk: [[1], [1], [1], [1]]\n",
-                      "t.yaml:8:3: weights is missing Wv; write Wq, Wk and Wv out, or use random: "
+                      "t.yaml:7:1: weights is missing Wv; write Wq, Wk and Wv out, or use random: "
                       "{seed, scale, d_k}");
     assert_load_error(TUTORIAL_A "overrides: {\"K[2]\": [1, 2]}\n",
                       "t.yaml:10:21: K[2] needs d_k = 3 numbers, it has 2");
@@ -349,7 +351,7 @@ static void errors_sizes(void **state)
     assert_load_error(HEAD "weights:\n  random: {seed: -1, d_k: 3}\n",
                       "t.yaml:8:18: seed must be a whole number from 0 to 4294967295, found \"-1\"");
     assert_load_error(HEAD "weights:\n  random: {scale: 0.3, d_k: 3}\n",
-                      "t.yaml:8:11: random is missing seed, write e.g. random: {seed: 42, scale: 0.3, d_k: 3}");
+                      "t.yaml:8:3: random is missing seed, write e.g. random: {seed: 42, scale: 0.3, d_k: 3}");
     assert_load_error(HEAD "weights:\n  random: {seed: 1, d_k: 3}\n  Wq: [[1]]\n",
                       "t.yaml:8:3: weights cannot mix random with written-out Wq, Wk, Wv; use one or the other");
 }
@@ -398,11 +400,14 @@ static void errors_action_columns(void **state)
 {
     (void)state;
     assert_load_error(HEAD RANDOM "steps:\n  - stage: qkv\n    do: Q[1] K[1]\n",
-                      "t.yaml:11:14: expected \"=\" after the matrix reference");
+                      "t.yaml:11:14: expected \"=\" after Q[1], found \"K[1]\"");
     assert_load_error(HEAD RANDOM "steps:\n  - stage: qkv\n    do: \"Q[1] K[1]\"\n",
-                      "t.yaml:11:15: expected \"=\" after the matrix reference");
+                      "t.yaml:11:15: expected \"=\" after Q[1], found \"K[1]\"");
     assert_load_error(HEAD RANDOM "steps:\n  - stage: qkv\n    do: [reset, \"Q[1] K[1]\"]\n",
-                      "t.yaml:11:23: expected \"=\" after the matrix reference");
+                      "t.yaml:11:23: expected \"=\" after Q[1], found \"K[1]\"");
+    /* columns count characters, not bytes: the 3-byte U+2212 before the problem is one column */
+    assert_load_error(HEAD RANDOM "steps:\n  - stage: qkv\n    do: \"X[1] = [\xe2\x88\x92" "1, 0, 0, x]\"\n",
+                      "t.yaml:11:28: expected a number, like 0.5 or -2");
     assert_load_error(HEAD RANDOM "steps:\n  - stage: qkv\n    do:\n      - reset\n      -   Q[1] = [1, 2, x]\n",
                       "t.yaml:13:25: expected a number, like 0.5 or -2");
 }
@@ -509,6 +514,125 @@ static void expect_check_messages(void **state)
     lesson_free(&l);
 }
 
+/* The Unicode minus U+2212 (what the screen and --dump print) is read
+ * wherever a lesson holds a number: X, weights, overrides and expect,
+ * with the same tolerance as '-'. */
+static void unicode_minus_everywhere(void **state)
+{
+    (void)state;
+    Lesson l;
+    const char *y = "format: qkvtutor/1\ntokens: [a, b]\nX: [[\xe2\x88\x92" "0.5, 1], [0, \xe2\x88\x92" "2e\xe2\x88\x92" "1]]\n"
+                    "weights: {Wq: [[1, 0], [0, \xe2\x88\x92" "1]], Wk: [[1, 0], [0, 1]], Wv: [[1, 0], [0, 1]]}\n"
+                    "overrides: {\"K[2]\": [\xe2\x88\x92" "0.169, 0.5]}\n"
+                    "steps:\n  - stage: qkv\n    expect: {\"Q[1][1]\": \xe2\x88\x92" "0.500, \"K[2]\": [\xe2\x88\x92" "0.169, 0.500]}\n";
+    if (!load(y, &l))
+        fail_msg("%s", err);
+    assert_true(MAT_AT(&l.X, 0, 0) == -0.5 && MAT_AT(&l.X, 1, 1) == -0.2);
+    assert_true(MAT_AT(&l.Wq, 1, 1) == -1);
+    assert_true(MAT_AT(&l.over[1], 1, 0) == -0.169);
+    const Expect *e = l.steps[0].expect;
+    assert_true(e[0].val[0] == -0.5);
+    assert_near(e[0].tol[0], 0.0005, 1e-15);
+    assert_true(e[1].val[0] == -0.169);
+    lesson_free(&l);
+    /* two signs are still not a number */
+    assert_load_error(HEAD "weights:\n  random: {seed: 42, scale: \xe2\x88\x92-0.3, d_k: 3}\n",
+                      "t.yaml:8:29: \"\xe2\x88\x92-0.3\" is not a number, expected a decimal like 0.5 or -1.2e-3");
+}
+
+/* Number punctuation typed with a full-width input method, and decimal
+ * commas, are named with the fix. */
+static void errors_number_punctuation(void **state)
+{
+    (void)state;
+    assert_load_error("format: qkvtutor/1\ntokens: [a]\nX: [[1.0\xef\xbc\x8c" "0.0]]\n" RANDOM,
+                      "t.yaml:3:9: \"\xef\xbc\x8c\" in \"1.0\xef\xbc\x8c" "0.0\" is U+FF0C FULLWIDTH COMMA, write \",\" "
+                      "instead");
+    assert_load_error("format: qkvtutor/1\ntokens: [a]\nX: [[\"1\xef\xbc\x8e" "5\"]]\n" RANDOM,
+                      "t.yaml:3:8: \"\xef\xbc\x8e\" in \"1\xef\xbc\x8e" "5\" is U+FF0E FULLWIDTH FULL STOP, write \".\" "
+                      "instead");
+    assert_load_error(HEAD RANDOM "overrides: {\"Q[1]\": [0.5, 0,25, 1]}\n",
+                      "t.yaml:9:27: Q[1] needs d_k = 3 numbers, it has 4; \"0,25\" looks like a decimal comma, "
+                      "write 0.25");
+    assert_load_error(HEAD RANDOM "steps:\n  - stage: input\n    expect: {\"X[3]\": [0.0, 0.0, 1.0, 0,2]}\n",
+                      "t.yaml:11:38: X[3] expects 4 numbers, one per column of X; this list has 5; \"0,2\" looks like "
+                      "a decimal comma, write 0.2");
+    /* a comma with a space after it is a real separator: no hint */
+    assert_load_error(HEAD RANDOM "steps:\n  - stage: input\n    expect: {\"X[3]\": [0.0, 0.0, 1.0, 0, 2]}\n",
+                      "t.yaml:11:22: X[3] expects 4 numbers, one per column of X; this list has 5");
+}
+
+/* A focus, like an expect, must be computed at its step's stage. */
+static void errors_focus_stage(void **state)
+{
+    (void)state;
+    assert_load_error(HEAD RANDOM "steps:\n  - stage: qkv\n    focus: \"A[1]\"\n",
+                      "t.yaml:11:12: A is computed at stage softmax, this step shows stage qkv; focus on it at a "
+                      "later step");
+    Lesson l;
+    assert_true(load(HEAD RANDOM "steps:\n  - stage: softmax\n    focus: \"A[1]\"\n  - stage: 2\n    focus: \"K[2][1]\"\n",
+                     &l));
+    assert_int_equal(l.steps[1].focus.kind, FOCUS_CELL);
+    lesson_free(&l);
+}
+
+/* A wrong row names every wrong cell, and says how many more when the
+ * message is full. */
+static void expect_check_all_wrong_cells(void **state)
+{
+    (void)state;
+    Lesson l;
+    Attn a;
+    char msg[256], small[120];
+    tutorial_a_state(&l, &a, "steps:\n  - stage: softmax\n    expect: {\"A[1]\": [0.873, 0.337, 0.052]}\n");
+    const Expect *e = l.steps[0].expect;
+    assert_false(expect_check(&e[0], &a, 3, msg, sizeof msg));
+    assert_string_equal(msg, "A[1][1] is 0.313, expected 0.873 (within 0.0005); "
+                             "A[1][3] is 0.350, expected 0.052 (within 0.0005)");
+    assert_false(expect_check(&e[0], &a, 3, small, sizeof small));
+    assert_string_equal(small, "A[1][1] is 0.313, expected 0.873 (within 0.0005); and 1 more");
+    attn_free(&a);
+    lesson_free(&l);
+}
+
+/* A number as the screen and --dump print it (fmt_num: U+2212 for minus)
+ * reads back through num_parse with the value and decimals shown. */
+static void dump_numbers_read_back(void **state)
+{
+    (void)state;
+    static const double vals[] = {-0.169, 0.873, -2.870, -1e-4, 12.5};
+    FmtOpt o = {3, false};
+    for (size_t k = 0; k < sizeof vals / sizeof *vals; k++) {
+        char buf[64];
+        double v;
+        int dec;
+        fmt_num(vals[k], &o, buf, sizeof buf);
+        if (num_parse(buf, &v, &dec) != NUM_OK)
+            fail_msg("\"%s\" (from %g) does not read back", buf, vals[k]);
+        assert_int_equal(dec, 3);
+        assert_near(v, vals[k], 0.0005);
+    }
+}
+
+/* An expectation is described with the decimals it was written with. */
+static void expect_describe_written(void **state)
+{
+    (void)state;
+    Lesson l;
+    char buf[128];
+    assert_true(load(TUTORIAL_A "steps:\n  - stage: output\n    expect: {\"A[1]\": [0.873, 0.08, 2], "
+                     "\"S[1][2]\": \xe2\x88\x92" "0.0060, \"O[1][1]\": 1.5e-3}\n", &l));
+    expect_describe(&l.steps[0].expect[0], buf, sizeof buf);
+    assert_string_equal(buf, "A[1] = [0.873, 0.08, 2]");
+    expect_describe(&l.steps[0].expect[1], buf, sizeof buf);
+    assert_string_equal(buf, "S[1][2] = -0.0060");
+    expect_describe(&l.steps[0].expect[2], buf, sizeof buf);
+    assert_string_equal(buf, "O[1][1] = 0.0015");
+    expect_describe(&l.steps[0].expect[0], buf, 10);
+    assert_string_equal(buf, "A[1] = [0");
+    lesson_free(&l);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -533,6 +657,12 @@ int main(void)
         cmocka_unit_test(files),
         cmocka_unit_test(expect_tolerance),
         cmocka_unit_test(expect_check_messages),
+        cmocka_unit_test(unicode_minus_everywhere),
+        cmocka_unit_test(dump_numbers_read_back),
+        cmocka_unit_test(errors_number_punctuation),
+        cmocka_unit_test(errors_focus_stage),
+        cmocka_unit_test(expect_check_all_wrong_cells),
+        cmocka_unit_test(expect_describe_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

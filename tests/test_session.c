@@ -623,7 +623,7 @@ static void bad_action_changes_nothing(void **state)
         {"Q[1] = K[1] *", "expected a number, like 0.5 or -2"},
         {"A[1] = [1,2,3]", "A is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead"},
         {"Q[4] = K[1]", "row 4 is out of range: Q has rows 1 to 3"},
-        {"Q[1] = K[1] * 5 x", "unexpected text after the action"},
+        {"Q[1] = K[1] * 5 x", "unexpected \"x\", expected the end of the action"},
         {"X[1] = [1,2]", "a row of X takes 4 numbers; this one has 2"},
         {"", "empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"},
     };

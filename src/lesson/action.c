@@ -1,12 +1,17 @@
 /* action.c - parse, apply and format the action language (see action.h). */
 #include "action.h"
-#include "i18n.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "i18n.h"
+#include "num.h"
+#include "ref.h"
+#include "text.h"
 
 /* A cursor over the action text; errors record the column they happened at. */
 typedef struct {
@@ -16,14 +21,45 @@ typedef struct {
     int *errcol;
 } Lex;
 
-/* Record an error. fmt is an untranslated message that may hold one %s,
- * filled with arg. */
-static bool fail(Lex *lx, const char *at, const char *fmt, const char *arg)
+/* What may follow the parsed part of an action, for "unexpected ..." messages. */
+typedef enum { END_PLAIN, END_ROW_COPY, END_FACTOR } EndCtx;
+
+#ifdef __GNUC__
+__attribute__((format(printf, 3, 4)))
+#endif
+/* Record an error at `at`. fmt is an untranslated message (N_) and is
+ * translated here. Always returns false. */
+static bool fail(Lex *lx, const char *at, const char *fmt, ...)
 {
-    snprintf(lx->err, lx->errlen, _(fmt), arg);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(lx->err, lx->errlen, _(fmt), ap);
+    va_end(ap);
     if (lx->errcol)
         *lx->errcol = (int)(at - lx->s) + 1;
     return false;
+}
+
+/* Quote up to 16 bytes of s (whole characters, sanitised) as "s", or
+ * "nothing" at the end of the text. */
+static const char *quote(const char *s, char *buf, size_t len)
+{
+    char cut[24];
+    size_t n = strlen(s);
+    if (n == 0)
+        return _("nothing");
+    bool more = n > 16;
+    if (more)
+        for (n = 16; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80; n--)
+            ;
+    memcpy(cut, s, n);
+    while (n > 0 && (cut[n - 1] == ' ' || cut[n - 1] == '\t'))
+        n--;
+    cut[n] = '\0';
+    buf[0] = '"';
+    text_sanitize(cut, buf + 1, len - 6, false);
+    strcat(buf, more ? "...\"" : "\"");
+    return buf;
 }
 
 static void skip_ws(Lex *lx)
@@ -51,70 +87,37 @@ static int word(Lex *lx, const char **start)
     return (int)(lx->p - *start);
 }
 
-/* Parse a finite decimal number. Accepts the Unicode minus sign U+2212,
- * which is what the screen shows, so a student can type what they read. */
+/* The length of a sign at s: '+', '-' or U+2212; 0 when there is none. */
+static int sign_len(const char *s)
+{
+    return *s == '+' || *s == '-' ? 1 : strncmp(s, NUM_MINUS, 3) == 0 ? 3 : 0;
+}
+
+/* Parse a finite decimal number with num.h (so the Unicode minus that the
+ * screen shows is accepted, and the locale never matters). The number is
+ * the run of digits, '.', 'e' and signs (at the start or after 'e'). */
 static bool number(Lex *lx, double *out)
 {
-    char buf[64];
-    size_t n = 0;
+    char buf[80];
     skip_ws(lx);
-    const char *at = lx->p;
-    if (strncmp(lx->p, "\xe2\x88\x92", 3) == 0) {
-        buf[n++] = '-';
-        lx->p += 3;
-    }
-    while (n < sizeof buf - 1 && (isdigit((unsigned char)*lx->p) || strchr("+-.eE", *lx->p) != NULL) && *lx->p)
-        buf[n++] = *lx->p++;
-    buf[n] = '\0';
-    char *end;
-    double v = n ? strtod(buf, &end) : 0;
-    if (n == 0 || *end != '\0' || !isdigit((unsigned char)buf[strspn(buf, "+-.")]))
-        return fail(lx, at, N_("expected a number, like 0.5 or -2"), "");
-    if (!isfinite(v))
-        return fail(lx, at, N_("numbers must be finite"), "");
-    *out = v;
-    return true;
-}
-
-/* Parse a 1-based index in brackets: "[3]". */
-static bool index_(Lex *lx, int *out)
-{
-    if (!accept(lx, '['))
-        return fail(lx, lx->p, N_("expected \"[\" and a row or column number"), "");
-    skip_ws(lx);
-    const char *at = lx->p;
-    long v = 0;
-    if (!isdigit((unsigned char)*lx->p))
-        return fail(lx, at, N_("expected a row or column number from 1"), "");
-    for (; isdigit((unsigned char)*lx->p); lx->p++)
-        v = v < 1000000 ? v * 10 + (*lx->p - '0') : v; /* huge: out of range later */
-    if (v < 1)
-        return fail(lx, at, N_("indices start at 1"), "");
-    if (!accept(lx, ']'))
-        return fail(lx, lx->p, N_("expected \"]\" after the number"), "");
-    *out = (int)v - 1;
-    return true;
-}
-
-/* Parse a matrix reference "M[i]" or "M[i][j]"; *j = -1 when absent. */
-static bool ref(Lex *lx, MatId *m, int *i, int *j, const char **at)
-{
-    const char *w;
-    int n = word(lx, &w);
-    *at = w;
-    int id = attn_mat_lookup(w, n);
-    if (n == 0 || id < 0) {
-        char name[40];
-        snprintf(name, sizeof name, "%.*s", n > 30 ? 30 : n, w);
-        return fail(lx, w, N_("unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K, V, S, A or O"), name);
-    }
-    *m = (MatId)id;
-    if (!index_(lx, i))
-        return false;
-    *j = -1;
-    skip_ws(lx);
-    if (*lx->p == '[')
-        return index_(lx, j);
+    const char *at = lx->p, *q = lx->p;
+    q += sign_len(q);
+    while (isdigit((unsigned char)*q) || *q == '.' || *q == 'e' || *q == 'E')
+        q += (*q == 'e' || *q == 'E') ? 1 + sign_len(q + 1) : 1;
+    size_t n = (size_t)(q - at);
+    char *num = n < sizeof buf ? buf : malloc(n + 1);
+    if (n == 0 || !num)
+        return fail(lx, at, N_("expected a number, like 0.5 or -2"));
+    memcpy(num, at, n);
+    num[n] = '\0';
+    NumStatus st = num_parse(num, out, NULL);
+    if (num != buf)
+        free(num);
+    if (st == NUM_RANGE)
+        return fail(lx, at, N_("numbers must be finite"));
+    if (st != NUM_OK)
+        return fail(lx, at, N_("expected a number, like 0.5 or -2"));
+    lx->p = q;
     return true;
 }
 
@@ -123,20 +126,101 @@ static bool is_target(MatId m)
     return m <= M_V;
 }
 
-static bool end_(Lex *lx)
+/* Refuse an index too long to be any matrix's (kept saturated by ref.h),
+ * quoting its digits as typed. */
+static bool huge_index(Lex *lx, const Ref *r)
 {
-    skip_ws(lx);
-    if (*lx->p != '\0')
-        return fail(lx, lx->p, N_("unexpected text after the action"), "");
+    for (int k = 0; k < r->n; k++)
+        if (r->idx[k].v >= REF_INDEX_MAX) {
+            char digits[32];
+            snprintf(digits, sizeof digits, "%.*s%s", r->idx[k].len > 24 ? 24 : r->idx[k].len, r->idx[k].at,
+                     r->idx[k].len > 24 ? "..." : "");
+            return fail(lx, r->idx[k].at, k == 0 ? N_("row %s is out of range: %.*s has at most %d rows")
+                                                  : N_("column %s is out of range: %.*s has at most %d columns"),
+                        digits, r->name_len, r->name, MAT_MAX);
+        }
     return true;
+}
+
+/* Parse a matrix reference "M[i]" or "M[i][j]" with ref.h; *j = -1 when
+ * absent. *at is where the name starts. `target` says which side of the
+ * "=" it is on (a target must be a matrix that can be changed). An unknown
+ * name is reported before a problem in the indices, and every message
+ * points at its place. */
+static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
+{
+    Ref r;
+    char q[40];
+    RefStatus st = ref_scan(lx->p, &r);
+    *at = r.name;
+    if (r.name_len == 0)
+        return target ? fail(lx, r.name, N_("expected a matrix to change, like Q[1] or Wq[2][1], found %s"),
+                             quote(r.name, q, sizeof q))
+                      : fail(lx, r.name, N_("expected a row like K[1] or a list like [0.5, -1], found %s"),
+                             quote(r.name, q, sizeof q));
+    if (ref_matrix(&r) == REF_UNKNOWN) {
+        char name[40];
+        snprintf(name, sizeof name, "%.*s", r.name_len > 30 ? 30 : r.name_len, r.name);
+        if (target)
+            return fail(lx, r.name, N_("unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K or V"), name);
+        return fail(lx, r.name, N_("unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"), name);
+    }
+    if (target && !is_target(r.mat))
+        return fail(lx, r.name, N_("%s is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead"),
+                    attn_mat_name(r.mat));
+    if (st == REF_NO_NUMBER)
+        return fail(lx, r.err_at, N_("expected a row or column number from 1"));
+    if (st == REF_NO_CLOSE)
+        return fail(lx, r.err_at, N_("expected \"]\" after the number"));
+    if (st == REF_ZERO)
+        return fail(lx, r.err_at, N_("indices start at 1"));
+    if (r.n == 0 && target && is_target(r.mat))
+        return fail(lx, r.err_at, N_("expected \"[\" after %s: change one row, %s[i] = [a, b, ...], or one cell, "
+                                     "%s[i][j] = c"), attn_mat_name(r.mat), attn_mat_name(r.mat),
+                    attn_mat_name(r.mat));
+    if (r.n == 0)
+        return fail(lx, r.err_at, N_("expected \"[\" and a row number after %s, like %s[1]"), attn_mat_name(r.mat),
+                    attn_mat_name(r.mat));
+    if (!huge_index(lx, &r))
+        return false;
+    *m = r.mat;
+    *i = ref_row(&r);
+    *j = ref_col(&r);
+    lx->p = r.end;
+    return true;
+}
+
+/* Require the end of the text; otherwise say what was found and what could
+ * have come there (ctx: what was just parsed). */
+static bool end_(Lex *lx, EndCtx ctx)
+{
+    char q[40];
+    skip_ws(lx);
+    const char *r = lx->p;
+    if (*r == '\0')
+        return true;
+    if (*r == ';' || strchr(r, '='))  /* another action follows */
+        return fail(lx, r, N_("unexpected %s: write one action at a time; several actions in a do: are a YAML "
+                              "list, like [\"Q[1] = K[1]\", \"scale = none\"]"), quote(r, q, sizeof q));
+    if (ctx == END_ROW_COPY)
+        return fail(lx, r, N_("unexpected %s: after the row comes \"* c\" to scale it, or the end of the action"),
+                    quote(r, q, sizeof q));
+    if (ctx == END_FACTOR && *r == '/')
+        return fail(lx, r, N_("unexpected %s: the factor is one number; write 1/6 as 0.1667"),
+                    quote(r, q, sizeof q));
+    if (ctx == END_FACTOR && (*r == '+' || *r == '-' || *r == '*' || sign_len(r)))
+        return fail(lx, r, N_("unexpected %s: an action copies one row times one number; rows cannot be added, "
+                              "and there is one factor"), quote(r, q, sizeof q));
+    return fail(lx, r, N_("unexpected %s, expected the end of the action"), quote(r, q, sizeof q));
 }
 
 /* "scale = none|sqrt_dk" and "softmax = naive|stable". */
 static bool option(Lex *lx, Action *a, bool is_scale)
 {
+    char q[40];
     if (!accept(lx, '='))
         return fail(lx, lx->p, is_scale ? N_("expected \"=\" then none or sqrt_dk")
-                                         : N_("expected \"=\" then naive or stable"), "");
+                                         : N_("expected \"=\" then naive or stable"));
     const char *w;
     int n = word(lx, &w);
     const char *x = is_scale ? "none" : "naive", *y = is_scale ? "sqrt_dk" : "stable";
@@ -145,9 +229,13 @@ static bool option(Lex *lx, Action *a, bool is_scale)
         a->opt = 0;
     else if (n == (int)strlen(y) && strncmp(w, y, n) == 0)
         a->opt = 1;
-    else
-        return fail(lx, w, is_scale ? N_("expected none or sqrt_dk") : N_("expected naive or stable"), "");
-    return end_(lx);
+    else {
+        char found[40];
+        snprintf(found, sizeof found, "%.*s", n > 30 ? 30 : n, w);
+        return fail(lx, w, is_scale ? N_("expected none or sqrt_dk, found %s")
+                                    : N_("expected naive or stable, found %s"), quote(n ? found : w, q, sizeof q));
+    }
+    return end_(lx, END_PLAIN);
 }
 
 /* The right-hand side of a row target: "[a, b]" or "N[j]" or "N[j] * c". */
@@ -160,27 +248,30 @@ static bool row_rhs(Lex *lx, Action *a)
         a->n = 0;
         do {
             if (a->n == MAT_MAX)
-                return fail(lx, lx->p, N_("a row has at most 64 numbers"), "");
+                return fail(lx, lx->p, N_("a row has at most 64 numbers"));
             if (!number(lx, &a->vals[a->n++]))
                 return false;
         } while (accept(lx, ','));
         if (!accept(lx, ']'))
-            return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"), "");
-        return end_(lx);
+            return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"));
+        return end_(lx, END_PLAIN);
     }
     int j;
     const char *at;
-    if (isdigit((unsigned char)*lx->p) || *lx->p == '-' || *lx->p == '.' || strncmp(lx->p, "\xe2\x88\x92", 3) == 0)
-        return fail(lx, lx->p, N_("a row takes a list [a, b, c] or another row like K[1]; for one cell write M[i][j] = c"), "");
+    if (isdigit((unsigned char)*lx->p) || *lx->p == '-' || *lx->p == '.' || strncmp(lx->p, NUM_MINUS, 3) == 0)
+        return fail(lx, lx->p,
+                    N_("a row takes a list [a, b, c] or another row like K[1]; for one cell write M[i][j] = c"));
     a->kind = ACT_ROW_COPY;
     a->c = 1;
-    if (!ref(lx, &a->src, &a->src_i, &j, &at))
+    if (!ref(lx, false, &a->src, &a->src_i, &j, &at))
         return false;
     if (j >= 0)
-        return fail(lx, at, N_("a row can only be copied from a row, like K[1], not a cell"), "");
-    if (accept(lx, '*') && !number(lx, &a->c))
+        return fail(lx, at, N_("a row can only be copied from a row, like K[1], not a cell"));
+    if (!accept(lx, '*'))
+        return end_(lx, END_ROW_COPY);
+    if (!number(lx, &a->c))
         return false;
-    return end_(lx);
+    return end_(lx, END_FACTOR);
 }
 
 bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *errcol)
@@ -191,29 +282,36 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
     int n = word(&lx, &w);
     if (n == 5 && strncmp(w, "reset", 5) == 0) {
         out->kind = ACT_RESET;
-        return end_(&lx);
+        return end_(&lx, END_PLAIN);
     }
     if (n == 5 && strncmp(w, "scale", 5) == 0)
         return option(&lx, out, true);
     if (n == 7 && strncmp(w, "softmax", 7) == 0)
         return option(&lx, out, false);
     if (n == 0 && *lx.p == '\0')
-        return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"), "");
+        return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"));
     lx.p = text;
     const char *at;
-    if (!ref(&lx, &out->mat, &out->i, &out->j, &at))
+    if (!ref(&lx, true, &out->mat, &out->i, &out->j, &at))
         return false;
     if (!is_target(out->mat))
         return fail(&lx, at, N_("%s is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead"),
                     attn_mat_name(out->mat));
-    if (!accept(&lx, '='))
-        return fail(&lx, lx.p, N_("expected \"=\" after the matrix reference"), "");
+    const char *ref_end = lx.p;
+    if (!accept(&lx, '=')) {
+        char q[40];
+        return fail(&lx, lx.p, N_("expected \"=\" after %.*s, found %s"), (int)(ref_end - at), at,
+                    quote(lx.p, q, sizeof q));
+    }
+    if (*lx.p == '=')
+        return fail(&lx, lx.p - 1, N_("\"==\" compares; an action sets a value with one \"=\", like %s = K[2]"),
+                    out->j < 0 ? "Q[1]" : "Q[1][2]");
     if (out->j < 0)
         return row_rhs(&lx, out);
     out->kind = ACT_CELL_SET;
     if (!number(&lx, &out->c))
         return false;
-    return end_(&lx);
+    return end_(&lx, END_PLAIN);
 }
 
 /* Check that row i (and cell j, when >= 0) exist in matrix m. */
@@ -335,19 +433,19 @@ void action_format(const Action *act, char *buf, size_t len)
         snprintf(buf, len, "reset");
         return;
     case ACT_CELL_SET:
-        snprintf(buf, len, "%s[%d][%d] = %.17g", name, act->i + 1, act->j + 1, act->c);
+        num_snprintf(buf, len, "%s[%d][%d] = %.17g", name, act->i + 1, act->j + 1, act->c);
         return;
     case ACT_ROW_COPY:
         if (act->c == 1)
             snprintf(buf, len, "%s[%d] = %s[%d]", name, act->i + 1, attn_mat_name(act->src), act->src_i + 1);
         else
-            snprintf(buf, len, "%s[%d] = %s[%d] * %.17g", name, act->i + 1, attn_mat_name(act->src),
-                     act->src_i + 1, act->c);
+            num_snprintf(buf, len, "%s[%d] = %s[%d] * %.17g", name, act->i + 1, attn_mat_name(act->src),
+                         act->src_i + 1, act->c);
         return;
     case ACT_ROW_SET:
         o = snprintf(buf, len, "%s[%d] = [", name, act->i + 1);
         for (int k = 0; k < act->n && o > 0 && (size_t)o < len; k++)
-            o += snprintf(buf + o, len - (size_t)o, "%s%.17g", k ? ", " : "", act->vals[k]);
+            o += num_snprintf(buf + o, len - (size_t)o, "%s%.17g", k ? ", " : "", act->vals[k]);
         if (o > 0 && (size_t)o < len)
             snprintf(buf + o, len - (size_t)o, "]");
         return;

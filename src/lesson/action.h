@@ -9,8 +9,11 @@
  *   scale = none|sqrt_dk     softmax = naive|stable     reset
  * Targets are X and the Ws (the pipeline recomputes from them) and rows of
  * Q, K, V (which become overrides). Indices are 1-based in the text and
- * 0-based in an Action. Parsing checks syntax; action_apply() checks
- * indices and widths against the state. Neither ever exits. */
+ * 0-based in an Action. References are read by ref.h and numbers by num.h
+ * (the Unicode minus U+2212 the screen shows is accepted; the locale never
+ * matters). Parsing checks syntax, and says what it found and what could
+ * come there; action_apply() checks indices and widths against the state.
+ * Neither ever exits. */
 #ifndef QKV_ACTION_H
 #define QKV_ACTION_H
 

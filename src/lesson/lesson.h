@@ -6,7 +6,14 @@
  * "FILE:LINE:COL: what is wrong, what is expected" (1-based, from libyaml's
  * marks); it never half-succeeds and never exits. The caller owns the Lesson
  * and releases it with lesson_free(). lesson_base() builds the pipeline
- * state the lesson starts from (nothing reached). */
+ * state the lesson starts from (nothing reached).
+ *
+ * Where it lives: load.c holds the two lesson_load_* entry points and the
+ * file's top level, steps.c the step script, schema.c the readers both use
+ * (document -> values, with messages); ydoc.c builds the document from
+ * libyaml's checked events; diag.c writes the messages; ref.c reads
+ * "M[i][j]" references; num.c reads numbers; lesson.c holds the run-time
+ * operations below (free, base state, expect check). */
 #ifndef QKV_LESSON_H
 #define QKV_LESSON_H
 
@@ -89,7 +96,13 @@ void lesson_free(Lesson *l);
 bool lesson_base(const Lesson *l, Attn *a);
 
 /* Check one expectation against a state. Returns true when it holds; on
- * failure writes "A[1][2] is 0.337, expected 0.873 (within 0.0005)" to msg. */
+ * failure writes "A[1][2] is 0.337, expected 0.873 (within 0.0005)" to msg,
+ * one such part per wrong cell of a row joined by "; " (ending "; and N
+ * more" when msg is full). */
 bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len);
+/* Write what an expectation asks for, with the decimals it was written
+ * with: "A[1] = [0.873, 0.076, 0.052]" or "S[1][2] = 0.006" (for --dump's
+ * "expect: ... holds"). */
+void expect_describe(const Expect *e, char *buf, size_t len);
 
 #endif

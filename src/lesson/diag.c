@@ -1,0 +1,137 @@
+/* diag.c - the loader's messages, quoting and suggestions (see diag.h). */
+#include "diag.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "i18n.h"
+#include "text.h"
+
+bool diag_vfail_at(Diag *d, size_t line, size_t col, const char *fmt, va_list ap)
+{
+    if (d->errlen == 0)
+        return false;
+    int n = snprintf(d->err, d->errlen, "%s:%zu:%zu: ", d->file, line + 1, col + 1);
+    if (n >= 0 && (size_t)n < d->errlen)
+        vsnprintf(d->err + n, d->errlen - (size_t)n, fmt, ap);
+    return false;
+}
+
+bool diag_fail_at(Diag *d, size_t line, size_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vfail_at(d, line, col, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool diag_fail(Diag *d, const yaml_node_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vfail_at(d, n->start_mark.line, n->start_mark.column, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool diag_oom(Diag *d, const yaml_node_t *n)
+{
+    return diag_fail(d, n, _("out of memory while loading the lesson"));
+}
+
+const char *diag_quote(Diag *d, const char *s)
+{
+    char cut[48];
+    size_t n = strlen(s);
+    bool longer = n > 40;
+    if (longer) {
+        n = 40;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(cut, s, n);
+    cut[n] = '\0';
+    char *out = d->quoted[d->qi];
+    d->qi ^= 1;
+    out[0] = '"';
+    text_sanitize(cut, out + 1, sizeof d->quoted[0] - 8, false);
+    strcat(out, longer ? "...\"" : "\"");
+    return out;
+}
+
+const char *diag_found(Diag *d, const yaml_node_t *n)
+{
+    if (n->type == YAML_MAPPING_NODE)
+        return _("a mapping");
+    if (n->type == YAML_SEQUENCE_NODE)
+        return _("a list");
+    if (n->data.scalar.length == 0)
+        return _("nothing");
+    return diag_quote(d, (const char *)n->data.scalar.value);
+}
+
+bool diag_want(Diag *d, const yaml_node_t *n, yaml_node_type_t t, const char *fmt, ...)
+{
+    if (n->type == t)
+        return true;
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return diag_fail(d, n, _("%s, found %s"), what, diag_found(d, n));
+}
+
+const char *diag_join_or(const char *const *names, int n, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < n && o < len; k++) {
+        const char *sep = k == 0 ? "" : k == n - 1 ? _(" or ") : _(", ");
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", sep, names[k]);
+    }
+    return buf;
+}
+
+int diag_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return 99;
+    int row[33];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *diag_suggest(const char *word, const char *const *names, int n)
+{
+    const char *best = NULL;
+    int bd = 3;
+    for (int k = 0; k < n; k++) {
+        if (strcasecmp(word, names[k]) == 0)
+            return names[k];
+        int d = diag_edit_distance(word, names[k]);
+        if (d < bd && d < (int)strlen(names[k])) {
+            bd = d;
+            best = names[k];
+        }
+    }
+    return best;
+}

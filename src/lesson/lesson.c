@@ -1,0 +1,147 @@
+/* lesson.c - what a loaded lesson does at run time: release it, build the
+ * state it starts from, check an expectation (see lesson.h). Loading is in
+ * load.c. */
+#include "lesson.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "num.h"
+
+static void step_free(Step *st)
+{
+    for (int k = 0; k < st->nact; k++)
+        free(st->act_text[k]);
+    free(st->act);
+    free(st->act_text);
+    text_free(&st->say);
+    free(st->expect);
+}
+
+void lesson_free(Lesson *l)
+{
+    if (!l)
+        return;
+    free(l->file);
+    text_free(&l->title);
+    text_free(&l->about);
+    for (int k = 0; l->tokens && k < l->ntok; k++)
+        free(l->tokens[k]);
+    free(l->tokens);
+    Mat *mats[] = {&l->X, &l->Wq, &l->Wk, &l->Wv, &l->over[0], &l->over[1], &l->over[2]};
+    for (size_t k = 0; k < sizeof mats / sizeof *mats; k++)
+        mat_free(mats[k]);
+    for (int k = 0; l->steps && k < l->nsteps; k++)
+        step_free(&l->steps[k]);
+    free(l->steps);
+    memset(l, 0, sizeof *l);
+}
+
+bool lesson_base(const Lesson *l, Attn *a)
+{
+    if (!attn_init(a, l->ntok, l->d_model, l->d_k, l->d_v))
+        return false;
+    if (!mat_copy(&a->m[M_X], &l->X) || !mat_copy(&a->m[M_WQ], &l->Wq) ||
+        !mat_copy(&a->m[M_WK], &l->Wk) || !mat_copy(&a->m[M_WV], &l->Wv)) {
+        attn_free(a);
+        return false;
+    }
+    for (int m = 0; m < 3; m++) {
+        const Mat *o = &l->over[m];
+        Mat *dst = &a->m[M_Q + m];
+        for (int i = 0; i < l->ntok && o->rows == l->ntok && o->cols == dst->cols; i++) {
+            a->override[m][i] = l->override[m][i];
+            if (l->override[m][i])
+                memcpy(&MAT_AT(dst, i, 0), &MAT_AT(o, i, 0), sizeof(double) * (size_t)o->cols);
+        }
+    }
+    a->scale = l->scale;
+    a->softmax = l->softmax;
+    a->reached = STAGE_NONE;
+    return true;
+}
+
+/* The decimals a value was written with, from its tolerance (0.0005 -> 3). */
+static int written_decimals(double tol)
+{
+    return (int)lround(-log10(tol / 0.5));
+}
+
+void expect_describe(const Expect *e, char *buf, size_t len)
+{
+    size_t o = 0;
+    int col = e->j >= 0 ? e->j + 1 : 0;
+    if (len == 0)
+        return;
+    if (col)
+        o = (size_t)snprintf(buf, len, "%s[%d][%d] = ", attn_mat_name(e->mat), e->i + 1, col);
+    else
+        o = (size_t)snprintf(buf, len, "%s[%d] = [", attn_mat_name(e->mat), e->i + 1);
+    for (int k = 0; k < e->n && o < len; k++) {
+        char v[48];
+        num_format(v, sizeof v, e->val[k], written_decimals(e->tol[k]));
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? ", " : "", v);
+    }
+    if (!col && o < len)
+        snprintf(buf + o, len - o, "]");
+}
+
+/* Write a failed cell as "A[1][2] is 0.337, expected 0.873 (within 0.0005)". */
+static void expect_msg(const Expect *e, int col, double got, int digits, char *msg, size_t len)
+{
+    int dec = written_decimals(e->tol[col]);
+    char is[48], want[48], tol[48];
+    num_format(is, sizeof is, got, digits > dec ? digits : dec);
+    num_format(want, sizeof want, e->val[col], dec);
+    num_format(tol, sizeof tol, e->tol[col], dec + 1);
+    snprintf(msg, len, _("%s[%d][%d] is %s, expected %s (within %s)"), attn_mat_name(e->mat), e->i + 1,
+             (e->j >= 0 ? e->j : col) + 1, is, want, tol);
+}
+
+/* Append "; " and piece to msg (o bytes used) when it fits with room for
+ * the "and N more" tail; returns false when it did not fit. */
+static bool append_piece(char *msg, size_t len, size_t *o, const char *piece)
+{
+    const size_t tail = 40;
+    size_t need = (*o ? 2 : 0) + strlen(piece);
+    if (*o + need + tail >= len && !(*o == 0 && need < len))
+        return false;
+    *o += (size_t)snprintf(msg + *o, len - *o, "%s%s", *o ? "; " : "", piece);
+    return true;
+}
+
+bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len)
+{
+    const Mat *m = &a->m[e->mat];
+    const char *name = attn_mat_name(e->mat);
+    int first = e->j >= 0 ? e->j : 0;
+    if (a->reached < attn_mat_stage(e->mat)) {
+        snprintf(msg, len, _("%s is not computed at this step, it needs stage %s"), name,
+                 attn_stage_key(attn_mat_stage(e->mat)));
+        return false;
+    }
+    if (e->i < 0 || e->i >= m->rows || first < 0 || first + e->n > m->cols) {
+        snprintf(msg, len, _("%s[%d] is out of range, %s is %dx%d"), name, e->i + 1, name, m->rows, m->cols);
+        return false;
+    }
+    size_t o = 0;
+    int wrong = 0, left = 0;
+    if (len)
+        msg[0] = '\0';
+    for (int k = 0; k < e->n; k++) {
+        double got = MAT_AT(m, e->i, first + k);
+        if (fabs(got - e->val[k]) <= e->tol[k])
+            continue;
+        char piece[160];
+        expect_msg(e, k, got, digits, piece, sizeof piece);
+        wrong++;
+        if (left || !append_piece(msg, len, &o, piece))
+            left++;
+    }
+    if (left && o < len)
+        snprintf(msg + o, len - o, _("; and %d more"), left);
+    return wrong == 0;
+}

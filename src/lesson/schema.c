@@ -1,0 +1,307 @@
+/* schema.c - reading a lesson's values from its YAML document, with
+ * messages (see schema.h). */
+#include "schema.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "num.h"
+
+/* Require a scalar that is valid UTF-8 without NUL; `what` says what it is. */
+bool schema_want_text(Ctx *c, const yaml_node_t *n, const char *what)
+{
+    if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("%s must be text"), what))
+        return false;
+    size_t len = n->data.scalar.length;
+    if (!text_utf8_valid(ydoc_str(n), len))
+        return diag_fail(&c->d, n, _("invalid UTF-8 in %s, lessons must be UTF-8 text"), what);
+    if (strlen(ydoc_str(n)) != len)
+        return diag_fail(&c->d, n, _("%s contains a NUL character (\\0), which a lesson cannot hold"), what);
+    return true;
+}
+
+/* Copy a text scalar into *out (malloc'd). */
+bool schema_dup_text(Ctx *c, const yaml_node_t *n, const char *what, char **out)
+{
+    if (!schema_want_text(c, n, what))
+        return false;
+    *out = strdup(ydoc_str(n));
+    return *out ? true : diag_oom(&c->d, n);
+}
+
+/* Characters a Chinese (or other full-width) input method types in place
+ * of ASCII number punctuation. */
+static const struct {
+    const char *utf8, *name, *ascii;
+} lookalikes[] = {
+    {"\xef\xbc\x8c", "U+FF0C FULLWIDTH COMMA", ","},
+    {"\xe3\x80\x81", "U+3001 IDEOGRAPHIC COMMA", ","},
+    {"\xef\xbc\x8e", "U+FF0E FULLWIDTH FULL STOP", "."},
+    {"\xe3\x80\x82", "U+3002 IDEOGRAPHIC FULL STOP", "."},
+    {"\xef\xbc\x8d", "U+FF0D FULLWIDTH HYPHEN-MINUS", "-"},
+};
+
+/* The 0-based file column of byte `off` of a one-line scalar's value
+ * (columns count characters); the scalar's start when that is unknown. */
+size_t schema_col(const yaml_node_t *n, size_t off)
+{
+    size_t col = n->start_mark.column, chars = 0;
+    if (n->end_mark.line != n->start_mark.line)
+        return col;
+    for (size_t k = 0; k < off && k < n->data.scalar.length; k++)
+        chars += (n->data.scalar.value[k] & 0xC0) != 0x80;
+    switch (n->data.scalar.style) {
+    case YAML_PLAIN_SCALAR_STYLE:
+        return col + chars;
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+        return col + 1 + chars;
+    default:
+        return col;
+    }
+}
+
+/* Refuse a scalar holding a full-width lookalike of ",", "." or "-",
+ * naming the character, at its place. */
+static bool check_lookalike(Ctx *c, const yaml_node_t *n)
+{
+    if (n->type != YAML_SCALAR_NODE)
+        return true;
+    const char *s = ydoc_str(n);
+    for (size_t k = 0; k < sizeof lookalikes / sizeof *lookalikes; k++) {
+        const char *at = strstr(s, lookalikes[k].utf8);
+        if (at)
+            return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, (size_t)(at - s)),
+                                _("\"%s\" in %s is %s, write \"%s\" instead"), lookalikes[k].utf8,
+                                diag_quote(&c->d, s), lookalikes[k].name, lookalikes[k].ascii);
+    }
+    return true;
+}
+
+/* Is s an integer written as plain digits, with an optional '-'? */
+static bool plain_int(const yaml_node_t *n, bool sign)
+{
+    const char *s = ydoc_str(n);
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    if (sign && *s == '-')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    while (isdigit((unsigned char)*s))
+        s++;
+    return *s == '\0';
+}
+
+/* When a list of numbers holds "0,5" (two whole numbers with only a comma
+ * between them), write a hint about the decimal comma into buf and return
+ * the node of the "0"; else buf is "" and NULL is returned. */
+const yaml_node_t *schema_decimal_comma(Ctx *c, const yaml_node_t *row, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (row->type != YAML_SEQUENCE_NODE)
+        return NULL;
+    for (int k = 0; k + 1 < ydoc_seq_len(row); k++) {
+        const yaml_node_t *a = ydoc_seq_item(c->doc, row, k), *b = ydoc_seq_item(c->doc, row, k + 1);
+        if (plain_int(a, true) && plain_int(b, false) && b->start_mark.index == a->end_mark.index + 1) {
+            snprintf(buf, len, _("; \"%s,%s\" looks like a decimal comma, write %s.%s"), ydoc_str(a), ydoc_str(b),
+                     ydoc_str(a), ydoc_str(b));
+            return a;
+        }
+    }
+    return NULL;
+}
+
+/* Fail at a row of the wrong length, or at the decimal comma in it. */
+bool schema_row_length_fail(Ctx *c, const yaml_node_t *row, const char *fmt, ...)
+{
+    char hint[128], what[384];
+    const yaml_node_t *at = schema_decimal_comma(c, row, hint, sizeof hint);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return diag_fail(&c->d, at ? at : row, "%s%s", what, hint);
+}
+
+/* Refuse the first lookalike character in a list of numbers. */
+bool schema_lookalikes(Ctx *c, const yaml_node_t *row)
+{
+    for (int j = 0; row->type == YAML_SEQUENCE_NODE && j < ydoc_seq_len(row); j++)
+        if (!check_lookalike(c, ydoc_seq_item(c->doc, row, j)))
+            return false;
+    return true;
+}
+
+/* Parse a finite number from a scalar; *decimals (may be NULL) receives
+ * the decimals written, for expect tolerances. */
+bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
+{
+    if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("expected a number")) || !check_lookalike(c, n))
+        return false;
+    const char *s = ydoc_str(n), *comma = strchr(s, ',');
+    switch (num_parse(s, v, decimals)) {
+    case NUM_OK:
+        return true;
+    case NUM_NONFINITE:
+        return diag_fail(&c->d, n, _("%s is not allowed, numbers must be finite"), diag_quote(&c->d, s));
+    case NUM_RANGE:
+        return diag_fail(&c->d, n, _("%s is too large, numbers must be finite"), diag_quote(&c->d, s));
+    case NUM_SYNTAX:
+        break;
+    }
+    if (comma && comma > s && isdigit((unsigned char)comma[-1]) && isdigit((unsigned char)comma[1]) &&
+        !strchr(comma + 1, ',')) {
+        char fixed[64];
+        snprintf(fixed, sizeof fixed, "%.*s.%s", (int)(comma - s), s, comma + 1);
+        return diag_fail(&c->d, n, _("%s is not a number: it looks like a decimal comma, write %s"),
+                         diag_quote(&c->d, s), diag_quote(&c->d, fixed));
+    }
+    return diag_fail(&c->d, n, _("%s is not a number, expected a decimal like 0.5 or -1.2e-3"),
+                     diag_quote(&c->d, s));
+}
+
+/* Parse a whole number 0..max written as plain digits. No message. */
+bool schema_uint(const yaml_node_t *n, unsigned long long max, unsigned long long *out)
+{
+    if (n->type != YAML_SCALAR_NODE)
+        return false;
+    const char *s = ydoc_str(n);
+    unsigned long long v = 0;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    for (; isdigit((unsigned char)*s); s++) {
+        v = v * 10 + (unsigned long long)(*s - '0');
+        if (v > max)
+            return false;
+    }
+    *out = v;
+    return *s == '\0';
+}
+
+/* Parse a size such as d_k: a whole number from 1 to MAT_MAX. */
+bool schema_size(Ctx *c, const yaml_node_t *n, const char *name, int *out)
+{
+    unsigned long long v;
+    if (schema_uint(n, 1000000, &v) && v > MAT_MAX)
+        return diag_fail(&c->d, n, _("%s is %llu, at most %d are allowed"), name, v, MAT_MAX);
+    if (!schema_uint(n, MAT_MAX, &v) || v < 1)
+        return diag_fail(&c->d, n, _("%s must be a whole number from 1 to %d, found %s"), name, MAT_MAX,
+                         diag_found(&c->d, n));
+    *out = (int)v;
+    return true;
+}
+
+/* ---- nodes and keys ------------------------------------------------------ */
+
+/* Refuse a key that is not among ks, suggesting the closest valid one. */
+static bool unknown_key(Ctx *c, const yaml_node_t *k, const Keys *ks)
+{
+    const char *name = ydoc_str(k), *s = diag_suggest(name, ks->names, ks->n);
+    if (s)
+        return diag_fail(&c->d, k, _("unknown %s %s%s (did you mean \"%s\"?)"), ks->noun,
+                         diag_quote(&c->d, name), ks->where, s);
+    char list[256];
+    return diag_fail(&c->d, k, _("unknown %s %s%s, expected %s"), ks->noun, diag_quote(&c->d, name), ks->where,
+                     diag_join_or(ks->names, ks->n, list, sizeof list));
+}
+
+/* Read a mapping's pairs into val[] and key[] (indexed like ks->names),
+ * refusing keys that are not text, unknown keys and duplicates. */
+bool schema_keys(Ctx *c, const yaml_node_t *map, const Keys *ks, yaml_node_t **val, yaml_node_t **key)
+{
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = ydoc_node(c->doc, p->key);
+        if (!diag_want(&c->d, k, YAML_SCALAR_NODE, _("keys must be names like %s"), ks->names[0]))
+            return false;
+        int id = 0;
+        while (id < ks->n && strcmp(ydoc_str(k), ks->names[id]) != 0)
+            id++;
+        if (id == ks->n)
+            return unknown_key(c, k, ks);
+        if (key[id])
+            return diag_fail(&c->d, k, _("%s is given twice, the first is at line %zu"),
+                             diag_quote(&c->d, ydoc_str(k)), key[id]->start_mark.line + 1);
+        key[id] = k;
+        val[id] = ydoc_node(c->doc, p->value);
+    }
+    return true;
+}
+
+/* An index's digits as written (cut after 24), for a message. */
+const char *schema_index_text(const RefIndex *x, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*s%s", x->len > 24 ? 24 : x->len, x->at, x->len > 24 ? "..." : "");
+    return buf;
+}
+
+/* Check a resolved reference against the shapes, naming the index as
+ * written. */
+static bool check_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, const Ref *r)
+{
+    RefStatus st = ref_check(r, shape);
+    const Mat *x = &shape->m[r->mat];
+    const char *name = attn_mat_name(r->mat);
+    char num[32];
+    if (st == REF_ROW_RANGE)
+        return diag_fail(&c->d, n, _("row %s is out of range in %s, %s has %d row%s"),
+                         schema_index_text(&r->idx[0], num, sizeof num), diag_quote(&c->d, ydoc_str(n)), name,
+                         x->rows, x->rows == 1 ? "" : "s");
+    if (st == REF_COL_RANGE)
+        return diag_fail(&c->d, n, _("column %s is out of range in %s, %s has %d column%s"),
+                         schema_index_text(&r->idx[1], num, sizeof num), diag_quote(&c->d, ydoc_str(n)), name,
+                         x->cols, x->cols == 1 ? "" : "s");
+    return true;
+}
+
+/* Parse a reference scalar ("M[i]" or "M[i][j]") and check it against the
+ * shapes; fills *r. `what` names the field, `form` shows the expected
+ * spelling. */
+bool schema_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, const char *what, const char *form,
+                Ref *r)
+{
+    if (!schema_want_text(c, n, what))
+        return false;
+    const char *s = ydoc_str(n);
+    RefStatus st = ref_parse(s, r);
+    if (ref_syntax_error(st) || r->n == 0)
+        return diag_fail(&c->d, n, _("%s must be %s, found %s"), what, form, diag_quote(&c->d, s));
+    if (ref_matrix(r) == REF_UNKNOWN)
+        return diag_fail(&c->d, n, _("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"),
+                         diag_quote(&c->d, s));
+    if (st == REF_ZERO)
+        return diag_fail(&c->d, n, _("indices start at 1, found %s"), diag_quote(&c->d, s));
+    return check_ref(c, n, shape, r);
+}
+
+/* ---- text fields ---------------------------------------------------------- */
+
+static const char *const lang_keys[] = {"zh", "en"};
+static const Lang lang_ids[] = {LANG_ZH, LANG_EN};
+
+/* Read a text field: a plain string (kept as the English slot, which
+ * text_get() falls back on), or a mapping {zh: ..., en: ...}. */
+bool schema_text(Ctx *c, const yaml_node_t *n, const char *what, Text *t)
+{
+    if (!n)
+        return true;
+    if (n->type == YAML_SCALAR_NODE)
+        return schema_dup_text(c, n, what, &t->s[LANG_EN]);
+    if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("%s must be text, or a mapping like {zh: ..., en: ...}"), what))
+        return false;
+    char where[40];
+    snprintf(where, sizeof where, _(" in %s"), what);
+    Keys ks = {lang_keys, 2, _("language"), where};
+    yaml_node_t *val[2] = {0}, *key[2] = {0};
+    if (!schema_keys(c, n, &ks, val, key))
+        return false;
+    if (!val[0] && !val[1])
+        return diag_fail(&c->d, n, _("%s is empty, write it as text or as {zh: ..., en: ...}"), what);
+    for (int k = 0; k < 2; k++)
+        if (val[k] && !schema_dup_text(c, val[k], what, &t->s[lang_ids[k]]))
+            return false;
+    return true;
+}

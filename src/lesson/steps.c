@@ -1,0 +1,248 @@
+/* steps.c - the step script of a lesson file (see steps.h). */
+#include "steps.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+
+static const char *const stage_names[] = {"input", "qkv", "scores", "softmax", "output"};
+
+/* stage: a name (input..output) or a number 1..5. */
+static bool load_stage(Ctx *c, const yaml_node_t *n, Step *st)
+{
+    unsigned long long v;
+    if (!schema_want_text(c, n, "stage"))
+        return false;
+    if (schema_uint(n, 1000000, &v)) {
+        if (v < 1 || v > 5)
+            return diag_fail(&c->d, n, _("stage %llu is out of range, expected 1 to 5 or "
+                                         "input, qkv, scores, softmax or output"), v);
+        st->stage = (int)v;
+        return true;
+    }
+    for (int k = 0; k < 5; k++)
+        if (strcmp(ydoc_str(n), stage_names[k]) == 0) {
+            st->stage = k + 1;
+            return true;
+        }
+    const char *s = diag_suggest(ydoc_str(n), stage_names, 5);
+    if (s)
+        return diag_fail(&c->d, n, _("unknown stage %s (did you mean \"%s\"?), expected "
+                                     "input, qkv, scores, softmax or output"), diag_quote(&c->d, ydoc_str(n)), s);
+    return diag_fail(&c->d, n, _("unknown stage %s, expected input, qkv, scores, softmax or output"),
+                     diag_quote(&c->d, ydoc_str(n)));
+}
+
+/* focus: a row "Q[1]" or a cell "S[1][2]" inside the lesson's shapes. */
+static bool load_focus(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
+{
+    Focus *f = &st->focus;
+    Ref r;
+    if (!schema_ref(c, n, shape, "focus", _("a row like \"Q[1]\" or a cell like \"S[1][2]\""), &r))
+        return false;
+    int need = attn_mat_stage(r.mat);
+    if (need > st->stage)
+        return diag_fail(&c->d, n, _("%s is computed at stage %s, this step shows stage %s; focus on it at a "
+                                     "later step"), attn_mat_name(r.mat), stage_names[need - 1],
+                         stage_names[st->stage - 1]);
+    f->mat = r.mat;
+    f->i = ref_row(&r);
+    f->j = ref_col(&r);
+    f->kind = f->j < 0 ? FOCUS_ROW : FOCUS_CELL;
+    if (f->j < 0)
+        f->j = 0;
+    return true;
+}
+
+/* Parse one `do:` action and check its indices on a scratch state; st->act
+ * has room for it (load_do sized it to what was written). */
+static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
+{
+    char e[LESSON_ERR_MAX];
+    int errcol = 0;
+    if (!schema_want_text(c, n, _("an action")))
+        return false;
+    Action *a = &st->act[st->nact];
+    if (!action_parse(ydoc_str(n), a, e, sizeof e, &errcol))
+        return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, errcol > 0 ? (size_t)errcol - 1 : 0),
+                            "%s", e);
+    if (a->kind != ACT_RESET && !action_apply(scratch, a, e, sizeof e))
+        return diag_fail(&c->d, n, "%s", e);
+    st->act_text[st->nact] = strdup(ydoc_str(n));
+    if (!st->act_text[st->nact])
+        return diag_oom(&c->d, n);
+    st->nact++;
+    return true;
+}
+
+/* do: one action or a list of them, at most LESSON_MAX_ACTIONS. */
+static bool load_do(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
+{
+    if (n->type != YAML_SCALAR_NODE &&
+        !diag_want(&c->d, n, YAML_SEQUENCE_NODE,
+                   _("do must be an action like \"Q[1] = K[1] * 5\", or a list of them")))
+        return false;
+    int cnt = n->type == YAML_SCALAR_NODE ? 1 : ydoc_seq_len(n);
+    if (cnt > LESSON_MAX_ACTIONS)
+        return diag_fail(&c->d, n, _("%d actions, at most %d are allowed in one step"), cnt, LESSON_MAX_ACTIONS);
+    /* Sized to what was written: an Action holds a whole row of values. */
+    st->act = calloc((size_t)(cnt ? cnt : 1), sizeof *st->act);
+    st->act_text = calloc((size_t)(cnt ? cnt : 1), sizeof *st->act_text);
+    if (!st->act || !st->act_text)
+        return diag_oom(&c->d, n);
+    if (n->type == YAML_SCALAR_NODE)
+        return load_action(c, n, scratch, st);
+    for (int k = 0; k < ydoc_seq_len(n); k++)
+        if (!load_action(c, ydoc_seq_item(c->doc, n, k), scratch, st))
+            return false;
+    return true;
+}
+
+/* Half a unit of the last written decimal: 0.873 -> 0.0005, 2 -> 0.5. */
+static double tol_of(int decimals)
+{
+    return 0.5 * pow(10.0, -decimals);
+}
+
+/* The value of a row expectation: one number per column of the matrix. */
+static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Mat *x, Expect *e)
+{
+    const char *name = attn_mat_name(e->mat);
+    if (!diag_want(&c->d, v, YAML_SEQUENCE_NODE, _("%s[%d] expects a list of %d numbers"), name, e->i + 1,
+                   x->cols) || !schema_lookalikes(c, v))
+        return false;
+    if (ydoc_seq_len(v) != x->cols)
+        return schema_row_length_fail(c, v,
+                                      _("%s[%d] expects %d number%s, one per column of %s; this list has %d"),
+                                      name, e->i + 1, x->cols, x->cols == 1 ? "" : "s", name, ydoc_seq_len(v));
+    e->n = x->cols;
+    for (int k = 0; k < e->n; k++) {
+        int dec;
+        if (!schema_num(c, ydoc_seq_item(c->doc, v, k), &e->val[k], &dec))
+            return false;
+        e->tol[k] = tol_of(dec);
+    }
+    return true;
+}
+
+/* One expectation "M[i]": [..] or "M[i][j]": x, valid at the step's stage. */
+static bool load_expect(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, const Attn *shape,
+                        const Step *st, Expect *e)
+{
+    Ref r;
+    if (!schema_ref(c, k, shape, _("an expect key"), _("a row like \"A[1]\" or a cell like \"A[1][2]\""), &r))
+        return false;
+    e->mat = r.mat;
+    e->i = ref_row(&r);
+    e->j = ref_col(&r);
+    e->line = (int)k->start_mark.line + 1;
+    e->col = (int)k->start_mark.column + 1;
+    int need = attn_mat_stage(e->mat);
+    if (need > st->stage)
+        return diag_fail(&c->d, k,
+                         _("%s is computed at stage %s, this step shows stage %s; expect it at a later step"),
+                         attn_mat_name(e->mat), stage_names[need - 1], stage_names[st->stage - 1]);
+    if (e->j < 0)
+        return load_expect_row(c, v, &shape->m[e->mat], e);
+    int dec;
+    e->n = 1;
+    if (!schema_num(c, v, &e->val[0], &dec))
+        return false;
+    e->tol[0] = tol_of(dec);
+    return true;
+}
+
+/* expect: a mapping of references to values, at most LESSON_MAX_EXPECT. */
+static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
+{
+    if (!diag_want(&c->d, n, YAML_MAPPING_NODE,
+                   _("expect must be a mapping like {\"A[1]\": [0.873, 0.076, 0.052]}")))
+        return false;
+    int cnt = ydoc_map_len(n);
+    if (cnt > LESSON_MAX_EXPECT)
+        return diag_fail(&c->d, n, _("%d expectations, at most %d are allowed in one step"), cnt,
+                         LESSON_MAX_EXPECT);
+    st->expect = calloc((size_t)(cnt ? cnt : 1), sizeof *st->expect);
+    if (!st->expect)
+        return diag_oom(&c->d, n);
+    yaml_node_pair_t *p = n->data.mapping.pairs.start;
+    for (; st->nexpect < cnt; st->nexpect++, p++)
+        if (!load_expect(c, ydoc_node(c->doc, p->key), ydoc_node(c->doc, p->value), shape, st,
+                         &st->expect[st->nexpect]))
+            return false;
+    return true;
+}
+
+enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_EXPECT, S_N };
+static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "expect"};
+
+/* One step of the script; `scratch` is the base state used to check
+ * indices (and accumulates the do: actions). */
+static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step *st)
+{
+    char where[32];
+    snprintf(where, sizeof where, _(" in step %d"), no);
+    if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("step %d must be a mapping like {stage: scores, say: ...}"), no))
+        return false;
+    Keys ks = {step_keys, S_N, _("key"), where};
+    yaml_node_t *val[S_N] = {0}, *key[S_N] = {0};
+    st->line = (int)n->start_mark.line + 1;
+    if (!schema_keys(c, n, &ks, val, key))
+        return false;
+    if (!val[S_STAGE])
+        return diag_fail(&c->d, n, _("step %d has no stage, expected stage: "
+                                     "input, qkv, scores, softmax or output"), no);
+    return load_stage(c, val[S_STAGE], st)
+        && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
+        && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
+        && schema_text(c, val[S_SAY], "say", &st->say)
+        && (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st));
+}
+
+/* Without a script, one silent step per stage. */
+static bool default_steps(Ctx *c, const yaml_node_t *root, Lesson *l)
+{
+    l->steps = calloc(STAGE_COUNT, sizeof *l->steps);
+    if (!l->steps)
+        return diag_oom(&c->d, root);
+    l->nsteps = STAGE_COUNT;
+    for (int k = 0; k < STAGE_COUNT; k++) {
+        l->steps[k].stage = k + 1;
+        l->steps[k].line = (int)root->start_mark.line + 1;
+    }
+    l->steps_given = false;
+    return true;
+}
+
+/* steps: the script, or one step per stage when it is absent. */
+bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l)
+{
+    if (!n)
+        return default_steps(c, root, l);
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE,
+                   _("steps must be a list of steps like - {stage: scores, say: ...}")))
+        return false;
+    int cnt = ydoc_seq_len(n);
+    if (cnt == 0)
+        return diag_fail(&c->d, n,
+                         _("steps is empty; write at least one step, or leave steps out for one per stage"));
+    if (cnt > LESSON_MAX_STEPS)
+        return diag_fail(&c->d, n, _("%d steps, at most %d are allowed"), cnt, LESSON_MAX_STEPS);
+    Attn scratch;
+    if (!lesson_base(l, &scratch))
+        return diag_oom(&c->d, n);
+    l->steps = calloc((size_t)cnt, sizeof *l->steps);
+    bool ok = l->steps != NULL || diag_oom(&c->d, n);
+    if (ok)
+        l->nsteps = cnt;
+    for (int k = 0; ok && k < cnt; k++)
+        ok = load_step(c, ydoc_seq_item(c->doc, n, k), k + 1, &scratch, &l->steps[k]);
+    attn_free(&scratch);
+    l->steps_given = true;
+    return ok;
+}
+
+/* start: the 1-based step the view opens at. */

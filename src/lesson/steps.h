@@ -1,0 +1,19 @@
+/* steps.h - the step script of a lesson file: steps: [{stage, focus, do,
+ * say, expect}, ...].
+ *
+ * Called by load.c once the shapes are known (tokens, X, weights,
+ * overrides, options): each step's stage, focus, actions and expectations
+ * are checked against the lesson's base state, with the `do:` actions of
+ * the steps so far applied to a scratch copy, so an index or a stage that
+ * does not fit is refused where it is written. */
+#ifndef QKV_STEPS_H
+#define QKV_STEPS_H
+
+#include <stdbool.h>
+#include "schema.h"
+
+/* Fill l->steps from n (NULL: one silent step per stage). root is the
+ * top-level mapping, for the place of messages about the whole file. */
+bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l);
+
+#endif

@@ -1,0 +1,54 @@
+/* ydoc.h - a lesson's YAML document, read once from libyaml's event stream.
+ *
+ * ydoc_read() parses the bytes with libyaml's event API, checking each event
+ * as it comes: aliases, anchors, a second document and nesting deeper than
+ * YDOC_MAX_DEPTH are refused, and libyaml's own errors (syntax, invalid
+ * UTF-8, control characters) become one "FILE:LINE:COL: ..." message in the
+ * Diag. The accepted events are built into a yaml_document_t with libyaml's
+ * document API, marks included, so the schema (load.c) can name the place of
+ * every later error. The caller owns the document on success and deletes it
+ * with yaml_document_delete(); on failure there is nothing to delete.
+ *
+ * The ydoc_* accessors below read nodes of such a document. */
+#ifndef QKV_YDOC_H
+#define QKV_YDOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <yaml.h>
+
+#include "diag.h"
+
+#define YDOC_MAX_DEPTH 8     /* a lesson needs 5: top, steps, step, expect, row */
+
+/* Read len bytes into *doc. False (with the message in d) when the text is
+ * not one plain YAML document, or when it is empty. */
+bool ydoc_read(Diag *d, const char *buf, size_t len, yaml_document_t *doc);
+
+static inline yaml_node_t *ydoc_node(yaml_document_t *doc, int idx)
+{
+    return yaml_document_get_node(doc, idx);
+}
+
+static inline int ydoc_seq_len(const yaml_node_t *n)
+{
+    return (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+}
+
+static inline yaml_node_t *ydoc_seq_item(yaml_document_t *doc, const yaml_node_t *n, int k)
+{
+    return ydoc_node(doc, n->data.sequence.items.start[k]);
+}
+
+static inline int ydoc_map_len(const yaml_node_t *n)
+{
+    return (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+}
+
+/* A scalar's text (NUL-terminated by libyaml). */
+static inline const char *ydoc_str(const yaml_node_t *n)
+{
+    return (const char *)n->data.scalar.value;
+}
+
+#endif
