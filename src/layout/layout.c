@@ -57,6 +57,7 @@ typedef struct {
     int top;                /* rows above a box's cells: title, (marks,) column header */
     int band_r0;            /* the first row shown by the last labelled box */
     bool rows_cut;          /* the band being laid out scrolls its rows */
+    int gap;                /* blank columns between boxes: BAND_GAP, or 1 beside tight bars */
 } Ctx;
 
 Role role_heat(double w)
@@ -479,8 +480,8 @@ static bool any_override(const Ctx *c, MatId id)
 static int label_width(const Ctx *c, MatId id, const Mat *m, bool nolabel)
 {
     int w = 2;
-    if (nolabel)
-        return 1;
+    if (nolabel) /* only Q, K and V need a column for the "set by hand" mark */
+        return id >= M_Q && id <= M_V ? 1 : 0;
     if (!rows_are_tokens(id)) {
         char buf[16];
         return snprintf(buf, sizeof buf, "%d", m->rows) + 1;
@@ -752,8 +753,9 @@ static void focus_marks(Ctx *c, const Box *b, int y, int x, int lw, int cw, int 
         put(c, y + c->top + (i - r0) * c->row_step, x - 1, 1, sym(c, "▶", ">"), ROLE_ROW);
 }
 
-/* Lay out one box in a w x h area. */
-static void box(Ctx *c, const Box *b, int y, int x, int w, int h)
+/* Lay out one box in a w x h area; its title may take `more` columns of
+ * the blank to its right. */
+static void box(Ctx *c, const Box *b, int y, int x, int w, int h, int more)
 {
     const Mat *m = &c->a->m[b->id];
     int top = c->top, step = c->row_step;
@@ -767,7 +769,7 @@ static void box(Ctx *c, const Box *b, int y, int x, int w, int h)
         c->band_r0 = r0;
     else if (r0 + vr > m->rows)
         r0 = c->band_r0 = m->rows - vr > 0 ? m->rows - vr : 0;
-    box_title_line(c, b, y, x, w);
+    box_title_line(c, b, y, x, w + more);
     if (c->in->present)
         focus_marks(c, b, y, x, lw, cw, r0, vr, c0, vc);
     box_header(c, b, y + top - 1, x, lw, cw, c0, vc);
@@ -837,7 +839,7 @@ static int band_need(Ctx *c, Band *b, int extra, int *need, int *room)
         if (need)
             need[k] = one;
     }
-    *room = c->cols - 2 - extra - BAND_GAP * (b->n - 1);
+    *room = c->cols - 2 - extra - c->gap * (b->n - 1);
     return total;
 }
 
@@ -891,7 +893,7 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
      * the inputs (to half their width, never below what the arithmetic
      * quotes), then all alike; then, short of room, anything down to one
      * column, so nothing is laid out past the screen. */
-    int rank[MAX_BOXES], one[MAX_BOXES], half[MAX_BOXES], floor[MAX_BOXES], gap = BAND_GAP;
+    int rank[MAX_BOXES], one[MAX_BOXES], half[MAX_BOXES], floor[MAX_BOXES], gap = c->gap;
     for (int k = 0; k < b->n; k++) {
         const Box *x = &b->box[k];
         rank[k] = x->placeholder ? 0 : x->ci >= 0 ? 3 : x->hrow >= 0 || x->hcol >= 0 ? 2 : 1;
@@ -904,7 +906,7 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
             floor[k] = pass == 2 && rank[k] == 2 ? half[k] : one[k];
         total = squeeze(b, need, rank, floor, total, w, pass + 1);
     }
-    if (total > w && b->n > 1) { /* one blank between boxes instead of two */
+    if (total > w && b->n > 1 && gap > 1) { /* one blank between boxes instead of two */
         w += b->n - 1;
         gap = 1;
     }
@@ -932,7 +934,7 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
     }
     int x = 1;
     for (int k = 0; k < b->n; k++) {
-        box(c, &b->box[k], y, x, need[k], h);
+        box(c, &b->box[k], y, x, need[k], h, k + 1 < b->n ? gap - 1 : 0);
         x += need[k] + gap;
     }
     c->rows_cut = false;
@@ -960,12 +962,37 @@ static int bar_len(const Ctx *c)
     return bw < 4 ? 4 : bw > 20 ? 20 : bw;
 }
 
+static int changed(const Ctx *c, MatId id, int i, int j);
+
+/* Do the bars show before -> after: did a weight of the focused row change? */
+static bool bars_before(const Ctx *c)
+{
+    const Attn *a = c->a, *b = &c->s->before;
+    if (!c->s->has_before || b->reached < STAGE_SOFTMAX || !mat_same_shape(&a->m[M_A], &b->m[M_A]))
+        return false;
+    for (int j = 0; j < a->m[M_A].cols; j++)
+        if (changed(c, M_A, c->in->fi, j))
+            return true;
+    return false;
+}
+
+/* The columns of the bars' numbers: "0.313 → 0.873" after a change, else
+ * the widest weight of the row. */
+static int bars_numw(const Ctx *c)
+{
+    const Mat *m = &c->a->m[M_A];
+    if (bars_before(c))
+        return BARS_NUMW(c->l->digits);
+    int w = widest_of(c, &MAT_AT(m, c->in->fi, 0), NULL, m->cols);
+    return w > c->l->digits + 2 ? w : c->l->digits + 2;
+}
+
 /* The columns the bars take: the keys' names, the bar and its number. */
 static int bars_width(const Ctx *c)
 {
     char t[64];
     snprintf(t, sizeof t, _("attention of row %d"), c->in->fi + 1);
-    int w = keys_width(c) + 2 + bar_len(c) + BARS_NUMW(c->l->digits) + 1;
+    int w = keys_width(c) + 2 + bar_len(c) + bars_numw(c) + 1;
     return w > text_width(t) + 1 ? w : text_width(t) + 1;
 }
 
@@ -1003,10 +1030,10 @@ static void bars(Ctx *c, int y, int x, int w, int h)
         step = 1;
     }
     int r0 = window(n, (h - top + step - 1) / step, c->in->fj);
-    bool show_before = c->s->has_before && b->reached >= STAGE_SOFTMAX && mat_same_shape(&a->m[M_A], &b->m[M_A]);
+    bool show_before = bars_before(c);
     snprintf(t, sizeof t, _("attention of row %d"), i + 1);
     put(c, y, x, w, t, ROLE_TITLE);
-    int lw = keys_width(c), numw = BARS_NUMW(fo.digits), bw = bar_len(c);
+    int lw = keys_width(c), numw = bars_numw(c), bw = bar_len(c);
     for (int j = r0; j < n && top + (j - r0) * step < h; j++) {
         int yy = y + top + (j - r0) * step;
         double now = MAT_AT(&a->m[M_A], i, j);
@@ -1050,6 +1077,15 @@ static int bars_room(Ctx *c, Band *b)
     while (less.n > 1 && less.box[less.n - 1].placeholder)
         less.n--;
     spare = band_spare(c, &less);
+    if (spare < need) { /* tight: one blank between boxes, the bars to the last column */
+        c->gap = 1;
+        spare = band_spare(c, &less) + 1;
+        if (spare >= need) {
+            *b = less;
+            return need - 1;
+        }
+        c->gap = BAND_GAP;
+    }
     /* Short of room, the boxes no arithmetic quotes may scroll their
      * columns for the bars; A too, whose focused row the bars repeat. */
     int give = 0;
@@ -1422,9 +1458,11 @@ static void frame(Ctx *c, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*s
     int y0 = y;
     for (int k = 0; k < nb; k++) {
         int h = rows[k] * c->row_step + c->top, extra = bars_room(c, &bands[k]);
+        bool tight = c->gap < BAND_GAP;
         band(c, &bands[k], y, h, extra);
         if (extra > 0)
-            bars(c, y, c->cols - extra, extra - 1, h);
+            bars(c, y, c->cols - extra, tight ? extra : extra - 1, h);
+        c->gap = BAND_GAP;
         y += h + g.band_gap;
     }
     add_block(c, BLOCK_MATRICES, y0, 0, c->cols, y - y0, mats_rows(c, bands, nb, &g, false), false);
@@ -1457,6 +1495,7 @@ void layout_plan(const LayoutIn *in, Plan *p)
     c.rows = in->rows;
     c.row_step = 1;
     c.top = 2;
+    c.gap = BAND_GAP;
     plan_reset(p);
     if (c.cols < LAYOUT_MIN_COLS || c.rows < LAYOUT_MIN_ROWS) {
         too_small(&c);
