@@ -689,7 +689,7 @@ static void keep_cell(Ctx *c, const Box *b, int y, int x, int cw, int i, int j, 
  * blank keeps a mark or a shade from touching the number to the left. */
 static void cell(Ctx *c, const Box *b, int y, int x, int cw, int i, int j, double lo, double hi)
 {
-    static const char *shade[4] = {"░", "▒", "▓", "█"}, *ascii[4] = {" ", ".", "+", "#"};
+    static const char *shade[4] = {"░", "▒", "▓", "█"}, *ascii[4] = {".", ":", "+", "#"};
     FmtOpt fo = {c->l->digits, c->in->ascii};
     char num[64];
     const Mat *m = &c->a->m[b->id];
@@ -1338,13 +1338,44 @@ static void note_omitted(Ctx *c)
     }
 }
 
+/* A text block below the matrices. Parts flow in screen order after the
+ * matrices, except those anchored to the last rows (the status lines and
+ * the key bar). Short of rows, parts give way by rank (lowest first):
+ * first down to `soft` lines, before any matrix row scrolls, then down to
+ * `min`. A part cut short ends in "…". A new block (an effect trace, a
+ * notice) is one more Part with its place, rank and floors. */
+typedef struct {
+    BlockKind kind;
+    Role role;
+    bool bold;
+    bool bottom;            /* anchored to the last rows */
+    bool bar;               /* one line across the whole width (the key bar) */
+    int gap;                /* blank rows above it, the first thing to go */
+    int n, want;            /* lines kept, lines it has */
+    int soft, min;          /* fewest lines before, and after, the matrices scroll */
+    int rank;               /* gives way before the parts of higher rank */
+    bool cut;               /* lines were left out: the last one ends in "…" */
+    char (*lines)[FMT_LINE];
+} Part;
+
+#define MAX_PARTS 8
+#define MAX_RANK 4
+
 /* The vertical budget: every figure below the ribbon, in rows. */
 typedef struct {
     int blank_top;           /* the blank row under the ribbon */
-    int na, gap, ns, nst, kb;/* arithmetic, blank, narration, status, key bar */
     int band_gap;            /* blank rows after each band */
-    bool na_cut, ns_cut;
+    int n;
+    Part part[MAX_PARTS];
 } Budget;
+
+static Part *add_part(Budget *g, Part p)
+{
+    if (g->n >= MAX_PARTS)
+        return NULL;
+    g->part[g->n] = p;
+    return &g->part[g->n++];
+}
 
 static int mats_rows(Ctx *c, const Band *b, int nb, const Budget *g, bool floor)
 {
@@ -1356,44 +1387,52 @@ static int mats_rows(Ctx *c, const Band *b, int nb, const Budget *g, bool floor)
 
 static int text_rows(const Budget *g)
 {
-    return g->blank_top + g->na + g->gap + g->ns + g->nst + g->kb;
+    int r = g->blank_top;
+    for (int k = 0; k < g->n; k++)
+        r += g->part[k].n + (g->part[k].n ? g->part[k].gap : 0);
+    return r;
 }
 
-/* Give way, in order, until everything fits: the blank lines, narration
- * down to two lines, the key bar, the blanks between bands, presentation's
- * double rows and marks row, rows no arithmetic quotes, narration down to
- * one line, the arithmetic down to one line. */
+static bool fits(Ctx *c, const Band *b, int nb, const Budget *g, bool floor)
+{
+    return text_rows(g) + mats_rows(c, b, nb, g, floor) <= c->rows - 2;
+}
+
+/* Parts give way, lowest rank first, down to their soft or hard floor. */
+static void give_way(Ctx *c, const Band *b, int nb, Budget *g, bool hard, bool floor)
+{
+    for (int rank = 0; rank < MAX_RANK; rank++)
+        for (int k = 0; k < g->n; k++) {
+            Part *p = &g->part[k];
+            int to = hard ? p->min : p->soft;
+            while (p->rank == rank && p->n > to && !fits(c, b, nb, g, floor)) {
+                p->n--;
+                p->cut = true;
+            }
+        }
+}
+
+/* Give way, in order, until everything fits: presentation's double rows,
+ * the blank lines, the parts down to their soft floors (narration to two
+ * lines, the key bar), then the rows no arithmetic quotes (band_heights);
+ * past that, presentation's marks row, the blanks between bands, and the
+ * parts down to their hard floors (narration, then arithmetic, to one). */
 static void budget(Ctx *c, const Band *b, int nb, Budget *g)
 {
-    int avail = c->rows - 2;
-#define FITS(floor) (text_rows(g) + mats_rows(c, b, nb, g, floor) <= avail)
-    if (c->row_step == 2 && !FITS(false))
+    if (c->row_step == 2 && !fits(c, b, nb, g, false))
         c->row_step = 1;
-    if (!FITS(false))
+    if (!fits(c, b, nb, g, false))
         g->blank_top = 0;
-    if (!FITS(false))
-        g->gap = 0;
-    while (g->ns > 2 && !FITS(false)) {
-        g->ns--;
-        g->ns_cut = true;
-    }
-    if (!FITS(false) && !c->in->field)
-        g->kb = 0;
-    if (FITS(true))
+    for (int k = g->n - 1; k >= 0 && !fits(c, b, nb, g, false); k--)
+        g->part[k].gap = 0;
+    give_way(c, b, nb, g, false, false);
+    if (fits(c, b, nb, g, true))
         return; /* the matrices scroll what no arithmetic quotes */
     if (c->top == 3)
         c->top = 2;
-    if (!FITS(true))
+    if (!fits(c, b, nb, g, true))
         g->band_gap = 0;
-    while (g->ns > 1 && !FITS(true)) {
-        g->ns--;
-        g->ns_cut = true;
-    }
-    while (g->na > 1 && !FITS(true)) {
-        g->na--;
-        g->na_cut = true;
-    }
-#undef FITS
+    give_way(c, b, nb, g, true, true);
 }
 
 /* Give the bands their rows in `avail`: the tallest gives way first,
@@ -1418,43 +1457,71 @@ static void band_heights(Ctx *c, const Band *b, int nb, int avail, int per, int 
         }
 }
 
-static int text_block(Ctx *c, BlockKind k, char lines[][FMT_LINE], int n, int want, bool cut, int y, Role r,
-                      bool bold)
+/* Lay out a part from row y; returns the rows it took. */
+static int lay_part(Ctx *c, Part *p, int y)
 {
-    if (cut && n > 0)
-        ellipsize(c, lines[n - 1], c->cols - 2);
-    for (int i = 0; i < n; i++)
-        put_b(c, y + i, 1, c->cols - 2, lines[i], r, bold);
-    if (n > 0 || want > 0)
-        add_block(c, k, y, 1, c->cols - 2, n, want, cut);
-    return n;
+    if (p->bar) {
+        int used = put(c, y, 0, c->cols, p->lines[0], p->role);
+        fill(c, y, used, c->cols - used, p->role);
+        add_block(c, p->kind, y, 0, c->cols, 1, 1, false);
+        return 1;
+    }
+    if (p->cut && p->n > 0)
+        ellipsize(c, p->lines[p->n - 1], c->cols - 2);
+    for (int i = 0; i < p->n; i++)
+        put_b(c, y + i, 1, c->cols - 2, p->lines[i], p->role, p->bold);
+    if (p->n > 0 || p->want > 0)
+        add_block(c, p->kind, y, 1, c->cols - 2, p->n, p->want, p->cut);
+    return p->n;
 }
 
-static void frame(Ctx *c, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*st)[FMT_LINE])
+/* The parts below the matrices: the arithmetic, the narration, the status
+ * lines and the key bar. */
+static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*st)[FMT_LINE],
+                  char (*kb)[FMT_LINE])
 {
     const LayoutIn *in = c->in;
+    char status[FMT_LINE];
+    int w = c->cols - 2;
+    bool more;
+    Part *p = add_part(g, (Part){BLOCK_ARITH, ROLE_ARITH, .lines = ari, .rank = 2});
+    p->n = explain_lines(c, w, ari, 6, &more);
+    p->want = p->n + more;
+    p->cut = more;
+    p->soft = p->n;
+    p->min = p->n ? 1 : 0;
+    bool arith = p->n > 0;
+    p = add_part(g, (Part){BLOCK_SAY, ROLE_SAY, .bold = in->present, .lines = say, .rank = 0});
+    p->n = say_lines(c, w, say, MAX_LINES, &more);
+    p->want = p->n + more;
+    p->cut = more;
+    p->gap = arith ? (in->present ? 2 : 1) : 0;
+    p->soft = p->n < 2 ? p->n : 2;
+    p->min = p->n < 1 ? p->n : 1;
+    Role srole = status_text(c, status, sizeof status);
+    p = add_part(g, (Part){BLOCK_STATUS, srole, .bottom = true, .lines = st, .rank = MAX_RANK});
+    p->n = p->want = p->soft = p->min = status[0] ? wrap(status, w, st, MAX_LINES, false, NULL) : 0;
+    if (in->keybar && (!in->present || in->field)) { /* presentation: only an open field */
+        snprintf(kb[0], FMT_LINE, "%s", in->keybar);
+        int keep = in->field ? 1 : 0; /* an open field never gives way */
+        add_part(g, (Part){BLOCK_KEYBAR, ROLE_KEYBAR, .bottom = true, .bar = true, .n = 1, .want = 1, .soft = keep,
+                           .min = keep, .rank = 1, .lines = kb});
+    }
+}
+
+static void frame(Ctx *c, char (*lines)[FMT_LINE])
+{
     header(c);
     ribbon(c, 1);
     Band bands[MAX_BANDS];
-    char status[FMT_LINE];
-    Role srole = status_text(c, status, sizeof status);
-    int nb = layout_bands(c, bands), w = c->cols - 2;
-    Budget g = {1, 0, 0, 0, 0, 0, 1, false, false};
-    bool amore, smore;
-    g.na = explain_lines(c, w, ari, 6, &amore);
-    g.ns = say_lines(c, w, say, MAX_LINES, &smore);
-    g.nst = status[0] ? wrap(status, w, st, MAX_LINES, false, NULL) : 0;
-    g.kb = in->present || !in->keybar ? 0 : 1;
-    g.gap = g.na ? (in->present ? 2 : 1) : 0;
-    g.na_cut = amore;
-    g.ns_cut = smore;
-    int want_na = g.na + (amore ? 1 : 0), want_ns = g.ns + (smore ? 1 : 0);
-    c->top = in->present ? 3 : 2;
-    c->row_step = in->present ? 2 : 1;
+    int nb = layout_bands(c, bands);
+    Budget g = {.blank_top = 1, .band_gap = 1};
+    parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES);
+    c->top = c->in->present ? 3 : 2;
+    c->row_step = c->in->present ? 2 : 1;
     budget(c, bands, nb, &g);
     int y = 2 + g.blank_top, rows[MAX_BANDS];
-    int avail = c->rows - y - (g.na + g.gap + g.ns + g.nst + g.kb);
-    band_heights(c, bands, nb, avail, c->top + g.band_gap, rows);
+    band_heights(c, bands, nb, c->rows - y - (text_rows(&g) - g.blank_top), c->top + g.band_gap, rows);
     int y0 = y;
     for (int k = 0; k < nb; k++) {
         int h = rows[k] * c->row_step + c->top, extra = bars_room(c, &bands[k]);
@@ -1466,19 +1533,23 @@ static void frame(Ctx *c, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*s
         y += h + g.band_gap;
     }
     add_block(c, BLOCK_MATRICES, y0, 0, c->cols, y - y0, mats_rows(c, bands, nb, &g, false), false);
-    y += text_block(c, BLOCK_ARITH, ari, g.na, want_na, g.na_cut, y, ROLE_ARITH, false);
-    y += g.na ? g.gap : 0;
-    int room = c->rows - g.kb - g.nst - y;
-    if (g.ns > room) {
-        g.ns = room > 0 ? room : 0;
-        g.ns_cut = true;
-    }
-    text_block(c, BLOCK_SAY, say, g.ns, want_ns, g.ns_cut, y, ROLE_SAY, in->present);
-    text_block(c, BLOCK_STATUS, st, g.nst, g.nst, false, c->rows - g.kb - g.nst, srole, false);
-    if (g.kb) {
-        int used = put(c, c->rows - 1, 0, c->cols, in->keybar, ROLE_KEYBAR);
-        fill(c, c->rows - 1, used, c->cols - used, ROLE_KEYBAR);
-        add_block(c, BLOCK_KEYBAR, c->rows - 1, 0, c->cols, 1, 1, false);
+    int bottom = c->rows; /* the anchored parts, from the last row up */
+    for (int k = g.n - 1; k >= 0; k--)
+        if (g.part[k].bottom && g.part[k].n > 0)
+            bottom -= g.part[k].n;
+    for (int k = 0, yb = bottom; k < g.n; k++) {
+        Part *p = &g.part[k];
+        if (p->bottom) {
+            yb += lay_part(c, p, yb);
+            continue;
+        }
+        if (p->n > 0 && p->gap)
+            y += p->gap <= bottom - y - p->n ? p->gap : 0;
+        if (p->n > bottom - y) { /* no room left for all its lines */
+            p->n = bottom - y > 0 ? bottom - y : 0;
+            p->cut = true;
+        }
+        y += lay_part(c, p, y);
     }
     note_omitted(c);
 }
@@ -1501,12 +1572,12 @@ void layout_plan(const LayoutIn *in, Plan *p)
         too_small(&c);
         return;
     }
-    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 3);
+    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 4);
     if (!lines) {
         p->oom = true;
         return;
     }
-    frame(&c, lines, lines + MAX_LINES, lines + 2 * MAX_LINES);
+    frame(&c, lines);
     free(lines);
 }
 
