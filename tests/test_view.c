@@ -410,6 +410,12 @@ static void test_presentation(void **state)
     assert_on_screen("S = Q·Kᵀ");
     assert_false(on_screen("Q = X·Wq"));
     assert_on_screen("▶我");
+    screen_resize(18, 60); /* a projector's big font: S and A still both shown */
+    view_draw(f->v);
+    golden("01-present-60x18");
+    assert_on_screen("S = Q·Kᵀ");
+    assert_on_screen("A = softmax(S)");
+    screen_resize(24, 80);
     view_keys(f->v, "P");
     view_draw(f->v);
     assert_on_screen("? help");
@@ -489,6 +495,36 @@ static void test_shared_labels_scroll_together(void **state)
     close_fix(f);
 }
 
+/* No screen width overflows anything: the sequence that overflowed the
+ * bars' 4,096-byte buffer from 2,780 columns, drawn at 3,000 (run under
+ * AddressSanitizer by make asan). */
+static void test_very_wide_screen(void **state)
+{
+    screen_resize(40, 3000);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, ":Q[1] = K[1] * 10000\rm4");
+    view_draw(f->v);
+    assert_on_screen("attention of row 1");
+    assert_on_screen("████████████████████ "); /* weight 1: the bar's full length, as at 200 columns */
+    assert_false(on_screen("█████████████████████"));
+    close_fix(f);
+    screen_resize(30, 100);
+}
+
+/* A status message longer than the screen is wide is shown whole, on two
+ * lines: `:Q[1] = 1e308` used to end in "for one cell write M[ …". */
+static void test_status_whole(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, ":Q[1] = 1e308\r");
+    view_draw(f->v);
+    assert_on_screen(" a row takes a list");
+    assert_on_screen(" M[i][j] = c\n :Q[1] = 1e308");
+    assert_false(on_screen("…"));
+    close_fix(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,6 +546,8 @@ int main(void)
         cmocka_unit_test(test_large_sizes),
         cmocka_unit_test(test_chinese_and_live_switch),
         cmocka_unit_test(test_shared_labels_scroll_together),
+        cmocka_unit_test(test_very_wide_screen),
+        cmocka_unit_test(test_status_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1414,9 +1414,10 @@ static void give_way(Ctx *c, const Band *b, int nb, Budget *g, bool hard, bool f
 
 /* Give way, in order, until everything fits: presentation's double rows,
  * the blank lines, the parts down to their soft floors (narration to two
- * lines, the key bar), then the rows no arithmetic quotes (band_heights);
- * past that, presentation's marks row, the blanks between bands, and the
- * parts down to their hard floors (narration, then arithmetic, to one). */
+ * lines, the key bar), presentation's marks row, then the rows no
+ * arithmetic quotes (band_heights); past that, the blanks between bands
+ * and the parts down to their hard floors (narration, then arithmetic, to
+ * one line). */
 static void budget(Ctx *c, const Band *b, int nb, Budget *g)
 {
     if (c->row_step == 2 && !fits(c, b, nb, g, false))
@@ -1426,10 +1427,10 @@ static void budget(Ctx *c, const Band *b, int nb, Budget *g)
     for (int k = g->n - 1; k >= 0 && !fits(c, b, nb, g, false); k--)
         g->part[k].gap = 0;
     give_way(c, b, nb, g, false, false);
+    if (c->top == 3 && !fits(c, b, nb, g, false))
+        c->top = 2; /* presentation's marks row goes before a matrix row */
     if (fits(c, b, nb, g, true))
         return; /* the matrices scroll what no arithmetic quotes */
-    if (c->top == 3)
-        c->top = 2;
     if (!fits(c, b, nb, g, true))
         g->band_gap = 0;
     give_way(c, b, nb, g, true, true);
