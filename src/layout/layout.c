@@ -789,7 +789,8 @@ static void box(Ctx *c, const Box *b, int y, int x, int w, int h, int more)
         put(c, y + top + (vr - 1) * step, edge, 1, sym(c, "▾", "v"), ROLE_HINT);
     if (p->nbox < PLAN_MAX_BOXES) {
         int click = b->ci >= 0 ? 0 : b->hrow_role == ROLE_COL ? 2 : b->hcol >= 0 ? 3 : 1;
-        p->box[p->nbox++] = (PlanBox){b->id, y, x, w, h, r0, vr, c0, vc, y + top, x + lw, cw, step, b->placeholder, click};
+        p->box[p->nbox++] = (PlanBox){b->id, y, x, w, h, m->rows, m->cols, r0, vr, c0, vc, y + top, x + lw, cw, step,
+                                      b->placeholder, click};
     }
 }
 

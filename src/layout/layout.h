@@ -53,12 +53,13 @@ typedef struct {
     int off, len;            /* bytes in Plan.text */
 } PlanRun;
 
-/* A matrix on screen: its area, and the rows r0.. r0+nr-1 and columns
- * c0.. c0+nc-1 shown (the rest scrolled away). Cells start at (cy, cx):
+/* A matrix on screen: its area, its shape, and the rows r0.. r0+nr-1 and
+ * columns c0.. c0+nc-1 shown (the rest scrolled away: what was left out). Cells start at (cy, cx):
  * row r0+k at cy + k*step, column c0+m at cx + m*cw. */
 typedef struct {
     MatId id;
     int y, x, w, h;
+    int rows, cols;          /* the matrix's shape */
     int r0, nr, c0, nc;
     int cy, cx, cw, step;
     bool placeholder;        /* stage not reached: shape only, dots */

@@ -66,10 +66,13 @@ bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role)
 
 /* ---- focus ------------------------------------------------------------------- */
 
+/* The focus (fi, fj) indexes the stage's matrix, in edit mode too: from
+ * stage 3 on, edit mode's arithmetic works out the stage's focused cell. */
 void view_clamp_focus(View *v)
 {
     const Attn *a = &v->s.cur;
-    MatId f = view_focus_mat(v);
+    int st = session_stage(&v->s);
+    MatId f = st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
     int rows = a->m[f].rows, cols = a->m[f].cols;
     v->fi = v->fi >= rows ? rows - 1 : v->fi < 0 ? 0 : v->fi;
     v->fj = v->fj >= cols ? cols - 1 : v->fj < 0 ? 0 : v->fj;
