@@ -977,15 +977,12 @@ static bool bars_before(const Ctx *c)
     return false;
 }
 
-/* The columns of the bars' numbers: "0.313 → 0.873" after a change, else
- * the widest weight of the row. */
+/* The columns of the bars' numbers: room for "0.313 → 0.873" at every
+ * step, so the boxes beside the bars keep their places when an edit
+ * brings the before -> after (a redraw repaints only what changed). */
 static int bars_numw(const Ctx *c)
 {
-    const Mat *m = &c->a->m[M_A];
-    if (bars_before(c))
-        return BARS_NUMW(c->l->digits);
-    int w = widest_of(c, &MAT_AT(m, c->in->fi, 0), NULL, m->cols);
-    return w > c->l->digits + 2 ? w : c->l->digits + 2;
+    return BARS_NUMW(c->l->digits);
 }
 
 /* The columns the bars take: the keys' names, the bar and its number. */
