@@ -28,6 +28,7 @@ LDLIBS_ALL = -lm $(LDFLAGS)
 
 CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
+LAYOUT_SRC = $(wildcard src/layout/*.c)
 VIEW_SRC   = $(wildcard src/view/*.c)
 MAIN_SRC   = src/main.c src/render.c
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
@@ -84,7 +85,8 @@ $(B)/lessons.o: $(B)/lessons.c
 
 CORE_OBJ   = $(CORE_SRC:src/%.c=$(B)/%.o)
 LESSON_OBJ = $(LESSON_SRC:src/%.c=$(B)/%.o)
-VIEW_OBJ   = $(VIEW_SRC:src/%.c=$(B)/%.o)
+LAYOUT_OBJ = $(LAYOUT_SRC:src/%.c=$(B)/%.o)
+VIEW_OBJ   = $(VIEW_SRC:src/%.c=$(B)/%.o) $(LAYOUT_OBJ)
 MAIN_OBJ   = $(MAIN_SRC:src/%.c=$(B)/%.o) $(B)/lessons.o
 
 # The binary links ncursesw and libyaml statically and is not PIE: fewer
@@ -108,7 +110,7 @@ $(B)/locale/%/LC_MESSAGES/qkvtutor.mo: src/po/%.po | deps
 
 # Refresh the template and merge it into each translation (for translators).
 pot:
-	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(VIEW_SRC))
+	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(LAYOUT_SRC) $(VIEW_SRC))
 	for p in $(PO); do msgmerge -q -U --backup=none $$p src/po/qkvtutor.pot; done
 
 e2e: all
@@ -121,7 +123,7 @@ screenshots: all
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain
 LESSON_TESTS = test_text test_action test_load test_session
-UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS)
+UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout
 
 $(B)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(dir $@)
@@ -130,6 +132,11 @@ $(B)/tests/%.o: tests/%.c | deps
 $(CORE_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(CORE_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+
+# The layout's rules over the grid of lessons, steps, modes and sizes: no
+# curses. It generates the 64x64 lesson itself (tests/bench/gen_lesson.sh).
+$(B)/tests/test_layout: $(B)/tests/test_layout.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
@@ -144,7 +151,7 @@ $(B)/tests/keys_table: $(B)/tests/keys_table.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_
 keys-doc: $(B)/tests/keys_table
 	@sh tests/keys_doc.sh $(B)/tests/keys_table README.md src/man/qkvtutor.1
 
-unit: $(UNIT_TESTS:%=$(B)/tests/%) $(B)/tests/test_view
+unit: $(UNIT_TESTS:%=$(B)/tests/%) $(B)/tests/test_view $(MO)
 	@set -e; for t in $(UNIT_TESTS) test_view; do echo "== $$t"; $(B)/tests/$$t; done
 
 # Rewrite the golden screens; review the diff before committing.

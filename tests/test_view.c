@@ -146,10 +146,11 @@ static void test_golden_steps(void **state)
     }
 }
 
-/* Pressing next walks the ribbon through all five stages in order. */
+/* Pressing 1-5 walks the ribbon through all five stages in order; stage 3
+ * reads QKᵀ in lesson 01, which does not scale, and QKᵀ/√d once s scales. */
 static void test_ribbon_walks_stages(void **state)
 {
-    static const char *marks[] = {"[1 X]", "[2 Q K V]", "[3 QKᵀ/√d]", "[4 softmax]", "[5 A·V]"};
+    static const char *marks[] = {"[1 X]", "[2 Q K V]", "[3 QKᵀ]", "[4 softmax]", "[5 A·V]"};
     screen_resize(24, 80);
     Fix *f = open_builtin("lessons/01", &dark);
     view_keys(f->v, "1");
@@ -158,6 +159,9 @@ static void test_ribbon_walks_stages(void **state)
         view_draw(f->v);
         assert_on_screen(marks[st - 1]);
     }
+    view_keys(f->v, "3s");
+    view_draw(f->v);
+    assert_on_screen("[3 QKᵀ/√d]");
     close_fix(f);
 }
 
@@ -207,12 +211,15 @@ static void test_action_before_after(void **state)
     assert_row("▲0.873", "▼0.076", "▼0.052");
     view_keys(f->v, "s");
     view_draw(f->v);
-    assert_row("▼0.695", "▲0.169", "▲0.136");
+    assert_row("▼0.695", "▲0.169"); /* A gives its third column to the bars */
     assert_on_screen("0.873 → 0.695");
+    assert_on_screen("0.052 → 0.136");
+    assert_row("▼1.739", "▼0.327", "▼0.106"); /* s₁, quoted by the arithmetic, whole */
     view_keys(f->v, "uu");
     view_draw(f->v);
-    assert_row("▼0.313", "▲0.337", "▲0.350");
+    assert_row("▼0.313", "▲0.337");
     assert_on_screen("0.873 → 0.313");
+    assert_on_screen("0.052 → 0.350");
     close_fix(f);
 }
 
@@ -330,7 +337,7 @@ static void test_ascii_fallback(void **state)
     view_keys(f->v, "3kkkhhhl");
     view_draw(f->v);
     assert_on_screen("score_12 = q_1.k_2 = (0.149)(-0.169) + (-0.041)(-0.304) + (0.194)(0.094) = 0.006");
-    assert_on_screen("[3 QK^T/sqrt(d)]");
+    assert_on_screen("[3 QK^T]");
     close_fix(f);
 }
 
@@ -361,7 +368,8 @@ static void test_overflow_hint(void **state)
     view_draw(f->v);
     assert_false(on_screen("exp overflowed"));
     assert_on_screen("NaN → 1.000");
-    assert_row("▲1.000", "▲0.000", "0.000");
+    assert_row("▲1.000", "▲0.000");
+    assert_row("6025.076", "1133.754", "368.145");
     close_fix(f);
 }
 
@@ -382,12 +390,14 @@ static void test_mouse_click(void **state)
     view_draw(f->v);
     y = screen_find("−0.574", &x); /* K[1][2] */
     view_click(f->v, y, x + 2);
+    view_keys(f->v, "7"); /* the number field names the cell clicked */
     view_draw(f->v);
-    assert_on_screen("k₁₂ = x₁·Wk[:,2]");
+    assert_on_screen("K[1][2] = 7");
     close_fix(f);
 }
 
-/* Presentation mode: no key bar, only the active band, big focus marks. */
+/* Presentation mode: no key bar, the stage's operands and result (the
+ * softmax stage quotes S: S is shown), big focus marks. */
 static void test_presentation(void **state)
 {
     static const ViewOpt present = {LANG_EN, false, "projector", true};
@@ -397,8 +407,15 @@ static void test_presentation(void **state)
     view_draw(f->v);
     golden("01-present-80x24");
     assert_false(on_screen("? help"));
-    assert_false(on_screen("S = Q·Kᵀ"));
+    assert_on_screen("S = Q·Kᵀ");
+    assert_false(on_screen("Q = X·Wq"));
     assert_on_screen("▶我");
+    screen_resize(18, 60); /* a projector's big font: S and A still both shown */
+    view_draw(f->v);
+    golden("01-present-60x18");
+    assert_on_screen("S = Q·Kᵀ");
+    assert_on_screen("A = softmax(S)");
+    screen_resize(24, 80);
     view_keys(f->v, "P");
     view_draw(f->v);
     assert_on_screen("? help");
@@ -463,7 +480,10 @@ static void test_shared_labels_scroll_together(void **state)
     char a[64], o[64];
     fmt_num(MAT_AT(&s.cur.m[M_A], 6, 0), &fo, a, sizeof a);
     fmt_num(MAT_AT(&s.cur.m[M_O], 6, 0), &fo, o, sizeof o);
-    char *text = screen_text(), *line = strstr(text, "\n t7 "), *end = line ? strchr(line + 1, '\n') : NULL;
+    char *text = screen_text(), *line = NULL; /* S A O's t7 line: the last one */
+    for (char *p = strstr(text, "\n t7 "); p; p = strstr(p + 1, "\n t7 "))
+        line = p;
+    char *end = line ? strchr(line + 1, '\n') : NULL;
     assert_non_null(end);
     *end = '\0';
     char *pa = strstr(line, a), *po = pa ? strstr(pa + strlen(a), o) : NULL;
@@ -472,6 +492,36 @@ static void test_shared_labels_scroll_together(void **state)
     assert_non_null(po);
     free(text);
     session_free(&s);
+    close_fix(f);
+}
+
+/* No screen width overflows anything: the sequence that overflowed the
+ * bars' 4,096-byte buffer from 2,780 columns, drawn at 3,000 (run under
+ * AddressSanitizer by make asan). */
+static void test_very_wide_screen(void **state)
+{
+    screen_resize(40, 3000);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, ":Q[1] = K[1] * 10000\rm4");
+    view_draw(f->v);
+    assert_on_screen("attention of row 1");
+    assert_on_screen("████████████████████ "); /* weight 1: the bar's full length, as at 200 columns */
+    assert_false(on_screen("█████████████████████"));
+    close_fix(f);
+    screen_resize(30, 100);
+}
+
+/* A status message longer than the screen is wide is shown whole, on two
+ * lines: `:Q[1] = 1e308` used to end in "for one cell write M[ …". */
+static void test_status_whole(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, ":Q[1] = 1e308\r");
+    view_draw(f->v);
+    assert_on_screen(" a row takes a list");
+    assert_on_screen(" M[i][j] = c\n :Q[1] = 1e308");
+    assert_false(on_screen("…"));
     close_fix(f);
 }
 
@@ -496,6 +546,8 @@ int main(void)
         cmocka_unit_test(test_large_sizes),
         cmocka_unit_test(test_chinese_and_live_switch),
         cmocka_unit_test(test_shared_labels_scroll_together),
+        cmocka_unit_test(test_very_wide_screen),
+        cmocka_unit_test(test_status_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

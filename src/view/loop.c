@@ -49,6 +49,7 @@ View *view_new(const Lesson *l, const ViewOpt *o)
     v->ascii = o->ascii;
     v->present = o->present;
     v->fmat = M_Q;
+    plan_init(&v->plan);
     int t = o->theme ? theme_lookup(o->theme) : -1;
     if (t < 0)
         t = getenv("NO_COLOR") && *getenv("NO_COLOR") ? THEME_MONO : THEME_DARK;
@@ -67,6 +68,7 @@ void view_free(View *v)
     if (!v)
         return;
     session_free(&v->s);
+    plan_free(&v->plan);
     free(v);
 }
 

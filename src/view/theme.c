@@ -114,12 +114,3 @@ bool theme_is_mono(void)
 {
     return cur.theme == THEME_MONO;
 }
-
-Role theme_heat(double w)
-{
-    if (!(w >= 0.25))          /* also NaN */
-        return ROLE_HEAT1;
-    if (w < 0.5)
-        return ROLE_HEAT2;
-    return w < 0.75 ? ROLE_HEAT3 : ROLE_HEAT4;
-}

@@ -2,19 +2,20 @@
  *
  * loop.c owns the terminal and the main loop, keys.c turns keys into
  * requests and requests into state changes (flags back to the loop),
- * draw.c draws a frame from the state, theme.c holds the colour roles.
+ * draw.c paints the frame src/layout plans from the state, theme.c holds the colour roles.
  * Nothing here changes a number: edits become action text for the
  * session (session_act_text). */
 #ifndef QKV_VIEW_INT_H
 #define QKV_VIEW_INT_H
 
 #include <curses.h>
+#include "../layout/layout.h"
 #include "../lesson/session.h"
 #include "theme.h"
 #include "view.h"
 
-#define VIEW_MIN_COLS 80
-#define VIEW_MIN_LINES 24
+#define VIEW_MIN_COLS LAYOUT_MIN_COLS
+#define VIEW_MIN_LINES LAYOUT_MIN_ROWS
 #define PROMPT_MAX 256
 #define HISTORY_MAX 32
 
@@ -53,6 +54,7 @@ struct View {
     char save_path[PROMPT_MAX];
     int confirm;             /* what MODE_CONFIRM confirms */
     bool quit;
+    Plan plan;               /* the last frame laid out: painted, and read by view_hit */
 };
 
 /* draw.c */

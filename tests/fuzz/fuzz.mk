@@ -19,7 +19,7 @@ FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_CFLAGS   = $(CFLAGS_ALL) -O1 -g $(FUZZ_SAN) -Isrc -Itests
 FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) src/render.c
 FUZZ_OBJ      = $(FUZZ_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
-FUZZ_VIEW_OBJ = $(VIEW_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/screen.o $(FUZZ_DIR)/obj/lessons.o
+FUZZ_VIEW_OBJ = $(VIEW_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(LAYOUT_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/screen.o $(FUZZ_DIR)/obj/lessons.o
 FUZZ_TARGETS  = fuzz_lesson fuzz_action fuzz_view
 FUZZ_SECONDS_LESSON ?= $(FUZZ_SECONDS)
 FUZZ_SECONDS_ACTION ?= $(FUZZ_SECONDS)

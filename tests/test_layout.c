@@ -1,0 +1,656 @@
+/* test_layout.c - the frame plan's rules, checked without a terminal.
+ *
+ * The grid: every built-in lesson and a generated 64x64 one, every step,
+ * modes normal, edit and presentation, zh and en, at 60x18, 80x24,
+ * 100x30, 120x40 and 200x60. In every case the focused result and every
+ * operand its arithmetic quotes (worked out here from the core's explain
+ * terms, not from the plan) are laid out on screen; the narration and the
+ * arithmetic are whole or end in "…"; no two runs overlap; nothing is
+ * laid out past the screen. Then one test per defect the layout fixed. */
+#include <stdlib.h>
+#include <string.h>
+#include <locale.h>
+
+#include "core/explain.h"
+#include "layout/layout.h"
+#include "lesson/embedded.h"
+#include "lesson/fmt.h"
+#include "lesson/i18n.h"
+#include "lesson/session.h"
+#include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
+
+typedef enum { MODE_NORMAL, MODE_EDIT, MODE_PRESENT, MODE_COUNT } GridMode;
+
+static const char *mode_name[] = {"normal", "edit", "present"};
+static const char normal_bar[] = " Space next  PgUp back  ←↑↓→ focus  e edit  : action  s scale  ? help  q quit";
+static const char edit_bar[] = " ←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave";
+
+/* A lesson and a session on it, with the View's focus. */
+typedef struct {
+    Lesson l;
+    Session s;
+    LayoutIn in;
+    Plan p;
+    char where[160];
+} Case;
+
+static char *lesson64;
+static size_t lesson64_len;
+
+static int setup(void **state)
+{
+    setlocale(LC_ALL, "C.UTF-8");
+    i18n_set(LANG_EN, "build/locale");
+    FILE *f = popen("sh tests/bench/gen_lesson.sh 64 64", "r");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 20;
+    lesson64 = malloc(cap);
+    lesson64_len = fread(lesson64, 1, cap, f);
+    return pclose(f) == 0 && lesson64_len > 0 && lesson64_len < cap ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    free(lesson64);
+    return 0;
+}
+
+static void load(Case *c, const char *name, const char *yaml, size_t len)
+{
+    char err[512];
+    memset(c, 0, sizeof *c);
+    if (!lesson_load_buffer(name, yaml, len, &c->l, err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(session_init(&c->s, &c->l));
+    plan_init(&c->p);
+}
+
+static void load_builtin(Case *c, const char *prefix)
+{
+    for (int k = 0; k < embedded_count; k++)
+        if (strncmp(embedded_lessons[k].name, prefix, strlen(prefix)) == 0) {
+            load(c, embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len);
+            return;
+        }
+    fail_msg("no lesson %s", prefix);
+}
+
+static void unload(Case *c)
+{
+    plan_free(&c->p);
+    session_free(&c->s);
+    lesson_free(&c->l);
+}
+
+/* The View's state at the current step, as the view sets it. */
+static void view_state(Case *c, GridMode m, Lang lang, int cols, int rows)
+{
+    const Focus *f = &session_step(&c->s)->focus;
+    LayoutIn *in = &c->in;
+    *in = (LayoutIn){.s = &c->s, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg = "",
+                     .msg_role = ROLE_HINT, .keybar = normal_bar, .cols = cols, .rows = rows};
+    if (f->kind != FOCUS_NONE) {
+        in->fi = f->i;
+        in->fj = f->kind == FOCUS_CELL ? f->j : 0;
+        if (f->mat >= M_Q && f->mat <= M_V)
+            in->fmat = f->mat;
+    }
+    int st = session_stage(&c->s);
+    MatId fm = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    const Mat *fmx = &c->s.cur.m[fm];
+    in->fi = in->fi >= fmx->rows ? fmx->rows - 1 : in->fi;
+    in->fj = in->fj >= fmx->cols ? fmx->cols - 1 : in->fj;
+    in->present = m == MODE_PRESENT;
+    if (m == MODE_EDIT) { /* as the e key does */
+        in->mode = LAYOUT_EDIT;
+        in->ei = in->fi < c->s.cur.m[M_Q].rows ? in->fi : 0;
+        in->ej = 0;
+        in->keybar = edit_bar;
+    }
+}
+
+/* The cell the arithmetic explains, worked out here: edit mode's cursor up
+ * to stage 2, else the stage's focused cell. */
+static bool explained(const Case *c, Explain *e)
+{
+    const LayoutIn *in = &c->in;
+    int st = session_stage(&c->s);
+    MatId m = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    int i = in->fi, j = in->fj;
+    if (in->mode == LAYOUT_EDIT && st <= STAGE_QKV) {
+        m = in->emat;
+        i = in->ei;
+        j = in->ej;
+    }
+    return explain_cell(&c->s.cur, m, i, j, e);
+}
+
+/* Is cell (id, i, j) laid out on screen in a box that is not dots? */
+static bool visible(const Case *c, MatId id, int i, int j)
+{
+    const PlanCell *x = plan_cell(&c->p, id, i, j);
+    if (!x || x->y < 0 || x->y >= c->in.rows || x->x < 0 || x->x + x->w > c->in.cols)
+        return false;
+    return !c->p.box[x->box].placeholder;
+}
+
+static void need(const Case *c, MatId id, int i, int j, const char *what)
+{
+    if (!visible(c, id, i, j))
+        fail_msg("%s: %s %s[%d][%d] is not on screen", c->where, what, attn_mat_name(id), i + 1, j + 1);
+}
+
+/* The text of the runs in role r on rows [y, y + h), in reading order,
+ * with every blank left out (lines break at blanks or inside CJK text). */
+static void block_text(const Case *c, const PlanBlock *b, Role r, char *out, size_t len)
+{
+    size_t n = 0;
+    for (int y = b->y; y < b->y + b->h; y++)
+        for (int k = 0; k < c->p.nrun; k++) {
+            const PlanRun *run = &c->p.run[k];
+            if (run->y != y || run->role != r)
+                continue;
+            const char *t = plan_text(&c->p, run->off);
+            for (int m = 0; m < run->len && n + 1 < len; m++)
+                if (t[m] != ' ')
+                    out[n++] = t[m];
+        }
+    out[n] = '\0';
+}
+
+static void squeeze_blanks(const char *in, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *in && n + 1 < len; in++)
+        if (*in != ' ')
+            out[n++] = *in;
+    out[n] = '\0';
+}
+
+/* A block is whole (its text is all of `full`) or cut: a prefix ending in "…". */
+static void whole_or_cut(const Case *c, BlockKind k, Role r, const char *full, const char *what)
+{
+    static char want[1 << 16], got[1 << 16];
+    squeeze_blanks(full, want, sizeof want);
+    const PlanBlock *b = plan_block(&c->p, k);
+    if (!want[0])
+        return;
+    if (!b)
+        fail_msg("%s: no %s block", c->where, what);
+    block_text(c, b, r, got, sizeof got);
+    if (strcmp(got, want) == 0 && !b->cut)
+        return;
+    size_t n = strlen(got);
+    const char *dots = "…";
+    if (!b->cut || n < strlen(dots) || strcmp(got + n - strlen(dots), dots) != 0)
+        fail_msg("%s: the %s is neither whole nor ends in …: %s", c->where, what, got);
+    got[n - strlen(dots)] = '\0';
+    if (strncmp(want, got, strlen(got)) != 0)
+        fail_msg("%s: the %s shown is not the start of its text: %s", c->where, what, got);
+}
+
+/* Nothing past the screen, no two runs on the same column, widths true. */
+static void runs_fit(const Case *c)
+{
+    int cols = c->in.cols, rows = c->in.rows;
+    unsigned char *used = calloc((size_t)cols * (size_t)rows, 1);
+    assert_non_null(used);
+    for (int k = 0; k < c->p.nrun; k++) {
+        const PlanRun *r = &c->p.run[k];
+        char t[FMT_LINE];
+        snprintf(t, sizeof t, "%.*s", r->len, plan_text(&c->p, r->off));
+        if (r->y < 0 || r->y >= rows || r->x < 0 || r->x + r->w > cols)
+            fail_msg("%s: run \"%s\" at (%d, %d) w %d is past the screen", c->where, t, r->y, r->x, r->w);
+        if (text_width(t) != r->w)
+            fail_msg("%s: run \"%s\" says width %d, is %d", c->where, t, r->w, text_width(t));
+        for (int x = r->x; x < r->x + r->w; x++) {
+            if (used[r->y * cols + x])
+                fail_msg("%s: run \"%s\" at (%d, %d) overlaps another", c->where, t, r->y, x);
+            used[r->y * cols + x] = 1;
+        }
+    }
+    free(used);
+}
+
+/* The operands an explanation quotes. When the arithmetic is cut (a
+ * 64-term dot product), the matrix scrolls to the focus: its first quoted
+ * cell must show. */
+static void operands(const Case *c, const Explain *e, bool cut)
+{
+    int n = cut && e->n > 1 ? 1 : e->n;
+    for (int k = 0; k < n; k++)
+        switch (e->kind) {
+        case EX_PROJ:
+            if (e->overridden)
+                return;
+            need(c, M_X, e->i, k, "operand");
+            need(c, (MatId)(M_WQ + (e->mat - M_Q)), k, e->j, "operand");
+            break;
+        case EX_SCORE:
+            need(c, M_Q, e->i, k, "operand");
+            need(c, M_K, e->j, k, "operand");
+            break;
+        case EX_SOFTMAX:
+            need(c, M_S, e->i, k, "operand");
+            break;
+        case EX_OUTPUT:
+            need(c, M_A, e->i, k, "operand");
+            need(c, M_V, k, e->j, "operand");
+            break;
+        default:
+            return;
+        }
+}
+
+/* The arithmetic lines, as fmt writes them, for the whole-or-cut check. */
+static void arith_text(const Case *c, const Explain *e, char *out, size_t len)
+{
+    static char lines[FMT_MAX_LINES][FMT_LINE];
+    FmtOpt fo = {c->l.digits, c->in.ascii};
+    int n = fmt_explain(e, &fo, lines, FMT_MAX_LINES);
+    out[0] = '\0';
+    for (int k = 0; k < n; k++)
+        snprintf(out + strlen(out), len - strlen(out), "%s ", lines[k]);
+}
+
+/* Every rule, on the case laid out in c->p. */
+static void check_case(Case *c)
+{
+    static char buf[1 << 16];
+    layout_plan(&c->in, &c->p);
+    if (c->p.too_small || c->p.oom)
+        fail_msg("%s: too small or out of memory", c->where);
+    runs_fit(c);
+    Explain e;
+    if (explained(c, &e)) {
+        MatId rm = e.kind == EX_SOFTMAX ? M_A : e.mat;
+        need(c, rm, e.i, e.j, "focused result");
+        arith_text(c, &e, buf, sizeof buf);
+        whole_or_cut(c, BLOCK_ARITH, ROLE_ARITH, buf, "arithmetic");
+        const PlanBlock *ab = plan_block(&c->p, BLOCK_ARITH);
+        operands(c, &e, ab && ab->cut);
+    }
+    char *prose = fmt_prose(text_get(&session_step(&c->s)->say, c->in.lang), false);
+    assert_non_null(prose);
+    whole_or_cut(c, BLOCK_SAY, ROLE_SAY, prose, "narration");
+    free(prose);
+}
+
+static const int sizes[][2] = {{60, 18}, {80, 24}, {100, 30}, {120, 40}, {200, 60}};
+
+/* Every step of one lesson over modes, languages and sizes; returns cases. */
+static int grid_lesson(Case *c)
+{
+    int cases = 0;
+    for (int step = 0; step < session_steps(&c->s); step++) {
+        session_goto(&c->s, step);
+        for (int m = 0; m < MODE_COUNT; m++) {
+            if (m == MODE_EDIT && session_stage(&c->s) < STAGE_QKV)
+                continue; /* e moves to stage 2 first: that step's case is covered there */
+            for (int lg = 0; lg < 2; lg++) {
+                Lang lang = lg ? LANG_ZH : LANG_EN;
+                i18n_set(lang, "build/locale");
+                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                    view_state(c, (GridMode)m, lang, sizes[z][0], sizes[z][1]);
+                    snprintf(c->where, sizeof c->where, "%s step %d %s %s %dx%d", c->l.file ? c->l.file : "?",
+                             step + 1, mode_name[m], lg ? "zh" : "en", sizes[z][0], sizes[z][1]);
+                    check_case(c);
+                    cases++;
+                }
+            }
+        }
+    }
+    i18n_set(LANG_EN, "build/locale");
+    return cases;
+}
+
+/* The property over the whole grid (DESIGN.md, "What the arithmetic quotes is on screen"). */
+static void test_grid(void **state)
+{
+    int cases = 0;
+    Case *c = malloc(sizeof *c);
+    assert_non_null(c);
+    for (int k = 0; k < embedded_count; k++) {
+        load(c, embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len);
+        cases += grid_lesson(c);
+        unload(c);
+    }
+    load(c, "64x64.yaml", lesson64, lesson64_len);
+    cases += grid_lesson(c);
+    unload(c);
+    free(c);
+    printf("layout grid: %d cases\n", cases);
+    assert_true(cases > 1000);
+}
+
+static bool has_box(const Plan *p, MatId id)
+{
+    for (int k = 0; k < p->nbox; k++)
+        if (p->box[k].id == id && !p->box[k].placeholder)
+            return true;
+    return false;
+}
+
+/* Presentation mode shows what each stage's arithmetic quotes, at 120x40
+ * and at 60x18: X and Wq with Q; Q and K with S; S with A; A and V with O. */
+static void test_presentation_operands(void **state)
+{
+    static const MatId want[6][3] = {{0}, {M_X}, {M_X, M_WQ, M_Q}, {M_Q, M_K, M_S}, {M_S, M_A}, {M_A, M_V, M_O}};
+    static const int n[6] = {0, 1, 3, 3, 2, 3};
+    Case c;
+    load_builtin(&c, "lessons/01");
+    for (int z = 0; z < 2; z++)
+        for (int st = STAGE_INPUT; st <= STAGE_OUTPUT; st++) {
+            session_goto_stage(&c.s, st);
+            view_state(&c, MODE_PRESENT, LANG_EN, z ? 60 : 120, z ? 18 : 40);
+            layout_plan(&c.in, &c.p);
+            for (int k = 0; k < n[st]; k++)
+                if (!has_box(&c.p, want[st][k]))
+                    fail_msg("stage %d at %dx%d: %s is not shown", st, c.in.cols, c.in.rows,
+                             attn_mat_name(want[st][k]));
+        }
+    unload(&c);
+}
+
+/* Lesson 4 at the softmax stage, 80x24: all of S's row is shown (its four
+ * columns, quoted by the arithmetic), not two of them. */
+static void test_lesson4_softmax_shows_s(void **state)
+{
+    Case c;
+    load_builtin(&c, "lessons/04");
+    session_goto_stage(&c.s, STAGE_SOFTMAX);
+    for (int j = 0; j < 4; j++) {
+        view_state(&c, MODE_NORMAL, LANG_EN, 80, 24);
+        c.in.fj = j; /* l moves the focus along the row */
+        layout_plan(&c.in, &c.p);
+        for (int k = 0; k < 4; k++)
+            assert_true(visible(&c, M_S, c.in.fi, k));
+    }
+    unload(&c);
+}
+
+/* The text laid out on row y from column x0 to x1 (exclusive); blanks where nothing is. */
+static void row_text(const Plan *p, int y, int x0, int x1, char *out, size_t len)
+{
+    size_t n = 0;
+    for (int x = x0; x < x1 && n + 8 < len;) {
+        int hit = -1;
+        for (int k = 0; k < p->nrun; k++)
+            if (p->run[k].y == y && p->run[k].x <= x && x < p->run[k].x + p->run[k].w)
+                hit = k;
+        if (hit < 0) {
+            out[n++] = ' ';
+            x++;
+            continue;
+        }
+        /* the run from column x on: whole characters, one column each here */
+        const PlanRun *r = &p->run[hit];
+        const char *t = plan_text(p, r->off);
+        int col = r->x;
+        size_t b = 0;
+        while (col < x && b < (size_t)r->len) {
+            size_t cl = 1;
+            while (b + cl < (size_t)r->len && (t[b + cl] & 0xC0) == 0x80)
+                cl++;
+            char ch[8];
+            snprintf(ch, sizeof ch, "%.*s", (int)cl, t + b);
+            col += text_width(ch);
+            b += cl;
+        }
+        size_t cl = 1;
+        while (b + cl < (size_t)r->len && (t[b + cl] & 0xC0) == 0x80)
+            cl++;
+        memcpy(out + n, t + b, cl);
+        n += cl;
+        char ch[8];
+        snprintf(ch, sizeof ch, "%.*s", (int)cl, t + b);
+        x += text_width(ch) > 0 ? text_width(ch) : 1;
+    }
+    out[n] = '\0';
+}
+
+/* After an edit and a toggle every changed cell of S and A shows ▲ or ▼,
+ * negatives included, with a blank before it (never glued to the number
+ * to its left); in mono every cell of S and A has its shade character. */
+static void test_change_marks(void **state)
+{
+    for (int mono = 0; mono < 2; mono++) {
+        Case c;
+        char err[256], cell[256];
+        load_builtin(&c, "lessons/01");
+        session_goto_stage(&c.s, STAGE_SOFTMAX);
+        assert_true(session_act_text(&c.s, "Q[1] = K[1] * 5", err, sizeof err));
+        assert_true(session_act_text(&c.s, "scale = sqrt_dk", err, sizeof err));
+        view_state(&c, MODE_NORMAL, LANG_EN, 80, 24);
+        c.in.mono = mono;
+        layout_plan(&c.in, &c.p);
+        int marked = 0, negative = 0;
+        FmtOpt fo = {c.l.digits, false};
+        for (int k = 0; k < c.p.ncell; k++) {
+            const PlanCell *x = &c.p.cell[k];
+            if (x->id != M_S && x->id != M_A && x->id != M_Q)
+                continue;
+            char now[64], was[64];
+            fmt_num(MAT_AT(&c.s.cur.m[x->id], x->i, x->j), &fo, now, sizeof now);
+            fmt_num(MAT_AT(&c.s.before.m[x->id], x->i, x->j), &fo, was, sizeof was);
+            row_text(&c.p, x->y, x->x, x->x + x->w, cell, sizeof cell);
+            bool moved = strcmp(now, was) != 0;
+            if (cell[0] != ' ')
+                fail_msg("%s[%d][%d] \"%s\" touches its left neighbour", attn_mat_name(x->id), x->i + 1, x->j + 1, cell);
+            if (moved) {
+                const char *mark = strstr(cell, strcmp(now, was) && MAT_AT(&c.s.cur.m[x->id], x->i, x->j) >
+                                                   MAT_AT(&c.s.before.m[x->id], x->i, x->j) ? "▲" : "▼");
+                if (!mark || strcmp(mark + strlen("▲"), now) != 0)
+                    fail_msg("%s[%d][%d] changed %s -> %s but shows \"%s\"", attn_mat_name(x->id), x->i + 1,
+                             x->j + 1, was, now, cell);
+                marked++;
+                negative += now[0] != '0' && strncmp(now, "−", strlen("−")) == 0;
+            }
+            if (mono && x->id != M_Q && !strstr(cell, "░") && !strstr(cell, "▒") && !strstr(cell, "▓") &&
+                !strstr(cell, "█"))
+                fail_msg("mono: %s[%d][%d] \"%s\" has no shade", attn_mat_name(x->id), x->i + 1, x->j + 1, cell);
+        }
+        assert_true(marked >= 9);
+        assert_true(negative >= 2); /* S's −0.036 and −0.073 went up: ▲ before a minus */
+        unload(&c);
+    }
+}
+
+/* The bars have one scale at a size: 0.313 is as long in edit mode as in
+ * normal mode. */
+static void test_bars_one_scale(void **state)
+{
+    Case c;
+    char bar[2][64] = {"", ""};
+    load_builtin(&c, "lessons/01");
+    session_goto_stage(&c.s, STAGE_SOFTMAX);
+    for (int m = 0; m < 2; m++) {
+        view_state(&c, m ? MODE_EDIT : MODE_NORMAL, LANG_EN, 80, 24);
+        layout_plan(&c.in, &c.p);
+        for (int k = 0; k < c.p.nrun && !bar[m][0]; k++)
+            if (c.p.run[k].role == ROLE_BAR)
+                snprintf(bar[m], sizeof bar[m], "%.*s", c.p.run[k].len, plan_text(&c.p, c.p.run[k].off));
+    }
+    assert_string_not_equal(bar[0], "");
+    assert_string_equal(bar[0], bar[1]);
+    unload(&c);
+}
+
+/* With q₁ set by hand in lesson 3, the ✎ mark stands a blank apart from 猫. */
+static void test_override_mark_apart(void **state)
+{
+    Case c;
+    char row[256], err[256];
+    load_builtin(&c, "lessons/03");
+    session_goto_stage(&c.s, STAGE_SCORES);
+    assert_true(session_act_text(&c.s, "Q[1] = K[1] * 5", err, sizeof err));
+    view_state(&c, MODE_NORMAL, LANG_EN, 80, 24);
+    layout_plan(&c.in, &c.p);
+    int found = 0;
+    for (int k = 0; k < c.p.nrun; k++)
+        if (c.p.run[k].role == ROLE_HAND) {
+            row_text(&c.p, c.p.run[k].y, 0, c.p.run[k].x + 1, row, sizeof row);
+            assert_non_null(strstr(row, "猫 ✎"));
+            found++;
+        }
+    assert_true(found > 0);
+    unload(&c);
+}
+
+/* No screen width overflows anything: lesson 1's overflowing softmax at
+ * 3,000 columns (the bars were appended into a 4,096-byte stack buffer). */
+static void test_very_wide(void **state)
+{
+    Case c;
+    char err[256];
+    load_builtin(&c, "lessons/01");
+    session_goto_stage(&c.s, STAGE_SOFTMAX);
+    assert_true(session_act_text(&c.s, "Q[1] = K[1] * 10000", err, sizeof err));
+    assert_true(session_act_text(&c.s, "softmax = stable", err, sizeof err));
+    for (int w = 2780; w <= 3000; w += 220) {
+        view_state(&c, MODE_NORMAL, LANG_EN, w, 60);
+        snprintf(c.where, sizeof c.where, "lesson 1 at %dx60", w);
+        layout_plan(&c.in, &c.p);
+        runs_fit(&c);
+        view_state(&c, MODE_EDIT, LANG_EN, w, 60);
+        layout_plan(&c.in, &c.p);
+        runs_fit(&c);
+    }
+    unload(&c);
+}
+
+/* A long status message is shown whole, on as many lines as it needs. */
+static void test_status_whole(void **state)
+{
+    static const char msg[] =
+        "Q[1] = 1e308: the value 1e308 overflows when multiplied; numbers must stay below 1e154 "
+        "in Q, K and V, for one cell write M[i][j] = value, for a row M[i] = [a, b, c].";
+    Case c;
+    char got[1024], want[1024];
+    load_builtin(&c, "lessons/01");
+    session_goto_stage(&c.s, STAGE_SOFTMAX);
+    for (int z = 0; z < 2; z++) {
+        view_state(&c, MODE_NORMAL, LANG_EN, z ? 60 : 80, z ? 18 : 24);
+        c.in.msg = msg;
+        c.in.msg_role = ROLE_ERROR;
+        layout_plan(&c.in, &c.p);
+        const PlanBlock *b = plan_block(&c.p, BLOCK_STATUS);
+        assert_non_null(b);
+        assert_false(b->cut);
+        assert_true(b->h >= 2);
+        block_text(&c, b, ROLE_ERROR, got, sizeof got);
+        squeeze_blanks(msg, want, sizeof want);
+        assert_string_equal(got, want);
+    }
+    unload(&c);
+}
+
+static bool ribbon_has(Case *c, const char *s)
+{
+    char row[512];
+    const PlanBlock *b = plan_block(&c->p, BLOCK_RIBBON);
+    assert_non_null(b);
+    row_text(&c->p, b->y, 0, c->in.cols, row, sizeof row);
+    return strstr(row, s) != NULL;
+}
+
+/* The ribbon reads QKᵀ when the lesson does not scale, QKᵀ/√d once it does. */
+static void test_ribbon_scale(void **state)
+{
+    Case c;
+    char err[256];
+    load_builtin(&c, "lessons/01");
+    view_state(&c, MODE_NORMAL, LANG_EN, 80, 24);
+    layout_plan(&c.in, &c.p);
+    assert_true(ribbon_has(&c, " 3 QKᵀ "));
+    assert_false(ribbon_has(&c, "√d"));
+    session_goto_stage(&c.s, STAGE_SCORES);
+    assert_true(session_act_text(&c.s, "scale = sqrt_dk", err, sizeof err));
+    view_state(&c, MODE_NORMAL, LANG_EN, 80, 24);
+    layout_plan(&c.in, &c.p);
+    assert_true(ribbon_has(&c, "[3 QKᵀ/√d]"));
+    unload(&c);
+}
+
+/* Below 60x18 the plan is one message saying so; at 60x18 it is a frame. */
+static void test_too_small(void **state)
+{
+    Case c;
+    char row[512];
+    load_builtin(&c, "lessons/01");
+    view_state(&c, MODE_PRESENT, LANG_EN, 59, 18);
+    layout_plan(&c.in, &c.p);
+    assert_true(c.p.too_small);
+    row_text(&c.p, 0, 0, 59, row, sizeof row);
+    assert_non_null(strstr(row, "The terminal is 59x18; qkvtutor needs"));
+    view_state(&c, MODE_PRESENT, LANG_EN, 60, 17);
+    layout_plan(&c.in, &c.p);
+    assert_true(c.p.too_small);
+    view_state(&c, MODE_PRESENT, LANG_EN, 60, 18);
+    layout_plan(&c.in, &c.p);
+    assert_false(c.p.too_small);
+    unload(&c);
+}
+
+/* layout_narration_fits: lesson 1's narration fits at 80x24; a step with
+ * 1,500 characters of narration does not, and fits at 200x60. */
+static void test_narration_fits(void **state)
+{
+    static char yaml[4096];
+    Case c;
+    load_builtin(&c, "lessons/01");
+    for (int k = 0; k < session_steps(&c.s); k++)
+        assert_true(layout_narration_fits(&c.s, k, LANG_EN, 80, 24));
+    unload(&c);
+    int o = snprintf(yaml, sizeof yaml, "format: qkvtutor/1\ntitle: Long\ntokens: [a, b]\nX: [[1, 0], [0, 1]]\n"
+                                        "weights:\n  random: {seed: 1, scale: 1, d_k: 2}\nsteps:\n"
+                                        "  - stage: input\n    say: \"");
+    for (int k = 0; k < 30; k++)
+        o += snprintf(yaml + o, sizeof yaml - (size_t)o, "This sentence is fifty characters long, or so. ");
+    snprintf(yaml + o, sizeof yaml - (size_t)o, "\"\n");
+    load(&c, "long.yaml", yaml, strlen(yaml));
+    assert_false(layout_narration_fits(&c.s, 0, LANG_EN, 80, 24));
+    assert_true(layout_narration_fits(&c.s, 0, LANG_EN, 200, 60));
+    unload(&c);
+}
+
+/* A click reads the plan: the cell laid out at a point is the one hit. */
+static void test_hit(void **state)
+{
+    Case c;
+    load_builtin(&c, "lessons/01");
+    session_goto_stage(&c.s, STAGE_SCORES);
+    view_state(&c, MODE_NORMAL, LANG_EN, 80, 24);
+    layout_plan(&c.in, &c.p);
+    const PlanCell *x = plan_cell(&c.p, M_S, 2, 2);
+    assert_non_null(x);
+    MatId id;
+    int i, j, click;
+    assert_true(plan_hit(&c.p, x->y, x->x + x->w - 1, &id, &i, &j, &click));
+    assert_int_equal(id, M_S);
+    assert_int_equal(i, 2);
+    assert_int_equal(j, 2);
+    assert_int_equal(click, 0);
+    assert_false(plan_hit(&c.p, 0, 0, &id, &i, &j, &click));
+    unload(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grid),
+        cmocka_unit_test(test_presentation_operands),
+        cmocka_unit_test(test_lesson4_softmax_shows_s),
+        cmocka_unit_test(test_change_marks),
+        cmocka_unit_test(test_bars_one_scale),
+        cmocka_unit_test(test_override_mark_apart),
+        cmocka_unit_test(test_very_wide),
+        cmocka_unit_test(test_status_whole),
+        cmocka_unit_test(test_ribbon_scale),
+        cmocka_unit_test(test_too_small),
+        cmocka_unit_test(test_narration_fits),
+        cmocka_unit_test(test_hit),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
