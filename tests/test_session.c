@@ -327,8 +327,8 @@ static void goto_stage_two_tellings(void **state)
     lesson_free(&l);
 }
 
-/* goto_stage for a stage no step shows lands on the nearest stage below it
- * (session.h), never on a later stage. */
+/* goto_stage for a stage no step shows moves nowhere (the view says the
+ * lesson has none), from below it and from above it. */
 static void goto_stage_missing_stage(void **state)
 {
     (void)state;
@@ -338,12 +338,60 @@ static void goto_stage_missing_stage(void **state)
                                         "  - stage: qkv\n"
                                         "  - stage: softmax\n"
                                         "  - stage: output\n"), 0);
-    assert_true(session_goto_stage(&f.s, STAGE_SCORES));
-    int step = f.s.step, stage = session_stage(&f.s);
+    bool moved = session_goto_stage(&f.s, STAGE_SCORES);
+    int step = f.s.step;
+    bool has = session_has_stage(&f.s, STAGE_SCORES), has4 = session_has_stage(&f.s, STAGE_SOFTMAX);
+    session_goto(&f.s, 3);
+    bool moved_back = session_goto_stage(&f.s, STAGE_SCORES);
+    int step_back = f.s.step;
     session_free(&f.s);
     lesson_free(&f.l);
-    assert_int_equal(stage, STAGE_QKV);
-    assert_int_equal(step, 1);
+    assert_false(moved);
+    assert_int_equal(step, 0);
+    assert_false(has);
+    assert_true(has4);
+    assert_false(moved_back);
+    assert_int_equal(step_back, 3);
+}
+
+/* Issue 10: lesson 02's stages (2, 4 x6, 5): at step 1, 1 and 3 stay put;
+ * End then 3 stays at the last step (it used to jump back to step 1);
+ * lesson 05's (1 2 4 1 2 4 5 4 5): at step 1, 3 stays at stage 1. */
+static void goto_stage_skipped_stages(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    assert_int_equal(load_into(&f, HEAD "steps:\n"
+                                        "  - stage: qkv\n"
+                                        "  - stage: softmax\n  - stage: softmax\n  - stage: softmax\n"
+                                        "  - stage: softmax\n  - stage: softmax\n  - stage: softmax\n"
+                                        "  - stage: output\n"), 0);
+    bool m1 = session_goto_stage(&f.s, STAGE_INPUT), m3 = session_goto_stage(&f.s, STAGE_SCORES);
+    int at1 = f.s.step;
+    session_goto(&f.s, 7);
+    bool m3end = session_goto_stage(&f.s, STAGE_SCORES);
+    int atend = f.s.step, reach = session_step_reaching(&f.s, STAGE_QKV);
+    session_free(&f.s);
+    lesson_free(&f.l);
+    assert_false(m1);
+    assert_false(m3);
+    assert_int_equal(at1, 0);
+    assert_false(m3end);
+    assert_int_equal(atend, 7);
+    assert_int_equal(reach, 6); /* the nearest step at stage 2 or later, looking back */
+
+    assert_int_equal(load_into(&f, HEAD "steps:\n"
+                                        "  - stage: input\n  - stage: qkv\n  - stage: softmax\n"
+                                        "  - stage: input\n  - stage: qkv\n  - stage: softmax\n"
+                                        "  - stage: output\n  - stage: softmax\n  - stage: output\n"), 0);
+    bool l5 = session_goto_stage(&f.s, STAGE_SCORES);
+    int l5step = f.s.step, l5stage = session_stage(&f.s), qkv_at = session_step_reaching(&f.s, STAGE_QKV);
+    session_free(&f.s);
+    lesson_free(&f.l);
+    assert_false(l5);
+    assert_int_equal(l5step, 0);
+    assert_int_equal(l5stage, STAGE_INPUT);
+    assert_int_equal(qkv_at, 1);
 }
 
 /* Without steps: one step per stage; goto_stage(k) is step k-1. */
@@ -651,6 +699,67 @@ static void bad_action_changes_nothing(void **state)
 }
 
 /* ---- overrides ------------------------------------------------------------- */
+
+/* Issue 10: the session knows who set a row or a cell. Lesson step 5's
+ * do: (Q[1] = K[1] * 5) stays the script's after a toggle (the footnote
+ * called it "set by hand"); a typed row is the student's until undone; an
+ * edited X cell is the student's, its neighbours are not; reset clears. */
+static void override_by_script_or_hand(void **state)
+{
+    Fix *f = *state;
+    Session *s = &f->s;
+    assert_int_equal(session_override_by(s, M_Q, 0), OV_NONE);
+    assert_true(session_goto(s, ST_DO));
+    assert_int_equal(session_override_by(s, M_Q, 0), OV_SCRIPT);
+    Origin o = session_row_origin(s, M_Q, 0);
+    assert_int_equal(o.step, ST_DO);
+    assert_int_equal(o.act, 0);
+    assert_true(session_act_text(s, "scale = sqrt_dk", err, sizeof err));
+    assert_int_equal(session_override_by(s, M_Q, 0), OV_SCRIPT);
+    assert_int_equal(session_override_by(s, M_Q, 1), OV_NONE);
+    assert_true(session_act_text(s, "Q[1] = [1, 2, 3]", err, sizeof err));
+    assert_int_equal(session_override_by(s, M_Q, 0), OV_HAND);
+    assert_true(session_undo(s));
+    assert_int_equal(session_override_by(s, M_Q, 0), OV_SCRIPT);
+    assert_true(session_redo(s));
+    assert_int_equal(session_override_by(s, M_Q, 0), OV_HAND);
+    assert_true(session_act_text(s, "X[1][2] = 0.5", err, sizeof err));
+    assert_int_equal(session_cell_by(s, M_X, 0, 1), OV_HAND);
+    assert_int_equal(session_cell_by(s, M_X, 0, 0), OV_NONE);
+    assert_int_equal(session_cell_by(s, M_WQ, 0, 1), OV_NONE);
+    assert_true(session_act_text(s, "Wk[2] = [1, 1, 1]", err, sizeof err));
+    for (int j = 0; j < 3; j++)
+        assert_int_equal(session_cell_by(s, M_WK, 1, j), OV_HAND);
+    assert_int_equal(session_cell_by(s, M_WK, 0, 0), OV_NONE);
+    assert_true(session_act_text(s, "reset", err, sizeof err));
+    assert_int_equal(session_cell_by(s, M_X, 0, 1), OV_NONE);
+    assert_int_equal(session_cell_by(s, M_WK, 1, 0), OV_NONE);
+    assert_int_equal(session_override_by(s, M_Q, 0), OV_SCRIPT);
+    /* stepping back before the do: step: nobody set it */
+    assert_true(session_goto(s, ST_SOFTMAX));
+    assert_int_equal(session_override_by(s, M_Q, 0), OV_NONE);
+    assert_non_null(session_undoable(s));
+    assert_int_equal(session_undoable(s)->kind, ACT_RESET);
+    assert_null(session_redoable(s));
+}
+
+/* A row the file's overrides: set is the lesson's (step -1), until typed over. */
+static void override_by_file(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    assert_int_equal(load_into(&f, HEAD "overrides: {\"K[2]\": [1, 2, 3]}\n" STEPS), 0);
+    assert_true(session_goto(&f.s, ST_QKV));
+    Origin o = session_row_origin(&f.s, M_K, 1);
+    bool hand = session_act_text(&f.s, "K[2] = [3, 2, 1]", err, sizeof err);
+    Override after = session_override_by(&f.s, M_K, 1);
+    session_free(&f.s);
+    lesson_free(&f.l);
+    assert_int_equal(o.by, OV_SCRIPT);
+    assert_int_equal(o.step, -1);
+    assert_true(hand);
+    assert_int_equal(after, OV_HAND);
+}
 
 /* An edited row of Q is overridden: it keeps its values when X or Wq change,
  * while rows computed from X·W follow the change. */
@@ -1138,6 +1247,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(fresh_lasts_the_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(goto_stage_first_step, setup, teardown),
         cmocka_unit_test(goto_stage_missing_stage),
+        cmocka_unit_test(goto_stage_skipped_stages),
         cmocka_unit_test(goto_stage_two_tellings),
         cmocka_unit_test(default_steps),
         cmocka_unit_test_setup_teardown(do_step_before_and_after, setup, teardown),
@@ -1150,6 +1260,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(edits_survive_stepping, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_action_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(overridden_row_keeps_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(override_by_script_or_hand, setup, teardown),
+        cmocka_unit_test(override_by_file),
         cmocka_unit_test_setup_teardown(naive_softmax_overflow, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_limit_then_reset, setup, teardown),
         cmocka_unit_test_setup_teardown(save_round_trip, setup_dir, teardown),
