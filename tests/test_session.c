@@ -15,6 +15,8 @@
 #include "testutil.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
+#include "core/explain.h"
+#include "lesson/fmt.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
 
@@ -743,6 +745,110 @@ static void override_by_script_or_hand(void **state)
     assert_null(session_redoable(s));
 }
 
+/* The line explaining cell (i, j) of m, with the session's notes. */
+static const char *explained(const Session *s, MatId m, int i, int j)
+{
+    static char lines[FMT_MAX_LINES][FMT_LINE];
+    Explain e;
+    FmtOpt fo = {3, false};
+    if (!explain_cell(&s->cur, m, i, j, &e) || fmt_explain_in(s, &e, &fo, lines, FMT_MAX_LINES) < 1)
+        return "";
+    return lines[0];
+}
+
+/* Issue 10: the notes say who set a number. The lesson's own do: is the
+ * lesson's (the footnote said "set by hand" once any key was pressed);
+ * typed X and W cells say "set by hand" (they said "written in the
+ * lesson" and "learned in training"). */
+static void notes_say_who_set_it(void **state)
+{
+    Fix *f = *state;
+    Session *s = &f->s;
+    char note[FMT_LINE];
+    assert_false(fmt_override_status(s, false, note, sizeof note));
+    assert_string_equal(note, "");
+    assert_string_equal(explained(s, M_X, 0, 1), "x₁₂ = 0.000   (the input: written in the lesson, one row per token)");
+    assert_string_equal(explained(s, M_WQ, 0, 0), "Wq₁₁ = 0.149   (a parameter: learned in training, fixed at inference)");
+    assert_true(session_goto(s, ST_DO));
+    assert_true(session_act_text(s, "scale = sqrt_dk", err, sizeof err));
+    assert_true(fmt_override_status(s, false, note, sizeof note));
+    assert_string_equal(note, "✎ Q row 1 set by the lesson at step 5 (Q[1] = K[1] * 5), no longer X·W");
+    assert_string_equal(explained(s, M_Q, 0, 0),
+                        "q₁₁ = 0.363   (row 1 of Q was set by the lesson at step 5: Q[1] = K[1] * 5; no longer X·Wq)");
+    fmt_override_status(s, true, note, sizeof note);
+    assert_string_equal(note, "* Q row 1 set by the lesson at step 5 (Q[1] = K[1] * 5), no longer X*W");
+    assert_true(session_act_text(s, "Q[1] = [1, 2, 3]", err, sizeof err));
+    fmt_override_status(s, false, note, sizeof note);
+    assert_string_equal(note, "✎ Q row 1 set by hand, no longer X·W (u undoes, r resets)");
+    assert_string_equal(explained(s, M_Q, 0, 1), "q₁₂ = 2.000   (row 1 of Q was set by hand, no longer X·Wq)");
+    assert_true(session_act_text(s, "X[1][2] = 0.5", err, sizeof err));
+    assert_true(session_act_text(s, "Wq[1][1] = 2", err, sizeof err));
+    assert_string_equal(explained(s, M_X, 0, 1), "x₁₂ = 0.500   (the input: set by hand; u undoes, r resets)");
+    assert_string_equal(explained(s, M_X, 0, 0), "x₁₁ = 1.000   (the input: written in the lesson, one row per token)");
+    assert_string_equal(explained(s, M_WQ, 0, 0), "Wq₁₁ = 2.000   (a parameter: set by hand; in a model it is "
+                                                   "learned in training, fixed at inference)");
+}
+
+/* A lesson whose script sets an X cell: its note names the step. */
+static void notes_script_x(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    assert_int_equal(load_into(&f, HEAD "steps:\n  - stage: input\n  - stage: input\n    do: \"X[2][3] = 4\"\n"), 0);
+    assert_true(session_goto(&f.s, 1));
+    char a[FMT_LINE], b[FMT_LINE];
+    snprintf(a, sizeof a, "%s", explained(&f.s, M_X, 1, 2));
+    snprintf(b, sizeof b, "%s", explained(&f.s, M_X, 1, 1));
+    session_free(&f.s);
+    lesson_free(&f.l);
+    assert_string_equal(a, "x₂₃ = 4.000   (the input: set by the lesson at step 2)");
+    assert_string_equal(b, "x₂₂ = 1.000   (the input: written in the lesson, one row per token)");
+}
+
+/* Issue 10: every change names itself on the status line, through one
+ * function: done, undone, redone; reset keeps its sentence. */
+static void change_names_itself(void **state)
+{
+    Fix *f = *state;
+    Session *s = &f->s;
+    char line[FMT_LINE];
+    Action a;
+    int col;
+    assert_true(session_act_text(s, "scale = sqrt_dk", err, sizeof err));
+    fmt_change(s, session_undoable(s), NULL, CHANGE_DONE, false, line, sizeof line);
+    assert_string_equal(line, "Done: scaling ÷√3. u undoes it.");
+    fmt_change(s, session_undoable(s), NULL, CHANGE_DONE, true, line, sizeof line);
+    assert_string_equal(line, "Done: scaling /sqrt(3). u undoes it.");
+    assert_true(session_undo(s));
+    fmt_change(s, session_redoable(s), NULL, CHANGE_UNDONE, false, line, sizeof line);
+    assert_string_equal(line, "Undone: scaling ÷√3. Ctrl-R redoes it.");
+    assert_true(session_redo(s));
+    fmt_change(s, session_undoable(s), NULL, CHANGE_REDONE, false, line, sizeof line);
+    assert_string_equal(line, "Redone: scaling ÷√3. u undoes it.");
+    static const struct { const char *text, *name; } acts[] = {
+        {"scale = none", "no scaling"},
+        {"softmax = stable", "stable softmax: exp(s − max)"},
+        {"softmax = naive", "naive softmax: exp(s)"},
+        {"Q[1] = K[1] * 5", "Q[1] = K[1] * 5"},
+        {"Q[2] = K[1]", "Q[2] = K[1]"},
+        {"X[1][2] = 1e-9", "X[1][2] = 1e-09"},
+        {"K[1] = [0.1, -2, 1e300]", "K[1] = [0.1, -2, 1e+300]"},
+        {"reset", "reset to the lesson as written"},
+    };
+    for (size_t k = 0; k < sizeof acts / sizeof *acts; k++) {
+        assert_true(action_parse(acts[k].text, &a, err, sizeof err, &col));
+        fmt_action_name(s, &a, false, line, sizeof line);
+        assert_string_equal(line, acts[k].name);
+    }
+    fmt_change(s, &a, NULL, CHANGE_DONE, false, line, sizeof line);
+    assert_string_equal(line, "Back to the lesson as written. u undoes the reset.");
+    fmt_change(s, &a, "Q[1][2] + 0.1", CHANGE_DONE, false, line, sizeof line);
+    assert_string_equal(line, "Back to the lesson as written. u undoes the reset.");
+    assert_true(action_parse("Q[1][2] = 0.2", &a, err, sizeof err, &col));
+    fmt_change(s, &a, "Q[1][2] + 0.1", CHANGE_DONE, false, line, sizeof line);
+    assert_string_equal(line, "Done: Q[1][2] + 0.1. u undoes it.");
+}
+
 /* A row the file's overrides: set is the lesson's (step -1), until typed over. */
 static void override_by_file(void **state)
 {
@@ -1262,6 +1368,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(overridden_row_keeps_values, setup, teardown),
         cmocka_unit_test_setup_teardown(override_by_script_or_hand, setup, teardown),
         cmocka_unit_test(override_by_file),
+        cmocka_unit_test_setup_teardown(notes_say_who_set_it, setup, teardown),
+        cmocka_unit_test(notes_script_x),
+        cmocka_unit_test_setup_teardown(change_names_itself, setup, teardown),
         cmocka_unit_test_setup_teardown(naive_softmax_overflow, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_limit_then_reset, setup, teardown),
         cmocka_unit_test_setup_teardown(save_round_trip, setup_dir, teardown),
