@@ -3,6 +3,7 @@
  * naive softmax overflow, and saving (round trip, overwrite, failures).
  * Figures are REFERENCE.md's tutorial A and its "attend to itself" experiment. */
 #include <dirent.h>
+#include <locale.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -1106,6 +1107,46 @@ static void save_round_trip(void **state)
     assert_true(session_dirty(s));                    /* saving does not mark; the caller does */
 }
 
+/* Build de_DE.UTF-8 (decimal comma) under dir with localedef and switch
+ * LC_NUMERIC to it; false when this machine cannot. */
+static bool comma_locale(const char *dir)
+{
+    char cmd[1024], loc[256];
+    snprintf(loc, sizeof loc, "%s/loc", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", loc, loc);
+    if (system(cmd) != 0)
+        return false;
+    setenv("LOCPATH", loc, 1);
+    if (!setlocale(LC_NUMERIC, "de_DE.UTF-8"))
+        return false;
+    return strcmp(localeconv()->decimal_point, ",") == 0;
+}
+
+/* Issue 10: saving under a locale whose decimal point is a comma still
+ * writes "0.5" (%.17g wrote "0,5", which loads as another number or not
+ * at all), and the file loads back to the same numbers. */
+static void save_round_trip_comma_locale(void **state)
+{
+    Fix *f = *state;
+    Session *s = &f->s;
+    char path[128], cmd[256];
+    act_ok(s, "X[1][2] = 0.5");
+    act_ok(s, "Wq[1][1] = 1e-9");
+    if (!comma_locale(f->dir)) {
+        setlocale(LC_NUMERIC, "C");
+        unsetenv("LOCPATH");
+        skip();
+    }
+    snprintf(path, sizeof path, "%s/c.yaml", f->dir);
+    assert_save_round_trip(s, path);
+    setlocale(LC_NUMERIC, "C");
+    unsetenv("LOCPATH");
+    snprintf(cmd, sizeof cmd, "grep -q '[0-9],[0-9]' %s", path);
+    assert_int_not_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s/loc", f->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Saving at the step after a do: bakes the script's change in (start: and no do:),
  * and at the first step with no edits it is the lesson as written. */
 static void save_round_trip_other_steps(void **state)
@@ -1244,6 +1285,17 @@ static void save_failure_cleans_up(void **state)
     act_ok(s, "scale = sqrt_dk");
     assert_save_fails(s, path);
     assert_dir_holds(f->dir, "sub");
+    /* Issue 10: a folder is refused up front, with a message that says so */
+    char e[LESSON_ERR_MAX], want[LESSON_ERR_MAX];
+    assert_false(lesson_save_target(path, e, sizeof e));
+    snprintf(want, sizeof want, "cannot save %s: it is a folder; type a file name, such as %s/lesson.yaml", path, path);
+    assert_string_equal(e, want);
+    assert_false(lesson_save(s, path, e, sizeof e));
+    assert_string_equal(e, want);
+    assert_false(lesson_save_target("/dev/null", e, sizeof e));
+    assert_string_equal(e, "cannot save /dev/null: it is not a regular file; type another name");
+    snprintf(want, sizeof want, "%s/new.yaml", f->dir);
+    assert_true(lesson_save_target(want, e, sizeof e));
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
     assert_true(S_ISDIR(st.st_mode));
@@ -1375,6 +1427,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(edit_limit_then_reset, setup, teardown),
         cmocka_unit_test_setup_teardown(save_round_trip, setup_dir, teardown),
         cmocka_unit_test_setup_teardown(save_round_trip_other_steps, setup_dir, teardown),
+        cmocka_unit_test_setup_teardown(save_round_trip_comma_locale, setup_dir, teardown),
         cmocka_unit_test_setup_teardown(save_overwrites, setup_dir, teardown),
         cmocka_unit_test_setup_teardown(save_failure_unwritable, setup_dir, teardown),
         cmocka_unit_test_setup_teardown(save_failure_cleans_up, setup_dir, teardown),
