@@ -132,13 +132,17 @@ $(CORE_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(CORE_OBJ)
 $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
+# Out of memory on purpose: malloc fails from the n-th call (render.c too).
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+
 # The view tests draw on a headless screen (newterm on /dev/null).
 VIEW_TESTS = test_view test_keys
 $(VIEW_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
-unit: $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%)
-	@set -e; for t in $(UNIT_TESTS) $(VIEW_TESTS); do echo "== $$t"; $(B)/tests/$$t; done
+unit: $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/test_oom
+	@set -e; for t in $(UNIT_TESTS) $(VIEW_TESTS) test_oom; do echo "== $$t"; $(B)/tests/$$t; done
 
 # Rewrite the golden screens; review the diff before committing.
 golden: $(B)/tests/test_view
