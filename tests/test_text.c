@@ -276,6 +276,43 @@ static void exact_round_trips(void **state)
     assert_string_equal(fmt_exact(-2.5, buf, sizeof buf), "-2.5");
 }
 
+/* Under a locale whose decimal point is a comma (de_DE, built with
+ * localedef), fmt_exact still writes "0.5" and the ≈ rule still reads the
+ * shown operands right. Skipped when this machine cannot build it. */
+static void numbers_ignore_lc_numeric(void **state)
+{
+    char dir[] = "/tmp/qkv-text-XXXXXX", cmd[256], buf[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+    bool made = system(cmd) == 0;
+    setenv("LOCPATH", dir, 1);
+    bool comma = made && setlocale(LC_NUMERIC, "de_DE.UTF-8") && strcmp(localeconv()->decimal_point, ",") == 0;
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0 || !comma) {
+        setlocale(LC_NUMERIC, "C");
+        unsetenv("LOCPATH");
+        skip();
+    }
+    fmt_exact(0.5, buf, sizeof buf);
+    bool point = strcmp(buf, "0.5") == 0;
+    fmt_exact(-1.25e-7, buf, sizeof buf);
+    bool point2 = strcmp(buf, "-1.25e-07") == 0;
+    Explain o = {0};
+    o.kind = EX_OUTPUT;
+    o.mat = M_O;
+    o.n = 3;
+    o.a[0] = 0.313, o.a[1] = 0.337, o.a[2] = 0.350;
+    o.b[0] = -0.163, o.b[1] = 0.113, o.b[2] = -0.244;
+    o.result = -0.0983;
+    static char line[FMT_LINE];
+    explain_line(&o, line);
+    setlocale(LC_NUMERIC, "C");
+    unsetenv("LOCPATH");
+    assert_true(point);
+    assert_true(point2);
+    assert_string_equal(line, "o₁₁ = (0.313)(−0.163) + (0.337)(0.113) + (0.350)(−0.244) = −0.098");
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -293,6 +330,7 @@ int main(void)
         cmocka_unit_test(wrap_keeps_numbers_whole),
         cmocka_unit_test(explain_approx_rule),
         cmocka_unit_test(exact_round_trips),
+        cmocka_unit_test(numbers_ignore_lc_numeric),
         cmocka_unit_test(utf8_valid),
         cmocka_unit_test(lang_parse),
         cmocka_unit_test(get_fallback),

@@ -113,14 +113,20 @@ static void put_products(char *line, const Explain *e, const FmtOpt *o)
             fmt_num(e->b[k], o, y, sizeof y));
 }
 
-/* v as the screen shows it: rounded to the digits shown. */
+/* v as the screen shows it: rounded to the digits shown. The text has a
+ * '.', which strtod reads as the locale's decimal point. */
 static double shown(double v, const FmtOpt *o)
 {
     FmtOpt plain = {o->digits, true};
-    char buf[64];
+    char buf[64], num[80];
     if (!isfinite(v))
         return v;
-    return strtod(fmt_num(v, &plain, buf, sizeof buf), NULL);
+    fmt_num(v, &plain, buf, sizeof buf);
+    const char *dp = localeconv()->decimal_point;
+    size_t n = 0;
+    for (const char *c = buf; *c && n + 8 < sizeof num; c++)
+        n += (size_t)snprintf(num + n, sizeof num - n, "%s", *c == '.' && dp && *dp ? dp : (char[2]){*c, 0});
+    return strtod(num, NULL);
 }
 
 /* The sum of e's products of the operands as shown. */
