@@ -107,21 +107,15 @@ static void say_change(View *v, const Action *a, const char *label, ChangeHow ho
 
 /* Apply one action through the session, the only way numbers change, and
  * name it on the status line (or say why it was refused). */
-static bool act_as(View *v, const char *text, const char *label)
+static int act(View *v, const char *text)
 {
     char err[256], msg[512];
     if (!session_act_text(&v->s, text, err, sizeof err)) {
         snprintf(msg, sizeof msg, "%s: %s", text, err);
         say_msg(v, ROLE_ERROR, msg);
-        return false;
+    } else {
+        say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
     }
-    say_change(v, session_undoable(&v->s), label, CHANGE_DONE);
-    return true;
-}
-
-static int act(View *v, const char *text)
-{
-    act_as(v, text, NULL);
     return FLAG_REDRAW;
 }
 
