@@ -139,8 +139,13 @@ $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(COR
 $(B)/tests/test_layout: $(B)/tests/test_layout.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
+# Out of memory on purpose: malloc fails from the n-th call (render.c too).
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+
 # The view tests draw on a headless screen (newterm on /dev/null).
-$(B)/tests/test_view: $(B)/tests/test_view.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+VIEW_TESTS = test_view test_keys
+$(VIEW_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The key table of src/view/keys.c as text, and the check that README.md's
@@ -151,8 +156,8 @@ $(B)/tests/keys_table: $(B)/tests/keys_table.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_
 keys-doc: $(B)/tests/keys_table
 	@sh tests/keys_doc.sh $(B)/tests/keys_table README.md src/man/qkvtutor.1
 
-unit: $(UNIT_TESTS:%=$(B)/tests/%) $(B)/tests/test_view $(MO)
-	@set -e; for t in $(UNIT_TESTS) test_view; do echo "== $$t"; $(B)/tests/$$t; done
+unit: $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/test_oom $(MO)
+	@set -e; for t in $(UNIT_TESTS) $(VIEW_TESTS) test_oom; do echo "== $$t"; $(B)/tests/$$t; done
 
 # Rewrite the golden screens; review the diff before committing.
 golden: $(B)/tests/test_view

@@ -36,7 +36,7 @@ static void usage(FILE *out)
         "  -d, --dump           print the walkthrough as plain text and exit\n"
         "  -j, --json           print the lesson's matrices as JSON and exit\n"
         "  -c, --check          run the script and verify every expect (exit 0 ok, 1 failed)\n"
-        "      --at N           with --dump/--json: the state after step N\n"
+        "      --at N           the state after step N (--dump, --json); the view opens there\n"
         "  -L, --lang zh|en     language of the interface and narration\n"
         "      --theme NAME     dark (default), light, mono, projector\n"
         "      --present        presentation mode\n"
@@ -269,7 +269,7 @@ int main(int argc, char **argv)
     case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
     case MODE_CHECK: rc = render_check(stdout, &l, &ro); break;
     default: {
-        ViewOpt vo = {lang, !utf8, o.theme, o.present};
+        ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at};
         rc = view_run(&l, &vo);
     }
     }

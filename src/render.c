@@ -40,9 +40,31 @@ static void pad(FILE *out, int n)
         fputc(' ', out);
 }
 
-/* Print one matrix with its name, shape, role and row/column labels. */
-static void put_matrix(FILE *out, const Lesson *l, const Attn *a, MatId id, const FmtOpt *fo)
+/* Say so, for a renderer that ran out of memory; returns 2, the exit status. */
+static int no_memory(void)
 {
+    fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
+    return 2;
+}
+
+/* Who set an overridden row of Q/K/V, after its numbers in the dump. */
+static const char *row_note(const Session *s, MatId id, int i, char *buf, size_t len)
+{
+    Origin o = session_row_origin(s, id, i);
+    if (o.by == OV_HAND)
+        return _("   (set by hand, no longer X·W)");
+    if (o.by == OV_SCRIPT && o.step >= 0) {
+        snprintf(buf, len, _("   (set by the lesson at step %d, no longer X·W)"), o.step + 1);
+        return buf;
+    }
+    return o.by == OV_SCRIPT ? _("   (set by the lesson, no longer X·W)") : "";
+}
+
+/* Print one matrix with its name, shape, role and row/column labels. */
+static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, const FmtOpt *fo)
+{
+    const Attn *a = &s->cur;
+    char note[128];
     const Mat *m = &a->m[id];
     char v[64], safe[160];
     int w = 0, lw = 0;
@@ -88,7 +110,7 @@ static void put_matrix(FILE *out, const Lesson *l, const Attn *a, MatId id, cons
             fputs(v, out);
         }
         bool over = id >= M_Q && id <= M_V && a->override[id - M_Q][i];
-        fprintf(out, "%s\n", over ? _("   (set by hand, no longer X·W)") : "");
+        fprintf(out, "%s\n", over ? row_note(s, id, i, note, sizeof note) : "");
     }
 }
 
@@ -123,14 +145,14 @@ static Focus step_focus(const Step *st)
     return f;
 }
 
-static void put_explain(FILE *out, const Attn *a, Focus f, const FmtOpt *fo)
+static void put_explain(FILE *out, const Session *s, Focus f, const FmtOpt *fo)
 {
     Explain e;
-    char lines[FMT_MAX_LINES][FMT_LINE];
+    static char lines[FMT_MAX_LINES][FMT_LINE];
     int j = f.kind == FOCUS_CELL ? f.j : 0;
-    if (!explain_cell(a, f.mat, f.i, j, &e))
+    if (!explain_cell(&s->cur, f.mat, f.i, j, &e))
         return;
-    int n = fmt_explain(&e, fo, lines, FMT_MAX_LINES);
+    int n = fmt_explain_in(s, &e, fo, lines, FMT_MAX_LINES);
     if (n)
         fputc('\n', out);
     for (int k = 0; k < n; k++)
@@ -153,8 +175,8 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     MatId ids[8];
     int n = stage_mats(st->stage, &s->cur, ids);
     for (int k = 0; k < n; k++)
-        put_matrix(out, l, &s->cur, ids[k], fo);
-    put_explain(out, &s->cur, step_focus(st), fo);
+        put_matrix(out, l, s, ids[k], fo);
+    put_explain(out, s, step_focus(st), fo);
     for (int k = 0; k < st->nexpect; k++) {
         char msg[256];
         bool ok = expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg);
@@ -167,7 +189,7 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
     Session s;
     FmtOpt fo = {l->digits, o->ascii};
     if (!session_init(&s, l))
-        return 2;
+        return no_memory();
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
     fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d\n", l->file, l->ntok, _("tokens"), l->d_model,
@@ -256,24 +278,25 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
     Session s;
     if (!session_init(&s, l))
-        return 2;
+        return no_memory();
     Attn a = {0};
-    if (o->at) {
-        session_goto(&s, o->at - 1);
-        attn_copy(&a, &s.cur);
-    } else {
-        lesson_base(l, &a);
-    }
-    attn_run_to(&a, STAGE_OUTPUT);
-    cJSON *root = json_state(l, &a, o->lang);
+    bool ok;
+    if (o->at) /* the state after step N, else the lesson as written */
+        ok = (session_goto(&s, o->at - 1) || s.step == o->at - 1) && attn_copy(&a, &s.cur);
+    else
+        ok = lesson_base(l, &a);
+    if (ok)
+        attn_run_to(&a, STAGE_OUTPUT);
+    cJSON *root = ok ? json_state(l, &a, o->lang) : NULL;
     char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+    int rc = text ? 0 : no_memory();
     if (text)
         put_json(out, text);
     free(text);
     cJSON_Delete(root);
     attn_free(&a);
     session_free(&s);
-    return text ? 0 : 2;
+    return rc;
 }
 
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
@@ -281,7 +304,7 @@ int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
     Session s;
     int total = 0, failed = 0;
     if (!session_init(&s, l))
-        return 2;
+        return no_memory();
     session_goto(&s, 0);
     for (int k = 0; k < l->nsteps; k++) {
         session_goto(&s, k);

@@ -48,5 +48,55 @@ else
     failn=$((failn + 1)); echo "FAIL: --check on a wrong expectation: status $st: $(cat "$T/out")"
 fi
 
+# --dump says who set an overridden row: the lesson's own overrides: and
+# do: are not "set by hand" (issue 10).
+cat >"$T/ov.yaml" <<'EOF'
+format: qkvtutor/1
+title: overrides
+tokens: [a, b, c]
+X: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]]
+weights:
+  random: {seed: 42, scale: 0.3, d_k: 3}
+overrides: {"K[3]": [1, 2, 3]}
+steps:
+  - stage: qkv
+    focus: "Q[2][1]"
+    do: "Q[2] = K[1] * 5"
+EOF
+"$BIN" --dump "$T/ov.yaml" >"$T/out" 2>&1
+if grep -q '^    b     0.363  −2.870  −2.587   (set by the lesson at step 1, no longer X·W)$' "$T/out" &&
+   grep -q '^    c     1.000   2.000   3.000   (set by the lesson, no longer X·W)$' "$T/out" &&
+   grep -q '^  q₂₁ = 0.363   (row 2 of Q was set by the lesson at step 1: Q\[2\] = K\[1\] \* 5; no longer X·Wq)$' "$T/out" &&
+   ! grep -q 'by hand' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump says the lesson set its overrides"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump override notes:"; grep -n 'no longer' "$T/out"
+fi
+
+# The view on a pseudo-terminal (script(1)): an unknown TERM gets our one
+# line and exit 2 (initscr printed ncurses' own and exited 1).
+# pty NAME WANT_STATUS WANT_OUTPUT ENV-AND-ARGS
+pty()
+{
+    name=$1 want=$2 msg=$3
+    shift 3
+    script -qec "env $*; echo \"rc=\$?\"" /dev/null </dev/null 2>&1 | tr -d '\r' >"$T/all"
+    got=$(sed -n 's/^rc=//p' "$T/all")
+    grep -v '^rc=' "$T/all" >"$T/out"
+    if [ "$got" = "$want" ] && [ "$(cat "$T/out")" = "$msg" ]; then
+        pass=$((pass + 1)); echo "ok: $name"
+    else
+        failn=$((failn + 1)); echo "FAIL: $name: status $got (want $want), output: $(cat "$T/out")"
+    fi
+}
+if command -v script >/dev/null 2>&1; then
+    pty "unknown terminal" 2 'qkvtutor: cannot use the terminal type "bogus" (TERM); try TERM=xterm-256color, or --dump to print the walkthrough' \
+        TERM=bogus "$BIN" 1
+    pty "no TERM" 2 'qkvtutor: TERM is not set; try TERM=xterm-256color, or --dump to print the walkthrough' \
+        -u TERM "$BIN" 1
+else
+    failn=$((failn + 1)); echo "FAIL: script(1) is missing (package bsdutils): the terminal checks did not run"
+fi
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

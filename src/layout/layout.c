@@ -1147,7 +1147,7 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
     *more = false;
     if (!explain_cell(c->a, c->p->xmat, c->p->xi, c->p->xj, &e))
         return 0;
-    int n = fmt_explain(&e, &fo, raw, FMT_MAX_LINES), out = 0;
+    int n = fmt_explain_in(c->s, &e, &fo, raw, FMT_MAX_LINES), out = 0;
     for (int k = 0; k < n; k++) {
         if (out >= max) {
             *more = true;
@@ -1184,18 +1184,6 @@ static const char *trouble_text(AttnTrouble t)
     }
 }
 
-/* The standing note about a row of Q, K or V set outside X·W. One call,
- * so the wording can come from the session (who set it) in one place. */
-static void override_note(const Ctx *c, MatId m, int i, char *buf, size_t len)
-{
-    if (c->s->nedits == 0) /* the lesson's own do: or overrides */
-        snprintf(buf, len, _("%s %s row %d set by the lesson, no longer X%sW"), sym(c, "✎", "*"),
-                 attn_mat_name(m), i + 1, sym(c, "·", "*"));
-    else
-        snprintf(buf, len, _("%s %s row %d set by hand, no longer X%sW (u undoes, r resets)"),
-                 sym(c, "✎", "*"), attn_mat_name(m), i + 1, sym(c, "·", "*"));
-}
-
 /* A hint for what is on screen when there is no message: overflow first. */
 static void status_hint(const Ctx *c, char *buf, size_t len, Role *role)
 {
@@ -1210,12 +1198,7 @@ static void status_hint(const Ctx *c, char *buf, size_t len, Role *role)
             return;
         }
     }
-    for (MatId m = M_Q; m <= M_V; m++)
-        for (int i = 0; i < a->m[m].rows; i++)
-            if (a->override[m - M_Q][i]) {
-                override_note(c, m, i, buf, len);
-                return;
-            }
+    fmt_override_status(c->s, c->in->ascii, buf, len);
 }
 
 /* The status text: a message wins over the standing hint, unless the hint

@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <ctype.h>
+#include <locale.h>
+
 #include "i18n.h"
+#include "session.h"
 #include "text.h"
 
 /* "%.*f" of 0 <= v < 1e6 without printf, which is slow and is called for
@@ -109,6 +113,42 @@ static void put_products(char *line, const Explain *e, const FmtOpt *o)
             fmt_num(e->b[k], o, y, sizeof y));
 }
 
+/* v as the screen shows it: rounded to the digits shown. The text has a
+ * '.', which strtod reads as the locale's decimal point. */
+static double shown(double v, const FmtOpt *o)
+{
+    FmtOpt plain = {o->digits, true};
+    char buf[64], num[80];
+    if (!isfinite(v))
+        return v;
+    fmt_num(v, &plain, buf, sizeof buf);
+    const char *dp = localeconv()->decimal_point;
+    size_t n = 0;
+    for (const char *c = buf; *c && n + 8 < sizeof num; c++)
+        n += (size_t)snprintf(num + n, sizeof num - n, "%s", *c == '.' && dp && *dp ? dp : (char[2]){*c, 0});
+    return strtod(num, NULL);
+}
+
+/* The sum of e's products of the operands as shown. */
+static double shown_sum(const Explain *e, const FmtOpt *o)
+{
+    double sum = 0;
+    for (int k = 0; k < e->n; k++)
+        sum += shown(e->a[k], o) * shown(e->b[k], o);
+    return sum;
+}
+
+/* " = " when `from` (worked out from numbers as shown) shows as `result`
+ * does, else " ≈ ": the reader who redoes the sum gets another last digit. */
+static const char *eq(double from, double result, const FmtOpt *o)
+{
+    char x[64], y[64];
+    if (!isfinite(from) || !isfinite(result) ||
+        strcmp(fmt_num(from, o, x, sizeof x), fmt_num(result, o, y, sizeof y)) == 0)
+        return " = ";
+    return o->ascii ? " ~ " : " ≈ ";
+}
+
 /* "[a, b, c]" of n values. */
 static void put_vec(char *line, const double *v, int n, const FmtOpt *o)
 {
@@ -125,32 +165,74 @@ static const char *lower_name(MatId m)
     return names[m];
 }
 
-static int ex_input(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+/* Who set the number explained, and at which step (see session.h). */
+typedef struct {
+    Override by;
+    int step;            /* OV_SCRIPT: 0-based, -1 the file's overrides: */
+    const char *act;     /* OV_SCRIPT: the action as written, NULL for overrides: */
+} Who;
+
+static Who who_none(void)
 {
-    char s[32], v[48];
+    Who w = {OV_NONE, -1, NULL};
+    return w;
+}
+
+/* The note after an X or W cell: what it is, and who set it. */
+static const char *input_note(MatId m, Who w, char *buf, size_t len)
+{
+    if (m == M_X && w.by == OV_HAND)
+        return _("(the input: set by hand; u undoes, r resets)");
+    if (m != M_X && w.by == OV_HAND)
+        return _("(a parameter: set by hand; in a model it is learned in training, fixed at inference)");
+    if (w.by == OV_SCRIPT && w.step >= 0) {
+        snprintf(buf, len, m == M_X ? _("(the input: set by the lesson at step %d)")
+                                    : _("(a parameter: set by the lesson at step %d; learned in training, fixed at inference)"),
+                 w.step + 1);
+        return buf;
+    }
+    return m == M_X ? _("(the input: written in the lesson, one row per token)")
+                    : _("(a parameter: learned in training, fixed at inference)");
+}
+
+static int ex_input(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_LINE])
+{
+    char s[32], v[48], note[256];
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     put(lines[0], "%s%s = %s   ", e->mat == M_X ? "x" : attn_mat_name(e->mat), s,
         fmt_num(e->result, o, v, sizeof v));
-    put(lines[0], "%s", e->mat == M_X ? _("(the input: written in the lesson, one row per token)")
-                                      : _("(a parameter: learned in training, fixed while it runs)"));
+    put(lines[0], "%s", input_note(e->mat, w, note, sizeof note));
     return 1;
 }
 
-static int ex_proj(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_LINE])
 {
-    char s[32], i[16], j[16], v[48];
+    char s[32], i[16], j[16], v[48], act[512];
     const char *m = lower_name(e->mat), *w = attn_mat_name((MatId)(e->mat - M_Q + M_WQ));
+    const char *dot = o->ascii ? "*" : "·";
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     fmt_sub(e->i + 1, o, i, sizeof i);
     fmt_sub(e->j + 1, o, j, sizeof j);
+    fmt_num(e->result, o, v, sizeof v);
+    if (e->overridden && who.by == OV_SCRIPT && who.act) {
+        text_sanitize(who.act, act, sizeof act, o->ascii); /* lesson text */
+        put(lines[0], _("%s%s = %s   (row %d of %s was set by the lesson at step %d: %s; no longer X%s%s)"), m, s,
+            v, e->i + 1, attn_mat_name(e->mat), who.step + 1, act, dot, w);
+        return 1;
+    }
+    if (e->overridden && who.by == OV_SCRIPT) {
+        put(lines[0], _("%s%s = %s   (row %d of %s was set by the lesson, no longer X%s%s)"), m, s, v, e->i + 1,
+            attn_mat_name(e->mat), dot, w);
+        return 1;
+    }
     if (e->overridden) {
-        put(lines[0], _("%s%s = %s   (row %d of %s was set by hand, no longer X%s%s)"), m, s,
-            fmt_num(e->result, o, v, sizeof v), e->i + 1, attn_mat_name(e->mat), o->ascii ? "*" : "·", w);
+        put(lines[0], _("%s%s = %s   (row %d of %s was set by hand, no longer X%s%s)"), m, s, v, e->i + 1,
+            attn_mat_name(e->mat), dot, w);
         return 1;
     }
     put(lines[0], "%s%s = x%s%s%s[:,%d] = ", m, s, i, o->ascii ? "." : "·", w, e->j + 1);
     put_products(lines[0], e, o);
-    put(lines[0], " = %s", fmt_num(e->result, o, v, sizeof v));
+    put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), v);
     return 1;
 }
 
@@ -162,9 +244,10 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     fmt_sub(e->j + 1, o, j, sizeof j);
     put(lines[0], "score%s = q%s%sk%s = ", s, i, o->ascii ? "." : "·", j);
     put_products(lines[0], e, o);
-    put(lines[0], " = %s", fmt_num(e->sum, o, v, sizeof v));
+    put(lines[0], "%s%s", eq(shown_sum(e, o), e->sum, o), fmt_num(e->sum, o, v, sizeof v));
     if (e->scaled)
-        put(lines[0], o->ascii ? " / sqrt(%d) = %s" : " ÷ √%d = %s", e->d_k, fmt_num(e->result, o, w, sizeof w));
+        put(lines[0], o->ascii ? " / sqrt(%d)%s%s" : " ÷ √%d%s%s", e->d_k,
+            eq(shown(e->sum, o) / e->divisor, e->result, o), fmt_num(e->result, o, w, sizeof w));
     return 1;
 }
 
@@ -201,19 +284,19 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     put(lines[1], "o%s = ", s);
     put_products(lines[1], e, o);
-    put(lines[1], " = %s", fmt_num(e->result, o, v, sizeof v));
+    put(lines[1], "%s%s", eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
     return 2;
 }
 
-int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max)
+static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_LINE], int max)
 {
     if (max < 4)
         return 0;
     for (int k = 0; k < 4; k++)
         lines[k][0] = '\0';
     switch (e->kind) {
-    case EX_INPUT:   return ex_input(e, o, lines);
-    case EX_PROJ:    return ex_proj(e, o, lines);
+    case EX_INPUT:   return ex_input(e, o, w, lines);
+    case EX_PROJ:    return ex_proj(e, o, w, lines);
     case EX_SCORE:   return ex_score(e, o, lines);
     case EX_SOFTMAX: return ex_softmax(e, o, lines);
     case EX_OUTPUT:  return ex_output(e, o, lines);
@@ -222,9 +305,204 @@ int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int m
     return 0;
 }
 
+int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max)
+{
+    Who w = who_none();
+    if (e->kind == EX_PROJ && e->overridden)
+        w.by = OV_HAND; /* without a session: as before */
+    return explain_who(e, o, w, lines, max);
+}
+
+/* Who set the number e explains, as the session knows it. */
+static Who who_set(const Session *s, const Explain *e)
+{
+    Who w = who_none();
+    if (e->kind == EX_INPUT) {
+        w.by = session_cell_by(s, e->mat, e->i, e->j);
+        if (w.by == OV_SCRIPT) /* the last script action on that cell's row */
+            for (int k = 0; k <= s->step; k++)
+                for (int n = 0; n < s->lesson->steps[k].nact; n++) {
+                    const Action *a = &s->lesson->steps[k].act[n];
+                    if (a->kind != ACT_RESET && a->kind != ACT_SCALE && a->kind != ACT_SOFTMAX && a->mat == e->mat &&
+                        a->i == e->i && (a->kind != ACT_CELL_SET || a->j == e->j))
+                        w.step = k;
+                }
+    } else if (e->kind == EX_PROJ && e->overridden) {
+        Origin o = session_row_origin(s, e->mat, e->i);
+        w.by = o.by == OV_NONE ? OV_HAND : (Override)o.by;
+        w.step = o.step;
+        if (o.by == OV_SCRIPT && o.step >= 0)
+            w.act = s->lesson->steps[o.step].act_text[o.act];
+    }
+    return w;
+}
+
+int fmt_explain_in(const Session *s, const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max)
+{
+    return explain_who(e, o, who_set(s, e), lines, max);
+}
+
+void fmt_override_note(const Session *s, MatId m, int i, bool ascii, char *buf, size_t len)
+{
+    const char *pen = ascii ? "*" : "✎", *dot = ascii ? "*" : "·";
+    Origin o = session_row_origin(s, m, i);
+    char act[512];
+    buf[0] = '\0';
+    if (o.by == OV_HAND)
+        snprintf(buf, len, _("%s %s row %d set by hand, no longer X%sW (u undoes, r resets)"), pen,
+                 attn_mat_name(m), i + 1, dot);
+    else if (o.by == OV_SCRIPT && o.step >= 0) {
+        text_sanitize(s->lesson->steps[o.step].act_text[o.act], act, sizeof act, ascii); /* lesson text */
+        snprintf(buf, len, _("%s %s row %d set by the lesson at step %d (%s), no longer X%sW"), pen,
+                 attn_mat_name(m), i + 1, o.step + 1, act, dot);
+    } else if (o.by == OV_SCRIPT)
+        snprintf(buf, len, _("%s %s row %d set by the lesson, no longer X%sW"), pen, attn_mat_name(m), i + 1, dot);
+}
+
+bool fmt_override_status(const Session *s, bool ascii, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (MatId m = M_Q; m <= M_V; m++)
+        for (int i = 0; i < s->cur.m[m].rows; i++)
+            if (session_overridden(s, m, i)) {
+                fmt_override_note(s, m, i, ascii, buf, len);
+                return true;
+            }
+    return false;
+}
+
+/* Append text to buf (size len), never overflowing it. */
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    if (n + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, len - n, fmt, ap);
+    va_end(ap);
+}
+
+void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf, size_t len)
+{
+    char x[40];
+    const char *name = attn_mat_name(act->mat);
+    buf[0] = '\0';
+    switch (act->kind) {
+    case ACT_SCALE:
+        if (act->opt == SCALE_SQRT_DK)
+            snprintf(buf, len, ascii ? _("scaling /sqrt(%d)") : _("scaling ÷√%d"), attn_d_k(&s->cur));
+        else
+            snprintf(buf, len, "%s", _("no scaling"));
+        return;
+    case ACT_SOFTMAX:
+        snprintf(buf, len, "%s", act->opt == SOFTMAX_STABLE ? (ascii ? _("stable softmax: exp(s - max)")
+                                                                    : _("stable softmax: exp(s − max)"))
+                                                            : _("naive softmax: exp(s)"));
+        return;
+    case ACT_RESET:
+        snprintf(buf, len, "%s", _("reset to the lesson as written"));
+        return;
+    case ACT_CELL_SET:
+        snprintf(buf, len, "%s[%d][%d] = %s", name, act->i + 1, act->j + 1, fmt_exact(act->c, x, sizeof x));
+        return;
+    case ACT_ROW_COPY:
+        snprintf(buf, len, "%s[%d] = %s[%d]", name, act->i + 1, attn_mat_name(act->src), act->src_i + 1);
+        if (act->c != 1)
+            append(buf, len, " * %s", fmt_exact(act->c, x, sizeof x));
+        return;
+    case ACT_ROW_SET:
+        snprintf(buf, len, "%s[%d] = [", name, act->i + 1);
+        for (int k = 0; k < act->n; k++)
+            append(buf, len, "%s%s", k ? ", " : "", fmt_exact(act->vals[k], x, sizeof x));
+        append(buf, len, "]");
+        return;
+    }
+}
+
+void fmt_change(const Session *s, const Action *act, const char *label, ChangeHow how, bool ascii, char *buf,
+                size_t len)
+{
+    char name[FMT_LINE / 2];
+    if (label)
+        snprintf(name, sizeof name, "%s", label);
+    else
+        fmt_action_name(s, act, ascii, name, sizeof name);
+    /* (A change's effect on the focused result will go after the name.) */
+    if (how == CHANGE_UNDONE)
+        snprintf(buf, len, _("Undone: %s. Ctrl-R redoes it."), name);
+    else if (how == CHANGE_REDONE)
+        snprintf(buf, len, _("Redone: %s. u undoes it."), name);
+    else if (act->kind == ACT_RESET)
+        snprintf(buf, len, "%s", _("Back to the lesson as written. u undoes the reset."));
+    else
+        snprintf(buf, len, _("Done: %s. u undoes it."), name);
+}
+
+char *fmt_exact(double v, char *buf, size_t len)
+{
+    char tmp[64];
+    if (!isfinite(v)) {
+        snprintf(buf, len, "%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+        return buf;
+    }
+    for (int p = 1; p <= 17; p++) {
+        snprintf(tmp, sizeof tmp, "%.*g", p, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    /* The locale's decimal point, whatever it is, becomes '.'. */
+    const char *dp = localeconv()->decimal_point;
+    size_t dn = dp ? strlen(dp) : 0, o = 0;
+    for (size_t k = 0; tmp[k] && o + 1 < len;) {
+        if (dn && !(dn == 1 && dp[0] == '.') && strncmp(tmp + k, dp, dn) == 0) {
+            buf[o++] = '.';
+            k += dn;
+        } else {
+            buf[o++] = tmp[k++];
+        }
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 static bool word_char(char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.';
+}
+
+/* The byte where the character before s[b] starts. */
+static size_t char_before(const char *s, size_t b)
+{
+    for (b--; b > 0 && (s[b] & 0xC0) == 0x80; b--) {}
+    return b;
+}
+
+/* Would a line break at byte b split a word or a number? A number keeps
+ * its sign (−0.517, -2) and its exponent (7.26e+28) with it. */
+static bool glued(const char *s, size_t b)
+{
+    if (b == 0 || !s[b])
+        return false;
+    bool digit_next = isdigit((unsigned char)s[b]) || (s[b] == '.' && isdigit((unsigned char)s[b + 1]));
+    if (word_char(s[b]) && word_char(s[b - 1]))
+        return true;
+    if (digit_next && (s[b - 1] == '-' || s[b - 1] == '+'))
+        return true;
+    if (digit_next && b >= 3 && strncmp(s + b - 3, "\xe2\x88\x92", 3) == 0) /* U+2212 */
+        return true;
+    return (s[b] == '+' || s[b] == '-') && (s[b - 1] == 'e' || s[b - 1] == 'E') && b >= 2 &&
+           isdigit((unsigned char)s[b - 2]);
+}
+
+/* Does s start with punctuation no line may start with? */
+static bool closing(const char *s)
+{
+    static const char *marks[] = {"，", "。", "；", "：", "、", "！", "？", "）", "」", "』", "”", "》"};
+    for (size_t k = 0; k < sizeof marks / sizeof *marks; k++)
+        if (strncmp(s, marks[k], strlen(marks[k])) == 0)
+            return true;
+    return false;
 }
 
 size_t fmt_wrap(const char *s, int cols, bool terms)
@@ -234,23 +512,24 @@ size_t fmt_wrap(const char *s, int cols, bool terms)
         return len;
     /* Arithmetic breaks best between terms: before " = " or after " + ". */
     for (size_t b = fit; terms && b > fit / 2; b--)
-        if (s[b] == ' ' && (strncmp(s + b, " = ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
+        if (s[b] == ' ' && (strncmp(s + b, " = ", 3) == 0 || strncmp(s + b, " ≈ ", 5) == 0 ||
+                            strncmp(s + b, " ~ ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
             return b;
     /* Prose: at a space near the end, else anywhere but inside a Latin word
-     * (Chinese has no spaces and may break between any two characters). */
+     * or a number (Chinese has no spaces and may break between any two
+     * characters), and no line starts with closing punctuation. */
     for (size_t b = fit; b > 0 && b + 16 > fit; b--)
         if (s[b] == ' ')
             return b;
     size_t b = fit;
-    while (b > fit / 2 && word_char(s[b]) && word_char(s[b - 1]))
-        b--;
-    /* No line starts with closing punctuation: carry one character over. */
-    static const char *closing[] = {"，", "。", "；", "：", "、", "！", "？", "）", "」", "』", "”", "》"};
-    for (size_t k = 0; k < sizeof closing / sizeof *closing; k++)
-        if (strncmp(s + b, closing[k], strlen(closing[k])) == 0 && b > 1) {
-            for (b--; b > 0 && (s[b] & 0xC0) == 0x80; b--) {}
+    while (b > fit / 2) {
+        if (glued(s, b))
+            b = char_before(s, b);
+        else if (b > 1 && closing(s + b))
+            b = char_before(s, b);
+        else
             break;
-        }
+    }
     if (b > fit / 2)
         return b;
     if (fit == 0) /* one character wider than the line: take it anyway */

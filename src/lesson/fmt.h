@@ -30,9 +30,44 @@ char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len);
 char *fmt_sub(int i1, const FmtOpt *o, char *buf, size_t len);
 /* The subscript of a cell, "₁₂", or "₁,₁₂" when an index has two digits. */
 char *fmt_sub2(int i1, int j1, const FmtOpt *o, char *buf, size_t len);
-/* Write the lines explaining e. Returns the number of lines (0 for EX_NONE). */
+/* Write the lines explaining e. Returns the number of lines (0 for EX_NONE).
+ * A sum whose operands, as shown, do not give the result as shown ends in
+ * "≈" ("~" in ASCII) instead of "=". */
 int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max);
+/* The shortest text that reads back (strtod) as exactly v, always with a
+ * '.' whatever LC_NUMERIC says: 1e+300, 1e-09, 0.1, -2.5. Returns buf. */
+char *fmt_exact(double v, char *buf, size_t len);
 
+#endif
+
+#ifndef QKV_FMT_SESSION
+#define QKV_FMT_SESSION
+/* Notes that need to know who set a number (session.h). */
+#include "action.h"
+struct Session;
+
+/* fmt_explain, with the notes only the session knows: an X or W cell or a
+ * Q/K/V row set by the lesson's script or by hand. */
+int fmt_explain_in(const struct Session *s, const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max);
+/* The status line's note on an overridden row of Q/K/V, saying who set it:
+ * "✎ Q row 1 set by the lesson at step 3 (Q[1] = K[1] * 5), no longer X·W",
+ * or "... set by hand, ... (u undoes, r resets)". Empty when not overridden. */
+void fmt_override_note(const struct Session *s, MatId m, int i, bool ascii, char *buf, size_t len);
+/* The note on the first overridden row of Q, K, V; false (buf empty) if none. */
+bool fmt_override_status(const struct Session *s, bool ascii, char *buf, size_t len);
+
+/* How a change came about, for fmt_change. */
+typedef enum { CHANGE_DONE, CHANGE_UNDONE, CHANGE_REDONE } ChangeHow;
+/* The one status line that names a change the session just made: act (or,
+ * when label is not NULL, label, e.g. "Q[1][2] + 0.1" for a nudge), and
+ * what u or Ctrl-R does next: "Done: scaling ÷√3. u undoes it." Every
+ * action's status goes through here, so a change's effect can be added in
+ * one place. */
+void fmt_change(const struct Session *s, const Action *act, const char *label, ChangeHow how, bool ascii,
+                char *buf, size_t len);
+/* The name of an action, as the status line says it: "scaling ÷√3",
+ * "stable softmax: exp(s − max)", "Q[1] = K[1] * 5" (numbers exact). */
+void fmt_action_name(const struct Session *s, const Action *act, bool ascii, char *buf, size_t len);
 #endif
 
 #ifndef QKV_FMT_WRAP

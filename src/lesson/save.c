@@ -1,5 +1,6 @@
 /* save.c - the current state as a lesson file, atomically (see save.h). */
 #include "save.h"
+#include "fmt.h"
 #include "i18n.h"
 
 #include <errno.h>
@@ -31,11 +32,12 @@ static void scalar(Out *o, const char *s, bool quoted)
                                               quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE));
 }
 
+/* A number as the shortest text that reads back exactly, with a '.'
+ * whatever LC_NUMERIC is (fmt_exact), as the loader reads it. */
 static void number(Out *o, double v)
 {
     char buf[40];
-    snprintf(buf, sizeof buf, "%.17g", v);
-    scalar(o, buf, false);
+    scalar(o, fmt_exact(v, buf, sizeof buf), false);
 }
 
 static void seq(Out *o, bool start, bool flow)
@@ -238,9 +240,23 @@ static void sync_dir(const char *path)
     }
 }
 
+bool lesson_save_target(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return true;
+    if (S_ISDIR(st.st_mode))
+        snprintf(err, errlen, _("cannot save %s: it is a folder; type a file name, such as %s/lesson.yaml"), path, path);
+    else
+        snprintf(err, errlen, _("cannot save %s: it is not a regular file; type another name"), path);
+    return false;
+}
+
 bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
 {
     char tmp[4096];
+    if (!lesson_save_target(path, err, errlen))
+        return false;
     if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
         snprintf(err, errlen, _("%s: the name is too long"), path);
         return false;

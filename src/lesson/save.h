@@ -1,7 +1,8 @@
 /* save.h - writing the current state as a new lesson file.
  *
  * lesson_save() bakes a session's state into a lesson: X and the weights
- * written out (%.17g, so they round-trip), the overridden rows of Q/K/V as
+ * written out (the shortest text that reads back exactly, with a '.' whatever
+ * LC_NUMERIC says), the overridden rows of Q/K/V as
  * `overrides:`, the options, and `start:` at the current step. The script's
  * steps are kept for their narration and focus; `do:` actions already
  * applied (steps up to the current one) are baked in and left out, and
@@ -18,6 +19,10 @@
 #include "session.h"
 
 bool lesson_save(const Session *s, const char *path, char *err, size_t errlen);
+/* Can path be saved to: a new name or a regular file? A folder or a device
+ * is refused up front with one line in err ("cannot save lessons: it is a
+ * folder; type a file name, such as lessons/lesson.yaml"). lesson_save() checks it too. */
+bool lesson_save_target(const char *path, char *err, size_t errlen);
 /* A default file name for saving: "<lesson name>-edited.yaml". */
 void lesson_save_name(const Lesson *l, char *buf, size_t len);
 

@@ -32,28 +32,88 @@ static void replay_one(Attn *a, const Action *act, const Attn *origin)
     (void)action_apply(a, act, err, sizeof err); /* checked when first applied */
 }
 
-/* Build the state of step `upto` into *a from scratch: the base, the script's
+/* Build the state of step `upto` from scratch: the base, the script's
  * actions of steps 0..upto (the last one's only when with_last), then the
- * user's edits, computed to that step's stage. */
+ * user's edits, computed to that step's stage. On success *a (which may
+ * hold a previous state) is replaced; when out of memory it is left as it
+ * was and false is returned. */
 static bool rebuild(const Session *s, int upto, bool with_last, Attn *a)
 {
     const Lesson *l = s->lesson;
-    Attn base = {0}, script = {0};
-    bool ok = lesson_base(l, &base) && attn_copy(a, &base);
+    Attn base = {0}, script = {0}, next = {0};
+    bool ok = lesson_base(l, &base) && attn_copy(&next, &base);
     for (int k = 0; ok && k <= upto; k++) {
         if (k == upto && !with_last)
             break;
         for (int n = 0; n < l->steps[k].nact; n++)
-            replay_one(a, &l->steps[k].act[n], &base);
+            replay_one(&next, &l->steps[k].act[n], &base);
     }
-    ok = ok && attn_copy(&script, a);
+    ok = ok && attn_copy(&script, &next);
     for (int n = 0; ok && n < s->nedits; n++)
-        replay_one(a, &s->edits[n], &script);
-    if (ok)
-        attn_run_to(a, l->steps[upto].stage);
+        replay_one(&next, &s->edits[n], &script);
+    if (ok) {
+        attn_run_to(&next, l->steps[upto].stage);
+        attn_free(a);
+        *a = next;
+    } else {
+        attn_free(&next);
+    }
     attn_free(&base);
     attn_free(&script);
     return ok;
+}
+
+/* Record who set what an action writes (see track). */
+static void mark(Session *s, const Action *act, Origin o)
+{
+    MatId m = act->mat;
+    int cols = s->cur.m[m].cols;
+    if ((act->kind != ACT_ROW_COPY && act->kind != ACT_ROW_SET && act->kind != ACT_CELL_SET) || act->i < 0 ||
+        act->i >= s->cur.m[m].rows || act->i >= MAT_MAX)
+        return;
+    if (m >= M_Q && m <= M_V) {
+        s->row_by[m - M_Q][act->i] = o;
+        return;
+    }
+    if (m > M_WV || cols > MAT_MAX)
+        return;
+    for (int j = 0; j < cols; j++)
+        if (act->kind != ACT_CELL_SET || j == act->j)
+            s->cell_by[m][act->i * cols + j] = o.by;
+}
+
+/* The last `reset` among n actions, or -1: what came before it is undone. */
+static int last_reset(const Action *act, int n)
+{
+    int r = -1;
+    for (int k = 0; k < n; k++)
+        r = act[k].kind == ACT_RESET ? k : r;
+    return r;
+}
+
+/* Work out who set each overridden row and each edited cell of the current
+ * state: the file's overrides, then the script's do: of steps 0..step, then
+ * the student's edits (a reset drops what came before it). */
+static void track(Session *s)
+{
+    const Lesson *l = s->lesson;
+    int from = 0, from_act = 0;
+    memset(s->row_by, 0, sizeof s->row_by);
+    memset(s->cell_by, 0, sizeof s->cell_by);
+    for (int k = 0; k <= s->step; k++) { /* a script reset: start after it */
+        int r = last_reset(l->steps[k].act, l->steps[k].nact);
+        if (r >= 0)
+            from = k, from_act = r + 1;
+    }
+    for (int m = 0; m < 3 && from == 0 && from_act == 0; m++)
+        for (int i = 0; i < MAT_MAX; i++)
+            if (l->override[m][i])
+                s->row_by[m][i] = (Origin){OV_SCRIPT, -1, 0};
+    for (int k = from; k <= s->step; k++)
+        for (int n = k == from ? from_act : 0; n < l->steps[k].nact; n++)
+            mark(s, &l->steps[k].act[n], (Origin){OV_SCRIPT, (short)k, (short)n});
+    for (int n = last_reset(s->edits, s->nedits) + 1; n < s->nedits; n++)
+        mark(s, &s->edits[n], (Origin){OV_HAND, -1, 0});
 }
 
 bool session_init(Session *s, const Lesson *l)
@@ -67,6 +127,7 @@ bool session_init(Session *s, const Lesson *l)
         return false;
     }
     s->fresh_stage = session_stage(s);
+    track(s);
     return true;
 }
 
@@ -99,7 +160,6 @@ bool session_goto(Session *s, int n)
     int old = s->step, old_stage = session_stage(s);
     s->step = n;
     int stage = session_stage(s);
-    s->has_before = false;
     if (!script_acts_between(s, old, n)) {
         /* Same inputs: compute only the stages not yet reached, or hide. */
         if (stage > s->cur.reached)
@@ -107,13 +167,17 @@ bool session_goto(Session *s, int n)
                 attn_run_stage(&s->cur, k);
         else
             s->cur.reached = stage;
+        s->has_before = false;
     } else {
-        if (n > old && s->lesson->steps[n].nact > 0 && rebuild(s, n, false, &s->before))
-            s->has_before = true;
-        rebuild(s, n, true, &s->cur);
+        if (!rebuild(s, n, true, &s->cur)) { /* out of memory: stay where we were */
+            s->step = old;
+            return false;
+        }
+        s->has_before = n > old && s->lesson->steps[n].nact > 0 && rebuild(s, n, false, &s->before);
     }
     /* What entering a stage computed stays fresh while the stage lasts. */
     s->fresh_stage = stage > old_stage ? stage : stage == old_stage ? s->fresh_stage : 0;
+    track(s);
     return true;
 }
 
@@ -130,7 +194,7 @@ bool session_prev(Session *s)
 bool session_goto_stage(Session *s, int stage)
 {
     const Step *st = s->lesson->steps;
-    int n = session_steps(s), cur = session_stage(s), pick = -1, below = -1, above = -1;
+    int n = session_steps(s), cur = session_stage(s), pick = -1;
     /* A lesson may tell its story twice (lesson 05): a later stage is looked
      * for after the current step, an earlier one before it, the current
      * one where it is; then the first step of that run of steps. */
@@ -141,19 +205,40 @@ bool session_goto_stage(Session *s, int stage)
         for (int k = s->step; k >= 0 && pick < 0; k--)
             pick = st[k].stage == stage ? k : -1;
     }
-    for (int k = 0; k < n && pick < 0; k++) { /* not on that side: anywhere */
+    for (int k = 0; k < n && pick < 0; k++) /* not on that side: anywhere */
         if (st[k].stage == stage)
             pick = k;
-        if (st[k].stage < stage && (below < 0 || st[k].stage > st[below].stage))
-            below = k;
-        if (st[k].stage > stage && above < 0)
-            above = k;
-    }
-    if (pick < 0) /* no step shows it: the nearest stage below, else above */
-        return session_goto(s, below >= 0 ? below : above);
+    if (pick < 0) /* no step shows it: stay (the view says so) */
+        return false;
     while (pick > 0 && st[pick - 1].stage == stage)
         pick--;
     return session_goto(s, pick);
+}
+
+bool session_has_stage(const Session *s, int stage)
+{
+    for (int k = 0; k < session_steps(s); k++)
+        if (s->lesson->steps[k].stage == stage)
+            return true;
+    return false;
+}
+
+int session_step_reaching(const Session *s, int stage)
+{
+    for (int k = s->step + 1; k < session_steps(s); k++)
+        if (s->lesson->steps[k].stage >= stage)
+            return k;
+    for (int k = s->step - 1; k >= 0; k--)
+        if (s->lesson->steps[k].stage >= stage)
+            return k;
+    return -1;
+}
+
+void session_open_at(Session *s, int n)
+{
+    session_goto(s, n);
+    s->has_before = false;
+    s->fresh_stage = session_stage(s);
 }
 
 /* Append an action to the edit log, dropping anything that could be redone. */
@@ -196,25 +281,31 @@ bool session_act(Session *s, const Action *act, char *err, size_t errlen)
         s->nedits = s->nredo = 0; /* a full log: reset starts a new history */
         s->saved_nedits = -1;
     }
+    bool mem = true;
     if (act->kind == ACT_RESET) {
         /* Back to the lesson as written at this step: replay without edits. */
         int keep = s->nedits;
         s->nedits = 0;
-        ok = rebuild(s, s->step, true, &next);
+        ok = mem = rebuild(s, s->step, true, &next);
         s->nedits = keep;
     } else {
-        ok = attn_copy(&next, &s->cur) && action_apply(&next, act, err, errlen);
+        ok = (mem = attn_copy(&next, &s->cur)) && action_apply(&next, act, err, errlen);
     }
     if (ok && s->nedits >= SESSION_MAX_EDITS) {
         snprintf(err, errlen, _("too many edits (%d); press r to reset first"), SESSION_MAX_EDITS);
         ok = false;
     }
-    if (!ok || !log_push(s, act)) {
+    if (ok && !log_push(s, act))
+        ok = mem = false;
+    if (!ok) {
+        if (!mem)
+            snprintf(err, errlen, "%s", _("out of memory; nothing was changed"));
         attn_free(&next);
         return false;
     }
     attn_run_to(&next, session_stage(s));
     adopt(s, &next);
+    track(s);
     return true;
 }
 
@@ -231,11 +322,10 @@ bool session_act_text(Session *s, const char *text, char *err, size_t errlen)
 static void relog(Session *s)
 {
     Attn next = {0};
-    if (!rebuild(s, s->step, true, &next)) {
-        attn_free(&next);
+    if (!rebuild(s, s->step, true, &next))
         return;
-    }
     adopt(s, &next);
+    track(s);
 }
 
 bool session_undo(Session *s)
@@ -273,4 +363,39 @@ bool session_overridden(const Session *s, MatId mat, int i)
     if (mat < M_Q || mat > M_V || i < 0 || i >= MAT_MAX)
         return false;
     return s->cur.override[mat - M_Q][i];
+}
+
+Origin session_row_origin(const Session *s, MatId mat, int i)
+{
+    Origin none = {OV_NONE, -1, 0};
+    if (!session_overridden(s, mat, i))
+        return none;
+    Origin o = s->row_by[mat - M_Q][i];
+    if (o.by == OV_NONE) /* overridden, yet no action says so: the lesson's */
+        o = (Origin){OV_SCRIPT, -1, 0};
+    return o;
+}
+
+Override session_override_by(const Session *s, MatId mat, int i)
+{
+    return (Override)session_row_origin(s, mat, i).by;
+}
+
+Override session_cell_by(const Session *s, MatId mat, int i, int j)
+{
+    if (mat >= M_Q && mat <= M_V)
+        return session_override_by(s, mat, i);
+    if (mat < M_X || mat > M_WV || i < 0 || j < 0 || i >= s->cur.m[mat].rows || j >= s->cur.m[mat].cols)
+        return OV_NONE;
+    return (Override)s->cell_by[mat][i * s->cur.m[mat].cols + j];
+}
+
+const Action *session_undoable(const Session *s)
+{
+    return s->nedits > 0 ? &s->edits[s->nedits - 1] : NULL;
+}
+
+const Action *session_redoable(const Session *s)
+{
+    return s->nredo > 0 ? &s->edits[s->nedits] : NULL;
 }

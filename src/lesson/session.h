@@ -18,7 +18,18 @@
 
 #define SESSION_MAX_EDITS 1024
 
+/* Who set a number: nobody (the lesson's data, or X·W), the script (the
+ * file's `overrides:` or a step's `do:`), or the student (hand edits). */
+typedef enum { OV_NONE, OV_SCRIPT, OV_HAND } Override;
+
+/* Where an overridden row or an edited cell came from. */
 typedef struct {
+    unsigned char by;         /* Override */
+    short step;               /* OV_SCRIPT: the 0-based step whose do: set it, -1 the file's overrides: */
+    short act;                /* OV_SCRIPT: which action of that step */
+} Origin;
+
+typedef struct Session {
     const Lesson *lesson;
     int step;                 /* 0-based index into lesson->steps */
     Attn cur;                 /* the state shown */
@@ -28,6 +39,9 @@ typedef struct {
     int nedits, nredo, cap;   /* edits[nedits..nedits+nredo) can be redone */
     int saved_nedits;         /* nedits when last saved (or -1 when diverged) */
     int fresh_stage;          /* the stage computed by the last keypress, 0 none */
+    /* Who set what in `cur` (kept by the session after every change) */
+    Origin row_by[3][MAT_MAX];             /* rows of Q, K, V */
+    unsigned char cell_by[4][MAT_MAX * MAT_MAX]; /* cells of X, Wq, Wk, Wv: Override */
 } Session;
 
 bool session_init(Session *s, const Lesson *l);
@@ -41,9 +55,17 @@ bool session_goto(Session *s, int n);
 bool session_next(Session *s);
 bool session_prev(Session *s);
 /* Jump to a step showing `stage`: a later stage after the current step, an
- * earlier one before it, at the first step of that run of steps (or, when
- * no step shows it, the nearest stage below it). */
+ * earlier one before it, at the first step of that run of steps. When no
+ * step shows it, nothing moves (session_has_stage() tells the caller why). */
 bool session_goto_stage(Session *s, int stage);
+/* Does any step of the lesson show `stage`? */
+bool session_has_stage(const Session *s, int stage);
+/* The first step after the current one at `stage` or later, else the first
+ * before it; -1 when none (0-based). */
+int session_step_reaching(const Session *s, int stage);
+/* Open at step n (0-based, clamped) as if the lesson started there: no
+ * before, the stage fresh. For --at N in the view. */
+void session_open_at(Session *s, int n);
 
 /* Parse and apply one action typed by the user (or made by the editor).
  * On error nothing changes and err holds one line. */
@@ -54,7 +76,17 @@ bool session_redo(Session *s);
 bool session_dirty(const Session *s);
 void session_mark_saved(Session *s);
 
-/* Is row i of Q/K/V (mat) set by hand in the current state? */
+/* Is row i of Q/K/V (mat) overridden (set by the script or by hand) in the
+ * current state? */
 bool session_overridden(const Session *s, MatId mat, int i);
+/* Who set row i of Q/K/V, or cell (i, j) of X/Wq/Wk/Wv (j ignored for
+ * Q/K/V): OV_NONE when it is as computed or as the lesson wrote it. */
+Override session_override_by(const Session *s, MatId mat, int i);
+Override session_cell_by(const Session *s, MatId mat, int i, int j);
+/* Where an overridden Q/K/V row came from (by OV_NONE when not overridden). */
+Origin session_row_origin(const Session *s, MatId mat, int i);
+/* The action the next undo / redo would take back / apply again, or NULL. */
+const Action *session_undoable(const Session *s);
+const Action *session_redoable(const Session *s);
 
 #endif

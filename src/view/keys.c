@@ -7,6 +7,7 @@
  * Handlers change the View and return FLAG_* for the loop. Numbers change
  * only through session_act_text(): the action language. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,13 +96,25 @@ static void say_msg(View *v, Role r, const char *msg)
     v->msg_role = r;
 }
 
-/* Apply one action through the session, the only way numbers change. */
+/* Name the change the session just made on the status line (fmt_change:
+ * one place for every action's status), as `label` when not NULL. */
+static void say_change(View *v, const Action *a, const char *label, ChangeHow how)
+{
+    char msg[sizeof v->msg];
+    fmt_change(&v->s, a, label, how, v->ascii, msg, sizeof msg);
+    say_msg(v, ROLE_HINT, msg);
+}
+
+/* Apply one action through the session, the only way numbers change, and
+ * name it on the status line (or say why it was refused). */
 static int act(View *v, const char *text)
 {
     char err[256], msg[512];
     if (!session_act_text(&v->s, text, err, sizeof err)) {
         snprintf(msg, sizeof msg, "%s: %s", text, err);
         say_msg(v, ROLE_ERROR, msg);
+    } else {
+        say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
     }
     return FLAG_REDRAW;
 }
@@ -146,10 +159,26 @@ static int req_last(View *v, wint_t ch)
     return FLAG_REDRAW;
 }
 
+/* The stages the lesson's steps show, "1, 2, 4, 5" ("1、2、4、5" in zh). */
+static void stages_shown(const View *v, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int k = STAGE_INPUT; k <= STAGE_COUNT; k++)
+        if (session_has_stage(&v->s, k))
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", buf[0] ? (v->lang == LANG_ZH ? "、" : ", ") : "", k);
+}
+
 static int req_stage(View *v, wint_t ch)
 {
-    if (session_goto_stage(&v->s, (int)ch - '0'))
+    int stage = (int)ch - '0';
+    char list[64], msg[256];
+    if (session_goto_stage(&v->s, stage)) {
         moved(v);
+    } else if (!session_has_stage(&v->s, stage)) { /* stay, and say why */
+        stages_shown(v, list, sizeof list);
+        snprintf(msg, sizeof msg, _("This lesson has no step at stage %d; its steps show stages %s."), stage, list);
+        say_msg(v, ROLE_HINT, msg);
+    }
     return FLAG_REDRAW;
 }
 
@@ -168,17 +197,39 @@ static int req_down(View *v, wint_t ch)  { return focus_by(v, 1, 0); }
 static int req_left(View *v, wint_t ch)  { return focus_by(v, 0, -1); }
 static int req_right(View *v, wint_t ch) { return focus_by(v, 0, 1); }
 
+/* Say which matrix edit mode is on. */
+static void say_edit_mat(View *v)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, _("Edit mode on %s: every change is an action, so u undoes it."),
+             attn_mat_name(v->emat));
+    say_msg(v, ROLE_HINT, msg);
+}
+
+/* Edit mode works on Q, K and V, so it needs them computed: before the
+ * script reaches them it stays closed (never revealing them ahead of the
+ * script) and says where they come, and how to change X meanwhile. */
 static int req_edit(View *v, wint_t ch)
 {
-    if (session_stage(&v->s) < STAGE_QKV && session_goto_stage(&v->s, STAGE_QKV))
-        moved(v); /* Q must be on screen to edit it */
+    char msg[256];
+    if (session_stage(&v->s) < STAGE_QKV) {
+        int k = session_step_reaching(&v->s, STAGE_QKV);
+        if (k >= 0)
+            snprintf(msg, sizeof msg, _("Edit mode needs Q, K, V, computed at step %d. To change X here: :X[1][1] = 2"),
+                     k + 1);
+        else
+            snprintf(msg, sizeof msg, "%s", _("This lesson never computes Q, K, V. To change X here: :X[1][1] = 2"));
+        say_msg(v, ROLE_HINT, msg);
+        return FLAG_REDRAW;
+    }
     v->mode = MODE_EDIT;
     v->emat = M_Q;
     v->ei = v->fi < v->s.cur.m[M_Q].rows ? v->fi : 0;
     v->ej = 0;
+    v->editing = false;
     v->field.len = v->field.pos = 0;
     v->field.buf[0] = '\0';
-    say_msg(v, ROLE_HINT, _("Edit mode on Q: every change is an action, so u undoes it."));
+    say_edit_mat(v);
     return FLAG_REDRAW;
 }
 
@@ -204,13 +255,21 @@ static int req_softmax(View *v, wint_t ch)
 
 static int req_undo(View *v, wint_t ch)
 {
-    say_msg(v, ROLE_HINT, session_undo(&v->s) ? _("Undone. Ctrl-R redoes it.") : _("Nothing to undo."));
+    const Action *a = session_undoable(&v->s);
+    Action undone = a ? *a : (Action){0};
+    if (a && session_undo(&v->s))
+        say_change(v, &undone, NULL, CHANGE_UNDONE);
+    else
+        say_msg(v, ROLE_HINT, _("Nothing to undo."));
     return FLAG_REDRAW;
 }
 
 static int req_redo(View *v, wint_t ch)
 {
-    say_msg(v, ROLE_HINT, session_redo(&v->s) ? _("Redone.") : _("Nothing to redo."));
+    if (session_redo(&v->s))
+        say_change(v, session_undoable(&v->s), NULL, CHANGE_REDONE);
+    else
+        say_msg(v, ROLE_HINT, _("Nothing to redo."));
     return FLAG_REDRAW;
 }
 
@@ -220,9 +279,7 @@ static int req_reset(View *v, wint_t ch)
         say_msg(v, ROLE_HINT, _("Nothing to reset: this is the lesson as written."));
         return FLAG_REDRAW;
     }
-    act(v, "reset");
-    say_msg(v, ROLE_HINT, _("Back to the lesson as written. u undoes the reset."));
-    return FLAG_REDRAW;
+    return act(v, "reset");
 }
 
 static int req_save(View *v, wint_t ch);
@@ -363,7 +420,7 @@ static int prompt_enter(View *v)
         return FLAG_REDRAW;
     }
     v->mode = MODE_NORMAL;
-    say_msg(v, ROLE_HINT, _("Done. u undoes it."));
+    say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
     return FLAG_REDRAW;
 }
 
@@ -394,14 +451,16 @@ static void edit_clamp(View *v)
     v->ej = v->ej < 0 ? 0 : v->ej >= m->cols ? m->cols - 1 : v->ej;
 }
 
-/* Set the cell under the cursor through the action language. */
-static int edit_set(View *v, double value, const char *typed)
+/* Set the cell under the cursor through the action language: to the text
+ * typed, or (a nudge, named `label`) to value. */
+static int edit_set(View *v, double value, const char *typed, const char *label)
 {
-    char text[PROMPT_MAX + 32];
+    char text[PROMPT_MAX + 32], num[40];
     if (typed)
         snprintf(text, sizeof text, "%s[%d][%d] = %s", attn_mat_name(v->emat), v->ei + 1, v->ej + 1, typed);
     else
-        snprintf(text, sizeof text, "%s[%d][%d] = %.17g", attn_mat_name(v->emat), v->ei + 1, v->ej + 1, value);
+        snprintf(text, sizeof text, "%s[%d][%d] = %s", attn_mat_name(v->emat), v->ei + 1, v->ej + 1,
+                 fmt_exact(value, num, sizeof num));
     char err[256];
     if (!session_act_text(&v->s, text, err, sizeof err)) {
         char msg[512];
@@ -412,7 +471,7 @@ static int edit_set(View *v, double value, const char *typed)
         say_msg(v, ROLE_ERROR, msg);
         return FLAG_REDRAW;
     }
-    v->msg[0] = '\0';
+    say_change(v, session_undoable(&v->s), label, CHANGE_DONE);
     field_set(&v->field, "");
     return FLAG_REDRAW;
 }
@@ -421,7 +480,10 @@ static int edit_set(View *v, double value, const char *typed)
  * when the stage drops below them), so the value read here is current. */
 static int edit_nudge(View *v, double by)
 {
-    return edit_set(v, MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej) + by, NULL);
+    char label[64];
+    snprintf(label, sizeof label, "%s[%d][%d] %s %g", attn_mat_name(v->emat), v->ei + 1, v->ej + 1,
+             by < 0 ? (v->ascii ? "-" : "−") : "+", fabs(by));
+    return edit_set(v, MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej) + by, NULL, label);
 }
 
 static int edit_move(View *v, wint_t ch)
@@ -446,9 +508,8 @@ static int edit_open(View *v, wint_t ch)
     if (ch) {
         field_set(&v->field, "");
         field_insert(&v->field, ch);
-    } else {
-        snprintf(buf, sizeof buf, "%.*f", v->lesson->digits + 3, MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej));
-        field_set(&v->field, buf);
+    } else { /* the exact value, so Enter again keeps it exactly */
+        field_set(&v->field, fmt_exact(MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej), buf, sizeof buf));
     }
     return FLAG_REDRAW;
 }
@@ -466,6 +527,7 @@ static int edit_cursor_key(View *v, wint_t ch, bool code)
             k++;
         v->emat = edit_cycle[(k + 1) % (sizeof edit_cycle / sizeof *edit_cycle)];
         edit_clamp(v);
+        say_edit_mat(v);
         return FLAG_REDRAW;
     }
     if ((code && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_LEFT || ch == KEY_RIGHT)) ||
@@ -487,8 +549,12 @@ static int mode_edit(View *v, wint_t ch, bool code)
     if (!code && ch == KEY_ESC) {
         v->editing = false;
         v->msg[0] = '\0';
+    } else if (is_enter(ch, code) && v->field.buf[strspn(v->field.buf, " ")] == '\0') {
+        v->editing = false; /* nothing typed: cancel, like Esc */
+        field_set(&v->field, "");
+        v->msg[0] = '\0';
     } else if (is_enter(ch, code)) {
-        int r = edit_set(v, 0, v->field.buf);
+        int r = edit_set(v, 0, v->field.buf, NULL);
         if (v->msg_role != ROLE_ERROR || !v->msg[0])
             v->editing = false;
         return r;
@@ -536,6 +602,11 @@ static int mode_save(View *v, wint_t ch, bool code)
         snprintf(v->save_path, sizeof v->save_path, "%s", v->field.buf);
         if (stat(v->save_path, &st) != 0)
             return do_save(v);
+        char bad[PROMPT_MAX + 160];
+        if (!lesson_save_target(v->save_path, bad, sizeof bad)) {
+            say_msg(v, ROLE_ERROR, bad); /* the prompt stays open to fix the name */
+            return FLAG_REDRAW;
+        }
         char msg[PROMPT_MAX + 128];
         snprintf(msg, sizeof msg, _("%s exists. Overwrite it? y overwrites, any other key cancels."), v->save_path);
         say_msg(v, ROLE_ERROR, msg);
@@ -591,6 +662,7 @@ int keys_mouse(View *v, int y, int x, unsigned long buttons)
         v->ei = i;
         v->ej = j;
         v->editing = false;
+        say_edit_mat(v);
         return FLAG_REDRAW;
     }
     if (session_stage(&v->s) == STAGE_QKV && id >= M_Q && id <= M_V) {

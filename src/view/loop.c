@@ -44,6 +44,8 @@ View *view_new(const Lesson *l, const ViewOpt *o)
         free(v);
         return NULL;
     }
+    if (o->start_step > 0) /* --at N: open there, as if the lesson started there */
+        session_open_at(&v->s, o->start_step - 1);
     v->lesson = l;
     v->lang = o->lang;
     v->ascii = o->ascii;
@@ -175,12 +177,20 @@ int view_run(const Lesson *l, const ViewOpt *o)
                                   "use --dump to print the walkthrough, or --json for the numbers"));
         return 2;
     }
+    /* newterm, not initscr: initscr prints its own message and exits 1
+     * when TERM names a terminal it does not know. */
+    const char *term = getenv("TERM");
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr && (!term || !*term))
+        fprintf(stderr, "%s\n", _("qkvtutor: TERM is not set; try TERM=xterm-256color, or --dump to print the walkthrough"));
+    else if (!scr)
+        fprintf(stderr, _("qkvtutor: cannot use the terminal type \"%s\" (TERM); try TERM=xterm-256color, "
+                          "or --dump to print the walkthrough\n"), term);
+    if (!scr)
+        return 2;
+    set_term(scr);
     install_signals();
     atexit(restore_terminal);
-    if (!initscr()) {
-        fprintf(stderr, "%s\n", _("qkvtutor: cannot set up the terminal (is TERM set?)"));
-        return 2;
-    }
     cbreak();
     noecho();
     nonl();
@@ -199,6 +209,8 @@ int view_run(const Lesson *l, const ViewOpt *o)
     int rc = v ? run(v) : 2;
     view_free(v);
     restore_terminal();
+    if (!v)
+        fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
     if (rc > 128) {
         signal(rc - 128, SIG_DFL);
         raise(rc - 128);

@@ -17,6 +17,7 @@ typedef struct {
     bool ascii;          /* no UTF-8: ASCII stand-ins for symbols */
     const char *theme;   /* NULL: dark, or mono under NO_COLOR */
     bool present;        /* presentation mode */
+    int start_step;      /* 1-based step to open at (--at N); 0: the lesson's start */
 } ViewOpt;
 
 typedef struct View View;

@@ -1,0 +1,284 @@
+/* test_keys.c - what keys do and what the status line says, on a headless
+ * screen: the defects of issue 10 a new user met (stage keys in lessons
+ * that skip a stage, e before Q K V exist, silent actions, edit mode naming
+ * the wrong matrix, an empty Enter, the edit field losing digits, saving
+ * onto a folder, --at N in the view). The status line is read from the
+ * View (view_int.h), so these hold whatever the layout draws. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lesson/i18n.h"
+#include "lesson/session.h"
+#include "screen.h"
+#include "view/view_int.h"
+#include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
+
+#define HEAD "format: qkvtutor/1\n" \
+             "title: keys\n" \
+             "tokens: [我, love, 猫]\n" \
+             "X: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]]\n" \
+             "weights:\n  random: {seed: 42, scale: 0.3, d_k: 3}\n" \
+             "options: {scale: none, softmax: naive, digits: 3}\n"
+/* lesson 02's stages: 2, then 4 six times, then 5 */
+#define LESSON2 HEAD "steps:\n  - stage: qkv\n" \
+                "  - stage: softmax\n  - stage: softmax\n    do: \"Q[1] = K[1] * 5\"\n" \
+                "  - stage: softmax\n  - stage: softmax\n  - stage: softmax\n  - stage: softmax\n" \
+                "  - stage: output\n"
+/* lesson 05's stages: the story told twice */
+#define LESSON5 HEAD "steps:\n  - stage: input\n  - stage: qkv\n  - stage: softmax\n" \
+                "  - stage: input\n  - stage: qkv\n  - stage: softmax\n" \
+                "  - stage: output\n  - stage: softmax\n  - stage: output\n"
+
+typedef struct {
+    Lesson l;
+    View *v;
+} Fix;
+
+static const ViewOpt dark = {LANG_EN, false, "dark", false, 0};
+
+static Fix *open_at(const char *yaml, int start)
+{
+    Fix *f = calloc(1, sizeof *f);
+    char err[512];
+    ViewOpt o = dark;
+    o.start_step = start;
+    assert_non_null(f);
+    if (!lesson_load_buffer("t.yaml", yaml, strlen(yaml), &f->l, err, sizeof err))
+        fail_msg("%s", err);
+    f->v = view_new(&f->l, &o);
+    assert_non_null(f->v);
+    return f;
+}
+
+static Fix *open_yaml(const char *yaml)
+{
+    return open_at(yaml, 0);
+}
+
+static void close_fix(Fix *f)
+{
+    view_free(f->v);
+    lesson_free(&f->l);
+    free(f);
+}
+
+static int setup(void **state)
+{
+    setenv("TERM", "xterm-256color", 1);
+    i18n_set(LANG_EN, NULL);
+    return screen_open(24, 80) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    screen_close();
+    return 0;
+}
+
+static void key(View *v, int code)
+{
+    view_key(v, (wint_t)code, true);
+    view_draw(v);
+}
+
+static void keys(View *v, const char *s)
+{
+    view_keys(v, s);
+    view_draw(v);
+}
+
+/* Lesson 02 at step 1: 3 and 1 stay and say the lesson has no such step;
+ * End then 3 stays at the last step (it jumped back to step 1). */
+static void stage_keys_lesson2(void **state)
+{
+    Fix *f = open_yaml(LESSON2);
+    keys(f->v, "3");
+    assert_int_equal(f->v->s.step, 0);
+    assert_string_equal(f->v->msg, "This lesson has no step at stage 3; its steps show stages 2, 4, 5.");
+    keys(f->v, "1");
+    assert_int_equal(f->v->s.step, 0);
+    assert_string_equal(f->v->msg, "This lesson has no step at stage 1; its steps show stages 2, 4, 5.");
+    key(f->v, KEY_END);
+    assert_int_equal(f->v->s.step, 7);
+    keys(f->v, "3");
+    assert_int_equal(f->v->s.step, 7);
+    assert_int_equal(session_stage(&f->v->s), STAGE_OUTPUT);
+    keys(f->v, "4");
+    assert_int_equal(f->v->s.step, 1); /* an earlier stage: looked for behind, the first of its run */
+    close_fix(f);
+}
+
+/* Lesson 05 at step 1: 3 stays at stage 1 (it landed on stage 2), in zh too. */
+static void stage_keys_lesson5(void **state)
+{
+    Fix *f = open_yaml(LESSON5);
+    keys(f->v, "3");
+    assert_int_equal(f->v->s.step, 0);
+    assert_int_equal(session_stage(&f->v->s), STAGE_INPUT);
+    assert_string_equal(f->v->msg, "This lesson has no step at stage 3; its steps show stages 1, 2, 4, 5.");
+    keys(f->v, "2");
+    assert_int_equal(f->v->s.step, 1);
+    close_fix(f);
+}
+
+/* e at stage 1 does not move the lesson on (it showed Q, K, V ahead of the
+ * script, and Esc did not go back): it says which step computes them. */
+static void edit_before_qkv(void **state)
+{
+    Fix *f = open_yaml(LESSON5);
+    keys(f->v, "e");
+    assert_int_equal(f->v->s.step, 0);
+    assert_int_equal(f->v->s.cur.reached, STAGE_INPUT);
+    assert_int_equal(f->v->mode, MODE_NORMAL);
+    assert_string_equal(f->v->msg, "Edit mode needs Q, K, V, computed at step 2. To change X here: :X[1][1] = 2");
+    close_fix(f);
+    f = open_yaml(HEAD "steps:\n  - stage: input\n  - stage: input\n");
+    keys(f->v, "e");
+    assert_string_equal(f->v->msg, "This lesson never computes Q, K, V. To change X here: :X[1][1] = 2");
+    close_fix(f);
+}
+
+/* Every action names itself: s, m, u, Ctrl-R, r, a ':' action, an edit-mode
+ * set and both nudges (s and m said nothing, and an old status stayed). */
+static void actions_name_themselves(void **state)
+{
+    Fix *f = open_yaml(LESSON2);
+    View *v = f->v;
+    keys(v, "r");
+    assert_string_equal(v->msg, "Nothing to reset: this is the lesson as written.");
+    keys(v, "s");
+    assert_string_equal(v->msg, "Done: scaling ÷√3. u undoes it.");
+    keys(v, "m");
+    assert_string_equal(v->msg, "Done: stable softmax: exp(s − max). u undoes it.");
+    keys(v, "u");
+    assert_string_equal(v->msg, "Undone: stable softmax: exp(s − max). Ctrl-R redoes it.");
+    keys(v, "\x12"); /* Ctrl-R */
+    assert_string_equal(v->msg, "Redone: stable softmax: exp(s − max). u undoes it.");
+    keys(v, "s");
+    assert_string_equal(v->msg, "Done: no scaling. u undoes it.");
+    keys(v, ":Q[1] = K[1] * 5\r");
+    assert_string_equal(v->msg, "Done: Q[1] = K[1] * 5. u undoes it.");
+    keys(v, "r");
+    assert_string_equal(v->msg, "Back to the lesson as written. u undoes the reset.");
+    keys(v, "u");
+    assert_string_equal(v->msg, "Undone: reset to the lesson as written. Ctrl-R redoes it.");
+    keys(v, "e2\r");
+    assert_string_equal(v->msg, "Done: Q[1][1] = 2. u undoes it.");
+    keys(v, "+");
+    assert_string_equal(v->msg, "Done: Q[1][1] + 0.1. u undoes it.");
+    keys(v, "-");
+    assert_string_equal(v->msg, "Done: Q[1][1] − 0.1. u undoes it.");
+    keys(v, "u");
+    assert_string_equal(v->msg, "Undone: Q[1][1] = 2. Ctrl-R redoes it."); /* what the nudge set */
+    close_fix(f);
+}
+
+/* Tab names the matrix edit mode is on (it kept saying Q). */
+static void edit_tab_names_matrix(void **state)
+{
+    Fix *f = open_yaml(LESSON2);
+    keys(f->v, "e");
+    assert_string_equal(f->v->msg, "Edit mode on Q: every change is an action, so u undoes it.");
+    keys(f->v, "\t");
+    assert_string_equal(f->v->msg, "Edit mode on K: every change is an action, so u undoes it.");
+    keys(f->v, "\t\t\t");
+    assert_int_equal(f->v->emat, M_WQ);
+    assert_string_equal(f->v->msg, "Edit mode on Wq: every change is an action, so u undoes it.");
+    close_fix(f);
+}
+
+/* An empty Enter in edit mode cancels (it said "" is not a number). */
+static void edit_empty_enter_cancels(void **state)
+{
+    Fix *f = open_yaml(LESSON2);
+    keys(f->v, "e\r");
+    assert_true(f->v->editing);
+    keys(f->v, "\x15\r"); /* Ctrl-U clears the field, Enter */
+    assert_false(f->v->editing);
+    assert_int_equal(f->v->mode, MODE_EDIT);
+    assert_string_equal(f->v->msg, "");
+    assert_int_equal(f->v->s.nedits, 0);
+    keys(f->v, "5\x7f  \r"); /* typed, erased, blanks: still nothing */
+    assert_false(f->v->editing);
+    assert_int_equal(f->v->s.nedits, 0);
+    close_fix(f);
+}
+
+/* Enter opens the field with the cell's exact value, so Enter again keeps
+ * it (1e300 became 1e+62, 1e-9 became 0). */
+static void edit_field_exact(void **state)
+{
+    static const char *typed[] = {"1e300", "1e-9", "0.1", "-123456.789012345"};
+    static const double want[] = {1e300, 1e-9, 0.1, -123456.789012345};
+    Fix *f = open_yaml(LESSON2);
+    keys(f->v, "e");
+    for (int k = 0; k < 4; k++) {
+        char line[64];
+        snprintf(line, sizeof line, "\x15%s\r", typed[k]);
+        keys(f->v, "\r"); /* open the field (with the old value) */
+        keys(f->v, line);
+        assert_true(MAT_AT(&f->v->s.cur.m[M_Q], 0, 0) == want[k]);
+        keys(f->v, "\r\r"); /* open with the value, set it again */
+        keys(f->v, "\r\r");
+        assert_true(MAT_AT(&f->v->s.cur.m[M_Q], 0, 0) == want[k]);
+    }
+    close_fix(f);
+}
+
+/* The save prompt refuses a folder up front and stays open (it offered to
+ * overwrite it, then failed). */
+static void save_refuses_folder(void **state)
+{
+    char dir[] = "/tmp/qkv-keys-XXXXXX", line[128], want[256];
+    assert_non_null(mkdtemp(dir));
+    Fix *f = open_yaml(LESSON2);
+    keys(f->v, "s");
+    snprintf(line, sizeof line, "w\x15%s\r", dir);
+    keys(f->v, line);
+    snprintf(want, sizeof want, "cannot save %s: it is a folder; type a file name, such as %s/lesson.yaml", dir, dir);
+    assert_string_equal(f->v->msg, want);
+    assert_int_equal(f->v->mode, MODE_SAVE);
+    keys(f->v, "/a.yaml\r");
+    snprintf(want, sizeof want, "%s/a.yaml", dir);
+    assert_int_equal(access(want, F_OK), 0);
+    assert_int_equal(f->v->mode, MODE_NORMAL);
+    unlink(want);
+    rmdir(dir);
+    close_fix(f);
+}
+
+/* --at N opens the view at step N, with nothing marked as changed. */
+static void view_opens_at_step(void **state)
+{
+    Fix *f = open_at(LESSON2, 3);
+    assert_int_equal(f->v->s.step, 2);
+    assert_int_equal(f->v->s.cur.reached, STAGE_SOFTMAX);
+    assert_false(f->v->s.has_before);
+    assert_true(session_overridden(&f->v->s, M_Q, 0)); /* step 3's do: applied */
+    view_draw(f->v);
+    int x;
+    assert_true(screen_find("3/8", &x) >= 0);
+    close_fix(f);
+    f = open_at(LESSON2, 0);
+    assert_int_equal(f->v->s.step, 0);
+    close_fix(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(stage_keys_lesson2, setup, teardown),
+        cmocka_unit_test_setup_teardown(stage_keys_lesson5, setup, teardown),
+        cmocka_unit_test_setup_teardown(edit_before_qkv, setup, teardown),
+        cmocka_unit_test_setup_teardown(actions_name_themselves, setup, teardown),
+        cmocka_unit_test_setup_teardown(edit_tab_names_matrix, setup, teardown),
+        cmocka_unit_test_setup_teardown(edit_empty_enter_cancels, setup, teardown),
+        cmocka_unit_test_setup_teardown(edit_field_exact, setup, teardown),
+        cmocka_unit_test_setup_teardown(save_refuses_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(view_opens_at_step, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
