@@ -248,7 +248,7 @@ static void arith_text(const Case *c, const Explain *e, char *out, size_t len)
 {
     static char lines[FMT_MAX_LINES][FMT_LINE];
     FmtOpt fo = {c->l.digits, c->in.ascii};
-    int n = fmt_explain(e, &fo, lines, FMT_MAX_LINES);
+    int n = fmt_explain_in(&c->s, e, &fo, lines, FMT_MAX_LINES);
     out[0] = '\0';
     for (int k = 0; k < n; k++)
         snprintf(out + strlen(out), len - strlen(out), "%s ", lines[k]);
