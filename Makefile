@@ -119,7 +119,7 @@ screenshots: all
 
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
-CORE_TESTS   = test_mat test_rng test_attn test_explain
+CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace
 LESSON_TESTS = test_text test_action test_load test_session
 UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS)
 
