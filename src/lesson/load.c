@@ -25,6 +25,7 @@
 
 #include "../core/rng.h"
 #include "i18n.h"
+#include "template.h"
 
 #define MAX_DEPTH 8          /* a lesson needs 5: top, steps, step, expect, row */
 #define MAX_TOKEN_BYTES 32
@@ -947,8 +948,49 @@ static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *
     return true;
 }
 
-enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_EXPECT, S_N };
-static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "expect"};
+/* Check the {REF} templates of a text field (a string or {zh:, en:}) for a
+ * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
+static bool load_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what)
+{
+    int cnt = !n ? 0 : n->type == YAML_MAPPING_NODE ? map_len(n) : 1;
+    for (int k = 0; k < cnt; k++) {
+        const yaml_node_t *s = n->type == YAML_MAPPING_NODE ? node_at(c, n->data.mapping.pairs.start[k].value) : n;
+        char e[LESSON_ERR_MAX];
+        int errcol = 0;
+        if (s->type == YAML_SCALAR_NODE && !template_check(sval(s), shape, stage, what, &errcol, e, sizeof e))
+            return fail_at(c, s->start_mark.line, action_col(s, errcol), "%s", e);
+    }
+    return true;
+}
+
+/* ask: a cell or row reference, or a list of them (see ask.h). */
+static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
+{
+    if (n->type != YAML_SCALAR_NODE && !want(c, n, YAML_SEQUENCE_NODE, _("ask must be a cell like \"S[1][2]\", "
+                                                                       "a row like \"A[1]\", or a list of them")))
+        return false;
+    int cnt = n->type == YAML_SCALAR_NODE ? 1 : seq_len(n);
+    if (cnt > ASK_MAX)
+        return fail(c, n, _("%d asks, at most %d are allowed in one step"), cnt, ASK_MAX);
+    st->ask = calloc((size_t)(cnt ? cnt : 1), sizeof *st->ask);
+    if (!st->ask)
+        return oom(c, n);
+    for (int k = 0; k < cnt; k++) {
+        const yaml_node_t *item = n->type == YAML_SCALAR_NODE ? n : seq_item(c, n, k);
+        char e[LESSON_ERR_MAX];
+        if (!want_text(c, item, "ask"))
+            return false;
+        if (!ask_parse(sval(item), shape, st->stage, &st->ask[k], e, sizeof e))
+            return fail(c, item, "%s", e);
+        st->ask[k].line = (int)item->start_mark.line + 1;
+        st->ask[k].col = (int)item->start_mark.column + 1;
+        st->nask++;
+    }
+    return true;
+}
+
+enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_ASK, S_EXPECT, S_N };
+static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask", "expect"};
 
 /* One step of the script; `scratch` is the base state used to check
  * indices (and accumulates the do: actions). */
@@ -970,6 +1012,8 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
         && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
         && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
         && load_text(c, val[S_SAY], "say", &st->say)
+        && load_templates(c, val[S_SAY], scratch, st->stage, "say")
+        && (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st))
         && (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st));
 }
 
@@ -1050,6 +1094,19 @@ static bool check_required(Ctx *c, const yaml_node_t *root, yaml_node_t **val)
     return true;
 }
 
+/* about: may quote X, the Ws, tokens and sizes (see template.h). */
+static bool load_about_templates(Ctx *c, const yaml_node_t *n, const Lesson *l)
+{
+    Attn shape = {0};
+    if (!n || (!template_has_refs(l->about.s[LANG_EN]) && !template_has_refs(l->about.s[LANG_ZH])))
+        return true;
+    if (!lesson_base(l, &shape))
+        return oom(c, n);
+    bool ok = load_templates(c, n, &shape, TEMPLATE_ABOUT, "about");
+    attn_free(&shape);
+    return ok;
+}
+
 /* The top-level mapping: keys first, then each value in dependency order
  * (tokens before X, X before the weights, shapes before the steps). */
 static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
@@ -1073,7 +1130,8 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         && load_overrides(c, root, v[T_OVERRIDES], l)
         && load_options(c, v[T_OPTIONS], l)
         && load_steps(c, root, v[T_STEPS], l)
-        && load_start(c, v[T_START], l);
+        && load_start(c, v[T_START], l)
+        && load_about_templates(c, v[T_ABOUT], l);
 }
 
 /* ---- libyaml passes ------------------------------------------------------------- */
@@ -1373,6 +1431,7 @@ static void step_free(Step *st)
     free(st->act);
     free(st->act_text);
     text_free(&st->say);
+    free(st->ask);
     free(st->expect);
 }
 

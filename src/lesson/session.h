@@ -28,6 +28,7 @@ typedef struct {
     int nedits, nredo, cap;   /* edits[nedits..nedits+nredo) can be redone */
     int saved_nedits;         /* nedits when last saved (or -1 when diverged) */
     int fresh_stage;          /* the stage computed by the last keypress, 0 none */
+    AskState *asked;          /* one per ask of the lesson, in step order (live.h); NULL: all open */
 } Session;
 
 bool session_init(Session *s, const Lesson *l);
