@@ -158,7 +158,13 @@ Grade ask_grade(const Ask *a, const Attn *state, int digits, const char *answer,
     ask_name(a, name, sizeof name);
     const char *s = skip_sep(answer, &commas);
     while (*s) {
-        if (got == MAT_MAX || !read_number(&s, &v[got])) {
+        const char *start = s;
+        bool ok = got < MAT_MAX && read_number(&s, &v[got]);
+        int dummy = 0;
+        if (ok && *s && skip_sep(s, &dummy) == s) /* "1/3": a number must end at a separator */
+            ok = false;
+        if (!ok) {
+            s = start;
             const char *end = s + strcspn(s, " \t,;");
             char word[64];
             snprintf(word, sizeof word, "%.*s", (int)(end - s) < 60 ? (int)(end - s) : 60, s);

@@ -34,6 +34,32 @@ char *lesson_about_text(const Lesson *l, Lang lang, bool ascii)
     return out;
 }
 
+char *session_saved_about(const Session *s, Lang lang)
+{
+    const Lesson *l = s->lesson;
+    const char *own = l->about.s[lang], *other = l->about.s[lang == LANG_EN ? LANG_ZH : LANG_EN];
+    int first = 0;
+    for (int k = 0; k < s->nedits; k++)
+        if (s->edits[k].kind == ACT_RESET)
+            first = k + 1;
+    if (first >= s->nedits || (!own && other)) /* no edits; or the other language stands in */
+        return own ? strdup(own) : NULL;
+    size_t cap = (size_t)(s->nedits - first) * 300 + (own ? strlen(own) : 0) + 128, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    if (own && *own)
+        n = (size_t)snprintf(buf, cap, "%s%s", own, lang == LANG_ZH ? "" : " ");
+    n += (size_t)snprintf(buf + n, cap - n, "%s", lang == LANG_ZH ? "保存前做过的改动：" : "Saved after: ");
+    for (int k = first; k < s->nedits; k++) {
+        char act[256];
+        action_format(&s->edits[k], act, sizeof act);
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", k > first ? "; " : "", act);
+    }
+    snprintf(buf + n, cap - n, "%s", lang == LANG_ZH ? "。" : ".");
+    return buf;
+}
+
 /* ---- the edited-state notice ------------------------------------------------ */
 
 /* The script's inputs at this step: the base, then every `do:` of steps
@@ -186,10 +212,10 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
     }
     j = j < 0 ? 0 : j >= m->cols ? m->cols - 1 : j;
     double before = MAT_AT(&s->before.m[mat], i, j), after = MAT_AT(m, i, j);
-    if (before == after) {
-        char v[64];
+    char b[64], a[64];
+    if (strcmp(fmt_num(before, fo, b, sizeof b), fmt_num(after, fo, a, sizeof a)) == 0) { /* as shown */
         effect_cell_name(mat, i, j, fo, change, sizeof change);
-        snprintf(buf, len, _("%s: %s %s (unchanged)"), name, change, shown(s, mat, i, j, after, fo, v, sizeof v));
+        snprintf(buf, len, _("%s: %s %s (unchanged)"), name, change, shown(s, mat, i, j, after, fo, a, sizeof a));
         return true;
     }
     put_change(s, mat, i, j, before, after, fo, change, sizeof change);

@@ -38,6 +38,14 @@ char *session_say(const Session *s, Lang lang, bool ascii);
  * (X, the Ws, tokens, sizes). malloc'd as above. */
 char *lesson_about_text(const Lesson *l, Lang lang, bool ascii);
 
+/* The about: a saved lesson gets (not expanded, templates kept): the
+ * lesson's own in lang, then a note of the student's edits in effect, in
+ * that language: "Saved after: Q[1] = K[1] * 5; scale = none." /
+ * "保存前做过的改动：Q[1] = K[1] * 5; scale = none。". Edits before the last
+ * reset are left out. NULL when there is nothing to write (or out of
+ * memory); else malloc'd. */
+char *session_saved_about(const Session *s, Lang lang);
+
 /* ---- the edited-state notice ------------------------------------------------ */
 
 /* Does the state differ from the script's state at this step (a student's
@@ -60,7 +68,7 @@ void effect_name(const Session *s, EffectWhat what, bool ascii, char *buf, size_
 /* "NAME: α₁₁ 0.873 → 0.695": the focused result (mat, i, j) before and
  * after the last change (s->before -> s->cur). When that matrix is not
  * computed at this step, the last cell of the trace stands in; when the
- * cell did not move, "NAME: s₁₁ 0.006 (unchanged)". Returns false (and
+ * cell shows the same digits, "NAME: s₁₁ 0.006 (unchanged)". Returns false (and
  * writes NAME alone) when there was no change to compare (!s->has_before). */
 bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, const FmtOpt *fo, char *buf,
                  size_t len);

@@ -1,6 +1,7 @@
 /* save.c - the current state as a lesson file, atomically (see save.h). */
 #include "save.h"
 #include "i18n.h"
+#include "live.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -158,6 +159,14 @@ static void step(Out *o, const Step *st, bool baked)
     map(o, false, false);
 }
 
+/* about:, with a note of the edits that made this state (live.h). */
+static void about(Out *o, const Session *s)
+{
+    Text t = {{session_saved_about(s, LANG_EN), session_saved_about(s, LANG_ZH)}};
+    text(o, "about", &t);
+    text_free(&t);
+}
+
 static void body(Out *o, const Session *s)
 {
     const Lesson *l = s->lesson;
@@ -166,7 +175,7 @@ static void body(Out *o, const Session *s)
     scalar(o, "format", false);
     scalar(o, "qkvtutor/1", false);
     text(o, "title", &l->title);
-    text(o, "about", &l->about);
+    about(o, s);
     scalar(o, "tokens", false);
     seq(o, true, true);
     for (int i = 0; i < l->ntok; i++)
