@@ -239,6 +239,43 @@ static void test_live_value(void **state)
     assert_string_equal(msg, "✗ not quite: S[1][2] = 0.567 (your answer: 0.006)");
 }
 
+/* The arithmetic hides the asked values until answered or revealed. */
+static void test_explain_hidden(void **state)
+{
+    Fix *f = *state;
+    Session *s = &f->s;
+    FmtOpt fo = {3, false};
+    char lines[FMT_MAX_LINES][FMT_LINE], msg[256];
+    session_goto(s, ST_SCORES);
+    assert_int_equal(session_explain(s, M_S, 0, 1, &fo, lines, FMT_MAX_LINES), 1);
+    assert_string_equal(lines[0], "score₁₂ = q₁·k₂ = (0.149)(−0.169) + (−0.041)(−0.304) + (0.194)(0.094) = ?");
+    assert_int_equal(session_explain(s, M_S, 0, 0, &fo, lines, FMT_MAX_LINES), 1);
+    assert_string_equal(lines[0], "score₁₁ = q₁·k₁ = (0.149)(0.073) + (−0.041)(−0.574) + (0.194)(−0.517) = −0.066");
+    assert_int_equal(session_ask_answer(s, "0.005", false, msg, sizeof msg), GRADE_RIGHT);
+    session_explain(s, M_S, 0, 1, &fo, lines, FMT_MAX_LINES);
+    assert_string_equal(lines[0], "score₁₂ = q₁·k₂ = (0.149)(−0.169) + (−0.041)(−0.304) + (0.194)(0.094) = 0.006");
+
+    session_goto(s, ST_SOFTMAX); /* A[1] and A[2][2] asked */
+    assert_int_equal(session_explain(s, M_A, 0, 0, &fo, lines, FMT_MAX_LINES), 3);
+    assert_string_equal(lines[0], "s₁ = [−0.066, 0.006, 0.044]");
+    assert_string_equal(lines[2], "α₁ = exp ÷ sum = [?, ?, ?]");
+    session_explain(s, M_A, 1, 0, &fo, lines, FMT_MAX_LINES);
+    assert_string_equal(lines[2], "α₂ = exp ÷ sum = [0.380, ?, 0.300]");
+    /* ASCII: the same, with its own number format */
+    FmtOpt ascii = {3, true};
+    session_explain(s, M_A, 1, 0, &ascii, lines, FMT_MAX_LINES);
+    assert_string_equal(lines[2], "α_2 = exp / sum = [0.380, ?, 0.300]");
+    assert_int_equal(session_ask_reveal(s), 2);
+    session_explain(s, M_A, 0, 0, &fo, lines, FMT_MAX_LINES);
+    assert_string_equal(lines[2], "α₁ = exp ÷ sum = [0.313, 0.337, 0.350]");
+
+    session_goto(s, ST_OUTPUT); /* O[3][1] asked: the result, not the weights */
+    assert_int_equal(session_explain(s, M_O, 2, 0, &fo, lines, FMT_MAX_LINES), 2);
+    assert_string_equal(lines[1], "o₃₁ = (0.387)(−0.163) + (0.326)(0.113) + (0.287)(−0.244) = ?");
+    assert_int_equal(session_explain(s, M_O, 2, 1, &fo, lines, FMT_MAX_LINES), 2);
+    assert_string_equal(lines[1], "o₃₂ = (0.387)(0.033) + (0.326)(−0.180) + (0.287)(0.605) = 0.128");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +285,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_grade, setup, teardown),
         cmocka_unit_test_setup_teardown(test_session, setup, teardown),
         cmocka_unit_test_setup_teardown(test_live_value, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_explain_hidden, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

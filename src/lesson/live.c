@@ -382,6 +382,65 @@ bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j)
     return session_ask_hidden((const Session *)ctx, m, i, j);
 }
 
+/* A value no lesson produces, written in place of a hidden number and then
+ * replaced by "?" in the formatted lines. */
+#define HIDDEN_MARK 8.5e+299
+
+/* Replace every occurrence of mark in line with "?". */
+static void unmark(char *line, const char *mark)
+{
+    size_t m = strlen(mark);
+    for (char *p = strstr(line, mark); p; p = strstr(p + 1, mark)) {
+        *p = '?';
+        memmove(p + 1, p + m, strlen(p + m) + 1);
+    }
+}
+
+int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo, char lines[][FMT_LINE], int max)
+{
+    Explain e;
+    if (!explain_cell(&s->cur, mat, i, j, &e))
+        return 0;
+    bool any = false;
+#define HIDE(v, cond) do { if (cond) { (v) = HIDDEN_MARK; any = true; } } while (0)
+    switch (e.kind) {
+    case EX_PROJ:
+        HIDE(e.result, session_ask_hidden(s, e.mat, e.i, e.j));
+        break;
+    case EX_SCORE: {
+        bool h = session_ask_hidden(s, M_S, e.i, e.j) || session_ask_hidden(s, M_QKT, e.i, e.j);
+        HIDE(e.sum, h);
+        HIDE(e.result, h);
+        break;
+    }
+    case EX_SOFTMAX:
+        for (int k = 0; k < e.n; k++) {
+            bool h = session_ask_hidden(s, M_S, e.i, k);
+            HIDE(e.a[k], h);
+            HIDE(e.shifted[k], h);
+            HIDE(e.weight[k], session_ask_hidden(s, M_A, e.i, k));
+        }
+        HIDE(e.result, session_ask_hidden(s, M_A, e.i, e.j));
+        break;
+    case EX_OUTPUT:
+        for (int k = 0; k < e.n; k++)
+            HIDE(e.a[k], session_ask_hidden(s, M_A, e.i, k));
+        HIDE(e.result, session_ask_hidden(s, M_O, e.i, e.j));
+        break;
+    default:
+        break;
+    }
+#undef HIDE
+    int n = fmt_explain(&e, fo, lines, max);
+    if (any) {
+        char mark[64];
+        fmt_num(HIDDEN_MARK, fo, mark, sizeof mark);
+        for (int k = 0; k < n; k++)
+            unmark(lines[k], mark);
+    }
+    return n;
+}
+
 void session_ask_counts(const Session *s, int *total, int *right, int *wrong, int *revealed)
 {
     int n = ask_total(s->lesson);

@@ -107,6 +107,11 @@ int session_ask_reveal(Session *s);
 bool session_ask_hidden(const Session *s, MatId m, int i, int j);
 /* The same with the signature TplOpt.hidden wants; ctx is the Session. */
 bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j);
+/* The arithmetic of cell (mat, i, j) in the current state, as fmt_explain()
+ * writes it, with every number an open ask hides written "?" (the asked
+ * result, and the operands that are the asked values themselves, e.g. the
+ * weights α₁ₖ in o₁'s sum while A[1] is asked). Returns the line count. */
+int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo, char lines[][FMT_LINE], int max);
 /* Counts over the whole lesson. */
 void session_ask_counts(const Session *s, int *total, int *right, int *wrong, int *revealed);
 /* "right 3 of 4, 1 revealed" (with ", 1 wrong" when any); "" when the
