@@ -206,7 +206,7 @@ static void test_load_errors(void **state)
                       "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_model and n");
 }
 
-/* Saving keeps say: as written, and about: names the edits in effect. */
+/* Saving keeps say: as written and the asks, and about: names the edits in effect. */
 static void test_save_keeps_templates(void **state)
 {
     (void)state;
@@ -217,7 +217,8 @@ static void test_save_keeps_templates(void **state)
     snprintf(path, sizeof path, "%s/saved.yaml", dir);
     bool ok = try_load("about: {zh: 三个词, en: Three tokens}\n" STEPS
                        "  - stage: scores\n    say: \"score₁₂ = {S[1][2]}\"\n"
-                       "  - stage: softmax\n    say: {zh: \"权重 {A[1]}\", en: \"weights {A[1]}\"}\n", &l);
+                       "  - stage: softmax\n    say: {zh: \"权重 {A[1]}\", en: \"weights {A[1]}\"}\n"
+                       "    ask: [\"A[1]\", \"A[2][3]\"]\n", &l);
     if (!ok)
         fail_msg("%s", err);
     assert_true(session_init(&s, &l));
@@ -242,6 +243,10 @@ static void test_save_keeps_templates(void **state)
     /* it loads again, and its narration quotes its own (saved) numbers */
     if (!lesson_load_file(path, &back, e, sizeof e))
         fail_msg("%s", e);
+    assert_int_equal(back.steps[1].nask, 2); /* the exercises are kept */
+    assert_int_equal(back.steps[1].ask[1].mat, M_A);
+    assert_int_equal(back.steps[1].ask[1].i, 1);
+    assert_int_equal(back.steps[1].ask[1].j, 2);
     Session s2;
     assert_true(session_init(&s2, &back));
     session_goto(&s2, 0);

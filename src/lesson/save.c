@@ -156,6 +156,15 @@ static void step(Out *o, const Step *st, bool baked)
         seq(o, false, false);
     }
     text(o, "say", &st->say);
+    if (st->nask > 0) { /* the exercises stay */
+        scalar(o, "ask", false);
+        seq(o, true, true);
+        for (int k = 0; k < st->nask; k++) {
+            ask_name(&st->ask[k], buf, sizeof buf);
+            scalar(o, buf, true);
+        }
+        seq(o, false, true);
+    }
     map(o, false, false);
 }
 
