@@ -234,7 +234,7 @@ bool session_trace(const Session *s, int i, int j, Trace *t)
     return trace_compute(&s->before, &s->cur, i, j, t);
 }
 
-void trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len)
+void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len)
 {
     char head[128], name[48];
     const char *arrow = fo->ascii ? " => " : " ⇒ ";
@@ -252,7 +252,8 @@ void trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Sessi
             snprintf(head, sizeof head, "%s", _("no scaling"));
         break;
     case TRACE_SOFTMAX:
-        snprintf(head, sizeof head, "%s", after->softmax == SOFTMAX_STABLE ? _("stable softmax") : _("naive softmax"));
+        snprintf(head, sizeof head, "%s",
+                 after->softmax == SOFTMAX_STABLE ? _("stable softmax") : _("naive softmax"));
         break;
     case TRACE_MATRIX:
         effect_cell_name(t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
@@ -275,7 +276,7 @@ bool session_trace_line(const Session *s, int i, int j, const FmtOpt *fo, char *
         buf[0] = '\0';
     if (!session_trace(s, i, j, &t))
         return false;
-    trace_line(&t, &s->cur, fo, s, buf, len);
+    effect_trace_line(&t, &s->cur, fo, s, buf, len);
     return true;
 }
 

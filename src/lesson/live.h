@@ -79,7 +79,7 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
  * key column j (0-based); false when there was none. */
 bool session_trace(const Session *s, int i, int j, Trace *t);
 /* Write a trace as one line; hidden cells (open asks) show "?". */
-void trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len);
+void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len);
 /* Both: the line for the last change, "" and false when there was none. */
 bool session_trace_line(const Session *s, int i, int j, const FmtOpt *fo, char *buf, size_t len);
 /* The short name of a cell as the trace writes it: "q₁₂", "s₁₁", "α₁₁",

@@ -100,6 +100,78 @@ static bool word_is(const char *w, size_t n, const char *name)
     return strlen(name) == n && memcmp(w, name, n) == 0;
 }
 
+/* Messages are written only when msg is not NULL (the loader wants them;
+ * expanding does not). */
+#define SAY(...) do { if (msg) snprintf(msg, len, __VA_ARGS__); } while (0)
+
+/* {token[i]}: one token by its 1-based number. */
+static bool resolve_token(const char *inner, const char *s, int ntok, Ref *r, char *msg, size_t len)
+{
+    char qb[200];
+    long v;
+    r->kind = R_TOKEN;
+    if (!parse_index(&s, &v) || *skip_sp(s) != '\0') {
+        SAY(_("%s must be like {token[2]}, one token by its number"), quote(inner, qb, sizeof qb));
+        return false;
+    }
+    if (v < 1) {
+        SAY(_("indices start at 1, found %s"), quote(inner, qb, sizeof qb));
+        return false;
+    }
+    if (v > ntok) {
+        SAY(ntok == 1 ? _("token %ld is out of range in %s, there is 1 token")
+                      : _("token %ld is out of range in %s, there are %d tokens"),
+            v, quote(inner, qb, sizeof qb), ntok);
+        return false;
+    }
+    r->i = (int)v - 1;
+    return true;
+}
+
+/* {M[i]} or {M[i][j]}: inside the shapes, and computed by `stage`. */
+static bool resolve_matrix(const char *inner, const Attn *shape, int stage, const char *what, Ref *r, char *msg,
+                           size_t len)
+{
+    char qb[200];
+    const char *w = skip_sp(inner), *e = w;
+    while (isalnum((unsigned char)*e) || *e == '_')
+        e++;
+    r->kind = R_MAT;
+    int st = template_ref_parse(inner, &r->m, &r->i, &r->j);
+    if (st == TREF_NAME)
+        SAY(_("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"), quote(inner, qb, sizeof qb));
+    else if (st == TREF_ZERO)
+        SAY(_("indices start at 1, found %s"), quote(inner, qb, sizeof qb));
+    else if (st != TREF_OK && e > w && attn_mat_lookup(w, (int)(e - w)) >= 0)
+        SAY(_("%s must be a row like {A[1]} or a cell like {S[1][2]}"), quote(inner, qb, sizeof qb));
+    else if (st != TREF_OK)
+        SAY(_("unknown reference %s in %s, expected a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, "
+              "{d_k}, {d_model} or {n}; write {{ for a literal {"), quote(inner, qb, sizeof qb), what);
+    if (st != TREF_OK)
+        return false;
+    const Mat *x = &shape->m[r->m];
+    const char *name = attn_mat_name(r->m);
+    int need = attn_mat_stage(r->m);
+    if (r->i >= x->rows)
+        SAY(x->rows == 1 ? _("row %d is out of range in %s, %s has 1 row")
+                         : _("row %d is out of range in %s, %s has %d rows"),
+            r->i + 1, quote(inner, qb, sizeof qb), name, x->rows);
+    else if (r->j >= x->cols)
+        SAY(x->cols == 1 ? _("column %d is out of range in %s, %s has 1 column")
+                         : _("column %d is out of range in %s, %s has %d columns"),
+            r->j + 1, quote(inner, qb, sizeof qb), name, x->cols);
+    else if (stage == TEMPLATE_ABOUT && need > STAGE_INPUT)
+        SAY(_("%s quotes %s, which is computed at stage %s; about is shown before the first step and can quote "
+              "only X, Wq, Wk, Wv, tokens, d_k, d_model and n"),
+            quote(inner, qb, sizeof qb), name, attn_stage_key(need));
+    else if (stage != TEMPLATE_ABOUT && need > stage)
+        SAY(_("%s quotes %s, which is computed at stage %s; this step shows stage %s, quote it at a later step"),
+            quote(inner, qb, sizeof qb), name, attn_stage_key(need), attn_stage_key(stage));
+    else
+        return true;
+    return false;
+}
+
 /* Resolve the text between the braces against `shape` for a step showing
  * `stage` (TEMPLATE_ABOUT: before the first step). On failure writes a
  * message when msg is not NULL. */
@@ -118,89 +190,12 @@ static bool resolve(const char *inner, const Attn *shape, int stage, const char 
             r->kind = sizes[k].kind;
             if (*skip_sp(s) == '\0')
                 return true;
-            if (msg)
-                snprintf(msg, len, _("%s takes no index, write {%s}"), quote(inner, qb, sizeof qb), sizes[k].name);
+            SAY(_("%s takes no index, write {%s}"), quote(inner, qb, sizeof qb), sizes[k].name);
             return false;
         }
-    int ntok = shape->m[M_X].rows;
-    if (word_is(w, wn, "token")) {
-        long v;
-        r->kind = R_TOKEN;
-        if (!parse_index(&s, &v) || *skip_sp(s) != '\0') {
-            if (msg)
-                snprintf(msg, len, _("%s must be like {token[2]}, one token by its number"),
-                         quote(inner, qb, sizeof qb));
-            return false;
-        }
-        if (v < 1 || v > ntok) {
-            if (msg && v < 1)
-                snprintf(msg, len, _("indices start at 1, found %s"), quote(inner, qb, sizeof qb));
-            else if (msg)
-                snprintf(msg, len, ntok == 1 ? _("token %ld is out of range in %s, there is 1 token")
-                                             : _("token %ld is out of range in %s, there are %d tokens"),
-                         v, quote(inner, qb, sizeof qb), ntok);
-            return false;
-        }
-        r->i = (int)v - 1;
-        return true;
-    }
-    r->kind = R_MAT;
-    switch (template_ref_parse(inner, &r->m, &r->i, &r->j)) {
-    case TREF_OK:
-        break;
-    case TREF_NAME:
-        if (msg)
-            snprintf(msg, len, _("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"),
-                     quote(inner, qb, sizeof qb));
-        return false;
-    case TREF_ZERO:
-        if (msg)
-            snprintf(msg, len, _("indices start at 1, found %s"), quote(inner, qb, sizeof qb));
-        return false;
-    default:
-        if (msg) {
-            if (wn > 0 && attn_mat_lookup(w, (int)wn) >= 0)
-                snprintf(msg, len, _("%s must be a row like {A[1]} or a cell like {S[1][2]}"),
-                         quote(inner, qb, sizeof qb));
-            else
-                snprintf(msg, len, _("unknown reference %s in %s, expected a cell like {S[1][2]}, a row like "
-                                     "{A[1]}, {token[2]}, {d_k}, {d_model} or {n}; write {{ for a literal {"),
-                         quote(inner, qb, sizeof qb), what);
-        }
-        return false;
-    }
-    const Mat *x = &shape->m[r->m];
-    const char *name = attn_mat_name(r->m);
-    if (r->i >= x->rows) {
-        if (msg)
-            snprintf(msg, len, x->rows == 1 ? _("row %d is out of range in %s, %s has 1 row")
-                                            : _("row %d is out of range in %s, %s has %d rows"),
-                     r->i + 1, quote(inner, qb, sizeof qb), name, x->rows);
-        return false;
-    }
-    if (r->j >= x->cols) {
-        if (msg)
-            snprintf(msg, len, x->cols == 1 ? _("column %d is out of range in %s, %s has 1 column")
-                                            : _("column %d is out of range in %s, %s has %d columns"),
-                     r->j + 1, quote(inner, qb, sizeof qb), name, x->cols);
-        return false;
-    }
-    int need = attn_mat_stage(r->m);
-    if (stage == TEMPLATE_ABOUT && need > STAGE_INPUT) {
-        if (msg)
-            snprintf(msg, len, _("%s quotes %s, which is computed at stage %s; about is shown before the first "
-                                 "step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_model and n"),
-                     quote(inner, qb, sizeof qb), name, attn_stage_key(need));
-        return false;
-    }
-    if (stage != TEMPLATE_ABOUT && need > stage) {
-        if (msg)
-            snprintf(msg, len, _("%s quotes %s, which is computed at stage %s; this step shows stage %s, "
-                                 "quote it at a later step"),
-                     quote(inner, qb, sizeof qb), name, attn_stage_key(need), attn_stage_key(stage));
-        return false;
-    }
-    return true;
+    if (word_is(w, wn, "token"))
+        return resolve_token(inner, s, shape->m[M_X].rows, r, msg, len);
+    return resolve_matrix(inner, shape, stage, what, r, msg, len);
 }
 
 /* ---- scanning ---------------------------------------------------------------- */
