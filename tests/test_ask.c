@@ -3,10 +3,12 @@
  * answers graded within max(1 %, one unit of the last shown digit), the
  * Unicode minus and commas or spaces accepted, hidden cells, answering,
  * revealing and the tally. Figures: lesson 1 (tutorial A). */
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
+#include "lesson/i18n.h"
 #include "lesson/lesson.h"
 #include "lesson/live.h"
 #include "lesson/session.h"
@@ -276,8 +278,27 @@ static void test_explain_hidden(void **state)
     assert_string_equal(lines[1], "o₃₂ = (0.387)(0.033) + (0.326)(−0.180) + (0.287)(0.605) = 0.128");
 }
 
+/* In Chinese: the result lines and the tally (the catalogue make builds). */
+static void test_zh(void **state)
+{
+    Fix *f = *state;
+    char msg[256], tally[128];
+    i18n_set(LANG_ZH, "build/locale");
+    session_goto(&f->s, ST_SCORES);
+    assert_int_equal(session_ask_answer(&f->s, "0.006", false, msg, sizeof msg), GRADE_RIGHT);
+    assert_string_equal(msg, "✓ 答对了：S[1][2] = 0.006");
+    session_goto(&f->s, ST_SOFTMAX);
+    assert_int_equal(session_ask_answer(&f->s, "1, 0, 0", false, msg, sizeof msg), GRADE_WRONG);
+    assert_string_equal(msg, "✗ 不太对：A[1] = 0.313, 0.337, 0.350（你的答案：1, 0, 0）");
+    session_ask_reveal(&f->s);
+    session_ask_tally(&f->s, tally, sizeof tally);
+    assert_string_equal(tally, "答对 1 题，共 4 题，答错 1 题，看答案 1 题");
+    i18n_set(LANG_EN, NULL);
+}
+
 int main(void)
 {
+    setlocale(LC_ALL, "C.UTF-8"); /* gettext translates only under a real locale */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_load, setup, teardown),
         cmocka_unit_test(test_load_errors),
@@ -286,6 +307,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_session, setup, teardown),
         cmocka_unit_test_setup_teardown(test_live_value, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explain_hidden, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_zh, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
