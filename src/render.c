@@ -8,6 +8,7 @@
 #include "core/explain.h"
 #include "lesson/fmt.h"
 #include "lesson/i18n.h"
+#include "lesson/live.h"
 #include "lesson/session.h"
 
 /* Print lesson text safely: control characters become visible stand-ins. */
@@ -169,9 +170,25 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         put_text(out, st->act_text[k], o->ascii);
         fputc('\n', out);
     }
-    const char *say = text_get(&st->say, o->lang);
-    if (*say)
+    if (s->has_before) { /* the step's do: changed numbers: follow the change */
+        char line[FMT_LINE];
+        Focus f = step_focus(st);
+        if (session_trace_line(s, f.i, f.kind == FOCUS_CELL ? f.j : 0, fo, line, sizeof line) && *line) {
+            fprintf(out, "  %s ", _("effect:"));
+            put_text(out, line, o->ascii);
+            fputc('\n', out);
+        }
+    }
+    char *say = session_say(s, o->lang, o->ascii);
+    if (say && *say)
         put_wrapped(out, say, o->ascii, 76);
+    free(say);
+    for (int k = 0; k < st->nask; k++) {
+        char name[32], vals[FMT_LINE];
+        ask_name(&st->ask[k], name, sizeof name);
+        ask_values(&st->ask[k], &s->cur, fo, vals, sizeof vals);
+        fprintf(out, "  %s %s = ?   %s %s\n", _("ask:"), name, _("answer:"), vals);
+    }
     MatId ids[8];
     int n = stage_mats(st->stage, &s->cur, ids);
     for (int k = 0; k < n; k++)
@@ -187,16 +204,17 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
 int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
 {
     Session s;
-    FmtOpt fo = {l->digits, o->ascii};
+    FmtOpt fo = {l->digits, o->ascii, false};
     if (!session_init(&s, l))
         return no_memory();
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
     fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d\n", l->file, l->ntok, _("tokens"), l->d_model,
             l->d_k, l->d_v);
-    const char *about = text_get(&l->about, o->lang);
-    if (*about)
+    char *about = lesson_about_text(l, o->lang, o->ascii);
+    if (about && *about)
         put_wrapped(out, about, o->ascii, 76);
+    free(about);
     int first = o->at ? o->at - 1 : 0, last = o->at ? o->at - 1 : l->nsteps - 1;
     session_goto(&s, first);
     for (int k = first; k <= last; k++) {

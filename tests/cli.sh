@@ -98,5 +98,13 @@ else
     failn=$((failn + 1)); echo "FAIL: script(1) is missing (package bsdutils): the terminal checks did not run"
 fi
 
+# Templates and asks (tests/live/): --dump fills {REF}s in and prints each ask with its answer.
+if "$BIN" --dump tests/live/templates-asks.yaml >"$T/out" 2>&1 && cmp -s tests/live/templates-asks.dump "$T/out" &&
+   "$BIN" --lang zh --dump tests/live/templates-asks.yaml 2>&1 | grep -qx '  3 个词，每个 4 个特征；猫 的第 4 个特征是 0.200。花括号写作 {。'; then
+    pass=$((pass + 1)); echo "ok: --dump fills templates in and answers asks"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump of tests/live/templates-asks.yaml differs:"; diff tests/live/templates-asks.dump "$T/out" | head -20
+fi
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -247,7 +247,7 @@ static void operands(const Case *c, const Explain *e, bool cut)
 static void arith_text(const Case *c, const Explain *e, char *out, size_t len)
 {
     static char lines[FMT_MAX_LINES][FMT_LINE];
-    FmtOpt fo = {c->l.digits, c->in.ascii};
+    FmtOpt fo = {c->l.digits, c->in.ascii, false};
     int n = fmt_explain_in(&c->s, e, &fo, lines, FMT_MAX_LINES);
     out[0] = '\0';
     for (int k = 0; k < n; k++)
@@ -426,7 +426,7 @@ static void test_change_marks(void **state)
         c.in.mono = mono;
         layout_plan(&c.in, &c.p);
         int marked = 0, negative = 0;
-        FmtOpt fo = {c.l.digits, false};
+        FmtOpt fo = {c.l.digits, false, false};
         for (int k = 0; k < c.p.ncell; k++) {
             const PlanCell *x = &c.p.cell[k];
             if (x->id != M_S && x->id != M_A && x->id != M_Q)

@@ -53,8 +53,8 @@ static void close_fix(Fix *f)
     free(f);
 }
 
-static const ViewOpt dark = {LANG_EN, false, "dark", false};
-static const ViewOpt mono = {LANG_EN, false, "mono", false};
+static const ViewOpt dark = {LANG_EN, false, "dark", false, 0};
+static const ViewOpt mono = {LANG_EN, false, "mono", false, 0};
 
 static int setup(void **state)
 {
@@ -331,7 +331,7 @@ static void test_sixteen_tokens_scroll(void **state)
 /* Without UTF-8 the arithmetic and marks fall back to ASCII. */
 static void test_ascii_fallback(void **state)
 {
-    static const ViewOpt ascii = {LANG_EN, true, "mono", false};
+    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0};
     screen_resize(30, 100);
     Fix *f = open_builtin("lessons/01", &ascii);
     view_keys(f->v, "3kkkhhhl");
@@ -400,7 +400,7 @@ static void test_mouse_click(void **state)
  * softmax stage quotes S: S is shown), big focus marks. */
 static void test_presentation(void **state)
 {
-    static const ViewOpt present = {LANG_EN, false, "projector", true};
+    static const ViewOpt present = {LANG_EN, false, "projector", true, 0};
     screen_resize(24, 80);
     Fix *f = open_builtin("lessons/01", &present);
     view_keys(f->v, "4");
@@ -442,7 +442,7 @@ static void test_large_sizes(void **state)
  * the lesson; L switches both live. */
 static void test_chinese_and_live_switch(void **state)
 {
-    static const ViewOpt zh = {LANG_ZH, false, "dark", false};
+    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0};
     screen_resize(24, 80);
     i18n_set(LANG_ZH, "build/locale");
     Fix *f = open_builtin("lessons/01", &zh);
@@ -476,7 +476,7 @@ static void test_shared_labels_scroll_together(void **state)
     Session s;
     assert_true(session_init(&s, &f->l));
     session_goto_stage(&s, STAGE_OUTPUT);
-    FmtOpt fo = {f->l.digits, false};
+    FmtOpt fo = {f->l.digits, false, false};
     char a[64], o[64];
     fmt_num(MAT_AT(&s.cur.m[M_A], 6, 0), &fo, a, sizeof a);
     fmt_num(MAT_AT(&s.cur.m[M_O], 6, 0), &fo, o, sizeof o);

@@ -413,7 +413,7 @@ static bool is_heat(MatId id)
  * zero, up to where numbers turn scientific, need writing. */
 static int widest_of(const Ctx *c, const double *v, const double *skip, int n)
 {
-    FmtOpt fo = {c->l->digits, c->in->ascii};
+    FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char buf[64];
     double cand[7] = {0, 0, 0, 0, INFINITY, -INFINITY, NAN};
     bool odd = false, any = false;
@@ -557,7 +557,7 @@ static int changed(const Ctx *c, MatId id, int i, int j)
     const Attn *b = &c->s->before, *a = c->a;
     if (!c->s->has_before || b->reached < attn_mat_stage(id) || !mat_same_shape(&a->m[id], &b->m[id]))
         return 0;
-    FmtOpt fo = {c->l->digits, true};
+    FmtOpt fo = {c->l->digits, true, false};
     char sx[64], sy[64];
     double x = MAT_AT(&a->m[id], i, j), y = MAT_AT(&b->m[id], i, j);
     if (strcmp(fmt_num(x, &fo, sx, sizeof sx), fmt_num(y, &fo, sy, sizeof sy)) == 0)
@@ -690,7 +690,7 @@ static void keep_cell(Ctx *c, const Box *b, int y, int x, int cw, int i, int j, 
 static void cell(Ctx *c, const Box *b, int y, int x, int cw, int i, int j, double lo, double hi)
 {
     static const char *shade[4] = {"░", "▒", "▓", "█"}, *ascii[4] = {".", ":", "+", "#"};
-    FmtOpt fo = {c->l->digits, c->in->ascii};
+    FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char num[64];
     const Mat *m = &c->a->m[b->id];
     if (b->placeholder)
@@ -1018,7 +1018,7 @@ static void bar(Ctx *c, int y, int x, int bw, double w, Role r)
 static void bars(Ctx *c, int y, int x, int w, int h)
 {
     const Attn *a = c->a, *b = &c->s->before;
-    FmtOpt fo = {c->l->digits, c->in->ascii};
+    FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char t[256], n1[48], n2[48];
     int n = a->m[M_A].cols, i = c->in->fi;
     /* The bars on A's data rows, below its column header, when they fit. */
@@ -1142,7 +1142,7 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
 {
     Explain e;
     char raw[FMT_MAX_LINES][FMT_LINE];
-    FmtOpt fo = {c->l->digits, c->in->ascii};
+    FmtOpt fo = {c->l->digits, c->in->ascii, false};
     explained(c, &c->p->xmat, &c->p->xi, &c->p->xj);
     *more = false;
     if (!explain_cell(c->a, c->p->xmat, c->p->xi, c->p->xj, &e))

@@ -117,7 +117,7 @@ static void put_products(char *line, const Explain *e, const FmtOpt *o)
  * '.', which strtod reads as the locale's decimal point. */
 static double shown(double v, const FmtOpt *o)
 {
-    FmtOpt plain = {o->digits, true};
+    FmtOpt plain = {o->digits, true, false};
     char buf[64], num[80];
     if (!isfinite(v))
         return v;
@@ -143,7 +143,7 @@ static double shown_sum(const Explain *e, const FmtOpt *o)
 static const char *eq(double from, double result, const FmtOpt *o)
 {
     char x[64], y[64];
-    if (!isfinite(from) || !isfinite(result) ||
+    if (o->hiding || !isfinite(from) || !isfinite(result) ||
         strcmp(fmt_num(from, o, x, sizeof x), fmt_num(result, o, y, sizeof y)) == 0)
         return " = ";
     return o->ascii ? " ~ " : " ≈ ";

@@ -19,6 +19,7 @@
 typedef struct {
     int digits;     /* decimals shown */
     bool ascii;     /* no UTF-8: '-', '_12', 'sqrt(3)' */
+    bool hiding;    /* some values stand for a "?" (an open ask): no " ≈ " */
 } FmtOpt;
 
 /* Write v with `digits` decimals into buf (at least 32 bytes); negative

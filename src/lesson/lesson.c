@@ -18,6 +18,7 @@ static void step_free(Step *st)
     free(st->act);
     free(st->act_text);
     text_free(&st->say);
+    free(st->ask);
     free(st->expect);
 }
 

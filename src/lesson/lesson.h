@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include "../core/attn.h"
 #include "action.h"
+#include "ask.h"
 #include "text.h"
 
 #define LESSON_MAX_BYTES (1024 * 1024)  /* larger files are refused unread */
@@ -54,7 +55,9 @@ typedef struct {
     int nact;
     Action *act;                    /* nact of them, allocated as written */
     char **act_text;                /* as written, for --dump */
-    Text say;
+    Text say;                       /* may hold {REF} templates (template.h) */
+    int nask;
+    Ask *ask;                       /* exercises (ask.h), nask of them */
     int nexpect;
     Expect *expect;
     int line;                       /* where the step starts */

@@ -28,6 +28,7 @@
 #include "../core/rng.h"
 #include "i18n.h"
 #include "schema.h"
+#include "template.h"
 #include "steps.h"
 
 #define MAX_TOKEN_BYTES 32
@@ -374,6 +375,19 @@ static bool check_required(Ctx *c, const yaml_node_t *root, yaml_node_t **val)
     return true;
 }
 
+/* about: may quote X, the Ws, tokens and sizes (see template.h). */
+static bool load_about_templates(Ctx *c, const yaml_node_t *n, const Lesson *l)
+{
+    Attn shape = {0};
+    if (!n || (!template_has_refs(l->about.s[LANG_EN]) && !template_has_refs(l->about.s[LANG_ZH])))
+        return true;
+    if (!lesson_base(l, &shape))
+        return diag_oom(&c->d, n);
+    bool ok = steps_templates(c, n, &shape, TEMPLATE_ABOUT, "about");
+    attn_free(&shape);
+    return ok;
+}
+
 /* The top-level mapping: keys first, then each value in dependency order
  * (tokens before X, X before the weights, shapes before the steps). */
 static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
@@ -397,7 +411,8 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         && load_overrides(c, root, v[T_OVERRIDES], l)
         && load_options(c, v[T_OPTIONS], l)
         && steps_load(c, root, v[T_STEPS], l)
-        && load_start(c, v[T_START], l);
+        && load_start(c, v[T_START], l)
+        && load_about_templates(c, v[T_ABOUT], l);
 }
 
 /* Build the lesson from a parsed document into *l. */

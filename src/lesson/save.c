@@ -2,6 +2,7 @@
 #include "save.h"
 #include "fmt.h"
 #include "i18n.h"
+#include "live.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -157,7 +158,24 @@ static void step(Out *o, const Step *st, bool baked)
         seq(o, false, false);
     }
     text(o, "say", &st->say);
+    if (st->nask > 0) { /* the exercises stay */
+        scalar(o, "ask", false);
+        seq(o, true, true);
+        for (int k = 0; k < st->nask; k++) {
+            ask_name(&st->ask[k], buf, sizeof buf);
+            scalar(o, buf, true);
+        }
+        seq(o, false, true);
+    }
     map(o, false, false);
+}
+
+/* about:, with a note of the edits that made this state (live.h). */
+static void about(Out *o, const Session *s)
+{
+    Text t = {{session_saved_about(s, LANG_EN), session_saved_about(s, LANG_ZH)}};
+    text(o, "about", &t);
+    text_free(&t);
 }
 
 static void body(Out *o, const Session *s)
@@ -168,7 +186,7 @@ static void body(Out *o, const Session *s)
     scalar(o, "format", false);
     scalar(o, "qkvtutor/1", false);
     text(o, "title", &l->title);
-    text(o, "about", &l->about);
+    about(o, s);
     scalar(o, "tokens", false);
     seq(o, true, true);
     for (int i = 0; i < l->ntok; i++)

@@ -4,7 +4,9 @@
  * written out (the shortest text that reads back exactly, with a '.' whatever
  * LC_NUMERIC says), the overridden rows of Q/K/V as
  * `overrides:`, the options, and `start:` at the current step. The script's
- * steps are kept for their narration and focus; `do:` actions already
+ * steps are kept for their narration (templates as written), focus and
+ * asks; `about:` ends with the edits that made the state (live.h,
+ * session_saved_about); `do:` actions already
  * applied (steps up to the current one) are baked in and left out, and
  * `expect:` checks are left out because they described the original numbers.
  * The file is written with libyaml's emitter to a temporary file in the same

@@ -136,6 +136,7 @@ void session_free(Session *s)
     attn_free(&s->cur);
     attn_free(&s->before);
     free(s->edits);
+    free(s->asked);
     memset(s, 0, sizeof *s);
 }
 

@@ -42,6 +42,7 @@ typedef struct Session {
     /* Who set what in `cur` (kept by the session after every change) */
     Origin row_by[3][MAT_MAX];             /* rows of Q, K, V */
     unsigned char cell_by[4][MAT_MAX * MAT_MAX]; /* cells of X, Wq, Wk, Wv: Override */
+    AskState *asked;          /* one per ask of the lesson, in step order (live.h); NULL: all open */
 } Session;
 
 bool session_init(Session *s, const Lesson *l);

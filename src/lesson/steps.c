@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ask.h"
 #include "i18n.h"
+#include "template.h"
 
 static const char *const stage_names[] = {"input", "qkv", "scores", "softmax", "output"};
 
@@ -176,8 +178,59 @@ static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *
     return true;
 }
 
-enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_EXPECT, S_N };
-static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "expect"};
+/* Check the {REF} templates of a text field (a string or {zh:, en:}) for a
+ * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
+bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what)
+{
+    int cnt = !n ? 0 : n->type == YAML_MAPPING_NODE ? ydoc_map_len(n) : 1;
+    for (int k = 0; k < cnt; k++) {
+        const yaml_node_t *s =
+            n->type == YAML_MAPPING_NODE ? ydoc_node(c->doc, n->data.mapping.pairs.start[k].value) : n;
+        char e[LESSON_ERR_MAX];
+        int errcol = 0;
+        if (s->type != YAML_SCALAR_NODE || template_check(ydoc_str(s), shape, stage, what, &errcol, e, sizeof e))
+            continue;
+        /* errcol counts characters; schema_col takes a byte offset */
+        const char *t = ydoc_str(s);
+        size_t off = 0;
+        for (int chars = 1; t[off] && chars < errcol; chars += ((unsigned char)t[off] & 0xC0) != 0x80)
+            off++;
+        while (t[off] && ((unsigned char)t[off] & 0xC0) == 0x80)
+            off++;
+        return diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
+    }
+    return true;
+}
+
+/* ask: a cell or row reference, or a list of them (see ask.h). */
+static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
+{
+    if (n->type != YAML_SCALAR_NODE &&
+        !diag_want(&c->d, n, YAML_SEQUENCE_NODE,
+                   _("ask must be a cell like \"S[1][2]\", a row like \"A[1]\", or a list of them")))
+        return false;
+    int cnt = n->type == YAML_SCALAR_NODE ? 1 : ydoc_seq_len(n);
+    if (cnt > ASK_MAX)
+        return diag_fail(&c->d, n, _("%d asks, at most %d are allowed in one step"), cnt, ASK_MAX);
+    st->ask = calloc((size_t)(cnt ? cnt : 1), sizeof *st->ask);
+    if (!st->ask)
+        return diag_oom(&c->d, n);
+    for (int k = 0; k < cnt; k++) {
+        const yaml_node_t *item = n->type == YAML_SCALAR_NODE ? n : ydoc_seq_item(c->doc, n, k);
+        char e[LESSON_ERR_MAX];
+        if (!schema_want_text(c, item, "ask"))
+            return false;
+        if (!ask_parse(ydoc_str(item), shape, st->stage, &st->ask[k], e, sizeof e))
+            return diag_fail(&c->d, item, "%s", e);
+        st->ask[k].line = (int)item->start_mark.line + 1;
+        st->ask[k].col = (int)item->start_mark.column + 1;
+        st->nask++;
+    }
+    return true;
+}
+
+enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_ASK, S_EXPECT, S_N };
+static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask", "expect"};
 
 /* One step of the script; `scratch` is the base state used to check
  * indices (and accumulates the do: actions). */
@@ -199,6 +252,8 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
         && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
         && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
         && schema_text(c, val[S_SAY], "say", &st->say)
+        && steps_templates(c, val[S_SAY], scratch, st->stage, "say")
+        && (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st))
         && (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st));
 }
 

@@ -1,5 +1,5 @@
 /* steps.h - the step script of a lesson file: steps: [{stage, focus, do,
- * say, expect}, ...].
+ * say, ask, expect}, ...].
  *
  * Called by load.c once the shapes are known (tokens, X, weights,
  * overrides, options): each step's stage, focus, actions and expectations
@@ -15,5 +15,8 @@
 /* Fill l->steps from n (NULL: one silent step per stage). root is the
  * top-level mapping, for the place of messages about the whole file. */
 bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l);
+/* Check the {REF} templates of a text field n (a string or {zh:, en:}) for a
+ * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
+bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what);
 
 #endif

@@ -1,0 +1,50 @@
+/* trace.h - the effect trace: how a change travelled through the pipeline.
+ *
+ * Given the state before and after a change (an edit, a toggle, undo, redo,
+ * reset), trace_compute() finds the earliest stage whose inputs or results
+ * differ (X or a W, then Q/K/V, then S, then A, then O) and, for every later
+ * stage both states reached, the focused query row's cell before -> after:
+ *
+ *   origin Q row 1  =>  S[1][1] -0.066 -> 3.013  =>  A[1][1] 0.313 -> 0.873  =>  O[1][1] ...
+ *
+ * A stage's cell is (i, j) with j clamped to the matrix's width. For the
+ * Q/K/V stage after a change of X or a W, it is the first changed cell of
+ * q_i, else of k_j, else of v_j (what the focused score reads), else of any
+ * row of Q, K or V, else Q[i][j].
+ * Matrices of stages a state has not reached hold stale numbers and are not
+ * compared (only the hand-set rows of Q/K/V, which are inputs).
+ * Data only: lesson/effect.h writes the line. */
+#ifndef QKV_TRACE_H
+#define QKV_TRACE_H
+
+#include <stdbool.h>
+#include "attn.h"
+
+typedef enum {
+    TRACE_NONE,         /* nothing differs */
+    TRACE_MATRIX,       /* an input or a result matrix: origin_mat */
+    TRACE_SCALE,        /* the scaling option (origin is then S) */
+    TRACE_SOFTMAX       /* the softmax option (origin is then A) */
+} TraceKind;
+
+typedef struct {
+    MatId mat;
+    int i, j;           /* 0-based */
+    double before, after;
+} TraceCell;
+
+typedef struct {
+    TraceKind kind;
+    MatId origin;       /* the first matrix that differs (TRACE_MATRIX) */
+    int origin_i, origin_j;  /* its first differing cell, 0-based */
+    bool origin_row;    /* more than one cell of that row differs */
+    int n;              /* cells after the origin, one per later stage reached */
+    TraceCell cell[STAGE_COUNT];
+} Trace;
+
+/* Compare two states of the same shapes for query row i and key column j
+ * (0-based). Returns false (and t->kind = TRACE_NONE) when they do not
+ * differ or the shapes do not match. */
+bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t);
+
+#endif

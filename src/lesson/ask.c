@@ -1,0 +1,215 @@
+/* ask.c - exercises: parse, check and grade (see ask.h). */
+#include "ask.h"
+
+#include <ctype.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "template.h"
+#include "text.h"
+
+/* text made safe for a message, in quotes, cut after 40 bytes */
+static const char *quote(const char *s, char *buf, size_t len)
+{
+    char cut[48], safe[160];
+    size_t n = strlen(s);
+    bool longer = n > 40;
+    if (longer) {
+        n = 40;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(cut, s, n);
+    cut[n] = '\0';
+    text_sanitize(cut, safe, sizeof safe, false);
+    snprintf(buf, len, "\"%s%s\"", safe, longer ? "..." : "");
+    return buf;
+}
+
+bool ask_parse(const char *text, const Attn *shape, int stage, Ask *out, char *msg, size_t len)
+{
+    char qb[200];
+    memset(out, 0, sizeof *out);
+    switch (template_ref_parse(text, &out->mat, &out->i, &out->j)) {
+    case TREF_OK:
+        break;
+    case TREF_NAME:
+        snprintf(msg, len, _("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"),
+                 quote(text, qb, sizeof qb));
+        return false;
+    case TREF_ZERO:
+        snprintf(msg, len, _("indices start at 1, found %s"), quote(text, qb, sizeof qb));
+        return false;
+    default:
+        snprintf(msg, len, _("ask must be a row like \"A[1]\" or a cell like \"S[1][2]\", found %s"),
+                 quote(text, qb, sizeof qb));
+        return false;
+    }
+    const char *name = attn_mat_name(out->mat);
+    const Mat *x = &shape->m[out->mat];
+    if (out->mat == M_X || attn_mat_is_param(out->mat)) {
+        snprintf(msg, len, _("%s asks for %s, which the lesson gives; ask for a result: Q, K, V, QKt, S, A or O"),
+                 quote(text, qb, sizeof qb), name);
+        return false;
+    }
+    if (out->i >= x->rows) {
+        snprintf(msg, len, x->rows == 1 ? _("row %d is out of range in %s, %s has 1 row")
+                                        : _("row %d is out of range in %s, %s has %d rows"),
+                 out->i + 1, quote(text, qb, sizeof qb), name, x->rows);
+        return false;
+    }
+    if (out->j >= x->cols) {
+        snprintf(msg, len, x->cols == 1 ? _("column %d is out of range in %s, %s has 1 column")
+                                        : _("column %d is out of range in %s, %s has %d columns"),
+                 out->j + 1, quote(text, qb, sizeof qb), name, x->cols);
+        return false;
+    }
+    int need = attn_mat_stage(out->mat);
+    if (need > stage) {
+        snprintf(msg, len, _("%s is computed at stage %s, this step shows stage %s; ask it at a later step"),
+                 name, attn_stage_key(need), attn_stage_key(stage));
+        return false;
+    }
+    return true;
+}
+
+int ask_cells(const Ask *a, const Attn *state)
+{
+    return a->j >= 0 ? 1 : state->m[a->mat].cols;
+}
+
+bool ask_covers(const Ask *a, MatId m, int i, int j)
+{
+    return a->mat == m && a->i == i && (a->j < 0 || a->j == j);
+}
+
+double ask_tolerance(double value, int digits)
+{
+    double unit = pow(10.0, -digits), rel = 0.01 * fabs(value);
+    return (rel > unit ? rel : unit) * (1 + 1e-9);
+}
+
+/* Read one number at *sp: [+-−]digits[.digits][e[+-]digits]. The point is
+ * always '.', whatever the locale. */
+static bool read_number(const char **sp, double *v)
+{
+    const char *s = *sp;
+    char buf[80];
+    size_t n = 0;
+    if (strncmp(s, "\xe2\x88\x92", 3) == 0) { /* U+2212 */
+        buf[n++] = '-';
+        s += 3;
+    } else if (*s == '-' || *s == '+') {
+        buf[n++] = *s++;
+    }
+    int digits = 0;
+    while (n < 60 && (isdigit((unsigned char)*s) || *s == '.')) {
+        digits += isdigit((unsigned char)*s) != 0;
+        buf[n++] = *s++;
+    }
+    if (digits == 0)
+        return false;
+    if ((*s == 'e' || *s == 'E') && n < 70) {
+        buf[n++] = *s++;
+        if (*s == '-' || *s == '+')
+            buf[n++] = *s++;
+        while (n < 78 && isdigit((unsigned char)*s))
+            buf[n++] = *s++;
+    }
+    buf[n] = '\0';
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), old = c ? uselocale(c) : (locale_t)0;
+    char *end;
+    *v = strtod(buf, &end);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    if (*end != '\0' || !isfinite(*v))
+        return false;
+    *sp = s;
+    return true;
+}
+
+/* Skip separators: spaces, tabs, commas (ASCII, full-width "，", "、"), ';'. */
+static const char *skip_sep(const char *s, int *commas)
+{
+    for (;;) {
+        if (*s == ' ' || *s == '\t')
+            s++;
+        else if (*s == ',' || *s == ';')
+            s++, ++*commas;
+        else if (strncmp(s, "\xef\xbc\x8c", 3) == 0 || strncmp(s, "\xe3\x80\x81", 3) == 0)
+            s += 3, ++*commas;
+        else
+            return s;
+    }
+}
+
+Grade ask_grade(const Ask *a, const Attn *state, int digits, const char *answer, char *msg, size_t len)
+{
+    int want = ask_cells(a, state), got = 0, commas = 0;
+    double v[MAT_MAX];
+    char qb[200], name[32];
+    msg[0] = '\0';
+    ask_name(a, name, sizeof name);
+    const char *s = skip_sep(answer, &commas);
+    while (*s) {
+        const char *start = s;
+        bool ok = got < MAT_MAX && read_number(&s, &v[got]);
+        int dummy = 0;
+        if (ok && *s && skip_sep(s, &dummy) == s) /* "1/3": a number must end at a separator */
+            ok = false;
+        if (!ok) {
+            s = start;
+            const char *end = s + strcspn(s, " \t,;");
+            char word[64];
+            snprintf(word, sizeof word, "%.*s", (int)(end - s) < 60 ? (int)(end - s) : 60, s);
+            snprintf(msg, len, _("%s is not a number; type a number like 0.25 or -1.5"),
+                     quote(got == MAT_MAX ? s : word, qb, sizeof qb));
+            return GRADE_BAD;
+        }
+        got++;
+        s = skip_sep(s, &commas);
+    }
+    if (got != want) {
+        if (want == 1)
+            snprintf(msg, len, _("%s is one number; type it, like 0.25"), name);
+        else
+            snprintf(msg, len, _("%s is a row of %d numbers; type them separated by commas or spaces, found %d"),
+                     name, want, got);
+        return GRADE_BAD;
+    }
+    int first = a->j >= 0 ? a->j : 0;
+    const Mat *m = &state->m[a->mat];
+    for (int k = 0; k < want; k++) {
+        double truth = MAT_AT(m, a->i, first + k);
+        if (!(fabs(v[k] - truth) <= ask_tolerance(truth, digits)))
+            return GRADE_WRONG;
+    }
+    return GRADE_RIGHT;
+}
+
+void ask_name(const Ask *a, char *buf, size_t len)
+{
+    if (a->j >= 0)
+        snprintf(buf, len, "%s[%d][%d]", attn_mat_name(a->mat), a->i + 1, a->j + 1);
+    else
+        snprintf(buf, len, "%s[%d]", attn_mat_name(a->mat), a->i + 1);
+}
+
+void ask_values(const Ask *a, const Attn *state, const FmtOpt *fo, char *buf, size_t len)
+{
+    char v[64];
+    size_t n = 0;
+    int first = a->j >= 0 ? a->j : 0, cells = ask_cells(a, state);
+    if (len)
+        buf[0] = '\0';
+    for (int k = 0; k < cells && n < len; k++) {
+        fmt_num(MAT_AT(&state->m[a->mat], a->i, first + k), fo, v, sizeof v);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? ", " : "", v);
+    }
+}

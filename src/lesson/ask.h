@@ -1,0 +1,50 @@
+/* ask.h - exercises: a step may ask a cell or a row of a result.
+ *
+ *   ask: "S[1][2]"            ask: ["A[1]", "O[1][2]"]
+ *
+ * ask_parse() reads one reference and checks it against the lesson's shapes
+ * and the step's stage (what is asked must be computed at that step; X and
+ * the Ws are given, not asked). ask_grade() reads a student's answer: a
+ * number, or for a row numbers separated by commas or spaces (U+2212 minus
+ * and the full-width comma accepted), and grades each number: right when
+ * within max(1 % of the value, one unit of the last shown digit, 10^-digits).
+ * The session's records (answered right / wrong / revealed) are in live.h. */
+#ifndef QKV_ASK_H
+#define QKV_ASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../core/attn.h"
+#include "fmt.h"
+
+#define ASK_MAX 16          /* per step */
+
+typedef struct {
+    MatId mat;
+    int i, j;               /* 0-based; j = -1 for a whole row */
+    int line, col;          /* where it was written (1-based) */
+} Ask;
+
+typedef enum { ASK_OPEN, ASK_RIGHT, ASK_WRONG, ASK_REVEALED } AskState;
+typedef enum { GRADE_BAD = -1, GRADE_WRONG = 0, GRADE_RIGHT = 1 } Grade;
+
+/* Parse "S[1][2]" or "A[1]" for a step showing `stage` against the shapes
+ * in `shape`. On error returns false with one line in msg. */
+bool ask_parse(const char *text, const Attn *shape, int stage, Ask *out, char *msg, size_t len);
+/* The cells asked: 1, or the row's width. */
+int ask_cells(const Ask *a, const Attn *state);
+/* Is cell (m, i, j) part of what a asks? */
+bool ask_covers(const Ask *a, MatId m, int i, int j);
+/* The tolerance for a value shown with `digits` decimals. */
+double ask_tolerance(double value, int digits);
+/* Grade an answer against the live values in state. GRADE_BAD when it
+ * cannot be read (msg says why: not a number, or how many are needed);
+ * else GRADE_RIGHT or GRADE_WRONG (msg empty). */
+Grade ask_grade(const Ask *a, const Attn *state, int digits, const char *answer, char *msg, size_t len);
+/* "S[1][2]", "A[1]" */
+void ask_name(const Ask *a, char *buf, size_t len);
+/* The asked values as the screen writes them: "0.006", or a row
+ * "0.313, 0.337, 0.350". */
+void ask_values(const Ask *a, const Attn *state, const FmtOpt *fo, char *buf, size_t len);
+
+#endif

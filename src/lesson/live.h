@@ -1,0 +1,121 @@
+/* live.h - keeping the screen true while a student edits: the narration
+ * filled in from the live state, whether the state has left the script's,
+ * the exercises' records, and the line naming a change's effect.
+ *
+ * No curses: the view (and --dump) call these and draw the results.
+ *
+ *   session_say()        the step's say: with {REF}s filled in (asked cells
+ *                        still open show "?")
+ *   session_diverged()   a student's edit or toggle is in effect: the view
+ *                        dims the narration and shows a one-line notice
+ *   effect_line()        "scaling ÷√3: α₁₁ 0.873 → 0.695" after any change
+ *   session_trace_line() "q₁ changed ⇒ s₁₁ −0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873 ⇒ o₁₁ −0.099 → −0.147"
+ *   session_ask_*()      the current step's asks: hidden cells, answering,
+ *                        revealing, and the tally "right 3 of 4, 1 revealed"
+ *
+ * Answer records belong to the session (allocated at the first answer,
+ * freed by session_free); they survive moving between steps, edits, undo
+ * and reset. A cell is hidden while an ask covering it at the current step
+ * is open. */
+#ifndef QKV_LIVE_H
+#define QKV_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../core/trace.h"
+#include "ask.h"
+#include "fmt.h"
+#include "session.h"
+#include "template.h"
+
+/* ---- narration -------------------------------------------------------------- */
+
+/* The current step's say: in lang, templates filled in from s->cur (open
+ * asks as "?"). malloc'd, "" when the step says nothing; NULL when out of
+ * memory. Not yet sanitised: pass it to fmt_prose() or text_sanitize(). */
+char *session_say(const Session *s, Lang lang, bool ascii);
+/* The lesson's about: in lang, filled in from the lesson's starting state
+ * (X, the Ws, tokens, sizes). malloc'd as above. */
+char *lesson_about_text(const Lesson *l, Lang lang, bool ascii);
+
+/* The about: a saved lesson gets (not expanded, templates kept): the
+ * lesson's own in lang, then a note of the student's edits in effect, in
+ * that language: "Saved after: Q[1] = K[1] * 5; scale = none." /
+ * "保存前做过的改动：Q[1] = K[1] * 5; scale = none。". Edits before the last
+ * reset are left out. NULL when there is nothing to write (or out of
+ * memory); else malloc'd. */
+char *session_saved_about(const Session *s, Lang lang);
+
+/* ---- the edited-state notice ------------------------------------------------ */
+
+/* Does the state differ from the script's state at this step (a student's
+ * edit or toggle in effect: X, a W, a hand-set row, scale or softmax)?
+ * False right after reset, or after undoing every edit. */
+bool session_diverged(const Session *s);
+/* The script's own state at this step (no student edits), computed to the
+ * step's stage, into a zeroed Attn the caller frees. */
+bool session_script_state(const Session *s, Attn *out);
+
+/* ---- every change names its effect ------------------------------------------ */
+
+typedef enum { EFFECT_ACT, EFFECT_UNDO, EFFECT_REDO } EffectWhat;
+
+/* The name of the change just made: after session_act() (EFFECT_ACT) the
+ * last action, e.g. "Q[1] = K[1] * 5", "scaling ÷√3", "no scaling",
+ * "stable softmax", "naive softmax", "reset"; after session_undo() "undo
+ * Q[1] = K[1] * 5"; after session_redo() "redo ...". "" when there is none. */
+void effect_name(const Session *s, EffectWhat what, bool ascii, char *buf, size_t len);
+/* "NAME: α₁₁ 0.873 → 0.695": the focused result (mat, i, j) before and
+ * after the last change (s->before -> s->cur). When that matrix is not
+ * computed at this step, the last cell of the trace stands in; when the
+ * cell shows the same digits, "NAME: s₁₁ 0.006 (unchanged)". Returns false (and
+ * writes NAME alone) when there was no change to compare (!s->has_before). */
+bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, const FmtOpt *fo, char *buf,
+                 size_t len);
+
+/* ---- the effect trace -------------------------------------------------------- */
+
+/* The trace of the last change (s->before -> s->cur) for query row i and
+ * key column j (0-based); false when there was none. */
+bool session_trace(const Session *s, int i, int j, Trace *t);
+/* Write a trace as one line; hidden cells (open asks) show "?". */
+void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len);
+/* Both: the line for the last change, "" and false when there was none. */
+bool session_trace_line(const Session *s, int i, int j, const FmtOpt *fo, char *buf, size_t len);
+/* The short name of a cell as the trace writes it: "q₁₂", "s₁₁", "α₁₁",
+ * "o₁₁", "x₂₁", "Wq₁₁" (ASCII: "a_11"); a row "q₁" when j < 0. */
+void effect_cell_name(MatId m, int i, int j, const FmtOpt *fo, char *buf, size_t len);
+
+/* ---- exercises ---------------------------------------------------------------- */
+
+int session_ask_count(const Session *s);                 /* asks at this step */
+const Ask *session_ask_at(const Session *s, int k);      /* k < session_ask_count */
+AskState session_ask_state(const Session *s, int k);
+/* The first ask at this step still open, or -1: while there is one, typed
+ * digits go to the answer, not to the stage keys. */
+int session_ask_open(const Session *s);
+/* Grade an answer to the first open ask at this step and record it. msg
+ * gets the result line: "✓ right: S[1][2] = 0.006", "✗ not quite: S[1][2]
+ * = 0.006 (your answer: 0.01)", or why the answer cannot be read
+ * (GRADE_BAD, nothing recorded). With no open ask, GRADE_BAD and "". */
+Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, size_t len);
+/* Reveal every open ask at this step (the view calls it when next is
+ * pressed there, before moving on). Returns how many were revealed. */
+int session_ask_reveal(Session *s);
+/* Is cell (m, i, j) hidden as "?" now: asked at this step, not yet
+ * answered or revealed? */
+bool session_ask_hidden(const Session *s, MatId m, int i, int j);
+/* The same with the signature TplOpt.hidden wants; ctx is the Session. */
+bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j);
+/* The arithmetic of cell (mat, i, j) in the current state, as fmt_explain()
+ * writes it, with every number an open ask hides written "?" (the asked
+ * result, and the operands that are the asked values themselves, e.g. the
+ * weights α₁ₖ in o₁'s sum while A[1] is asked). Returns the line count. */
+int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo, char lines[][FMT_LINE], int max);
+/* Counts over the whole lesson. */
+void session_ask_counts(const Session *s, int *total, int *right, int *wrong, int *revealed);
+/* "right 3 of 4, 1 revealed" (with ", 1 wrong" when any); "" when the
+ * lesson asks nothing. */
+void session_ask_tally(const Session *s, char *buf, size_t len);
+
+#endif
