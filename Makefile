@@ -35,7 +35,7 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli numpy install-check e2e asan golden pot \
+.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli svg numpy install-check e2e asan golden pot \
         clean install uninstall bench fuzz screenshots
 
 all: deps $(B)/qkvtutor $(MO)
@@ -143,6 +143,10 @@ $(B)/tests/test_layout: $(B)/tests/test_layout.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(C
 $(B)/tests/test_view: $(B)/tests/test_view.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
+# The view's screen of one step as text, for tests/svg.sh to compare with --svg.
+$(B)/tests/svg_screen: $(B)/tests/svg_screen.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
 # The key table of src/view/keys.c as text, and the check that README.md's
 # key table and the man page's KEYS section say the same (tests/keys_doc.sh).
 $(B)/tests/keys_table: $(B)/tests/keys_table.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
@@ -171,6 +175,14 @@ bad-lessons: $(B)/qkvtutor
 cli: $(B)/qkvtutor
 	@sh tests/cli.sh $(B)/qkvtutor
 
+# --svg: valid XML for every lesson and step in en and zh, and the same text
+# as the view's screen (tests/svg.sh). xmllint and python3 are installed when
+# missing (tests/need.sh).
+svg: $(B)/qkvtutor $(B)/tests/svg_screen $(MO)
+	@sh tests/need.sh svg "libxml2-utils python3" sh -c 'command -v xmllint && $(PYTHON) -c "import xml.etree.ElementTree"'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 PYTHON=$(PYTHON) sh tests/svg.sh $(B)/qkvtutor $(B)/tests/svg_screen $(B)/locale
+
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12).
 # python3-numpy is installed when missing (tests/need.sh); without apt-get
 # the suite is skipped, and `make test` counts it so.
@@ -188,7 +200,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit keys-doc check-lessons bad-lessons cli numpy install-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit keys-doc check-lessons bad-lessons cli svg numpy install-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \
