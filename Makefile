@@ -9,7 +9,7 @@ MANDIR   = $(PREFIX)/share/man/man1
 DATADIR  = $(PREFIX)/share/qkvtutor
 LOCALEDIR = $(PREFIX)/share/locale
 
-VERSION  = 0.1.0
+VERSION  = 0.2.0
 CC       = cc
 B        = build
 PKGS     = ncursesw yaml-0.1 libcjson cmocka
@@ -80,6 +80,7 @@ $(B)/lessons.c: $(LESSONS) Makefile
 $(B)/%.o: src/%.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -MMD -MP -c $< -o $@
+$(B)/main.o: Makefile # VERSION
 $(B)/lessons.o: $(B)/lessons.c
 	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
 
