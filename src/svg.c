@@ -215,6 +215,16 @@ static bool same_ink(const Ink *a, const Ink *b)
     return a->fg == b->fg && a->bold == b->bold && a->dim == b->dim;
 }
 
+/* Is this cell's character a narrow one beyond ASCII (▸ ▲ █ − · ᵀ ₁ …)?
+ * CJK fonts draw those a full em wide, so they are set in DejaVu Sans Mono,
+ * where they are narrow; ASCII and wide characters are set in Noto Sans
+ * Mono CJK SC, whose Latin letters are exactly half its CJK width (the
+ * fonts of screenshots/, tests/e2e/screenshots.sh). */
+static bool narrow_symbol(const Cell *c)
+{
+    return c->n > 1 && c->w == 1;
+}
+
 /* Row y's text: one <text> per stretch of cells in one ink, from its first
  * visible character to its last, single blanks between them kept as spaces
  * (two blanks start a new <text>, so that a renderer that collapses
@@ -237,13 +247,14 @@ static void put_row_text(FILE *out, const Cell *row, const Ink *inks, int cols, 
                     break; /* two blanks: a new <text>, see above */
                 continue;
             }
-            if (!same_ink(&inks[k], &inks[x]) || row[k].n == 4)
+            if (!same_ink(&inks[k], &inks[x]) || row[k].n == 4 || narrow_symbol(&row[k]) != narrow_symbol(&row[x]))
                 break;
             end = k + 1;
         }
         const Ink *ink = &inks[x];
-        fprintf(out, "<text xml:space=\"preserve\" y=\"%d\" fill=\"#%06x\"%s%s x=\"", baseline, (unsigned)ink->fg,
-                ink->bold ? " font-weight=\"bold\"" : "", ink->dim ? " fill-opacity=\"0.6\"" : "");
+        fprintf(out, "<text xml:space=\"preserve\" y=\"%d\" fill=\"#%06x\"%s%s%s x=\"", baseline, (unsigned)ink->fg,
+                ink->bold ? " font-weight=\"bold\"" : "", ink->dim ? " fill-opacity=\"0.6\"" : "",
+                narrow_symbol(&row[x]) ? " font-family=\"'DejaVu Sans Mono', monospace\"" : "");
         for (int k = x; k < end; k++)
             if (row[k].w)
                 fprintf(out, k > x ? " %d" : "%d", k * SVG_CELL_W);
@@ -276,7 +287,7 @@ bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const ch
     Ink base = ink_of(ROLE_NORMAL, false, theme);
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"\n"
-                 "     font-family=\"'DejaVu Sans Mono', 'Noto Sans Mono CJK SC', monospace\" font-size=\"%d\">\n"
+                 "     font-family=\"'Noto Sans Mono CJK SC', 'DejaVu Sans Mono', monospace\" font-size=\"%d\">\n"
                  "<title>",
             W, H, W, H, SVG_FONT_PX);
     put_xml(out, title, strlen(title));

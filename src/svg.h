@@ -5,6 +5,8 @@
  * written cell by cell: every character placed at its column (x = column x
  * cell width; a wide character takes two cells), backgrounds as rectangles,
  * the theme's colours from the palette the terminal uses (view/palette.h).
+ * The text is set in Noto Sans Mono CJK SC (its Latin letters are exactly
+ * half its CJK width), the narrow symbols beyond ASCII in DejaVu Sans Mono.
  * No curses here. */
 #ifndef QKV_SVG_H
 #define QKV_SVG_H
@@ -15,7 +17,7 @@
 #include "lesson/lesson.h"
 
 /* A cell is SVG_CELL_W x SVG_CELL_H pixels; the text is SVG_FONT_PX high. */
-#define SVG_CELL_W 12
+#define SVG_CELL_W 10
 #define SVG_CELL_H 24
 #define SVG_FONT_PX 20
 /* --size's default and its largest */

@@ -112,10 +112,10 @@ fi
 
 # 3. size and colours
 "$BIN" --svg --at 7 1 >"$T/dark.svg" && "$BIN" --svg --at 7 --theme mono --size 80x24 1 >"$T/mono.svg" || fail=1
-grep -q 'width="1200" height="720" viewBox="0 0 1200 720"' "$T/dark.svg" &&
-    grep -q '<rect width="1200" height="720" fill="#000000"/>' "$T/dark.svg" &&
+grep -q 'width="1000" height="720" viewBox="0 0 1000 720"' "$T/dark.svg" &&
+    grep -q '<rect width="1000" height="720" fill="#000000"/>' "$T/dark.svg" &&
     grep -q 'fill="#cdcd00"/>' "$T/dark.svg" &&
-    grep -q '<rect width="960" height="576" fill="#ffffff"/>' "$T/mono.svg" &&
+    grep -q '<rect width="800" height="576" fill="#ffffff"/>' "$T/mono.svg" &&
     ! grep -q 'fill="#cdcd00"' "$T/mono.svg" ||
     { echo "FAIL: the pictures' size or colours are not as expected"; fail=1; }
 [ "$fail" = 0 ] && echo "svg: ok"

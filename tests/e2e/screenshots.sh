@@ -375,7 +375,7 @@ _prof=$(mktemp -d "$E2E_TMP/chromium.XXXXXX")
 if "$BIN" --lang zh --svg --at 10 --size ${W}x$H "$L1" >"$E2E_TMP/11-slide-svg.svg" &&
     chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
         --disable-component-update --disable-sync --hide-scrollbars --force-device-scale-factor=1 \
-        --user-data-dir="$_prof" --window-size="$((W * 12)),$((H * 24))" \
+        --user-data-dir="$_prof" --window-size="$((W * 10)),$((H * 24))" \
         --screenshot="$OUT/11-slide-svg.png" "file://$E2E_TMP/11-slide-svg.svg" >"$E2E_TMP/chromium.log" 2>&1 &&
     [ -s "$OUT/11-slide-svg.png" ]; then
     SHOTS=$((SHOTS + 1))
