@@ -215,15 +215,28 @@ static bool same_ink(const Ink *a, const Ink *b)
     return a->fg == b->fg && a->bold == b->bold && a->dim == b->dim;
 }
 
-/* Is this cell's character a narrow one beyond ASCII (▸ ▲ █ − · ᵀ ₁ …)?
- * CJK fonts draw those a full em wide, so they are set in DejaVu Sans Mono,
- * where they are narrow; ASCII and wide characters are set in Noto Sans
- * Mono CJK SC, whose Latin letters are exactly half its CJK width (the
- * fonts of screenshots/, tests/e2e/screenshots.sh). */
-static bool narrow_symbol(const Cell *c)
+/* Which face a cell's character is set in. ASCII and wide characters: Noto
+ * Sans Mono CJK SC, whose Latin letters are exactly half its CJK width (the
+ * fonts of screenshots/, tests/e2e/screenshots.sh). Narrow characters
+ * beyond ASCII (▸ ▲ − · ᵀ ₁ …), which CJK fonts draw a full em wide:
+ * DejaVu Sans Mono, where they are narrow, a little smaller so that they
+ * fit the column (FACE_NARROW); block elements (█ ▎ ░ ▒ ▓) keep the full
+ * size, so that they fill the row's height (FACE_BLOCK). */
+enum { FACE_MAIN, FACE_NARROW, FACE_BLOCK };
+
+static int face(const Cell *c)
 {
-    return c->n > 1 && c->w == 1;
+    const unsigned char *s = (const unsigned char *)c->s;
+    if (c->n <= 1 || c->w != 1)
+        return FACE_MAIN;
+    return c->n == 3 && s[0] == 0xE2 && s[1] == 0x96 && s[2] >= 0x80 && s[2] <= 0x9F ? FACE_BLOCK : FACE_NARROW;
 }
+
+static const char *face_attr[] = {
+    [FACE_MAIN] = "",
+    [FACE_NARROW] = " font-family=\"'DejaVu Sans Mono', monospace\" font-size=\"" SVG_NARROW_PX "\"",
+    [FACE_BLOCK] = " font-family=\"'DejaVu Sans Mono', monospace\"",
+};
 
 /* Row y's text: one <text> per stretch of cells in one ink, from its first
  * visible character to its last, single blanks between them kept as spaces
@@ -247,14 +260,14 @@ static void put_row_text(FILE *out, const Cell *row, const Ink *inks, int cols, 
                     break; /* two blanks: a new <text>, see above */
                 continue;
             }
-            if (!same_ink(&inks[k], &inks[x]) || row[k].n == 4 || narrow_symbol(&row[k]) != narrow_symbol(&row[x]))
+            if (!same_ink(&inks[k], &inks[x]) || row[k].n == 4 || face(&row[k]) != face(&row[x]))
                 break;
             end = k + 1;
         }
         const Ink *ink = &inks[x];
         fprintf(out, "<text xml:space=\"preserve\" y=\"%d\" fill=\"#%06x\"%s%s%s x=\"", baseline, (unsigned)ink->fg,
                 ink->bold ? " font-weight=\"bold\"" : "", ink->dim ? " fill-opacity=\"0.6\"" : "",
-                narrow_symbol(&row[x]) ? " font-family=\"'DejaVu Sans Mono', monospace\"" : "");
+                face_attr[face(&row[x])]);
         for (int k = x; k < end; k++)
             if (row[k].w)
                 fprintf(out, k > x ? " %d" : "%d", k * SVG_CELL_W);

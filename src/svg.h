@@ -20,6 +20,7 @@
 #define SVG_CELL_W 10
 #define SVG_CELL_H 24
 #define SVG_FONT_PX 20
+#define SVG_NARROW_PX "17"   /* DejaVu Sans Mono's advance, 0.6 em, fits 10 pixels */
 /* --size's default and its largest */
 #define SVG_COLS 100
 #define SVG_ROWS 30
