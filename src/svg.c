@@ -1,6 +1,7 @@
 /* svg.c - --svg: one step's screen as an SVG picture (see svg.h). */
 #include "svg.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,7 +398,13 @@ int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
     bool ok = !p.oom && svg_paint(out, &p, o->cols, o->rows, theme, name);
     plan_free(&p);
     session_free(&s);
-    if (!ok)
+    if (!ok) {
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
-    return ok ? 0 : 2;
+        return 2;
+    }
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(stderr, _("qkvtutor: cannot write the SVG: %s\n"), strerror(errno));
+        return 2;
+    }
+    return 0;
 }

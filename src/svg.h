@@ -38,7 +38,8 @@ typedef struct {
 
 /* Write the screen of step o->at as the view shows it when stepped to it
  * with "next" from the first step (normal mode, focus from the steps, no
- * message). Returns 0, or 2 when out of memory (with a message). */
+ * message). Returns 0, or 2 when out of memory or when the picture cannot
+ * be written (a one-line message on stderr). */
 int svg_step(FILE *out, const Lesson *l, const SvgOpt *o);
 
 /* Paint a plan laid out at cols x rows in theme `theme` (a ThemeId) as

@@ -46,6 +46,14 @@ check "--size half" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "10
 check "--size signed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "-80x24"; see qkvtutor --help' --svg --size=-80x24 1
 check "--size without --svg" 2 'qkvtutor: --size goes with --svg; see qkvtutor --help' --size 80x24 --dump 1
 check "--svg smallest" 0 '' --svg --size 60x18 1
+if [ -w /dev/full ]; then
+    "$BIN" --svg 1 >/dev/full 2>"$T/err"; st=$?
+    if [ $st -eq 2 ] && [ "$(cat "$T/err")" = "qkvtutor: cannot write the SVG: No space left on device" ]; then
+        pass=$((pass + 1)); echo "ok: --svg to a full disk"
+    else
+        failn=$((failn + 1)); echo "FAIL: --svg to a full disk: status $st, stderr: $(cat "$T/err")"
+    fi
+fi
 check "--svg --at the last step" 0 '' --svg --at 14 1
 check "--list" 0 '' --list
 check "--check by name" 0 '' --check attend-to-itself
