@@ -25,6 +25,7 @@ typedef struct {
     bool present;
     const char *lesson;
     int cols, rows;     /* --size; 0: not given */
+    const char *size;   /* --size as typed */
 } Options;
 
 static void usage(FILE *out)
@@ -74,10 +75,12 @@ static bool parse_size(const char *s, Options *o)
     bool ok = end != s && *s >= '0' && *s <= '9' && *end == 'x' && end[1] >= '0' && end[1] <= '9';
     if (ok) {
         r = strtol(end + 1, &end, 10);
-        ok = *end == '\0' && c > 0 && r > 0 && c <= 99999 && r <= 99999;
+        ok = *end == '\0' && c > 0 && r > 0;
     }
-    o->cols = ok ? (int)c : 0;
-    o->rows = ok ? (int)r : 0;
+    /* any larger than this is too large, however large */
+    o->cols = ok ? (int)(c < 100000 ? c : 100000) : 0;
+    o->rows = ok ? (int)(r < 100000 ? r : 100000) : 0;
+    o->size = s;
     return ok;
 }
 
@@ -85,7 +88,7 @@ static bool parse_size(const char *s, Options *o)
  * error and exit 2, or -1 to go on. */
 static int check_size(Options *o)
 {
-    char size[48], bound[24];
+    char bound[24];
     if (o->cols == 0) {
         o->cols = SVG_COLS;
         o->rows = SVG_ROWS;
@@ -93,7 +96,7 @@ static int check_size(Options *o)
     }
     if (o->mode != MODE_SVG)
         return usage_error(_("%s goes with --svg"), "--size");
-    snprintf(size, sizeof size, "%dx%d", o->cols, o->rows);
+    const char *size = o->size;
     if (o->cols < LAYOUT_MIN_COLS || o->rows < LAYOUT_MIN_ROWS) {
         snprintf(bound, sizeof bound, "%dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
         fprintf(stderr, _("qkvtutor: --size %s is below the smallest screen, %s"), size, bound);
@@ -291,7 +294,7 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     char dir[4096];
-    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0};
+    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL};
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
     /* Work only a mode needs: English needs no catalogue (found only for

@@ -41,6 +41,8 @@ check "--svg one row short" 2 'qkvtutor: --size 60x17 is below the smallest scre
 check "--svg too large" 2 'qkvtutor: --size 1001x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 1001x30 1
 check "--svg --at past the end" 2 'qkvtutor: --at 15: the lesson has 14 steps' --svg --at 15 1
 check "--svg --at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --svg --at 0 1
+check "--svg far too large" 2 'qkvtutor: --size 99999999999999999999x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 99999999999999999999x30 1
+check "--size leading zeros" 2 'qkvtutor: --size 080x017 is below the smallest screen, 60x18; see qkvtutor --help' --svg --size 080x017 1
 check "--size malformed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100*30"; see qkvtutor --help' --svg --size '100*30' 1
 check "--size half" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100x"; see qkvtutor --help' --svg --size 100x 1
 check "--size signed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "-80x24"; see qkvtutor --help' --svg --size=-80x24 1
