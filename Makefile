@@ -9,7 +9,7 @@ MANDIR   = $(PREFIX)/share/man/man1
 DATADIR  = $(PREFIX)/share/qkvtutor
 LOCALEDIR = $(PREFIX)/share/locale
 
-VERSION  = 0.1.0
+VERSION  = 0.2.0
 CC       = cc
 B        = build
 PKGS     = ncursesw yaml-0.1 libcjson cmocka
@@ -30,13 +30,13 @@ CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
 LAYOUT_SRC = $(wildcard src/layout/*.c)
 VIEW_SRC   = $(wildcard src/view/*.c)
-MAIN_SRC   = src/main.c src/render.c
+MAIN_SRC   = src/main.c src/render.c src/svg.c
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli numpy install-check e2e asan golden pot \
-        clean install uninstall bench fuzz screenshots
+.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli svg deb-check numpy install-check e2e asan golden pot \
+        clean install uninstall bench fuzz screenshots deb
 
 all: deps $(B)/qkvtutor $(MO)
 
@@ -80,6 +80,7 @@ $(B)/lessons.c: $(LESSONS) Makefile
 $(B)/%.o: src/%.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -MMD -MP -c $< -o $@
+$(B)/main.o: Makefile # VERSION
 $(B)/lessons.o: $(B)/lessons.c
 	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
 
@@ -148,6 +149,10 @@ VIEW_TESTS = test_view test_keys
 $(VIEW_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
+# The view's screen of one step as text, for tests/svg.sh to compare with --svg.
+$(B)/tests/svg_screen: $(B)/tests/svg_screen.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
 # The key table of src/view/keys.c as text, and the check that README.md's
 # key table and the man page's KEYS section say the same (tests/keys_doc.sh).
 $(B)/tests/keys_table: $(B)/tests/keys_table.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
@@ -176,6 +181,25 @@ bad-lessons: $(B)/qkvtutor
 cli: $(B)/qkvtutor
 	@sh tests/cli.sh $(B)/qkvtutor
 
+# --svg: valid XML for every lesson and step in en and zh, and the same text
+# as the view's screen (tests/svg.sh). xmllint and python3 are installed when
+# missing (tests/need.sh).
+svg: $(B)/qkvtutor $(B)/tests/svg_screen $(MO)
+	@sh tests/need.sh svg "libxml2-utils python3" sh -c 'command -v xmllint && $(PYTHON) -c "import xml.etree.ElementTree"'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 PYTHON=$(PYTHON) sh tests/svg.sh $(B)/qkvtutor $(B)/tests/svg_screen $(B)/locale
+
+# The Debian package: built, its file list and control checked, lintian clean
+# (tests/deb.sh). dpkg-dev and lintian are installed when missing; without
+# apt-get the suite is skipped when dpkg-dev is missing, and runs without
+# lintian when only lintian is.
+deb-check: all
+	@sh tests/need.sh deb-check dpkg-dev sh -c 'command -v dpkg-deb && command -v dpkg-shlibdeps'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 QKV_SKIP_DIR= sh tests/need.sh deb-check lintian lintian --version; rc=$$?; \
+	 if [ $$rc = 3 ]; then echo "deb: lintian skipped"; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 $(MAKE) --no-print-directory deb >/dev/null && sh tests/deb.sh $(DEB) $(VERSION) $(MO)
+
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12).
 # python3-numpy is installed when missing (tests/need.sh); without apt-get
 # the suite is skipped, and `make test` counts it so.
@@ -193,7 +217,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit keys-doc check-lessons bad-lessons cli numpy install-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit keys-doc check-lessons bad-lessons cli svg numpy install-check deb-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \
@@ -237,6 +261,56 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# --- the Debian package ------------------------------------------------------------
+# `make deb` stages the package's tree under $(B)/deb/root and builds
+# $(B)/qkvtutor_VERSION_ARCH.deb with dpkg-deb. Its binary is linked for
+# Debian: shared libraries (the Depends come from dpkg-shlibdeps), PIE and
+# full RELRO; main.o is compiled again for the locale directory /usr; the
+# other objects are the build's own. The binary is stripped, the man page
+# and changelog gzipped -9n (no timestamp), and everything is owned by root.
+# The version has no Debian revision, so the package is native and its
+# changelog is changelog.gz (lintian: wrong-name-for-changelog-of-native-package
+# for changelog.Debian.gz, duplicate-changelog-files for both).
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB      = $(B)/qkvtutor_$(VERSION)_$(DEB_ARCH).deb
+DEB_ROOT = $(B)/deb/root
+DEB_DOC  = $(DEB_ROOT)/usr/share/doc/qkvtutor
+
+$(B)/deb/main.o: LOCALEDIR = /usr/share/locale
+$(B)/deb/main.o: src/main.c Makefile | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
+$(B)/deb/qkvtutor: $(B)/deb/main.o $(filter-out $(B)/main.o,$(CORE_OBJ) $(LESSON_OBJ) $(VIEW_OBJ) $(MAIN_OBJ))
+	$(CC) $(CFLAGS_ALL) -pie -Wl,-z,relro -Wl,-z,now -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+
+deb: $(DEB)
+$(DEB): $(B)/deb/qkvtutor $(MO) $(LESSONS) lessons/README.md src/man/qkvtutor.1 $(wildcard src/debian/*) LICENSE
+	@command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null || \
+	 { echo "deb: needs dpkg-deb and dpkg-shlibdeps (packages dpkg and dpkg-dev)"; exit 1; }
+	@rm -rf $(DEB_ROOT) $(B)/deb/shlibs && umask 022 && \
+	 install -d $(DEB_ROOT)/DEBIAN $(DEB_ROOT)/usr/bin $(DEB_ROOT)/usr/share/man/man1 \
+	   $(DEB_ROOT)/usr/share/qkvtutor/lessons $(DEB_DOC) && \
+	 strip --remove-section=.comment --remove-section=.note -o $(DEB_ROOT)/usr/bin/qkvtutor $(B)/deb/qkvtutor && \
+	 chmod 755 $(DEB_ROOT)/usr/bin/qkvtutor && \
+	 gzip -9n <src/man/qkvtutor.1 >$(DEB_ROOT)/usr/share/man/man1/qkvtutor.1.gz && \
+	 install -m 644 $(LESSONS) lessons/README.md $(DEB_ROOT)/usr/share/qkvtutor/lessons/ && \
+	 for mo in $(MO); do l=$${mo#$(B)/locale/}; l=$${l%%/*}; \
+	   install -d $(DEB_ROOT)/usr/share/locale/$$l/LC_MESSAGES && \
+	   install -m 644 $$mo $(DEB_ROOT)/usr/share/locale/$$l/LC_MESSAGES/qkvtutor.mo || exit 1; done && \
+	 install -m 644 src/debian/copyright $(DEB_DOC)/copyright && \
+	 gzip -9n <src/debian/changelog >$(DEB_DOC)/changelog.gz && \
+	 chmod 644 $(DEB_ROOT)/usr/share/man/man1/qkvtutor.1.gz $(DEB_DOC)/changelog.gz && \
+	 mkdir -p $(B)/deb/shlibs/debian && \
+	 printf 'Source: qkvtutor\n\nPackage: qkvtutor\nArchitecture: any\n' >$(B)/deb/shlibs/debian/control && \
+	 depends=$$(cd $(B)/deb/shlibs && dpkg-shlibdeps -O -e$(abspath $(DEB_ROOT))/usr/bin/qkvtutor 2>/dev/null | \
+	   sed -n 's/^shlibs:Depends=//p') && [ -n "$$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies"; exit 1; }; \
+	 size=$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1) && \
+	 sed -e 's/@VERSION@/$(VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' -e "s/@SIZE@/$$size/" -e "s/@DEPENDS@/$$depends/" \
+	   src/debian/control >$(DEB_ROOT)/DEBIAN/control && \
+	 (cd $(DEB_ROOT) && find usr -type f | LC_ALL=C sort | xargs md5sum >DEBIAN/md5sums) && \
+	 chmod 644 $(DEB_ROOT)/DEBIAN/control $(DEB_ROOT)/DEBIAN/md5sums && \
+	 dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $@ >/dev/null && echo "deb: $@ (Depends: $$depends)"
 
 # Fuzzing (libFuzzer) and the benchmark have their own rules.
 include tests/fuzz/fuzz.mk

@@ -12,9 +12,10 @@
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
 #include "render.h"
+#include "svg.h"
 #include "view/view.h"
 
-typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK } Mode;
+typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG } Mode;
 
 typedef struct {
     Mode mode;
@@ -23,6 +24,8 @@ typedef struct {
     const char *theme;
     bool present;
     const char *lesson;
+    int cols, rows;     /* --size; 0: not given */
+    const char *size;   /* --size as typed */
 } Options;
 
 static void usage(FILE *out)
@@ -37,6 +40,8 @@ static void usage(FILE *out)
         "  -j, --json           print the lesson's matrices as JSON and exit\n"
         "  -c, --check          run the script and verify every expect (exit 0 ok, 1 failed)\n"
         "      --at N           the state after step N (--dump, --json); the view opens there\n"
+        "      --svg            write the screen of step --at N as an SVG picture to stdout\n"
+        "      --size COLSxROWS with --svg: the screen size (default 100x30)\n"
         "  -L, --lang zh|en     language of the interface and narration\n"
         "      --theme NAME     dark (default), light, mono, projector\n"
         "      --present        presentation mode\n"
@@ -62,6 +67,51 @@ static int parse_count(const char *s)
     return *s && *end == '\0' && v > 0 && v < 100000 ? (int)v : -1;
 }
 
+/* Parse --size's "COLSxROWS" into *o; false when it is not that. */
+static bool parse_size(const char *s, Options *o)
+{
+    char *end;
+    long c = strtol(s, &end, 10), r = 0;
+    bool ok = end != s && *s >= '0' && *s <= '9' && *end == 'x' && end[1] >= '0' && end[1] <= '9';
+    if (ok) {
+        r = strtol(end + 1, &end, 10);
+        ok = *end == '\0' && c > 0 && r > 0;
+    }
+    /* any larger than this is too large, however large */
+    o->cols = ok ? (int)(c < 100000 ? c : 100000) : 0;
+    o->rows = ok ? (int)(r < 100000 ? r : 100000) : 0;
+    o->size = s;
+    return ok;
+}
+
+/* --size's bounds, checked once the options are read: a one-line usage
+ * error and exit 2, or -1 to go on. */
+static int check_size(Options *o)
+{
+    char bound[24];
+    if (o->cols == 0) {
+        o->cols = SVG_COLS;
+        o->rows = SVG_ROWS;
+        return -1;
+    }
+    if (o->mode != MODE_SVG)
+        return usage_error(_("%s goes with --svg"), "--size");
+    const char *size = o->size;
+    if (o->cols < LAYOUT_MIN_COLS || o->rows < LAYOUT_MIN_ROWS) {
+        snprintf(bound, sizeof bound, "%dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+        fprintf(stderr, _("qkvtutor: --size %s is below the smallest screen, %s"), size, bound);
+        fprintf(stderr, "%s\n", _("; see qkvtutor --help"));
+        return 2;
+    }
+    if (o->cols > SVG_MAX_COLS || o->rows > SVG_MAX_ROWS) {
+        snprintf(bound, sizeof bound, "%dx%d", SVG_MAX_COLS, SVG_MAX_ROWS);
+        fprintf(stderr, _("qkvtutor: --size %s is above the largest picture, %s"), size, bound);
+        fprintf(stderr, "%s\n", _("; see qkvtutor --help"));
+        return 2;
+    }
+    return -1;
+}
+
 /* Parse argv into *o. Returns -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
@@ -70,6 +120,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"json", no_argument, 0, 'j'},    {"check", no_argument, 0, 'c'},
         {"at", required_argument, 0, 'a'}, {"lang", required_argument, 0, 'L'},
         {"theme", required_argument, 0, 't'}, {"present", no_argument, 0, 'P'},
+        {"svg", no_argument, 0, 'S'},     {"size", required_argument, 0, 'z'},
         {"help", no_argument, 0, 'h'},    {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     int c;
@@ -80,6 +131,11 @@ static int parse_args(int argc, char **argv, Options *o)
         case 'd': o->mode = MODE_DUMP; break;
         case 'j': o->mode = MODE_JSON; break;
         case 'c': o->mode = MODE_CHECK; break;
+        case 'S': o->mode = MODE_SVG; break;
+        case 'z':
+            if (!parse_size(optarg, o))
+                return usage_error(_("--size takes COLSxROWS, such as 100x30, not \"%s\""), optarg);
+            break;
         case 'P': o->present = true; break;
         case 't':
             if (!view_theme_known(optarg))
@@ -104,7 +160,7 @@ static int parse_args(int argc, char **argv, Options *o)
         o->lesson = argv[optind++];
     if (optind < argc)
         return usage_error(_("one lesson at a time; unexpected \"%s\""), argv[optind]);
-    return -1;
+    return check_size(o);
 }
 
 /* The built-in lesson named by a number ("2") or a name ("02-attend-to-itself",
@@ -238,13 +294,13 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     char dir[4096];
-    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL};
+    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL};
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
     /* Work only a mode needs: English needs no catalogue (found only for
      * Chinese or the view, where L switches), and JSON in English is bytes,
      * not text to measure, so it needs no locale at all. */
-    bool view = !has_flag(argc, argv, "-djcl", (const char *[]){"--dump", "--json", "--check", "--list", NULL});
+    bool view = !has_flag(argc, argv, "-djcl", (const char *[]){"--dump", "--json", "--check", "--list", "--svg", NULL});
     bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
     bool utf8 = json_en || setup_locale();
     i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
@@ -268,6 +324,11 @@ int main(int argc, char **argv)
     case MODE_DUMP:  rc = render_dump(stdout, &l, &ro); break;
     case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
     case MODE_CHECK: rc = render_check(stdout, &l, &ro); break;
+    case MODE_SVG: {
+        SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows};
+        rc = svg_step(stdout, &l, &so);
+        break;
+    }
     default: {
         ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at};
         rc = view_run(&l, &vo);

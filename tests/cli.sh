@@ -33,6 +33,30 @@ check "two lessons" 2 'qkvtutor: one lesson at a time; unexpected "2"; see qkvtu
 check "no such lesson" 2 'qkvtutor: no lesson "nine": not a file, nor a built-in lesson (see qkvtutor --list)' --dump nine
 check "no terminal" 2 'qkvtutor: the interactive view needs a terminal; use --dump to print the walkthrough, or --json for the numbers' 1
 check "--version" 0 '' --version
+[ "$("$BIN" -V)" = "qkvtutor 0.2.0" ] && { pass=$((pass + 1)); echo "ok: -V says 0.2.0"; } ||
+    { failn=$((failn + 1)); echo "FAIL: -V says \"$("$BIN" -V)\", not \"qkvtutor 0.2.0\""; }
+# --svg and --size
+check "--svg too small" 2 'qkvtutor: --size 10x5 is below the smallest screen, 60x18; see qkvtutor --help' --svg --size 10x5 1
+check "--svg one row short" 2 'qkvtutor: --size 60x17 is below the smallest screen, 60x18; see qkvtutor --help' --svg --size 60x17 1
+check "--svg too large" 2 'qkvtutor: --size 1001x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 1001x30 1
+check "--svg --at past the end" 2 'qkvtutor: --at 15: the lesson has 14 steps' --svg --at 15 1
+check "--svg --at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --svg --at 0 1
+check "--svg far too large" 2 'qkvtutor: --size 99999999999999999999x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 99999999999999999999x30 1
+check "--size leading zeros" 2 'qkvtutor: --size 080x017 is below the smallest screen, 60x18; see qkvtutor --help' --svg --size 080x017 1
+check "--size malformed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100*30"; see qkvtutor --help' --svg --size '100*30' 1
+check "--size half" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100x"; see qkvtutor --help' --svg --size 100x 1
+check "--size signed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "-80x24"; see qkvtutor --help' --svg --size=-80x24 1
+check "--size without --svg" 2 'qkvtutor: --size goes with --svg; see qkvtutor --help' --size 80x24 --dump 1
+check "--svg smallest" 0 '' --svg --size 60x18 1
+if [ -w /dev/full ]; then
+    "$BIN" --svg 1 >/dev/full 2>"$T/err"; st=$?
+    if [ $st -eq 2 ] && [ "$(cat "$T/err")" = "qkvtutor: cannot write the SVG: No space left on device" ]; then
+        pass=$((pass + 1)); echo "ok: --svg to a full disk"
+    else
+        failn=$((failn + 1)); echo "FAIL: --svg to a full disk: status $st, stderr: $(cat "$T/err")"
+    fi
+fi
+check "--svg --at the last step" 0 '' --svg --at 14 1
 check "--list" 0 '' --list
 check "--check by name" 0 '' --check attend-to-itself
 "$BIN" --list | grep -q '^ 5  05-parameters-vs-results.yaml' && { pass=$((pass + 1)); echo "ok: --list names lesson 5"; } ||

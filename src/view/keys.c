@@ -794,15 +794,20 @@ void keys_bar(const View *v, char *buf, size_t len)
         snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
+    view_keybar(v->ascii, COLS, buf, len);
+}
+
+void view_keybar(bool ascii, int cols, char *buf, size_t len)
+{
     char item[REQ_COUNT][64], tail[160];
     int n = 0;
     for (int r = 0; r < REQ_COUNT; r++)
         if (requests[r].bar) {
-            const char *key = r == REQ_RIGHT ? (v->ascii ? "arrows" : "←↑↓→") : first_label((Request)r);
+            const char *key = r == REQ_RIGHT ? (ascii ? "arrows" : "←↑↓→") : first_label((Request)r);
             snprintf(item[n++], sizeof item[0], " %s %s ", key, _(requests[r].bar));
         }
     snprintf(tail, sizeof tail, "%s%s", item[n - 2], item[n - 1]); /* help, quit */
-    int room = COLS - text_width(tail);
+    int room = cols - text_width(tail);
     buf[0] = '\0';
     for (int k = 0; k < n - 2; k++) {
         if (text_width(buf) + text_width(item[k]) > room)

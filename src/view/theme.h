@@ -1,7 +1,8 @@
 /* theme.h - colour roles: every look on screen is a role, set up once.
  *
  * Each role has a colour look per theme (foreground, background, attributes)
- * and a mono look (attributes only), kept in one table in theme.c. Meaning
+ * and a mono look (attributes only), kept in one table in palette.c
+ * (no curses: the SVG writer reads it too). Meaning
  * never rests on colour alone: the focused row, column and cell differ in
  * attributes too (bold, underline, reverse), so mono and colour-blind users
  * see them. theme_attr() is what drawing code asks for. */

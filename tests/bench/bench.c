@@ -17,6 +17,8 @@
  *                  80x24, the budget's size; bytes_ratio_next_120x40 the same
  *                  on a larger terminal, for comparison.
  * With --proc, whole processes too (30 runs each, medians):
+ *   svg_ms         `BINARY --svg --at 7 1` from fork to exit (median;
+ *                  reported, no budget)
  *   startup_ms, peak_rss_kib   `BINARY --json 1` from fork to exit, and its
  *                  peak resident set (wait4's ru_maxrss), through LAUNCH
  *                  (tests/bench/launch.c);
@@ -388,6 +390,13 @@ static bool bench_proc(char *bin, char *python, char *script)
     double q_ms = median(q.ms, q.n), q_rss = median(q.rss, q.n);
     printf("bench: startup_ms %.2f ms (qkvtutor --json 1, median of %d)\n", q_ms, q.n);
     printf("bench: peak_rss_kib %.0f KiB\n", q_rss);
+    /* --svg, the whole process: reported, no budget */
+    char *svg_argv[] = {bin, "--svg", "--at", "7", "1", NULL};
+    static Runs svg;
+    for (int k = 0; k < PROC_RUNS; k++)
+        if (!sample(&svg, svg_argv, environ))
+            return false;
+    printf("bench: svg_ms %.2f ms (qkvtutor --svg --at 7 1, median of %d)\n", median(svg.ms, svg.n), svg.n);
     if (!python) {
         printf("bench: numpy skipped (no /usr/bin/python3 with numpy)\n");
         return true;

@@ -358,5 +358,32 @@ else
 fi
 stop $s
 
+# A slide: lesson 1 at step 10 in Chinese, as the terminal shows it after n
+# pressed nine times (11-slide-terminal), and as `--svg --at 10` paints the
+# same screen (11-slide-svg: the SVG photographed by Chromium at its size).
+s=slide
+start $s $W $H -e "$TIENV" "$BIN" --lang zh "$L1"
+if wait_for $s "三个词"; then
+    keys $s n n n n n n n n n
+    wait_for $s "10/" && wait_for $s "α₁ = exp" && shoot $s 11-slide-terminal || missed 11-slide-terminal "n did not reach step 10"
+else
+    missed 11-slide-terminal "the Chinese title did not show"
+fi
+stop $s
+rm -f "$OUT/11-slide-svg.png"
+_prof=$(mktemp -d "$E2E_TMP/chromium.XXXXXX")
+if "$BIN" --lang zh --svg --at 10 --size ${W}x$H "$L1" >"$E2E_TMP/11-slide-svg.svg" &&
+    chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync --hide-scrollbars --force-device-scale-factor=1 \
+        --user-data-dir="$_prof" --window-size="$((W * 10)),$((H * 24))" \
+        --screenshot="$OUT/11-slide-svg.png" "file://$E2E_TMP/11-slide-svg.svg" >"$E2E_TMP/chromium.log" 2>&1 &&
+    [ -s "$OUT/11-slide-svg.png" ]; then
+    SHOTS=$((SHOTS + 1))
+    echo "screenshots: 11-slide-svg.png (${W}x$H, from --svg)"
+else
+    missed 11-slide-svg "no picture of the SVG"
+fi
+rm -rf "$_prof"
+
 echo "screenshots: $SHOTS written to screenshots/, $FAILS missed"
 [ "$FAILS" -eq 0 ]

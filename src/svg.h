@@ -1,0 +1,49 @@
+/* svg.h - --svg: the screen of one step as a standalone SVG picture.
+ *
+ * The picture is painted from the same frame plan the terminal paints
+ * (src/layout), run by run onto a grid of cells as curses would, then
+ * written cell by cell: every character placed at its column (x = column x
+ * cell width; a wide character takes two cells), backgrounds as rectangles,
+ * the theme's colours from the palette the terminal uses (view/palette.h).
+ * The text is set in Noto Sans Mono CJK SC (its Latin letters are exactly
+ * half its CJK width), the narrow symbols beyond ASCII in DejaVu Sans Mono.
+ * No curses here. */
+#ifndef QKV_SVG_H
+#define QKV_SVG_H
+
+#include <stdio.h>
+
+#include "layout/layout.h"
+#include "lesson/lesson.h"
+
+/* A cell is SVG_CELL_W x SVG_CELL_H pixels; the text is SVG_FONT_PX high. */
+#define SVG_CELL_W 10
+#define SVG_CELL_H 24
+#define SVG_FONT_PX 20
+#define SVG_NARROW_PX "17"   /* DejaVu Sans Mono's advance, 0.6 em, fits 10 pixels */
+/* --size's default and its largest */
+#define SVG_COLS 100
+#define SVG_ROWS 30
+#define SVG_MAX_COLS 1000
+#define SVG_MAX_ROWS 1000
+
+typedef struct {
+    Lang lang;
+    bool ascii;           /* no UTF-8: ASCII stand-ins, as in the view */
+    const char *theme;    /* NULL: dark, or mono under NO_COLOR (as the view) */
+    bool present;         /* presentation mode */
+    int at;               /* 1-based step; 0: the lesson's start step */
+    int cols, rows;       /* the screen: at least LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS */
+} SvgOpt;
+
+/* Write the screen of step o->at as the view shows it when stepped to it
+ * with "next" from the first step (normal mode, focus from the steps, no
+ * message). Returns 0, or 2 when out of memory or when the picture cannot
+ * be written (a one-line message on stderr). */
+int svg_step(FILE *out, const Lesson *l, const SvgOpt *o);
+
+/* Paint a plan laid out at cols x rows in theme `theme` (a ThemeId) as
+ * SVG; title names the picture. Returns false when out of memory. */
+bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const char *title);
+
+#endif

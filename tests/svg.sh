@@ -1,0 +1,122 @@
+#!/bin/sh
+# tests/svg.sh BINARY SCREEN LOCALEDIR - `make svg`: the --svg slides.
+#
+# 1. Every built-in lesson at every step, in en and zh, is valid XML
+#    (xmllint --noout), and so is a lesson whose title and tokens hold
+#    & < > " ' and control characters.
+# 2. The SVG's text is the terminal's screen text: each SVG's characters,
+#    placed on a grid by their x positions (tests/svg_grid.py), equal the
+#    view drawn on a headless screen at the same step and size
+#    (tests/svg_screen.c): every lesson and step at 100x30 in en and zh,
+#    lesson 1 at every step at 80x24, and at 60x18, 132x40 and 200x60 at
+#    a few steps; mono and presentation mode too.
+# 3. The picture's size and colours: the dark theme's black background and
+#    the focused cell's yellow, mono's white background.
+# xmllint and python3 come from tests/need.sh (libxml2-utils, python3).
+BIN=${1:?usage: tests/svg.sh BINARY SCREEN LOCALEDIR}
+SCREEN=${2:?usage: tests/svg.sh BINARY SCREEN LOCALEDIR}
+LOCALEDIR=${3:?usage: tests/svg.sh BINARY SCREEN LOCALEDIR}
+DIR=$(dirname "$0")
+PY=${PYTHON:-/usr/bin/python3}
+T=$(mktemp -d)
+trap '[ -n "$KEEP" ] || rm -rf "$T"' EXIT
+unset NO_COLOR
+export LANG=C.UTF-8
+fail=0
+
+steps() { # the number of steps of lesson $1
+    "$BIN" --at 9999 "$1" 2>&1 | sed -n 's/.*the lesson has \([0-9]*\) steps.*/\1/p'
+}
+
+# One case: lesson $1, step $2, size $3 ($4 x $5), language $6, theme $7,
+# then "present" or nothing: the SVG, the terminal's text, a line in the list.
+n=0
+case_() {
+    n=$((n + 1))
+    set -- "$@" ""
+    opt=""
+    [ "$8" = present ] && opt="--present"
+    if ! "$BIN" --svg --at "$2" --size "$3x$4" --lang "$5" --theme "$6" $opt "$1" >"$T/$n.svg" 2>"$T/$n.err"; then
+        echo "FAIL: --svg --at $2 --size $3x$4 --lang $5 --theme $6 $opt $1: $(cat "$T/$n.err")"
+        fail=1
+        return
+    fi
+    if ! "$SCREEN" "$LOCALEDIR" "$1" "$2" "$3" "$4" "$5" "$6" $8 >"$T/$n.txt"; then
+        echo "FAIL: no headless screen for $1 step $2"
+        fail=1
+        return
+    fi
+    echo "$T/$n.svg $T/$n.txt $3 $4" >>"$T/list"
+    echo "$1 step $2 $3x$4 $5 $6 $8" >>"$T/names"
+}
+
+: >"$T/list"
+for f in lessons/*.yaml; do
+    s=$(steps "$f")
+    [ -n "$s" ] || { echo "FAIL: cannot count the steps of $f"; exit 1; }
+    k=1
+    while [ "$k" -le "$s" ]; do
+        for l in en zh; do case_ "$f" "$k" 100 30 "$l" dark; done
+        k=$((k + 1))
+    done
+done
+L1=lessons/01-three-tokens.yaml
+s1=$(steps "$L1")
+k=1
+while [ "$k" -le "$s1" ]; do
+    for l in en zh; do case_ "$L1" "$k" 80 24 "$l" dark; done
+    k=$((k + 1))
+done
+for size in "60 18" "132 40" "200 60"; do
+    for k in 1 7 12; do
+        for l in en zh; do
+            # shellcheck disable=SC2086  # size is "COLS ROWS"
+            case_ "$L1" "$k" $size "$l" dark
+        done
+    done
+done
+for k in 4 10; do
+    case_ "$L1" "$k" 100 30 en mono
+    case_ "$L1" "$k" 100 30 zh light
+    case_ "$L1" "$k" 80 24 en projector present
+    case_ "$L1" "$k" 100 30 zh dark present
+done
+
+# Lesson text that XML must escape, with control characters (ESC, BEL).
+cat >"$T/hostile.sed" <<'SED'
+s|"Three tokens through self-attention"|"A \& B <tag> \\"quoted\\" 'single' \\x1b[31m\\x07 ]]>"|
+s|tokens: \[我, love, 猫\]|tokens: ["<我>", "\&amp;", "猫'\\""]|
+SED
+sed -f "$T/hostile.sed" "$L1" >"$T/hostile.yaml"
+case_ "$T/hostile.yaml" 7 100 30 en dark
+case_ "$T/hostile.yaml" 10 80 24 zh mono
+if ! grep -q '&lt;我&gt;' "$T/$n.svg" || ! grep -q 'A &amp; B &lt;tag&gt; &quot;quoted&quot; &apos;single&apos;' "$T/$((n - 1)).svg"; then
+    echo "FAIL: the hostile lesson's title or tokens are not escaped as expected"
+    fail=1
+fi
+if LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037]')" "$T"/*.svg; then
+    echo "FAIL: a control character reached an SVG"
+    fail=1
+fi
+
+# 1. well-formed XML, all at once
+if out=$(xmllint --noout "$T"/*.svg 2>&1); then
+    echo "svg: xmllint: $n pictures are well-formed"
+else
+    echo "FAIL: xmllint:"
+    echo "$out" | head -n 20
+    fail=1
+fi
+# 2. the text equals the terminal's
+"$PY" "$DIR/svg_grid.py" "$T/list" || fail=1
+
+# 3. size and colours
+"$BIN" --svg --at 7 1 >"$T/dark.svg" && "$BIN" --svg --at 7 --theme mono --size 80x24 1 >"$T/mono.svg" || fail=1
+grep -q 'width="1000" height="720" viewBox="0 0 1000 720"' "$T/dark.svg" &&
+    grep -q '<rect width="1000" height="720" fill="#000000"/>' "$T/dark.svg" &&
+    grep -q 'fill="#cdcd00"/>' "$T/dark.svg" &&
+    grep -q '<rect width="800" height="576" fill="#ffffff"/>' "$T/mono.svg" &&
+    ! grep -q 'fill="#cdcd00"' "$T/mono.svg" ||
+    { echo "FAIL: the pictures' size or colours are not as expected"; fail=1; }
+[ "$fail" = 0 ] && echo "svg: ok"
+exit "$fail"
