@@ -12,9 +12,13 @@
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
 #include "render.h"
+#include "worksheet.h"
 #include "view/view.h"
 
-typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK } Mode;
+typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_WORKSHEET } Mode;
+
+/* Long options without a short letter (worksheets). */
+enum { OPT_ANSWERS = 0x301, OPT_VARIANT };
 
 typedef struct {
     Mode mode;
@@ -23,6 +27,9 @@ typedef struct {
     const char *theme;
     bool present;
     const char *lesson;
+    bool answers;       /* --answers */
+    const char *variant;/* --variant K as given, or NULL */
+    unsigned long seed; /* K */
 } Options;
 
 static void usage(FILE *out)
@@ -37,6 +44,9 @@ static void usage(FILE *out)
         "  -j, --json           print the lesson's matrices as JSON and exit\n"
         "  -c, --check          run the script and verify every expect (exit 0 ok, 1 failed)\n"
         "      --at N           the state after step N (--dump, --json); the view opens there\n"
+        "  -w, --worksheet      print a Markdown worksheet: the givens, then one question per ask\n"
+        "      --answers        with --worksheet: add the answer key, each answer with its arithmetic\n"
+        "      --variant K      with --worksheet, --dump or --json: draw the random weights with seed K\n"
         "  -L, --lang zh|en     language of the interface and narration\n"
         "      --theme NAME     dark (default), light, mono, projector\n"
         "      --present        presentation mode\n"
@@ -62,6 +72,17 @@ static int parse_count(const char *s)
     return *s && *end == '\0' && v > 0 && v < 100000 ? (int)v : -1;
 }
 
+/* Parse a seed, a whole number from 0 to 2^32 - 1 (numpy's range). */
+static bool parse_seed(const char *s, unsigned long *seed)
+{
+    char *end;
+    if (*s < '0' || *s > '9' || strlen(s) > 10)
+        return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    *seed = (unsigned long)v;
+    return *end == '\0' && v <= 4294967295ULL;
+}
+
 /* Parse argv into *o. Returns -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
@@ -71,15 +92,24 @@ static int parse_args(int argc, char **argv, Options *o)
         {"at", required_argument, 0, 'a'}, {"lang", required_argument, 0, 'L'},
         {"theme", required_argument, 0, 't'}, {"present", no_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},    {"version", no_argument, 0, 'V'},
+        {"worksheet", no_argument, 0, 'w'}, {"answers", no_argument, 0, OPT_ANSWERS},
+        {"variant", required_argument, 0, OPT_VARIANT},
         {0, 0, 0, 0}};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ldjcL:hV", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ldjcwL:hV", longs, NULL)) != -1) {
         switch (c) {
         case 'l': o->mode = MODE_LIST; break;
         case 'd': o->mode = MODE_DUMP; break;
         case 'j': o->mode = MODE_JSON; break;
         case 'c': o->mode = MODE_CHECK; break;
+        case 'w': o->mode = MODE_WORKSHEET; break;
+        case OPT_ANSWERS: o->answers = true; break;
+        case OPT_VARIANT:
+            if (!parse_seed(optarg, &o->seed))
+                return usage_error(_("--variant takes a seed from 0 to 4294967295, not \"%s\""), optarg);
+            o->variant = optarg;
+            break;
         case 'P': o->present = true; break;
         case 't':
             if (!view_theme_known(optarg))
@@ -104,6 +134,12 @@ static int parse_args(int argc, char **argv, Options *o)
         o->lesson = argv[optind++];
     if (optind < argc)
         return usage_error(_("one lesson at a time; unexpected \"%s\""), argv[optind]);
+    if (o->answers && o->mode != MODE_WORKSHEET)
+        return usage_error(_("--answers goes with --worksheet"), "");
+    if (o->variant && o->mode != MODE_WORKSHEET && o->mode != MODE_DUMP && o->mode != MODE_JSON)
+        return usage_error(_("--variant goes with --worksheet, --dump or --json"), "");
+    if (o->at && o->mode == MODE_WORKSHEET)
+        return usage_error(_("--at goes with --dump, --json or the view; a worksheet covers every step"), "");
     return -1;
 }
 
@@ -238,13 +274,14 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     char dir[4096];
-    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL};
+    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, false, NULL, 0};
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
     /* Work only a mode needs: English needs no catalogue (found only for
      * Chinese or the view, where L switches), and JSON in English is bytes,
      * not text to measure, so it needs no locale at all. */
-    bool view = !has_flag(argc, argv, "-djcl", (const char *[]){"--dump", "--json", "--check", "--list", NULL});
+    bool view = !has_flag(argc, argv, "-djclw",
+                          (const char *[]){"--dump", "--json", "--check", "--list", "--worksheet", NULL});
     bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
     bool utf8 = json_en || setup_locale();
     i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
@@ -258,6 +295,12 @@ int main(int argc, char **argv)
     Lesson l;
     if (!load(o.lesson, &l))
         return 2;
+    if (o.variant && !lesson_reseed(&l, o.seed)) {
+        fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out; only a lesson with random: weights "
+                          "can draw them again\n"), o.variant, l.file);
+        lesson_free(&l);
+        return 2;
+    }
     RenderOpt ro = {lang, !utf8, o.at};
     if (o.at > l.nsteps) {
         fprintf(stderr, _("qkvtutor: --at %d: the lesson has %d steps\n"), o.at, l.nsteps);
@@ -268,6 +311,11 @@ int main(int argc, char **argv)
     case MODE_DUMP:  rc = render_dump(stdout, &l, &ro); break;
     case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
     case MODE_CHECK: rc = render_check(stdout, &l, &ro); break;
+    case MODE_WORKSHEET: {
+        WorksheetOpt wo = {lang, !utf8, o.answers};
+        rc = render_worksheet(stdout, &l, &wo);
+        break;
+    }
     default: {
         ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at};
         rc = view_run(&l, &vo);
