@@ -35,7 +35,7 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli numpy install-check e2e asan golden pot \
+.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli numpy worksheet install-check e2e asan golden pot \
         clean install uninstall bench fuzz screenshots
 
 all: deps $(B)/qkvtutor $(MO)
@@ -176,6 +176,16 @@ bad-lessons: $(B)/qkvtutor
 cli: $(B)/qkvtutor
 	@sh tests/cli.sh $(B)/qkvtutor
 
+# --worksheet, --answers, --variant: goldens, the key against --json
+# (tests/worksheet.sh), and --json --variant K against numpy's seed K
+# (tests/numpy/variant.py; python3-numpy and python3-yaml installed when
+# missing, skipped without apt-get like the numpy suite).
+worksheet: $(B)/qkvtutor
+	@sh tests/worksheet.sh $(B)/qkvtutor
+	@sh tests/need.sh worksheet "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor
+
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12).
 # python3-numpy is installed when missing (tests/need.sh); without apt-get
 # the suite is skipped, and `make test` counts it so.
@@ -193,7 +203,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit keys-doc check-lessons bad-lessons cli numpy install-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit keys-doc check-lessons bad-lessons cli numpy worksheet install-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \
