@@ -140,7 +140,7 @@ $(B)/tests/test_layout: $(B)/tests/test_layout.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(C
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(B)/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).

@@ -73,6 +73,7 @@ static void tab_free(Table *t)
         free(t->cell[k]);
     free(t->cell);
     free(t->right);
+    memset(t, 0, sizeof *t);
 }
 
 /* Set a cell to lesson text (escaped) or to our own text (raw: numbers,
@@ -285,9 +286,11 @@ static int put_actions(FILE *out, const Lesson *l, int from, int to, bool ascii)
     return n;
 }
 
-static void put_question(FILE *out, const Lesson *l, const Session *s, const Question *q, int num, int prev_step,
+/* Print one question; false when out of memory. */
+static bool put_question(FILE *out, const Lesson *l, const Session *s, const Question *q, int num, int prev_step,
                          bool narrate, const WorksheetOpt *o)
 {
+    bool ok = true;
     const Step *st = &l->steps[q->step];
     char name[48];
     fputs("### ", out);
@@ -305,15 +308,22 @@ static void put_question(FILE *out, const Lesson *l, const Session *s, const Que
     if (narrate && *say) {
         TplOpt to = {l->digits, o->ascii, asked_anywhere, l};
         char *text = template_has_refs(say) ? template_expand_dup(say, &s->cur, l, &to) : strdup(say);
-        if (text && *text) {
-            put_md(out, text, o->ascii);
+        ok = text && put_md(out, text, o->ascii);
+        if (ok)
             fputs("\n\n", out);
-        }
         free(text);
     }
     ask_name(&q->ask, name, sizeof name);
     fprintf(out, "**%s = ?**\n\n", name);
-    put_blank(out, l, &s->cur, &q->ask, o->ascii);
+    return ok && put_blank(out, l, &s->cur, &q->ask, o->ascii);
+}
+
+/* Move the session to a question's step; false when the state could not be
+ * rebuilt (out of memory). */
+static bool go(Session *s, int step)
+{
+    session_goto(s, step);
+    return s->step == step;
 }
 
 /* ---- the key --------------------------------------------------------------------------- */
@@ -359,8 +369,8 @@ static bool put_key(FILE *out, const Lesson *l, Session *s, const Question *q, i
         tab_set(&t, 0, 2, _("asked"), false, o->ascii);
         tab_set(&t, 0, 3, _("answer"), false, o->ascii);
         t.right[0] = t.right[1] = true;
-        for (int k = 0; k < nq; k++) {
-            session_goto(s, q[k].step);
+        for (int k = 0; ok && k < nq; k++) {
+            ok = go(s, q[k].step);
             snprintf(num, sizeof num, "%d", k + 1);
             tab_set(&t, k + 1, 0, num, false, o->ascii);
             snprintf(num, sizeof num, "%d", q[k].step + 1);
@@ -370,13 +380,14 @@ static bool put_key(FILE *out, const Lesson *l, Session *s, const Question *q, i
             ask_values(&q[k].ask, &s->cur, fo, vals, sizeof vals);
             tab_set(&t, k + 1, 3, vals, false, o->ascii);
         }
-        ok = !t.oom;
+        ok = ok && !t.oom;
         if (ok)
             tab_print(out, &t);
     }
     tab_free(&t);
     for (int k = 0; ok && k < nq; k++) {
-        session_goto(s, q[k].step);
+        if (!(ok = go(s, q[k].step)))
+            break;
         ask_name(&q[k].ask, name, sizeof name);
         ask_values(&q[k].ask, &s->cur, fo, vals, sizeof vals);
         fprintf(out, "### %d · %s = %s\n\n", k + 1, name, vals);
@@ -394,7 +405,7 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, const Works
     fprintf(out, "## %s\n\n", _("Given"));
     /* tokens */
     fprintf(out, "**%s**\n\n", _("Tokens"));
-    Table t;
+    Table t = {0};
     if ((ok = tab_new(&t, l->ntok + 1, 2))) {
         tab_set(&t, 0, 0, "#", false, o->ascii);
         tab_set(&t, 0, 1, _("token"), false, o->ascii);
@@ -464,8 +475,8 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, const Works
         ok = !t.oom;
         if (ok)
             tab_print(out, &t);
-        tab_free(&t);
     }
+    tab_free(&t);
     return ok;
 }
 
@@ -484,26 +495,26 @@ int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
     }
     int nq = collect(l, q);
     fputs("# ", out);
-    put_md(out, text_get(&l->title, o->lang), o->ascii);
+    bool ok = put_md(out, text_get(&l->title, o->lang), o->ascii);
     fprintf(out, "\n\n%s", _("Worksheet"));
     if (l->reseeded)
         fprintf(out, " · %s %lu", _("variant"), l->seed);
     fprintf(out, " · %s ____________________\n\n", _("Name:"));
     char *about = lesson_about_text(l, o->lang, o->ascii);
-    if (about && *about) {
-        put_md(out, about, o->ascii);
+    ok = ok && about && put_md(out, about, o->ascii);
+    if (ok && *about)
+        fputs("\n\n", out);
+    free(about);
+    ok = ok && put_givens(out, l, &base, o, &fo);
+    if (ok) {
+        fprintf(out, "## %s\n\n", _("Questions"));
+        fprintf(out, _("Write each answer with %d decimals: it counts as right within 1%% of the value or one "
+                       "unit of the last decimal."), l->digits);
         fputs("\n\n", out);
     }
-    free(about);
-    bool ok = put_givens(out, l, &base, o, &fo);
-    fprintf(out, "## %s\n\n", _("Questions"));
-    fprintf(out, _("Write each answer with %d decimals: it counts as right within 1%% of the value or one unit "
-                   "of the last decimal."), l->digits);
-    fputs("\n\n", out);
     int prev = -1;
     for (int k = 0; ok && k < nq; k++) {
-        session_goto(&s, q[k].step);
-        put_question(out, l, &s, &q[k], k + 1, prev, total > 0, o);
+        ok = go(&s, q[k].step) && put_question(out, l, &s, &q[k], k + 1, prev, total > 0, o);
         prev = q[k].step;
     }
     if (ok && o->answers)
