@@ -209,8 +209,11 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
         return no_memory();
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
-    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d\n", l->file, l->ntok, _("tokens"), l->d_model,
+    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d", l->file, l->ntok, _("tokens"), l->d_model,
             l->d_k, l->d_v);
+    if (l->reseeded) /* --variant K */
+        fprintf(out, " · %s %lu", _("variant"), l->seed);
+    fputc('\n', out);
     char *about = lesson_about_text(l, o->lang, o->ascii);
     if (about && *about)
         put_wrapped(out, about, o->ascii, 76);

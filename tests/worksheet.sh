@@ -68,6 +68,33 @@ else
     bad "an expect: value shows with --variant"
 fi
 
+# --dump --variant says which variant it is.
+if "$BIN" --dump --variant 7 1 | sed -n 2p | grep -qx 'lessons/01-three-tokens.yaml · 3 tokens, d_model 4, d_k 3, d_v 3 · variant 7' &&
+   "$BIN" --dump 1 | sed -n 2p | grep -qx 'lessons/01-three-tokens.yaml · 3 tokens, d_model 4, d_k 3, d_v 3'; then
+    ok "--dump --variant names the variant"
+else
+    bad "--dump --variant header: $("$BIN" --dump --variant 7 1 | sed -n 2p)"
+fi
+
+# The tables render: GitHub's cmark-gfm and pandoc each make one table per |---| line.
+for f in "$DIR"/*.md; do
+    seps=$(grep -c '^|-' "$f")
+    if command -v cmark-gfm >/dev/null 2>&1; then
+        n=$(cmark-gfm -e table "$f" | grep -c '<table>')
+        if [ "$n" = "$seps" ] && [ "$seps" -gt 5 ]; then ok "cmark-gfm renders the $seps tables of $f"
+        else bad "cmark-gfm renders $n tables of $f, it has $seps"; fi
+    else
+        echo "skip: cmark-gfm is not installed: $f not rendered"
+    fi
+    if command -v pandoc >/dev/null 2>&1; then
+        n=$(pandoc -f markdown -t html "$f" | grep -c '<table')
+        if [ "$n" = "$seps" ]; then ok "pandoc renders the $seps tables of $f"
+        else bad "pandoc renders $n tables of $f, it has $seps"; fi
+    else
+        echo "skip: pandoc is not installed: $f not rendered"
+    fi
+done
+
 # The key against --json.
 for args in "1 3 7" "1 3 0" "1 3 4294967295" "2 3 5" "5 3 9" "tests/live/templates-asks.yaml 3" \
             "tests/live/templates-asks.yaml 3 11" "lessons/03-scaled-and-stable.yaml 3" "4 3"; do
