@@ -269,11 +269,10 @@ static bool asked_anywhere(const void *ctx, MatId m, int i, int j)
     return false;
 }
 
-/* "Q[1] = K[1] * 5; scale = sqrt_dk": the script's actions of steps
- * from..to, as written, in code spans. Returns how many. */
-static int put_actions(FILE *out, const Lesson *l, int from, int to, bool ascii)
+/* The script's actions of steps from..to, as written, one list item each
+ * in a code span: "- `Q[1] = K[1] * 5`". */
+static void put_actions(FILE *out, const Lesson *l, int from, int to, bool ascii)
 {
-    int n = 0;
     for (int k = from; k <= to; k++)
         for (int a = 0; a < l->steps[k].nact; a++) {
             char safe[1024];
@@ -281,9 +280,9 @@ static int put_actions(FILE *out, const Lesson *l, int from, int to, bool ascii)
             for (char *p = safe; *p; p++)
                 if (*p == '`')
                     *p = '\'';
-            fprintf(out, "%s`%s`", n++ ? "; " : " ", safe);
+            fprintf(out, "- `%s`\n", safe);
         }
-    return n;
+    fputc('\n', out);
 }
 
 /* Print one question; false when out of memory. */
@@ -300,9 +299,8 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
     for (int k = prev_step + 1; k <= q->step; k++)
         acts += l->steps[k].nact;
     if (acts) {
-        fputs(_("Before this question the lesson does:"), out);
+        fprintf(out, "%s\n\n", _("Before this question the lesson does:"));
         put_actions(out, l, prev_step + 1, q->step, o->ascii);
-        fputs(".\n\n", out);
     }
     const char *say = text_get(&st->say, o->lang);
     if (narrate && *say) {
