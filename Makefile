@@ -30,13 +30,13 @@ CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
 LAYOUT_SRC = $(wildcard src/layout/*.c)
 VIEW_SRC   = $(wildcard src/view/*.c)
-MAIN_SRC   = src/main.c src/render.c src/svg.c
+MAIN_SRC   = src/main.c src/render.c src/svg.c src/worksheet.c
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli svg deb-check numpy install-check e2e asan golden pot \
-        clean install uninstall bench fuzz screenshots deb
+.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet install-check e2e \
+        asan golden pot clean install uninstall bench fuzz screenshots deb
 
 all: deps $(B)/qkvtutor $(MO)
 
@@ -141,7 +141,7 @@ $(B)/tests/test_layout: $(B)/tests/test_layout.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(C
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(B)/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
@@ -199,6 +199,15 @@ deb-check: all
 	 QKV_SKIP_DIR= sh tests/need.sh deb-check lintian lintian --version; rc=$$?; \
 	 if [ $$rc = 3 ]; then echo "deb: lintian skipped"; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(MAKE) --no-print-directory deb >/dev/null && sh tests/deb.sh $(DEB) $(VERSION) $(MO)
+# --worksheet, --answers, --variant: goldens, the key against --json
+# (tests/worksheet.sh), and --json --variant K against numpy's seed K
+# (tests/numpy/variant.py; python3-numpy and python3-yaml installed when
+# missing, skipped without apt-get like the numpy suite).
+worksheet: $(B)/qkvtutor
+	@sh tests/worksheet.sh $(B)/qkvtutor
+	@sh tests/need.sh worksheet "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor
 
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12).
 # python3-numpy is installed when missing (tests/need.sh); without apt-get
@@ -217,7 +226,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit keys-doc check-lessons bad-lessons cli svg numpy install-check deb-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit keys-doc check-lessons bad-lessons cli svg numpy worksheet install-check deb-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \

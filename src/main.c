@@ -14,8 +14,12 @@
 #include "render.h"
 #include "svg.h"
 #include "view/view.h"
+#include "worksheet.h"
 
-typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG } Mode;
+typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET } Mode;
+
+/* Long options without a short letter (worksheets). */
+enum { OPT_ANSWERS = 0x301, OPT_VARIANT };
 
 typedef struct {
     Mode mode;
@@ -26,6 +30,9 @@ typedef struct {
     const char *lesson;
     int cols, rows;     /* --size; 0: not given */
     const char *size;   /* --size as typed */
+    bool answers;       /* --answers */
+    const char *variant;/* --variant K as given, or NULL */
+    unsigned long seed; /* K */
 } Options;
 
 static void usage(FILE *out)
@@ -42,6 +49,9 @@ static void usage(FILE *out)
         "      --at N           the state after step N (--dump, --json); the view opens there\n"
         "      --svg            write the screen of step --at N as an SVG picture to stdout\n"
         "      --size COLSxROWS with --svg: the screen size (default 100x30)\n"
+        "  -w, --worksheet      print a Markdown worksheet: the givens, then one question per ask\n"
+        "      --answers        with --worksheet: add the answer key, each answer with its arithmetic\n"
+        "      --variant K      with --worksheet, --dump or --json: draw the random weights with seed K\n"
         "  -L, --lang zh|en     language of the interface and narration\n"
         "      --theme NAME     dark (default), light, mono, projector\n"
         "      --present        presentation mode\n"
@@ -112,6 +122,17 @@ static int check_size(Options *o)
     return -1;
 }
 
+/* Parse a seed, a whole number from 0 to 2^32 - 1 (numpy's range). */
+static bool parse_seed(const char *s, unsigned long *seed)
+{
+    char *end;
+    if (*s < '0' || *s > '9' || strlen(s) > 10)
+        return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    *seed = (unsigned long)v;
+    return *end == '\0' && v <= 4294967295ULL;
+}
+
 /* Parse argv into *o. Returns -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
@@ -122,10 +143,12 @@ static int parse_args(int argc, char **argv, Options *o)
         {"theme", required_argument, 0, 't'}, {"present", no_argument, 0, 'P'},
         {"svg", no_argument, 0, 'S'},     {"size", required_argument, 0, 'z'},
         {"help", no_argument, 0, 'h'},    {"version", no_argument, 0, 'V'},
+        {"worksheet", no_argument, 0, 'w'}, {"answers", no_argument, 0, OPT_ANSWERS},
+        {"variant", required_argument, 0, OPT_VARIANT},
         {0, 0, 0, 0}};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ldjcL:hV", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ldjcwL:hV", longs, NULL)) != -1) {
         switch (c) {
         case 'l': o->mode = MODE_LIST; break;
         case 'd': o->mode = MODE_DUMP; break;
@@ -135,6 +158,13 @@ static int parse_args(int argc, char **argv, Options *o)
         case 'z':
             if (!parse_size(optarg, o))
                 return usage_error(_("--size takes COLSxROWS, such as 100x30, not \"%s\""), optarg);
+            break;
+        case 'w': o->mode = MODE_WORKSHEET; break;
+        case OPT_ANSWERS: o->answers = true; break;
+        case OPT_VARIANT:
+            if (!parse_seed(optarg, &o->seed))
+                return usage_error(_("--variant takes a seed from 0 to 4294967295, not \"%s\""), optarg);
+            o->variant = optarg;
             break;
         case 'P': o->present = true; break;
         case 't':
@@ -160,6 +190,12 @@ static int parse_args(int argc, char **argv, Options *o)
         o->lesson = argv[optind++];
     if (optind < argc)
         return usage_error(_("one lesson at a time; unexpected \"%s\""), argv[optind]);
+    if (o->answers && o->mode != MODE_WORKSHEET)
+        return usage_error(_("--answers goes with --worksheet"), "");
+    if (o->variant && o->mode != MODE_WORKSHEET && o->mode != MODE_DUMP && o->mode != MODE_JSON)
+        return usage_error(_("--variant goes with --worksheet, --dump or --json"), "");
+    if (o->at && o->mode == MODE_WORKSHEET)
+        return usage_error(_("--at goes with --dump, --json or the view; a worksheet covers every step"), "");
     return check_size(o);
 }
 
@@ -294,13 +330,14 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     char dir[4096];
-    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL};
+    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL, false, NULL, 0};
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
     /* Work only a mode needs: English needs no catalogue (found only for
      * Chinese or the view, where L switches), and JSON in English is bytes,
      * not text to measure, so it needs no locale at all. */
-    bool view = !has_flag(argc, argv, "-djcl", (const char *[]){"--dump", "--json", "--check", "--list", "--svg", NULL});
+    bool view = !has_flag(argc, argv, "-djclw",
+                          (const char *[]){"--dump", "--json", "--check", "--list", "--svg", "--worksheet", NULL});
     bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
     bool utf8 = json_en || setup_locale();
     i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
@@ -314,6 +351,12 @@ int main(int argc, char **argv)
     Lesson l;
     if (!load(o.lesson, &l))
         return 2;
+    if (o.variant && !lesson_reseed(&l, o.seed)) {
+        fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out; only a lesson with random: weights "
+                          "can draw them again\n"), o.variant, l.file);
+        lesson_free(&l);
+        return 2;
+    }
     RenderOpt ro = {lang, !utf8, o.at};
     if (o.at > l.nsteps) {
         fprintf(stderr, _("qkvtutor: --at %d: the lesson has %d steps\n"), o.at, l.nsteps);
@@ -327,6 +370,11 @@ int main(int argc, char **argv)
     case MODE_SVG: {
         SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows};
         rc = svg_step(stdout, &l, &so);
+        break;
+    }
+    case MODE_WORKSHEET: {
+        WorksheetOpt wo = {lang, !utf8, o.answers};
+        rc = render_worksheet(stdout, &l, &wo);
         break;
     }
     default: {

@@ -129,7 +129,7 @@ static int stage_mats(int stage, const Attn *a, MatId *ids)
     }
 }
 
-static const char *stage_title(int stage)
+const char *render_stage_title(int stage)
 {
     static const char *t[] = {"", N_("input X"), N_("Q = X·Wq, K = X·Wk, V = X·Wv"),
                               N_("scores S = Q·Kᵀ (÷ √d_k when scaled)"), N_("softmax A, row by row"),
@@ -164,7 +164,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
 {
     const Step *st = session_step(s);
     fprintf(out, "\n%s %d/%d %s %d: %s %s\n", o->ascii ? "==" : "──", s->step + 1, l->nsteps,
-            _("· stage"), st->stage, stage_title(st->stage), o->ascii ? "==" : "──");
+            _("· stage"), st->stage, render_stage_title(st->stage), o->ascii ? "==" : "──");
     for (int k = 0; k < st->nact; k++) {
         fprintf(out, "  do: ");
         put_text(out, st->act_text[k], o->ascii);
@@ -194,7 +194,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     for (int k = 0; k < n; k++)
         put_matrix(out, l, s, ids[k], fo);
     put_explain(out, s, step_focus(st), fo);
-    for (int k = 0; k < st->nexpect; k++) {
+    for (int k = 0; k < st->nexpect && !l->reseeded; k++) { /* a --variant's numbers are not the lesson's */
         char msg[256];
         bool ok = expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg);
         fprintf(out, "  %s %s\n", _("expect:"), ok ? _("holds") : msg);
@@ -209,8 +209,11 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
         return no_memory();
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
-    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d\n", l->file, l->ntok, _("tokens"), l->d_model,
+    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d", l->file, l->ntok, _("tokens"), l->d_model,
             l->d_k, l->d_v);
+    if (l->reseeded) /* --variant K */
+        fprintf(out, " · %s %lu", _("variant"), l->seed);
+    fputc('\n', out);
     char *about = lesson_about_text(l, o->lang, o->ascii);
     if (about && *about)
         put_wrapped(out, about, o->ascii, 76);

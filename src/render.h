@@ -25,5 +25,7 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o);
 /* Run the script and verify every expect; print one line per failure (and a
  * summary). Returns 0 when all hold, 1 otherwise. */
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o);
+/* The title of stage 1..5, translated: "scores S = Q·Kᵀ (÷ √d_k when scaled)". */
+const char *render_stage_title(int stage);
 
 #endif

@@ -32,6 +32,15 @@ check "missing value" 2 'qkvtutor: --at needs a value; see qkvtutor --help' --du
 check "two lessons" 2 'qkvtutor: one lesson at a time; unexpected "2"; see qkvtutor --help' 1 2
 check "no such lesson" 2 'qkvtutor: no lesson "nine": not a file, nor a built-in lesson (see qkvtutor --list)' --dump nine
 check "no terminal" 2 'qkvtutor: the interactive view needs a terminal; use --dump to print the walkthrough, or --json for the numbers' 1
+check "--answers without --worksheet" 2 'qkvtutor: --answers goes with --worksheet; see qkvtutor --help' --answers --dump 1
+check "--variant without an output" 2 'qkvtutor: --variant goes with --worksheet, --dump or --json; see qkvtutor --help' --variant 7 1
+check "--variant with --check" 2 'qkvtutor: --variant goes with --worksheet, --dump or --json; see qkvtutor --help' --check --variant 7 1
+check "--variant not a seed" 2 'qkvtutor: --variant takes a seed from 0 to 4294967295, not "-1"; see qkvtutor --help' --json --variant -1 1
+check "--variant past 2^32" 2 'qkvtutor: --variant takes a seed from 0 to 4294967295, not "4294967296"; see qkvtutor --help' --json --variant 4294967296 1
+check "--variant, written-out weights" 2 'qkvtutor: --variant 7: lessons/03-scaled-and-stable.yaml writes its weights out; only a lesson with random: weights can draw them again' --worksheet --variant 7 lessons/03-scaled-and-stable.yaml
+check "--worksheet with --at" 2 'qkvtutor: --at goes with --dump, --json or the view; a worksheet covers every step; see qkvtutor --help' --worksheet --at 2 1
+check "--variant in Chinese" 2 'qkvtutor: --variant 要和 --worksheet、--dump 或 --json 一起用；参见 qkvtutor --help' --lang zh --variant 7 1
+check "--worksheet --answers --variant" 0 '' --worksheet --answers --variant 4294967295 1
 check "--version" 0 '' --version
 [ "$("$BIN" -V)" = "qkvtutor 0.2.0" ] && { pass=$((pass + 1)); echo "ok: -V says 0.2.0"; } ||
     { failn=$((failn + 1)); echo "FAIL: -V says \"$("$BIN" -V)\", not \"qkvtutor 0.2.0\""; }

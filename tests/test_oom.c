@@ -14,6 +14,7 @@
 #include "lesson/lesson.h"
 #include "lesson/session.h"
 #include "render.h"
+#include "worksheet.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define INTERPOSED 0
@@ -196,6 +197,44 @@ static void render_fails_cleanly(void **state)
     }
 }
 
+/* --worksheet --answers out of memory: exit status 2, or the whole sheet;
+ * never a sheet cut short with status 0. */
+static void worksheet_fails_cleanly(void **state)
+{
+    if (!INTERPOSED)
+        skip();
+    char *whole = NULL;
+    size_t whole_len = 0;
+    FILE *full = open_memstream(&whole, &whole_len);
+    WorksheetOpt wo = {LANG_EN, false, true};
+    assert_int_equal(render_worksheet(full, &lesson, &wo), 0);
+    fclose(full);
+    bool ok = false;
+    long n;
+    for (n = 0; !ok && n < 100000; n++) {
+        FILE *out = tmpfile();
+        assert_non_null(out);
+        int err = dup(2), null = open("/dev/null", O_WRONLY);
+        assert_true(err >= 0 && null >= 0);
+        dup2(null, 2);
+        budget = n;
+        int rc = render_worksheet(out, &lesson, &wo);
+        budget = -1;
+        dup2(err, 2);
+        close(err);
+        close(null);
+        assert_true(rc == 0 || rc == 2);
+        if ((ok = rc == 0)) {
+            long len = ftell(out);
+            assert_int_equal(len, (long)whole_len);
+        }
+        fclose(out);
+    }
+    assert_true(ok);
+    assert_true(n > 10); /* it did allocate: the failures were exercised */
+    free(whole);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +242,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(goto_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(act_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(render_fails_cleanly, setup, teardown),
+        cmocka_unit_test_setup_teardown(worksheet_fails_cleanly, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

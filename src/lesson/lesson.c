@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/rng.h"
 #include "i18n.h"
 #include "num.h"
 
@@ -39,6 +40,20 @@ void lesson_free(Lesson *l)
         step_free(&l->steps[k]);
     free(l->steps);
     memset(l, 0, sizeof *l);
+}
+
+bool lesson_reseed(Lesson *l, unsigned long seed)
+{
+    if (!l->random)
+        return false;
+    Rng rng;
+    rng_seed(&rng, (uint32_t)seed);
+    rng_randn(&rng, &l->Wq, l->rscale);
+    rng_randn(&rng, &l->Wk, l->rscale);
+    rng_randn(&rng, &l->Wv, l->rscale);
+    l->seed = seed;
+    l->reseeded = true;
+    return true;
 }
 
 bool lesson_base(const Lesson *l, Attn *a)

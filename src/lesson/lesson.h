@@ -71,6 +71,7 @@ typedef struct {
     int d_model, d_k, d_v;
     Mat X, Wq, Wk, Wv;
     bool random;                    /* weights were drawn */
+    bool reseeded;                  /* drawn again with another seed (lesson_reseed) */
     unsigned long seed;
     double rscale;
     /* overrides: rows of Q, K, V set by hand */
@@ -93,6 +94,13 @@ bool lesson_load_buffer(const char *file, const char *buf, size_t len,
  * files ("FILE: cannot read: reason"). */
 bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen);
 void lesson_free(Lesson *l);
+
+/* --variant K: draw the lesson's random weights again with seed K, in the
+ * order its random: block describes (numpy's legacy RandomState(K).randn,
+ * Wq then Wk then Wv, times the lesson's scale). Sets seed and reseeded; the
+ * lesson's expect: values no longer hold for the new numbers. Returns false,
+ * changing nothing, when the lesson writes its weights out (!l->random). */
+bool lesson_reseed(Lesson *l, unsigned long seed);
 
 /* Fill a (freshly zeroed) Attn with the lesson's starting state: shapes,
  * X, the Ws, the overridden rows, the options. Nothing is reached. */

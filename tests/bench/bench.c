@@ -26,9 +26,12 @@
  *   numpy_startup_ms, numpy_peak_rss_kib, ratio_wall_interleaved, ratio_rss; once with
  *   the environment as it is, and once (numpy_noenv_*) without
  *   OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, which some machines set.
+ * With --proc, also worksheet_ms_interleaved: `BINARY --worksheet --answers
+ * --variant 7 1` (issue 15: a student's sheet with its key), whole process.
  * With --hyperfine JSON (hyperfine -N --export-json of `qkvtutor --json 1`
- * then the numpy script), hyperfine_ms, numpy_hyperfine_ms and ratio_wall
- * from its medians: each command in its own steady state, as issue 2's
+ * then the numpy script, then the worksheet command), hyperfine_ms,
+ * numpy_hyperfine_ms and ratio_wall from its medians, and worksheet_ms and
+ * ratio_wall_worksheet (numpy / worksheet, budget >= 40 like --json's): each command in its own steady state, as issue 2's
  * "side by side with /usr/bin/time or hyperfine" measures it. Interleaved,
  * every qkvtutor run follows a 30 MB numpy process, and on this kind of VM
  * the first touch of each page costs 10-20 us, which qkvtutor's hundred page
@@ -109,7 +112,7 @@ static bool load(const char *path, Lesson *l)
 }
 
 /* The view's options; QKV_BENCH_THEME picks another theme (default dark). */
-static ViewOpt opt = {LANG_EN, false, "dark", false};
+static ViewOpt opt = {LANG_EN, false, "dark", false, 0};
 
 /* The walk a student makes: forward through every step, move the focus,
  * toggle the scaling and undo it, back to the start. */
@@ -344,9 +347,10 @@ static const char *verdict(bool ok)
     return ok ? "ok" : "OVER";
 }
 
-/* The medians (ms) of hyperfine's two commands, qkvtutor's first, from its
+/* The medians (ms) of hyperfine's commands, qkvtutor's first, numpy's
+ * second, the worksheet's third (*ws = -1 when absent), from its
  * --export-json file. */
-static bool hyperfine_medians(const char *path, double *q, double *np)
+static bool hyperfine_medians(const char *path, double *q, double *np, double *ws)
 {
     FILE *f = fopen(path, "rb");
     char buf[1 << 16];
@@ -357,10 +361,12 @@ static bool hyperfine_medians(const char *path, double *q, double *np)
     cJSON *root = cJSON_Parse(buf), *res = cJSON_GetObjectItem(root, "results");
     cJSON *a = cJSON_GetArrayItem(res, 0), *b = cJSON_GetArrayItem(res, 1);
     cJSON *ma = cJSON_GetObjectItem(a, "median"), *mb = cJSON_GetObjectItem(b, "median");
+    cJSON *mc = cJSON_GetObjectItem(cJSON_GetArrayItem(res, 2), "median");
     bool ok = cJSON_IsNumber(ma) && cJSON_IsNumber(mb) && ma->valuedouble > 0;
     if (ok) {
         *q = ma->valuedouble * 1e3;
         *np = mb->valuedouble * 1e3;
+        *ws = cJSON_IsNumber(mc) && mc->valuedouble > 0 ? mc->valuedouble * 1e3 : -1;
     } else {
         fprintf(stderr, "bench: cannot read hyperfine's medians from %s\n", path);
     }
@@ -373,8 +379,9 @@ static bool bench_proc(char *bin, char *python, char *script)
 {
     char *q_argv[] = {bin, "--json", "1", NULL};
     char *np_argv[] = {python, script, NULL};
+    char *ws_argv[] = {bin, "--worksheet", "--answers", "--variant", "7", "1", NULL};
     char **noenv = env_without_openblas();
-    static Runs q, np, np2;
+    static Runs q, np, np2, ws;
     for (int k = 0; k < 3; k++) { /* warm the page cache */
         double ms;
         long rss;
@@ -383,8 +390,8 @@ static bool bench_proc(char *bin, char *python, char *script)
             run_proc(np_argv, environ, &ms, &rss);
     }
     for (int k = 0; k < PROC_RUNS; k++)
-        if (!sample(&q, q_argv, environ) || (python && (!sample(&np, np_argv, environ) ||
-                                                        !sample(&np2, np_argv, noenv))))
+        if (!sample(&q, q_argv, environ) || !sample(&ws, ws_argv, environ) ||
+            (python && (!sample(&np, np_argv, environ) || !sample(&np2, np_argv, noenv))))
             return false;
     free(noenv);
     double q_ms = median(q.ms, q.n), q_rss = median(q.rss, q.n);
@@ -397,6 +404,9 @@ static bool bench_proc(char *bin, char *python, char *script)
         if (!sample(&svg, svg_argv, environ))
             return false;
     printf("bench: svg_ms %.2f ms (qkvtutor --svg --at 7 1, median of %d)\n", median(svg.ms, svg.n), svg.n);
+    double ws_ms = median(ws.ms, ws.n);
+    printf("bench: worksheet_ms_interleaved %.2f ms (qkvtutor --worksheet --answers --variant 7 1, median of %d)\n",
+           ws_ms, ws.n);
     if (!python) {
         printf("bench: numpy skipped (no /usr/bin/python3 with numpy)\n");
         return true;
@@ -412,15 +422,25 @@ static bool bench_proc(char *bin, char *python, char *script)
     printf("bench: numpy_noenv_peak_rss_kib %.0f KiB\n", n2_rss);
     printf("bench: ratio_wall_noenv %.1f x\n", n2_ms / q_ms);
     printf("bench: ratio_rss_noenv %.1f x\n", n2_rss / q_rss);
-    double h_q, h_np, ratio = n_ms / q_ms;
-    if (hyperfine && hyperfine_medians(hyperfine, &h_q, &h_np)) {
+    double h_q, h_np, h_ws = -1, ratio = n_ms / q_ms, ratio_ws = n_ms / ws_ms;
+    printf("bench: ratio_wall_worksheet_interleaved %.1f x (numpy / the worksheet)\n", ratio_ws);
+    if (hyperfine && hyperfine_medians(hyperfine, &h_q, &h_np, &h_ws)) {
         printf("bench: hyperfine_ms %.2f ms (qkvtutor --json 1, hyperfine -N median)\n", h_q);
         printf("bench: numpy_hyperfine_ms %.1f ms (the same hyperfine run)\n", h_np);
         printf("bench: ratio_wall %.1f x (numpy / qkvtutor, hyperfine medians)\n", ratio = h_np / h_q);
     } else {
         printf("bench: ratio_wall %.1f x (no hyperfine: the interleaved figure)\n", ratio);
     }
+    if (h_ws > 0) {
+        printf("bench: worksheet_ms %.2f ms (qkvtutor --worksheet --answers --variant 7 1, hyperfine -N median)\n",
+               h_ws);
+        printf("bench: ratio_wall_worksheet %.1f x (numpy / the worksheet, hyperfine medians)\n",
+               ratio_ws = h_np / h_ws);
+    } else {
+        printf("bench: ratio_wall_worksheet %.1f x (no hyperfine: the interleaved figure)\n", ratio_ws);
+    }
     printf("bench: budget ratio_wall %s (%.1f >= 40)\n", verdict(ratio >= 40), ratio);
+    printf("bench: budget ratio_wall_worksheet %s (%.1f >= 40)\n", verdict(ratio_ws >= 40), ratio_ws);
     printf("bench: budget ratio_rss %s (%.1f >= 8)\n", verdict(n_rss / q_rss >= 8), n_rss / q_rss);
     return true;
 }

@@ -1,7 +1,8 @@
 # The benchmark: `make bench` prints "bench: NAME VALUE UNIT" lines and a
 # verdict per budget (tests/bench/bench.c). It is built with the normal -O2
 # objects, draws on a headless screen (tests/screen.c) and times the whole
-# `qkvtutor --json 1` process; when /usr/bin/python3 can import numpy, the
+# `qkvtutor --json 1` process and `qkvtutor --worksheet --answers --variant 7 1`
+# (worksheet_ms); when /usr/bin/python3 can import numpy, the
 # numpy version of the same pipeline (tests/bench/attn_numpy.py) is timed
 # side by side: interleaved by bench's own launcher, and with hyperfine
 # (installed with apt-get when missing), whose medians the wall-time budget
@@ -35,6 +36,7 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.y
 	@if $(BENCH_PYTHON) -c 'import numpy' 2>/dev/null; then np="--numpy $(BENCH_PYTHON) tests/bench/attn_numpy.py"; \
 	   if command -v hyperfine >/dev/null 2>&1 && hyperfine -N --warmup 10 --runs $(BENCH_RUNS) --style none \
 	      --export-json $(BENCH_DIR)/hyperfine.json '$(B)/qkvtutor --json 1' '$(BENCH_PYTHON) tests/bench/attn_numpy.py' \
+	      '$(B)/qkvtutor --worksheet --answers --variant 7 1' \
 	      >$(BENCH_DIR)/hyperfine.log 2>&1; \
 	   then np="$$np --hyperfine $(BENCH_DIR)/hyperfine.json"; \
 	   else echo "bench: no hyperfine run (see $(BENCH_DIR)/hyperfine.log): the wall ratio is the interleaved one"; fi; \

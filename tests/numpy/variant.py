@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""`qkvtutor --json --variant K` against numpy's pipeline with seed K.
+
+For each lesson with random: weights (the shipped ones, tests/live's, and
+generated ones of random sizes and options), and several K: numpy draws
+RandomState(K).randn(d_model, d_k) * scale for Wq, then Wk, then Wv (d_v),
+as the lesson's random: block describes; the pipeline (compare.py's) runs on
+the lesson's X, overrides and options; every matrix of qkvtutor's JSON must
+equal numpy's to 1e-12. A lesson with written-out weights must be refused
+with exit 2. Needs numpy and PyYAML (Debian: python3-numpy, python3-yaml)."""
+import glob, json, os, subprocess, sys, tempfile
+import numpy as np
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import differ, pipeline, rows  # noqa: E402
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else "build/qkvtutor"
+KS = [0, 1, 7, 42, 2026, 4294967295]
+
+
+def want(doc, k):
+    """numpy's matrices for a lesson (parsed YAML) drawn with seed k."""
+    X = np.array(doc["X"], dtype=float)
+    r = doc["weights"]["random"]
+    d, dk = X.shape[1], int(r["d_k"])
+    dv, sc = int(r.get("d_v", dk)), float(r.get("scale", 1.0))
+    rs = np.random.RandomState(k)
+    Wq, Wk, Wv = rs.randn(d, dk) * sc, rs.randn(d, dk) * sc, rs.randn(d, dv) * sc
+    opts = doc.get("options") or {}
+    scale, soft = opts.get("scale", "sqrt_dk"), opts.get("softmax", "stable")
+    over = doc.get("overrides") or {}
+    if not over:
+        return pipeline(X, Wq, Wk, Wv, scale, soft)
+    # rows of Q, K, V set by the lesson replace X·W's before the scores
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    for ref, row in over.items():
+        m, i = ref[0], int(ref[2:-1]) - 1
+        {"Q": Q, "K": K, "V": V}[m][i] = row
+    QKt = Q @ K.T
+    S = QKt / np.sqrt(K.shape[1]) if scale == "sqrt_dk" else QKt
+    E = np.exp(S - S.max(axis=-1, keepdims=True)) if soft == "stable" else np.exp(S)
+    A = E / E.sum(axis=-1, keepdims=True)
+    return dict(X=X, Wq=Wq, Wk=Wk, Wv=Wv, Q=Q, K=K, V=V, QKt=QKt, S=S, A=A, O=A @ V)
+
+
+def generated(rng, n):
+    """A lesson of random sizes, scale and options (text, parsed)."""
+    t, d, dk, dv = (int(rng.integers(1, 13)) for _ in range(4))
+    X = np.round(rng.normal(size=(t, d)), 3)
+    sc = float(np.round(rng.uniform(0.1, 2.0), 2))
+    text = (f"format: qkvtutor/1\ntitle: generated {n}\ntokens: [{', '.join(f't{i}' for i in range(t))}]\n"
+            f"X: {rows(X)}\nweights:\n  random: {{seed: {int(rng.integers(0, 2**32))}, scale: {sc}, "
+            f"d_k: {dk}, d_v: {dv}}}\n"
+            f"options: {{scale: {['none', 'sqrt_dk'][n % 2]}, softmax: {['naive', 'stable'][n // 2 % 2]}}}\n")
+    if n % 3 == 1:
+        text += f"overrides: {{\"K[1]\": {rows([rng.normal(size=dk)])[1:-1]}}}\n"
+    return text
+
+
+def run(args):
+    return subprocess.run([BIN, *args], capture_output=True, text=True)
+
+
+def main():
+    failures, checked = [], 0
+    tmp = tempfile.mkdtemp()
+    lessons = [f for f in sorted(glob.glob("lessons/*.yaml")) + ["tests/live/templates-asks.yaml"]]
+    rng = np.random.default_rng(15)
+    for n in range(12):
+        path = os.path.join(tmp, f"gen{n}.yaml")
+        with open(path, "w") as f:
+            f.write(generated(rng, n))
+        lessons.append(path)
+    for path in lessons:
+        with open(path) as f:
+            doc = yaml.safe_load(f)
+        if "random" not in doc["weights"]:
+            out = run(["--json", "--variant", "7", path])
+            if out.returncode != 2 or "writes its weights out" not in out.stderr:
+                failures.append(f"{path}: written-out weights with --variant: exit {out.returncode}, {out.stderr!r}")
+            checked += 1
+            continue
+        for k in KS:
+            out = run(["--json", "--variant", str(k), path])
+            name = f"{path} --variant {k}"
+            checked += 1
+            if out.returncode != 0:
+                failures.append(f"{name}: exit {out.returncode}: {out.stderr.strip()}")
+                continue
+            err = differ(json.loads(out.stdout)["matrices"], want(doc, k), name)
+            if err:
+                failures.append(err)
+    # --variant with the lesson's own seed changes nothing.
+    same = run(["--json", "--variant", "42", "1"]).stdout == run(["--json", "1"]).stdout
+    checked += 1
+    if not same:
+        failures.append("lesson 1: --variant 42 (its own seed) differs from no --variant")
+    for f in failures:
+        print("FAIL:", f)
+    print(f"numpy variant: {checked - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

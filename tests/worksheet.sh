@@ -1,0 +1,106 @@
+#!/bin/sh
+# tests/worksheet.sh BINARY - --worksheet, --answers and --variant.
+#
+#  - the worksheet and key of lesson 1 with variant 7, in English and in
+#    Chinese, and of tests/live/templates-asks.yaml (a lesson with asks),
+#    equal the reviewed goldens in tests/worksheet/ (QKV_GOLDEN=1 rewrites
+#    them: review the diff before committing);
+#  - the sheet without --answers is the sheet with them, up to the key;
+#  - two variants give two different sheets; the key never shows the
+#    lesson's expect: values (a variant's numbers are not the lesson's);
+#  - the key's answers equal --json --variant K at the asked cells, for
+#    several lessons and K (tests/worksheet_key.py parses the Markdown).
+set -u
+BIN=$1
+DIR=tests/worksheet
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export LANGUAGE=en LC_ALL=C.UTF-8
+PY=/usr/bin/python3
+pass=0 failn=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { failn=$((failn + 1)); echo "FAIL: $1"; }
+
+# golden NAME ARGS...: the output of ARGS equals $DIR/NAME
+golden()
+{
+    name=$1
+    shift
+    if ! "$BIN" "$@" >"$T/out" 2>"$T/err"; then
+        bad "$name: $BIN $* exits non-zero: $(cat "$T/err")"
+    elif [ "${QKV_GOLDEN:-}" = 1 ]; then
+        mkdir -p "$DIR" && cp "$T/out" "$DIR/$name" && ok "$name: golden rewritten"
+    elif cmp -s "$DIR/$name" "$T/out"; then
+        ok "$name equals the golden"
+    else
+        bad "$name differs from $DIR/$name:"; diff "$DIR/$name" "$T/out" | head -20
+    fi
+}
+
+golden 01-variant7.en.md --worksheet --answers --variant 7 1
+golden 01-variant7.zh.md --lang zh --worksheet --answers --variant 7 1
+golden templates-asks.en.md --worksheet --answers tests/live/templates-asks.yaml
+
+# Without --answers: the same sheet, up to the key.
+"$BIN" --worksheet --variant 7 1 >"$T/sheet"
+"$BIN" --worksheet --answers --variant 7 1 | sed '/^## Answer key/,$d' >"$T/upto"
+if cmp -s "$T/sheet" "$T/upto" && ! grep -q 'Answer key' "$T/sheet" && grep -q '^## Answer key · variant 7$' "$DIR/01-variant7.en.md"; then
+    ok "--worksheet without --answers is the sheet without the key"
+else
+    bad "--worksheet without --answers:"; diff "$T/sheet" "$T/upto" | head
+fi
+
+# Every student their own numbers: variants 7 and 8 differ in the weights and the answers.
+"$BIN" --worksheet --answers --variant 8 1 >"$T/v8"
+"$BIN" --worksheet --answers --variant 7 1 >"$T/v7"
+if [ "$(grep -c '' "$T/v7")" = "$(grep -c '' "$T/v8")" ] && [ "$(diff "$T/v7" "$T/v8" | grep -c '^<')" -gt 20 ] &&
+   grep -q 'np.random.seed(8)' "$T/v8"; then
+    ok "variants 7 and 8: same questions, other numbers"
+else
+    bad "variants 7 and 8 do not differ as they should"
+fi
+
+# The lesson's expect: values are not a variant's: neither the sheet nor --dump prints them.
+if ! grep -q '0\.202\|expect' "$T/v7" && ! "$BIN" --dump --variant 7 1 | grep -q 'expect:' &&
+   [ "$("$BIN" --dump 1 | grep -c 'expect: holds')" -gt 10 ]; then
+    ok "no expect: values with --variant (sheet, --dump)"
+else
+    bad "an expect: value shows with --variant"
+fi
+
+# --dump --variant says which variant it is.
+if "$BIN" --dump --variant 7 1 | sed -n 2p | grep -qx 'lessons/01-three-tokens.yaml · 3 tokens, d_model 4, d_k 3, d_v 3 · variant 7' &&
+   "$BIN" --dump 1 | sed -n 2p | grep -qx 'lessons/01-three-tokens.yaml · 3 tokens, d_model 4, d_k 3, d_v 3'; then
+    ok "--dump --variant names the variant"
+else
+    bad "--dump --variant header: $("$BIN" --dump --variant 7 1 | sed -n 2p)"
+fi
+
+# The tables render: GitHub's cmark-gfm and pandoc each make one table per |---| line.
+for f in "$DIR"/*.md; do
+    seps=$(grep -c '^|-' "$f")
+    if command -v cmark-gfm >/dev/null 2>&1; then
+        n=$(cmark-gfm -e table "$f" | grep -c '<table>')
+        if [ "$n" = "$seps" ] && [ "$seps" -gt 5 ]; then ok "cmark-gfm renders the $seps tables of $f"
+        else bad "cmark-gfm renders $n tables of $f, it has $seps"; fi
+    else
+        echo "skip: cmark-gfm is not installed: $f not rendered"
+    fi
+    if command -v pandoc >/dev/null 2>&1; then
+        n=$(pandoc -f markdown -t html "$f" | grep -c '<table')
+        if [ "$n" = "$seps" ]; then ok "pandoc renders the $seps tables of $f"
+        else bad "pandoc renders $n tables of $f, it has $seps"; fi
+    else
+        echo "skip: pandoc is not installed: $f not rendered"
+    fi
+done
+
+# The key against --json.
+for args in "1 3 7" "1 3 0" "1 3 4294967295" "2 3 5" "5 3 9" "tests/live/templates-asks.yaml 3" \
+            "tests/live/templates-asks.yaml 3 11" "lessons/03-scaled-and-stable.yaml 3" "4 3"; do
+    # shellcheck disable=SC2086  # args is a list
+    if out=$($PY tests/worksheet_key.py "$BIN" $args); then ok "${out#ok: }"; else bad "$out"; fi
+done
+
+echo "worksheet: $pass passed, $failn failed"
+[ "$failn" -eq 0 ]
