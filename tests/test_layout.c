@@ -224,7 +224,7 @@ static void operands(const Case *c, const Explain *e, bool cut)
         case EX_PROJ:
             if (e->overridden)
                 return;
-            need(c, M_X, e->i, k, "operand");
+            need(c, e->from_h ? M_H : M_X, e->i, k, "operand");
             need(c, (MatId)(M_WQ + (e->mat - M_Q)), k, e->j, "operand");
             break;
         case EX_SCORE:
@@ -238,6 +238,11 @@ static void operands(const Case *c, const Explain *e, bool cut)
             need(c, M_A, e->i, k, "operand");
             need(c, M_V, k, e->j, "operand");
             break;
+        case EX_POS: /* h_ij = x_ij + p_ij */
+            need(c, M_X, e->i, e->j, "operand");
+            need(c, M_P, e->i, e->j, "operand");
+            need(c, M_H, e->i, e->j, "result");
+            return;
         default:
             return;
         }
