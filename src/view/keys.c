@@ -37,10 +37,10 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_PROMPT,  N_("action prompt, e.g. Q[1] = K[1] * 5"), N_("action"), req_prompt) \
     X(REQ_SCALE,   N_("toggle scaling: none / divide by sqrt(d_k)"), N_("scale"), req_scale) \
     X(REQ_SOFTMAX, N_("toggle softmax: naive / stable"),    N_("softmax"), req_softmax) \
-    X(REQ_MASK,    N_("causal mask on / off"),              NULL,      req_mask)    \
-    X(REQ_COOLER,  N_("temperature / 2, x 2"),              NULL,      req_cooler)  \
+    X(REQ_MASK,    N_("causal mask on / off; temperature / 2, x 2; positions none / sinusoidal"), NULL, req_mask) \
+    X(REQ_COOLER,  NULL,                                    NULL,      req_cooler)  \
     X(REQ_WARMER,  NULL,                                    NULL,      req_warmer)  \
-    X(REQ_POS,     N_("positions none / sinusoidal"),       NULL,      req_pos)     \
+    X(REQ_POS,     NULL,                                    NULL,      req_pos)     \
     X(REQ_UNDO,    N_("undo"),                              N_("undo"),    req_undo)    \
     X(REQ_REDO,    N_("redo"),                              NULL,      req_redo)    \
     X(REQ_RESET,   N_("reset to the lesson as written"),    NULL,      req_reset)   \
@@ -741,7 +741,7 @@ void keys_draw_help(View *v)
         mvaddnstr(y++, 32, _(requests[r].help), (int)text_fit(_(requests[r].help), COLS - 34));
     }
     attrset(theme_attr(ROLE_HINT));
-    if (y < LINES - 2) { /* the edit-mode keys, on the last two lines */
+    if (y <= LINES - 2) { /* the edit-mode keys, on the last two lines */
         mvaddnstr(LINES - 2, 2, edit, (int)first);
         const char *rest = edit + first + strspn(edit + first, " ");
         mvaddnstr(LINES - 1, 2, rest, (int)text_fit(rest, COLS - 3));
