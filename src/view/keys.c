@@ -37,7 +37,7 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_PROMPT,  N_("action prompt, e.g. Q[1] = K[1] * 5"), N_("action"), req_prompt) \
     X(REQ_SCALE,   N_("toggle scaling: none / divide by sqrt(d_k)"), N_("scale"), req_scale) \
     X(REQ_SOFTMAX, N_("toggle softmax: naive / stable"),    N_("softmax"), req_softmax) \
-    X(REQ_MASK,    N_("causal mask on / off; temperature / 2, x 2; positions none / sinusoidal"), NULL, req_mask) \
+    X(REQ_MASK,    N_("causal mask; temperature / 2, x 2; positions"), NULL, req_mask) \
     X(REQ_COOLER,  NULL,                                    NULL,      req_cooler)  \
     X(REQ_WARMER,  NULL,                                    NULL,      req_warmer)  \
     X(REQ_POS,     NULL,                                    NULL,      req_pos)     \
