@@ -388,7 +388,11 @@ static void test_positions_terms(void **state)
     assert_int_equal(e->pos_m, 1);
     assert_near(e->angle, 2.0 / 100.0, 1e-17);
     assert_true(explain_cell(&f->a, M_X, 2, 3, e));
+    assert_int_equal(e->kind, EX_INPUT); /* past stage 1, X is the input */
+    attn_run_to(&f->a, STAGE_INPUT);
+    assert_true(explain_cell(&f->a, M_X, 2, 3, e));
     assert_int_equal(e->kind, EX_POS);
+    attn_run_to(&f->a, STAGE_OUTPUT);
     /* stage 2 projects h: q_11 = h_1 . Wq[:,1] */
     assert_true(explain_cell(&f->a, M_Q, 0, 0, e));
     assert_true(e->from_h);
