@@ -209,23 +209,19 @@ static int req_softmax(View *v, wint_t ch)
     return act(v, v->s.cur.softmax == SOFTMAX_NAIVE ? "softmax = stable" : "softmax = naive");
 }
 
-/* Apply a toggle and name it with its effect on the focused weight (or the
- * stage's focused cell before the softmax), e.g. "causal mask on: α₁₂ 0.337 → 0.000". */
-static int toggle(View *v, const char *text, const char *what)
+/* Name a change that just happened with its effect on the focused weight
+ * (or the stage's focused score before the softmax), e.g.
+ * "causal mask on: α₁₂ 0.337 → 0.000"; just `what` before stage 3. */
+static void name_effect(View *v, const char *what)
 {
-    char err[256], msg[512], sub[32], x[48], y[48];
-    if (!session_act_text(&v->s, text, err, sizeof err)) {
-        snprintf(msg, sizeof msg, "%s: %s", text, err);
-        say_msg(v, ROLE_ERROR, msg);
-        return FLAG_REDRAW;
-    }
+    char msg[512], sub[32], x[48], y[48];
     const Attn *a = &v->s.cur, *b = &v->s.before;
     FmtOpt fo = {v->s.lesson->digits, v->ascii};
     MatId m = a->reached >= STAGE_SOFTMAX ? M_A : a->reached >= STAGE_SCORES ? M_S : M_COUNT;
     if (m == M_COUNT || !v->s.has_before || v->fi >= a->m[m].rows || v->fj >= a->m[m].cols ||
         b->reached < attn_mat_stage(m)) {
         say_msg(v, ROLE_HINT, what);
-        return FLAG_REDRAW;
+        return;
     }
     fmt_sub2(v->fi + 1, v->fj + 1, &fo, sub, sizeof sub);
     bool mb = m == M_S && attn_masked(b, v->fi, v->fj), ma = m == M_S && attn_masked(a, v->fi, v->fj);
@@ -234,6 +230,18 @@ static int toggle(View *v, const char *text, const char *what)
              v->ascii ? "->" : "→",
              ma ? (v->ascii ? "-inf" : "−∞") : fmt_num(MAT_AT(&a->m[m], v->fi, v->fj), &fo, y, sizeof y));
     say_msg(v, ROLE_HINT, msg);
+}
+
+/* Apply a toggle's action and name it with its effect. */
+static int toggle(View *v, const char *text, const char *what)
+{
+    char err[256], msg[512];
+    if (!session_act_text(&v->s, text, err, sizeof err)) {
+        snprintf(msg, sizeof msg, "%s: %s", text, err);
+        say_msg(v, ROLE_ERROR, msg);
+        return FLAG_REDRAW;
+    }
+    name_effect(v, what);
     return FLAG_REDRAW;
 }
 
@@ -433,6 +441,20 @@ static int prompt_enter(View *v)
     }
     v->mode = MODE_NORMAL;
     say_msg(v, ROLE_HINT, _("Done. u undoes it."));
+    Action act;
+    int col;
+    if (action_parse(v->field.buf, &act, err, sizeof err, &col) && act.kind == ACT_SWAP) {
+        char what[400], t1[128], t2[128]; /* name the swap: the tokens now in those rows */
+        text_sanitize(lesson_token(v->s.lesson, &v->s.cur, act.i), t1, sizeof t1, v->ascii);
+        text_sanitize(lesson_token(v->s.lesson, &v->s.cur, act.src_i), t2, sizeof t2, v->ascii);
+        snprintf(what, sizeof what, _("swap %d %d: row %d is now %s, row %d is %s"),
+                 act.i + 1, act.src_i + 1, act.i + 1, t1, act.src_i + 1, t2);
+        name_effect(v, what);
+    } else if (action_is_option(&act)) {
+        char what[300];
+        action_format(&act, what, sizeof what);
+        name_effect(v, what);
+    }
     return FLAG_REDRAW;
 }
 
