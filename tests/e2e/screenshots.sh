@@ -358,6 +358,18 @@ else
 fi
 stop $s
 
+# Presentation mode on a big projector font: 60x18, the smallest screen, at the
+# softmax stage; the operands the arithmetic quotes stay on screen.
+s=present
+start $s 60 18 -e "$TIENV" "$BIN" --lang en --theme projector --present "$L1"
+if wait_for $s "[1 X]"; then
+    keys $s 4
+    wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 13-present-60x18 || missed 13-present-60x18 "4 did not reach stage 4"
+else
+    missed 13-present-60x18 "lesson 1 did not open"
+fi
+stop $s
+
 # A slide: lesson 1 at step 10 in Chinese, as the terminal shows it after n
 # pressed nine times (11-slide-terminal), and as `--svg --at 10` paints the
 # same screen (11-slide-svg: the SVG photographed by Chromium at its size).
