@@ -141,8 +141,10 @@ static void edit_before_qkv(void **state)
     close_fix(f);
 }
 
-/* Every action names itself: s, m, u, Ctrl-R, r, a ':' action, an edit-mode
- * set and both nudges (s and m said nothing, and an old status stayed). */
+/* Every change names itself and its effect on the focused result: s, m,
+ * u, Ctrl-R, r, a ':' action, an edit-mode set and both nudges (issue 10:
+ * s and m said nothing; issue 11: the name alone did not say what moved).
+ * At stage 2 the focused result is q₁₁, which a toggle leaves alone. */
 static void actions_name_themselves(void **state)
 {
     Fix *f = open_yaml(LESSON2);
@@ -150,29 +152,42 @@ static void actions_name_themselves(void **state)
     keys(v, "r");
     assert_string_equal(v->msg, "Nothing to reset: this is the lesson as written.");
     keys(v, "s");
-    assert_string_equal(v->msg, "Done: scaling ÷√3. u undoes it.");
+    assert_string_equal(v->msg, "scaling ÷√3: q₁₁ 0.149 (unchanged). u undoes it.");
     keys(v, "m");
-    assert_string_equal(v->msg, "Done: stable softmax: exp(s − max). u undoes it.");
+    assert_string_equal(v->msg, "stable softmax: q₁₁ 0.149 (unchanged). u undoes it.");
     keys(v, "u");
-    assert_string_equal(v->msg, "Undone: stable softmax: exp(s − max). Ctrl-R redoes it.");
+    assert_string_equal(v->msg, "undo stable softmax: q₁₁ 0.149 (unchanged). Ctrl-R redoes it.");
     keys(v, "\x12"); /* Ctrl-R */
-    assert_string_equal(v->msg, "Redone: stable softmax: exp(s − max). u undoes it.");
+    assert_string_equal(v->msg, "redo stable softmax: q₁₁ 0.149 (unchanged). u undoes it.");
     keys(v, "s");
-    assert_string_equal(v->msg, "Done: no scaling. u undoes it.");
+    assert_string_equal(v->msg, "no scaling: q₁₁ 0.149 (unchanged). u undoes it.");
     keys(v, ":Q[1] = K[1] * 5\r");
-    assert_string_equal(v->msg, "Done: Q[1] = K[1] * 5. u undoes it.");
+    assert_string_equal(v->msg, "Q[1] = K[1] * 5: q₁₁ 0.149 → 0.363. u undoes it.");
     keys(v, "r");
-    assert_string_equal(v->msg, "Back to the lesson as written. u undoes the reset.");
+    assert_string_equal(v->msg, "reset: q₁₁ 0.363 → 0.149. u undoes the reset.");
     keys(v, "u");
-    assert_string_equal(v->msg, "Undone: reset to the lesson as written. Ctrl-R redoes it.");
+    assert_string_equal(v->msg, "undo reset: q₁₁ 0.149 → 0.363. Ctrl-R redoes it.");
     keys(v, "e2\r");
-    assert_string_equal(v->msg, "Done: Q[1][1] = 2. u undoes it.");
+    assert_string_equal(v->msg, "Q[1][1] = 2: q₁₁ 0.363 → 2.000. u undoes it.");
     keys(v, "+");
-    assert_string_equal(v->msg, "Done: Q[1][1] + 0.1. u undoes it.");
+    assert_string_equal(v->msg, "Q[1][1] + 0.1: q₁₁ 2.000 → 2.100. u undoes it.");
     keys(v, "-");
-    assert_string_equal(v->msg, "Done: Q[1][1] − 0.1. u undoes it.");
+    assert_string_equal(v->msg, "Q[1][1] − 0.1: q₁₁ 2.100 → 2.000. u undoes it.");
     keys(v, "u");
-    assert_string_equal(v->msg, "Undone: Q[1][1] = 2. Ctrl-R redoes it."); /* what the nudge set */
+    assert_string_equal(v->msg, "undo Q[1][1] = 2: q₁₁ 2.000 → 2.100. Ctrl-R redoes it."); /* what the nudge set */
+    close_fix(f);
+    /* The softmax stage (lesson 02's Space s Space): the issue's line. */
+    f = open_yaml(LESSON2);
+    v = f->v;
+    keys(v, "nn");
+    keys(v, "s");
+    assert_string_equal(v->msg, "scaling ÷√3: α₁₁ 0.873 → 0.695. u undoes it.");
+    keys(v, "m");
+    assert_string_equal(v->msg, "stable softmax: α₁₁ 0.695 (unchanged). u undoes it.");
+    keys(v, "e");
+    keys(v, "\t"); /* K: edit mode at stage 4 explains the stage's α₁₁ */
+    keys(v, "+");
+    assert_string_equal(v->msg, "K[1][1] + 0.1: α₁₁ 0.695 → 0.699. u undoes it.");
     close_fix(f);
 }
 

@@ -249,7 +249,7 @@ static void test_edit_mode(void **state)
     golden("01-edit-80x24");
     view_keys(f->v, "2\r");
     view_draw(f->v);
-    assert_on_screen("Done: Q[1][1] = 2.");
+    assert_on_screen("Q[1][1] = 2: α₁₁ 0.313 → 0.442. u undoes it."); /* the stage's focused result */
     assert_on_screen("2.000");
     view_keys(f->v, "+");
     view_draw(f->v);

@@ -18,6 +18,20 @@ MatId view_focus_mat(const View *v)
     return st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
 }
 
+void view_explained(const View *v, MatId *m, int *i, int *j)
+{
+    int st = session_stage(&v->s);
+    if (v->mode == MODE_EDIT && st <= STAGE_QKV) {
+        *m = v->emat;
+        *i = v->ei;
+        *j = v->ej;
+        return;
+    }
+    *m = st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
+    *i = v->fi;
+    *j = v->fj;
+}
+
 /* What the layout needs from the View; bar holds the key bar's text. */
 static void layout_input(const View *v, LayoutIn *in, char *bar, size_t len)
 {

@@ -14,6 +14,7 @@
 
 #include "../lesson/fmt.h"
 #include "../lesson/i18n.h"
+#include "../lesson/live.h"
 #include "../lesson/save.h"
 #include <sys/stat.h>
 #include "view_int.h"
@@ -96,12 +97,17 @@ static void say_msg(View *v, Role r, const char *msg)
     v->msg_role = r;
 }
 
-/* Name the change the session just made on the status line (fmt_change:
- * one place for every action's status), as `label` when not NULL. */
-static void say_change(View *v, const Action *a, const char *label, ChangeHow how)
+/* Name the change the session just made on the status line, with its
+ * effect on the focused result (effect_status: one place for every
+ * change's status), as `label` when not NULL. */
+static void say_change(View *v, EffectWhat what, const char *label)
 {
     char msg[sizeof v->msg];
-    fmt_change(&v->s, a, label, how, v->ascii, msg, sizeof msg);
+    MatId m;
+    int i, j;
+    view_clamp_focus(v);
+    view_explained(v, &m, &i, &j);
+    effect_status(&v->s, what, label, m, i, j, v->ascii, msg, sizeof msg);
     say_msg(v, ROLE_HINT, msg);
 }
 
@@ -114,7 +120,7 @@ static int act(View *v, const char *text)
         snprintf(msg, sizeof msg, "%s: %s", text, err);
         say_msg(v, ROLE_ERROR, msg);
     } else {
-        say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
+        say_change(v, EFFECT_ACT, NULL);
     }
     return FLAG_REDRAW;
 }
@@ -255,10 +261,8 @@ static int req_softmax(View *v, wint_t ch)
 
 static int req_undo(View *v, wint_t ch)
 {
-    const Action *a = session_undoable(&v->s);
-    Action undone = a ? *a : (Action){0};
-    if (a && session_undo(&v->s))
-        say_change(v, &undone, NULL, CHANGE_UNDONE);
+    if (session_undoable(&v->s) && session_undo(&v->s))
+        say_change(v, EFFECT_UNDO, NULL);
     else
         say_msg(v, ROLE_HINT, _("Nothing to undo."));
     return FLAG_REDRAW;
@@ -267,7 +271,7 @@ static int req_undo(View *v, wint_t ch)
 static int req_redo(View *v, wint_t ch)
 {
     if (session_redo(&v->s))
-        say_change(v, session_undoable(&v->s), NULL, CHANGE_REDONE);
+        say_change(v, EFFECT_REDO, NULL);
     else
         say_msg(v, ROLE_HINT, _("Nothing to redo."));
     return FLAG_REDRAW;
@@ -420,7 +424,7 @@ static int prompt_enter(View *v)
         return FLAG_REDRAW;
     }
     v->mode = MODE_NORMAL;
-    say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
+    say_change(v, EFFECT_ACT, NULL);
     return FLAG_REDRAW;
 }
 
@@ -471,7 +475,7 @@ static int edit_set(View *v, double value, const char *typed, const char *label)
         say_msg(v, ROLE_ERROR, msg);
         return FLAG_REDRAW;
     }
-    say_change(v, session_undoable(&v->s), label, CHANGE_DONE);
+    say_change(v, EFFECT_ACT, label);
     field_set(&v->field, "");
     return FLAG_REDRAW;
 }

@@ -61,6 +61,9 @@ struct View {
 void draw_frame(View *v);
 /* The matrix explained (and highlighted as a cell) at the current stage. */
 MatId view_focus_mat(const View *v);
+/* The cell the arithmetic explains (layout.c's rule): edit mode's cursor
+ * up to stage 2, else the stage's focused cell. */
+void view_explained(const View *v, MatId *m, int *i, int *j);
 /* Keep the focus inside the current stage's matrices. */
 void view_clamp_focus(View *v);
 /* Take the focus from the current step, if it names one. */
