@@ -35,12 +35,12 @@ void view_explained(const View *v, MatId *m, int *i, int *j)
 /* What the layout needs from the View; bar holds the key bar's text. */
 static void layout_input(const View *v, LayoutIn *in, char *bar, size_t len)
 {
-    bool field = v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing);
+    bool field = view_field_open(v);
     keys_bar(v, bar, len);
     *in = (LayoutIn){
         .s = &v->s, .lang = v->lang, .ascii = v->ascii, .mono = theme_is_mono(), .present = v->present,
         .mode = v->mode == MODE_EDIT ? LAYOUT_EDIT : LAYOUT_NORMAL,
-        .fi = v->fi, .fj = v->fj, .fmat = v->fmat, .emat = v->emat, .ei = v->ei, .ej = v->ej,
+        .fi = v->fi, .fj = v->fj, .frow = v->frow, .fmat = v->fmat, .emat = v->emat, .ei = v->ei, .ej = v->ej,
         .msg = v->msg, .msg_role = v->msg_role, .keybar = bar, .field = field,
         .cols = COLS, .rows = LINES,
     };
@@ -95,10 +95,12 @@ void view_clamp_focus(View *v)
 void view_focus_from_step(View *v)
 {
     const Focus *f = &session_step(&v->s)->focus;
+    v->frow = false;
     if (f->kind == FOCUS_NONE)
         return;
     v->fi = f->i;
     v->fj = f->kind == FOCUS_CELL ? f->j : 0;
+    v->frow = f->kind == FOCUS_ROW; /* the row as a whole: its every cell explained */
     if (f->mat >= M_Q && f->mat <= M_V)
         v->fmat = f->mat;
 }

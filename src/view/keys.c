@@ -42,6 +42,7 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_REDO,    N_("redo"),                              NULL,      req_redo)    \
     X(REQ_RESET,   N_("reset to the lesson as written"),    NULL,      req_reset)   \
     X(REQ_SAVE,    N_("save the current state as a new lesson"), N_("save"), req_save)  \
+    X(REQ_ANSWER,  N_("answer the question of an ask: step (1-5 then type the answer); Enter grades it"), NULL, req_answer) \
     X(REQ_LANG,    N_("language: 中文 / English"),          N_("中/En"),   req_lang)    \
     X(REQ_THEME,   N_("next theme: dark, light, mono, projector"), NULL, req_theme) \
     X(REQ_PRESENT, N_("presentation mode"),                 NULL,      req_present) \
@@ -72,7 +73,7 @@ typedef enum {
     X('e', 0, "e", REQ_EDIT)          X(':', 0, ":", REQ_PROMPT) \
     X('s', 0, "s", REQ_SCALE)         X('m', 0, "m", REQ_SOFTMAX) \
     X('u', 0, "u", REQ_UNDO)          X(CTRL('r'), 0, "Ctrl-R", REQ_REDO) X('r', 0, "r", REQ_RESET) \
-    X('w', 0, "w", REQ_SAVE)          X('L', 0, "L", REQ_LANG) \
+    X('w', 0, "w", REQ_SAVE)          X('-', 0, "0-9, -", REQ_ANSWER) X('L', 0, "L", REQ_LANG) \
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
     X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
 
@@ -133,8 +134,14 @@ static void moved(View *v)
 
 /* ---- normal-mode requests -------------------------------------------------------- */
 
+static void reveal(View *v);
+
 static int req_next(View *v, wint_t ch)
 {
+    if (session_ask_open(&v->s) >= 0) {
+        reveal(v); /* an open question: next reveals it, and stays */
+        return FLAG_REDRAW;
+    }
     if (!session_next(&v->s))
         say_msg(v, ROLE_HINT, _("This is the last step. Home goes back to the first."));
     else
@@ -200,8 +207,9 @@ static int focus_by(View *v, int di, int dj)
 
 static int req_up(View *v, wint_t ch)    { return focus_by(v, -1, 0); }
 static int req_down(View *v, wint_t ch)  { return focus_by(v, 1, 0); }
-static int req_left(View *v, wint_t ch)  { return focus_by(v, 0, -1); }
-static int req_right(View *v, wint_t ch) { return focus_by(v, 0, 1); }
+/* Left and right pick a cell of a focused row. */
+static int req_left(View *v, wint_t ch)  { v->frow = false; return focus_by(v, 0, -1); }
+static int req_right(View *v, wint_t ch) { v->frow = false; return focus_by(v, 0, 1); }
 
 /* Say which matrix edit mode is on. */
 static void say_edit_mat(View *v)
@@ -287,6 +295,7 @@ static int req_reset(View *v, wint_t ch)
 }
 
 static int req_save(View *v, wint_t ch);
+static int req_answer(View *v, wint_t ch);
 
 static int req_lang(View *v, wint_t ch)
 {
@@ -568,6 +577,105 @@ static int mode_edit(View *v, wint_t ch, bool code)
     return FLAG_REDRAW;
 }
 
+/* ---- exercises: the answer field of an ask: step ------------------------------------ */
+
+/* Can ch start an answer (a digit, a sign, a decimal point)? */
+static bool answer_key(wint_t ch)
+{
+    return (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == 0x2212;
+}
+
+/* Focus the cell (or row) an ask is about when the arithmetic can show it:
+ * the grade then comes with its arithmetic. */
+static void focus_ask(View *v, const Ask *a)
+{
+    int st = session_stage(&v->s);
+    bool qkv = st == STAGE_QKV && a->mat >= M_Q && a->mat <= M_V;
+    if (a->mat != attn_stage_mat(st) && !qkv)
+        return;
+    if (qkv)
+        v->fmat = a->mat;
+    v->fi = a->i;
+    if (a->j >= 0)
+        v->fj = a->j;
+    view_clamp_focus(v);
+}
+
+static int req_answer(View *v, wint_t ch)
+{
+    if (session_ask_open(&v->s) < 0) {
+        say_msg(v, ROLE_HINT, _("There is no question at this step."));
+        return FLAG_REDRAW;
+    }
+    v->mode = MODE_ANSWER;
+    field_set(&v->field, "");
+    if (ch)
+        field_insert(&v->field, ch);
+    v->msg[0] = '\0';
+    return FLAG_REDRAW;
+}
+
+/* Next at an open question reveals every open ask of the step, and says
+ * the values: "Revealed: S[1][2] = 0.006. Space goes on." */
+static void reveal(View *v)
+{
+    char list[sizeof v->msg / 2] = "", name[32], vals[96], msg[sizeof v->msg];
+    FmtOpt fo = {v->lesson->digits, v->ascii, false};
+    const Ask *last = NULL;
+    for (int k = 0; k < session_ask_count(&v->s); k++)
+        if (session_ask_state(&v->s, k) == ASK_OPEN) {
+            last = session_ask_at(&v->s, k);
+            ask_name(last, name, sizeof name);
+            ask_values(last, &v->s.cur, &fo, vals, sizeof vals);
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s = %s", list[0] ? "; " : "", name, vals);
+        }
+    session_ask_reveal(&v->s);
+    if (last)
+        focus_ask(v, last);
+    snprintf(msg, sizeof msg, _("Revealed: %s. Space goes on."), list);
+    say_msg(v, ROLE_HINT, msg);
+}
+
+/* Enter grades the answer: ✓ or ✗ with the true value; the cell shows its
+ * number again and the arithmetic works it out. An answer that cannot be
+ * read keeps the field open and says why. */
+static int answer_enter(View *v)
+{
+    char msg[sizeof v->msg];
+    int k = session_ask_open(&v->s);
+    if (v->field.buf[strspn(v->field.buf, " ")] == '\0') {
+        v->mode = MODE_NORMAL; /* nothing typed: like Esc */
+        return FLAG_REDRAW;
+    }
+    const Ask *a = k >= 0 ? session_ask_at(&v->s, k) : NULL;
+    Grade g = session_ask_answer(&v->s, v->field.buf, v->ascii, msg, sizeof msg);
+    if (g == GRADE_BAD) {
+        say_msg(v, ROLE_ERROR, msg[0] ? msg : _("There is no question at this step."));
+        if (!msg[0])
+            v->mode = MODE_NORMAL;
+        return FLAG_REDRAW;
+    }
+    v->mode = MODE_NORMAL;
+    if (a)
+        focus_ask(v, a);
+    say_msg(v, g == GRADE_RIGHT ? ROLE_HINT : ROLE_ERROR, msg);
+    return FLAG_REDRAW;
+}
+
+static int mode_answer(View *v, wint_t ch, bool code)
+{
+    if (!code && ch == KEY_ESC) {
+        v->mode = MODE_NORMAL;
+        v->msg[0] = '\0';
+    } else if (is_enter(ch, code)) {
+        return answer_enter(v);
+    } else if (field_key(&v->field, ch, code)) {
+        if (v->msg_role == ROLE_ERROR)
+            v->msg[0] = '\0';
+    }
+    return FLAG_REDRAW;
+}
+
 /* ---- saving (w): a name, a confirmation before overwriting, an atomic write ---- */
 
 static int do_save(View *v)
@@ -673,6 +781,7 @@ int keys_mouse(View *v, int y, int x, unsigned long buttons)
         v->fmat = id; /* any of Q K V: the one the arithmetic explains */
         role = 0;
     }
+    v->frow = false; /* a click picks a cell */
     if (role == 0 || role == 1)
         v->fi = i;
     if (role == 0 || role == 3)
@@ -700,11 +809,15 @@ int keys_handle(View *v, wint_t ch, bool is_code)
     case MODE_PROMPT:  return mode_prompt(v, ch, is_code);
     case MODE_SAVE:    return mode_save(v, ch, is_code);
     case MODE_CONFIRM: return mode_confirm(v, ch, is_code);
+    case MODE_ANSWER:  return mode_answer(v, ch, is_code);
     case MODE_EDIT:    r = mode_edit(v, ch, is_code); break;
     case MODE_NORMAL:  break;
     }
     if (r >= 0)
         return r;
+    /* An open question takes digits (1-5 do not jump then) and signs. */
+    if (v->mode == MODE_NORMAL && !is_code && answer_key(ch) && session_ask_open(&v->s) >= 0)
+        return req_answer(v, ch);
     r = normal_key(v, ch, is_code);
     if (v->mode == MODE_EDIT && session_stage(&v->s) < STAGE_QKV) {
         v->mode = MODE_NORMAL; /* Q, K, V are not computed before stage 2 */
@@ -770,9 +883,14 @@ static const char *first_label(Request r)
  * always shown at the end. */
 int keys_field(const View *v, char *buf, size_t len)
 {
-    char t[64];
+    char t[96], name[64];
     const char *label = v->mode == MODE_PROMPT ? ":" : v->mode == MODE_SAVE ? _("save as: ") : t;
+    int k = session_ask_open(&v->s);
     snprintf(t, sizeof t, "%s[%d][%d] = ", attn_mat_name(v->emat), v->ei + 1, v->ej + 1);
+    if (v->mode == MODE_ANSWER && k >= 0) {
+        ask_name(session_ask_at(&v->s, k), name, sizeof name);
+        snprintf(t, sizeof t, _("answer %s = "), name);
+    }
     /* Scroll the text so the cursor stays on screen: drop characters from
      * the left until the part before the cursor fits. */
     int room = COLS - 3 - text_width(label);
@@ -790,7 +908,7 @@ int keys_field(const View *v, char *buf, size_t len)
 
 void keys_bar(const View *v, char *buf, size_t len)
 {
-    if (v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing)) {
+    if (view_field_open(v)) {
         keys_field(v, buf, len);
         return;
     }
@@ -798,10 +916,13 @@ void keys_bar(const View *v, char *buf, size_t len)
         snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
-    char item[REQ_COUNT][64], tail[160];
+    char item[REQ_COUNT + 1][64], tail[160];
     int n = 0;
+    bool asking = session_ask_open(&v->s) >= 0;
+    if (asking) /* the question first: digits answer, Space reveals (instead of next) */
+        snprintf(item[n++], sizeof item[0], " %s ", _("0-9 answer (1-5 do not jump)  Space reveal"));
     for (int r = 0; r < REQ_COUNT; r++)
-        if (requests[r].bar) {
+        if (requests[r].bar && !(asking && r == REQ_NEXT)) {
             const char *key = r == REQ_RIGHT ? (v->ascii ? "arrows" : "←↑↓→") : first_label((Request)r);
             snprintf(item[n++], sizeof item[0], " %s %s ", key, _(requests[r].bar));
         }
