@@ -42,7 +42,7 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_REDO,    N_("redo"),                              NULL,      req_redo)    \
     X(REQ_RESET,   N_("reset to the lesson as written"),    NULL,      req_reset)   \
     X(REQ_SAVE,    N_("save the current state as a new lesson"), N_("save"), req_save)  \
-    X(REQ_ANSWER,  N_("answer the question of an ask: step (1-5 then type the answer); Enter grades it"), NULL, req_answer) \
+    X(REQ_ANSWER,  N_("answer a question (ask:); Enter grades it"), NULL, req_answer) \
     X(REQ_LANG,    N_("language: 中文 / English"),          N_("中/En"),   req_lang)    \
     X(REQ_THEME,   N_("next theme: dark, light, mono, projector"), NULL, req_theme) \
     X(REQ_PRESENT, N_("presentation mode"),                 NULL,      req_present) \
@@ -861,7 +861,7 @@ void keys_draw_help(View *v)
         mvaddnstr(y++, 32, _(requests[r].help), (int)text_fit(_(requests[r].help), COLS - 34));
     }
     attrset(theme_attr(ROLE_HINT));
-    if (y < LINES - 2) { /* the edit-mode keys, on the last two lines */
+    if (y <= LINES - 2) { /* the edit-mode keys, on the last two lines */
         mvaddnstr(LINES - 2, 2, edit, (int)first);
         const char *rest = edit + first + strspn(edit + first, " ");
         mvaddnstr(LINES - 1, 2, rest, (int)text_fit(rest, COLS - 3));
