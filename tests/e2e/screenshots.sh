@@ -358,5 +358,35 @@ else
 fi
 stop $s
 
+# Issue 11: an edit's effect trace with the edited-state notice (lesson 1 at
+# the softmax stage after Q[1] = K[1] * 5); an exercise graded ✓ and one
+# graded ✗ (tests/live/templates-asks.yaml, its steps 3 and 2).
+s=trace
+start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
+if wait_for $s "[1 X]"; then
+    keys $s 4 :
+    typetext $s "Q[1] = K[1] * 5"
+    keys $s Enter
+    wait_for $s "q₁ changed ⇒" && wait_for $s "Edited:" && shoot $s 11-notice-trace ||
+        missed 11-notice-trace "no trace or notice after Q[1] = K[1] * 5"
+else
+    missed 11-notice-trace "lesson 1 did not open"
+fi
+stop $s
+
+s=asks
+start $s $W $H -e "$TIENV" "$BIN" --lang en tests/live/templates-asks.yaml
+if wait_for $s " 1/5 · "; then
+    keys $s n
+    wait_for $s "? S[1][2]:" && typetext $s "0.01" && keys $s Enter
+    wait_for $s "✗ not quite" && shoot $s 13-answer-wrong || missed 13-answer-wrong "no ✗ after answering 0.01"
+    keys $s n
+    wait_for $s "? A[1]:" && typetext $s "0.313 0.337 0.350" && keys $s Enter
+    wait_for $s "✓ right" && shoot $s 12-answer-right || missed 12-answer-right "no ✓ after answering 0.313 0.337 0.350"
+else
+    missed 12-answer-right "the test lesson did not open"
+fi
+stop $s
+
 echo "screenshots: $SHOTS written to screenshots/, $FAILS missed"
 [ "$FAILS" -eq 0 ]
