@@ -739,6 +739,36 @@ static void test_hit(void **state)
     unload(&c);
 }
 
+static bool omitted(const Plan *p, MatId id)
+{
+    for (int k = 0; k < p->nomitted; k++)
+        if (p->omitted[k] == id)
+            return true;
+    return false;
+}
+
+/* Lesson 1 at the softmax stage, 60x18, normal mode: Q K V (nothing the
+ * arithmetic quotes) leave whole and are recorded as left out, so the
+ * narration stays whole (it was cut to two lines); O's dots leave before A's
+ * last column scrolls away (α₁ = [...] quotes the whole row). */
+static void test_small_softmax(void **state)
+{
+    Case c;
+    load_builtin(&c, "lessons/01");
+    session_goto_stage(&c.s, STAGE_SOFTMAX);
+    view_state(&c, MODE_NORMAL, LANG_EN, 60, 18);
+    layout_plan(&c.in, &c.p);
+    assert_true(omitted(&c.p, M_Q) && omitted(&c.p, M_K) && omitted(&c.p, M_V));
+    assert_false(omitted(&c.p, M_S) || omitted(&c.p, M_A));
+    const PlanBlock *say = plan_block(&c.p, BLOCK_SAY);
+    assert_non_null(say);
+    assert_false(say->cut);
+    for (int k = 0; k < 3; k++)
+        assert_true(visible(&c, M_A, 0, k));
+    assert_false(has_box(&c.p, M_O));
+    unload(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -754,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_narration_fits),
         cmocka_unit_test(test_hit),
+        cmocka_unit_test(test_small_softmax),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
