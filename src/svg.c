@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lesson/i18n.h"
+#include "lesson/live.h"
 #include "lesson/session.h"
 #include "view/palette.h"
 #include "view/theme.h"
@@ -339,28 +340,6 @@ bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const ch
 
 /* ---- the step's screen ------------------------------------------------------------------ */
 
-/* The view's focus rules (src/view/draw.c: view_focus_from_step and
- * view_clamp_focus), applied as the view applies them on every frame. */
-static void focus_from_step(const Session *s, int *fi, int *fj, MatId *fmat)
-{
-    const Focus *f = &session_step(s)->focus;
-    if (f->kind == FOCUS_NONE)
-        return;
-    *fi = f->i;
-    *fj = f->kind == FOCUS_CELL ? f->j : 0;
-    if (f->mat >= M_Q && f->mat <= M_V)
-        *fmat = f->mat;
-}
-
-static void clamp_focus(const Session *s, int *fi, int *fj, MatId fmat)
-{
-    int st = session_stage(s);
-    MatId f = st == STAGE_QKV ? fmat : attn_stage_mat(st);
-    int rows = s->cur.m[f].rows, cols = s->cur.m[f].cols;
-    *fi = *fi >= rows ? rows - 1 : *fi < 0 ? 0 : *fi;
-    *fj = *fj >= cols ? cols - 1 : *fj < 0 ? 0 : *fj;
-}
-
 int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
 {
     int theme = o->theme ? theme_lookup(o->theme) : -1;
@@ -376,18 +355,19 @@ int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
         return 2;
     }
     int fi = 0, fj = 0;
+    bool frow = false;
     MatId fmat = M_Q;
-    focus_from_step(&s, &fi, &fj, &fmat);
-    clamp_focus(&s, &fi, &fj, fmat);
+    layout_focus_step(&s, &fi, &fj, &frow, &fmat);
+    layout_clamp_focus(&s, &fi, &fj, fmat);
     while (s.step < at - 1 && session_next(&s)) {
-        focus_from_step(&s, &fi, &fj, &fmat);
-        clamp_focus(&s, &fi, &fj, fmat);
+        layout_focus_step(&s, &fi, &fj, &frow, &fmat);
+        layout_clamp_focus(&s, &fi, &fj, fmat);
     }
     char bar[1024], title[512], name[600];
-    view_keybar(o->ascii, o->cols, bar, sizeof bar);
+    view_keybar(o->ascii, session_ask_open(&s) >= 0, o->cols, bar, sizeof bar);
     LayoutIn in = {
         .s = &s, .lang = o->lang, .ascii = o->ascii, .mono = theme == THEME_MONO, .present = o->present,
-        .mode = LAYOUT_NORMAL, .fi = fi, .fj = fj, .fmat = fmat, .msg = "", .msg_role = ROLE_NORMAL,
+        .mode = LAYOUT_NORMAL, .fi = fi, .fj = fj, .frow = frow, .fmat = fmat, .msg = "", .msg_role = ROLE_NORMAL,
         .keybar = bar, .field = false, .cols = o->cols, .rows = o->rows,
     };
     Plan p;

@@ -141,8 +141,10 @@ static void edit_before_qkv(void **state)
     close_fix(f);
 }
 
-/* Every action names itself: s, m, u, Ctrl-R, r, a ':' action, an edit-mode
- * set and both nudges (s and m said nothing, and an old status stayed). */
+/* Every change names itself and its effect on the focused result: s, m,
+ * u, Ctrl-R, r, a ':' action, an edit-mode set and both nudges (issue 10:
+ * s and m said nothing; issue 11: the name alone did not say what moved).
+ * At stage 2 the focused result is q₁₁, which a toggle leaves alone. */
 static void actions_name_themselves(void **state)
 {
     Fix *f = open_yaml(LESSON2);
@@ -150,29 +152,42 @@ static void actions_name_themselves(void **state)
     keys(v, "r");
     assert_string_equal(v->msg, "Nothing to reset: this is the lesson as written.");
     keys(v, "s");
-    assert_string_equal(v->msg, "Done: scaling ÷√3. u undoes it.");
+    assert_string_equal(v->msg, "scaling ÷√3: q₁₁ 0.149 (unchanged). u undoes it.");
     keys(v, "m");
-    assert_string_equal(v->msg, "Done: stable softmax: exp(s − max). u undoes it.");
+    assert_string_equal(v->msg, "stable softmax: q₁₁ 0.149 (unchanged). u undoes it.");
     keys(v, "u");
-    assert_string_equal(v->msg, "Undone: stable softmax: exp(s − max). Ctrl-R redoes it.");
+    assert_string_equal(v->msg, "undo stable softmax: q₁₁ 0.149 (unchanged). Ctrl-R redoes it.");
     keys(v, "\x12"); /* Ctrl-R */
-    assert_string_equal(v->msg, "Redone: stable softmax: exp(s − max). u undoes it.");
+    assert_string_equal(v->msg, "redo stable softmax: q₁₁ 0.149 (unchanged). u undoes it.");
     keys(v, "s");
-    assert_string_equal(v->msg, "Done: no scaling. u undoes it.");
+    assert_string_equal(v->msg, "no scaling: q₁₁ 0.149 (unchanged). u undoes it.");
     keys(v, ":Q[1] = K[1] * 5\r");
-    assert_string_equal(v->msg, "Done: Q[1] = K[1] * 5. u undoes it.");
+    assert_string_equal(v->msg, "Q[1] = K[1] * 5: q₁₁ 0.149 → 0.363. u undoes it.");
     keys(v, "r");
-    assert_string_equal(v->msg, "Back to the lesson as written. u undoes the reset.");
+    assert_string_equal(v->msg, "reset: q₁₁ 0.363 → 0.149. u undoes the reset.");
     keys(v, "u");
-    assert_string_equal(v->msg, "Undone: reset to the lesson as written. Ctrl-R redoes it.");
+    assert_string_equal(v->msg, "undo reset: q₁₁ 0.149 → 0.363. Ctrl-R redoes it.");
     keys(v, "e2\r");
-    assert_string_equal(v->msg, "Done: Q[1][1] = 2. u undoes it.");
+    assert_string_equal(v->msg, "Q[1][1] = 2: q₁₁ 0.363 → 2.000. u undoes it.");
     keys(v, "+");
-    assert_string_equal(v->msg, "Done: Q[1][1] + 0.1. u undoes it.");
+    assert_string_equal(v->msg, "Q[1][1] + 0.1: q₁₁ 2.000 → 2.100. u undoes it.");
     keys(v, "-");
-    assert_string_equal(v->msg, "Done: Q[1][1] − 0.1. u undoes it.");
+    assert_string_equal(v->msg, "Q[1][1] − 0.1: q₁₁ 2.100 → 2.000. u undoes it.");
     keys(v, "u");
-    assert_string_equal(v->msg, "Undone: Q[1][1] = 2. Ctrl-R redoes it."); /* what the nudge set */
+    assert_string_equal(v->msg, "undo Q[1][1] = 2: q₁₁ 2.000 → 2.100. Ctrl-R redoes it."); /* what the nudge set */
+    close_fix(f);
+    /* The softmax stage (lesson 02's Space s Space): the issue's line. */
+    f = open_yaml(LESSON2);
+    v = f->v;
+    keys(v, "nn");
+    keys(v, "s");
+    assert_string_equal(v->msg, "scaling ÷√3: α₁₁ 0.873 → 0.695. u undoes it.");
+    keys(v, "m");
+    assert_string_equal(v->msg, "stable softmax: α₁₁ 0.695 (unchanged). u undoes it.");
+    keys(v, "e");
+    keys(v, "\t"); /* K: edit mode at stage 4 explains the stage's α₁₁ */
+    keys(v, "+");
+    assert_string_equal(v->msg, "K[1][1] + 0.1: α₁₁ 0.695 → 0.699. u undoes it.");
     close_fix(f);
 }
 
@@ -267,6 +282,89 @@ static void view_opens_at_step(void **state)
     close_fix(f);
 }
 
+static char *read_lesson(const char *path)
+{
+    static char buf[1 << 16];
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static bool shown(const char *text)
+{
+    int x;
+    return screen_find(text, &x) >= 0;
+}
+
+#define assert_shown(t) do { if (!shown(t)) { char *s_ = screen_text(); \
+    print_error("not on screen: %s\n%s", t, s_); free(s_); fail(); } } while (0)
+
+/* Exercises (tests/live/templates-asks.yaml): the asked cell is "?" in the
+ * matrix, the arithmetic and the narration; digits open the answer field
+ * (3 does not jump to stage 3); Enter grades it (✗ with the true value and
+ * its arithmetic); an answer that cannot be read keeps the field open;
+ * next reveals an open ask and stays; the last step shows the tally. */
+static void asks_answered(void **state)
+{
+    Fix *f = open_yaml(read_lesson("tests/live/templates-asks.yaml"));
+    View *v = f->v;
+    keys(v, "n");
+    assert_int_equal(v->s.step, 1);
+    assert_shown("score₁₂ = q₁·k₂ = ?.");                       /* the narration's template */
+    assert_shown("(0.194)(0.094) = ?");                          /* the arithmetic */
+    assert_shown("? S[1][2]: type your answer, Enter grades it; Space reveals it.");
+    assert_shown(" 0-9 answer (1-5 do not jump)  Space reveal ");
+    assert_false(shown("Space next"));
+    keys(v, "3");
+    assert_int_equal(v->mode, MODE_ANSWER);
+    assert_int_equal(v->s.step, 1);                              /* 3 did not jump to stage 3 */
+    assert_shown(" answer S[1][2] = 3");
+    keys(v, "\x15" "1,2\r");
+    assert_int_equal(v->mode, MODE_ANSWER);                     /* unreadable: the field stays */
+    assert_int_equal(v->msg_role, ROLE_ERROR);
+    keys(v, "\x15" "0.01\r");
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_string_equal(v->msg, "✗ not quite: S[1][2] = 0.006 (your answer: 0.01)");
+    assert_shown("(0.194)(0.094) = 0.006");                     /* the true value's arithmetic */
+    keys(v, "n");
+    assert_int_equal(v->s.step, 2);
+    assert_shown("我 weighs ?, ?, ?.");
+    keys(v, "0.313, 0.337 0.35\r");
+    assert_string_equal(v->msg, "✓ right: A[1] = 0.313, 0.337, 0.350");
+    assert_shown("α₁ = exp ÷ sum = [0.313, 0.337, 0.350]");
+    assert_shown("? A[3][3]: type");
+    keys(v, " ");                                               /* next reveals, and stays */
+    assert_int_equal(v->s.step, 2);
+    assert_string_equal(v->msg, "Revealed: A[3][3] = 0.287. Space goes on.");
+    assert_int_equal(v->fi, 2);                                 /* the focus on what was asked */
+    keys(v, "  ");
+    assert_int_equal(v->s.step, 4);
+    assert_shown("o₁₁ = ?");
+    keys(v, "−0.147\r");                                        /* U+2212 opens the field too */
+    assert_string_equal(v->msg, "✓ right: O[1][1] = −0.147");
+    assert_shown("Your answers: right 2 of 4, 1 wrong, 1 revealed.");
+    close_fix(f);
+    /* zh */
+    i18n_set(LANG_ZH, "build/locale");
+    ViewOpt zh = dark;
+    zh.lang = LANG_ZH;
+    Lesson l;
+    char err[512];
+    const char *yaml = read_lesson("tests/live/templates-asks.yaml");
+    assert_true(lesson_load_buffer("t.yaml", yaml, strlen(yaml), &l, err, sizeof err));
+    View *z = view_new(&l, &zh);
+    keys(z, "n");
+    assert_shown("? S[1][2]：输入你的答案，按 Enter 判分；按空格揭晓。");
+    keys(z, " ");
+    assert_string_equal(z->msg, "揭晓：S[1][2] = 0.006。按空格继续。");
+    view_free(z);
+    lesson_free(&l);
+    i18n_set(LANG_EN, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +377,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(edit_field_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(save_refuses_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(view_opens_at_step, setup, teardown),
+        cmocka_unit_test_setup_teardown(asks_answered, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "lesson/embedded.h"
 #include "lesson/fmt.h"
 #include "lesson/i18n.h"
+#include "lesson/live.h"
 #include "lesson/session.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 
@@ -93,6 +94,7 @@ static void view_state(Case *c, GridMode m, Lang lang, int cols, int rows)
     if (f->kind != FOCUS_NONE) {
         in->fi = f->i;
         in->fj = f->kind == FOCUS_CELL ? f->j : 0;
+        in->frow = f->kind == FOCUS_ROW;
         if (f->mat >= M_Q && f->mat <= M_V)
             in->fmat = f->mat;
     }
@@ -213,6 +215,12 @@ static void runs_fit(const Case *c)
     free(used);
 }
 
+/* Is the row focus in effect (normal and presentation mode)? */
+static bool row_focus(const Case *c)
+{
+    return c->in.frow && c->in.mode != LAYOUT_EDIT;
+}
+
 /* The operands an explanation quotes. When the arithmetic is cut (a
  * 64-term dot product), the matrix scrolls to the focus: its first quoted
  * cell must show. */
@@ -248,15 +256,36 @@ static void operands(const Case *c, const Explain *e, bool cut)
         }
 }
 
-/* The arithmetic lines, as fmt writes them, for the whole-or-cut check. */
+/* The arithmetic lines, as the session writes them (open asks as "?"; a
+ * row focus: every cell of the row), for the whole-or-cut check. */
 static void arith_text(const Case *c, const Explain *e, char *out, size_t len)
 {
     static char lines[FMT_MAX_LINES][FMT_LINE];
     FmtOpt fo = {c->l.digits, c->in.ascii, false};
-    int n = fmt_explain_in(&c->s, e, &fo, lines, FMT_MAX_LINES);
+    int n = layout_arith(&c->s, e->mat == M_A || e->kind == EX_SOFTMAX ? M_A : e->mat, e->i, e->j, row_focus(c), &fo,
+                         lines, FMT_MAX_LINES);
     out[0] = '\0';
     for (int k = 0; k < n; k++)
         snprintf(out + strlen(out), len - strlen(out), "%s ", lines[k]);
+}
+
+/* At the softmax stage every weight of the quoted row is on screen: in A,
+ * or as a bar (the bars are row fi's, one line per key). */
+static void weights_shown(const Case *c, int i)
+{
+    int n = c->s.cur.m[M_A].cols, in_a = 0;
+    for (int k = 0; k < n; k++)
+        in_a += visible(c, M_A, i, k);
+    if (in_a == n)
+        return;
+    const PlanBlock *b = plan_block(&c->p, BLOCK_BARS);
+    int keys = 0;
+    for (int k = 0; b && i == c->in.fi && k < c->p.nrun; k++) {
+        const PlanRun *r = &c->p.run[k];
+        keys += r->x == b->x && r->y > b->y && r->y < b->y + b->h && (r->role == ROLE_LABEL || r->role == ROLE_COL);
+    }
+    if (keys < n)
+        fail_msg("%s: of row %d's %d weights, A shows %d and the bars %d", c->where, i + 1, n, in_a, keys);
 }
 
 /* Every rule, on the case laid out in c->p. */
@@ -270,16 +299,34 @@ static void check_case(Case *c)
     Explain e;
     if (explained(c, &e)) {
         MatId rm = e.kind == EX_SOFTMAX ? M_A : e.mat;
-        need(c, rm, e.i, e.j, "focused result");
+        if (rm == M_A && !visible(c, M_A, e.i, e.j))
+            weights_shown(c, e.i); /* narrow: the bars stand in for A's row */
+        else
+            need(c, rm, e.i, e.j, "focused result");
         arith_text(c, &e, buf, sizeof buf);
         whole_or_cut(c, BLOCK_ARITH, ROLE_ARITH, buf, "arithmetic");
         const PlanBlock *ab = plan_block(&c->p, BLOCK_ARITH);
         operands(c, &e, ab && ab->cut);
+        /* A row focus: every cell of the row, and what each one quotes,
+         * unless the arithmetic is cut; a row wider than 16 columns (the
+         * 64x64 lesson) scrolls to its focus, like a long dot product. */
+        int wide = c->s.cur.m[rm].cols;
+        for (int j = 1; row_focus(c) && rm != M_A && !(ab && ab->cut) && wide <= 16 && j < wide; j++) {
+            Explain ej;
+            assert_true(explain_cell(&c->s.cur, rm, e.i, j, &ej));
+            need(c, rm, e.i, j, "focused row");
+            operands(c, &ej, false);
+        }
+        if (e.kind == EX_SOFTMAX && !(ab && ab->cut))
+            weights_shown(c, e.i);
     }
-    char *prose = fmt_prose(text_get(&session_step(&c->s)->say, c->in.lang), false);
+    char *say = session_say(&c->s, c->in.lang, false);
+    char *prose = say ? fmt_prose(say, false) : NULL;
     assert_non_null(prose);
-    whole_or_cut(c, BLOCK_SAY, ROLE_SAY, prose, "narration");
+    /* dimmed, under the notice, when the numbers are the student's */
+    whole_or_cut(c, BLOCK_SAY, session_diverged(&c->s) ? ROLE_DIM : ROLE_SAY, prose, "narration");
     free(prose);
+    free(say);
 }
 
 static const int sizes[][2] = {{60, 18}, {80, 24}, {100, 30}, {120, 40}, {200, 60}};
@@ -310,6 +357,50 @@ static int grid_lesson(Case *c)
     return cases;
 }
 
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *buf = calloc(1, 1 << 16);
+    assert_non_null(buf);
+    fread(buf, 1, (1 << 16) - 1, f);
+    fclose(f);
+    return buf;
+}
+
+/* Every step from stage 2 on after the student's Q[1] = K[1] * 5: normal and
+ * presentation mode, en and zh, every size; the notice is there (from
+ * 80x24 up), the narration dimmed, the trace laid out with its rank. */
+static int grid_edited(Case *c)
+{
+    int cases = 0;
+    char err[256];
+    for (int step = 0; step < session_steps(&c->s); step++) {
+        session_goto(&c->s, step);
+        if (session_stage(&c->s) < STAGE_QKV)
+            continue;
+        assert_true(session_act_text(&c->s, "Q[1] = K[1] * 5", err, sizeof err));
+        bool diverged = session_diverged(&c->s);
+        for (int m = 0; m < MODE_COUNT; m += 2)
+            for (int lg = 0; lg < 2; lg++) {
+                Lang lang = lg ? LANG_ZH : LANG_EN;
+                i18n_set(lang, "build/locale");
+                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                    view_state(c, (GridMode)m, lang, sizes[z][0], sizes[z][1]);
+                    snprintf(c->where, sizeof c->where, "%s step %d edited %s %s %dx%d", c->l.file ? c->l.file : "?",
+                             step + 1, mode_name[m], lg ? "zh" : "en", sizes[z][0], sizes[z][1]);
+                    check_case(c);
+                    if (diverged && z > 0 && !plan_block(&c->p, BLOCK_NOTICE))
+                        fail_msg("%s: no edited-state notice", c->where);
+                    cases++;
+                }
+            }
+        assert_true(session_undo(&c->s));
+    }
+    i18n_set(LANG_EN, "build/locale");
+    return cases;
+}
+
 /* The property over the whole grid (DESIGN.md, "What the arithmetic quotes is on screen"). */
 static void test_grid(void **state)
 {
@@ -324,9 +415,21 @@ static void test_grid(void **state)
     load(c, "64x64.yaml", lesson64, lesson64_len);
     cases += grid_lesson(c);
     unload(c);
+    /* templates and open asks ("?" in the matrices, the arithmetic and the narration) */
+    char *yaml = read_file("tests/live/templates-asks.yaml");
+    load(c, "tests/live/templates-asks.yaml", yaml, strlen(yaml));
+    cases += grid_lesson(c);
+    unload(c);
+    free(yaml);
+    /* edited: the notice, the dimmed narration and the effect trace take rows too */
+    for (int k = 0; k < embedded_count; k++) {
+        load(c, embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len);
+        cases += grid_edited(c);
+        unload(c);
+    }
     free(c);
     printf("layout grid: %d cases\n", cases);
-    assert_true(cases > 1000);
+    assert_true(cases > 2500);
 }
 
 
@@ -695,6 +798,36 @@ static void test_hit(void **state)
     unload(&c);
 }
 
+static bool omitted(const Plan *p, MatId id)
+{
+    for (int k = 0; k < p->nomitted; k++)
+        if (p->omitted[k] == id)
+            return true;
+    return false;
+}
+
+/* Lesson 1 at the softmax stage, 60x18, normal mode: Q K V (nothing the
+ * arithmetic quotes) leave whole and are recorded as left out, so the
+ * narration stays whole (it was cut to two lines); O's dots leave before A's
+ * last column scrolls away (α₁ = [...] quotes the whole row). */
+static void test_small_softmax(void **state)
+{
+    Case c;
+    load_builtin(&c, "lessons/01");
+    session_goto_stage(&c.s, STAGE_SOFTMAX);
+    view_state(&c, MODE_NORMAL, LANG_EN, 60, 18);
+    layout_plan(&c.in, &c.p);
+    assert_true(omitted(&c.p, M_Q) && omitted(&c.p, M_K) && omitted(&c.p, M_V));
+    assert_false(omitted(&c.p, M_S) || omitted(&c.p, M_A));
+    const PlanBlock *say = plan_block(&c.p, BLOCK_SAY);
+    assert_non_null(say);
+    assert_false(say->cut);
+    for (int k = 0; k < 3; k++)
+        assert_true(visible(&c, M_A, 0, k));
+    assert_false(has_box(&c.p, M_O));
+    unload(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -711,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_narration_fits),
         cmocka_unit_test(test_hit),
+        cmocka_unit_test(test_small_softmax),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

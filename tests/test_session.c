@@ -808,8 +808,9 @@ static void notes_script_x(void **state)
     assert_string_equal(b, "x₂₂ = 1.000   (the input: written in the lesson, one row per token)");
 }
 
-/* Issue 10: every change names itself on the status line, through one
- * function: done, undone, redone; reset keeps its sentence. */
+/* Issue 10, then 11: every change names itself on the status line, with
+ * its effect on the focused result, through one function (effect_status):
+ * done, undone, redone; reset says u undoes it. */
 static void change_names_itself(void **state)
 {
     Fix *f = *state;
@@ -817,39 +818,39 @@ static void change_names_itself(void **state)
     char line[FMT_LINE];
     Action a;
     int col;
+    assert_true(session_goto(s, ST_SOFTMAX));
     assert_true(session_act_text(s, "scale = sqrt_dk", err, sizeof err));
-    fmt_change(s, session_undoable(s), NULL, CHANGE_DONE, false, line, sizeof line);
-    assert_string_equal(line, "Done: scaling ÷√3. u undoes it.");
-    fmt_change(s, session_undoable(s), NULL, CHANGE_DONE, true, line, sizeof line);
-    assert_string_equal(line, "Done: scaling /sqrt(3). u undoes it.");
+    effect_status(s, EFFECT_ACT, NULL, M_A, 0, 0, false, line, sizeof line);
+    assert_string_equal(line, "scaling ÷√3: α₁₁ 0.3135 → 0.3218. u undoes it.");
+    effect_status(s, EFFECT_ACT, NULL, M_A, 0, 0, true, line, sizeof line);
+    assert_string_equal(line, "scaling / sqrt(3): a_11 0.3135 -> 0.3218. u undoes it.");
     assert_true(session_undo(s));
-    fmt_change(s, session_redoable(s), NULL, CHANGE_UNDONE, false, line, sizeof line);
-    assert_string_equal(line, "Undone: scaling ÷√3. Ctrl-R redoes it.");
+    effect_status(s, EFFECT_UNDO, NULL, M_A, 0, 0, false, line, sizeof line);
+    assert_string_equal(line, "undo scaling ÷√3: α₁₁ 0.3218 → 0.3135. Ctrl-R redoes it.");
     assert_true(session_redo(s));
-    fmt_change(s, session_undoable(s), NULL, CHANGE_REDONE, false, line, sizeof line);
-    assert_string_equal(line, "Redone: scaling ÷√3. u undoes it.");
+    effect_status(s, EFFECT_REDO, NULL, M_A, 0, 0, false, line, sizeof line);
+    assert_string_equal(line, "redo scaling ÷√3: α₁₁ 0.3135 → 0.3218. u undoes it.");
+    assert_true(session_act_text(s, "reset", err, sizeof err));
+    effect_status(s, EFFECT_ACT, NULL, M_A, 0, 0, false, line, sizeof line);
+    assert_string_equal(line, "reset: α₁₁ 0.3218 → 0.3135. u undoes the reset.");
+    assert_true(session_act_text(s, "Q[1][2] = 0.2", err, sizeof err));
+    effect_status(s, EFFECT_ACT, "Q[1][2] + 0.1", M_A, 0, 0, false, line, sizeof line);
+    assert_string_equal(line, "Q[1][2] + 0.1: α₁₁ 0.3135 → 0.3026. u undoes it.");
     static const struct { const char *text, *name; } acts[] = {
         {"scale = none", "no scaling"},
-        {"softmax = stable", "stable softmax: exp(s − max)"},
-        {"softmax = naive", "naive softmax: exp(s)"},
+        {"softmax = stable", "stable softmax"},
+        {"softmax = naive", "naive softmax"},
         {"Q[1] = K[1] * 5", "Q[1] = K[1] * 5"},
         {"Q[2] = K[1]", "Q[2] = K[1]"},
         {"X[1][2] = 1e-9", "X[1][2] = 1e-09"},
         {"K[1] = [0.1, -2, 1e300]", "K[1] = [0.1, -2, 1e+300]"},
-        {"reset", "reset to the lesson as written"},
+        {"reset", "reset"},
     };
     for (size_t k = 0; k < sizeof acts / sizeof *acts; k++) {
         assert_true(action_parse(acts[k].text, &a, err, sizeof err, &col));
         fmt_action_name(s, &a, false, line, sizeof line);
         assert_string_equal(line, acts[k].name);
     }
-    fmt_change(s, &a, NULL, CHANGE_DONE, false, line, sizeof line);
-    assert_string_equal(line, "Back to the lesson as written. u undoes the reset.");
-    fmt_change(s, &a, "Q[1][2] + 0.1", CHANGE_DONE, false, line, sizeof line);
-    assert_string_equal(line, "Back to the lesson as written. u undoes the reset.");
-    assert_true(action_parse("Q[1][2] = 0.2", &a, err, sizeof err, &col));
-    fmt_change(s, &a, "Q[1][2] + 0.1", CHANGE_DONE, false, line, sizeof line);
-    assert_string_equal(line, "Done: Q[1][2] + 0.1. u undoes it.");
 }
 
 /* A row the file's overrides: set is the lesson's (step -1), until typed over. */

@@ -249,7 +249,7 @@ static void test_edit_mode(void **state)
     golden("01-edit-80x24");
     view_keys(f->v, "2\r");
     view_draw(f->v);
-    assert_on_screen("Done: Q[1][1] = 2.");
+    assert_on_screen("Q[1][1] = 2: α₁₁ 0.313 → 0.442. u undoes it."); /* the stage's focused result */
     assert_on_screen("2.000");
     view_keys(f->v, "+");
     view_draw(f->v);
@@ -525,6 +525,92 @@ static void test_status_whole(void **state)
     close_fix(f);
 }
 
+/* After an edit: the effect trace for the focused row, its own line, on
+ * the action prompt, the toggles and edit mode; the edited-state notice;
+ * the narration dimmed. Lesson 1 at the softmax stage, then at the output
+ * stage where the trace reaches o₁₁. ASCII: the same with "=>". */
+static void test_trace_and_notice(void **state)
+{
+    static const char notice[] = "✎ Edited: the text was written for the lesson's numbers; its numbers are live.";
+    screen_resize(24, 80);
+    Fix *f = open_builtin("lessons/01", &dark);
+    view_keys(f->v, "4");
+    view_draw(f->v);
+    assert_false(on_screen("Edited:"));
+    view_keys(f->v, ":Q[1] = K[1] * 5\r");
+    view_draw(f->v);
+    assert_on_screen("q₁ changed ⇒ s₁₁ −0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873");
+    assert_on_screen(notice);
+    assert_on_screen("Q[1] = K[1] * 5: α₁₁ 0.313 → 0.873. u undoes it.");
+    int x, y = screen_find("Softmax takes exp", &x); /* the narration, dimmed */
+    assert_true(y > 0);
+    assert_true(screen_attr(y, x) & A_DIM);
+    view_keys(f->v, "s");
+    view_draw(f->v);
+    assert_on_screen("scaling ÷√3 ⇒ s₁₁ 3.013 → 1.739 ⇒ α₁₁ 0.873 → 0.695");
+    assert_on_screen("scaling ÷√3: α₁₁ 0.873 → 0.695. u undoes it.");
+    view_keys(f->v, "m");
+    view_draw(f->v);
+    assert_on_screen("stable softmax ⇒ α₁₁ 0.695 → 0.695");
+    view_keys(f->v, "uue2\r"); /* edit mode: q₁₁ = 2 */
+    view_draw(f->v);
+    assert_on_screen("q₁₁ changed ⇒ s₁₁ 3.013 → 3.131 ⇒ α₁₁ 0.873 → 0.916"); /* 2(0.073) + (−2.870)(−0.574) + (−2.587)(−0.517) */
+    view_keys(f->v, "\x1br");
+    view_draw(f->v);
+    assert_on_screen("reset: α₁₁ 0.916 → 0.313. u undoes the reset.");
+    assert_false(on_screen("Edited:")); /* the lesson as written again */
+    y = screen_find("Softmax takes exp", &x);
+    assert_false(screen_attr(y, x) & A_DIM);
+    view_keys(f->v, "5:Q[1] = K[1] * 5\r");
+    view_draw(f->v);
+    assert_on_screen("q₁ changed ⇒ s₁₁ −0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873 ⇒ o₁₁ −0.099 → −0.147");
+    close_fix(f);
+    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0};
+    screen_resize(30, 100); /* the ASCII line is longer: one line at 100 columns */
+    f = open_builtin("lessons/01", &ascii);
+    view_keys(f->v, "5:Q[1] = K[1] * 5\r");
+    view_draw(f->v);
+    assert_on_screen("q_1 changed => s_11 -0.066 -> 3.013 => a_11 0.313 -> 0.873 => o_11 -0.099 -> -0.147");
+    assert_on_screen("* Edited: the text was written");
+    close_fix(f);
+    i18n_set(LANG_ZH, "build/locale");
+    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0};
+    screen_resize(24, 80);
+    f = open_builtin("lessons/01", &zh);
+    view_keys(f->v, "4s");
+    view_draw(f->v);
+    assert_on_screen("✎ 已改动：这段文字是按课程原来的数写的；其中的数字是实时的。");
+    assert_on_screen("缩放 ÷√3：α₁₁ 0.313 → 0.322。按 u 可撤销。");
+    close_fix(f);
+    i18n_set(LANG_EN, NULL);
+}
+
+/* A row focus (lesson 1 step 3, "K[2]") explains the row cell by cell and
+ * lights the whole row; ← → then pick one cell. */
+static void test_row_focus(void **state)
+{
+    screen_resize(30, 100);
+    Fix *f = open_builtin("lessons/01", &mono);
+    view_keys(f->v, "nn");
+    view_draw(f->v);
+    assert_on_screen("k₂₁ = x₂·Wk[:,1] = ");
+    assert_on_screen("k₂₂ = x₂·Wk[:,2] = ");
+    assert_on_screen("k₂₃ = x₂·Wk[:,3] = (0.000)(−0.517) + (1.000)(0.094) + (0.000)(0.440) + (0.000)(−0.427) = 0.094");
+    int x, y = screen_find("−0.169  −0.304   0.094", &x); /* K's row 2, all lit alike */
+    assert_true(y > 0);
+    assert_true(screen_attr(y, x + 1) & A_BOLD);
+    assert_true(screen_attr(y, x + 20) & A_BOLD);
+    int xq, yq = screen_find("0.457  −0.070  −0.070", &xq);   /* Q's row 2: plain */
+    assert_int_equal(yq, y);
+    assert_false(screen_attr(yq, xq + 1) & A_BOLD);
+    view_keys(f->v, "l");
+    view_draw(f->v);
+    assert_false(on_screen("k₂₁ = "));
+    assert_on_screen("k₂₂ = x₂·Wk[:,2] = ");
+    assert_false(on_screen("k₂₃ = "));
+    close_fix(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -548,6 +634,8 @@ int main(void)
         cmocka_unit_test(test_shared_labels_scroll_together),
         cmocka_unit_test(test_very_wide_screen),
         cmocka_unit_test(test_status_whole),
+        cmocka_unit_test(test_trace_and_notice),
+        cmocka_unit_test(test_row_focus),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

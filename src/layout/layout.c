@@ -18,9 +18,10 @@
 #include "../core/explain.h"
 #include "../lesson/fmt.h"
 #include "../lesson/i18n.h"
+#include "../lesson/live.h"
 
 #define MAX_BOXES 4
-#define MAX_BANDS 3
+#define MAX_BANDS 4
 #define MAX_LINES 16
 #define BAND_GAP 2
 
@@ -36,6 +37,7 @@ typedef struct {
     bool nolabel;           /* rows are labelled by the box to its left */
     int lrow;               /* row label to highlight for the band, -1 none */
     bool quoted;            /* the arithmetic quotes its highlighted row/column whole */
+    bool all;               /* the arithmetic quotes every cell (a row focus's operand) */
 } Box;
 
 typedef struct {
@@ -206,7 +208,7 @@ static PlanBlock *add_block(Ctx *c, BlockKind k, int y, int x, int w, int h, int
 
 static Box mkbox(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
 {
-    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false};
+    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false, false};
     return b;
 }
 
@@ -222,6 +224,47 @@ static Box operand(MatId id, int hrow, Role hrole, int hcol)
 static Box result_box(MatId id, int i, int j)
 {
     return mkbox(id, -1, ROLE_ROW, -1, i, j);
+}
+
+/* A row focus: the result's whole row is lit and quoted; the operand
+ * whose columns (or rows) the row's cells each read is quoted whole. */
+static Box row_result(Box b)
+{
+    b.hrow = b.ci;
+    b.hrow_role = ROLE_ROW;
+    b.cj = -1;
+    b.hcol = -1;
+    b.quoted = true;
+    return b;
+}
+
+static Box all_of(Box b)
+{
+    b.hcol = -1;
+    if (b.hrow_role == ROLE_COL)
+        b.hrow = -1;
+    b.quoted = true;
+    b.all = true;
+    return b;
+}
+
+/* Apply a row focus to the boxes of a band: the result (focused cell) and
+ * the operand each cell of the row reads a different part of (W at stage 2,
+ * K at stage 3, V at stage 5). */
+static void row_focus(const Ctx *c, Band *b, int n)
+{
+    if (!c->in->frow || c->in->mode == LAYOUT_EDIT)
+        return;
+    int st = session_stage(c->s);
+    for (int k = 0; k < n; k++)
+        for (int m = 0; m < b[k].n; m++) {
+            Box *x = &b[k].box[m];
+            if (x->ci >= 0 && !x->placeholder)
+                *x = row_result(*x);
+            else if (x->quoted && ((st == STAGE_QKV && attn_mat_is_param(x->id)) || (st == STAGE_SCORES && x->id == M_K) ||
+                                   (st == STAGE_OUTPUT && x->id == M_V)))
+                *x = all_of(*x);
+        }
 }
 
 static Box heat(Box b)
@@ -533,7 +576,9 @@ static const char *box_title(const Ctx *c, MatId id, char *buf, size_t len)
 static int box_floor(Ctx *c, const Box *b)
 {
     const Mat *m = &c->a->m[b->id];
-    int cols = b->quoted && b->hrow >= 0 ? m->cols : 1;
+    /* A's arithmetic is its row's walk: the row whole. A row focus's W: its columns may scroll. */
+    bool arow = b->id == M_A && b->ci >= 0 && !b->placeholder && c->a->reached >= STAGE_SOFTMAX;
+    int cols = (b->quoted && b->hrow >= 0) || arow ? m->cols : 1;
     return label_width(c, b->id, m, b->nolabel) + cols * cell_width(c, b->id) + 1;
 }
 
@@ -551,7 +596,7 @@ static int box_need(Ctx *c, const Box *b)
  * column is quoted by the arithmetic, else one. */
 static int box_keep_rows(const Ctx *c, const Box *b)
 {
-    return b->quoted && b->hcol >= 0 ? c->a->m[b->id].rows : 1;
+    return (b->quoted && b->hcol >= 0) || b->all ? c->a->m[b->id].rows : 1;
 }
 
 /* The first index of a window of `vis` out of `n` that shows `focus`. */
@@ -711,8 +756,11 @@ static void cell(Ctx *c, const Box *b, int y, int x, int cw, int i, int j, doubl
     char num[64];
     const Mat *m = &c->a->m[b->id];
     bool masked = !b->placeholder && (b->id == M_S || b->id == M_A) && attn_masked(c->a, i, j);
+    bool hidden = !b->placeholder && session_ask_hidden(c->s, b->id, i, j); /* an open ask: "?" */
     if (b->placeholder)
         snprintf(num, sizeof num, "%s", sym(c, "·", "."));
+    else if (hidden)
+        snprintf(num, sizeof num, "?");
     else if (masked && b->id == M_S)
         snprintf(num, sizeof num, "%s", sym(c, "−∞", "-inf"));
     else
@@ -721,8 +769,8 @@ static void cell(Ctx *c, const Box *b, int y, int x, int cw, int i, int j, doubl
     Role role = cell_role(c, b, i, j, &flags);
     if (masked && (role == ROLE_NORMAL || role == ROLE_FRESH))
         role = ROLE_DIM; /* hidden by the mask: muted, never a heat colour */
-    int nw = text_width(num), d = b->placeholder || (masked && b->id == M_S) ? 0 : changed(c, b->id, i, j);
-    bool hot = b->heat && !b->placeholder && !masked;
+    int nw = text_width(num), d = b->placeholder || hidden || (masked && b->id == M_S) ? 0 : changed(c, b->id, i, j);
+    bool hot = b->heat && !b->placeholder && !masked && !hidden; /* a shade would tell the answer */
     Role shade_role = hot ? heat_of(b, m, i, j, lo, hi) : ROLE_NORMAL;
     flags |= (hot ? CELL_HEAT : 0) | (d > 0 ? CELL_UP : d < 0 ? CELL_DOWN : 0);
     /* A heatmap shades the cell behind the number in colour; in mono a
@@ -826,12 +874,19 @@ static int band_rows(const Ctx *c, const Band *b)
     return r;
 }
 
-/* The rows a band must keep: its quoted columns whole. */
+static bool band_has_a(const Ctx *c, const Band *b);
+
+/* The rows a band must keep: its quoted columns whole; beside A at work,
+ * a row per key, so the bars (which may stand in for A's row) show it all. */
 static int band_keep(const Ctx *c, const Band *b)
 {
     int r = 1;
     for (int k = 0; k < b->n; k++)
         r = box_keep_rows(c, &b->box[k]) > r ? box_keep_rows(c, &b->box[k]) : r;
+    if (band_has_a(c, b) && c->a->reached >= STAGE_SOFTMAX) {
+        int keys = c->a->m[M_A].cols - 1; /* the bars' title takes the header's row */
+        r = keys > r ? keys : r;
+    }
     return r;
 }
 
@@ -916,10 +971,28 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
      * the inputs (to half their width, never below what the arithmetic
      * quotes), then all alike; then, short of room, anything down to one
      * column, so nothing is laid out past the screen. */
+    /* Placeholders (dots) give way first, down to one column; when the
+     * others still do not fit whole, they leave the band rather than a
+     * quoted column scrolling away. */
+    int dots_min = 0;
+    for (int k = 0; k < b->n; k++) {
+        int fl = box_floor(c, &b->box[k]);
+        dots_min += b->box[k].placeholder && fl < need[k] ? fl : need[k];
+    }
+    for (int k = b->n - 1; k > 0 && total > w && dots_min > w; k--)
+        if (b->box[k].placeholder && b->n > 1) {
+            total -= need[k];
+            w += c->gap;
+            for (int m = k; m + 1 < b->n; m++) {
+                b->box[m] = b->box[m + 1];
+                need[m] = need[m + 1];
+            }
+            b->n--;
+        }
     int rank[MAX_BOXES], one[MAX_BOXES], half[MAX_BOXES], floor[MAX_BOXES], gap = c->gap;
     for (int k = 0; k < b->n; k++) {
         const Box *x = &b->box[k];
-        rank[k] = x->placeholder ? 0 : x->ci >= 0 ? 3 : x->hrow >= 0 || x->hcol >= 0 ? 2 : 1;
+        rank[k] = x->placeholder ? 0 : x->ci >= 0 ? 3 : x->hrow >= 0 || x->hcol >= 0 || x->all ? 2 : 1;
         one[k] = box_floor(c, x);
         one[k] = one[k] < need[k] ? one[k] : need[k];
         half[k] = need[k] / 2 > one[k] ? need[k] / 2 : one[k];
@@ -1057,10 +1130,15 @@ static void bars(Ctx *c, int y, int x, int w, int h)
     for (int j = r0; j < n && top + (j - r0) * step < h; j++) {
         int yy = y + top + (j - r0) * step;
         double now = MAT_AT(&a->m[M_A], i, j);
+        bool hidden = session_ask_hidden(c->s, M_A, i, j); /* an open ask: no bar, "?" */
         put_lesson(c, yy, x, lw, lesson_token(c->l, c->a, j), j == c->in->fj ? ROLE_COL : ROLE_LABEL);
-        bar(c, yy, x + lw + 1, bw, now, ROLE_BAR);
-        fmt_num(now, &fo, n2, sizeof n2);
-        int d = changed(c, M_A, i, j);
+        if (!hidden)
+            bar(c, yy, x + lw + 1, bw, now, ROLE_BAR);
+        if (hidden)
+            snprintf(n2, sizeof n2, "?");
+        else
+            fmt_num(now, &fo, n2, sizeof n2);
+        int d = hidden ? 0 : changed(c, M_A, i, j);
         if (show_before && d) {
             fmt_num(MAT_AT(&b->m[M_A], i, j), &fo, n1, sizeof n1);
             snprintf(t, sizeof t, "%*s %s %*s", fo.digits + 2, n1, sym(c, "→", "->"), fo.digits + 2, n2);
@@ -1108,13 +1186,30 @@ static int bars_room(Ctx *c, Band *b)
     }
     /* Short of room, the boxes no arithmetic quotes may scroll their
      * columns for the bars; A too, whose focused row the bars repeat. */
-    int give = 0;
-    for (int k = 0; k < less.n; k++)
+    int give = 0, floors = 0;
+    for (int k = 0; k < less.n; k++) {
+        int fl = box_floor(c, &less.box[k]), nd = box_need(c, &less.box[k]);
+        floors += fl < nd ? fl : nd;
         if (!less.box[k].quoted)
-            give += box_need(c, &less.box[k]) / 2;
-    if (spare + give < need)
+            give += nd - fl > 0 ? (nd - fl < nd / 2 ? nd - fl : nd / 2) : 0;
+    }
+    if (spare + give >= need) {
+        *b = less;
+        return need;
+    }
+    /* No room for the bars: A shows its focused row whole when it can... */
+    if (floors + c->gap * (less.n - 1) <= c->cols - 2)
         return 0;
-    *b = less;
+    /* ...else the bars stand in for A (they show that row whole), beside
+     * what the arithmetic quotes. */
+    Band noa = less;
+    noa.n = 0;
+    for (int k = 0; k < less.n; k++)
+        if (less.box[k].id != M_A)
+            noa.box[noa.n++] = less.box[k];
+    if (noa.n == 0 || noa.n == less.n || band_spare(c, &noa) < need)
+        return 0;
+    *b = noa;
     return need;
 }
 
@@ -1160,16 +1255,60 @@ static void explained(const Ctx *c, MatId *m, int *i, int *j)
     *j = in->fj;
 }
 
-static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *more)
+int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt *fo, char lines[][FMT_LINE],
+                 int max)
 {
-    Explain e;
+    if (!row || m == M_A) /* A's arithmetic is the row's walk already */
+        return session_explain(s, m, i, j, fo, lines, max);
+    if ((m == M_X || attn_mat_is_param(m)) && max > 0) { /* given numbers: "x₁ = [1.000, 0.000]   (note)" */
+        char name[48], num[64];
+        int n = session_explain(s, m, i, 0, fo, lines, max);
+        const char *note = n > 0 ? strstr(lines[0], "   (") : NULL;
+        char tail[FMT_LINE];
+        snprintf(tail, sizeof tail, "%s", note ? note : "");
+        effect_cell_name(m, i, -1, fo, name, sizeof name);
+        snprintf(lines[0], FMT_LINE, "%s = [", name);
+        for (int k = 0; k < s->cur.m[m].cols; k++)
+            snprintf(lines[0] + strlen(lines[0]), FMT_LINE - strlen(lines[0]), "%s%s", k ? ", " : "",
+                     session_ask_hidden(s, m, i, k) ? "?" : fmt_num(MAT_AT(&s->cur.m[m], i, k), fo, num, sizeof num));
+        snprintf(lines[0] + strlen(lines[0]), FMT_LINE - strlen(lines[0]), "]%s", tail);
+        return 1;
+    }
+    int n = 0;
+    char one[FMT_MAX_LINES][FMT_LINE];
+    for (int k = 0; k < s->cur.m[m].cols && n < max; k++) {
+        int got = session_explain(s, m, i, k, fo, one, FMT_MAX_LINES);
+        for (int g = 0; g < got && n < max; g++) {
+            bool seen = false;
+            for (int h = 0; h < n && !seen; h++)
+                seen = strcmp(lines[h], one[g]) == 0;
+            if (!seen)
+                snprintf(lines[n++], FMT_LINE, "%s", one[g]);
+        }
+    }
+    return n;
+}
+
+/* The arithmetic's lines wrapped at w; *first gets how many of them the
+ * first cell takes (a row focus: the rest may give way before the
+ * narration does). */
+static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *more, int *first)
+{
     char raw[FMT_MAX_LINES][FMT_LINE];
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
+    bool row = c->in->frow && c->in->mode != LAYOUT_EDIT;
     explained(c, &c->p->xmat, &c->p->xi, &c->p->xj);
     *more = false;
-    if (!explain_cell(c->a, c->p->xmat, c->p->xi, c->p->xj, &e))
-        return 0;
-    int n = fmt_explain_in(c->s, &e, &fo, raw, FMT_MAX_LINES), out = 0;
+    /* the session's: what an open ask hides reads "?"; a row focus, every
+     * cell of the row (lines the cells share, once) */
+    int n = layout_arith(c->s, c->p->xmat, c->p->xi, c->p->xj, row, &fo, raw, FMT_MAX_LINES), out = 0;
+    int one = n;
+    if (row && c->p->xmat != M_A) { /* the first cell's own lines */
+        char tmp[FMT_MAX_LINES][FMT_LINE];
+        one = session_explain(c->s, c->p->xmat, c->p->xi, 0, &fo, tmp, FMT_MAX_LINES);
+    }
+    *more = row && n == FMT_MAX_LINES && c->a->m[c->p->xmat].cols > 1;
+    *first = 0;
     for (int k = 0; k < n; k++) {
         if (out >= max) {
             *more = true;
@@ -1178,17 +1317,35 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
         bool left;
         out += wrap(raw[k], w, lines + out, max - out, true, &left);
         *more = *more || left;
+        if (k + 1 == one)
+            *first = out;
     }
+    if (*first == 0)
+        *first = out;
     return out;
 }
 
+/* The narration, its templates filled in from the live state (open asks
+ * as "?"): session_say. */
 static int say_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *more)
 {
-    char *safe = fmt_prose(text_get(&session_step(c->s)->say, c->in->lang), c->in->ascii);
+    char *say = session_say(c->s, c->in->lang, c->in->ascii);
+    char *safe = say ? fmt_prose(say, c->in->ascii) : NULL;
     *more = false;
     int n = safe ? wrap(safe, w, lines, max, false, more) : 0;
     free(safe);
+    free(say);
     return n;
+}
+
+/* Short lines of text (the notice, the trace, the tally): wrapped whole. */
+static int text_lines(const Ctx *c, const char *text, int w, char lines[][FMT_LINE], int max, bool terms,
+                      bool *more)
+{
+    char safe[FMT_LINE];
+    text_sanitize(text, safe, sizeof safe, c->in->ascii);
+    *more = false;
+    return safe[0] ? wrap(safe, w, lines, max, terms, more) : 0;
 }
 
 /* What to say about a row of A that is not finite (see attn_row_trouble). */
@@ -1322,17 +1479,64 @@ static int context_band(Ctx *c, Band *b, int n)
     return 1;
 }
 
+/* A band whose quoted boxes cannot stand side by side even at their floors
+ * (Q and K at 60 columns once q₁ is wide) goes on two bands: the first
+ * quoted box, then the others; boxes nothing is quoted from leave. */
+static void split_bands(Ctx *c, Band *b, int *nb)
+{
+    for (int k = 0; k < *nb && *nb < MAX_BANDS; k++) {
+        Band *x = &b[k];
+        int room, pad = c->pad, quoted = 0, floors = 0;
+        c->pad = 0;
+        band_need(c, x, 0, NULL, &room);
+        c->pad = pad;
+        for (int m = 0; m < x->n; m++)
+            if (x->box[m].quoted || x->box[m].ci >= 0 || x->box[m].all) {
+                Box y = x->box[m];
+                if (y.hrow >= 0 && y.hrow_role == ROLE_COL)
+                    y.nolabel = false; /* a key's row keeps its own labels when rows scroll */
+                quoted++;
+                floors += box_floor(c, &y) + 1;
+            }
+        if (quoted < 2 || floors - 1 <= c->cols - 2)
+            continue;
+        Band first = {0}, rest = {0};
+        for (int m = 0; m < x->n; m++) {
+            Box y = x->box[m];
+            if (!(y.quoted || y.ci >= 0 || y.all))
+                continue;
+            y.nolabel = false;
+            y.lrow = -1;
+            add(first.n ? &rest : &first, y);
+        }
+        for (int m = *nb; m > k + 1; m--)
+            b[m] = b[m - 1];
+        b[k] = first;
+        b[k + 1] = rest;
+        (*nb)++;
+        k++;
+    }
+}
+
 /* The bands to lay out: edit mode's, the board, or in presentation mode
  * the stage's operands and its result. */
 static int layout_bands(Ctx *c, Band *b)
 {
-    if (c->in->mode == LAYOUT_EDIT)
-        return edit_bands(c, b);
-    if (!c->in->present) {
-        int n = board_bands(c, b);
-        return n + context_band(c, b, n);
+    if (c->in->mode == LAYOUT_EDIT) {
+        int n = edit_bands(c, b);
+        split_bands(c, b, &n);
+        return n;
     }
-    return stage_bands(c, b);
+    int n;
+    if (!c->in->present) {
+        n = board_bands(c, b);
+        n += context_band(c, b, n);
+    } else {
+        n = stage_bands(c, b);
+    }
+    row_focus(c, b, n);
+    split_bands(c, b, &n);
+    return n;
 }
 
 /* The matrices of the stage that are not on screen at all. */
@@ -1369,7 +1573,7 @@ typedef struct {
     char (*lines)[FMT_LINE];
 } Part;
 
-#define MAX_PARTS 8
+#define MAX_PARTS 10
 #define MAX_RANK 4
 
 /* The vertical budget: every figure below the ribbon, in rows. */
@@ -1423,28 +1627,49 @@ static void give_way(Ctx *c, const Band *b, int nb, Budget *g, bool hard, bool f
         }
 }
 
-/* Give way, in order, until everything fits: presentation's double rows,
- * the blank lines, the parts down to their soft floors (narration to two
- * lines, the key bar), presentation's marks row, then the rows no
- * arithmetic quotes (band_heights); past that, the blanks between bands
- * and the parts down to their hard floors (narration, then arithmetic, to
- * one line). */
-static void budget(Ctx *c, const Band *b, int nb, Budget *g)
+/* Does the arithmetic (or the focus) need anything in this band? */
+static bool band_needed(const Band *b)
 {
-    if (c->row_step == 2 && !fits(c, b, nb, g, false))
+    for (int k = 0; k < b->n; k++) {
+        const Box *x = &b->box[k];
+        if (!x->placeholder && (x->ci >= 0 || x->quoted || x->all || x->hrow >= 0 || x->hcol >= 0))
+            return true;
+    }
+    return false;
+}
+
+/* Give way, in order, until everything fits: presentation's double rows,
+ * the blank lines, the bands the arithmetic quotes nothing from (Q K V at
+ * the softmax stage: whole, so they read as left out, in Plan.omitted), the
+ * parts down to their soft floors (narration to two lines, the key bar),
+ * presentation's marks row, then the rows no arithmetic quotes
+ * (band_heights); past that, the blanks between bands and the parts down
+ * to their hard floors (narration, then arithmetic, to one line). */
+static void budget(Ctx *c, Band *b, int *nb, Budget *g)
+{
+    if (c->row_step == 2 && !fits(c, b, *nb, g, false))
         c->row_step = 1;
-    if (!fits(c, b, nb, g, false))
+    if (!fits(c, b, *nb, g, false))
         g->blank_top = 0;
-    for (int k = g->n - 1; k >= 0 && !fits(c, b, nb, g, false); k--)
+    for (int k = g->n - 1; k >= 0 && !fits(c, b, *nb, g, false); k--)
         g->part[k].gap = 0;
-    give_way(c, b, nb, g, false, false);
-    if (c->top == 3 && !fits(c, b, nb, g, false))
+    for (int k = 0; k < *nb && !fits(c, b, *nb, g, false);) {
+        if (band_needed(&b[k]) || *nb == 1) {
+            k++;
+            continue;
+        }
+        for (int m = k; m + 1 < *nb; m++)
+            b[m] = b[m + 1];
+        (*nb)--;
+    }
+    give_way(c, b, *nb, g, false, false);
+    if (c->top == 3 && !fits(c, b, *nb, g, false))
         c->top = 2; /* presentation's marks row goes before a matrix row */
-    if (fits(c, b, nb, g, true))
+    if (fits(c, b, *nb, g, true))
         return; /* the matrices scroll what no arithmetic quotes */
-    if (!fits(c, b, nb, g, true))
+    if (!fits(c, b, *nb, g, true))
         g->band_gap = 0;
-    give_way(c, b, nb, g, true, true);
+    give_way(c, b, *nb, g, true, true);
 }
 
 /* Give the bands their rows in `avail`: the tallest gives way first,
@@ -1487,29 +1712,81 @@ static int lay_part(Ctx *c, Part *p, int y)
     return p->n;
 }
 
-/* The parts below the matrices: the arithmetic, the narration, the status
- * lines and the key bar. */
+/* The exercise line: the open question and how to answer it; on the
+ * lesson's last step the tally. "" when neither. */
+static void ask_text(const Ctx *c, char *buf, size_t len)
+{
+    const Session *s = c->s;
+    char name[64], tally[256];
+    buf[0] = '\0';
+    int k = session_ask_open(s);
+    if (k >= 0) {
+        ask_name(session_ask_at(s, k), name, sizeof name);
+        snprintf(buf, len, _("? %s: type your answer, Enter grades it; Space reveals it."), name);
+    }
+    if (s->step == session_steps(s) - 1) {
+        session_ask_tally(s, tally, sizeof tally);
+        if (tally[0])
+            snprintf(buf + strlen(buf), len - strlen(buf), _("%sYour answers: %s."), buf[0] ? "  " : "", tally);
+    }
+}
+
+/* One short part (the trace, the notice, the exercise line): `text`
+ * wrapped whole, kept until the narration is down to its floor (rank 1),
+ * or after the arithmetic (rank 3). */
+static void short_part(Ctx *c, Budget *g, BlockKind k, Role r, int rank, const char *text, bool terms,
+                       char (*lines)[FMT_LINE])
+{
+    bool more;
+    int n = text_lines(c, text, c->cols - 2, lines, 4, terms, &more);
+    if (n == 0)
+        return;
+    add_part(g, (Part){k, r, .lines = lines, .n = n, .want = n + more, .cut = more, .soft = n, .min = 0,
+                       .rank = rank});
+}
+
+/* The parts below the matrices: the arithmetic, the effect trace, the
+ * edited-state notice, the narration (dimmed when the numbers are the
+ * student's), the exercise line, the status lines and the key bar. */
 static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*st)[FMT_LINE],
-                  char (*kb)[FMT_LINE])
+                  char (*kb)[FMT_LINE], char (*more_lines)[FMT_LINE])
 {
     const LayoutIn *in = c->in;
-    char status[FMT_LINE];
-    int w = c->cols - 2;
+    char status[FMT_LINE], text[FMT_LINE];
+    int w = c->cols - 2, first = 1;
     bool more;
     Part *p = add_part(g, (Part){BLOCK_ARITH, ROLE_ARITH, .lines = ari, .rank = 2});
-    p->n = explain_lines(c, w, ari, 6, &more);
+    int one;
+    p->n = explain_lines(c, w, ari, in->frow ? MAX_LINES / 2 : 6, &more, &one);
     p->want = p->n + more;
     p->cut = more;
     p->soft = p->n;
+    if (one < p->n) { /* a row's other cells give way first, before the narration */
+        p->rank = 0;
+        p->soft = one;
+    }
     p->min = p->n ? 1 : 0;
     bool arith = p->n > 0;
-    p = add_part(g, (Part){BLOCK_SAY, ROLE_SAY, .bold = in->present, .lines = say, .rank = 0});
+    FmtOpt fo = {c->l->digits, in->ascii, false};
+    if (session_trace_line(c->s, in->fi, in->fj, &fo, text, sizeof text))
+        short_part(c, g, BLOCK_TRACE, ROLE_ARITH, 1, text, true, more_lines);
+    bool diverged = session_diverged(c->s);
+    if (diverged) {
+        snprintf(text, sizeof text, "%s %s", sym(c, "✎", "*"),
+                 _("Edited: the text was written for the lesson's numbers; its numbers are live."));
+        short_part(c, g, BLOCK_NOTICE, ROLE_HINT, 1, text, false, more_lines + 4);
+    }
+    p = add_part(g, (Part){BLOCK_SAY, diverged ? ROLE_DIM : ROLE_SAY, .bold = in->present, .lines = say, .rank = 0});
     p->n = say_lines(c, w, say, MAX_LINES, &more);
     p->want = p->n + more;
     p->cut = more;
-    p->gap = arith ? (in->present ? 2 : 1) : 0;
     p->soft = p->n < 2 ? p->n : 2;
     p->min = p->n < 1 ? p->n : 1;
+    /* one blank between the arithmetic and what follows it */
+    if (arith && g->n > first)
+        g->part[first].gap = in->present ? 2 : 1;
+    ask_text(c, text, sizeof text);
+    short_part(c, g, BLOCK_ASK, ROLE_PROMPT, 3, text, false, more_lines + 8);
     Role srole = status_text(c, status, sizeof status);
     p = add_part(g, (Part){BLOCK_STATUS, srole, .bottom = true, .lines = st, .rank = MAX_RANK});
     p->n = p->want = p->soft = p->min = status[0] ? wrap(status, w, st, MAX_LINES, false, NULL) : 0;
@@ -1528,10 +1805,10 @@ static void frame(Ctx *c, char (*lines)[FMT_LINE])
     Band bands[MAX_BANDS];
     int nb = layout_bands(c, bands);
     Budget g = {.blank_top = 1, .band_gap = 1};
-    parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES);
+    parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES);
     c->top = c->in->present ? 3 : 2;
     c->row_step = c->in->present ? 2 : 1;
-    budget(c, bands, nb, &g);
+    budget(c, bands, &nb, &g);
     int y = 2 + g.blank_top, rows[MAX_BANDS];
     band_heights(c, bands, nb, c->rows - y - (text_rows(&g) - g.blank_top), c->top + g.band_gap, rows);
     int y0 = y;
@@ -1584,7 +1861,7 @@ void layout_plan(const LayoutIn *in, Plan *p)
         too_small(&c);
         return;
     }
-    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 4);
+    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 5);
     if (!lines) {
         p->oom = true;
         return;
@@ -1629,6 +1906,28 @@ bool plan_hit(const Plan *p, int y, int x, MatId *id, int *i, int *j, int *click
     return false;
 }
 
+void layout_focus_step(const Session *s, int *fi, int *fj, bool *frow, MatId *fmat)
+{
+    const Focus *f = &session_step(s)->focus;
+    *frow = false;
+    if (f->kind == FOCUS_NONE)
+        return;
+    *fi = f->i;
+    *fj = f->kind == FOCUS_CELL ? f->j : 0;
+    *frow = f->kind == FOCUS_ROW; /* the row as a whole: its every cell explained */
+    if (f->mat >= M_Q && f->mat <= M_V)
+        *fmat = f->mat;
+}
+
+void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat)
+{
+    int st = session_stage(s);
+    MatId f = st == STAGE_QKV ? fmat : attn_stage_mat(st);
+    int rows = s->cur.m[f].rows, cols = s->cur.m[f].cols;
+    *fi = *fi >= rows ? rows - 1 : *fi < 0 ? 0 : *fi;
+    *fj = *fj >= cols ? cols - 1 : *fj < 0 ? 0 : *fj;
+}
+
 bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int rows)
 {
     Session t;
@@ -1636,15 +1935,10 @@ bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int 
     if (!session_init(&t, s->lesson))
         return false;
     session_goto(&t, step);
-    const Focus *f = &session_step(&t)->focus;
-    LayoutIn in = {&t, lang, false, false, false, LAYOUT_NORMAL, 0, 0, M_Q, M_Q, 0, 0, NULL, ROLE_HINT, "", false,
-                   cols, rows};
-    if (f->kind != FOCUS_NONE) {
-        in.fi = f->i;
-        in.fj = f->kind == FOCUS_CELL ? f->j : 0;
-        if (f->mat >= M_Q && f->mat <= M_V)
-            in.fmat = f->mat;
-    }
+    LayoutIn in = {.s = &t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
+                   .keybar = "", .cols = cols, .rows = rows};
+    layout_focus_step(&t, &in.fi, &in.fj, &in.frow, &in.fmat);
+    layout_clamp_focus(&t, &in.fi, &in.fj, in.fmat);
     plan_init(&p);
     layout_plan(&in, &p);
     const PlanBlock *b = plan_block(&p, BLOCK_SAY);

@@ -16,6 +16,7 @@
 #define QKV_LAYOUT_H
 
 #include <stdbool.h>
+#include "../lesson/fmt.h"
 #include "../lesson/session.h"
 #include "role.h"
 
@@ -35,6 +36,7 @@ typedef struct {
     bool present;            /* presentation mode: big marks, no key bar */
     LayoutMode mode;
     int fi, fj;              /* focus: query row i, key column j (0-based) */
+    bool frow;               /* the focus is row fi as a whole (a lesson's focus: "K[2]") */
     MatId fmat;              /* stage 2's explained matrix: Q, K or V */
     MatId emat;              /* edit mode: the cell cursor */
     int ei, ej;
@@ -85,7 +87,11 @@ typedef struct {
 
 typedef enum {
     BLOCK_HEADER, BLOCK_RIBBON, BLOCK_MATRICES, BLOCK_BARS, BLOCK_ARITH, BLOCK_SAY, BLOCK_STATUS,
-    BLOCK_KEYBAR, BLOCK_TOO_SMALL, BLOCK_KINDS
+    BLOCK_KEYBAR, BLOCK_TOO_SMALL,
+    BLOCK_TRACE,             /* the effect trace of the last change, for the focused row */
+    BLOCK_NOTICE,            /* the edited-state notice above the narration */
+    BLOCK_ASK,               /* the open question, and on the last step the tally */
+    BLOCK_KINDS
 } BlockKind;
 
 /* A text block: its rows and columns, how many lines it wanted and got,
@@ -136,6 +142,20 @@ const PlanCell *plan_cell(const Plan *p, MatId id, int i, int j);
 /* Which cell was laid out at screen (y, x): its matrix, index and what a
  * click there means (PlanBox.click). False outside every box's cells. */
 bool plan_hit(const Plan *p, int y, int x, MatId *id, int *i, int *j, int *click);
+
+/* The arithmetic lines the plan shows for cell (m, i, j), as the session
+ * writes them (open asks as "?"); with row, for every cell of row i, the
+ * lines the cells share once (A's row walk is one explanation). Returns the
+ * line count. */
+int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt *fo, char lines[][FMT_LINE], int max);
+
+/* The focus the current step names (its focus: key) into fi, fj, frow and
+ * fmat; a step without one leaves fi, fj and fmat as they are. One rule for
+ * the view, --svg and --check. */
+void layout_focus_step(const Session *s, int *fi, int *fj, bool *frow, MatId *fmat);
+/* Keep the focus inside the matrix the current stage explains (fmat at the
+ * projections stage). */
+void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat);
 
 /* Does step `step`'s narration in `lang` fit whole at cols x rows in normal
  * mode, on the lesson as written (no edits)? For --check. */

@@ -432,6 +432,18 @@ static void append(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+void fmt_toggle_name(const Action *act, int d_k, bool ascii, char *buf, size_t len)
+{
+    if (act->kind == ACT_SCALE && act->opt == SCALE_SQRT_DK)
+        snprintf(buf, len, ascii ? _("scaling / sqrt(%d)") : _("scaling ÷√%d"), d_k);
+    else if (act->kind == ACT_SCALE)
+        snprintf(buf, len, "%s", _("no scaling"));
+    else if (act->kind == ACT_SOFTMAX)
+        snprintf(buf, len, "%s", act->opt == SOFTMAX_STABLE ? _("stable softmax") : _("naive softmax"));
+    else
+        snprintf(buf, len, "%s", _("reset"));
+}
+
 void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf, size_t len)
 {
     char x[40];
@@ -439,18 +451,9 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
     buf[0] = '\0';
     switch (act->kind) {
     case ACT_SCALE:
-        if (act->opt == SCALE_SQRT_DK)
-            snprintf(buf, len, ascii ? _("scaling /sqrt(%d)") : _("scaling ÷√%d"), attn_d_k(&s->cur));
-        else
-            snprintf(buf, len, "%s", _("no scaling"));
-        return;
     case ACT_SOFTMAX:
-        snprintf(buf, len, "%s", act->opt == SOFTMAX_STABLE ? (ascii ? _("stable softmax: exp(s - max)")
-                                                                    : _("stable softmax: exp(s − max)"))
-                                                            : _("naive softmax: exp(s)"));
-        return;
     case ACT_RESET:
-        snprintf(buf, len, "%s", _("reset to the lesson as written"));
+        fmt_toggle_name(act, attn_d_k(&s->cur), ascii, buf, len);
         return;
     case ACT_CELL_SET:
         snprintf(buf, len, "%s[%d][%d] = %s", name, act->i + 1, act->j + 1, fmt_exact(act->c, x, sizeof x));
@@ -473,25 +476,6 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
         action_format(act, buf, len);
         return;
     }
-}
-
-void fmt_change(const Session *s, const Action *act, const char *label, ChangeHow how, bool ascii, char *buf,
-                size_t len)
-{
-    char name[FMT_LINE / 2];
-    if (label)
-        snprintf(name, sizeof name, "%s", label);
-    else
-        fmt_action_name(s, act, ascii, name, sizeof name);
-    /* (A change's effect on the focused result will go after the name.) */
-    if (how == CHANGE_UNDONE)
-        snprintf(buf, len, _("Undone: %s. Ctrl-R redoes it."), name);
-    else if (how == CHANGE_REDONE)
-        snprintf(buf, len, _("Redone: %s. u undoes it."), name);
-    else if (act->kind == ACT_RESET)
-        snprintf(buf, len, "%s", _("Back to the lesson as written. u undoes the reset."));
-    else
-        snprintf(buf, len, _("Done: %s. u undoes it."), name);
 }
 
 char *fmt_exact(double v, char *buf, size_t len)

@@ -59,18 +59,13 @@ void fmt_override_note(const struct Session *s, MatId m, int i, bool ascii, char
 /* The note on the first overridden row of Q, K, V; false (buf empty) if none. */
 bool fmt_override_status(const struct Session *s, bool ascii, char *buf, size_t len);
 
-/* How a change came about, for fmt_change. */
-typedef enum { CHANGE_DONE, CHANGE_UNDONE, CHANGE_REDONE } ChangeHow;
-/* The one status line that names a change the session just made: act (or,
- * when label is not NULL, label, e.g. "Q[1][2] + 0.1" for a nudge), and
- * what u or Ctrl-R does next: "Done: scaling ÷√3. u undoes it." Every
- * action's status goes through here, so a change's effect can be added in
- * one place. */
-void fmt_change(const struct Session *s, const Action *act, const char *label, ChangeHow how, bool ascii,
-                char *buf, size_t len);
-/* The name of an action, as the status line says it: "scaling ÷√3",
- * "stable softmax: exp(s − max)", "Q[1] = K[1] * 5" (numbers exact). */
+/* The name of an action, the one naming of a change (the status line's
+ * effect_status(), undo/redo, the trace line): "scaling ÷√3", "no scaling",
+ * "stable softmax", "naive softmax", "reset", "Q[1] = K[1] * 5" (numbers
+ * exact). */
 void fmt_action_name(const struct Session *s, const Action *act, bool ascii, char *buf, size_t len);
+/* The same for a toggle or reset alone (no session): scale at d_k. */
+void fmt_toggle_name(const Action *act, int d_k, bool ascii, char *buf, size_t len);
 #endif
 
 #ifndef QKV_FMT_WRAP

@@ -132,30 +132,6 @@ void effect_cell_name(MatId m, int i, int j, const FmtOpt *fo, char *buf, size_t
     snprintf(buf, len, "%s%s", name, sub);
 }
 
-/* The name of one action, as the status line says it. */
-static void action_name(const Action *act, const Attn *a, bool ascii, char *buf, size_t len)
-{
-    switch (act->kind) {
-    case ACT_SCALE:
-        if (act->opt == SCALE_SQRT_DK && ascii)
-            snprintf(buf, len, _("scaling / sqrt(%d)"), attn_d_k(a));
-        else if (act->opt == SCALE_SQRT_DK)
-            snprintf(buf, len, _("scaling ÷√%d"), attn_d_k(a));
-        else
-            snprintf(buf, len, "%s", _("no scaling"));
-        return;
-    case ACT_SOFTMAX:
-        snprintf(buf, len, "%s", act->opt == SOFTMAX_STABLE ? _("stable softmax") : _("naive softmax"));
-        return;
-    case ACT_RESET:
-        snprintf(buf, len, "%s", _("reset"));
-        return;
-    default:
-        action_format(act, buf, len);
-        return;
-    }
-}
-
 void effect_name(const Session *s, EffectWhat what, bool ascii, char *buf, size_t len)
 {
     char act[256];
@@ -164,7 +140,7 @@ void effect_name(const Session *s, EffectWhat what, bool ascii, char *buf, size_
         buf[0] = '\0';
     if (k < 0 || k >= s->nedits + s->nredo || !s->edits)
         return;
-    action_name(&s->edits[k], &s->cur, ascii, act, sizeof act);
+    fmt_action_name(s, &s->edits[k], ascii, act, sizeof act);
     if (what == EFFECT_UNDO)
         snprintf(buf, len, _("undo %s"), act);
     else if (what == EFFECT_REDO)
@@ -207,7 +183,7 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
             return true;
         const TraceCell *c = &t.cell[t.n - 1];
         put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, change, sizeof change);
-        snprintf(buf, len, "%s: %s", name, change);
+        snprintf(buf, len, _("%s: %s"), name, change);
         return true;
     }
     j = j < 0 ? 0 : j >= m->cols ? m->cols - 1 : j;
@@ -219,8 +195,28 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
         return true;
     }
     put_change(s, mat, i, j, before, after, fo, change, sizeof change);
-    snprintf(buf, len, "%s: %s", name, change);
+    snprintf(buf, len, _("%s: %s"), name, change);
     return true;
+}
+
+void effect_status(const Session *s, EffectWhat what, const char *label, MatId mat, int i, int j, bool ascii,
+                   char *buf, size_t len)
+{
+    char name[FMT_LINE / 4], line[FMT_LINE / 2];
+    FmtOpt fo = {s->lesson->digits, ascii, false};
+    int k = what == EFFECT_UNDO ? s->nedits : s->nedits - 1;
+    bool reset = k >= 0 && k < s->nedits + s->nredo && s->edits && s->edits[k].kind == ACT_RESET;
+    if (label && what == EFFECT_ACT)
+        snprintf(name, sizeof name, "%s", label);
+    else
+        effect_name(s, what, ascii, name, sizeof name);
+    effect_line(s, name, mat, i, j, &fo, line, sizeof line);
+    if (what == EFFECT_UNDO)
+        snprintf(buf, len, _("%s. Ctrl-R redoes it."), line);
+    else if (reset && what == EFFECT_ACT)
+        snprintf(buf, len, _("%s. u undoes the reset."), line);
+    else
+        snprintf(buf, len, _("%s. u undoes it."), line);
 }
 
 /* ---- the trace line ---------------------------------------------------------------- */
@@ -244,17 +240,12 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
             buf[0] = '\0';
         return;
     case TRACE_SCALE:
-        if (after->scale == SCALE_SQRT_DK && fo->ascii)
-            snprintf(head, sizeof head, _("scaling / sqrt(%d)"), attn_d_k(after));
-        else if (after->scale == SCALE_SQRT_DK)
-            snprintf(head, sizeof head, _("scaling ÷√%d"), attn_d_k(after));
-        else
-            snprintf(head, sizeof head, "%s", _("no scaling"));
+    case TRACE_SOFTMAX: {
+        Action toggle = {.kind = t->kind == TRACE_SCALE ? ACT_SCALE : ACT_SOFTMAX,
+                         .opt = t->kind == TRACE_SCALE ? (int)after->scale : (int)after->softmax};
+        fmt_toggle_name(&toggle, attn_d_k(after), fo->ascii, head, sizeof head);
         break;
-    case TRACE_SOFTMAX:
-        snprintf(head, sizeof head, "%s",
-                 after->softmax == SOFTMAX_STABLE ? _("stable softmax") : _("naive softmax"));
-        break;
+    }
     case TRACE_MATRIX:
         effect_cell_name(t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
         snprintf(head, sizeof head, _("%s changed"), name);

@@ -60,9 +60,9 @@ bool session_script_state(const Session *s, Attn *out);
 
 typedef enum { EFFECT_ACT, EFFECT_UNDO, EFFECT_REDO } EffectWhat;
 
-/* The name of the change just made: after session_act() (EFFECT_ACT) the
- * last action, e.g. "Q[1] = K[1] * 5", "scaling ÷√3", "no scaling",
- * "stable softmax", "naive softmax", "reset"; after session_undo() "undo
+/* The name of the change just made (fmt_action_name): after session_act()
+ * (EFFECT_ACT) the last action, e.g. "Q[1] = K[1] * 5", "scaling ÷√3", "no
+ * scaling", "stable softmax", "naive softmax", "reset"; after session_undo() "undo
  * Q[1] = K[1] * 5"; after session_redo() "redo ...". "" when there is none. */
 void effect_name(const Session *s, EffectWhat what, bool ascii, char *buf, size_t len);
 /* "NAME: α₁₁ 0.873 → 0.695": the focused result (mat, i, j) before and
@@ -72,6 +72,17 @@ void effect_name(const Session *s, EffectWhat what, bool ascii, char *buf, size_
  * writes NAME alone) when there was no change to compare (!s->has_before). */
 bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, const FmtOpt *fo, char *buf,
                  size_t len);
+
+/* The one status line naming a change just made (after session_act,
+ * session_undo or session_redo, as `what` says) with its effect on the
+ * focused result (mat, i, j), and what u or Ctrl-R does next:
+ *   "scaling ÷√3: α₁₁ 0.873 → 0.695. u undoes it."
+ *   "undo Q[1] = K[1] * 5: α₁₁ 0.873 → 0.313. Ctrl-R redoes it."
+ *   "reset: α₁₁ 0.873 → 0.313. u undoes the reset."
+ * label, when not NULL, names an EFFECT_ACT change instead (a nudge:
+ * "Q[1][1] + 0.1"). Every change's status goes through here. */
+void effect_status(const Session *s, EffectWhat what, const char *label, MatId mat, int i, int j, bool ascii,
+                   char *buf, size_t len);
 
 /* ---- the effect trace -------------------------------------------------------- */
 

@@ -18,15 +18,29 @@ MatId view_focus_mat(const View *v)
     return st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
 }
 
+void view_explained(const View *v, MatId *m, int *i, int *j)
+{
+    int st = session_stage(&v->s);
+    if (v->mode == MODE_EDIT && st <= STAGE_QKV) {
+        *m = v->emat;
+        *i = v->ei;
+        *j = v->ej;
+        return;
+    }
+    *m = st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
+    *i = v->fi;
+    *j = v->fj;
+}
+
 /* What the layout needs from the View; bar holds the key bar's text. */
 static void layout_input(const View *v, LayoutIn *in, char *bar, size_t len)
 {
-    bool field = v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing);
+    bool field = view_field_open(v);
     keys_bar(v, bar, len);
     *in = (LayoutIn){
         .s = &v->s, .lang = v->lang, .ascii = v->ascii, .mono = theme_is_mono(), .present = v->present,
         .mode = v->mode == MODE_EDIT ? LAYOUT_EDIT : LAYOUT_NORMAL,
-        .fi = v->fi, .fj = v->fj, .fmat = v->fmat, .emat = v->emat, .ei = v->ei, .ej = v->ej,
+        .fi = v->fi, .fj = v->fj, .frow = v->frow, .fmat = v->fmat, .emat = v->emat, .ei = v->ei, .ej = v->ej,
         .msg = v->msg, .msg_role = v->msg_role, .keybar = bar, .field = field,
         .cols = COLS, .rows = LINES,
     };
@@ -70,21 +84,10 @@ bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role)
  * stage 3 on, edit mode's arithmetic works out the stage's focused cell. */
 void view_clamp_focus(View *v)
 {
-    const Attn *a = &v->s.cur;
-    int st = session_stage(&v->s);
-    MatId f = st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
-    int rows = a->m[f].rows, cols = a->m[f].cols;
-    v->fi = v->fi >= rows ? rows - 1 : v->fi < 0 ? 0 : v->fi;
-    v->fj = v->fj >= cols ? cols - 1 : v->fj < 0 ? 0 : v->fj;
+    layout_clamp_focus(&v->s, &v->fi, &v->fj, v->fmat);
 }
 
 void view_focus_from_step(View *v)
 {
-    const Focus *f = &session_step(&v->s)->focus;
-    if (f->kind == FOCUS_NONE)
-        return;
-    v->fi = f->i;
-    v->fj = f->kind == FOCUS_CELL ? f->j : 0;
-    if (f->mat >= M_Q && f->mat <= M_V)
-        v->fmat = f->mat;
+    layout_focus_step(&v->s, &v->fi, &v->fj, &v->frow, &v->fmat);
 }

@@ -14,6 +14,7 @@
 
 #include "../lesson/fmt.h"
 #include "../lesson/i18n.h"
+#include "../lesson/live.h"
 #include "../lesson/num.h"
 #include "../lesson/save.h"
 #include <sys/stat.h>
@@ -42,13 +43,14 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_COOLER,  NULL,                                    NULL,      req_cooler)  \
     X(REQ_WARMER,  NULL,                                    NULL,      req_warmer)  \
     X(REQ_POS,     NULL,                                    NULL,      req_pos)     \
-    X(REQ_UNDO,    N_("undo"),                              N_("undo"),    req_undo)    \
-    X(REQ_REDO,    N_("redo"),                              NULL,      req_redo)    \
-    X(REQ_RESET,   N_("reset to the lesson as written"),    NULL,      req_reset)   \
+    X(REQ_UNDO,    N_("undo / redo / reset to the lesson as written"), N_("undo"), req_undo) \
+    X(REQ_REDO,    NULL,                                    NULL,      req_redo)    \
+    X(REQ_RESET,   NULL,                                    NULL,      req_reset)   \
     X(REQ_SAVE,    N_("save the current state as a new lesson"), N_("save"), req_save)  \
-    X(REQ_LANG,    N_("language: 中文 / English"),          N_("中/En"),   req_lang)    \
-    X(REQ_THEME,   N_("next theme: dark, light, mono, projector"), NULL, req_theme) \
-    X(REQ_PRESENT, N_("presentation mode"),                 NULL,      req_present) \
+    X(REQ_ANSWER,  N_("answer a question (ask:); Enter grades it"), NULL, req_answer) \
+    X(REQ_LANG,    N_("language (中文 / En); theme; presentation"), N_("中/En"), req_lang) \
+    X(REQ_THEME,   NULL,                                    NULL,      req_theme)   \
+    X(REQ_PRESENT, NULL,                                    NULL,      req_present) \
     X(REQ_HELP,    N_("this help"),                         N_("help"),    req_help)    \
     X(REQ_QUIT,    N_("quit"),                              N_("quit"),    req_quit)
 
@@ -78,7 +80,7 @@ typedef enum {
     X('c', 0, "c", REQ_MASK)          X('<', 0, "<", REQ_COOLER)     X('>', 0, ">", REQ_WARMER) \
     X('o', 0, "o", REQ_POS) \
     X('u', 0, "u", REQ_UNDO)          X(CTRL('r'), 0, "Ctrl-R", REQ_REDO) X('r', 0, "r", REQ_RESET) \
-    X('w', 0, "w", REQ_SAVE)          X('L', 0, "L", REQ_LANG) \
+    X('w', 0, "w", REQ_SAVE)          X('-', 0, "0-9, -", REQ_ANSWER) X('L', 0, "L", REQ_LANG) \
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
     X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
 
@@ -103,12 +105,17 @@ static void say_msg(View *v, Role r, const char *msg)
     v->msg_role = r;
 }
 
-/* Name the change the session just made on the status line (fmt_change:
- * one place for every action's status), as `label` when not NULL. */
-static void say_change(View *v, const Action *a, const char *label, ChangeHow how)
+/* Name the change the session just made on the status line, with its
+ * effect on the focused result (effect_status: one place for every
+ * change's status), as `label` when not NULL. */
+static void say_change(View *v, EffectWhat what, const char *label)
 {
     char msg[sizeof v->msg];
-    fmt_change(&v->s, a, label, how, v->ascii, msg, sizeof msg);
+    MatId m;
+    int i, j;
+    view_clamp_focus(v);
+    view_explained(v, &m, &i, &j);
+    effect_status(&v->s, what, label, m, i, j, v->ascii, msg, sizeof msg);
     say_msg(v, ROLE_HINT, msg);
 }
 
@@ -121,7 +128,7 @@ static int act(View *v, const char *text)
         snprintf(msg, sizeof msg, "%s: %s", text, err);
         say_msg(v, ROLE_ERROR, msg);
     } else {
-        say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
+        say_change(v, EFFECT_ACT, NULL);
     }
     return FLAG_REDRAW;
 }
@@ -134,8 +141,14 @@ static void moved(View *v)
 
 /* ---- normal-mode requests -------------------------------------------------------- */
 
+static void reveal(View *v);
+
 static int req_next(View *v, wint_t ch)
 {
+    if (session_ask_open(&v->s) >= 0) {
+        reveal(v); /* an open question: next reveals it, and stays */
+        return FLAG_REDRAW;
+    }
     if (!session_next(&v->s))
         say_msg(v, ROLE_HINT, _("This is the last step. Home goes back to the first."));
     else
@@ -201,8 +214,9 @@ static int focus_by(View *v, int di, int dj)
 
 static int req_up(View *v, wint_t ch)    { return focus_by(v, -1, 0); }
 static int req_down(View *v, wint_t ch)  { return focus_by(v, 1, 0); }
-static int req_left(View *v, wint_t ch)  { return focus_by(v, 0, -1); }
-static int req_right(View *v, wint_t ch) { return focus_by(v, 0, 1); }
+/* Left and right pick a cell of a focused row. */
+static int req_left(View *v, wint_t ch)  { v->frow = false; return focus_by(v, 0, -1); }
+static int req_right(View *v, wint_t ch) { v->frow = false; return focus_by(v, 0, 1); }
 
 /* Say which matrix edit mode is on. */
 static void say_edit_mat(View *v)
@@ -260,29 +274,6 @@ static int req_softmax(View *v, wint_t ch)
     return act(v, v->s.cur.softmax == SOFTMAX_NAIVE ? "softmax = stable" : "softmax = naive");
 }
 
-/* Name a change that just happened with its effect on the focused weight
- * (or the stage's focused score before the softmax), e.g.
- * "causal mask on: α₁₂ 0.337 → 0.000"; just `what` before stage 3. */
-static void name_effect(View *v, const char *what)
-{
-    char msg[512], sub[32], x[48], y[48];
-    const Attn *a = &v->s.cur, *b = &v->s.before;
-    FmtOpt fo = {v->s.lesson->digits, v->ascii, false};
-    MatId m = a->reached >= STAGE_SOFTMAX ? M_A : a->reached >= STAGE_SCORES ? M_S : M_COUNT;
-    if (m == M_COUNT || !v->s.has_before || v->fi >= a->m[m].rows || v->fj >= a->m[m].cols ||
-        b->reached < attn_mat_stage(m)) {
-        say_msg(v, ROLE_HINT, what);
-        return;
-    }
-    fmt_sub2(v->fi + 1, v->fj + 1, &fo, sub, sizeof sub);
-    bool mb = m == M_S && attn_masked(b, v->fi, v->fj), ma = m == M_S && attn_masked(a, v->fi, v->fj);
-    snprintf(msg, sizeof msg, "%s: %s%s %s %s %s", what, m == M_A ? (v->ascii ? "a" : "α") : "s", sub,
-             mb ? (v->ascii ? "-inf" : "−∞") : fmt_num(MAT_AT(&b->m[m], v->fi, v->fj), &fo, x, sizeof x),
-             v->ascii ? "->" : "→",
-             ma ? (v->ascii ? "-inf" : "−∞") : fmt_num(MAT_AT(&a->m[m], v->fi, v->fj), &fo, y, sizeof y));
-    say_msg(v, ROLE_HINT, msg);
-}
-
 /* Apply a toggle's action and name it with its effect. */
 static int toggle(View *v, const char *text, const char *what)
 {
@@ -292,7 +283,7 @@ static int toggle(View *v, const char *text, const char *what)
         say_msg(v, ROLE_ERROR, msg);
         return FLAG_REDRAW;
     }
-    name_effect(v, what);
+    say_change(v, EFFECT_ACT, what);
     return FLAG_REDRAW;
 }
 
@@ -332,10 +323,8 @@ static int req_pos(View *v, wint_t ch)
 
 static int req_undo(View *v, wint_t ch)
 {
-    const Action *a = session_undoable(&v->s);
-    Action undone = a ? *a : (Action){0};
-    if (a && session_undo(&v->s))
-        say_change(v, &undone, NULL, CHANGE_UNDONE);
+    if (session_undoable(&v->s) && session_undo(&v->s))
+        say_change(v, EFFECT_UNDO, NULL);
     else
         say_msg(v, ROLE_HINT, _("Nothing to undo."));
     return FLAG_REDRAW;
@@ -344,7 +333,7 @@ static int req_undo(View *v, wint_t ch)
 static int req_redo(View *v, wint_t ch)
 {
     if (session_redo(&v->s))
-        say_change(v, session_undoable(&v->s), NULL, CHANGE_REDONE);
+        say_change(v, EFFECT_REDO, NULL);
     else
         say_msg(v, ROLE_HINT, _("Nothing to redo."));
     return FLAG_REDRAW;
@@ -360,6 +349,7 @@ static int req_reset(View *v, wint_t ch)
 }
 
 static int req_save(View *v, wint_t ch);
+static int req_answer(View *v, wint_t ch);
 
 static int req_lang(View *v, wint_t ch)
 {
@@ -497,7 +487,7 @@ static int prompt_enter(View *v)
         return FLAG_REDRAW;
     }
     v->mode = MODE_NORMAL;
-    say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
+    say_change(v, EFFECT_ACT, NULL);
     return FLAG_REDRAW;
 }
 
@@ -548,7 +538,7 @@ static int edit_set(View *v, double value, const char *typed, const char *label)
         say_msg(v, ROLE_ERROR, msg);
         return FLAG_REDRAW;
     }
-    say_change(v, session_undoable(&v->s), label, CHANGE_DONE);
+    say_change(v, EFFECT_ACT, label);
     field_set(&v->field, "");
     return FLAG_REDRAW;
 }
@@ -637,6 +627,105 @@ static int mode_edit(View *v, wint_t ch, bool code)
         return r;
     } else {
         field_key(&v->field, ch, code);
+    }
+    return FLAG_REDRAW;
+}
+
+/* ---- exercises: the answer field of an ask: step ------------------------------------ */
+
+/* Can ch start an answer (a digit, a sign, a decimal point)? */
+static bool answer_key(wint_t ch)
+{
+    return (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == 0x2212;
+}
+
+/* Focus the cell (or row) an ask is about when the arithmetic can show it:
+ * the grade then comes with its arithmetic. */
+static void focus_ask(View *v, const Ask *a)
+{
+    int st = session_stage(&v->s);
+    bool qkv = st == STAGE_QKV && a->mat >= M_Q && a->mat <= M_V;
+    if (a->mat != attn_stage_mat(st) && !qkv)
+        return;
+    if (qkv)
+        v->fmat = a->mat;
+    v->fi = a->i;
+    if (a->j >= 0)
+        v->fj = a->j;
+    view_clamp_focus(v);
+}
+
+static int req_answer(View *v, wint_t ch)
+{
+    if (session_ask_open(&v->s) < 0) {
+        say_msg(v, ROLE_HINT, _("There is no question at this step."));
+        return FLAG_REDRAW;
+    }
+    v->mode = MODE_ANSWER;
+    field_set(&v->field, "");
+    if (ch)
+        field_insert(&v->field, ch);
+    v->msg[0] = '\0';
+    return FLAG_REDRAW;
+}
+
+/* Next at an open question reveals every open ask of the step, and says
+ * the values: "Revealed: S[1][2] = 0.006. Space goes on." */
+static void reveal(View *v)
+{
+    char list[sizeof v->msg / 2] = "", name[32], vals[96], msg[sizeof v->msg];
+    FmtOpt fo = {v->lesson->digits, v->ascii, false};
+    const Ask *last = NULL;
+    for (int k = 0; k < session_ask_count(&v->s); k++)
+        if (session_ask_state(&v->s, k) == ASK_OPEN) {
+            last = session_ask_at(&v->s, k);
+            ask_name(last, name, sizeof name);
+            ask_values(last, &v->s.cur, &fo, vals, sizeof vals);
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s = %s", list[0] ? "; " : "", name, vals);
+        }
+    session_ask_reveal(&v->s);
+    if (last)
+        focus_ask(v, last);
+    snprintf(msg, sizeof msg, _("Revealed: %s. Space goes on."), list);
+    say_msg(v, ROLE_HINT, msg);
+}
+
+/* Enter grades the answer: ✓ or ✗ with the true value; the cell shows its
+ * number again and the arithmetic works it out. An answer that cannot be
+ * read keeps the field open and says why. */
+static int answer_enter(View *v)
+{
+    char msg[sizeof v->msg];
+    int k = session_ask_open(&v->s);
+    if (v->field.buf[strspn(v->field.buf, " ")] == '\0') {
+        v->mode = MODE_NORMAL; /* nothing typed: like Esc */
+        return FLAG_REDRAW;
+    }
+    const Ask *a = k >= 0 ? session_ask_at(&v->s, k) : NULL;
+    Grade g = session_ask_answer(&v->s, v->field.buf, v->ascii, msg, sizeof msg);
+    if (g == GRADE_BAD) {
+        say_msg(v, ROLE_ERROR, msg[0] ? msg : _("There is no question at this step."));
+        if (!msg[0])
+            v->mode = MODE_NORMAL;
+        return FLAG_REDRAW;
+    }
+    v->mode = MODE_NORMAL;
+    if (a)
+        focus_ask(v, a);
+    say_msg(v, g == GRADE_RIGHT ? ROLE_HINT : ROLE_ERROR, msg);
+    return FLAG_REDRAW;
+}
+
+static int mode_answer(View *v, wint_t ch, bool code)
+{
+    if (!code && ch == KEY_ESC) {
+        v->mode = MODE_NORMAL;
+        v->msg[0] = '\0';
+    } else if (is_enter(ch, code)) {
+        return answer_enter(v);
+    } else if (field_key(&v->field, ch, code)) {
+        if (v->msg_role == ROLE_ERROR)
+            v->msg[0] = '\0';
     }
     return FLAG_REDRAW;
 }
@@ -746,6 +835,7 @@ int keys_mouse(View *v, int y, int x, unsigned long buttons)
         v->fmat = id; /* any of Q K V: the one the arithmetic explains */
         role = 0;
     }
+    v->frow = false; /* a click picks a cell */
     if (role == 0 || role == 1)
         v->fi = i;
     if (role == 0 || role == 3)
@@ -773,11 +863,15 @@ int keys_handle(View *v, wint_t ch, bool is_code)
     case MODE_PROMPT:  return mode_prompt(v, ch, is_code);
     case MODE_SAVE:    return mode_save(v, ch, is_code);
     case MODE_CONFIRM: return mode_confirm(v, ch, is_code);
+    case MODE_ANSWER:  return mode_answer(v, ch, is_code);
     case MODE_EDIT:    r = mode_edit(v, ch, is_code); break;
     case MODE_NORMAL:  break;
     }
     if (r >= 0)
         return r;
+    /* An open question takes digits (1-5 do not jump then) and signs. */
+    if (v->mode == MODE_NORMAL && !is_code && answer_key(ch) && session_ask_open(&v->s) >= 0)
+        return req_answer(v, ch);
     r = normal_key(v, ch, is_code);
     if (v->mode == MODE_EDIT && session_stage(&v->s) < STAGE_QKV) {
         v->mode = MODE_NORMAL; /* Q, K, V are not computed before stage 2 */
@@ -843,9 +937,14 @@ static const char *first_label(Request r)
  * always shown at the end. */
 int keys_field(const View *v, char *buf, size_t len)
 {
-    char t[64];
+    char t[96], name[64];
     const char *label = v->mode == MODE_PROMPT ? ":" : v->mode == MODE_SAVE ? _("save as: ") : t;
+    int k = session_ask_open(&v->s);
     snprintf(t, sizeof t, "%s[%d][%d] = ", attn_mat_name(v->emat), v->ei + 1, v->ej + 1);
+    if (v->mode == MODE_ANSWER && k >= 0) {
+        ask_name(session_ask_at(&v->s, k), name, sizeof name);
+        snprintf(t, sizeof t, _("answer %s = "), name);
+    }
     /* Scroll the text so the cursor stays on screen: drop characters from
      * the left until the part before the cursor fits. */
     int room = COLS - 3 - text_width(label);
@@ -863,7 +962,7 @@ int keys_field(const View *v, char *buf, size_t len)
 
 void keys_bar(const View *v, char *buf, size_t len)
 {
-    if (v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing)) {
+    if (view_field_open(v)) {
         keys_field(v, buf, len);
         return;
     }
@@ -871,15 +970,17 @@ void keys_bar(const View *v, char *buf, size_t len)
         snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
-    view_keybar(v->ascii, COLS, buf, len);
+    view_keybar(v->ascii, session_ask_open(&v->s) >= 0, COLS, buf, len);
 }
 
-void view_keybar(bool ascii, int cols, char *buf, size_t len)
+void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len)
 {
-    char item[REQ_COUNT][64], tail[160];
+    char item[REQ_COUNT + 1][64], tail[160];
     int n = 0;
+    if (asking) /* the question first: digits answer, Space reveals (instead of next) */
+        snprintf(item[n++], sizeof item[0], " %s ", _("0-9 answer (1-5 do not jump)  Space reveal"));
     for (int r = 0; r < REQ_COUNT; r++)
-        if (requests[r].bar) {
+        if (requests[r].bar && !(asking && r == REQ_NEXT)) {
             const char *key = r == REQ_RIGHT ? (ascii ? "arrows" : "←↑↓→") : first_label((Request)r);
             snprintf(item[n++], sizeof item[0], " %s %s ", key, _(requests[r].bar));
         }

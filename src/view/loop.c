@@ -111,7 +111,7 @@ void view_keys(View *v, const char *keys)
 /* Place the terminal cursor in the open text field, or hide it. */
 static void place_cursor(View *v)
 {
-    bool field = v->mode == MODE_PROMPT || v->mode == MODE_SAVE || (v->mode == MODE_EDIT && v->editing);
+    bool field = view_field_open(v);
     if (!field || LINES < VIEW_MIN_LINES || COLS < VIEW_MIN_COLS) {
         curs_set(0);
         return;

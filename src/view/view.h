@@ -31,7 +31,7 @@ bool view_theme_known(const char *name);
 
 /* The normal mode's key bar at a screen width, as the view shows it (for
  * --svg, which paints the view's screen without a terminal). */
-void view_keybar(bool ascii, int cols, char *buf, size_t len);
+void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len);
 
 /* For tests and the benchmark: curses must already be initialised. */
 View *view_new(const Lesson *l, const ViewOpt *o);

@@ -19,7 +19,8 @@
 #define PROMPT_MAX 256
 #define HISTORY_MAX 32
 
-typedef enum { MODE_NORMAL, MODE_HELP, MODE_EDIT, MODE_PROMPT, MODE_SAVE, MODE_CONFIRM } ViewMode;
+/* MODE_ANSWER: the answer field of an ask: step is open. */
+typedef enum { MODE_NORMAL, MODE_HELP, MODE_EDIT, MODE_PROMPT, MODE_SAVE, MODE_CONFIRM, MODE_ANSWER } ViewMode;
 
 /* What a key handler asks the loop to do. */
 enum { FLAG_NONE = 0, FLAG_REDRAW = 1, FLAG_QUIT = 2 };
@@ -41,6 +42,7 @@ struct View {
     bool present;
     ViewMode mode;
     int fi, fj;              /* focus: query row i, key column j (0-based) */
+    bool frow;               /* the focus is row fi as a whole (a step's focus "K[2]"), until ← → */
     MatId fmat;              /* stage 2's explained matrix: Q, K or V */
     char msg[512];           /* one line for the status row */
     Role msg_role;
@@ -57,10 +59,20 @@ struct View {
     Plan plan;               /* the last frame laid out: painted, and read by view_hit */
 };
 
+/* Is a text field open (the key bar holds it, the cursor is in it)? */
+static inline bool view_field_open(const View *v)
+{
+    return v->mode == MODE_PROMPT || v->mode == MODE_SAVE || v->mode == MODE_ANSWER ||
+           (v->mode == MODE_EDIT && v->editing);
+}
+
 /* draw.c */
 void draw_frame(View *v);
 /* The matrix explained (and highlighted as a cell) at the current stage. */
 MatId view_focus_mat(const View *v);
+/* The cell the arithmetic explains (layout.c's rule): edit mode's cursor
+ * up to stage 2, else the stage's focused cell. */
+void view_explained(const View *v, MatId *m, int *i, int *j);
 /* Keep the focus inside the current stage's matrices. */
 void view_clamp_focus(View *v);
 /* Take the focus from the current step, if it names one. */

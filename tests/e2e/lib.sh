@@ -66,6 +66,9 @@ set -g status off
 set -g history-limit 100
 set -s escape-time 0
 set -g remain-on-exit off
+# The server stays up between tests: a new session started while the last
+# one's server was exiting failed with "server exited unexpectedly".
+set -s exit-empty off
 EOF
 }
 
@@ -95,7 +98,9 @@ start()
     _n=$1 _w=$2 _h=$3
     shift 3
     tm new-session -d -s "$_n" -x "$_w" -y "$_h" -c "$E2E_ROOT" \
-        -e LANG=C.UTF-8 -e TERM=xterm-256color "$@"
+        -e LANG=C.UTF-8 -e TERM=xterm-256color "$@" 2>/dev/null ||
+        { sleep 0.2; tm new-session -d -s "$_n" -x "$_w" -y "$_h" -c "$E2E_ROOT" \
+              -e LANG=C.UTF-8 -e TERM=xterm-256color "$@"; }
 }
 
 stop() { tm kill-session -t "$1" >/dev/null 2>&1; }

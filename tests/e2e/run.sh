@@ -651,6 +651,84 @@ t_projector_mono()
     screen_sane 80 24
 }
 
+# ---- 11. the screen never contradicts itself (issue 11) --------------------------------
+
+# An edit at the softmax stage: the effect trace for the focused row, the
+# edited-state notice, the status line naming the change and its effect;
+# then the output stage, where the trace reaches o₁₁; r takes the notice away.
+t_trace_notice()
+{
+    s=t_trace_notice
+    start $s 80 24 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s 4 :
+    expect_re $s "^ :$" "':' did not open the action prompt" || return 1
+    typetext $s "Q[1] = K[1] * 5"
+    keys $s Enter
+    expect $s "q₁ changed ⇒ s₁₁ ${MINUS}0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873" "no effect trace after Q[1] = K[1] * 5" || return 1
+    screen_has "✎ Edited: the text was written for the lesson's numbers; its numbers are live." ||
+        { fail "no edited-state notice"; return 1; }
+    screen_has "Q[1] = K[1] * 5: α₁₁ 0.313 → 0.873. u undoes it." || { fail "the status line does not name the effect"; return 1; }
+    keys $s s
+    expect $s "scaling ÷√3 ⇒ s₁₁ 3.013 → 1.739 ⇒ α₁₁ 0.873 → 0.695" "s: no trace of the toggle" || return 1
+    screen_has "scaling ÷√3: α₁₁ 0.873 → 0.695. u undoes it." || { fail "s: the status line does not name the effect"; return 1; }
+    keys $s r
+    expect_gone $s "Edited:" "after r the notice stays" || return 1
+    keys $s 5 :
+    expect_re $s "^ :$" || return 1
+    typetext $s "Q[1] = K[1] * 5"
+    keys $s Enter
+    expect $s "⇒ o₁₁ ${MINUS}0.099 → ${MINUS}0.147" "at stage 5 the trace does not reach o₁₁" || return 1
+    screen_sane 80 24
+}
+
+# An exercise (tests/live/templates-asks.yaml): "?" until answered; digits go
+# to the answer, not to the stage keys; ✗ with the true value; ✓; Space
+# reveals; the last step tallies.
+t_exercise()
+{
+    s=t_exercise
+    start $s 80 24 "$BIN" tests/live/templates-asks.yaml
+    expect $s " 1/5 · " "the test lesson did not open" || return 1
+    keys $s n
+    expect $s "score₁₂ = q₁·k₂ = ?." "step 2: the narration does not ask with ?" || return 1
+    screen_has "(0.194)(0.094) = ?" || { fail "step 2: the arithmetic shows the answer"; return 1; }
+    screen_has "0-9 answer (1-5 do not jump)" || { fail "step 2: the key bar does not say digits answer"; return 1; }
+    typetext $s "3"
+    expect $s " answer S[1][2] = 3" "3 did not open the answer field" || return 1
+    screen_has " 2/5 · " || { fail "3 jumped away from the question"; return 1; }
+    keys $s BSpace
+    typetext $s "0.01"
+    keys $s Enter
+    expect $s "✗ not quite: S[1][2] = 0.006 (your answer: 0.01)" "a wrong answer is not graded ✗" || return 1
+    screen_has "(0.194)(0.094) = 0.006" || { fail "after grading the arithmetic does not show the value"; return 1; }
+    keys $s n
+    expect $s "我 weighs ?, ?, ?." "step 3: the row is not asked" || return 1
+    typetext $s "0.313 0.337 0.350"
+    keys $s Enter
+    expect $s "✓ right: A[1] = 0.313, 0.337, 0.350" "a right answer is not graded ✓" || return 1
+    keys $s Space
+    expect $s "Revealed: A[3][3] = 0.287. Space goes on." "Space did not reveal the open ask" || return 1
+    screen_has " 3/5 · " || { fail "Space moved on while a question was open"; return 1; }
+    keys $s Space Space Space
+    expect $s "Your answers: right 1 of 4, 1 wrong, 2 revealed." "the last step has no tally" || return 1
+    screen_sane 80 24
+}
+
+# 60×18: at the softmax stage the whole quoted row α₁ is on screen (in A or
+# as bars), the narration whole or ending in …
+t_small_softmax()
+{
+    s=t_small_softmax
+    start $s 60 18 "$BIN" "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s 4
+    expect $s "α₁ = exp ÷ sum" "4 did not reach the softmax stage at 60×18" || return 1
+    screen_re "$(row_re 我 0.313 0.337 0.350)" || screen_re "我 .*0\.313.*love .*0\.337" ||
+        { fail "at 60×18 the weights 0.313 0.337 0.350 are not all on screen"; return 1; }
+    screen_sane 60 18
+}
+
 # ---- run them ------------------------------------------------------------------------
 
 T0=$(date +%s)
@@ -677,6 +755,9 @@ run_test "zh: --lang zh at 80×24, every step lines up" t_zh
 run_test "help: nothing cut at 80×24 and 120×40 (same words as 200×60)" t_big_help
 run_test "NO_COLOR=1: same text, mono theme" t_nocolor
 run_test "projector theme on a terminal without colours: mono, focus in reverse" t_projector_mono
+run_test "issue 11: the trace, the notice and the effect of :Q[1] = K[1] * 5 and s" t_trace_notice
+run_test "issue 11: an exercise answered ✗ and ✓, revealed, tallied" t_exercise
+run_test "issue 11: 60×18 softmax shows the whole quoted row" t_small_softmax
 T1=$(date +%s)
 
 echo "e2e: took $((T1 - T0)) s"

@@ -364,9 +364,9 @@ s=present
 start $s 60 18 -e "$TIENV" "$BIN" --lang en --theme projector --present "$L1"
 if wait_for $s "[1 X]"; then
     keys $s 4
-    wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 13-present-60x18 || missed 13-present-60x18 "4 did not reach stage 4"
+    wait_for $s "[4 softmax]" && wait_for $s "α₁ = exp" && shoot $s 12-present-60x18 || missed 12-present-60x18 "4 did not reach stage 4"
 else
-    missed 13-present-60x18 "lesson 1 did not open"
+    missed 12-present-60x18 "lesson 1 did not open"
 fi
 stop $s
 
@@ -403,14 +403,41 @@ if wait_for $s "[1 X]"; then
     keys $s 4
     if wait_for $s "α₁ = exp"; then
         keys $s c
-        wait_for $s "causal mask on" && shoot $s 11-mask || missed 11-mask "c did not switch the mask on"
+        wait_for $s "causal mask on" && shoot $s 13-mask || missed 13-mask "c did not switch the mask on"
     else
-        missed 11-mask "4 did not reach stage 4"
+        missed 13-mask "4 did not reach stage 4"
     fi
     keys $s c 1 o
-    wait_for $s "h₁₁ = x₁₁ + p₁₁" && shoot $s 12-positions || missed 12-positions "o did not show H = X + P"
+    wait_for $s "h₁₁ = x₁₁ + p₁₁" && shoot $s 14-positions || missed 14-positions "o did not show H = X + P"
 else
-    missed 11-mask "lesson 1 did not open"
+    missed 13-mask "lesson 1 did not open"
+# Issue 11: an edit's effect trace with the edited-state notice (lesson 1 at
+# the softmax stage after Q[1] = K[1] * 5); an exercise graded ✓ and one
+# graded ✗ (tests/live/templates-asks.yaml, its steps 3 and 2).
+s=trace
+start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
+if wait_for $s "[1 X]"; then
+    keys $s 4 :
+    typetext $s "Q[1] = K[1] * 5"
+    keys $s Enter
+    wait_for $s "q₁ changed ⇒" && wait_for $s "Edited:" && shoot $s 15-notice-trace ||
+        missed 15-notice-trace "no trace or notice after Q[1] = K[1] * 5"
+else
+    missed 15-notice-trace "lesson 1 did not open"
+fi
+stop $s
+
+s=asks
+start $s $W $H -e "$TIENV" "$BIN" --lang en tests/live/templates-asks.yaml
+if wait_for $s " 1/5 · "; then
+    keys $s n
+    wait_for $s "? S[1][2]:" && typetext $s "0.01" && keys $s Enter
+    wait_for $s "✗ not quite" && shoot $s 17-answer-wrong || missed 17-answer-wrong "no ✗ after answering 0.01"
+    keys $s n
+    wait_for $s "? A[1]:" && typetext $s "0.313 0.337 0.350" && keys $s Enter
+    wait_for $s "✓ right" && shoot $s 16-answer-right || missed 16-answer-right "no ✓ after answering 0.313 0.337 0.350"
+else
+    missed 16-answer-right "the test lesson did not open"
 fi
 stop $s
 
