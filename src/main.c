@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "layout/layout.h"
 #include "lesson/embedded.h"
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
@@ -258,7 +259,7 @@ int main(int argc, char **argv)
     Lesson l;
     if (!load(o.lesson, &l))
         return 2;
-    RenderOpt ro = {lang, !utf8, o.at};
+    RenderOpt ro = {lang, !utf8, o.at, layout_narration_fits};
     if (o.at > l.nsteps) {
         fprintf(stderr, _("qkvtutor: --at %d: the lesson has %d steps\n"), o.at, l.nsteps);
         lesson_free(&l);

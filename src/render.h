@@ -9,12 +9,25 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "lesson/lesson.h"
+#include "lesson/session.h"
+
+/* Does step `step`'s narration in `lang` show whole at cols x rows? The
+ * layout answers it (layout_narration_fits); render.c does not link the
+ * layout, so the caller passes it in. */
+typedef bool (*NarrationFits)(const Session *s, int step, Lang lang, int cols, int rows);
 
 typedef struct {
     Lang lang;
     bool ascii;     /* no UTF-8 on this terminal */
     int at;         /* 0 or 1..nsteps */
+    NarrationFits fits;  /* --check: NULL skips the narration check */
 } RenderOpt;
+
+/* The screen every narration must fit whole, in normal mode. */
+#define CHECK_COLS 80
+#define CHECK_ROWS 24
+/* Room for a row expectation's message naming every wrong cell (64 cells). */
+#define EXPECT_MSG_MAX 8192
 
 /* Print the walkthrough: every step (or step `at`) with its narration,
  * matrices and arithmetic. Returns 0. */
@@ -23,7 +36,9 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o);
  * of memory. */
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o);
 /* Run the script and verify every expect; print one line per failure (and a
- * summary). Returns 0 when all hold, 1 otherwise. */
+ * summary). With o->fits, also check that every step's narration, in both
+ * languages, shows whole at CHECK_COLS x CHECK_ROWS; print one line per
+ * step and language that does not. Returns 0 when all hold, 1 otherwise. */
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o);
 
 #endif
