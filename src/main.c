@@ -259,7 +259,7 @@ int main(int argc, char **argv)
     Lesson l;
     if (!load(o.lesson, &l))
         return 2;
-    RenderOpt ro = {lang, !utf8, o.at, layout_narration_fits};
+    RenderOpt ro = {lang, !utf8, o.at};
     if (o.at > l.nsteps) {
         fprintf(stderr, _("qkvtutor: --at %d: the lesson has %d steps\n"), o.at, l.nsteps);
         lesson_free(&l);
@@ -268,7 +268,7 @@ int main(int argc, char **argv)
     switch (o.mode) {
     case MODE_DUMP:  rc = render_dump(stdout, &l, &ro); break;
     case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
-    case MODE_CHECK: rc = render_check(stdout, &l, &ro); break;
+    case MODE_CHECK: rc = render_check_fits(stdout, &l, &ro, layout_narration_fits); break;
     default: {
         ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at};
         rc = view_run(&l, &vo);

@@ -328,13 +328,13 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 /* The step's narration shows whole at CHECK_COLS x CHECK_ROWS in both
  * languages; one line per step and language where it does not. Returns how
  * many did not. */
-static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, const RenderOpt *o)
+static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, NarrationFits fits)
 {
     static const Lang langs[] = {LANG_EN, LANG_ZH};
     static const char *const code[] = {"en", "zh"};
     int bad = 0;
     for (int n = 0; n < 2; n++) {
-        if (!*text_get(&l->steps[k].say, langs[n]) || o->fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS))
+        if (!*text_get(&l->steps[k].say, langs[n]) || fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS))
             continue;
         bad++;
         fprintf(out, "%s:%d: %s %d (%s): ", l->file, l->steps[k].line, _("step"), k + 1, code[n]);
@@ -346,6 +346,11 @@ static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, 
 
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
 {
+    return render_check_fits(out, l, o, NULL);
+}
+
+int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits)
+{
     Session s;
     int total = 0, failed = 0, narration = 0;
     if (!session_init(&s, l))
@@ -354,8 +359,8 @@ int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
     for (int k = 0; k < l->nsteps; k++) {
         session_goto(&s, k);
         const Step *st = session_step(&s);
-        if (o->fits)
-            narration += check_narration(out, l, &s, k, o);
+        if (fits)
+            narration += check_narration(out, l, &s, k, fits);
         for (int e = 0; e < st->nexpect; e++) {
             static char msg[EXPECT_MSG_MAX];
             total++;

@@ -20,7 +20,6 @@ typedef struct {
     Lang lang;
     bool ascii;     /* no UTF-8 on this terminal */
     int at;         /* 0 or 1..nsteps */
-    NarrationFits fits;  /* --check: NULL skips the narration check */
 } RenderOpt;
 
 /* The screen every narration must fit whole, in normal mode. */
@@ -36,9 +35,13 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o);
  * of memory. */
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o);
 /* Run the script and verify every expect; print one line per failure (and a
- * summary). With o->fits, also check that every step's narration, in both
- * languages, shows whole at CHECK_COLS x CHECK_ROWS; print one line per
- * step and language that does not. Returns 0 when all hold, 1 otherwise. */
+ * summary). Returns 0 when all hold, 1 otherwise. */
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o);
+/* The same, and with fits (--check passes layout_narration_fits) every
+ * step's narration, in both languages, must show whole at CHECK_COLS x
+ * CHECK_ROWS: one line per step and language where it does not, e.g.
+ * "my.yaml:12: step 3 (zh): the narration cannot be shown whole at 80x24;
+ * shorten it". */
+int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits);
 
 #endif
