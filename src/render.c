@@ -199,8 +199,8 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         char what[EXPECT_MSG_MAX / 8];
         if (expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg)) {
             expect_describe(&st->expect[k], what, sizeof what);
-            /* TRANSLATORS: "expect: A[1] = [0.873, 0.076, 0.052] holds" in --dump */
             fprintf(out, "  %s ", _("expect:"));
+            /* TRANSLATORS: "expect: A[1] = [0.873, 0.076, 0.052] holds" in --dump */
             fprintf(out, _("%s holds"), what);
             fputc('\n', out);
         } else {

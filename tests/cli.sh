@@ -87,6 +87,31 @@ else
     failn=$((failn + 1)); echo "FAIL: wrong row / expect holds: status $st: $(cat "$T/out")"
 fi
 
+# A row of 64 wrong cells: --check names all 64 (the message once stopped
+# at 256 bytes), and --dump says the same under the step.
+ones=$(seq 64 | sed 's/.*/1.0/' | paste -sd, -)
+halves=$(seq 64 | sed 's/.*/0.5/' | paste -sd, -)
+cat >"$T/wide.yaml" <<EOF
+format: qkvtutor/1
+title: a wide row
+tokens: [a]
+X: [[$ones]]
+weights:
+  random: {seed: 1, scale: 0.3, d_k: 2}
+steps:
+  - stage: input
+    expect: {"X[1]": [$halves]}
+EOF
+"$BIN" --check "$T/wide.yaml" >"$T/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && [ "$(grep -o 'X\[1\]\[[0-9]*\] is 1.000, expected 0.5 (within 0.05)' "$T/out" | wc -l)" -eq 64 ] &&
+   grep -q 'X\[1\]\[64\] is 1.000, expected 0.5 (within 0.05)$' "$T/out" && ! grep -q 'more' "$T/out" &&
+   [ "$("$BIN" --dump "$T/wide.yaml" | grep -o 'is 1.000, expected 0.5' | wc -l)" -eq 64 ]; then
+    pass=$((pass + 1)); echo "ok: a row of 64 wrong cells is reported whole"
+else
+    failn=$((failn + 1)); echo "FAIL: a row of 64 wrong cells: status $st: $(head -c 300 "$T/out")"
+fi
+
 # --dump says who set an overridden row: the lesson's own overrides: and
 # do: are not "set by hand" (issue 10).
 cat >"$T/ov.yaml" <<'EOF'
