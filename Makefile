@@ -124,7 +124,7 @@ screenshots: all
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace
 LESSON_TESTS = test_text test_action test_load test_session test_template test_ask test_live
-UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout
+UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration
 
 $(B)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(dir $@)
@@ -137,7 +137,7 @@ $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(COR
 
 # The layout's rules over the grid of lessons, steps, modes and sizes: no
 # curses. It generates the 64x64 lesson itself (tests/bench/gen_lesson.sh).
-$(B)/tests/test_layout: $(B)/tests/test_layout.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_layout $(B)/tests/test_narration: $(B)/tests/%: $(B)/tests/%.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "layout/layout.h"
 #include "lesson/embedded.h"
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
@@ -366,7 +367,7 @@ int main(int argc, char **argv)
     switch (o.mode) {
     case MODE_DUMP:  rc = render_dump(stdout, &l, &ro); break;
     case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
-    case MODE_CHECK: rc = render_check(stdout, &l, &ro); break;
+    case MODE_CHECK: rc = render_check_fits(stdout, &l, &ro, layout_narration_fits); break;
     case MODE_SVG: {
         SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows};
         rc = svg_step(stdout, &l, &so);

@@ -225,9 +225,17 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         put_matrix(out, l, s, ids[k], fo);
     put_explain(out, s, step_focus(st), fo);
     for (int k = 0; k < st->nexpect && !l->reseeded; k++) { /* a --variant's numbers are not the lesson's */
-        char msg[256];
-        bool ok = expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg);
-        fprintf(out, "  %s %s\n", _("expect:"), ok ? _("holds") : msg);
+        static char msg[EXPECT_MSG_MAX];
+        char what[EXPECT_MSG_MAX / 8];
+        if (expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg)) {
+            expect_describe(&st->expect[k], what, sizeof what);
+            fprintf(out, "  %s ", _("expect:"));
+            /* TRANSLATORS: "expect: A[1] = [0.873, 0.076, 0.052] holds" in --dump */
+            fprintf(out, _("%s holds"), what);
+            fputc('\n', out);
+        } else {
+            fprintf(out, "  %s %s\n", _("expect:"), msg);
+        }
     }
 }
 
@@ -363,18 +371,44 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
     return rc;
 }
 
+/* The step's narration shows whole at CHECK_COLS x CHECK_ROWS in both
+ * languages; one line per step and language where it does not. Returns how
+ * many did not. */
+static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, NarrationFits fits)
+{
+    static const Lang langs[] = {LANG_EN, LANG_ZH};
+    static const char *const code[] = {"en", "zh"};
+    int bad = 0;
+    for (int n = 0; n < 2; n++) {
+        if (!*text_get(&l->steps[k].say, langs[n]) || fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS))
+            continue;
+        bad++;
+        fprintf(out, "%s:%d: %s %d (%s): ", l->file, l->steps[k].line, _("step"), k + 1, code[n]);
+        fprintf(out, _("the narration cannot be shown whole at %dx%d; shorten it"), CHECK_COLS, CHECK_ROWS);
+        fputc('\n', out);
+    }
+    return bad;
+}
+
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
 {
+    return render_check_fits(out, l, o, NULL);
+}
+
+int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits)
+{
     Session s;
-    int total = 0, failed = 0;
+    int total = 0, failed = 0, narration = 0;
     if (!session_init(&s, l))
         return no_memory();
     session_goto(&s, 0);
     for (int k = 0; k < l->nsteps; k++) {
         session_goto(&s, k);
         const Step *st = session_step(&s);
+        if (fits)
+            narration += check_narration(out, l, &s, k, fits);
         for (int e = 0; e < st->nexpect; e++) {
-            char msg[256];
+            static char msg[EXPECT_MSG_MAX];
             total++;
             if (!expect_check(&st->expect[e], &s.cur, l->digits, msg, sizeof msg)) {
                 failed++;
@@ -386,5 +420,5 @@ int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
     session_free(&s);
     fprintf(out, "%s: %d %s, %d %s\n", l->file, total - failed, _("expectations hold"), failed,
             _("failed"));
-    return failed ? 1 : 0;
+    return failed || narration ? 1 : 0;
 }

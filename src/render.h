@@ -9,12 +9,24 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "lesson/lesson.h"
+#include "lesson/session.h"
+
+/* Does step `step`'s narration in `lang` show whole at cols x rows? The
+ * layout answers it (layout_narration_fits); render.c does not link the
+ * layout, so the caller passes it in. */
+typedef bool (*NarrationFits)(const Session *s, int step, Lang lang, int cols, int rows);
 
 typedef struct {
     Lang lang;
     bool ascii;     /* no UTF-8 on this terminal */
     int at;         /* 0 or 1..nsteps */
 } RenderOpt;
+
+/* The screen every narration must fit whole, in normal mode. */
+#define CHECK_COLS 80
+#define CHECK_ROWS 24
+/* Room for a row expectation's message naming every wrong cell (64 cells). */
+#define EXPECT_MSG_MAX 8192
 
 /* Print the walkthrough: every step (or step `at`) with its narration,
  * matrices and arithmetic. Returns 0. */
@@ -25,6 +37,12 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o);
 /* Run the script and verify every expect; print one line per failure (and a
  * summary). Returns 0 when all hold, 1 otherwise. */
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o);
+/* The same, and with fits (--check passes layout_narration_fits) every
+ * step's narration, in both languages, must show whole at CHECK_COLS x
+ * CHECK_ROWS: one line per step and language where it does not, e.g.
+ * "my.yaml:12: step 3 (zh): the narration cannot be shown whole at 80x24;
+ * shorten it". */
+int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits);
 /* The title of stage 1..5, translated: "scores S = Q·Kᵀ (÷ √d_k when scaled)". */
 const char *render_stage_title(int stage);
 

@@ -81,6 +81,70 @@ else
     failn=$((failn + 1)); echo "FAIL: --check on a wrong expectation: status $st: $(cat "$T/out")"
 fi
 
+# A narration that cannot be shown whole at 80x24 fails --check (exit 1),
+# naming the step and the language (issue 11): 900 characters of say:.
+long=$(i=0; while [ $i -lt 40 ]; do printf 'Each row of X is a token. '; i=$((i + 1)); done | cut -c1-900)
+cat >"$T/long.yaml" <<EOF
+format: qkvtutor/1
+title: a narration too long for 80x24
+tokens: [a, b, c]
+X: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]]
+weights:
+  random: {seed: 42, scale: 0.3, d_k: 3}
+steps:
+  - stage: input
+    say: "A short narration fits."
+  - stage: scores
+    focus: "S[1][2]"
+    say: {en: "$long", zh: "短的讲解放得下。"}
+EOF
+"$BIN" --check "$T/long.yaml" >"$T/out" 2>&1
+st=$?
+if [ ${#long} -eq 900 ] && [ $st -eq 1 ] && [ "$(cat "$T/out")" = "$T/long.yaml:10: step 2 (en): the narration cannot be shown whole at 80x24; shorten it
+$T/long.yaml: 0 expectations hold, 0 failed" ]; then
+    pass=$((pass + 1)); echo "ok: --check refuses a 900-character narration, naming step and language"
+else
+    failn=$((failn + 1)); echo "FAIL: --check on a 900-character narration: status $st: $(cat "$T/out")"
+fi
+
+# A wrong row names every wrong cell; --dump says which value holds.
+sed 's/\[0.313, 0.337, 0.350\]/[0.311, 0.331, 0.351]/' lessons/01-three-tokens.yaml >"$T/row.yaml"
+"$BIN" --check "$T/row.yaml" >"$T/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && grep -qx ".*: step 10: A\[1\]\[1\] is 0.313, expected 0.311 (within 0.0005); A\[1\]\[2\] is 0.337, expected 0.331 (within 0.0005); A\[1\]\[3\] is 0.350, expected 0.351 (within 0.0005)" "$T/out" &&
+   "$BIN" --dump 1 | grep -qx '  expect: A\[1\] = \[0.313, 0.337, 0.350\] holds' &&
+   "$BIN" --dump 1 | grep -qx '  expect: S\[1\]\[2\] = 0.006 holds' &&
+   "$BIN" --lang zh --dump 1 | grep -qx '  预期: A\[1\] = \[0.313, 0.337, 0.350\] 成立'; then
+    pass=$((pass + 1)); echo "ok: a wrong row names every wrong cell; --dump names what holds"
+else
+    failn=$((failn + 1)); echo "FAIL: wrong row / expect holds: status $st: $(cat "$T/out")"
+fi
+
+# A row of 64 wrong cells: --check names all 64 (the message once stopped
+# at 256 bytes), and --dump says the same under the step.
+ones=$(seq 64 | sed 's/.*/1.0/' | paste -sd, -)
+halves=$(seq 64 | sed 's/.*/0.5/' | paste -sd, -)
+cat >"$T/wide.yaml" <<EOF
+format: qkvtutor/1
+title: a wide row
+tokens: [a]
+X: [[$ones]]
+weights:
+  random: {seed: 1, scale: 0.3, d_k: 2}
+steps:
+  - stage: input
+    expect: {"X[1]": [$halves]}
+EOF
+"$BIN" --check "$T/wide.yaml" >"$T/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && [ "$(grep -o 'X\[1\]\[[0-9]*\] is 1.000, expected 0.5 (within 0.05)' "$T/out" | wc -l)" -eq 64 ] &&
+   grep -q 'X\[1\]\[64\] is 1.000, expected 0.5 (within 0.05)$' "$T/out" && ! grep -q 'more' "$T/out" &&
+   [ "$("$BIN" --dump "$T/wide.yaml" | grep -o 'is 1.000, expected 0.5' | wc -l)" -eq 64 ]; then
+    pass=$((pass + 1)); echo "ok: a row of 64 wrong cells is reported whole"
+else
+    failn=$((failn + 1)); echo "FAIL: a row of 64 wrong cells: status $st: $(head -c 300 "$T/out")"
+fi
+
 # --dump says who set an overridden row: the lesson's own overrides: and
 # do: are not "set by hand" (issue 10).
 cat >"$T/ov.yaml" <<'EOF'

@@ -522,6 +522,7 @@ static void test_lesson4_softmax_shows_s(void **state)
     Case c;
     load_builtin(&c, "lessons/04");
     session_goto_stage(&c.s, STAGE_SOFTMAX);
+    session_ask_reveal(&c.s); /* the weights are asked at this step: show them */
     for (int j = 0; j < 4; j++) {
         view_state(&c, MODE_NORMAL, LANG_EN, 80, 24);
         c.in.fj = j; /* l moves the focus along the row */
@@ -582,6 +583,7 @@ static void test_change_marks(void **state)
         char err[256], cell[256];
         load_builtin(&c, "lessons/01");
         session_goto_stage(&c.s, STAGE_SOFTMAX);
+        session_ask_reveal(&c.s); /* the weights are asked at this step: show them */
         assert_true(session_act_text(&c.s, "Q[1] = K[1] * 5", err, sizeof err));
         assert_true(session_act_text(&c.s, "scale = sqrt_dk", err, sizeof err));
         view_state(&c, MODE_NORMAL, LANG_EN, 80, 24);
@@ -627,6 +629,7 @@ static void test_bars_one_scale(void **state)
     char bar[2][64] = {"", ""};
     load_builtin(&c, "lessons/01");
     session_goto_stage(&c.s, STAGE_SOFTMAX);
+    session_ask_reveal(&c.s); /* the weights are asked at this step: show them */
     for (int m = 0; m < 2; m++) {
         view_state(&c, m ? MODE_EDIT : MODE_NORMAL, LANG_EN, 80, 24);
         layout_plan(&c.in, &c.p);
@@ -668,6 +671,7 @@ static void test_very_wide(void **state)
     char err[256];
     load_builtin(&c, "lessons/01");
     session_goto_stage(&c.s, STAGE_SOFTMAX);
+    session_ask_reveal(&c.s); /* the weights are asked at this step: show them */
     assert_true(session_act_text(&c.s, "Q[1] = K[1] * 10000", err, sizeof err));
     assert_true(session_act_text(&c.s, "softmax = stable", err, sizeof err));
     for (int w = 2780; w <= 3000; w += 220) {
@@ -692,6 +696,7 @@ static void test_status_whole(void **state)
     char got[1024], want[1024];
     load_builtin(&c, "lessons/01");
     session_goto_stage(&c.s, STAGE_SOFTMAX);
+    session_ask_reveal(&c.s); /* the weights are asked at this step: show them */
     for (int z = 0; z < 2; z++) {
         view_state(&c, MODE_NORMAL, LANG_EN, z ? 60 : 80, z ? 18 : 24);
         c.in.msg = msg;
@@ -815,6 +820,7 @@ static void test_small_softmax(void **state)
     Case c;
     load_builtin(&c, "lessons/01");
     session_goto_stage(&c.s, STAGE_SOFTMAX);
+    session_ask_reveal(&c.s); /* the weights are asked at this step: show them */
     view_state(&c, MODE_NORMAL, LANG_EN, 60, 18);
     layout_plan(&c.in, &c.p);
     assert_true(omitted(&c.p, M_Q) && omitted(&c.p, M_K) && omitted(&c.p, M_V));

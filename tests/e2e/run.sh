@@ -106,6 +106,10 @@ t_steps()
         keys $s $key
         k=$((k + 1))
         expect $s " $k/$n · " "$key did not move to step $k/$n" || return 1
+        if screen_has "type your answer"; then # a question: Space reveals it, on the same step
+            keys $s Space
+            expect $s "Revealed" "Space did not reveal the answer at step $k" || return 1
+        fi
         st=$(ribbon_stage "$SCREEN")
         case $st in
         [1-5]) ;;
@@ -170,7 +174,7 @@ t_steps()
 t_placeholder_label()
 {
     s=t_placeholder_label
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 3
     expect $s "[3 " "3 did not jump to stage 3" || return 1
@@ -184,7 +188,7 @@ t_placeholder_label()
 t_stray_escape()
 {
     s=t_stray_escape
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     n=$(steps_of "$SCREEN")
     tm send-keys -t $s -l -- "$(printf '\033[4~')"     # End, as tmux sends it
@@ -202,7 +206,7 @@ t_stray_escape()
 t_focus()
 {
     s=t_focus
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 3
     expect $s "[3 " "3 did not jump to stage 3" || return 1
@@ -224,7 +228,7 @@ t_focus()
 t_resize()
 {
     s=t_resize
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     tm resize-window -t $s -x 30 -y 8
     size=$(pane_fmt $s '#{pane_width}x#{pane_height}')
@@ -245,7 +249,7 @@ t_resize()
 t_help()
 {
     s=t_help
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s '?'
     expect $s "next step" "? did not open the help" || return 1
@@ -265,7 +269,7 @@ t_help()
 t_help_complete()
 {
     s=t_help_complete
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s '?'
     expect $s "next step" "? did not open the help" || return 1
@@ -285,7 +289,7 @@ restore()
     typetext $s "stty -g > $f.before"
     keys $s Enter
     wait_until file_ready "$f.before" || { fail "the shell in the pane did not run stty"; SCREEN=$(cap $s); return 1; }
-    typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1'"
+    typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1P'"
     keys $s Enter
     expect $s "[1 X]" "the tool did not start from the shell" || return 1
     wait_until file_ready "$f.pid" || { fail "no pid file"; return 1; }
@@ -329,7 +333,7 @@ t_suspend()
     s=t_suspend
     f=$E2E_TMP/suspend
     start $s 80 24 /bin/sh
-    typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1'"
+    typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1P'"
     keys $s Enter
     expect $s "[1 X]" "the tool did not start from the shell" || return 1
     wait_until file_ready "$f.pid" || { fail "no pid file"; return 1; }
@@ -383,7 +387,7 @@ t_noterm()
 t_edit_experiment()
 {
     s=t_edit_experiment
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "[4 softmax]" "4 did not jump to the softmax stage" || return 1
@@ -420,7 +424,7 @@ t_edit_save()
     s=t_edit_save
     dir=$E2E_TMP/save
     mkdir -p "$dir"
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect_re $s "$(row_re 我 0.313 0.337 0.350)" "4: A row 我 is not 0.313 0.337 0.350" || return 1
@@ -473,7 +477,7 @@ print(" ".join("%.3f" % x for x in d["matrices"]["A"][0]))' "$dir/saved.json" 2>
 t_quit_unsaved()
 {
     s=t_quit_unsaved
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "[4 softmax]" || return 1
@@ -497,7 +501,7 @@ t_quit_unsaved()
 t_edit_huge()
 {
     s=t_edit_huge
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4 :
     expect_re $s "^ :$" "':' did not open the action prompt" || return 1
@@ -524,6 +528,10 @@ t_lesson2()
         keys $s n
         k=$((k + 1))
         expect $s " $k/$n · " "n did not reach step $k" || return 1
+        if screen_has "type your answer"; then
+            keys $s Space
+            expect $s "Revealed" "Space did not reveal the answer at step $k" || return 1
+        fi
         case $got in
         "") screen_re "$(row_re 我 0.873 0.076 0.052)" && screen_has "0.313 → 0.873" && got=873 ;;
         873) screen_re "$(row_re 我 0.695 0.169 0.136)" && got=873,695 ;;
@@ -537,7 +545,7 @@ t_lesson2()
 t_big()
 {
     s=t_big
-    start $s 120 40 "$BIN" "$L1"
+    start $s 120 40 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     n=$(steps_of "$SCREEN") k=1
     while :; do
@@ -560,7 +568,7 @@ t_big()
 t_zh()
 {
     s=t_zh
-    start $s 80 24 "$BIN" --lang zh "$L1"
+    start $s 80 24 "$BIN" --lang zh "$L1P"
     expect $s "三个词走完一次自注意力" "--lang zh: the Chinese title is not shown" || return 1
     n=$(steps_of "$SCREEN") k=1
     while :; do
@@ -582,7 +590,7 @@ help_words() { printf '%s\n' "$1" | tr -s ' \t' '\n\n' | grep -v '^$' | sort; }
 t_big_help()
 {
     s=t_big_help
-    start $s 200 60 "$BIN" "$L1"
+    start $s 200 60 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s '?'
     expect $s "next step" "? did not open the help at 200×60" || return 1
@@ -604,13 +612,13 @@ t_big_help()
 t_nocolor()
 {
     s=t_nocolor
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "α₁ = exp ÷ sum" || return 1
     colour=$SCREEN
     stop $s
-    start $s 80 24 -e NO_COLOR=1 "$BIN" "$L1"
+    start $s 80 24 -e NO_COLOR=1 "$BIN" "$L1P"
     expect $s "[1 X]" "NO_COLOR=1: the lesson did not open" || return 1
     keys $s 4
     expect $s "α₁ = exp ÷ sum" "NO_COLOR=1: 4 did not reach the softmax stage" || return 1
@@ -639,7 +647,7 @@ t_projector_mono()
 {
     s=t_projector_mono
     tm new-session -d -s "$s" -x 80 -y 24 -c "$E2E_ROOT" -e LANG=C.UTF-8 \
-        env TERM=vt100 "$BIN" --theme projector "$L1"   # tmux sets TERM itself; env has the last word
+        env TERM=vt100 "$BIN" --theme projector "$L1P"   # tmux sets TERM itself; env has the last word
     expect $s "[1 X]" "--theme projector on vt100: the lesson did not open" || return 1
     keys $s 3
     expect $s "score₁₂ = q₁·k₂" "--theme projector on vt100: 3 did not reach the scores" || return 1
@@ -659,7 +667,7 @@ t_projector_mono()
 t_trace_notice()
 {
     s=t_trace_notice
-    start $s 80 24 "$BIN" "$L1"
+    start $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4 :
     expect_re $s "^ :$" "':' did not open the action prompt" || return 1
@@ -720,7 +728,7 @@ t_exercise()
 t_small_softmax()
 {
     s=t_small_softmax
-    start $s 60 18 "$BIN" "$L1"
+    start $s 60 18 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "α₁ = exp ÷ sum" "4 did not reach the softmax stage at 60×18" || return 1
