@@ -359,7 +359,7 @@ int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
     MatId fmat = M_Q;
     layout_focus_step(&s, &fi, &fj, &frow, &fmat);
     layout_clamp_focus(&s, &fi, &fj, fmat);
-    while (s.step < at - 1 && session_next(&s)) {
+    while (s.step < at - 1 && (session_ask_reveal(&s), session_next(&s))) { /* next reveals a question first */
         layout_focus_step(&s, &fi, &fj, &frow, &fmat);
         layout_clamp_focus(&s, &fi, &fj, fmat);
     }

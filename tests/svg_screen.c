@@ -4,7 +4,8 @@
  * Usage: svg_screen LOCALEDIR LESSON.yaml STEP COLS ROWS en|zh THEME [present]
  * Draws the real view on a headless screen (tests/screen.c) at COLS x ROWS:
  * the lesson opened at its first step, then "n" pressed and the frame drawn
- * until STEP, as a class steps through it, and prints the screen as text
+ * until STEP, as a class steps through it (twice at a question: the first
+ * reveals it), and prints the screen as text
  * (screen_text: one line per row, trailing blanks trimmed). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
         return 2;
     }
     l.start = 0; /* from the first step, as --svg steps */
-    ViewOpt o = {lang, false, argv[7], argc > 8 && strcmp(argv[8], "present") == 0};
+    ViewOpt o = {lang, false, argv[7], argc > 8 && strcmp(argv[8], "present") == 0, 0};
     View *v = view_new(&l, &o);
     if (!v) {
         screen_close();
@@ -45,7 +46,7 @@ int main(int argc, char **argv)
     }
     view_draw(v);
     for (int k = 1; k < step; k++) {
-        view_keys(v, "n");
+        view_keys(v, l.steps[k - 1].nask ? "nn" : "n"); /* at a question, next reveals first */
         view_draw(v);
     }
     char *text = screen_text();

@@ -15,19 +15,7 @@
 /* text made safe for a message, in quotes, cut after 40 bytes */
 static const char *quote(const char *s, char *buf, size_t len)
 {
-    char cut[48], safe[160];
-    size_t n = strlen(s);
-    bool longer = n > 40;
-    if (longer) {
-        n = 40;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
-    }
-    memcpy(cut, s, n);
-    cut[n] = '\0';
-    text_sanitize(cut, safe, sizeof safe, false);
-    snprintf(buf, len, "\"%s%s\"", safe, longer ? "..." : "");
-    return buf;
+    return text_quote(s, "\"", "\"", buf, len);
 }
 
 bool ask_parse(const char *text, const Attn *shape, int stage, Ask *out, char *msg, size_t len)

@@ -43,22 +43,9 @@ bool diag_oom(Diag *d, const yaml_node_t *n)
 
 const char *diag_quote(Diag *d, const char *s)
 {
-    char cut[48];
-    size_t n = strlen(s);
-    bool longer = n > 40;
-    if (longer) {
-        n = 40;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
-    }
-    memcpy(cut, s, n);
-    cut[n] = '\0';
     char *out = d->quoted[d->qi];
     d->qi ^= 1;
-    out[0] = '"';
-    text_sanitize(cut, out + 1, sizeof d->quoted[0] - 8, false);
-    strcat(out, longer ? "...\"" : "\"");
-    return out;
+    return text_quote(s, "\"", "\"", out, sizeof d->quoted[0]);
 }
 
 const char *diag_found(Diag *d, const yaml_node_t *n)

@@ -79,20 +79,7 @@ int template_ref_parse(const char *s, MatId *m, int *i, int *j)
 /* Write "{inner}" made safe for a message (cut after 40 bytes) into buf. */
 static const char *quote(const char *inner, char *buf, size_t len)
 {
-    char cut[48];
-    size_t n = strlen(inner);
-    bool longer = n > 40;
-    if (longer) {
-        n = 40;
-        while (n > 0 && ((unsigned char)inner[n] & 0xC0) == 0x80)
-            n--;
-    }
-    memcpy(cut, inner, n);
-    cut[n] = '\0';
-    char safe[160];
-    text_sanitize(cut, safe, sizeof safe, false);
-    snprintf(buf, len, "{%s%s}", safe, longer ? "..." : "");
-    return buf;
+    return text_quote(inner, "{", "}", buf, len);
 }
 
 static bool word_is(const char *w, size_t n, const char *name)

@@ -5,6 +5,7 @@
 #include "text.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -202,4 +203,21 @@ int text_lang_parse(const char *s)
     if (strncmp(s, "en", 2) == 0 || lang_word(s, "C") || lang_word(s, "POSIX"))
         return LANG_EN;
     return -1;
+}
+
+char *text_quote(const char *s, const char *open, const char *close, char *buf, size_t len)
+{
+    char cut[48], safe[160];
+    size_t n = strlen(s);
+    bool longer = n > 40;
+    if (longer) {
+        n = 40;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(cut, s, n);
+    cut[n] = '\0';
+    text_sanitize(cut, safe, sizeof safe, false);
+    snprintf(buf, len, "%s%s%s%s", open, safe, longer ? "..." : "", close);
+    return buf;
 }

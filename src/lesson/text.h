@@ -34,6 +34,10 @@ void text_sanitize(const char *src, char *dst, size_t len, bool ascii);
 /* Display width of a UTF-8 string (control characters and invalid bytes
  * count as 1, as after sanitising). Uses wcwidth(), so the caller's
  * LC_CTYPE must be a UTF-8 locale for wide characters to count 2. */
+/* User text for a message: sanitised, cut after 40 bytes (at a character
+ * boundary, then "..."), between `open` and `close`: "\"", "\"" or "{", "}".
+ * Returns buf. */
+char *text_quote(const char *s, const char *open, const char *close, char *buf, size_t len);
 int text_width(const char *s);
 /* Display width of the first n bytes of s. */
 int text_width_n(const char *s, size_t n);

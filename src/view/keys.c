@@ -893,15 +893,14 @@ static void labels_of(Request r, char *buf, size_t len)
         }
 }
 
-void keys_draw_help(View *v)
+/* The help screen's lines without a screen, for tests/keys_table.c (which
+ * checks README.md and the man page against them): line(keys, help, ctx) for
+ * each line, a request's keys and those of the requests after it that have no help of their own, help untranslated. */
+void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx), void *ctx);
+void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx), void *ctx)
 {
     char keys[160], more[96];
-    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves.");
-    size_t first = fmt_wrap(edit, COLS - 3, false);
-    attrset(theme_attr(ROLE_TITLE));
-    mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
-    int y = 2;
-    for (int r = 0; r < REQ_COUNT && y < LINES - 1; r++) {
+    for (int r = 0; r < REQ_COUNT; r++) {
         if (!requests[r].help)
             continue;
         labels_of((Request)r, keys, sizeof keys);
@@ -909,11 +908,31 @@ void keys_draw_help(View *v)
             labels_of((Request)k, more, sizeof more);
             snprintf(keys + strlen(keys), sizeof keys - strlen(keys), " / %s", more);
         }
-        attrset(theme_attr(ROLE_KEY));
-        mvaddnstr(y, 2, keys, (int)text_fit(keys, 28));
-        attrset(theme_attr(ROLE_NORMAL));
-        mvaddnstr(y++, 32, _(requests[r].help), (int)text_fit(_(requests[r].help), COLS - 34));
+        line(keys, requests[r].help, ctx);
     }
+}
+
+/* One help line drawn at the next row, while the screen has room above the
+ * edit-mode lines. */
+static void help_line(const char *keys, const char *help, void *ctx)
+{
+    int *y = ctx;
+    if (*y >= LINES - 1)
+        return;
+    attrset(theme_attr(ROLE_KEY));
+    mvaddnstr(*y, 2, keys, (int)text_fit(keys, 28));
+    attrset(theme_attr(ROLE_NORMAL));
+    mvaddnstr((*y)++, 32, _(help), (int)text_fit(_(help), COLS - 34));
+}
+
+void keys_draw_help(View *v)
+{
+    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves.");
+    size_t first = fmt_wrap(edit, COLS - 3, false);
+    attrset(theme_attr(ROLE_TITLE));
+    mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
+    int y = 2;
+    keys_help_lines(help_line, &y);
     attrset(theme_attr(ROLE_HINT));
     if (y <= LINES - 2) { /* the edit-mode keys, on the last two lines */
         mvaddnstr(LINES - 2, 2, edit, (int)first);
@@ -995,21 +1014,3 @@ void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len)
     snprintf(buf + strlen(buf), len - strlen(buf), "%s", tail);
 }
 
-/* The help screen's lines without a screen, for tests/keys_table.c (which
- * checks README.md and the man page against them): line(keys, help, ctx) for
- * each line, keys as keys_draw_help() groups them, help untranslated. */
-void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx), void *ctx);
-void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx), void *ctx)
-{
-    char keys[160], more[96];
-    for (int r = 0; r < REQ_COUNT; r++) {
-        if (!requests[r].help)
-            continue;
-        labels_of((Request)r, keys, sizeof keys);
-        for (int k = r + 1; k < REQ_COUNT && !requests[k].help; k++) {
-            labels_of((Request)k, more, sizeof more);
-            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), " / %s", more);
-        }
-        line(keys, requests[r].help, ctx);
-    }
-}
