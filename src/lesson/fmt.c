@@ -336,12 +336,8 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     return 2;
 }
 
-static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_LINE], int max)
+static int explain_kind(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_LINE])
 {
-    if (max < 4)
-        return 0;
-    for (int k = 0; k < max; k++)
-        lines[k][0] = '\0';
     switch (e->kind) {
     case EX_INPUT:   return ex_input(e, o, w, lines);
     case EX_PROJ:    return ex_proj(e, o, w, lines);
@@ -352,6 +348,22 @@ static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FM
     case EX_NONE:    break;
     }
     return 0;
+}
+
+/* The lines; the first that says " ≈ " also says why, once. */
+static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_LINE], int max)
+{
+    if (max < 4)
+        return 0;
+    for (int k = 0; k < max; k++)
+        lines[k][0] = '\0';
+    int n = explain_kind(e, o, w, lines);
+    for (int k = 0; k < n; k++)
+        if (strstr(lines[k], o->ascii ? " ~ " : " ≈ ")) {
+            put(lines[k], "   %s", o->ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
+            break;
+        }
+    return n;
 }
 
 int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max)
@@ -372,7 +384,7 @@ static Who who_set(const Session *s, const Explain *e)
             for (int k = 0; k <= s->step; k++)
                 for (int n = 0; n < s->lesson->steps[k].nact; n++) {
                     const Action *a = &s->lesson->steps[k].act[n];
-                    if (a->kind != ACT_RESET && a->kind != ACT_SCALE && a->kind != ACT_SOFTMAX && a->mat == e->mat &&
+                    if ((a->kind == ACT_CELL_SET || a->kind == ACT_ROW_SET || a->kind == ACT_ROW_COPY) && a->mat == e->mat &&
                         a->i == e->i && (a->kind != ACT_CELL_SET || a->j == e->j))
                         w.step = k;
                 }
