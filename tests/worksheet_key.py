@@ -110,6 +110,7 @@ def main():
         block = lines[k + 1:lines.index("```", k + 1)]
         results = set()  # each line's last value; a softmax walk's last is a row "[a, b, c]"
         for l in block:
+            l = re.sub(r"\s+\([≈~]: [^)]*\)$", "", l)  # the note after a line that ends in ≈
             if " = " in l:
                 results.update(re.split(r" [=≈] ", l)[-1].strip("[]").split(", "))
         for v in answer.split(", "):
