@@ -90,14 +90,22 @@ static void view_state(Case *c, GridMode m, Lang lang, int cols, int rows)
     LayoutIn *in = &c->in;
     *in = (LayoutIn){.s = &c->s, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg = "",
                      .msg_role = ROLE_HINT, .keybar = normal_bar, .cols = cols, .rows = rows};
+    int st = session_stage(&c->s);
     if (f->kind != FOCUS_NONE) {
         in->fi = f->i;
         in->fj = f->kind == FOCUS_CELL ? f->j : 0;
         if (f->mat >= M_Q && f->mat <= M_V)
             in->fmat = f->mat;
+        /* as view_focus_from_step: a joined O cell is its head's */
+        MatId b = f->mat;
+        if (attn_heads(&c->s.cur) > 1 && st >= STAGE_SCORES && st <= STAGE_OUTPUT &&
+            (b == M_O || (b >= M_Q && b <= M_V))) {
+            int w = b == M_V || b == M_O ? attn_d_v(&c->s.cur) : attn_d_k(&c->s.cur);
+            session_set_head(&c->s, in->fj / w + 1);
+            in->fj %= w;
+        }
     }
-    int st = session_stage(&c->s);
-    MatId fm = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    MatId fm = st == STAGE_QKV ? in->fmat : attn_shown(&c->s.cur, attn_stage_mat(st), c->s.head);
     const Mat *fmx = &c->s.cur.m[fm];
     in->fi = in->fi >= fmx->rows ? fmx->rows - 1 : in->fi;
     in->fj = in->fj >= fmx->cols ? fmx->cols - 1 : in->fj;
@@ -116,7 +124,7 @@ static bool explained(const Case *c, Explain *e)
 {
     const LayoutIn *in = &c->in;
     int st = session_stage(&c->s);
-    MatId m = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    MatId m = st == STAGE_QKV ? in->fmat : attn_shown(&c->s.cur, attn_stage_mat(st), c->s.head);
     int i = in->fi, j = in->fj;
     if (in->mode == LAYOUT_EDIT && st <= STAGE_QKV) {
         m = in->emat;
@@ -219,24 +227,29 @@ static void runs_fit(const Case *c)
 static void operands(const Case *c, const Explain *e, bool cut)
 {
     int n = cut && e->n > 1 ? 1 : e->n;
+    const Attn *a = &c->s.cur;
     for (int k = 0; k < n; k++)
         switch (e->kind) {
         case EX_PROJ:
             if (e->overridden)
                 return;
             need(c, M_X, e->i, k, "operand");
-            need(c, (MatId)(M_WQ + (e->mat - M_Q)), k, e->j, "operand");
+            need(c, (MatId)(M_WQ + (attn_mat_base(e->mat) - M_Q)), k, e->wcol, "operand");
             break;
-        case EX_SCORE:
-            need(c, M_Q, e->i, k, "operand");
-            need(c, M_K, e->j, k, "operand");
+        case EX_SCORE: /* with heads: the head's own q_i and k_j */
+            need(c, attn_shown(a, M_Q, e->head), e->i, k, "operand");
+            need(c, attn_shown(a, M_K, e->head), e->j, k, "operand");
             break;
         case EX_SOFTMAX:
-            need(c, M_S, e->i, k, "operand");
+            need(c, attn_shown(a, M_S, e->head), e->i, k, "operand");
             break;
         case EX_OUTPUT:
-            need(c, M_A, e->i, k, "operand");
-            need(c, M_V, k, e->j, "operand");
+            need(c, attn_shown(a, M_A, e->head), e->i, k, "operand");
+            need(c, attn_shown(a, M_V, e->head), k, e->jh, "operand");
+            break;
+        case EX_PROJECT: /* y_ij = o_i . Wo[:, j], every head's columns of o_i */
+            need(c, M_O, e->i, k, "operand");
+            need(c, M_WO, k, e->j, "operand");
             break;
         default:
             return;
@@ -264,7 +277,7 @@ static void check_case(Case *c)
     runs_fit(c);
     Explain e;
     if (explained(c, &e)) {
-        MatId rm = e.kind == EX_SOFTMAX ? M_A : e.mat;
+        MatId rm = e.kind == EX_SOFTMAX ? attn_shown(&c->s.cur, M_A, e.head) : e.mat;
         need(c, rm, e.i, e.j, "focused result");
         arith_text(c, &e, buf, sizeof buf);
         whole_or_cut(c, BLOCK_ARITH, ROLE_ARITH, buf, "arithmetic");
@@ -291,13 +304,24 @@ static int grid_lesson(Case *c)
             for (int lg = 0; lg < 2; lg++) {
                 Lang lang = lg ? LANG_ZH : LANG_EN;
                 i18n_set(lang, "build/locale");
-                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
-                    view_state(c, (GridMode)m, lang, sizes[z][0], sizes[z][1]);
-                    snprintf(c->where, sizeof c->where, "%s step %d %s %s %dx%d", c->l.file ? c->l.file : "?",
-                             step + 1, mode_name[m], lg ? "zh" : "en", sizes[z][0], sizes[z][1]);
-                    check_case(c);
-                    cases++;
-                }
+                /* Stages 3-5 show one head at a time: every head of the lesson. */
+                int st = session_stage(&c->s), heads = st >= STAGE_SCORES && st <= STAGE_OUTPUT
+                                                             ? attn_heads(&c->s.cur) : 1;
+                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+                    for (int h = 1; h <= heads; h++) {
+                        view_state(c, (GridMode)m, lang, sizes[z][0], sizes[z][1]);
+                        if (heads > 1) {
+                            session_set_head(&c->s, h);
+                            MatId fm = attn_shown(&c->s.cur, attn_stage_mat(st), h);
+                            if (c->in.fj >= c->s.cur.m[fm].cols)
+                                c->in.fj = c->s.cur.m[fm].cols - 1;
+                        }
+                        snprintf(c->where, sizeof c->where, "%s step %d %s %s %dx%d head %d",
+                                 c->l.file ? c->l.file : "?", step + 1, mode_name[m], lg ? "zh" : "en",
+                                 sizes[z][0], sizes[z][1], c->s.head);
+                        check_case(c);
+                        cases++;
+                    }
             }
         }
     }

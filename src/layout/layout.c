@@ -204,6 +204,14 @@ static PlanBlock *add_block(Ctx *c, BlockKind k, int y, int x, int w, int h, int
 
 /* ---- which matrices a stage shows ----------------------------------------- */
 
+/* The head's matrix shown for base (M_Q .. M_O) at stages 3-5, the base
+ * itself with one head (attn_shown); H() is the same for the Ctx. */
+static MatId hm(const Session *s, MatId base)
+{
+    return attn_shown(&s->cur, base, s->head);
+}
+#define H(c, base) hm((c)->s, (base))
+
 static Box mkbox(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
 {
     Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false};
@@ -243,6 +251,11 @@ static int stage_bands_at(const Ctx *c, Band *b, MatId f, int i, int j)
     int st = session_stage(c->s);
     memset(b, 0, sizeof(Band) * 2);
     switch (st) {
+    case STAGE_PROJECT:
+        add(&b[0], operand(M_O, i, ROLE_ROW, -1));
+        add(&b[0], operand(M_WO, -1, ROLE_ROW, j));
+        add(&b[1], mkbox(M_Y, i, ROLE_ROW, j, i, j));
+        return 2;
     case STAGE_INPUT:
         add(&b[0], mkbox(M_X, i, ROLE_ROW, -1, i, j));
         for (MatId w = M_WQ; w <= M_WV; w++)
@@ -255,18 +268,18 @@ static int stage_bands_at(const Ctx *c, Band *b, MatId f, int i, int j)
             add(&b[1], m == f ? mkbox(m, i, ROLE_ROW, j, i, j) : mkbox(m, -1, ROLE_ROW, -1, -1, -1));
         return 2;
     case STAGE_SCORES:
-        add(&b[0], operand(M_Q, i, ROLE_ROW, -1));
-        add(&b[0], operand(M_K, j, ROLE_COL, -1));
-        add(&b[1], heat(mkbox(M_S, i, ROLE_ROW, j, i, j)));
+        add(&b[0], operand(H(c, M_Q), i, ROLE_ROW, -1));
+        add(&b[0], operand(H(c, M_K), j, ROLE_COL, -1));
+        add(&b[1], heat(mkbox(H(c, M_S), i, ROLE_ROW, j, i, j)));
         return 2;
     case STAGE_SOFTMAX:
-        add(&b[0], heat(operand(M_S, i, ROLE_ROW, -1)));
-        add(&b[1], heat(mkbox(M_A, i, ROLE_ROW, j, i, j)));
+        add(&b[0], heat(operand(H(c, M_S), i, ROLE_ROW, -1)));
+        add(&b[1], heat(mkbox(H(c, M_A), i, ROLE_ROW, j, i, j)));
         return 2;
     default:
-        add(&b[0], heat(operand(M_A, i, ROLE_ROW, -1)));
-        add(&b[0], operand(M_V, -1, ROLE_ROW, j));
-        add(&b[1], mkbox(M_O, i, ROLE_ROW, j, i, j));
+        add(&b[0], heat(operand(H(c, M_A), i, ROLE_ROW, -1)));
+        add(&b[0], operand(H(c, M_V), -1, ROLE_ROW, j));
+        add(&b[1], mkbox(H(c, M_O), i, ROLE_ROW, j, i, j));
         return 2;
     }
 }
@@ -287,16 +300,18 @@ static int board_bands(Ctx *c, Band *b)
     int i = c->in->fi, j = c->in->fj, st = session_stage(c->s);
     MatId f = c->in->fmat;
     memset(b, 0, sizeof(Band) * 2);
+    if (st == STAGE_PROJECT) /* O with its heads' column groups, W_O, Y */
+        return stage_bands_at(c, b, f, i, j);
     for (MatId m = M_Q; m <= M_V; m++) {
-        Box x = mkbox(m, -1, ROLE_ROW, -1, -1, -1);
+        Box x = mkbox(st >= STAGE_SCORES ? H(c, m) : m, -1, ROLE_ROW, -1, -1, -1);
         if (st < STAGE_QKV)
             x.placeholder = true;
         else if (st == STAGE_QKV && m == f)
             x = result_box(m, i, j);
         else if (st == STAGE_SCORES && m != M_V)
-            x = m == M_Q ? operand(m, i, ROLE_ROW, -1) : operand(m, j, ROLE_COL, -1);
+            x = m == M_Q ? operand(H(c, m), i, ROLE_ROW, -1) : operand(H(c, m), j, ROLE_COL, -1);
         else if (st == STAGE_OUTPUT && m == M_V)
-            x = operand(m, -1, ROLE_ROW, j);
+            x = operand(H(c, m), -1, ROLE_ROW, j);
         add(&b[0], x);
     }
     if (st <= STAGE_QKV) {
@@ -311,9 +326,10 @@ static int board_bands(Ctx *c, Band *b)
         }
         return 2;
     }
-    Box s = st == STAGE_SCORES ? result_box(M_S, i, j) : st == STAGE_SOFTMAX ? operand(M_S, i, ROLE_ROW, -1) : mkbox(M_S, -1, ROLE_ROW, -1, -1, -1);
-    Box a = st == STAGE_SOFTMAX ? result_box(M_A, i, j) : st == STAGE_OUTPUT ? operand(M_A, i, ROLE_ROW, -1) : mkbox(M_A, -1, ROLE_ROW, -1, -1, -1);
-    Box o = st == STAGE_OUTPUT ? result_box(M_O, i, j) : mkbox(M_O, -1, ROLE_ROW, -1, -1, -1);
+    MatId ms = H(c, M_S), ma = H(c, M_A), mo = H(c, M_O);
+    Box s = st == STAGE_SCORES ? result_box(ms, i, j) : st == STAGE_SOFTMAX ? operand(ms, i, ROLE_ROW, -1) : mkbox(ms, -1, ROLE_ROW, -1, -1, -1);
+    Box a = st == STAGE_SOFTMAX ? result_box(ma, i, j) : st == STAGE_OUTPUT ? operand(ma, i, ROLE_ROW, -1) : mkbox(ma, -1, ROLE_ROW, -1, -1, -1);
+    Box o = st == STAGE_OUTPUT ? result_box(mo, i, j) : mkbox(mo, -1, ROLE_ROW, -1, -1, -1);
     s.heat = a.heat = true;
     a.placeholder = st < STAGE_SOFTMAX;
     o.placeholder = st < STAGE_OUTPUT;
@@ -400,11 +416,13 @@ static bool rows_are_tokens(MatId id)
 
 static bool cols_are_tokens(MatId id)
 {
+    id = attn_mat_base(id);
     return id == M_QKT || id == M_S || id == M_A;
 }
 
 static bool is_heat(MatId id)
 {
+    id = attn_mat_base(id);
     return id == M_S || id == M_A;
 }
 
@@ -492,10 +510,44 @@ static int label_width(const Ctx *c, MatId id, const Mat *m, bool nolabel)
     return w + (any_override(c, id) ? 3 : 2);
 }
 
+/* A head's box: "S2 = Q2·K2ᵀ/√2" and so on. */
+static const char *head_title(const Ctx *c, MatId id, char *buf, size_t len)
+{
+    int h = attn_mat_head(id);
+    bool a = c->in->ascii;
+    switch (attn_mat_base(id)) {
+    case M_Q: snprintf(buf, len, a ? "Q%d = X*Wq%d" : "Q%d = X·Wq%d", h, h); break;
+    case M_K: snprintf(buf, len, a ? "K%d = X*Wk%d" : "K%d = X·Wk%d", h, h); break;
+    case M_V: snprintf(buf, len, a ? "V%d = X*Wv%d" : "V%d = X·Wv%d", h, h); break;
+    case M_S:
+        if (c->a->scale == SCALE_SQRT_DK)
+            snprintf(buf, len, a ? "S%d = Q%d*K%d^T/sqrt(%d)" : "S%d = Q%d·K%dᵀ/√%d", h, h, h, c->l->d_k);
+        else
+            snprintf(buf, len, a ? "S%d = Q%d*K%d^T" : "S%d = Q%d·K%dᵀ", h, h, h);
+        break;
+    case M_A: snprintf(buf, len, "A%d = softmax(S%d)", h, h); break;
+    case M_O: snprintf(buf, len, a ? "O%d = A%d*V%d" : "O%d = A%d·V%d", h, h, h); break;
+    default:  snprintf(buf, len, "%s", attn_mat_name(id)); break;
+    }
+    return buf;
+}
+
 static const char *box_title(const Ctx *c, MatId id, char *buf, size_t len)
 {
     bool sc = c->a->scale == SCALE_SQRT_DK;
+    if (attn_mat_head(id))
+        return head_title(c, id, buf, len);
+    if (id == M_O && attn_heads(c->a) > 1) {
+        size_t n = (size_t)snprintf(buf, len, "O = [");
+        for (int h = 1; h <= attn_heads(c->a) && n < len; h++)
+            n += (size_t)snprintf(buf + n, len - n, "%sO%d", h > 1 ? " " : "", h);
+        if (n < len)
+            snprintf(buf + n, len - n, "]");
+        return buf;
+    }
     switch (id) {
+    case M_WO: return "Wo";
+    case M_Y: return sym(c, "Y = O·Wo", "Y = O*Wo");
     case M_Q: return sym(c, "Q = X·Wq", "Q = X*Wq");
     case M_K: return sym(c, "K = X·Wk", "K = X*Wk");
     case M_V: return sym(c, "V = X·Wv", "V = X*Wv");
@@ -665,7 +717,7 @@ static void row_label(Ctx *c, const Box *b, int y, int x, int lw, int i)
  * scores scaled to the box's range [lo, hi]. */
 static Role heat_of(const Box *b, const Mat *m, int i, int j, double lo, double hi)
 {
-    double w = b->id == M_A ? MAT_AT(m, i, j) : hi > lo ? (MAT_AT(m, i, j) - lo) / (hi - lo) * 0.999 : 0;
+    double w = attn_mat_base(b->id) == M_A ? MAT_AT(m, i, j) : hi > lo ? (MAT_AT(m, i, j) - lo) / (hi - lo) * 0.999 : 0;
     return role_heat(w);
 }
 
@@ -731,7 +783,7 @@ static void heat_range(const Mat *m, MatId id, double *lo, double *hi)
 {
     *lo = 0;
     *hi = 1;
-    if (id == M_A)
+    if (attn_mat_base(id) == M_A)
         return;
     *lo = INFINITY;
     *hi = -INFINITY;
@@ -969,10 +1021,11 @@ static int changed(const Ctx *c, MatId id, int i, int j);
 static bool bars_before(const Ctx *c)
 {
     const Attn *a = c->a, *b = &c->s->before;
-    if (!c->s->has_before || b->reached < STAGE_SOFTMAX || !mat_same_shape(&a->m[M_A], &b->m[M_A]))
+    MatId ma = H(c, M_A);
+    if (!c->s->has_before || b->reached < STAGE_SOFTMAX || !mat_same_shape(&a->m[ma], &b->m[ma]))
         return false;
-    for (int j = 0; j < a->m[M_A].cols; j++)
-        if (changed(c, M_A, c->in->fi, j))
+    for (int j = 0; j < a->m[ma].cols; j++)
+        if (changed(c, ma, c->in->fi, j))
             return true;
     return false;
 }
@@ -1020,7 +1073,8 @@ static void bars(Ctx *c, int y, int x, int w, int h)
     const Attn *a = c->a, *b = &c->s->before;
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char t[256], n1[48], n2[48];
-    int n = a->m[M_A].cols, i = c->in->fi;
+    MatId ma = H(c, M_A);
+    int n = a->m[ma].cols, i = c->in->fi;
     /* The bars on A's data rows, below its column header, when they fit. */
     int top = c->top, step = c->row_step;
     if (top + (n - 1) * step >= h) {
@@ -1034,13 +1088,13 @@ static void bars(Ctx *c, int y, int x, int w, int h)
     int lw = keys_width(c), numw = bars_numw(c), bw = bar_len(c);
     for (int j = r0; j < n && top + (j - r0) * step < h; j++) {
         int yy = y + top + (j - r0) * step;
-        double now = MAT_AT(&a->m[M_A], i, j);
+        double now = MAT_AT(&a->m[ma], i, j);
         put_lesson(c, yy, x, lw, c->l->tokens[j], j == c->in->fj ? ROLE_COL : ROLE_LABEL);
         bar(c, yy, x + lw + 1, bw, now, ROLE_BAR);
         fmt_num(now, &fo, n2, sizeof n2);
-        int d = changed(c, M_A, i, j);
+        int d = changed(c, ma, i, j);
         if (show_before && d) {
-            fmt_num(MAT_AT(&b->m[M_A], i, j), &fo, n1, sizeof n1);
+            fmt_num(MAT_AT(&b->m[ma], i, j), &fo, n1, sizeof n1);
             snprintf(t, sizeof t, "%*s %s %*s", fo.digits + 2, n1, sym(c, "→", "->"), fo.digits + 2, n2);
         } else {
             snprintf(t, sizeof t, "%s", n2);
@@ -1056,7 +1110,7 @@ static void bars(Ctx *c, int y, int x, int w, int h)
 static bool band_has_a(const Ctx *c, const Band *b)
 {
     for (int k = 0; k < b->n; k++)
-        if (b->box[k].id == M_A && !b->box[k].placeholder && (b->box[k].ci >= 0 || c->in->mode == LAYOUT_EDIT))
+        if (attn_mat_base(b->box[k].id) == M_A && !b->box[k].placeholder && (b->box[k].ci >= 0 || c->in->mode == LAYOUT_EDIT))
             return true;
     return false;
 }
@@ -1133,7 +1187,7 @@ static void explained(const Ctx *c, MatId *m, int *i, int *j)
         *j = in->ej;
         return;
     }
-    *m = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    *m = st == STAGE_QKV ? in->fmat : H(c, attn_stage_mat(st));
     *i = in->fi;
     *j = in->fj;
 }
@@ -1191,7 +1245,7 @@ static void status_hint(const Ctx *c, char *buf, size_t len, Role *role)
     *role = ROLE_HINT;
     buf[0] = '\0';
     for (int i = 0; i < a->m[M_A].rows; i++) {
-        AttnTrouble t = attn_row_trouble(a, i);
+        AttnTrouble t = attn_row_trouble_head(a, c->s->head, i);
         if (t != ATTN_FINE) {
             snprintf(buf, len, "%s", trouble_text(t));
             *role = ROLE_ERROR;
@@ -1234,19 +1288,26 @@ static void header(Ctx *c)
 /* The stage ribbon; stage 3 reads QKᵀ/√d only when the scores are scaled. */
 static void ribbon(Ctx *c, int y)
 {
-    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ", "4 softmax", "5 A·V"};
-    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T", "4 softmax", "5 A*V"};
-    int st = session_stage(c->s), x = 1;
+    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ", "4 softmax", "5 A·V", "6 ·Wo"};
+    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T", "4 softmax", "5 A*V", "6 *Wo"};
+    int st = session_stage(c->s), x = 1, last = attn_last_stage(c->a), end = c->cols;
     bool sc = c->a->scale == SCALE_SQRT_DK;
-    for (int k = 1; k <= STAGE_COUNT; k++) {
+    if (attn_heads(c->a) > 1) { /* "head 2/3" at the right end; the stages show it at 3-5 */
+        char hd[64];
+        snprintf(hd, sizeof hd, _("head %d/%d"), c->s->head, attn_heads(c->a));
+        int hw = text_width(hd);
+        end = c->cols - hw - 2;
+        put(c, y, end + 1, hw, hd, st >= STAGE_SCORES && st <= STAGE_OUTPUT ? ROLE_RIBBON_CUR : ROLE_DIM);
+    }
+    for (int k = 1; k <= last; k++) {
         char item[64];
         const char *name = c->in->ascii ? asc[k] : utf[k];
         const char *div = k == STAGE_SCORES && sc ? sym(c, "/√d", "/sqrt(d)") : "";
         snprintf(item, sizeof item, k == st ? "[%s%s]" : " %s%s ", name, div);
         Role r = k == st ? ROLE_RIBBON_CUR : k < st ? ROLE_RIBBON : ROLE_DIM;
-        x += put(c, y, x, c->cols - x, item, r);
-        if (k < STAGE_COUNT)
-            x += put(c, y, x, c->cols - x, sym(c, " ▸ ", " > "), ROLE_DIM);
+        x += put(c, y, x, end - x, item, r);
+        if (k < last)
+            x += put(c, y, x, end - x, sym(c, last > STAGE_COUNT ? "▸" : " ▸ ", last > STAGE_COUNT ? ">" : " > "), ROLE_DIM);
     }
     add_block(c, BLOCK_RIBBON, y, 0, c->cols, 1, 1, false);
 }
