@@ -16,6 +16,7 @@
 #include "lesson/embedded.h"
 #include "lesson/fmt.h"
 #include "lesson/i18n.h"
+#include "lesson/live.h"
 #include "lesson/session.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 
@@ -284,7 +285,10 @@ static void check_case(Case *c)
         const PlanBlock *ab = plan_block(&c->p, BLOCK_ARITH);
         operands(c, &e, ab && ab->cut);
     }
-    char *prose = fmt_prose(text_get(&session_step(&c->s)->say, c->in.lang), false);
+    char *say = session_say(&c->s, c->in.lang, false); /* the view fills {REF} templates in */
+    assert_non_null(say);
+    char *prose = fmt_prose(say, false);
+    free(say);
     assert_non_null(prose);
     whole_or_cut(c, BLOCK_SAY, ROLE_SAY, prose, "narration");
     free(prose);

@@ -18,6 +18,7 @@
 #include "../core/explain.h"
 #include "../lesson/fmt.h"
 #include "../lesson/i18n.h"
+#include "../lesson/live.h"
 
 #define MAX_BOXES 4
 #define MAX_BANDS 3
@@ -485,6 +486,8 @@ static int cell_width(Ctx *c, MatId id)
     return widest(c, id) + 1 + c->pad;
 }
 
+static int head_group(const Ctx *c, MatId id, int k, char *buf, size_t len);
+
 static bool any_override(const Ctx *c, MatId id)
 {
     if (id < M_Q || id > M_V)
@@ -501,7 +504,9 @@ static int label_width(const Ctx *c, MatId id, const Mat *m, bool nolabel)
     if (nolabel) /* only Q, K and V need a column for the "set by hand" mark */
         return id >= M_Q && id <= M_V ? 1 : 0;
     if (!rows_are_tokens(id)) {
-        char buf[16];
+        char buf[32];
+        if (id == M_WO && head_group(c, M_WO, m->rows - 1, buf, sizeof buf) > 0)
+            return text_width(buf) + 1;
         return snprintf(buf, sizeof buf, "%d", m->rows) + 1;
     }
     for (int i = 0; i < m->rows && i < c->l->ntok; i++)
@@ -664,6 +669,25 @@ static void box_title_line(Ctx *c, const Box *b, int y, int x, int w)
 }
 
 /* Column headers: token names for score-like matrices, else 1..n. */
+/* With heads, the columns of Q, K, V, O (and of the Ws) and the rows of
+ * W_O come in head groups: "h2·1" is head 2's column 1. Width 0 (and buf
+ * empty) when id has no groups. */
+static int head_group(const Ctx *c, MatId id, int k, char *buf, size_t len)
+{
+    int heads = attn_heads(c->a), w = 0;
+    buf[0] = '\0';
+    if (heads < 2)
+        return 0;
+    if (id == M_Q || id == M_K || id == M_WQ || id == M_WK)
+        w = attn_d_k(c->a);
+    else if (id == M_V || id == M_O || id == M_WV || id == M_WO)
+        w = attn_d_v(c->a);
+    if (w == 0)
+        return 0;
+    snprintf(buf, len, c->in->ascii ? "h%d.%d" : "h%d·%d", k / w + 1, k % w + 1);
+    return text_width(buf);
+}
+
 static void box_header(Ctx *c, const Box *b, int y, int x, int lw, int cw, int c0, int vc)
 {
     const Mat *m = &c->a->m[b->id];
@@ -675,8 +699,14 @@ static void box_header(Ctx *c, const Box *b, int y, int x, int lw, int cw, int c
             int tw = tok_width(c, j) > cw - 1 ? cw - 1 : tok_width(c, j);
             put_lesson(c, y, cx + cw - tw, tw, c->l->tokens[j], r);
         } else {
-            snprintf(num, sizeof num, "%d", j + 1);
-            put(c, y, cx + cw - (int)strlen(num), cw, num, r);
+            char grp[32];
+            int gw = b->id == M_WO ? 0 : head_group(c, b->id, j, grp, sizeof grp);
+            if (gw > 0 && gw < cw) /* the column's head */
+                put(c, y, cx + cw - gw, cw, grp, r);
+            else {
+                snprintf(num, sizeof num, "%d", j + 1);
+                put(c, y, cx + cw - (int)strlen(num), cw, num, r);
+            }
         }
     }
     if (c0 > 0)
@@ -699,8 +729,11 @@ static void row_label(Ctx *c, const Box *b, int y, int x, int lw, int i)
     if (rows_are_tokens(b->id) && i < c->l->ntok)
         used = put_lesson(c, y, x, tw, c->l->tokens[i], r);
     else {
-        char num[16];
-        snprintf(num, sizeof num, "%*d", lw - 1, i + 1);
+        char num[32], grp[32];
+        if (b->id == M_WO && head_group(c, M_WO, i, grp, sizeof grp) > 0) /* W_O's rows: the heads' columns of O */
+            snprintf(num, sizeof num, "%*s", lw - 1, grp);
+        else
+            snprintf(num, sizeof num, "%*d", lw - 1, i + 1);
         used = put(c, y, x, lw, num, r);
     }
     if (lit && used < lw - 2)
@@ -1216,7 +1249,9 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
 
 static int say_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *more)
 {
-    char *safe = fmt_prose(text_get(&session_step(c->s)->say, c->in->lang), c->in->ascii);
+    char *say = session_say(c->s, c->in->lang, c->in->ascii); /* {REF} templates filled in */
+    char *safe = say ? fmt_prose(say, c->in->ascii) : NULL;
+    free(say);
     *more = false;
     int n = safe ? wrap(safe, w, lines, max, false, more) : 0;
     free(safe);
