@@ -234,7 +234,7 @@ static void operands(const Case *c, const Explain *e, bool cut)
         case EX_PROJ:
             if (e->overridden)
                 return;
-            need(c, M_X, e->i, k, "operand");
+            need(c, e->from_h ? M_H : M_X, e->i, k, "operand");
             need(c, (MatId)(M_WQ + (attn_mat_base(e->mat) - M_Q)), k, e->wcol, "operand");
             break;
         case EX_SCORE: /* with heads: the head's own q_i and k_j */
@@ -252,6 +252,11 @@ static void operands(const Case *c, const Explain *e, bool cut)
             need(c, M_O, e->i, k, "operand");
             need(c, M_WO, k, e->j, "operand");
             break;
+        case EX_POS: /* h_ij = x_ij + p_ij */
+            need(c, M_X, e->i, e->j, "operand");
+            need(c, M_P, e->i, e->j, "operand");
+            need(c, M_H, e->i, e->j, "result");
+            return;
         default:
             return;
         }
@@ -350,6 +355,60 @@ static void test_grid(void **state)
     free(c);
     printf("layout grid: %d cases\n", cases);
     assert_true(cases > 1000);
+}
+
+
+/* The same property with the causal mask, a temperature, positions and a
+ * swap switched on by the student (every step of lessons 01, 03 and 04,
+ * every mode, both languages, every size), and edit mode's cursor on X and
+ * on Wq at stage 2, where the operand is H. */
+static void test_grid_options(void **state)
+{
+    static const char *const lessons[] = {"lessons/01", "lessons/03", "lessons/04"};
+    static const char *const acts[] = {"mask = causal", "temperature = 0.5", "positions = sinusoidal", "swap 1 2"};
+    int cases = 0;
+    Case *c = malloc(sizeof *c);
+    assert_non_null(c);
+    for (size_t k = 0; k < sizeof lessons / sizeof *lessons; k++) {
+        char err[256];
+        load_builtin(c, lessons[k]);
+        for (size_t a = 0; a < sizeof acts / sizeof *acts; a++)
+            assert_true(session_act_text(&c->s, acts[a], err, sizeof err));
+        cases += grid_lesson(c);
+        assert_true(session_goto_stage(&c->s, STAGE_QKV) || session_stage(&c->s) == STAGE_QKV);
+        for (int e = 0; e < 2; e++)
+            for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                view_state(c, MODE_EDIT, LANG_EN, sizes[z][0], sizes[z][1]);
+                c->in.emat = e ? M_WQ : M_X;
+                snprintf(c->where, sizeof c->where, "%s edit %s %dx%d", lessons[k], e ? "Wq" : "X", sizes[z][0],
+                         sizes[z][1]);
+                check_case(c);
+                cases++;
+            }
+        /* the masked cells are marked, muted and never heat */
+        session_goto_stage(&c->s, STAGE_SOFTMAX);
+        view_state(c, MODE_NORMAL, LANG_EN, 120, 40);
+        layout_plan(&c->in, &c->p);
+        int masked = 0;
+        for (int n = 0; n < c->p.ncell; n++) {
+            const PlanCell *x = &c->p.cell[n];
+            bool want = (x->id == M_S || x->id == M_A) && x->j > x->i && !c->p.box[x->box].placeholder;
+            if (want != ((x->flags & CELL_MASKED) != 0))
+                fail_msg("%s[%d][%d]: masked flag %d", attn_mat_name(x->id), x->i + 1, x->j + 1, !want);
+            if (want && (x->flags & CELL_HEAT))
+                fail_msg("%s[%d][%d] is masked but heat-coloured", attn_mat_name(x->id), x->i + 1, x->j + 1);
+            if (want && x->id == M_S && strncmp(plan_text(&c->p, x->off), "−∞", (size_t)x->len) != 0)
+                fail_msg("S[%d][%d] shows %.*s, not −∞", x->i + 1, x->j + 1, x->len, plan_text(&c->p, x->off));
+            if (want && x->role != ROLE_DIM && !(x->flags & (CELL_FOCUS | CELL_ROW | CELL_COL)))
+                fail_msg("%s[%d][%d] is masked but not muted", attn_mat_name(x->id), x->i + 1, x->j + 1);
+            masked += want;
+        }
+        assert_true(masked >= 6);
+        unload(c);
+    }
+    free(c);
+    printf("layout grid with mask, temperature, positions, swap: %d cases\n", cases);
+    assert_true(cases > 300);
 }
 
 static bool has_box(const Plan *p, MatId id)
@@ -668,6 +727,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid),
+        cmocka_unit_test(test_grid_options),
         cmocka_unit_test(test_presentation_operands),
         cmocka_unit_test(test_lesson4_softmax_shows_s),
         cmocka_unit_test(test_change_marks),

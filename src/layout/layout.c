@@ -189,7 +189,7 @@ static const char *sym(const Ctx *c, const char *utf8, const char *ascii)
 static int tok_width(const Ctx *c, int i)
 {
     char safe[256];
-    text_sanitize(c->l->tokens[i], safe, sizeof safe, c->in->ascii);
+    text_sanitize(lesson_token(c->l, c->a, i), safe, sizeof safe, c->in->ascii);
     int w = text_width(safe);
     return w > 8 ? 8 : w;
 }
@@ -258,12 +258,18 @@ static int stage_bands_at(const Ctx *c, Band *b, MatId f, int i, int j)
         add(&b[1], mkbox(M_Y, i, ROLE_ROW, j, i, j));
         return 2;
     case STAGE_INPUT:
+        if (c->a->positions == POS_SINUSOIDAL) { /* X + P = H, the cell's sum */
+            add(&b[0], operand(M_X, i, ROLE_ROW, -1));
+            add(&b[0], operand(M_P, i, ROLE_ROW, -1));
+            add(&b[1], mkbox(M_H, i, ROLE_ROW, -1, i, j));
+            return 2;
+        }
         add(&b[0], mkbox(M_X, i, ROLE_ROW, -1, i, j));
         for (MatId w = M_WQ; w <= M_WV; w++)
             add(&b[1], mkbox(w, -1, ROLE_ROW, -1, -1, -1));
         return 2;
     case STAGE_QKV:
-        add(&b[0], operand(M_X, i, ROLE_ROW, -1));
+        add(&b[0], operand(c->a->positions == POS_SINUSOIDAL ? M_H : M_X, i, ROLE_ROW, -1));
         add(&b[0], operand((MatId)(f - M_Q + M_WQ), -1, ROLE_ROW, j));
         for (MatId m = M_Q; m <= M_V; m++)
             add(&b[1], m == f ? mkbox(m, i, ROLE_ROW, j, i, j) : mkbox(m, -1, ROLE_ROW, -1, -1, -1));
@@ -315,10 +321,18 @@ static int board_bands(Ctx *c, Band *b)
             x = operand(H(c, m), -1, ROLE_ROW, j);
         add(&b[0], x);
     }
+    bool pos = c->a->positions == POS_SINUSOIDAL;
+    if (pos && st == STAGE_INPUT) { /* X + P = H */
+        add(&b[1], operand(M_X, i, ROLE_ROW, -1));
+        add(&b[1], operand(M_P, i, ROLE_ROW, -1));
+        add(&b[1], mkbox(M_H, i, ROLE_ROW, -1, i, j));
+        return 2;
+    }
     if (st <= STAGE_QKV) {
-        /* X and the three Ws when they fit side by side, else X and the W in use. */
+        /* X and the three Ws when they fit side by side, else X and the W in use
+         * (with positions, H: what stage 2 projects). */
         Band *xw = &b[1];
-        add(xw, st == STAGE_INPUT ? mkbox(M_X, i, ROLE_ROW, -1, i, j) : operand(M_X, i, ROLE_ROW, -1));
+        add(xw, st == STAGE_INPUT ? mkbox(M_X, i, ROLE_ROW, -1, i, j) : operand(pos ? M_H : M_X, i, ROLE_ROW, -1));
         for (MatId w = M_WQ; w <= M_WV; w++)
             add(xw, st == STAGE_QKV && w - M_WQ == f - M_Q ? operand(w, -1, ROLE_ROW, j) : mkbox(w, -1, ROLE_ROW, -1, -1, -1));
         if (band_spare(c, xw) < 0) {
@@ -521,16 +535,17 @@ static const char *head_title(const Ctx *c, MatId id, char *buf, size_t len)
     int h = attn_mat_head(id);
     bool a = c->in->ascii;
     switch (attn_mat_base(id)) {
-    case M_Q: snprintf(buf, len, a ? "Q%d = X*Wq%d" : "Q%d = X·Wq%d", h, h); break;
-    case M_K: snprintf(buf, len, a ? "K%d = X*Wk%d" : "K%d = X·Wk%d", h, h); break;
-    case M_V: snprintf(buf, len, a ? "V%d = X*Wv%d" : "V%d = X·Wv%d", h, h); break;
+    case M_Q: case M_K: case M_V: /* "Q2 = X·Wq2", H with positions */
+        snprintf(buf, len, "%s = %s%s%s%d", attn_mat_name(id), c->a->positions == POS_SINUSOIDAL ? "H" : "X",
+                 a ? "*" : "·", attn_mat_name((MatId)(attn_mat_base(id) - M_Q + M_WQ)), h);
+        break;
     case M_S:
         if (c->a->scale == SCALE_SQRT_DK)
             snprintf(buf, len, a ? "S%d = Q%d*K%d^T/sqrt(%d)" : "S%d = Q%d·K%dᵀ/√%d", h, h, h, c->l->d_k);
         else
             snprintf(buf, len, a ? "S%d = Q%d*K%d^T" : "S%d = Q%d·K%dᵀ", h, h, h);
         break;
-    case M_A: snprintf(buf, len, "A%d = softmax(S%d)", h, h); break;
+    case M_A: snprintf(buf, len, c->a->temp != 1.0 ? "A%d = softmax(S%d/T)" : "A%d = softmax(S%d)", h, h); break;
     case M_O: snprintf(buf, len, a ? "O%d = A%d*V%d" : "O%d = A%d·V%d", h, h, h); break;
     default:  snprintf(buf, len, "%s", attn_mat_name(id)); break;
     }
@@ -553,16 +568,19 @@ static const char *box_title(const Ctx *c, MatId id, char *buf, size_t len)
     switch (id) {
     case M_WO: return "Wo";
     case M_Y: return sym(c, "Y = O·Wo", "Y = O*Wo");
-    case M_Q: return sym(c, "Q = X·Wq", "Q = X*Wq");
-    case M_K: return sym(c, "K = X·Wk", "K = X*Wk");
-    case M_V: return sym(c, "V = X·Wv", "V = X*Wv");
+    case M_Q: case M_K: case M_V:
+        snprintf(buf, len, "%s = %s%s%s", attn_mat_name(id), c->a->positions == POS_SINUSOIDAL ? "H" : "X",
+                 sym(c, "·", "*"), attn_mat_name((MatId)(id - M_Q + M_WQ)));
+        return buf;
+    case M_P: return "P";
+    case M_H: return "H = X + P";
     case M_QKT: return sym(c, "Q·Kᵀ", "Q*K^T");
     case M_S:
         if (!sc)
             return sym(c, "S = Q·Kᵀ", "S = Q*K^T");
         snprintf(buf, len, c->in->ascii ? "S = Q*K^T/sqrt(%d)" : "S = Q·Kᵀ/√%d", c->l->d_k);
         return buf;
-    case M_A: return "A = softmax(S)";
+    case M_A: return c->a->temp != 1.0 ? "A = softmax(S/T)" : "A = softmax(S)";
     case M_O: return sym(c, "O = A·V", "O = A*V");
     default: return attn_mat_name(id);
     }
@@ -697,7 +715,7 @@ static void box_header(Ctx *c, const Box *b, int y, int x, int lw, int cw, int c
         int cx = x + lw + (j - c0) * cw;
         if (cols_are_tokens(b->id) && j < c->l->ntok) {
             int tw = tok_width(c, j) > cw - 1 ? cw - 1 : tok_width(c, j);
-            put_lesson(c, y, cx + cw - tw, tw, c->l->tokens[j], r);
+            put_lesson(c, y, cx + cw - tw, tw, lesson_token(c->l, c->a, j), r);
         } else {
             char grp[32];
             int gw = b->id == M_WO ? 0 : head_group(c, b->id, j, grp, sizeof grp);
@@ -727,7 +745,7 @@ static void row_label(Ctx *c, const Box *b, int y, int x, int lw, int i)
     Role r = i == b->hrow ? b->hrow_role : lit ? ROLE_ROW : ROLE_LABEL;
     int tw = lw - 2 - (any_override(c, b->id) ? 1 : 0), used;
     if (rows_are_tokens(b->id) && i < c->l->ntok)
-        used = put_lesson(c, y, x, tw, c->l->tokens[i], r);
+        used = put_lesson(c, y, x, tw, lesson_token(c->l, c->a, i), r);
     else {
         char num[32], grp[32];
         if (b->id == M_WO && head_group(c, M_WO, i, grp, sizeof grp) > 0) /* W_O's rows: the heads' columns of O */
@@ -778,14 +796,20 @@ static void cell(Ctx *c, const Box *b, int y, int x, int cw, int i, int j, doubl
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char num[64];
     const Mat *m = &c->a->m[b->id];
+    MatId base = attn_mat_base(b->id); /* S2 and A2 are masked like S and A */
+    bool masked = !b->placeholder && (base == M_S || base == M_A) && attn_masked(c->a, i, j);
     if (b->placeholder)
         snprintf(num, sizeof num, "%s", sym(c, "·", "."));
+    else if (masked && base == M_S)
+        snprintf(num, sizeof num, "%s", sym(c, "−∞", "-inf"));
     else
         fmt_num(MAT_AT(m, i, j), &fo, num, sizeof num);
-    unsigned flags = 0;
+    unsigned flags = masked ? CELL_MASKED : 0;
     Role role = cell_role(c, b, i, j, &flags);
-    int nw = text_width(num), d = b->placeholder ? 0 : changed(c, b->id, i, j);
-    bool hot = b->heat && !b->placeholder;
+    if (masked && (role == ROLE_NORMAL || role == ROLE_FRESH))
+        role = ROLE_DIM; /* hidden by the mask: muted, never a heat colour */
+    int nw = text_width(num), d = b->placeholder || (masked && base == M_S) ? 0 : changed(c, b->id, i, j);
+    bool hot = b->heat && !b->placeholder && !masked;
     Role shade_role = hot ? heat_of(b, m, i, j, lo, hi) : ROLE_NORMAL;
     flags |= (hot ? CELL_HEAT : 0) | (d > 0 ? CELL_UP : d < 0 ? CELL_DOWN : 0);
     /* A heatmap shades the cell behind the number in colour; in mono a
@@ -1122,7 +1146,7 @@ static void bars(Ctx *c, int y, int x, int w, int h)
     for (int j = r0; j < n && top + (j - r0) * step < h; j++) {
         int yy = y + top + (j - r0) * step;
         double now = MAT_AT(&a->m[ma], i, j);
-        put_lesson(c, yy, x, lw, c->l->tokens[j], j == c->in->fj ? ROLE_COL : ROLE_LABEL);
+        put_lesson(c, yy, x, lw, lesson_token(c->l, c->a, j), j == c->in->fj ? ROLE_COL : ROLE_LABEL);
         bar(c, yy, x + lw + 1, bw, now, ROLE_BAR);
         fmt_num(now, &fo, n2, sizeof n2);
         int d = changed(c, ma, i, j);
@@ -1308,11 +1332,19 @@ static Role status_text(const Ctx *c, char *line, size_t len)
 
 static void header(Ctx *c)
 {
-    char right[128];
+    char right[256], t[40];
     const Session *s = c->s;
-    snprintf(right, sizeof right, "%d/%d · %s %s · %s", s->step + 1, session_steps(s), _("scale"),
-             c->a->scale == SCALE_SQRT_DK ? sym(c, "÷√d", "/sqrt(d)") : _("none"),
-             c->a->softmax == SOFTMAX_STABLE ? _("stable") : _("naive"));
+    const char *dot = " · ";
+    int n = snprintf(right, sizeof right, "%d/%d%s%s %s%s%s", s->step + 1, session_steps(s), dot, _("scale"),
+                     c->a->scale == SCALE_SQRT_DK ? sym(c, "÷√d", "/sqrt(d)") : _("none"), dot,
+                     c->a->softmax == SOFTMAX_STABLE ? _("stable") : _("naive"));
+    /* The newer options, only when they differ from the defaults. */
+    if (c->a->mask == MASK_CAUSAL && n > 0 && n < (int)sizeof right)
+        n += snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("causal"));
+    if (c->a->temp != 1.0 && n > 0 && n < (int)sizeof right)
+        n += snprintf(right + n, sizeof right - (size_t)n, "%sT=%s", dot, fmt_temp(c->a->temp, t, sizeof t));
+    if (c->a->positions == POS_SINUSOIDAL && n > 0 && n < (int)sizeof right)
+        snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("+pos"));
     int rw = text_width(right);
     int used = put(c, 0, 1, c->cols - rw - 4, "qkvtutor · ", ROLE_TITLE);
     put_lesson(c, 0, 1 + used, c->cols - rw - 4 - used, text_get(&c->l->title, c->in->lang), ROLE_TITLE);

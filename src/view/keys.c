@@ -14,6 +14,7 @@
 
 #include "../lesson/fmt.h"
 #include "../lesson/i18n.h"
+#include "../lesson/num.h"
 #include "../lesson/save.h"
 #include <sys/stat.h>
 #include "view_int.h"
@@ -37,6 +38,10 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_PROMPT,  N_("action prompt, e.g. Q[1] = K[1] * 5"), N_("action"), req_prompt) \
     X(REQ_SCALE,   N_("toggle scaling: none / divide by sqrt(d_k)"), N_("scale"), req_scale) \
     X(REQ_SOFTMAX, N_("toggle softmax: naive / stable"),    N_("softmax"), req_softmax) \
+    X(REQ_MASK,    N_("causal mask; temperature / 2, x 2; positions"), NULL, req_mask) \
+    X(REQ_COOLER,  NULL,                                    NULL,      req_cooler)  \
+    X(REQ_WARMER,  NULL,                                    NULL,      req_warmer)  \
+    X(REQ_POS,     NULL,                                    NULL,      req_pos)     \
     X(REQ_UNDO,    N_("undo"),                              N_("undo"),    req_undo)    \
     X(REQ_REDO,    N_("redo"),                              NULL,      req_redo)    \
     X(REQ_RESET,   N_("reset to the lesson as written"),    NULL,      req_reset)   \
@@ -72,6 +77,8 @@ typedef enum {
     X(KEY_RIGHT, 1, "Right", REQ_RIGHT) X('l', 0, "l", REQ_RIGHT) \
     X('e', 0, "e", REQ_EDIT)          X(':', 0, ":", REQ_PROMPT) \
     X('s', 0, "s", REQ_SCALE)         X('m', 0, "m", REQ_SOFTMAX) \
+    X('c', 0, "c", REQ_MASK)          X('<', 0, "<", REQ_COOLER)     X('>', 0, ">", REQ_WARMER) \
+    X('o', 0, "o", REQ_POS) \
     X('u', 0, "u", REQ_UNDO)          X(CTRL('r'), 0, "Ctrl-R", REQ_REDO) X('r', 0, "r", REQ_RESET) \
     X('w', 0, "w", REQ_SAVE)          X('L', 0, "L", REQ_LANG) \
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
@@ -278,6 +285,76 @@ static int req_softmax(View *v, wint_t ch)
     return act(v, v->s.cur.softmax == SOFTMAX_NAIVE ? "softmax = stable" : "softmax = naive");
 }
 
+/* Name a change that just happened with its effect on the focused weight
+ * (or the stage's focused score before the softmax), e.g.
+ * "causal mask on: α₁₂ 0.337 → 0.000"; just `what` before stage 3. */
+static void name_effect(View *v, const char *what)
+{
+    char msg[512], sub[32], x[48], y[48];
+    const Attn *a = &v->s.cur, *b = &v->s.before;
+    FmtOpt fo = {v->s.lesson->digits, v->ascii, false};
+    MatId m = a->reached >= STAGE_SOFTMAX ? M_A : a->reached >= STAGE_SCORES ? M_S : M_COUNT;
+    if (m == M_COUNT || !v->s.has_before || v->fi >= a->m[m].rows || v->fj >= a->m[m].cols ||
+        b->reached < attn_mat_stage(m)) {
+        say_msg(v, ROLE_HINT, what);
+        return;
+    }
+    fmt_sub2(v->fi + 1, v->fj + 1, &fo, sub, sizeof sub);
+    bool mb = m == M_S && attn_masked(b, v->fi, v->fj), ma = m == M_S && attn_masked(a, v->fi, v->fj);
+    snprintf(msg, sizeof msg, "%s: %s%s %s %s %s", what, m == M_A ? (v->ascii ? "a" : "α") : "s", sub,
+             mb ? (v->ascii ? "-inf" : "−∞") : fmt_num(MAT_AT(&b->m[m], v->fi, v->fj), &fo, x, sizeof x),
+             v->ascii ? "->" : "→",
+             ma ? (v->ascii ? "-inf" : "−∞") : fmt_num(MAT_AT(&a->m[m], v->fi, v->fj), &fo, y, sizeof y));
+    say_msg(v, ROLE_HINT, msg);
+}
+
+/* Apply a toggle's action and name it with its effect. */
+static int toggle(View *v, const char *text, const char *what)
+{
+    char err[256], msg[512];
+    if (!session_act_text(&v->s, text, err, sizeof err)) {
+        snprintf(msg, sizeof msg, "%s: %s", text, err);
+        say_msg(v, ROLE_ERROR, msg);
+        return FLAG_REDRAW;
+    }
+    name_effect(v, what);
+    return FLAG_REDRAW;
+}
+
+static int req_mask(View *v, wint_t ch)
+{
+    bool on = v->s.cur.mask == MASK_NONE;
+    return toggle(v, on ? "mask = causal" : "mask = none",
+                  on ? _("causal mask on: each token sees only itself and earlier tokens") : _("causal mask off"));
+}
+
+/* Temperature halved or doubled, within ATTN_TEMP_MIN..ATTN_TEMP_MAX. */
+static int temp_by(View *v, double f)
+{
+    char text[64], what[128], t[40];
+    double next = v->s.cur.temp * f;
+    if (next < ATTN_TEMP_MIN - 1e-12 || next > ATTN_TEMP_MAX + 1e-12) {
+        snprintf(what, sizeof what, _("The temperature stays within 0.05 to 20; it is %s."),
+                 fmt_temp(v->s.cur.temp, t, sizeof t));
+        say_msg(v, ROLE_HINT, what);
+        return FLAG_REDRAW;
+    }
+    fmt_temp(next, t, sizeof t);
+    num_snprintf(text, sizeof text, "temperature = %.17g", next);
+    snprintf(what, sizeof what, "%s T = %s", _("temperature"), t);
+    return toggle(v, text, what);
+}
+
+static int req_cooler(View *v, wint_t ch) { return temp_by(v, 0.5); }
+static int req_warmer(View *v, wint_t ch) { return temp_by(v, 2.0); }
+
+static int req_pos(View *v, wint_t ch)
+{
+    bool on = v->s.cur.positions == POS_NONE;
+    return toggle(v, on ? "positions = sinusoidal" : "positions = none",
+                  on ? _("sinusoidal positions on: H = X + P") : _("positions off: H = X"));
+}
+
 static int req_undo(View *v, wint_t ch)
 {
     const Action *a = session_undoable(&v->s);
@@ -446,6 +523,20 @@ static int prompt_enter(View *v)
     }
     v->mode = MODE_NORMAL;
     say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
+    Action act;
+    int col;
+    if (action_parse(v->field.buf, &act, err, sizeof err, &col) && act.kind == ACT_SWAP) {
+        char what[400], t1[128], t2[128]; /* name the swap: the tokens now in those rows */
+        text_sanitize(lesson_token(v->s.lesson, &v->s.cur, act.i), t1, sizeof t1, v->ascii);
+        text_sanitize(lesson_token(v->s.lesson, &v->s.cur, act.src_i), t2, sizeof t2, v->ascii);
+        snprintf(what, sizeof what, _("swap %d %d: row %d is now %s, row %d is %s"),
+                 act.i + 1, act.src_i + 1, act.i + 1, t1, act.src_i + 1, t2);
+        name_effect(v, what);
+    } else if (action_is_option(&act)) {
+        char what[300];
+        action_format(&act, what, sizeof what);
+        name_effect(v, what);
+    }
     return FLAG_REDRAW;
 }
 
@@ -769,7 +860,7 @@ void keys_draw_help(View *v)
         mvaddnstr(y++, 32, _(requests[r].help), (int)text_fit(_(requests[r].help), COLS - 34));
     }
     attrset(theme_attr(ROLE_HINT));
-    if (y < LINES - 2) { /* the edit-mode keys, on the last two lines */
+    if (y <= LINES - 2) { /* the edit-mode keys, on the last two lines */
         mvaddnstr(LINES - 2, 2, edit, (int)first);
         const char *rest = edit + first + strspn(edit + first, " ");
         mvaddnstr(LINES - 1, 2, rest, (int)text_fit(rest, COLS - 3));
