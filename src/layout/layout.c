@@ -351,6 +351,11 @@ static int board_bands(Ctx *c, Band *b)
     add(&b[1], s);
     add(&b[1], a);
     add(&b[1], o);
+    if (st == STAGE_OUTPUT && attn_heads(c->a) > 1) { /* the heads' O side by side, when it fits */
+        add(&b[1], mkbox(M_O, i, ROLE_ROW, -1, -1, -1));
+        if (band_spare(c, &b[1]) < 0)
+            b[1].n--;
+    }
     return 2;
 }
 
