@@ -91,15 +91,23 @@ static void view_state(Case *c, GridMode m, Lang lang, int cols, int rows)
     LayoutIn *in = &c->in;
     *in = (LayoutIn){.s = &c->s, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg = "",
                      .msg_role = ROLE_HINT, .keybar = normal_bar, .cols = cols, .rows = rows};
+    int st = session_stage(&c->s);
     if (f->kind != FOCUS_NONE) {
         in->fi = f->i;
         in->fj = f->kind == FOCUS_CELL ? f->j : 0;
         in->frow = f->kind == FOCUS_ROW;
         if (f->mat >= M_Q && f->mat <= M_V)
             in->fmat = f->mat;
+        /* as view_focus_from_step: a joined O cell is its head's */
+        MatId b = f->mat;
+        if (attn_heads(&c->s.cur) > 1 && st >= STAGE_SCORES && st <= STAGE_OUTPUT &&
+            (b == M_O || (b >= M_Q && b <= M_V))) {
+            int w = b == M_V || b == M_O ? attn_d_v(&c->s.cur) : attn_d_k(&c->s.cur);
+            session_set_head(&c->s, in->fj / w + 1);
+            in->fj %= w;
+        }
     }
-    int st = session_stage(&c->s);
-    MatId fm = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    MatId fm = st == STAGE_QKV ? in->fmat : attn_shown(&c->s.cur, attn_stage_mat(st), c->s.head);
     const Mat *fmx = &c->s.cur.m[fm];
     in->fi = in->fi >= fmx->rows ? fmx->rows - 1 : in->fi;
     in->fj = in->fj >= fmx->cols ? fmx->cols - 1 : in->fj;
@@ -118,7 +126,7 @@ static bool explained(const Case *c, Explain *e)
 {
     const LayoutIn *in = &c->in;
     int st = session_stage(&c->s);
-    MatId m = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    MatId m = st == STAGE_QKV ? in->fmat : attn_shown(&c->s.cur, attn_stage_mat(st), c->s.head);
     int i = in->fi, j = in->fj;
     if (in->mode == LAYOUT_EDIT && st <= STAGE_QKV) {
         m = in->emat;
@@ -227,24 +235,29 @@ static bool row_focus(const Case *c)
 static void operands(const Case *c, const Explain *e, bool cut)
 {
     int n = cut && e->n > 1 ? 1 : e->n;
+    const Attn *a = &c->s.cur;
     for (int k = 0; k < n; k++)
         switch (e->kind) {
         case EX_PROJ:
             if (e->overridden)
                 return;
             need(c, e->from_h ? M_H : M_X, e->i, k, "operand");
-            need(c, (MatId)(M_WQ + (e->mat - M_Q)), k, e->j, "operand");
+            need(c, (MatId)(M_WQ + (attn_mat_base(e->mat) - M_Q)), k, e->wcol, "operand");
             break;
-        case EX_SCORE:
-            need(c, M_Q, e->i, k, "operand");
-            need(c, M_K, e->j, k, "operand");
+        case EX_SCORE: /* with heads: the head's own q_i and k_j */
+            need(c, attn_shown(a, M_Q, e->head), e->i, k, "operand");
+            need(c, attn_shown(a, M_K, e->head), e->j, k, "operand");
             break;
         case EX_SOFTMAX:
-            need(c, M_S, e->i, k, "operand");
+            need(c, attn_shown(a, M_S, e->head), e->i, k, "operand");
             break;
         case EX_OUTPUT:
-            need(c, M_A, e->i, k, "operand");
-            need(c, M_V, k, e->j, "operand");
+            need(c, attn_shown(a, M_A, e->head), e->i, k, "operand");
+            need(c, attn_shown(a, M_V, e->head), k, e->jh, "operand");
+            break;
+        case EX_PROJECT: /* y_ij = o_i . Wo[:, j], every head's columns of o_i */
+            need(c, M_O, e->i, k, "operand");
+            need(c, M_WO, k, e->j, "operand");
             break;
         case EX_POS: /* h_ij = x_ij + p_ij */
             need(c, M_X, e->i, e->j, "operand");
@@ -262,7 +275,7 @@ static void arith_text(const Case *c, const Explain *e, char *out, size_t len)
 {
     static char lines[FMT_MAX_LINES][FMT_LINE];
     FmtOpt fo = {c->l.digits, c->in.ascii, false};
-    int n = layout_arith(&c->s, e->mat == M_A || e->kind == EX_SOFTMAX ? M_A : e->mat, e->i, e->j, row_focus(c), &fo,
+    int n = layout_arith(&c->s, e->kind == EX_SOFTMAX ? attn_shown(&c->s.cur, M_A, e->head) : e->mat, e->i, e->j, row_focus(c), &fo,
                          lines, FMT_MAX_LINES);
     out[0] = '\0';
     for (int k = 0; k < n; k++)
@@ -273,9 +286,10 @@ static void arith_text(const Case *c, const Explain *e, char *out, size_t len)
  * or as a bar (the bars are row fi's, one line per key). */
 static void weights_shown(const Case *c, int i)
 {
-    int n = c->s.cur.m[M_A].cols, in_a = 0;
+    MatId a = attn_shown(&c->s.cur, M_A, c->s.head); /* the head shown: A2 ... */
+    int n = c->s.cur.m[a].cols, in_a = 0;
     for (int k = 0; k < n; k++)
-        in_a += visible(c, M_A, i, k);
+        in_a += visible(c, a, i, k);
     if (in_a == n)
         return;
     const PlanBlock *b = plan_block(&c->p, BLOCK_BARS);
@@ -298,8 +312,8 @@ static void check_case(Case *c)
     runs_fit(c);
     Explain e;
     if (explained(c, &e)) {
-        MatId rm = e.kind == EX_SOFTMAX ? M_A : e.mat;
-        if (rm == M_A && !visible(c, M_A, e.i, e.j))
+        MatId rm = e.kind == EX_SOFTMAX ? attn_shown(&c->s.cur, M_A, e.head) : e.mat;
+        if (attn_mat_base(rm) == M_A && !visible(c, rm, e.i, e.j))
             weights_shown(c, e.i); /* narrow: the bars stand in for A's row */
         else
             need(c, rm, e.i, e.j, "focused result");
@@ -343,13 +357,24 @@ static int grid_lesson(Case *c)
             for (int lg = 0; lg < 2; lg++) {
                 Lang lang = lg ? LANG_ZH : LANG_EN;
                 i18n_set(lang, "build/locale");
-                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
-                    view_state(c, (GridMode)m, lang, sizes[z][0], sizes[z][1]);
-                    snprintf(c->where, sizeof c->where, "%s step %d %s %s %dx%d", c->l.file ? c->l.file : "?",
-                             step + 1, mode_name[m], lg ? "zh" : "en", sizes[z][0], sizes[z][1]);
-                    check_case(c);
-                    cases++;
-                }
+                /* Stages 3-5 show one head at a time: every head of the lesson. */
+                int st = session_stage(&c->s), heads = st >= STAGE_SCORES && st <= STAGE_OUTPUT
+                                                             ? attn_heads(&c->s.cur) : 1;
+                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+                    for (int h = 1; h <= heads; h++) {
+                        view_state(c, (GridMode)m, lang, sizes[z][0], sizes[z][1]);
+                        if (heads > 1) {
+                            session_set_head(&c->s, h);
+                            MatId fm = attn_shown(&c->s.cur, attn_stage_mat(st), h);
+                            if (c->in.fj >= c->s.cur.m[fm].cols)
+                                c->in.fj = c->s.cur.m[fm].cols - 1;
+                        }
+                        snprintf(c->where, sizeof c->where, "%s step %d %s %s %dx%d head %d",
+                                 c->l.file ? c->l.file : "?", step + 1, mode_name[m], lg ? "zh" : "en",
+                                 sizes[z][0], sizes[z][1], c->s.head);
+                        check_case(c);
+                        cases++;
+                    }
             }
         }
     }
@@ -484,6 +509,33 @@ static void test_grid_options(void **state)
     free(c);
     printf("layout grid with mask, temperature, positions, swap: %d cases\n", cases);
     assert_true(cases > 300);
+}
+
+/* Lesson 08 (two heads) fits 80x24: at every step, in both languages, the
+ * narration is whole and at most 4 lines (78 columns). */
+static void test_lesson08_fits(void **state)
+{
+    Case *c = malloc(sizeof *c);
+    assert_non_null(c);
+    load_builtin(c, "lessons/08-");
+    assert_int_equal(attn_heads(&c->s.cur), 2);
+    for (int step = 0; step < session_steps(&c->s); step++)
+        for (int lg = 0; lg < 2; lg++) {
+            Lang lang = lg ? LANG_ZH : LANG_EN;
+            i18n_set(lang, "build/locale");
+            session_goto(&c->s, step);
+            view_state(c, MODE_NORMAL, lang, 80, 24);
+            layout_plan(&c->in, &c->p);
+            const PlanBlock *b = plan_block(&c->p, BLOCK_SAY);
+            assert_non_null(b);
+            if (b->cut || b->want > 4)
+                fail_msg("lesson 08 step %d %s: the narration wants %d lines%s", step + 1, lg ? "zh" : "en",
+                         b->want, b->cut ? " and is cut" : "");
+            assert_true(layout_narration_fits(&c->s, step, lang, 80, 24));
+        }
+    i18n_set(LANG_EN, "build/locale");
+    unload(c);
+    free(c);
 }
 
 static bool has_box(const Plan *p, MatId id)
@@ -838,6 +890,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid),
+        cmocka_unit_test(test_lesson08_fits),
         cmocka_unit_test(test_grid_options),
         cmocka_unit_test(test_presentation_operands),
         cmocka_unit_test(test_lesson4_softmax_shows_s),

@@ -150,9 +150,10 @@ bool plan_hit(const Plan *p, int y, int x, MatId *id, int *i, int *j, int *click
 int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt *fo, char lines[][FMT_LINE], int max);
 
 /* The focus the current step names (its focus: key) into fi, fj, frow and
- * fmat; a step without one leaves fi, fj and fmat as they are. One rule for
- * the view, --svg and --check. */
-void layout_focus_step(const Session *s, int *fi, int *fj, bool *frow, MatId *fmat);
+ * fmat; a step without one leaves fi, fj and fmat as they are. With heads,
+ * a focus on a head's columns also shows that head (session_set_head). One
+ * rule for the view, --svg and --check. */
+void layout_focus_step(Session *s, int *fi, int *fj, bool *frow, MatId *fmat);
 /* Keep the focus inside the matrix the current stage explains (fmat at the
  * projections stage). */
 void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat);

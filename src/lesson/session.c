@@ -67,6 +67,8 @@ static bool rebuild(const Session *s, int upto, bool with_last, Attn *a)
 static void mark(Session *s, const Action *act, Origin o)
 {
     MatId m = act->mat;
+    if (attn_mat_head(m)) /* "Q2[1]": a part of Q's row 1 */
+        m = attn_mat_base(m);
     int cols = s->cur.m[m].cols;
     if ((act->kind != ACT_ROW_COPY && act->kind != ACT_ROW_SET && act->kind != ACT_CELL_SET) || act->i < 0 ||
         act->i >= s->cur.m[m].rows || act->i >= MAT_MAX)
@@ -127,6 +129,9 @@ bool session_init(Session *s, const Lesson *l)
         return false;
     }
     s->fresh_stage = session_stage(s);
+    s->head = 1;
+    if (attn_mat_head(l->steps[s->step].focus.mat) && l->steps[s->step].focus.kind != FOCUS_NONE)
+        s->head = attn_mat_head(l->steps[s->step].focus.mat);
     track(s);
     return true;
 }
@@ -178,8 +183,18 @@ bool session_goto(Session *s, int n)
     }
     /* What entering a stage computed stays fresh while the stage lasts. */
     s->fresh_stage = stage > old_stage ? stage : stage == old_stage ? s->fresh_stage : 0;
+    const Focus *f = &s->lesson->steps[n].focus;
+    if (f->kind != FOCUS_NONE && attn_mat_head(f->mat))
+        s->head = attn_mat_head(f->mat);
     track(s);
     return true;
+}
+
+int session_set_head(Session *s, int h)
+{
+    int heads = attn_heads(&s->cur);
+    s->head = ((h - 1) % heads + heads) % heads + 1;
+    return s->head;
 }
 
 bool session_next(Session *s)
@@ -361,6 +376,7 @@ void session_mark_saved(Session *s)
 
 bool session_overridden(const Session *s, MatId mat, int i)
 {
+    mat = attn_mat_base(mat);
     if (mat < M_Q || mat > M_V || i < 0 || i >= MAT_MAX)
         return false;
     return s->cur.override[mat - M_Q][i];
@@ -369,6 +385,7 @@ bool session_overridden(const Session *s, MatId mat, int i)
 Origin session_row_origin(const Session *s, MatId mat, int i)
 {
     Origin none = {OV_NONE, -1, 0};
+    mat = attn_mat_base(mat);
     if (!session_overridden(s, mat, i))
         return none;
     Origin o = s->row_by[mat - M_Q][i];

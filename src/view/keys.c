@@ -51,6 +51,8 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_LANG,    N_("language (中文 / En); theme; presentation"), N_("中/En"), req_lang) \
     X(REQ_THEME,   NULL,                                    NULL,      req_theme)   \
     X(REQ_PRESENT, NULL,                                    NULL,      req_present) \
+    X(REQ_HEAD_PREV, N_("previous / next head (lessons with 2+ heads)"), NULL, req_head_prev) \
+    X(REQ_HEAD_NEXT, NULL,                                  NULL,      req_head_next) \
     X(REQ_HELP,    N_("this help"),                         N_("help"),    req_help)    \
     X(REQ_QUIT,    N_("quit"),                              N_("quit"),    req_quit)
 
@@ -69,8 +71,8 @@ typedef enum {
     X(KEY_BACKSPACE, 1, "Backspace", REQ_PREV) X(127, 0, NULL, REQ_PREV) X(8, 0, NULL, REQ_PREV) \
     X(KEY_PPAGE, 1, "PgUp", REQ_PREV) X('p', 0, "p", REQ_PREV)        X('b', 0, "b", REQ_PREV) \
     X(KEY_HOME, 1, "Home", REQ_FIRST) X(KEY_END, 1, "End", REQ_LAST) \
-    X('1', 0, "1-5", REQ_STAGE) X('2', 0, NULL, REQ_STAGE) X('3', 0, NULL, REQ_STAGE) \
-    X('4', 0, NULL, REQ_STAGE)  X('5', 0, NULL, REQ_STAGE) \
+    X('1', 0, "1-6", REQ_STAGE) X('2', 0, NULL, REQ_STAGE) X('3', 0, NULL, REQ_STAGE) \
+    X('4', 0, NULL, REQ_STAGE)  X('5', 0, NULL, REQ_STAGE) X('6', 0, NULL, REQ_STAGE) \
     X(KEY_UP, 1, "Up", REQ_UP)        X('k', 0, "k", REQ_UP) \
     X(KEY_DOWN, 1, "Down", REQ_DOWN)  X('j', 0, "j", REQ_DOWN) \
     X(KEY_LEFT, 1, "Left", REQ_LEFT)  X('h', 0, "h", REQ_LEFT) \
@@ -82,6 +84,7 @@ typedef enum {
     X('u', 0, "u", REQ_UNDO)          X(CTRL('r'), 0, "Ctrl-R", REQ_REDO) X('r', 0, "r", REQ_RESET) \
     X('w', 0, "w", REQ_SAVE)          X('-', 0, "0-9, -", REQ_ANSWER) X('L', 0, "L", REQ_LANG) \
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
+    X('[', 0, "[", REQ_HEAD_PREV)     X(']', 0, "]", REQ_HEAD_NEXT) \
     X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
 
 static const struct {
@@ -183,7 +186,7 @@ static int req_last(View *v, wint_t ch)
 static void stages_shown(const View *v, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (int k = STAGE_INPUT; k <= STAGE_COUNT; k++)
+    for (int k = STAGE_INPUT; k <= STAGE_MAX; k++)
         if (session_has_stage(&v->s, k))
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", buf[0] ? (v->lang == LANG_ZH ? "、" : ", ") : "", k);
 }
@@ -201,6 +204,28 @@ static int req_stage(View *v, wint_t ch)
     }
     return FLAG_REDRAW;
 }
+
+/* [ and ]: look at the previous / next head; stages 3-5 show it. */
+static int head_by(View *v, int d)
+{
+    char msg[256];
+    int heads = attn_heads(&v->s.cur);
+    if (heads < 2) {
+        say_msg(v, ROLE_HINT, _("This lesson has one head; [ and ] switch heads in lessons with heads: 2 or more."));
+        return FLAG_REDRAW;
+    }
+    int h = session_set_head(&v->s, v->s.head + d), st = session_stage(&v->s);
+    view_clamp_focus(v);
+    if (st >= STAGE_SCORES && st <= STAGE_OUTPUT)
+        snprintf(msg, sizeof msg, _("head %d of %d: its own columns of Q, K and V, its own S, A and O"), h, heads);
+    else
+        snprintf(msg, sizeof msg, _("head %d of %d: stages 3 to 5 show it"), h, heads);
+    say_msg(v, ROLE_HINT, msg);
+    return FLAG_REDRAW;
+}
+
+static int req_head_prev(View *v, wint_t ch) { return head_by(v, -1); }
+static int req_head_next(View *v, wint_t ch) { return head_by(v, 1); }
 
 /* Move the focus by (di, dj), kept inside the stage's matrices. */
 static int focus_by(View *v, int di, int dj)
@@ -487,7 +512,18 @@ static int prompt_enter(View *v)
         return FLAG_REDRAW;
     }
     v->mode = MODE_NORMAL;
-    say_change(v, EFFECT_ACT, NULL);
+    Action act;
+    int col;
+    if (action_parse(v->field.buf, &act, err, sizeof err, &col) && act.kind == ACT_SWAP) {
+        char what[400], t1[128], t2[128]; /* name the swap: the tokens now in those rows */
+        text_sanitize(lesson_token(v->s.lesson, &v->s.cur, act.i), t1, sizeof t1, v->ascii);
+        text_sanitize(lesson_token(v->s.lesson, &v->s.cur, act.src_i), t2, sizeof t2, v->ascii);
+        snprintf(what, sizeof what, _("swap %d %d: row %d is now %s, row %d is %s"),
+                 act.i + 1, act.src_i + 1, act.i + 1, t1, act.src_i + 1, t2);
+        say_change(v, EFFECT_ACT, what);
+    } else {
+        say_change(v, EFFECT_ACT, NULL);
+    }
     return FLAG_REDRAW;
 }
 

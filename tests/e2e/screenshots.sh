@@ -441,5 +441,28 @@ else
 fi
 stop $s
 
+# Two heads (lesson 08): head 1 at the softmax stage (追 looks at the token
+# before it), ] for head 2 on the same row (it looks at the verbs), then 6:
+# O with its heads' column groups, W_O and Y.
+s=heads
+start $s $W $H -e "$TIENV" "$BIN" --lang en "$E2E_ROOT/lessons/08-two-heads.yaml"
+if wait_for $s "[1 X]"; then
+    keys $s 4
+    if wait_for $s "A1 = softmax(S1)" && wait_for $s "head 1/2"; then
+        shoot $s 18-head1
+        keys $s ]
+        wait_for $s "A2 = softmax(S2)" && wait_for $s "head 2/2" && shoot $s 19-head2 ||
+            missed 19-head2 "] did not show head 2"
+    else
+        missed 18-head1 "4 did not reach head 1's softmax"
+    fi
+    keys $s 6
+    wait_for $s "Y = O·Wo" && wait_for $s "head 1 0.895 + head 2 0.472" && shoot $s 20-stage6 ||
+        missed 20-stage6 "6 did not reach stage 6"
+else
+    missed 18-head1 "lesson 08 did not open"
+fi
+stop $s
+
 echo "screenshots: $SHOTS written to screenshots/, $FAILS missed"
 [ "$FAILS" -eq 0 ]

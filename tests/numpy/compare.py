@@ -64,6 +64,147 @@ def lesson(rng, k):
     return text, pipeline(X, Wq, Wk, Wv, scale, soft)
 
 
+def positions(n, d):
+    """Sinusoidal positions: P[p][2m] = sin(p / 10000^(2m/d)), P[p][2m+1] = cos(same)."""
+    P = np.zeros((n, d))
+    for p in range(n):
+        for c in range(d):
+            a = p / 10000 ** ((2 * (c // 2)) / d)
+            P[p, c] = np.sin(a) if c % 2 == 0 else np.cos(a)
+    return P
+
+
+def pipeline_heads(X, Wq, Wk, Wv, Wo, h, scale, softmax, mask, temp, pos):
+    """Multi-head attention as DESIGN.md says: head k takes the k-th block of
+    d_k (d_v) columns; O is the heads' outputs side by side; Y = O Wo."""
+    n, d = X.shape
+    Hm = X + positions(n, d) if pos == "sinusoidal" else X
+    Q, K, V = Hm @ Wq, Hm @ Wk, Hm @ Wv
+    dk, dv = Wq.shape[1] // h, Wv.shape[1] // h
+    heads, outs = [], []
+    for k in range(h):
+        q, kk, v = Q[:, k * dk:(k + 1) * dk], K[:, k * dk:(k + 1) * dk], V[:, k * dv:(k + 1) * dv]
+        QKt = q @ kk.T
+        S = QKt / np.sqrt(dk) if scale == "sqrt_dk" else QKt.copy()
+        if mask == "causal":
+            S[np.triu_indices(n, 1)] = -np.inf
+        Z = S / temp
+        with np.errstate(over="ignore", invalid="ignore"):
+            E = np.exp(Z - Z.max(axis=-1, keepdims=True)) if softmax == "stable" else np.exp(Z)
+            A = E / E.sum(axis=-1, keepdims=True)
+        O = A @ v
+        heads.append(dict(Q=q, K=kk, V=v, QKt=QKt, S=S, A=A, O=O))
+        outs.append(O)
+    O = np.hstack(outs)
+    top = dict(X=X, Wq=Wq, Wk=Wk, Wv=Wv, Q=Q, K=K, V=V, O=O)
+    if pos == "sinusoidal":
+        top.update(P=Hm - X, H=Hm)
+    if Wo is not None:
+        top.update(Wo=Wo, Y=O @ Wo)
+    return top, heads
+
+
+def heads_lesson(rng, k, extras):
+    """A random lesson with 1-4 heads of d_k 1-8, d_v != d_k, d_out !=
+    d_model; with the mask, temperature and positions when the binary
+    reads them (extras)."""
+    h = int(rng.integers(1, 5))
+    n, d = int(rng.integers(1, 9)), int(rng.integers(2, 9))
+    dk = int(rng.integers(1, 9))
+    dv = int(rng.choice([x for x in range(1, 9) if x != dk]))
+    dout = int(rng.choice([x for x in range(1, 9) if x != d]))
+    X = np.round(rng.normal(size=(n, d)), 3)
+    scale = ["none", "sqrt_dk"][k % 2]
+    soft = ["naive", "stable"][(k // 2) % 2]
+    mask, temp, pos = "none", 1.0, "none"
+    opts = f"scale: {scale}, softmax: {soft}, digits: 4"
+    if extras and k % 4 >= 2:
+        mask, temp, pos = ["none", "causal"][k % 2], [0.5, 2.0, 1.0, 0.25][(k // 4) % 4], \
+            ["none", "sinusoidal"][(k // 8) % 2]
+        opts += f", mask: {mask}, temperature: {temp}, positions: {pos}"
+    text = f"format: qkvtutor/1\ntitle: heads {k}\ntokens: [{', '.join(f't{i}' for i in range(n))}]\n"
+    text += f"heads: {h}\nX: {rows(X)}\noptions: {{{opts}}}\nweights:\n"
+    Wo = None
+    if k % 3 == 2:  # weights written out; Wo always (required from 2 heads on)
+        Wq, Wk = rng.normal(size=(d, h * dk)), rng.normal(size=(d, h * dk))
+        Wv, Wo = rng.normal(size=(d, h * dv)), rng.normal(size=(h * dv, dout))
+        text += f"  Wq: {rows(Wq)}\n  Wk: {rows(Wk)}\n  Wv: {rows(Wv)}\n  Wo: {rows(Wo)}\n"
+    else:
+        seed, sc = int(rng.integers(0, 2**32)), float(np.round(rng.uniform(0.1, 1.0), 2))
+        give_dout = h == 1 and k % 2 == 0  # one head: W_O only when d_out is given
+        np.random.seed(seed)
+        Wq = np.random.randn(d, h * dk) * sc
+        Wk = np.random.randn(d, h * dk) * sc
+        Wv = np.random.randn(d, h * dv) * sc
+        if h >= 2 or give_dout:
+            Wo = np.random.randn(h * dv, dout) * sc
+        extra = f", d_out: {dout}" if h >= 2 or give_dout else ""
+        text += f"  random: {{seed: {seed}, scale: {sc}, d_k: {dk}, d_v: {dv}{extra}}}\n"
+    return text, pipeline_heads(X, Wq, Wk, Wv, Wo, h, scale, soft, mask, temp, pos), h
+
+
+def differ_masked(got, want, name):
+    """differ() for matrices that hold -inf where masked: those cells must be
+    null in the JSON, the others must agree to TOL."""
+    for key, M in want.items():
+        if key not in got:
+            return f"{name}: no matrix {key} in the JSON"
+        G = got[key]
+        if np.array(G, dtype=object).shape != M.shape:
+            return f"{name}: {key} has the wrong shape"
+        for i in range(M.shape[0]):
+            for j in range(M.shape[1]):
+                w, g = M[i, j], G[i][j]
+                if np.isneginf(w):
+                    if g is not None:
+                        return f"{name}: {key}[{i + 1}][{j + 1}] is {g!r}, want null (masked)"
+                elif g is None or not np.isfinite(w) or abs(g - w) > TOL:
+                    return f"{name}: {key}[{i + 1}][{j + 1}] is {g!r}, want {w!r}"
+    return None
+
+
+def check_heads(text, want, h, name):
+    """Run --json on a heads lesson; compare the top level and per_head."""
+    top, heads = want
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+        f.write(text)
+    try:
+        out = subprocess.run([BIN, "--json", f.name], capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+    if out.returncode != 0:
+        return f"{name}: exit {out.returncode}: {out.stderr.strip()}"
+    doc = json.loads(out.stdout)
+    err = differ(doc["matrices"], top, name)
+    if err:
+        return err
+    if h == 1:  # one head: the top level keeps QKt, S, A; no per_head
+        if "per_head" in doc:
+            return f"{name}: per_head in a one-head lesson"
+        return differ_masked(doc["matrices"], {k: heads[0][k] for k in ("QKt", "S", "A")}, name)
+    if doc.get("heads") != h or len(doc.get("per_head", [])) != h:
+        return f"{name}: heads {doc.get('heads')!r}, per_head {len(doc.get('per_head', []))}, want {h}"
+    if doc.get("d_out") != top["Wo"].shape[1]:
+        return f"{name}: d_out {doc.get('d_out')!r}, want {top['Wo'].shape[1]}"
+    for k in range(h):
+        err = differ_masked(doc["per_head"][k], heads[k], f"{name} head {k + 1}")
+        if err:
+            return err
+    return None
+
+
+def reads_extras():
+    """Does the binary read options mask, temperature and positions?"""
+    text = ("format: qkvtutor/1\ntokens: [a]\nX: [[1.0]]\nweights: {random: {seed: 1, d_k: 1}}\n"
+            "options: {mask: causal, temperature: 0.5, positions: sinusoidal}\n")
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+        f.write(text)
+    try:
+        return subprocess.run([BIN, "--json", f.name], capture_output=True).returncode == 0
+    finally:
+        os.unlink(f.name)
+
+
 def options_lesson(rng, k):
     """A random lesson crossed with mask, temperature and positions, whose one
     step applies random actions (swap, the options, a row copy): --json --at 1
@@ -264,6 +405,15 @@ def main():
         total += 1
     for what, text, want, toks in edge_cases():
         err = check(text, want, what, at=1, tokens=toks)
+        if err:
+            failures.append(err)
+        total += 1
+    extras = reads_extras()
+    if not extras:
+        print("numpy: this build does not read mask, temperature, positions: heads lessons without them")
+    for k in range(60):
+        text, want, h = heads_lesson(rng, k, extras)
+        err = check_heads(text, want, h, f"random heads lesson {k} (heads {h})")
         if err:
             failures.append(err)
         total += 1
