@@ -1367,7 +1367,8 @@ int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt
 {
     if (!row || attn_mat_base(m) == M_A) /* A's arithmetic is the row's walk already */
         return session_explain(s, m, i, j, fo, lines, max);
-    if ((m == M_X || attn_mat_is_param(m)) && max > 0) { /* given numbers: "x₁ = [1.000, 0.000]   (note)" */
+    bool given = (m == M_X && s->cur.positions == POS_NONE) || attn_mat_is_param(m); /* with positions: h = x + p */
+    if (given && max > 0) { /* given numbers: "x₁ = [1.000, 0.000]   (note)" */
         char name[48], num[64];
         int n = session_explain(s, m, i, 0, fo, lines, max);
         const char *note = n > 0 ? strstr(lines[0], "   (") : NULL;
@@ -1410,7 +1411,7 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
      * cell of the row (lines the cells share, once) */
     int n = layout_arith(c->s, c->p->xmat, c->p->xi, c->p->xj, row, &fo, raw, FMT_MAX_LINES), out = 0;
     int one = n;
-    if (row && c->p->xmat != M_A) { /* the first cell's own lines */
+    if (row && attn_mat_base(c->p->xmat) != M_A) { /* the first cell's own lines */
         char tmp[FMT_MAX_LINES][FMT_LINE];
         one = session_explain(c->s, c->p->xmat, c->p->xi, 0, &fo, tmp, FMT_MAX_LINES);
     }
