@@ -4,6 +4,7 @@
 #include "core/attn.h"
 #include "core/rng.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,7 +99,7 @@ static void test_init_shapes(void **state)
     Attn a;
     assert_true(attn_init(&a, 4, 6, 3, 5));
     const int want[M_COUNT][2] = {{4, 6}, {6, 3}, {6, 3}, {6, 5}, {4, 3}, {4, 3},
-                                  {4, 5}, {4, 4}, {4, 4}, {4, 4}, {4, 5}};
+                                  {4, 5}, {4, 4}, {4, 4}, {4, 4}, {4, 5}, {4, 6}, {4, 6}};
     for (int id = 0; id < M_COUNT; id++) {
         assert_int_equal(a.m[id].rows, want[id][0]);
         assert_int_equal(a.m[id].cols, want[id][1]);
@@ -437,8 +438,9 @@ static void test_copy(void **state)
 /* Names, lookup, stages and parameter marks agree with the design's tables. */
 static void test_names(void **state)
 {
-    static const char *const names[M_COUNT] = {"X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O"};
-    static const int stages[M_COUNT] = {1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5};
+    static const char *const names[M_COUNT] = {"X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O",
+                                               "P", "H"};
+    static const int stages[M_COUNT] = {1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 1, 1};
     for (int id = 0; id < M_COUNT; id++) {
         assert_string_equal(attn_mat_name(id), names[id]);
         assert_int_equal(attn_mat_lookup(names[id], (int)strlen(names[id])), id);
@@ -465,6 +467,191 @@ static void test_stage_keys(void **state)
 
 #define TA(t) cmocka_unit_test_setup_teardown(t, setup_tutorial_a, teardown)
 
+/* numpy 1.24 (REFERENCE.md "Figures for the next lessons"), lesson 1's set-up, unscaled, naive. */
+static const double causal_a[] = {1, 0, 0, 0.54294059048363674, 0.4570594095163632, 0, 0.38673103719174196, 0.32603183979233863, 0.28723712301591947};
+static const double causal_o[] = {-0.16331481735755479, 0.033276776912959827, -0.34529807322669082, -0.03715534904437591, -0.064290956577576636, -0.22747275168260023, -0.096490627379070049, 0.1279098043818242, -0.18427128523049952};
+static const double pos_p[] = {0, 1, 0, 1, 0.8414709848078965, 0.54030230586813965, 0.0099998333341666645, 0.99995000041666537, 0.9092974268256816, -0.41614683654714241, 0.01999866669333308, 0.99980000666657798};
+static const double pos_o[] = {-0.46819752268663933, 0.35146514074419105, -0.77120618573410571, -0.46681039845006556, 0.34809835613177459, -0.77156107554800113, -0.46952226423108334, 0.35397107770456737, -0.77105682153617894};
+static const double swap_pos_o[] = {-0.53495598840171144, 0.33140070543579492, -0.86369340783478032, -0.51090667314933569, 0.33388396529113862, -0.83380347539060873, -0.46463056435716887, 0.36453893849172642, -0.75869253271564485};
+static const double p_3x5[] = {0, 1, 0, 1, 0, 0.8414709848078965, 0.54030230586813965, 0.025116222909773774, 0.99968453791520995, 0.00063095730261541994, 0.9092974268256816, -0.41614683654714241, 0.050216599387465206, 0.99873835069349315, 0.0012619143540422218};
+/* scaled, stable, causal, T = 0.5, positions */
+static const double all_a[] = {1, 0, 0, 0.52743852003987568, 0.47256147996012432, 0, 0.35251300382495782, 0.31962172221006152, 0.32786527396498061};
+static const double all_o[] = {-0.36791869054062332, 0.099848643568275025, -0.79905929315598057, -0.32775187932586225, 0.053968182740671396, -0.79554497472992591, -0.46937995119511577, 0.3534889756960099, -0.77112975460250122};
+
+/* The causal mask: S is -inf above the diagonal, A exactly 0 there, QKt raw; 我 sees only itself. */
+static void test_causal(void **state)
+{
+    Attn *a = *state;
+    a->mask = MASK_CAUSAL;
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_mat_near(&a->m[M_A], 3, 3, causal_a, 1e-15);
+    assert_mat_near(&a->m[M_O], 3, 3, causal_o, 1e-15);
+    assert_mat_near(&a->m[M_QKT], 3, 3, qkt_a, 1e-15);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            assert_int_equal(attn_masked(a, i, j), j > i);
+            if (j > i) {
+                assert_true(isinf(MAT_AT(&a->m[M_S], i, j)) && MAT_AT(&a->m[M_S], i, j) < 0);
+                assert_true(MAT_AT(&a->m[M_A], i, j) == 0.0);
+            }
+        }
+    assert_true(MAT_AT(&a->m[M_A], 0, 0) == 1.0);
+    for (int j = 0; j < 3; j++) /* O's row 1 is exactly V's row 1 */
+        assert_true(MAT_AT(&a->m[M_O], 0, j) == MAT_AT(&a->m[M_V], 0, j));
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(attn_row_trouble(a, i), ATTN_FINE);
+    a->softmax = SOFTMAX_STABLE; /* the same with the stable softmax */
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_mat_near(&a->m[M_A], 3, 3, causal_a, 1e-15);
+}
+
+/* Temperature on row 1: REFERENCE.md's T = 0.1, 0.5, 2, 10, and both ends of the range. */
+static void test_temperature(void **state)
+{
+    static const struct { double t, a[3]; } cases[] = {
+        {0.1, {0.16559155945332402, 0.3392067422545561, 0.49520169829211991}},
+        {0.5, {0.29419100699350914, 0.3395585331256139, 0.36625045988087696}},
+        {2, {0.32333112918582574, 0.33513426458261986, 0.34153460623155446}},
+        {10, {0.3313220697379069, 0.33370647117091445, 0.33497145909117865}},
+        {ATTN_TEMP_MIN, {0.070725057546550424, 0.29677401289208677, 0.63250092956136283}},
+        {ATTN_TEMP_MAX, {0.33232703658854984, 0.33352070973582576, 0.33415225367562434}},
+    };
+    Attn *a = *state;
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        a->temp = cases[k].t;
+        attn_run_to(a, STAGE_SOFTMAX);
+        for (int j = 0; j < 3; j++)
+            assert_near(MAT_AT(&a->m[M_A], 0, j), cases[k].a[j], 1e-15);
+    }
+    Attn plain = {0}; /* T = 1 is bit for bit the plain softmax */
+    a->temp = 1.0;
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_true(attn_copy(&plain, a));
+    a->temp = 0.5;
+    attn_run_to(a, STAGE_OUTPUT);
+    a->temp = 1.0;
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_mat_near(&a->m[M_A], 3, 3, a_a, 1e-15);
+    assert_attn_same(a, &plain);
+    attn_free(&plain);
+}
+
+/* Sinusoidal positions: P as REFERENCE.md prints it, H = X + P, and Q = H Wq. */
+static void test_positions(void **state)
+{
+    Attn *a = *state, plain = {0};
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_true(attn_copy(&plain, a));
+    a->positions = POS_SINUSOIDAL;
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_mat_near(&a->m[M_P], 3, 4, pos_p, 1e-15);
+    for (int k = 0; k < 12; k++)
+        assert_true(a->m[M_H].v[k] == a->m[M_X].v[k] + a->m[M_P].v[k]);
+    assert_mat_near(&a->m[M_O], 3, 3, pos_o, 1e-15);
+    a->positions = POS_NONE; /* off: P = 0, H = X, the old numbers exactly */
+    attn_run_to(a, STAGE_OUTPUT);
+    for (int k = 0; k < 12; k++) {
+        assert_true(a->m[M_P].v[k] == 0.0);
+        assert_true(a->m[M_H].v[k] == a->m[M_X].v[k]);
+    }
+    assert_attn_same(a, &plain);
+    attn_free(&plain);
+}
+
+/* An odd d_model: the last column of P is a sine (m = 2, 4/5). */
+static void test_positions_odd(void **state)
+{
+    Attn a;
+    assert_true(attn_init(&a, 3, 5, 2, 2));
+    a.positions = POS_SINUSOIDAL;
+    attn_run_to(&a, STAGE_OUTPUT);
+    assert_mat_near(&a.m[M_P], 3, 5, p_3x5, 1e-15);
+    assert_true(MAT_AT(&a.m[M_P], 2, 4) == sin(2.0 / pow(10000.0, 4.0 / 5.0)));
+    attn_free(&a);
+}
+
+/* swap 1 3 without positions: O's rows swap exactly; with positions they do not. */
+static void test_swap(void **state)
+{
+    Attn *a = *state, b = {0};
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_true(attn_copy(&b, a));
+    attn_swap_tokens(&b, 0, 2);
+    assert_int_equal(b.reached, STAGE_NONE);
+    assert_int_equal(b.tok[0], 2);
+    assert_int_equal(b.tok[1], 1);
+    assert_int_equal(b.tok[2], 0);
+    attn_run_to(&b, STAGE_OUTPUT);
+    for (int j = 0; j < 3; j++) {
+        assert_true(MAT_AT(&b.m[M_O], 0, j) == MAT_AT(&a->m[M_O], 2, j));
+        assert_true(MAT_AT(&b.m[M_O], 1, j) == MAT_AT(&a->m[M_O], 1, j));
+        assert_true(MAT_AT(&b.m[M_O], 2, j) == MAT_AT(&a->m[M_O], 0, j));
+    }
+    a->positions = b.positions = POS_SINUSOIDAL;
+    attn_run_to(a, STAGE_OUTPUT);
+    attn_run_to(&b, STAGE_OUTPUT);
+    assert_mat_near(&a->m[M_O], 3, 3, pos_o, 1e-15);
+    assert_mat_near(&b.m[M_O], 3, 3, swap_pos_o, 1e-15);
+    assert_true(mat_max_diff(&b.m[M_P], &a->m[M_P]) == 0.0); /* P stays with the positions */
+    attn_free(&b);
+}
+
+/* A swap carries an overridden row (value and mark) with its token; swapping a token with itself changes nothing. */
+static void test_swap_override(void **state)
+{
+    Attn *a = *state, b = {0};
+    set_q0_to_k0_times(a, 5);
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_true(attn_copy(&b, a));
+    attn_swap_tokens(&b, 0, 1);
+    attn_run_to(&b, STAGE_OUTPUT);
+    assert_false(b.override[0][0]);
+    assert_true(b.override[0][1]);
+    for (int j = 0; j < 3; j++)
+        assert_true(MAT_AT(&b.m[M_Q], 1, j) == MAT_AT(&a->m[M_Q], 0, j));
+    attn_copy(&b, a);
+    attn_swap_tokens(&b, 1, 1);
+    attn_run_to(&b, STAGE_OUTPUT);
+    assert_attn_same(&b, a);
+    attn_free(&b);
+}
+
+/* Mask, temperature and positions together, scaled and stable (numpy, 1e-15). */
+static void test_all_options(void **state)
+{
+    Attn *a = *state;
+    a->scale = SCALE_SQRT_DK;
+    a->softmax = SOFTMAX_STABLE;
+    a->mask = MASK_CAUSAL;
+    a->temp = 0.5;
+    a->positions = POS_SINUSOIDAL;
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_mat_near(&a->m[M_A], 3, 3, all_a, 1e-15);
+    assert_mat_near(&a->m[M_O], 3, 3, all_o, 1e-15);
+    Attn b = {0};
+    assert_true(attn_copy(&b, a));
+    assert_true(attn_same_options(&a[0], &b));
+    b.temp = 2;
+    assert_false(attn_same_options(a, &b));
+    attn_free(&b);
+}
+
+/* One token under the causal mask: A = [1], O = V. */
+static void test_one_token_causal(void **state)
+{
+    Attn a;
+    assert_true(attn_init(&a, 1, 3, 2, 2));
+    fill_random(&a, 7, 1.0, 0.5);
+    a.mask = MASK_CAUSAL;
+    a.positions = POS_SINUSOIDAL;
+    a.temp = ATTN_TEMP_MIN;
+    attn_run_to(&a, STAGE_OUTPUT);
+    assert_true(MAT_AT(&a.m[M_A], 0, 0) == 1.0);
+    for (int j = 0; j < 2; j++)
+        assert_true(MAT_AT(&a.m[M_O], 0, j) == MAT_AT(&a.m[M_V], 0, j));
+    attn_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -490,6 +677,14 @@ int main(void)
         TA(test_copy),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_stage_keys),
+        TA(test_causal),
+        TA(test_temperature),
+        TA(test_positions),
+        cmocka_unit_test(test_positions_odd),
+        TA(test_swap),
+        TA(test_swap_override),
+        TA(test_all_options),
+        cmocka_unit_test(test_one_token_causal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,7 +63,8 @@ static inline void assert_attn_same_at(const Attn *x, const Attn *y, const char 
             _fail(file, line);
         }
     if (memcmp(x->override, y->override, sizeof x->override) != 0 || x->scale != y->scale ||
-        x->softmax != y->softmax || x->reached != y->reached) {
+        x->softmax != y->softmax || x->reached != y->reached || x->mask != y->mask || x->temp != y->temp ||
+        x->positions != y->positions || memcmp(x->tok, y->tok, sizeof x->tok) != 0) {
         print_error("overrides, options or reached differ\n");
         _fail(file, line);
     }

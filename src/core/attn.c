@@ -6,12 +6,12 @@
 #include <string.h>
 
 static const char *const mat_names[M_COUNT] = {
-    "X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O",
+    "X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O", "P", "H",
 };
 static const int mat_stages[M_COUNT] = {
     STAGE_INPUT, STAGE_INPUT, STAGE_INPUT, STAGE_INPUT,
     STAGE_QKV, STAGE_QKV, STAGE_QKV, STAGE_SCORES, STAGE_SCORES,
-    STAGE_SOFTMAX, STAGE_OUTPUT,
+    STAGE_SOFTMAX, STAGE_OUTPUT, STAGE_INPUT, STAGE_INPUT,
 };
 static const char *const stage_keys[STAGE_COUNT + 1] = {
     "?", "input", "qkv", "scores", "softmax", "output",
@@ -33,6 +33,7 @@ bool attn_init(Attn *a, int n, int d_model, int d_k, int d_v)
         [M_WV] = {d_model, d_v}, [M_Q] = {n, d_k},       [M_K] = {n, d_k},
         [M_V] = {n, d_v},       [M_QKT] = {n, n},        [M_S] = {n, n},
         [M_A] = {n, n},         [M_O] = {n, d_v},
+        [M_P] = {n, d_model},   [M_H] = {n, d_model},
     };
     for (int id = 0; id < M_COUNT; id++)
         if (!mat_new(&a->m[id], shape[id][0], shape[id][1])) {
@@ -41,6 +42,11 @@ bool attn_init(Attn *a, int n, int d_model, int d_k, int d_v)
         }
     a->scale = SCALE_SQRT_DK;
     a->softmax = SOFTMAX_STABLE;
+    a->mask = MASK_NONE;
+    a->temp = 1.0;
+    a->positions = POS_NONE;
+    for (int i = 0; i < MAT_MAX; i++)
+        a->tok[i] = i;
     return true;
 }
 
@@ -64,6 +70,10 @@ bool attn_copy(Attn *dst, const Attn *src)
     memcpy(dst->override, src->override, sizeof dst->override);
     dst->scale = src->scale;
     dst->softmax = src->softmax;
+    dst->mask = src->mask;
+    dst->temp = src->temp;
+    dst->positions = src->positions;
+    memcpy(dst->tok, src->tok, sizeof dst->tok);
     dst->reached = src->reached;
     return true;
 }
@@ -83,10 +93,36 @@ static void project(Mat *dst, const Mat *x, const Mat *w, const bool *keep)
     }
 }
 
+double attn_pos_angle(int p, int c, int d_model)
+{
+    return (double)p / pow(10000.0, (double)(2 * (c / 2)) / (double)d_model);
+}
+
+double attn_pos(int p, int c, int d_model)
+{
+    double t = attn_pos_angle(p, c, d_model);
+    return c % 2 == 0 ? sin(t) : cos(t);
+}
+
+/* Stage 1: P from the positions (0 without them) and H = X + P. */
+static void run_input(Attn *a)
+{
+    const Mat *x = &a->m[M_X];
+    Mat *p = &a->m[M_P], *h = &a->m[M_H];
+    bool on = a->positions == POS_SINUSOIDAL;
+    for (int i = 0; i < x->rows; i++)
+        for (int c = 0; c < x->cols; c++) {
+            MAT_AT(p, i, c) = on ? attn_pos(i, c, x->cols) : 0.0;
+            MAT_AT(h, i, c) = on ? MAT_AT(x, i, c) + MAT_AT(p, i, c) : MAT_AT(x, i, c);
+        }
+}
+
+/* Stage 2 projects H with positions, X itself without (the same numbers). */
 static void run_qkv(Attn *a)
 {
+    const Mat *in = &a->m[a->positions == POS_SINUSOIDAL ? M_H : M_X];
     for (int p = 0; p < 3; p++)
-        project(&a->m[M_Q + p], &a->m[M_X], &a->m[M_WQ + p], a->override[p]);
+        project(&a->m[M_Q + p], in, &a->m[M_WQ + p], a->override[p]);
 }
 
 /* QKt = Q K^T, then S = QKt / sqrt(d_k) (a real division, as numpy does) or a copy. */
@@ -97,26 +133,30 @@ static void run_scores(Attn *a)
     double div = sqrt((double)attn_d_k(a));
     for (int i = 0; i < qkt->rows; i++)
         for (int j = 0; j < qkt->cols; j++)
-            MAT_AT(s, i, j) = a->scale == SCALE_SQRT_DK ? MAT_AT(qkt, i, j) / div
-                                                         : MAT_AT(qkt, i, j);
+            MAT_AT(s, i, j) = attn_masked(a, i, j)             ? -INFINITY
+                              : a->scale == SCALE_SQRT_DK ? MAT_AT(qkt, i, j) / div
+                                                          : MAT_AT(qkt, i, j);
 }
 
-/* One row of softmax: exp(s) or exp(s - max), divided by their sum. Nothing
- * guards against overflow: naive exp of a huge score honestly gives inf and
- * then NaN, which is what a lesson wants to show. */
-static void softmax_row(double *out, const double *s, int n, bool stable)
+/* One row of softmax over the first `vis` entries of s (the rest are masked
+ * and get exactly 0): z = s / temp, then exp(z) or exp(z - max), divided by
+ * their sum. Nothing guards against overflow: naive exp of a huge score
+ * honestly gives inf and then NaN, which is what a lesson wants to show. */
+static void softmax_row(double *out, const double *s, int n, int vis, bool stable, double temp)
 {
-    double max = s[0];
-    for (int k = 1; k < n; k++)
-        if (s[k] > max)
-            max = s[k];
+    double max = s[0] / temp;
+    for (int k = 1; k < vis; k++)
+        if (s[k] / temp > max)
+            max = s[k] / temp;
     double sum = 0.0;
-    for (int k = 0; k < n; k++) {
-        out[k] = exp(stable ? s[k] - max : s[k]);
+    for (int k = 0; k < vis; k++) {
+        out[k] = exp(stable ? s[k] / temp - max : s[k] / temp);
         sum += out[k];
     }
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < vis; k++)
         out[k] /= sum;
+    for (int k = vis; k < n; k++)
+        out[k] = 0.0;
 }
 
 static void run_softmax(Attn *a)
@@ -125,7 +165,7 @@ static void run_softmax(Attn *a)
     Mat *w = &a->m[M_A];
     for (int i = 0; i < s->rows; i++)
         softmax_row(&MAT_AT(w, i, 0), &MAT_AT(s, i, 0), s->cols,
-                    a->softmax == SOFTMAX_STABLE);
+                    a->mask == MASK_CAUSAL ? i + 1 : s->cols, a->softmax == SOFTMAX_STABLE, a->temp);
 }
 
 /* Compute one stage from the previous stage's results and mark it reached
@@ -140,7 +180,7 @@ void attn_run_stage(Attn *a, int stage)
     case STAGE_SCORES:  run_scores(a); break;
     case STAGE_SOFTMAX: run_softmax(a); break;
     case STAGE_OUTPUT:  (void)mat_mul(&a->m[M_O], &a->m[M_A], &a->m[M_V]); break;
-    default:            break; /* STAGE_INPUT: X is given */
+    default:            run_input(a); break; /* STAGE_INPUT: X is given; P, H */
     }
     a->reached = stage;
 }
@@ -209,8 +249,10 @@ AttnTrouble attn_row_trouble(const Attn *a, int i)
     if (a->reached < STAGE_SOFTMAX || i < 0 || i >= w->rows)
         return ATTN_FINE;
     for (int j = 0; j < w->cols; j++) {
-        double x = MAT_AT(s, i, j);
-        if (!isfinite(x))
+        if (attn_masked(a, i, j))
+            continue;
+        double x = MAT_AT(s, i, j) / a->temp;
+        if (!isfinite(MAT_AT(s, i, j)))
             return ATTN_SCORES_NOT_FINITE;
         bad = bad || !isfinite(MAT_AT(w, i, j));
         big = big || x > 709.78;
@@ -223,4 +265,39 @@ AttnTrouble attn_row_trouble(const Attn *a, int i)
     if (a->softmax == SOFTMAX_NAIVE && tiny)
         return ATTN_EXP_UNDERFLOW;
     return ATTN_NOT_FINITE;
+}
+
+bool attn_masked(const Attn *a, int i, int j)
+{
+    return a->mask == MASK_CAUSAL && j > i;
+}
+
+static void swap_rows(Mat *m, int i, int j)
+{
+    for (int c = 0; c < m->cols; c++) {
+        double t = MAT_AT(m, i, c);
+        MAT_AT(m, i, c) = MAT_AT(m, j, c);
+        MAT_AT(m, j, c) = t;
+    }
+}
+
+void attn_swap_tokens(Attn *a, int i, int j)
+{
+    swap_rows(&a->m[M_X], i, j);
+    for (int p = 0; p < 3; p++) {
+        swap_rows(&a->m[M_Q + p], i, j);
+        bool t = a->override[p][i];
+        a->override[p][i] = a->override[p][j];
+        a->override[p][j] = t;
+    }
+    int t = a->tok[i];
+    a->tok[i] = a->tok[j];
+    a->tok[j] = t;
+    a->reached = STAGE_NONE;
+}
+
+bool attn_same_options(const Attn *a, const Attn *b)
+{
+    return a->scale == b->scale && a->softmax == b->softmax && a->mask == b->mask && a->temp == b->temp &&
+           a->positions == b->positions;
 }

@@ -1,10 +1,18 @@
 /* attn.h - the five-stage self-attention pipeline, computed one stage at a time.
  *
- *   1 input    X                         (given)
- *   2 qkv      Q = X Wq, K = X Wk, V = X Wv   (rows marked overridden are kept)
- *   3 scores   QKt = Q K^T, S = QKt / sqrt(d_k) when scale is SCALE_SQRT_DK
- *   4 softmax  A = row-wise softmax of S (naive exp(s), or stable exp(s - max))
+ *   1 input    X (given); P = sinusoidal positions and H = X + P when
+ *              positions is POS_SINUSOIDAL (else P = 0 and H = X)
+ *   2 qkv      Q = H Wq, K = H Wk, V = H Wv   (rows marked overridden are kept;
+ *              without positions X itself is projected, bit for bit as before)
+ *   3 scores   QKt = Q K^T, S = QKt / sqrt(d_k) when scale is SCALE_SQRT_DK;
+ *              under MASK_CAUSAL S[i][j] = -inf for j > i (QKt stays raw)
+ *   4 softmax  A = row-wise softmax of S / temp (naive exp(z), or stable
+ *              exp(z - max)); masked entries are exactly 0
  *   5 output   O = A V
+ *
+ * tok[i] says which of the lesson's tokens sits in row i (the identity until
+ * attn_swap_tokens() trades two rows): the core holds no strings, the
+ * lesson layer names rows with it.
  *
  * An Attn owns all its matrices. The caller fills X, Wq, Wk, Wv (and any
  * overridden rows of Q, K, V), then calls attn_run_stage(a, 1), (a, 2), ...
@@ -22,16 +30,28 @@ enum { STAGE_NONE = 0, STAGE_INPUT = 1, STAGE_QKV, STAGE_SCORES, STAGE_SOFTMAX,
 
 typedef enum { SCALE_NONE, SCALE_SQRT_DK } Scale;
 typedef enum { SOFTMAX_NAIVE, SOFTMAX_STABLE } Softmax;
+typedef enum { MASK_NONE, MASK_CAUSAL } Mask;
+typedef enum { POS_NONE, POS_SINUSOIDAL } Positions;
+
+/* The temperature's range, both ends allowed; 1 is the plain softmax. */
+#define ATTN_TEMP_MIN 0.05
+#define ATTN_TEMP_MAX 20.0
 
 /* Every matrix of the pipeline, by a stable index (also used by lessons,
- * actions and the view). Parameters are Wq, Wk, Wv; the rest are results. */
-typedef enum { M_X, M_WQ, M_WK, M_WV, M_Q, M_K, M_V, M_QKT, M_S, M_A, M_O, M_COUNT } MatId;
+ * actions and the view). Parameters are Wq, Wk, Wv; the rest are results.
+ * P (positions) and H = X + P are stage 1's, after O so the old indices
+ * keep their values. */
+typedef enum { M_X, M_WQ, M_WK, M_WV, M_Q, M_K, M_V, M_QKT, M_S, M_A, M_O, M_P, M_H, M_COUNT } MatId;
 
 typedef struct {
     Mat m[M_COUNT];
     bool override[3][MAT_MAX]; /* rows of Q, K, V set by hand (index m - M_Q) */
     Scale scale;
     Softmax softmax;
+    Mask mask;
+    double temp;               /* ATTN_TEMP_MIN..ATTN_TEMP_MAX, 1 by default */
+    Positions positions;
+    int tok[MAT_MAX];          /* row i shows the lesson's token tok[i] */
     int reached;               /* last stage computed, 0..5 */
 } Attn;
 
@@ -65,5 +85,19 @@ MatId attn_stage_mat(int stage);
  * score is below about -745.13, where exp underflows to 0. */
 typedef enum { ATTN_FINE, ATTN_SCORES_NOT_FINITE, ATTN_EXP_OVERFLOW, ATTN_EXP_UNDERFLOW, ATTN_NOT_FINITE } AttnTrouble;
 AttnTrouble attn_row_trouble(const Attn *a, int i);
+
+/* Is S[i][j] hidden by the mask (causal: a key after the query)? */
+bool attn_masked(const Attn *a, int i, int j);
+/* The sinusoidal position value P[p][c] for d_model columns:
+ * sin(p / 10000^(2m/d_model)) for c = 2m, cos(the same) for c = 2m + 1. */
+double attn_pos(int p, int c, int d_model);
+/* The angle p / 10000^(2m/d_model) of column c (m = c / 2). */
+double attn_pos_angle(int p, int c, int d_model);
+/* Trade tokens i and j (0-based): their rows of X, their overridden rows of
+ * Q, K and V (values and marks) and their names (tok). P stays with the
+ * positions. Nothing is recomputed: reached drops to 0. */
+void attn_swap_tokens(Attn *a, int i, int j);
+/* Do two states' option settings (scale, softmax, mask, temp, positions) agree? */
+bool attn_same_options(const Attn *a, const Attn *b);
 
 #endif

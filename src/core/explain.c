@@ -28,7 +28,8 @@ static void explain_input(const Attn *a, Explain *e)
 static void explain_proj(const Attn *a, Explain *e)
 {
     int p = e->mat - M_Q;
-    const Mat *x = &a->m[M_X], *w = &a->m[M_WQ + p];
+    e->from_h = a->positions == POS_SINUSOIDAL;
+    const Mat *x = &a->m[e->from_h ? M_H : M_X], *w = &a->m[M_WQ + p];
     e->kind = EX_PROJ;
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
     if (a->override[p][e->i]) {
@@ -57,29 +58,36 @@ static void explain_score(const Attn *a, Explain *e)
     products(e);
     e->scaled = e->mat == M_S && a->scale == SCALE_SQRT_DK;
     e->divisor = e->scaled ? sqrt((double)e->d_k) : 1.0;
+    e->masked = e->mat == M_S && attn_masked(a, e->i, e->j);
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
 }
 
-/* Row i of A from row i of S: s, max, s - max (or s), exp, running sum, weights. */
+/* Row i of A from row i of S: s, s / T, max, z - max (or z), exp, running
+ * sum, weights; masked entries (k >= vis) take no part and weigh 0. */
 static void explain_softmax(const Attn *a, Explain *e)
 {
     const Mat *s = &a->m[M_S], *w = &a->m[M_A];
     e->kind = EX_SOFTMAX;
     e->stable = a->softmax == SOFTMAX_STABLE;
     e->n = s->cols;
-    e->max = MAT_AT(s, e->i, 0);
+    e->vis = a->mask == MASK_CAUSAL ? e->i + 1 : e->n;
+    e->temp = a->temp;
+    e->masked = attn_masked(a, e->i, e->j);
     for (int k = 0; k < e->n; k++) {
         e->a[k] = MAT_AT(s, e->i, k);
-        if (e->a[k] > e->max)
-            e->max = e->a[k];
+        e->z[k] = e->a[k] / e->temp;
+        e->weight[k] = MAT_AT(w, e->i, k);
     }
+    e->max = e->z[0];
+    for (int k = 1; k < e->vis; k++)
+        if (e->z[k] > e->max)
+            e->max = e->z[k];
     double sum = 0.0;
-    for (int k = 0; k < e->n; k++) {
-        e->shifted[k] = e->stable ? e->a[k] - e->max : e->a[k];
+    for (int k = 0; k < e->vis; k++) {
+        e->shifted[k] = e->stable ? e->z[k] - e->max : e->z[k];
         e->prod[k] = exp(e->shifted[k]);
         sum += e->prod[k];
         e->partial[k] = sum;
-        e->weight[k] = MAT_AT(w, e->i, k);
     }
     e->sum = sum;
     e->result = MAT_AT(w, e->i, e->j);
@@ -90,13 +98,29 @@ static void explain_output(const Attn *a, Explain *e)
 {
     const Mat *w = &a->m[M_A], *v = &a->m[M_V];
     e->kind = EX_OUTPUT;
-    e->n = w->cols;
+    /* Masked weights are exactly 0: leaving their terms out changes no bit. */
+    e->n = a->mask == MASK_CAUSAL ? e->i + 1 : w->cols;
+    e->nmasked = w->cols - e->n;
     for (int k = 0; k < e->n; k++) {
         e->a[k] = MAT_AT(w, e->i, k);
         e->b[k] = MAT_AT(v, k, e->j);
     }
     products(e);
     e->result = MAT_AT(&a->m[M_O], e->i, e->j);
+}
+
+/* h_ij = x_ij + p_ij, p_ij = sin or cos of p / 10000^(2m/d_model). */
+static void explain_pos(const Attn *a, Explain *e)
+{
+    e->kind = EX_POS;
+    e->d_model = attn_d_model(a);
+    e->pos = e->i;
+    e->pos_m = e->j / 2;
+    e->cosine = e->j % 2 == 1;
+    e->angle = attn_pos_angle(e->i, e->j, e->d_model);
+    e->x = MAT_AT(&a->m[M_X], e->i, e->j);
+    e->p = MAT_AT(&a->m[M_P], e->i, e->j);
+    e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
 }
 
 /* Whether `mat` exists, its stage is reached and (i, j) lies inside it. */
@@ -123,6 +147,12 @@ bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out)
     case M_QKT: case M_S:         explain_score(a, out); break;
     case M_A:                     explain_softmax(a, out); break;
     case M_O:                     explain_output(a, out); break;
+    case M_X: case M_P: case M_H:
+        if (a->positions == POS_SINUSOIDAL)
+            explain_pos(a, out);
+        else
+            explain_input(a, out);
+        break;
     default:                      explain_input(a, out); break;
     }
     return true;

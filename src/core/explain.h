@@ -17,6 +17,7 @@ typedef enum {
     EX_SCORE,    /* S[i][j] = sum_k Q[i][k] * K[j][k]  (then / sqrt(d_k)) */
     EX_SOFTMAX,  /* row i of A from row i of S */
     EX_OUTPUT,   /* O[i][j] = sum_k A[i][k] * V[k][j] */
+    EX_POS,      /* H[i][j] = X[i][j] + P[i][j], P[i][j] = sin|cos(p / 10000^(2m/d_model)) */
 } ExKind;
 
 typedef struct {
@@ -39,11 +40,26 @@ typedef struct {
     double shifted[MAT_MAX]; /* s_ik - max (stable) or s_ik */
     double weight[MAT_MAX];  /* prod / sum */
     double result;      /* the explained number (EX_SOFTMAX: weight[j]) */
+    /* Masks, temperature, positions (see attn.h) */
+    bool from_h;        /* EX_PROJ: the row projected is h_i = x_i + p_i, not x_i */
+    bool masked;        /* EX_SCORE: the cell is masked, result -inf (sum is still q.k);
+                           EX_SOFTMAX: the focused weight is masked, result 0 */
+    int vis;            /* EX_SOFTMAX: the first vis entries of the row take part, the
+                           rest are masked (vis == n without a mask); EX_OUTPUT: the n
+                           terms are the unmasked ones and `nmasked` were left out */
+    int nmasked;
+    double temp;        /* EX_SOFTMAX: the temperature; z = s / temp when temp != 1 */
+    double z[MAT_MAX];  /* EX_SOFTMAX: s / temp */
+    double x, p, angle; /* EX_POS: x_ij, p_ij and its angle p / 10000^(2m/d_model) */
+    int pos, pos_m, d_model; /* EX_POS: the position p = i, m = j / 2, d_model */
+    bool cosine;        /* EX_POS: j is odd, p_ij = cos(angle) */
 } Explain;
 
 /* Explain cell (i, j) of matrix `mat` in state a. Returns false and sets
  * kind = EX_NONE when the matrix's stage is not reached or (i, j) is out of
- * range. M_QKT explains like M_S without the division. */
+ * range. M_QKT explains like M_S without the division (and without the
+ * mask). With positions on, X, P and H all explain as EX_POS (the sum that
+ * stage 2 will project). */
 bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out);
 
 #endif

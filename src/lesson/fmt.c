@@ -12,6 +12,7 @@
 
 #include "i18n.h"
 #include "session.h"
+#include "num.h"
 #include "text.h"
 
 /* "%.*f" of 0 <= v < 1e6 without printf, which is slow and is called for
@@ -161,7 +162,8 @@ static void put_vec(char *line, const double *v, int n, const FmtOpt *o)
 
 static const char *lower_name(MatId m)
 {
-    static const char *names[M_COUNT] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "score", "score", "α", "o"};
+    static const char *names[M_COUNT] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "score", "score", "α", "o",
+                                         "p", "h"};
     return names[m];
 }
 
@@ -230,7 +232,7 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
             attn_mat_name(e->mat), dot, w);
         return 1;
     }
-    put(lines[0], "%s%s = x%s%s%s[:,%d] = ", m, s, i, o->ascii ? "." : "·", w, e->j + 1);
+    put(lines[0], "%s%s = %s%s%s%s[:,%d] = ", m, s, e->from_h ? "h" : "x", i, o->ascii ? "." : "·", w, e->j + 1);
     put_products(lines[0], e, o);
     put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), v);
     return 1;
@@ -242,6 +244,12 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     fmt_sub(e->i + 1, o, i, sizeof i);
     fmt_sub(e->j + 1, o, j, sizeof j);
+    if (e->masked) {
+        put(lines[0], "score%s = %s   ", s, o->ascii ? "-inf" : "−∞");
+        put(lines[0], _("(masked: key %d comes after query %d, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
+            e->i + 1, i, o->ascii ? "." : "·", j);
+        return 1;
+    }
     put(lines[0], "score%s = q%s%sk%s = ", s, i, o->ascii ? "." : "·", j);
     put_products(lines[0], e, o);
     put(lines[0], "%s%s", eq(shown_sum(e, o), e->sum, o), fmt_num(e->sum, o, v, sizeof v));
@@ -251,25 +259,65 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     return 1;
 }
 
+char *fmt_temp(double t, char *buf, size_t len)
+{
+    num_snprintf(buf, len, "%.6g", t);
+    return buf;
+}
+
+/* "   (key 3 is masked ...)" or "   (keys 2 to 3 are masked ...)" after
+ * the first vis of n entries of query row i1. */
+static void put_masked(char *line, int vis, int n, int i1)
+{
+    if (vis >= n)
+        return;
+    put(line, "   ");
+    if (vis + 1 == n)
+        put(line, _("(key %d comes after query %d: masked, left out, weight 0)"), n, i1);
+    else
+        put(line, _("(keys %d to %d come after query %d: masked, left out, weight 0)"), vis + 1, n, i1);
+}
+
 static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char i[16], v[48];
     int n = 0;
+    bool t = e->temp != 1.0;
+    const char *z = t ? "z" : "s";
     fmt_sub(e->i + 1, o, i, sizeof i);
     put(lines[n], "s%s = ", i);
-    put_vec(lines[n++], e->a, e->n, o);
-    if (e->stable) {
-        put(lines[n], "max = %s;  s %s max = ", fmt_num(e->max, o, v, sizeof v), o->ascii ? "-" : "−");
-        put_vec(lines[n++], e->shifted, e->n, o);
-        put(lines[n], "exp(s %s max) = ", o->ascii ? "-" : "−");
-    } else {
-        put(lines[n], "exp(s) = ");
+    put_vec(lines[n], e->a, e->vis, o);
+    if (t) {
+        put(lines[n], ";  z = s %s T = s %s %s = ", o->ascii ? "/" : "÷", o->ascii ? "/" : "÷",
+            fmt_temp(e->temp, v, sizeof v));
+        put_vec(lines[n], e->z, e->vis, o);
     }
-    put_vec(lines[n], e->prod, e->n, o);
+    put_masked(lines[n++], e->vis, e->n, e->i + 1);
+    if (e->stable) {
+        put(lines[n], "max = %s;  %s %s max = ", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−");
+        put_vec(lines[n++], e->shifted, e->vis, o);
+        put(lines[n], "exp(%s %s max) = ", z, o->ascii ? "-" : "−");
+    } else {
+        put(lines[n], "exp(%s) = ", z);
+    }
+    put_vec(lines[n], e->prod, e->vis, o);
     put(lines[n++], ";  %s = %s", _("sum"), fmt_num(e->sum, o, v, sizeof v));
     put(lines[n], "%s%s = exp %s %s = ", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"));
     put_vec(lines[n++], e->weight, e->n, o);
     return n;
+}
+
+/* h_ij = x_ij + p_ij = x + p = h, then p_ij = sin(p / 10000^(2m/d)) = sin(angle) = p. */
+static int ex_pos(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+{
+    char s[32], x[48], p[48], h[48], t[48];
+    fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
+    put(lines[0], "h%s = x%s + p%s = %s + %s = %s", s, s, s, fmt_num(e->x, o, x, sizeof x),
+        fmt_num(e->p, o, p, sizeof p), fmt_num(e->x + e->p, o, h, sizeof h));
+    put(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s) = %s   ", s, e->cosine ? "cos" : "sin", e->pos,
+        2 * e->pos_m, e->d_model, e->cosine ? "cos" : "sin", fmt_num(e->angle, o, t, sizeof t), p);
+    put(lines[1], _("(position p = %d: token %d counts from 0)"), e->pos, e->i + 1);
+    return 2;
 }
 
 static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
@@ -281,6 +329,7 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     for (int k = 0; k < e->n; k++)
         put(lines[0], "%s%s%sv%s", k ? " + " : "", fmt_num(e->a[k], o, v, sizeof v), dot,
             fmt_sub(k + 1, o, k1, sizeof k1));
+    put_masked(lines[0], e->n, e->n + e->nmasked, e->i + 1);
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     put(lines[1], "o%s = ", s);
     put_products(lines[1], e, o);
@@ -292,7 +341,7 @@ static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FM
 {
     if (max < 4)
         return 0;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < max; k++)
         lines[k][0] = '\0';
     switch (e->kind) {
     case EX_INPUT:   return ex_input(e, o, w, lines);
@@ -300,6 +349,7 @@ static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FM
     case EX_SCORE:   return ex_score(e, o, lines);
     case EX_SOFTMAX: return ex_softmax(e, o, lines);
     case EX_OUTPUT:  return ex_output(e, o, lines);
+    case EX_POS:     return ex_pos(e, o, lines);
     case EX_NONE:    break;
     }
     return 0;
