@@ -75,7 +75,7 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
     }
     bool by_token = m->rows == l->ntok && !attn_mat_is_param(id);
     for (int i = 0; i < m->rows && by_token; i++) {
-        text_sanitize(l->tokens[i], safe, sizeof safe, fo->ascii);
+        text_sanitize(lesson_token(l, a, i), safe, sizeof safe, fo->ascii);
         int n = text_width(safe);
         lw = n > lw ? n : lw;
     }
@@ -84,12 +84,14 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
     fprintf(out, "\n  %s  %d%s%d  %s\n", attn_mat_name(id), m->rows, fo->ascii ? "x" : "×", m->cols,
             attn_mat_is_param(id) ? _("parameter (learned, fixed)")
             : id == M_X        ? _("input: this sentence")
+            : id == M_P        ? _("positions: sin/cos of the token's place, p = 0, 1, 2, ...")
+            : id == M_H        ? _("the input with positions: H = X + P")
                                : _("result for this input"));
     pad(out, 4 + lw);
     for (int j = 0; j < m->cols; j++) {
         bool tok = (id == M_S || id == M_QKT || id == M_A) && j < l->ntok;
         if (tok) {
-            text_sanitize(l->tokens[j], safe, sizeof safe, fo->ascii);
+            text_sanitize(lesson_token(l, a, j), safe, sizeof safe, fo->ascii);
             pad(out, w + 2 - text_width(safe));
             fputs(safe, out);
         } else {
@@ -99,14 +101,17 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
     fputc('\n', out);
     for (int i = 0; i < m->rows; i++) {
         if (by_token) {
-            text_sanitize(l->tokens[i], safe, sizeof safe, fo->ascii);
+            text_sanitize(lesson_token(l, a, i), safe, sizeof safe, fo->ascii);
             fprintf(out, "    %s", safe);
             pad(out, lw - text_width(safe));
         } else {
             fprintf(out, "    %*d", lw, i + 1);
         }
         for (int j = 0; j < m->cols; j++) {
-            fmt_num(MAT_AT(m, i, j), fo, v, sizeof v);
+            if (id == M_S && attn_masked(a, i, j))
+                snprintf(v, sizeof v, "%s", fo->ascii ? "-inf" : "−∞"); /* masked: hidden */
+            else
+                fmt_num(MAT_AT(m, i, j), fo, v, sizeof v);
             pad(out, w + 2 - text_width(v));
             fputs(v, out);
         }
@@ -119,7 +124,8 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
 static int stage_mats(int stage, const Attn *a, MatId *ids)
 {
     switch (stage) {
-    case STAGE_INPUT:  ids[0] = M_X; return 1;
+    case STAGE_INPUT:  ids[0] = M_X; ids[1] = M_P; ids[2] = M_H;
+                       return a->positions == POS_SINUSOIDAL ? 3 : 1;
     case STAGE_QKV:    ids[0] = M_WQ; ids[1] = M_WK; ids[2] = M_WV;
                        ids[3] = M_Q; ids[4] = M_K; ids[5] = M_V; return 6;
     case STAGE_SCORES: ids[0] = a->scale == SCALE_SQRT_DK ? M_QKT : M_S; ids[1] = M_S;
@@ -160,6 +166,29 @@ static void put_explain(FILE *out, const Session *s, Focus f, const FmtOpt *fo)
         fprintf(out, "  %s\n", lines[k]);
 }
 
+/* "  options: causal mask · T = 0.5 · sinusoidal positions" when any of the
+ * newer options differs from its default; nothing otherwise. */
+static void put_options(FILE *out, const Attn *a, bool ascii)
+{
+    char t[40];
+    if (a->mask == MASK_NONE && a->temp == 1.0 && a->positions == POS_NONE)
+        return;
+    const char *sep = ascii ? " - " : " · ";
+    fprintf(out, "  %s ", _("options:"));
+    bool any = false;
+    if (a->mask == MASK_CAUSAL) {
+        fputs(_("causal mask"), out);
+        any = true;
+    }
+    if (a->temp != 1.0) {
+        fprintf(out, "%sT = %s", any ? sep : "", fmt_temp(a->temp, t, sizeof t));
+        any = true;
+    }
+    if (a->positions == POS_SINUSOIDAL)
+        fprintf(out, "%s%s", any ? sep : "", _("sinusoidal positions"));
+    fputc('\n', out);
+}
+
 static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o, const FmtOpt *fo)
 {
     const Step *st = session_step(s);
@@ -170,6 +199,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         put_text(out, st->act_text[k], o->ascii);
         fputc('\n', out);
     }
+    put_options(out, &s->cur, o->ascii);
     if (s->has_before) { /* the step's do: changed numbers: follow the change */
         char line[FMT_LINE];
         Focus f = step_focus(st);
@@ -225,11 +255,16 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
     return 0;
 }
 
-static cJSON *json_matrix(const Mat *m)
+/* A matrix as a list of rows; with `masked` (S under a mask), the masked
+ * entries are null. */
+static cJSON *json_matrix(const Mat *m, const Attn *masked)
 {
     cJSON *rows = cJSON_CreateArray();
     for (int i = 0; rows && i < m->rows; i++) {
         cJSON *row = cJSON_CreateDoubleArray(&MAT_AT(m, i, 0), m->cols);
+        for (int j = 0; row && masked && j < m->cols; j++)
+            if (attn_masked(masked, i, j))
+                cJSON_ReplaceItemInArray(row, j, cJSON_CreateNull());
         if (!row || !cJSON_AddItemToArray(rows, row)) {
             cJSON_Delete(row);
             cJSON_Delete(rows);
@@ -243,18 +278,26 @@ static cJSON *json_matrix(const Mat *m)
 static cJSON *json_state(const Lesson *l, const Attn *a, Lang lang)
 {
     cJSON *root = cJSON_CreateObject(), *opts, *mats, *toks;
+    const char *names[MAT_MAX];
+    for (int i = 0; i < l->ntok && i < MAT_MAX; i++)
+        names[i] = lesson_token(l, a, i); /* in the order a swap left them */
     bool ok = root && cJSON_AddStringToObject(root, "format", "qkvtutor/1") &&
               cJSON_AddStringToObject(root, "title", text_get(&l->title, lang)) &&
-              (toks = cJSON_CreateStringArray((const char *const *)l->tokens, l->ntok)) &&
+              (toks = cJSON_CreateStringArray(names, l->ntok)) &&
               cJSON_AddItemToObject(root, "tokens", toks) &&
               (opts = cJSON_AddObjectToObject(root, "options")) &&
               cJSON_AddStringToObject(opts, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none") &&
               cJSON_AddStringToObject(opts, "softmax", a->softmax == SOFTMAX_STABLE ? "stable" : "naive") &&
+              cJSON_AddStringToObject(opts, "mask", a->mask == MASK_CAUSAL ? "causal" : "none") &&
+              cJSON_AddNumberToObject(opts, "temperature", a->temp) &&
+              cJSON_AddStringToObject(opts, "positions", a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none") &&
               cJSON_AddNumberToObject(root, "d_model", l->d_model) &&
               cJSON_AddNumberToObject(root, "d_k", l->d_k) && cJSON_AddNumberToObject(root, "d_v", l->d_v) &&
               (mats = cJSON_AddObjectToObject(root, "matrices"));
     for (int id = 0; ok && id < M_COUNT; id++) {
-        cJSON *m = json_matrix(&a->m[id]);
+        if ((id == M_P || id == M_H) && a->positions != POS_SINUSOIDAL)
+            continue; /* P and H only with positions */
+        cJSON *m = json_matrix(&a->m[id], id == M_S && a->mask != MASK_NONE ? a : NULL);
         ok = m && cJSON_AddItemToObject(mats, attn_mat_name((MatId)id), m);
         if (!ok)
             cJSON_Delete(m);

@@ -214,17 +214,29 @@ static bool end_(Lex *lx, EndCtx ctx)
     return fail(lx, r, N_("unexpected %s, expected the end of the action"), quote(r, q, sizeof q));
 }
 
-/* "scale = none|sqrt_dk" and "softmax = naive|stable". */
-static bool option(Lex *lx, Action *a, bool is_scale)
+/* The two-word options: the action word, its kind and its two values (opt 0, 1). */
+static const struct {
+    const char *name;
+    ActKind kind;
+    const char *v0, *v1;
+} options[] = {
+    {"scale", ACT_SCALE, "none", "sqrt_dk"},
+    {"softmax", ACT_SOFTMAX, "naive", "stable"},
+    {"mask", ACT_MASK, "none", "causal"},
+    {"positions", ACT_POS, "none", "sinusoidal"},
+};
+
+/* "scale = none|sqrt_dk", "softmax = naive|stable", "mask = none|causal",
+ * "positions = none|sinusoidal" (option k of the table above). */
+static bool option(Lex *lx, Action *a, int k)
 {
     char q[40];
+    const char *x = options[k].v0, *y = options[k].v1;
     if (!accept(lx, '='))
-        return fail(lx, lx->p, is_scale ? N_("expected \"=\" then none or sqrt_dk")
-                                         : N_("expected \"=\" then naive or stable"));
+        return fail(lx, lx->p, N_("expected \"=\" then %s or %s"), x, y);
     const char *w;
     int n = word(lx, &w);
-    const char *x = is_scale ? "none" : "naive", *y = is_scale ? "sqrt_dk" : "stable";
-    a->kind = is_scale ? ACT_SCALE : ACT_SOFTMAX;
+    a->kind = options[k].kind;
     if (n == (int)strlen(x) && strncmp(w, x, n) == 0)
         a->opt = 0;
     else if (n == (int)strlen(y) && strncmp(w, y, n) == 0)
@@ -232,9 +244,53 @@ static bool option(Lex *lx, Action *a, bool is_scale)
     else {
         char found[40];
         snprintf(found, sizeof found, "%.*s", n > 30 ? 30 : n, w);
-        return fail(lx, w, is_scale ? N_("expected none or sqrt_dk, found %s")
-                                    : N_("expected naive or stable, found %s"), quote(n ? found : w, q, sizeof q));
+        return fail(lx, w, N_("expected %s or %s, found %s"), x, y, quote(n ? found : w, q, sizeof q));
     }
+    return end_(lx, END_PLAIN);
+}
+
+/* "temperature = T", T from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
+static bool temperature(Lex *lx, Action *a)
+{
+    if (!accept(lx, '='))
+        return fail(lx, lx->p, N_("expected \"=\" then a temperature from 0.05 to 20, like temperature = 0.5"));
+    skip_ws(lx);
+    const char *at = lx->p;
+    a->kind = ACT_TEMP;
+    if (!number(lx, &a->c))
+        return false;
+    if (!(a->c >= ATTN_TEMP_MIN && a->c <= ATTN_TEMP_MAX))
+        return fail(lx, at, N_("the temperature must be from 0.05 to 20, found %.*s"), (int)(lx->p - at), at);
+    return end_(lx, END_PLAIN);
+}
+
+/* A token number from 1 for swap, as plain digits; *out is 0-based. */
+static bool token_number(Lex *lx, int *out)
+{
+    skip_ws(lx);
+    const char *at = lx->p;
+    long v = 0;
+    if (!isdigit((unsigned char)*lx->p)) {
+        char q[40];
+        return fail(lx, at, N_("swap takes two token numbers from 1, like swap 1 3; found %s"),
+                    quote(at, q, sizeof q));
+    }
+    while (isdigit((unsigned char)*lx->p)) {
+        v = v < 100000 ? v * 10 + (*lx->p - '0') : v;
+        lx->p++;
+    }
+    if (v == 0)
+        return fail(lx, at, N_("tokens are numbered from 1"));
+    *out = v > MAT_MAX ? MAT_MAX : (int)v - 1;
+    return true;
+}
+
+/* "swap i j": trade two tokens. */
+static bool swap(Lex *lx, Action *a)
+{
+    a->kind = ACT_SWAP;
+    if (!token_number(lx, &a->i) || !token_number(lx, &a->src_i))
+        return false;
     return end_(lx, END_PLAIN);
 }
 
@@ -284,10 +340,13 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
         out->kind = ACT_RESET;
         return end_(&lx, END_PLAIN);
     }
-    if (n == 5 && strncmp(w, "scale", 5) == 0)
-        return option(&lx, out, true);
-    if (n == 7 && strncmp(w, "softmax", 7) == 0)
-        return option(&lx, out, false);
+    for (int k = 0; k < (int)(sizeof options / sizeof *options); k++)
+        if (n == (int)strlen(options[k].name) && strncmp(w, options[k].name, (size_t)n) == 0)
+            return option(&lx, out, k);
+    if (n == 11 && strncmp(w, "temperature", 11) == 0)
+        return temperature(&lx, out);
+    if (n == 4 && strncmp(w, "swap", 4) == 0)
+        return swap(&lx, out);
     if (n == 0 && *lx.p == '\0')
         return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"));
     lx.p = text;
@@ -396,6 +455,29 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
         a->softmax = (Softmax)act->opt;
         a->reached = a->reached < STAGE_SCORES ? a->reached : STAGE_SCORES;
         return true;
+    case ACT_MASK: /* S, A and O are stale now */
+        a->mask = (Mask)act->opt;
+        a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
+        return true;
+    case ACT_TEMP:
+        a->temp = act->c;
+        a->reached = a->reached < STAGE_SCORES ? a->reached : STAGE_SCORES;
+        return true;
+    case ACT_POS: /* P and H change, and everything after them */
+        a->positions = (Positions)act->opt;
+        a->reached = STAGE_NONE;
+        return true;
+    case ACT_SWAP:
+        for (int k = 0; k < 2; k++) {
+            int t = k ? act->src_i : act->i;
+            if (t >= attn_tokens(a)) {
+                snprintf(err, errlen, _("token %d is out of range: there are %d tokens, swap takes two of 1 to %d"),
+                         t + 1, attn_tokens(a), attn_tokens(a));
+                return false;
+            }
+        }
+        attn_swap_tokens(a, act->i, act->src_i);
+        return true;
     case ACT_RESET:
         snprintf(err, errlen, _("reset is handled by the session"));
         return false;
@@ -418,11 +500,42 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
     return false;
 }
 
+bool action_is_option(const Action *act)
+{
+    return act->kind == ACT_SCALE || act->kind == ACT_SOFTMAX || act->kind == ACT_MASK || act->kind == ACT_TEMP ||
+           act->kind == ACT_POS;
+}
+
+/* The shortest "%.Ng" of v that reads back as v (0.1, not 0.10000000000000001). */
+static void shortest(char *buf, size_t len, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        double back;
+        num_snprintf(buf, len, "%.*g", prec, v);
+        if (num_parse(buf, &back, NULL) == NUM_OK && back == v)
+            return;
+    }
+}
+
 void action_format(const Action *act, char *buf, size_t len)
 {
     const char *name = attn_mat_name(act->mat);
+    char t[40];
     int o = 0;
     switch (act->kind) {
+    case ACT_MASK:
+        snprintf(buf, len, "mask = %s", act->opt ? "causal" : "none");
+        return;
+    case ACT_POS:
+        snprintf(buf, len, "positions = %s", act->opt ? "sinusoidal" : "none");
+        return;
+    case ACT_TEMP:
+        shortest(t, sizeof t, act->c);
+        snprintf(buf, len, "temperature = %s", t);
+        return;
+    case ACT_SWAP:
+        snprintf(buf, len, "swap %d %d", act->i + 1, act->src_i + 1);
+        return;
     case ACT_SCALE:
         snprintf(buf, len, "scale = %s", act->opt ? "sqrt_dk" : "none");
         return;

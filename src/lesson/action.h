@@ -7,6 +7,8 @@
  *   M[i] = [a, b, c]     write a row
  *   M[i][j] = c          write one cell
  *   scale = none|sqrt_dk     softmax = naive|stable     reset
+ *   mask = none|causal       temperature = T (0.05..20)
+ *   positions = none|sinusoidal                swap i j (two tokens)
  * Targets are X and the Ws (the pipeline recomputes from them) and rows of
  * Q, K, V (which become overrides). Indices are 1-based in the text and
  * 0-based in an Action. References are read by ref.h and numbers by num.h
@@ -21,7 +23,10 @@
 #include <stddef.h>
 #include "../core/attn.h"
 
-typedef enum { ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET } ActKind;
+typedef enum {
+    ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET,
+    ACT_MASK, ACT_TEMP, ACT_POS, ACT_SWAP
+} ActKind;
 
 typedef struct {
     ActKind kind;
@@ -29,10 +34,11 @@ typedef struct {
     int i, j;           /* target row / cell, 0-based */
     MatId src;          /* ACT_ROW_COPY: source matrix and row */
     int src_i;
-    double c;           /* ACT_ROW_COPY: factor (1 when absent); ACT_CELL_SET: value */
+    double c;           /* ACT_ROW_COPY: factor (1 when absent); ACT_CELL_SET: value; ACT_TEMP: T */
     int n;              /* ACT_ROW_SET: count of vals */
     double vals[MAT_MAX];
-    int opt;            /* ACT_SCALE: Scale; ACT_SOFTMAX: Softmax */
+    int opt;            /* ACT_SCALE: Scale; ACT_SOFTMAX: Softmax; ACT_MASK: Mask; ACT_POS: Positions */
+    /* ACT_SWAP: the two tokens are i and src_i (0-based) */
 } Action;
 
 /* Parse one action. On failure returns false, writes a message saying what
@@ -44,6 +50,9 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
  * session's business and is refused here. Returns false with a message when
  * an index or width does not fit; the state is then unchanged. */
 bool action_apply(Attn *a, const Action *act, char *err, size_t errlen);
+/* Does the action change an option (scale, softmax, mask, temperature,
+ * positions) rather than numbers or token order? */
+bool action_is_option(const Action *act);
 /* Write an action back as text (the canonical form), e.g. for history. */
 void action_format(const Action *act, char *buf, size_t len);
 

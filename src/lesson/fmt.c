@@ -288,8 +288,7 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put(lines[n], "s%s = ", i);
     put_vec(lines[n], e->a, e->vis, o);
     if (t) {
-        put(lines[n], ";  z = s %s T = s %s %s = ", o->ascii ? "/" : "÷", o->ascii ? "/" : "÷",
-            fmt_temp(e->temp, v, sizeof v));
+        put(lines[n], ";  z = s %s %s = ", o->ascii ? "/" : "÷", fmt_temp(e->temp, v, sizeof v));
         put_vec(lines[n], e->z, e->vis, o);
     }
     put_masked(lines[n++], e->vis, e->n, e->i + 1);
@@ -316,7 +315,7 @@ static int ex_pos(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
         fmt_num(e->p, o, p, sizeof p), fmt_num(e->x + e->p, o, h, sizeof h));
     put(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s) = %s   ", s, e->cosine ? "cos" : "sin", e->pos,
         2 * e->pos_m, e->d_model, e->cosine ? "cos" : "sin", fmt_num(e->angle, o, t, sizeof t), p);
-    put(lines[1], _("(position p = %d: token %d counts from 0)"), e->pos, e->i + 1);
+    put(lines[1], _("(p = token number %s 1 = %d)"), o->ascii ? "-" : "−", e->pos);
     return 2;
 }
 
@@ -466,6 +465,9 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
         for (int k = 0; k < act->n; k++)
             append(buf, len, "%s%s", k ? ", " : "", fmt_exact(act->vals[k], x, sizeof x));
         append(buf, len, "]");
+        return;
+    default: /* the mask, temperature, positions, swap and training actions: their own text */
+        action_format(act, buf, len);
         return;
     }
 }

@@ -61,6 +61,9 @@ bool lesson_base(const Lesson *l, Attn *a)
     }
     a->scale = l->scale;
     a->softmax = l->softmax;
+    a->mask = l->mask;
+    a->temp = l->temp > 0 ? l->temp : 1.0; /* a Lesson built by hand may leave it 0 */
+    a->positions = l->positions;
     a->reached = STAGE_NONE;
     return true;
 }
@@ -145,4 +148,10 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
     if (left && o < len)
         snprintf(msg + o, len - o, _("; and %d more"), left);
     return wrong == 0;
+}
+
+const char *lesson_token(const Lesson *l, const Attn *a, int i)
+{
+    int t = i >= 0 && i < MAT_MAX ? a->tok[i] : i;
+    return t >= 0 && t < l->ntok ? l->tokens[t] : "?";
 }

@@ -78,6 +78,9 @@ typedef struct {
     Mat over[3];                    /* ntok x d_k / d_k / d_v; only flagged rows used */
     Scale scale;
     Softmax softmax;
+    Mask mask;                      /* options: mask (none) */
+    double temp;                    /* options: temperature (1; 0.05..20) */
+    Positions positions;            /* options: positions (none) */
     int digits;                     /* 1..6 */
     int start;                      /* 1-based step the view opens at (0: first) */
     int nsteps;
@@ -97,6 +100,10 @@ void lesson_free(Lesson *l);
 /* Fill a (freshly zeroed) Attn with the lesson's starting state: shapes,
  * X, the Ws, the overridden rows, the options. Nothing is reached. */
 bool lesson_base(const Lesson *l, Attn *a);
+
+/* The name of the token in row i of state a (a swap moves names with their
+ * rows): the lesson's token a->tok[i], as written (sanitise to show). */
+const char *lesson_token(const Lesson *l, const Attn *a, int i);
 
 /* Check one expectation against a state. Returns true when it holds; on
  * failure writes "A[1][2] is 0.337, expected 0.873 (within 0.0005)" to msg,

@@ -311,13 +311,26 @@ static bool load_choice(Ctx *c, const yaml_node_t *n, const char *name, const ch
     return true;
 }
 
-enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_N };
-static const char *const option_keys[O_N] = {"scale", "softmax", "digits"};
+enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_MASK, O_TEMP, O_POS, O_N };
+static const char *const option_keys[O_N] = {"scale", "softmax", "digits", "mask", "temperature", "positions"};
 
-/* options: scale, softmax and digits, with their defaults when absent. */
+/* temperature: a number from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
+static bool load_temperature(Ctx *c, const yaml_node_t *n, double *t)
+{
+    if (!schema_num(c, n, t, NULL))
+        return false;
+    if (!(*t >= ATTN_TEMP_MIN && *t <= ATTN_TEMP_MAX))
+        return diag_fail(&c->d, n, _("temperature must be from 0.05 to 20 (1 is the plain softmax), found %s"),
+                         diag_found(&c->d, n));
+    return true;
+}
+
+/* options: scale, softmax, digits, mask, temperature and positions, with
+ * their defaults when absent. */
 static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
-    int scale = SCALE_SQRT_DK, softmax = SOFTMAX_STABLE;
+    int scale = SCALE_SQRT_DK, softmax = SOFTMAX_STABLE, mask = MASK_NONE, pos = POS_NONE;
+    double temp = 1.0;
     unsigned long long digits = 3;
     yaml_node_t *val[O_N] = {0}, *key[O_N] = {0};
     Keys ks = {option_keys, O_N, _("key"), _(" in options")};
@@ -332,8 +345,17 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
     if (val[O_DIGITS] && (!schema_uint(val[O_DIGITS], 6, &digits) || digits < 1))
         return diag_fail(&c->d, val[O_DIGITS], _("digits must be a whole number from 1 to 6, found %s"),
                          diag_found(&c->d, val[O_DIGITS]));
+    if (val[O_MASK] && !load_choice(c, val[O_MASK], "mask", "none", "causal", &mask))
+        return false;
+    if (val[O_TEMP] && !load_temperature(c, val[O_TEMP], &temp))
+        return false;
+    if (val[O_POS] && !load_choice(c, val[O_POS], "positions", "none", "sinusoidal", &pos))
+        return false;
     l->scale = (Scale)scale;
     l->softmax = (Softmax)softmax;
+    l->mask = (Mask)mask;
+    l->temp = temp;
+    l->positions = (Positions)pos;
     l->digits = (int)digits;
     return true;
 }

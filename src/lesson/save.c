@@ -129,6 +129,18 @@ static void options(Out *o, const Attn *a, int digits)
     scalar(o, a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none", false);
     scalar(o, "softmax", false);
     scalar(o, a->softmax == SOFTMAX_STABLE ? "stable" : "naive", false);
+    if (a->mask != MASK_NONE) { /* the newer options only when set: older saves stay as they were */
+        scalar(o, "mask", false);
+        scalar(o, "causal", false);
+    }
+    if (a->temp != 1.0) {
+        scalar(o, "temperature", false);
+        number(o, a->temp);
+    }
+    if (a->positions != POS_NONE) {
+        scalar(o, "positions", false);
+        scalar(o, "sinusoidal", false);
+    }
     scalar(o, "digits", false);
     snprintf(buf, sizeof buf, "%d", digits);
     scalar(o, buf, false);
@@ -190,7 +202,7 @@ static void body(Out *o, const Session *s)
     scalar(o, "tokens", false);
     seq(o, true, true);
     for (int i = 0; i < l->ntok; i++)
-        scalar(o, l->tokens[i], true);
+        scalar(o, lesson_token(l, a, i), true); /* in the order a swap left them */
     seq(o, false, true);
     matrix(o, "X", &a->m[M_X]);
     scalar(o, "weights", false);
