@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const mat_names[M_COUNT] = {
@@ -45,6 +46,7 @@ bool attn_init(Attn *a, int n, int d_model, int d_k, int d_v)
     a->mask = MASK_NONE;
     a->temp = 1.0;
     a->positions = POS_NONE;
+    a->lr = ATTN_LR_DEFAULT;
     for (int i = 0; i < MAT_MAX; i++)
         a->tok[i] = i;
     return true;
@@ -55,6 +57,7 @@ void attn_free(Attn *a)
 {
     for (int id = 0; id < M_COUNT; id++)
         mat_free(&a->m[id]);
+    free(a->target);
     memset(a, 0, sizeof *a);
 }
 
@@ -75,6 +78,17 @@ bool attn_copy(Attn *dst, const Attn *src)
     dst->positions = src->positions;
     memcpy(dst->tok, src->tok, sizeof dst->tok);
     dst->reached = src->reached;
+    dst->lr = src->lr;
+    if (dst->ntarget != src->ntarget) { /* the training targets (grad.h) */
+        AttnTarget *t = src->ntarget ? malloc(sizeof *t * (size_t)src->ntarget) : NULL;
+        if (src->ntarget && !t)
+            return false;
+        free(dst->target);
+        dst->target = t;
+        dst->ntarget = src->ntarget;
+    }
+    if (src->ntarget)
+        memcpy(dst->target, src->target, sizeof *dst->target * (size_t)src->ntarget);
     return true;
 }
 

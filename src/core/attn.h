@@ -43,6 +43,15 @@ typedef enum { POS_NONE, POS_SINUSOIDAL } Positions;
  * keep their values. */
 typedef enum { M_X, M_WQ, M_WK, M_WV, M_Q, M_K, M_V, M_QKT, M_S, M_A, M_O, M_P, M_H, M_COUNT } MatId;
 
+/* A training target (grad.h): row `row` of head `head`'s A should become
+ * the distribution t (non-negative, summing to 1, 0 wherever masked). */
+typedef struct {
+    int head, row;             /* 0-based */
+    double t[MAT_MAX];
+} AttnTarget;
+
+#define ATTN_LR_DEFAULT 0.5
+
 typedef struct {
     Mat m[M_COUNT];
     bool override[3][MAT_MAX]; /* rows of Q, K, V set by hand (index m - M_Q) */
@@ -53,6 +62,9 @@ typedef struct {
     Positions positions;
     int tok[MAT_MAX];          /* row i shows the lesson's token tok[i] */
     int reached;               /* last stage computed, 0..5 */
+    double lr;                 /* training: the learning rate, > 0 (ATTN_LR_DEFAULT) */
+    int ntarget;               /* training: the targets, ordered by (head, row); owned */
+    AttnTarget *target;
 } Attn;
 
 /* Shape the state for n tokens, d_model features, d_k and d_v columns.
