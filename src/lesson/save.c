@@ -141,6 +141,10 @@ static void options(Out *o, const Attn *a, int digits)
         scalar(o, "positions", false);
         scalar(o, "sinusoidal", false);
     }
+    if (a->lr != ATTN_LR_DEFAULT) {
+        scalar(o, "lr", false);
+        number(o, a->lr);
+    }
     scalar(o, "digits", false);
     snprintf(buf, sizeof buf, "%d", digits);
     scalar(o, buf, false);
