@@ -88,8 +88,9 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
             : id == M_H        ? _("the input with positions: H = X + P")
                                : _("result for this input"));
     pad(out, 4 + lw);
+    MatId base = attn_mat_base(id);
     for (int j = 0; j < m->cols; j++) {
-        bool tok = (id == M_S || id == M_QKT || id == M_A) && j < l->ntok;
+        bool tok = (base == M_S || base == M_QKT || base == M_A) && j < l->ntok;
         if (tok) {
             text_sanitize(lesson_token(l, a, j), safe, sizeof safe, fo->ascii);
             pad(out, w + 2 - text_width(safe));
@@ -120,9 +121,27 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
     }
 }
 
-/* The matrices a stage shows in the dump: what it produced. */
+/* The matrices a stage shows in the dump: what it produced (with heads,
+ * each head's, then O joined). ids has room for 4 * ATTN_HEADS_MAX + 8. */
 static int stage_mats(int stage, const Attn *a, MatId *ids)
 {
+    int n = 0;
+    if (stage == STAGE_PROJECT) {
+        ids[n++] = M_O;
+        ids[n++] = M_WO;
+        ids[n++] = M_Y;
+        return n;
+    }
+    if (attn_heads(a) > 1 && stage >= STAGE_SCORES) {
+        for (int h = 1; h <= attn_heads(a); h++) {
+            if (stage == STAGE_SCORES && a->scale == SCALE_SQRT_DK)
+                ids[n++] = attn_head_id(M_QKT, h);
+            ids[n++] = attn_head_id(stage == STAGE_SCORES ? M_S : stage == STAGE_SOFTMAX ? M_A : M_O, h);
+        }
+        if (stage == STAGE_OUTPUT)
+            ids[n++] = M_O;
+        return n;
+    }
     switch (stage) {
     case STAGE_INPUT:  ids[0] = M_X; ids[1] = M_P; ids[2] = M_H;
                        return a->positions == POS_SINUSOIDAL ? 3 : 1;
@@ -139,7 +158,7 @@ static const char *stage_title(int stage)
 {
     static const char *t[] = {"", N_("input X"), N_("Q = X·Wq, K = X·Wk, V = X·Wv"),
                               N_("scores S = Q·Kᵀ (÷ √d_k when scaled)"), N_("softmax A, row by row"),
-                              N_("output O = A·V")};
+                              N_("output O = A·V"), N_("projection Y = O·Wo (the heads joined)")};
     return _(t[stage]);
 }
 
@@ -219,7 +238,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         ask_values(&st->ask[k], &s->cur, fo, vals, sizeof vals);
         fprintf(out, "  %s %s = ?   %s %s\n", _("ask:"), name, _("answer:"), vals);
     }
-    MatId ids[8];
+    MatId ids[4 * ATTN_HEADS_MAX + 8];
     int n = stage_mats(st->stage, &s->cur, ids);
     for (int k = 0; k < n; k++)
         put_matrix(out, l, s, ids[k], fo);
@@ -239,8 +258,11 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
         return no_memory();
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
-    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d\n", l->file, l->ntok, _("tokens"), l->d_model,
+    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d", l->file, l->ntok, _("tokens"), l->d_model,
             l->d_k, l->d_v);
+    if (l->heads > 1 || l->d_out > 0)
+        fprintf(out, ", %s %d, d_out %d", _("heads"), l->heads, l->d_out);
+    fputc('\n', out);
     char *about = lesson_about_text(l, o->lang, o->ascii);
     if (about && *about)
         put_wrapped(out, about, o->ascii, 76);
@@ -294,13 +316,37 @@ static cJSON *json_state(const Lesson *l, const Attn *a, Lang lang)
               cJSON_AddNumberToObject(root, "d_model", l->d_model) &&
               cJSON_AddNumberToObject(root, "d_k", l->d_k) && cJSON_AddNumberToObject(root, "d_v", l->d_v) &&
               (mats = cJSON_AddObjectToObject(root, "matrices"));
-    for (int id = 0; ok && id < M_COUNT; id++) {
+    bool multi = attn_heads(a) > 1;
+    /* With 2+ heads or W_O: "heads" and "d_out"; one-head lessons print
+     * exactly what they did before. */
+    if (ok && (multi || a->has_wo))
+        ok = cJSON_AddNumberToObject(root, "heads", attn_heads(a)) &&
+             cJSON_AddNumberToObject(root, "d_out", attn_d_out(a));
+    for (int id = 0; ok && id < M_HEAD0; id++) {
+        if (!a->m[id].v || (multi && (id == M_QKT || id == M_S || id == M_A)))
+            continue; /* no W_O; per head (below) */
         if ((id == M_P || id == M_H) && a->positions != POS_SINUSOIDAL)
             continue; /* P and H only with positions */
         cJSON *m = json_matrix(&a->m[id], id == M_S && a->mask != MASK_NONE ? a : NULL);
         ok = m && cJSON_AddItemToObject(mats, attn_mat_name((MatId)id), m);
         if (!ok)
             cJSON_Delete(m);
+    }
+    cJSON *heads = multi && ok ? cJSON_AddArrayToObject(root, "per_head") : NULL;
+    ok = ok && (!multi || heads);
+    for (int h = 1; multi && ok && h <= attn_heads(a); h++) {
+        static const char *const hnames[ATTN_HM_N] = {"Q", "K", "V", "QKt", "S", "A", "O"};
+        cJSON *one = cJSON_CreateObject();
+        ok = one && cJSON_AddItemToArray(heads, one);
+        if (!ok)
+            cJSON_Delete(one);
+        for (int k = 0; ok && k < ATTN_HM_N; k++) {
+            MatId id = attn_head_id((MatId)(M_Q + k), h);
+            cJSON *m = json_matrix(&a->m[id], M_Q + k == M_S && a->mask != MASK_NONE ? a : NULL);
+            ok = m && cJSON_AddItemToObject(one, hnames[k], m);
+            if (!ok)
+                cJSON_Delete(m);
+        }
     }
     if (!ok) {
         cJSON_Delete(root);
@@ -347,7 +393,7 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
     else
         ok = lesson_base(l, &a);
     if (ok)
-        attn_run_to(&a, STAGE_OUTPUT);
+        attn_run_to(&a, attn_last_stage(&a));
     cJSON *root = ok ? json_state(l, &a, o->lang) : NULL;
     char *text = root ? cJSON_PrintUnformatted(root) : NULL;
     int rc = text ? 0 : no_memory();

@@ -417,6 +417,11 @@ static void test_copy(void **state)
     Attn b = {0};
     assert_true(attn_copy(&b, a));
     for (int id = 0; id < M_COUNT; id++) {
+        if (id >= M_WO) { /* no W_O, Y or head matrices with one head */
+            assert_null(a->m[id].v);
+            assert_null(b.m[id].v);
+            continue;
+        }
         assert_ptr_not_equal(b.m[id].v, a->m[id].v);
         assert_true(mat_max_diff(&b.m[id], &a->m[id]) == 0.0);
     }
@@ -438,15 +443,33 @@ static void test_copy(void **state)
 /* Names, lookup, stages and parameter marks agree with the design's tables. */
 static void test_names(void **state)
 {
-    static const char *const names[M_COUNT] = {"X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O",
-                                               "P", "H"};
-    static const int stages[M_COUNT] = {1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 1, 1};
-    for (int id = 0; id < M_COUNT; id++) {
+    static const char *const names[M_HEAD0] = {"X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O",
+                                               "P", "H", "Wo", "Y"};
+    static const int stages[M_HEAD0] = {1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 1, 1, 1, 6};
+    for (int id = 0; id < M_HEAD0; id++) {
         assert_string_equal(attn_mat_name(id), names[id]);
         assert_int_equal(attn_mat_lookup(names[id], (int)strlen(names[id])), id);
         assert_int_equal(attn_mat_stage(id), stages[id]);
-        assert_int_equal(attn_mat_is_param(id), id >= M_WQ && id <= M_WV);
+        assert_int_equal(attn_mat_is_param(id), (id >= M_WQ && id <= M_WV) || id == M_WO);
+        assert_int_equal(attn_mat_head(id), 0);
+        assert_int_equal(attn_mat_base(id), id);
     }
+    /* Head k's matrices: "Q2" ... "O2", at the stages of Q ... O. */
+    static const char *const hn[ATTN_HM_N] = {"Q", "K", "V", "QKt", "S", "A", "O"};
+    for (int h = 1; h <= ATTN_HEADS_MAX; h++)
+        for (int k = 0; k < ATTN_HM_N; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "%s%d", hn[k], h);
+            MatId id = attn_head_id((MatId)(M_Q + k), h);
+            assert_string_equal(attn_mat_name(id), name);
+            assert_int_equal(attn_mat_lookup(name, -1), id);
+            assert_int_equal(attn_mat_head(id), h);
+            assert_int_equal(attn_mat_base(id), M_Q + k);
+            assert_int_equal(attn_mat_stage(id), attn_mat_stage((MatId)(M_Q + k)));
+            assert_false(attn_mat_is_param(id));
+        }
+    assert_int_equal(attn_mat_lookup("S17", -1), -1);
+    assert_int_equal(attn_mat_lookup("S0", -1), -1);
     assert_int_equal(attn_mat_lookup("QKt[1]", 3), M_QKT);
     assert_int_equal(attn_mat_lookup("Q[1]", 1), M_Q);
     assert_int_equal(attn_mat_lookup("q", 1), -1);

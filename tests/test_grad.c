@@ -234,18 +234,22 @@ static void random_target(Rng *r, const Attn *a, int i, double *t)
 }
 
 /* The worst relative error of the analytic gradient of one random lesson
- * (or -1 when its loss is under 0.01, too small for differences to see):
+ * by five-point central differences (or -1 when its loss is under 0.01, too
+ * small for differences to see):
  * max over cells |g - fd| / max(|g|, |fd|, 1e-3 * the largest |g|). */
-static double fd_check(uint32_t seed, bool causal, double temp, bool pos, bool scaled)
+static double fd_check(uint32_t seed, int heads, bool causal, double temp, bool pos, bool scaled)
 {
     Rng r;
     Attn a = {0};
     rng_seed(&r, seed);
     int n = 2 + (int)(rng_double(&r) * 5), dm = 2 + (int)(rng_double(&r) * 5), dk = 1 + (int)(rng_double(&r) * 4);
-    assert_true(attn_init(&a, n, dm, dk, dk));
+    assert_true(attn_init_heads(&a, n, dm, heads, dk, dk, heads > 1 ? dm : 0));
+    assert_int_equal(grad_heads(&a), heads);
     rng_randn(&r, &a.m[M_X], 1.0);
     for (int p = M_WQ; p <= M_WV; p++)
         rng_randn(&r, &a.m[p], 0.7);
+    if (heads > 1)
+        rng_randn(&r, &a.m[M_WO], 0.7);
     a.mask = causal ? MASK_CAUSAL : MASK_NONE;
     a.temp = temp;
     a.positions = pos ? POS_SINUSOIDAL : POS_NONE;
@@ -272,13 +276,15 @@ static double fd_check(uint32_t seed, bool causal, double temp, bool pos, bool s
     for (int p = 0; p < 2; p++) {
         Mat *w = &a.m[p == 0 ? M_WQ : M_WK];
         for (int c = 0; c < w->rows * w->cols; c++) {
-            double keep = w->v[c], h = 1e-5 * fmax(1.0, fabs(keep));
-            w->v[c] = keep + h;
-            double up = loss_at(&a);
-            w->v[c] = keep - h;
-            double down = loss_at(&a);
+            double keep = w->v[c], h = 1e-4 * fmax(1.0, fabs(keep)), f[4];
+            static const double at[4] = {2, 1, -1, -2};
+            for (int k = 0; k < 4; k++) {
+                w->v[c] = keep + at[k] * h;
+                f[k] = loss_at(&a);
+            }
             w->v[c] = keep;
-            double fd = (up - down) / (2 * h), an = g[p].v[c];
+            /* five-point central difference: error O(h^4), rounding eps L / h */
+            double fd = (-f[0] + 8 * f[1] - 8 * f[2] + f[3]) / (12 * h), an = g[p].v[c];
             double rel = fabs(an - fd) / fmax(fmax(fabs(an), fabs(fd)), fmax(1e-3 * big, 1e-9));
             worst = fmax(worst, rel);
         }
@@ -297,24 +303,25 @@ static void gradient_matches_finite_differences(void **state)
     static const double temps[] = {1.0, 0.5, 3.0};
     double worst = 0;
     int cases = 0;
-    for (int causal = 0; causal < 2; causal++)
-        for (int t = 0; t < 3; t++)
-            for (int pos = 0; pos < 2; pos++)
-                for (int sc = 0; sc < 2; sc++)
-                    for (uint32_t seed = 1, tries = 0; seed <= 8; seed++) {
-                        double e = fd_check(seed * 1000u + tries * 7u + (uint32_t)(causal * 100 + t * 10 + pos * 2 + sc),
-                                            causal, temps[t], pos, sc);
-                        if (e < 0 && ++tries < 50) {
-                            seed--;
-                            continue;
+    for (int heads = 1; heads <= 3; heads++)
+        for (int causal = 0; causal < 2; causal++)
+            for (int t = 0; t < 3; t++)
+                for (int pos = 0; pos < 2; pos++)
+                    for (int sc = 0; sc < 2; sc++)
+                        for (uint32_t seed = 1, tries = 0; seed <= 6; seed++) {
+                            uint32_t k = (uint32_t)(heads * 1000 + causal * 100 + t * 10 + pos * 2 + sc);
+                            double e = fd_check(seed * 100000u + tries * 7u + k, heads, causal, temps[t], pos, sc);
+                            if (e < 0 && ++tries < 50) {
+                                seed--;
+                                continue;
+                            }
+                            if (!(e < 1e-6))
+                                print_error("seed %u heads %d causal %d T %g pos %d scale %d: relative error %g\n",
+                                            seed, heads, causal, temps[t], pos, sc, e);
+                            assert_true(e < 1e-6);
+                            worst = fmax(worst, e);
+                            cases++;
                         }
-                        if (!(e < 1e-6))
-                            print_error("seed %u causal %d T %g pos %d scale %d: relative error %g\n", seed, causal,
-                                        temps[t], pos, sc, e);
-                        assert_true(e < 1e-6);
-                        worst = fmax(worst, e);
-                        cases++;
-                    }
     if (getenv("QKV_GRAD_REPORT"))
         fprintf(stderr, "grad: %d random lessons, worst relative error %.3g\n", cases, worst);
 }

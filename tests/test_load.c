@@ -280,7 +280,7 @@ static void errors_unknown_keys(void **state)
     assert_load_error("format: qkvtutor/1\ntokenz: [a]\n", "t.yaml:2:1: unknown key \"tokenz\" (did you mean \"tokens\"?)");
     assert_load_error("format: qkvtutor/1\nzzzzzz: 1\n",
                       "t.yaml:2:1: unknown key \"zzzzzz\", expected format, title, about, tokens, X, weights, "
-                      "overrides, options, start or steps");
+                      "overrides, options, start, steps or heads");
     assert_load_error(TUTORIAL_A "steps:\n  - {stage: 1, sya: hi}\n",
                       "t.yaml:11:16: unknown key \"sya\" in step 1 (did you mean \"say\"?)");
     assert_load_error(HEAD "weights:\n  random: {seed: 42, scael: 0.3, d_k: 3}\n",
@@ -291,7 +291,7 @@ static void errors_unknown_keys(void **state)
                       "t.yaml:9:9: unknown language \"de\" in about, expected zh or en");
     assert_load_error("format: qkvtutor/1\n\"\\e[2J\": 1\n",
                       "t.yaml:2:1: unknown key \"\xe2\x90\x9b[2J\", expected format, title, about, tokens, X, "
-                      "weights, overrides, options, start or steps");
+                      "weights, overrides, options, start, steps or heads");
     assert_load_error("format: qkvtutor/1\nx: [[1]]\n", "t.yaml:2:1: unknown key \"x\" (did you mean \"X\"?)");
     assert_load_error("format: qkvtutor/1\nformat: qkvtutor/1\n",
                       "t.yaml:2:1: \"format\" is given twice, the first is at line 1");
@@ -377,7 +377,8 @@ static void errors_steps(void **state)
                       "t.yaml:10:12: unknown stage \"softmx\" (did you mean \"softmax\"?), expected input, qkv, "
                       "scores, softmax or output");
     assert_load_error(HEAD RANDOM "steps:\n  - stage: 6\n",
-                      "t.yaml:10:12: stage 6 is out of range, expected 1 to 5 or input, qkv, scores, softmax or output");
+                      "t.yaml:10:12: stage \"6\" needs W_O: only lessons with heads: 2 or more, or d_out in random:, "
+                      "have stage 6 (project)");
     assert_load_error(HEAD RANDOM "steps:\n  - say: hi\n",
                       "t.yaml:10:5: step 1 has no stage, expected stage: input, qkv, scores, softmax or output");
     assert_load_error(HEAD RANDOM "steps:\n  - {stage: scores, focus: \"S[4][1]\"}\n",

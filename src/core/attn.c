@@ -6,16 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define HEAD_NAMES(h) "Q" #h, "K" #h, "V" #h, "QKt" #h, "S" #h, "A" #h, "O" #h
 static const char *const mat_names[M_COUNT] = {
-    "X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O", "P", "H",
+    "X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O", "P", "H", "Wo", "Y",
+    HEAD_NAMES(1), HEAD_NAMES(2), HEAD_NAMES(3), HEAD_NAMES(4), HEAD_NAMES(5), HEAD_NAMES(6),
+    HEAD_NAMES(7), HEAD_NAMES(8), HEAD_NAMES(9), HEAD_NAMES(10), HEAD_NAMES(11), HEAD_NAMES(12),
+    HEAD_NAMES(13), HEAD_NAMES(14), HEAD_NAMES(15), HEAD_NAMES(16),
 };
-static const int mat_stages[M_COUNT] = {
+static const int mat_stages[M_HEAD0] = {
     STAGE_INPUT, STAGE_INPUT, STAGE_INPUT, STAGE_INPUT,
     STAGE_QKV, STAGE_QKV, STAGE_QKV, STAGE_SCORES, STAGE_SCORES,
-    STAGE_SOFTMAX, STAGE_OUTPUT, STAGE_INPUT, STAGE_INPUT,
+    STAGE_SOFTMAX, STAGE_OUTPUT, STAGE_INPUT, STAGE_INPUT, STAGE_INPUT, STAGE_PROJECT,
 };
-static const char *const stage_keys[STAGE_COUNT + 1] = {
-    "?", "input", "qkv", "scores", "softmax", "output",
+static const char *const stage_keys[STAGE_MAX + 1] = {
+    "?", "input", "qkv", "scores", "softmax", "output", "project",
 };
 
 static bool dim_ok(int d)
@@ -23,24 +27,42 @@ static bool dim_ok(int d)
     return d >= 1 && d <= MAT_MAX;
 }
 
-/* Allocate every matrix at its shape; on failure everything is freed again. */
 bool attn_init(Attn *a, int n, int d_model, int d_k, int d_v)
 {
+    return attn_init_heads(a, n, d_model, 1, d_k, d_v, 0);
+}
+
+/* Allocate every matrix at its shape (head matrices only with 2+ heads, W_O
+ * and Y only with d_out); on failure everything is freed again. */
+bool attn_init_heads(Attn *a, int n, int d_model, int heads, int d_k, int d_v, int d_out)
+{
     memset(a, 0, sizeof *a);
-    if (!dim_ok(n) || !dim_ok(d_model) || !dim_ok(d_k) || !dim_ok(d_v))
+    if (heads < 1 || heads > ATTN_HEADS_MAX || !dim_ok(n) || !dim_ok(d_model) || !dim_ok(d_k) ||
+        !dim_ok(d_v) || !dim_ok(heads * d_k) || !dim_ok(heads * d_v) || (d_out != 0 && !dim_ok(d_out)))
         return false;
-    const int shape[M_COUNT][2] = {
-        [M_X] = {n, d_model},   [M_WQ] = {d_model, d_k}, [M_WK] = {d_model, d_k},
-        [M_WV] = {d_model, d_v}, [M_Q] = {n, d_k},       [M_K] = {n, d_k},
-        [M_V] = {n, d_v},       [M_QKT] = {n, n},        [M_S] = {n, n},
-        [M_A] = {n, n},         [M_O] = {n, d_v},
+    int hk = heads * d_k, hv = heads * d_v;
+    const int shape[M_HEAD0][2] = {
+        [M_X] = {n, d_model},   [M_WQ] = {d_model, hk}, [M_WK] = {d_model, hk},
+        [M_WV] = {d_model, hv}, [M_Q] = {n, hk},        [M_K] = {n, hk},
+        [M_V] = {n, hv},        [M_QKT] = {n, n},       [M_S] = {n, n},
+        [M_A] = {n, n},         [M_O] = {n, hv},
         [M_P] = {n, d_model},   [M_H] = {n, d_model},
+        [M_WO] = {hv, d_out},   [M_Y] = {n, d_out},
     };
-    for (int id = 0; id < M_COUNT; id++)
-        if (!mat_new(&a->m[id], shape[id][0], shape[id][1])) {
+    a->heads = heads;
+    a->has_wo = d_out > 0;
+    for (int id = 0; id < M_HEAD0; id++)
+        if ((a->has_wo || (id != M_WO && id != M_Y)) && !mat_new(&a->m[id], shape[id][0], shape[id][1])) {
             attn_free(a);
             return false;
         }
+    const int hshape[ATTN_HM_N][2] = {{n, d_k}, {n, d_k}, {n, d_v}, {n, n}, {n, n}, {n, n}, {n, d_v}};
+    for (int h = 1; heads > 1 && h <= heads; h++)
+        for (int k = 0; k < ATTN_HM_N; k++)
+            if (!mat_new(&a->m[attn_head_id((MatId)(M_Q + k), h)], hshape[k][0], hshape[k][1])) {
+                attn_free(a);
+                return false;
+            }
     a->scale = SCALE_SQRT_DK;
     a->softmax = SOFTMAX_STABLE;
     a->mask = MASK_NONE;
@@ -78,6 +100,9 @@ bool attn_copy(Attn *dst, const Attn *src)
     dst->positions = src->positions;
     memcpy(dst->tok, src->tok, sizeof dst->tok);
     dst->reached = src->reached;
+    dst->heads = src->heads;
+    dst->has_wo = src->has_wo;
+    memcpy(dst->ovh, src->ovh, sizeof dst->ovh);
     dst->lr = src->lr;
     if (dst->ntarget != src->ntarget) { /* the training targets (grad.h) */
         AttnTarget *t = src->ntarget ? malloc(sizeof *t * (size_t)src->ntarget) : NULL;
@@ -92,13 +117,17 @@ bool attn_copy(Attn *dst, const Attn *src)
     return true;
 }
 
-/* dst = x * w, except rows marked in keep[], which keep their values. */
-static void project(Mat *dst, const Mat *x, const Mat *w, const bool *keep)
+/* dst = x * w, except the cells of rows marked in keep[] that belong to a
+ * head in ovh[i] (every cell when ovh[i] is 0), which keep their values.
+ * hw is one head's width. */
+static void project(Mat *dst, const Mat *x, const Mat *w, const bool *keep, const unsigned short *ovh, int hw)
 {
     for (int i = 0; i < x->rows; i++) {
-        if (keep[i])
+        if (keep[i] && ovh[i] == 0)
             continue;
         for (int j = 0; j < w->cols; j++) {
+            if (keep[i] && (ovh[i] >> (j / hw) & 1u))
+                continue;
             double sum = 0.0;
             for (int k = 0; k < x->cols; k++)
                 sum += MAT_AT(x, i, k) * MAT_AT(w, k, j);
@@ -131,25 +160,59 @@ static void run_input(Attn *a)
         }
 }
 
-/* Stage 2 projects H with positions, X itself without (the same numbers). */
+/* Copy columns c0 .. c0 + dst->cols - 1 of src into dst. */
+static void take_cols(Mat *dst, const Mat *src, int c0)
+{
+    for (int i = 0; i < dst->rows; i++)
+        for (int j = 0; j < dst->cols; j++)
+            MAT_AT(dst, i, j) = MAT_AT(src, i, c0 + j);
+}
+
+/* Stage 2 projects H with positions, X itself without (the same numbers);
+ * with heads, each head's Q, K, V are then its columns. */
 static void run_qkv(Attn *a)
 {
     const Mat *in = &a->m[a->positions == POS_SINUSOIDAL ? M_H : M_X];
+    int dk = attn_d_k(a), dv = attn_d_v(a);
     for (int p = 0; p < 3; p++)
-        project(&a->m[M_Q + p], in, &a->m[M_WQ + p], a->override[p]);
+        project(&a->m[M_Q + p], in, &a->m[M_WQ + p], a->override[p], a->ovh[p], p == 2 ? dv : dk);
+    for (int h = 1; a->heads > 1 && h <= a->heads; h++)
+        for (int p = 0; p < 3; p++)
+            take_cols(&a->m[attn_head_id((MatId)(M_Q + p), h)], &a->m[M_Q + p], (h - 1) * (p == 2 ? dv : dk));
+}
+
+/* Head h's id of base, or base itself with one head. */
+static MatId hid(const Attn *a, MatId base, int h)
+{
+    return a->heads > 1 ? attn_head_id(base, h) : base;
+}
+
+/* Head 1's QKt, S and A are also the plain ones with several heads. */
+static void mirror_head1(Attn *a, MatId base)
+{
+    if (a->heads > 1)
+        (void)mat_copy(&a->m[base], &a->m[attn_head_id(base, 1)]);
 }
 
 /* QKt = Q K^T, then S = QKt / sqrt(d_k) (a real division, as numpy does) or a copy. */
-static void run_scores(Attn *a)
+static void run_scores_head(Attn *a, int h)
 {
-    Mat *qkt = &a->m[M_QKT], *s = &a->m[M_S];
-    (void)mat_mul_bt(qkt, &a->m[M_Q], &a->m[M_K]); /* shape already fits: no allocation */
+    Mat *qkt = &a->m[hid(a, M_QKT, h)], *s = &a->m[hid(a, M_S, h)];
+    (void)mat_mul_bt(qkt, &a->m[hid(a, M_Q, h)], &a->m[hid(a, M_K, h)]); /* shape already fits: no allocation */
     double div = sqrt((double)attn_d_k(a));
     for (int i = 0; i < qkt->rows; i++)
         for (int j = 0; j < qkt->cols; j++)
             MAT_AT(s, i, j) = attn_masked(a, i, j)             ? -INFINITY
                               : a->scale == SCALE_SQRT_DK ? MAT_AT(qkt, i, j) / div
                                                           : MAT_AT(qkt, i, j);
+}
+
+static void run_scores(Attn *a)
+{
+    for (int h = 1; h <= a->heads; h++)
+        run_scores_head(a, h);
+    mirror_head1(a, M_QKT);
+    mirror_head1(a, M_S);
 }
 
 /* One row of softmax over the first `vis` entries of s (the rest are masked
@@ -175,25 +238,47 @@ static void softmax_row(double *out, const double *s, int n, int vis, bool stabl
 
 static void run_softmax(Attn *a)
 {
-    const Mat *s = &a->m[M_S];
-    Mat *w = &a->m[M_A];
-    for (int i = 0; i < s->rows; i++)
-        softmax_row(&MAT_AT(w, i, 0), &MAT_AT(s, i, 0), s->cols,
-                    a->mask == MASK_CAUSAL ? i + 1 : s->cols, a->softmax == SOFTMAX_STABLE, a->temp);
+    for (int h = 1; h <= a->heads; h++) {
+        const Mat *s = &a->m[hid(a, M_S, h)];
+        Mat *w = &a->m[hid(a, M_A, h)];
+        for (int i = 0; i < s->rows; i++)
+            softmax_row(&MAT_AT(w, i, 0), &MAT_AT(s, i, 0), s->cols,
+                        a->mask == MASK_CAUSAL ? i + 1 : s->cols, a->softmax == SOFTMAX_STABLE, a->temp);
+    }
+    mirror_head1(a, M_A);
+}
+
+/* O = A V per head, the heads' O side by side. */
+static void run_output(Attn *a)
+{
+    if (a->heads == 1) {
+        (void)mat_mul(&a->m[M_O], &a->m[M_A], &a->m[M_V]);
+        return;
+    }
+    Mat *o = &a->m[M_O];
+    int dv = attn_d_v(a);
+    for (int h = 1; h <= a->heads; h++) {
+        Mat *oh = &a->m[attn_head_id(M_O, h)];
+        (void)mat_mul(oh, &a->m[attn_head_id(M_A, h)], &a->m[attn_head_id(M_V, h)]);
+        for (int i = 0; i < oh->rows; i++)
+            for (int j = 0; j < dv; j++)
+                MAT_AT(o, i, (h - 1) * dv + j) = MAT_AT(oh, i, j);
+    }
 }
 
 /* Compute one stage from the previous stage's results and mark it reached
  * (which also hides any later stage computed before). */
 void attn_run_stage(Attn *a, int stage)
 {
-    if (stage < STAGE_INPUT || stage > STAGE_OUTPUT)
+    if (stage < STAGE_INPUT || stage > attn_last_stage(a))
         return;
     assert(a->reached >= stage - 1);
     switch (stage) {
     case STAGE_QKV:     run_qkv(a); break;
     case STAGE_SCORES:  run_scores(a); break;
     case STAGE_SOFTMAX: run_softmax(a); break;
-    case STAGE_OUTPUT:  (void)mat_mul(&a->m[M_O], &a->m[M_A], &a->m[M_V]); break;
+    case STAGE_OUTPUT:  run_output(a); break;
+    case STAGE_PROJECT: (void)mat_mul(&a->m[M_Y], &a->m[M_O], &a->m[M_WO]); break;
     default:            run_input(a); break; /* STAGE_INPUT: X is given; P, H */
     }
     a->reached = stage;
@@ -202,8 +287,8 @@ void attn_run_stage(Attn *a, int stage)
 /* Run stages 1..stage in order; stage 0 just hides everything. */
 void attn_run_to(Attn *a, int stage)
 {
-    if (stage > STAGE_OUTPUT)
-        stage = STAGE_OUTPUT;
+    if (stage > attn_last_stage(a))
+        stage = attn_last_stage(a);
     a->reached = STAGE_NONE;
     for (int k = STAGE_INPUT; k <= stage; k++)
         attn_run_stage(a, k);
@@ -211,8 +296,36 @@ void attn_run_to(Attn *a, int stage)
 
 int attn_tokens(const Attn *a)  { return a->m[M_X].rows; }
 int attn_d_model(const Attn *a) { return a->m[M_X].cols; }
-int attn_d_k(const Attn *a)     { return a->m[M_WQ].cols; }
-int attn_d_v(const Attn *a)     { return a->m[M_WV].cols; }
+int attn_heads(const Attn *a)   { return a->heads > 0 ? a->heads : 1; }
+int attn_d_k(const Attn *a)     { return a->m[M_WQ].cols / attn_heads(a); }
+int attn_d_v(const Attn *a)     { return a->m[M_WV].cols / attn_heads(a); }
+int attn_d_out(const Attn *a)   { return a->has_wo ? a->m[M_WO].cols : 0; }
+int attn_last_stage(const Attn *a) { return a->has_wo ? STAGE_PROJECT : STAGE_OUTPUT; }
+
+MatId attn_mat_base(MatId id)
+{
+    return id >= M_HEAD0 && id < M_COUNT ? (MatId)(M_Q + (id - M_HEAD0) % ATTN_HM_N) : id;
+}
+
+int attn_mat_head(MatId id)
+{
+    return id >= M_HEAD0 && id < M_COUNT ? (id - M_HEAD0) / ATTN_HM_N + 1 : 0;
+}
+
+MatId attn_shown(const Attn *a, MatId base, int head)
+{
+    if (attn_heads(a) <= 1 || head < 1 || head > a->heads || base < M_Q || base > M_O)
+        return base;
+    return attn_head_id(base, head);
+}
+
+bool attn_cell_overridden(const Attn *a, int p, int i, int c)
+{
+    if (!a->override[p][i])
+        return false;
+    int w = p == 2 ? attn_d_v(a) : attn_d_k(a);
+    return a->ovh[p][i] == 0 || (w > 0 && (a->ovh[p][i] >> (c / w) & 1u));
+}
 
 static bool id_ok(MatId id)
 {
@@ -237,28 +350,33 @@ int attn_mat_lookup(const char *name, int len)
 
 int attn_mat_stage(MatId id)
 {
-    return id_ok(id) ? mat_stages[id] : STAGE_NONE;
+    return id_ok(id) ? mat_stages[attn_mat_base(id)] : STAGE_NONE;
 }
 
 bool attn_mat_is_param(MatId id)
 {
-    return id == M_WQ || id == M_WK || id == M_WV;
+    return id == M_WQ || id == M_WK || id == M_WV || id == M_WO;
 }
 
 const char *attn_stage_key(int stage)
 {
-    return stage >= STAGE_INPUT && stage <= STAGE_OUTPUT ? stage_keys[stage] : "?";
+    return stage >= STAGE_INPUT && stage <= STAGE_MAX ? stage_keys[stage] : "?";
 }
 
 MatId attn_stage_mat(int stage)
 {
-    static const MatId by_stage[] = {M_X, M_X, M_Q, M_S, M_A, M_O};
-    return stage >= STAGE_INPUT && stage <= STAGE_OUTPUT ? by_stage[stage] : M_X;
+    static const MatId by_stage[] = {M_X, M_X, M_Q, M_S, M_A, M_O, M_Y};
+    return stage >= STAGE_INPUT && stage <= STAGE_MAX ? by_stage[stage] : M_X;
 }
 
 AttnTrouble attn_row_trouble(const Attn *a, int i)
 {
-    const Mat *s = &a->m[M_S], *w = &a->m[M_A];
+    return attn_row_trouble_head(a, 1, i);
+}
+
+AttnTrouble attn_row_trouble_head(const Attn *a, int head, int i)
+{
+    const Mat *s = &a->m[attn_shown(a, M_S, head)], *w = &a->m[attn_shown(a, M_A, head)];
     bool bad = false, big = false, tiny = true;
     if (a->reached < STAGE_SOFTMAX || i < 0 || i >= w->rows)
         return ATTN_FINE;
@@ -303,6 +421,9 @@ void attn_swap_tokens(Attn *a, int i, int j)
         bool t = a->override[p][i];
         a->override[p][i] = a->override[p][j];
         a->override[p][j] = t;
+        unsigned short b = a->ovh[p][i];
+        a->ovh[p][i] = a->ovh[p][j];
+        a->ovh[p][j] = b;
     }
     int t = a->tok[i];
     a->tok[i] = a->tok[j];

@@ -24,22 +24,26 @@ static void explain_input(const Attn *a, Explain *e)
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
 }
 
-/* Q/K/V[i][j] = x_i . column j of W, unless the row was set by hand. */
+/* Q/K/V[i][j] = x_i . column j of W, unless the row was set by hand. A
+ * head's cell is the full matrix's column (head - 1) * width + j. */
 static void explain_proj(const Attn *a, Explain *e)
 {
-    int p = e->mat - M_Q;
+    int p = attn_mat_base(e->mat) - M_Q;
+    int width = p == 2 ? attn_d_v(a) : attn_d_k(a);
+    int col = e->head && attn_mat_head(e->mat) ? (e->head - 1) * width + e->j : e->j;
     e->from_h = a->positions == POS_SINUSOIDAL;
     const Mat *x = &a->m[e->from_h ? M_H : M_X], *w = &a->m[M_WQ + p];
     e->kind = EX_PROJ;
+    e->wcol = col;
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
-    if (a->override[p][e->i]) {
+    if (attn_cell_overridden(a, p, e->i, col)) {
         e->overridden = true;
         return;
     }
     e->n = x->cols;
     for (int k = 0; k < e->n; k++) {
         e->a[k] = MAT_AT(x, e->i, k);
-        e->b[k] = MAT_AT(w, k, e->j);
+        e->b[k] = MAT_AT(w, k, col);
     }
     products(e);
 }
@@ -47,7 +51,7 @@ static void explain_proj(const Attn *a, Explain *e)
 /* score_ij = q_i . k_j, then / sqrt(d_k) for S when the lesson scales. */
 static void explain_score(const Attn *a, Explain *e)
 {
-    const Mat *q = &a->m[M_Q], *k = &a->m[M_K];
+    const Mat *q = &a->m[attn_shown(a, M_Q, e->head)], *k = &a->m[attn_shown(a, M_K, e->head)];
     e->kind = EX_SCORE;
     e->n = q->cols;
     e->d_k = q->cols;
@@ -56,9 +60,10 @@ static void explain_score(const Attn *a, Explain *e)
         e->b[t] = MAT_AT(k, e->j, t);
     }
     products(e);
-    e->scaled = e->mat == M_S && a->scale == SCALE_SQRT_DK;
+    bool s = attn_mat_base(e->mat) == M_S;
+    e->scaled = s && a->scale == SCALE_SQRT_DK;
     e->divisor = e->scaled ? sqrt((double)e->d_k) : 1.0;
-    e->masked = e->mat == M_S && attn_masked(a, e->i, e->j);
+    e->masked = s && attn_masked(a, e->i, e->j);
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
 }
 
@@ -66,7 +71,7 @@ static void explain_score(const Attn *a, Explain *e)
  * sum, weights; masked entries (k >= vis) take no part and weigh 0. */
 static void explain_softmax(const Attn *a, Explain *e)
 {
-    const Mat *s = &a->m[M_S], *w = &a->m[M_A];
+    const Mat *s = &a->m[attn_shown(a, M_S, e->head)], *w = &a->m[attn_shown(a, M_A, e->head)];
     e->kind = EX_SOFTMAX;
     e->stable = a->softmax == SOFTMAX_STABLE;
     e->n = s->cols;
@@ -93,20 +98,45 @@ static void explain_softmax(const Attn *a, Explain *e)
     e->result = MAT_AT(w, e->i, e->j);
 }
 
-/* o_ij = sum_k a_ik v_kj. */
+/* o_ij = sum_k a_ik v_kj (with heads: the head's A and V; a cell of the
+ * full O is its head's column jh). */
 static void explain_output(const Attn *a, Explain *e)
 {
-    const Mat *w = &a->m[M_A], *v = &a->m[M_V];
+    const Mat *w = &a->m[attn_shown(a, M_A, e->head)], *v = &a->m[attn_shown(a, M_V, e->head)];
+    int jv = e->head ? e->jh : e->j;
     e->kind = EX_OUTPUT;
     /* Masked weights are exactly 0: leaving their terms out changes no bit. */
     e->n = a->mask == MASK_CAUSAL ? e->i + 1 : w->cols;
     e->nmasked = w->cols - e->n;
     for (int k = 0; k < e->n; k++) {
         e->a[k] = MAT_AT(w, e->i, k);
-        e->b[k] = MAT_AT(v, k, e->j);
+        e->b[k] = MAT_AT(v, k, jv);
     }
     products(e);
-    e->result = MAT_AT(&a->m[M_O], e->i, e->j);
+    e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
+}
+
+/* y_ij = sum_k o_ik Wo_kj, the products in head groups of d_v. Each head's
+ * share is summed on its own; the result is the matrix cell (one running sum). */
+static void explain_project(const Attn *a, Explain *e)
+{
+    const Mat *o = &a->m[M_O], *wo = &a->m[M_WO];
+    e->kind = EX_PROJECT;
+    e->n = o->cols;
+    e->heads = attn_heads(a);
+    e->group = attn_d_v(a);
+    for (int k = 0; k < e->n; k++) {
+        e->a[k] = MAT_AT(o, e->i, k);
+        e->b[k] = MAT_AT(wo, k, e->j);
+    }
+    products(e);
+    for (int h = 0; h < e->heads; h++) {
+        double sum = 0.0;
+        for (int k = h * e->group; k < (h + 1) * e->group; k++)
+            sum += e->prod[k];
+        e->head_sum[h] = sum;
+    }
+    e->result = MAT_AT(&a->m[M_Y], e->i, e->j);
 }
 
 /* h_ij = x_ij + p_ij, p_ij = sin or cos of p / 10000^(2m/d_model). */
@@ -142,11 +172,22 @@ bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out)
     out->mat = mat;
     out->i = i;
     out->j = j;
-    switch (mat) {
+    out->jh = j;
+    MatId base = attn_mat_base(mat);
+    if (attn_mat_head(mat))
+        out->head = attn_mat_head(mat);
+    else if (attn_heads(a) > 1 && (base == M_Q || base == M_K || base == M_V || base == M_O)) {
+        int w = base == M_V || base == M_O ? attn_d_v(a) : attn_d_k(a);
+        out->head = j / w + 1;
+        out->jh = j % w;
+    } else if (attn_heads(a) > 1 && (base == M_QKT || base == M_S || base == M_A))
+        out->head = 1;
+    switch (base) {
     case M_Q: case M_K: case M_V: explain_proj(a, out); break;
     case M_QKT: case M_S:         explain_score(a, out); break;
     case M_A:                     explain_softmax(a, out); break;
     case M_O:                     explain_output(a, out); break;
+    case M_Y:                     explain_project(a, out); break;
     case M_X: case M_P: case M_H:
         if (a->positions == POS_SINUSOIDAL)
             explain_pos(a, out);

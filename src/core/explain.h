@@ -18,6 +18,7 @@ typedef enum {
     EX_SOFTMAX,  /* row i of A from row i of S */
     EX_OUTPUT,   /* O[i][j] = sum_k A[i][k] * V[k][j] */
     EX_POS,      /* H[i][j] = X[i][j] + P[i][j], P[i][j] = sin|cos(p / 10000^(2m/d_model)) */
+    EX_PROJECT,  /* Y[i][j] = sum_k O[i][k] * Wo[k][j], grouped by head */
 } ExKind;
 
 typedef struct {
@@ -53,6 +54,16 @@ typedef struct {
     double x, p, angle; /* EX_POS: x_ij, p_ij and its angle p / 10000^(2m/d_model) */
     int pos, pos_m, d_model; /* EX_POS: the position p = i, m = j / 2, d_model */
     bool cosine;        /* EX_POS: j is odd, p_ij = cos(angle) */
+    /* Heads */
+    int head;           /* 1-based head of a per-head cell (lessons with 2+ heads), else 0;
+                           a cell of the full Q, K, V or O names its head here too and
+                           keeps its full column in j (jh is the head's column) */
+    int jh;             /* the column inside the head */
+    int wcol;           /* EX_PROJ: the column of W used (the full matrix's column) */
+    int heads;          /* EX_PROJECT: the number of heads; the terms come in
+                           `heads` groups of `group` (d_v) consecutive k */
+    int group;
+    double head_sum[16];/* EX_PROJECT: each head's share, sum of its group's products */
 } Explain;
 
 /* Explain cell (i, j) of matrix `mat` in state a. Returns false and sets

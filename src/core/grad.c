@@ -9,8 +9,7 @@
 
 int grad_heads(const Attn *a)
 {
-    (void)a;
-    return 1;
+    return attn_heads(a);
 }
 
 int grad_head_dk(const Attn *a)
@@ -20,8 +19,7 @@ int grad_head_dk(const Attn *a)
 
 const Mat *grad_head_A(const Attn *a, int k)
 {
-    (void)k;
-    return &a->m[M_A];
+    return &a->m[attn_shown(a, M_A, k + 1)];
 }
 
 /* ---- targets ------------------------------------------------------------------ */
@@ -192,17 +190,18 @@ static void grad_qk(const Attn *a, Mat *dq, Mat *dk)
     }
 }
 
-/* gw += H^T dm over the rows of dm that come from W (not overridden). */
-static void back_to_w(const Attn *a, const Mat *dm, const bool *over, Mat *gw)
+/* gw += H^T dm over the cells of dm that come from W (p: 0 for Q, 1 for K;
+ * cells set by hand are constants). */
+static void back_to_w(const Attn *a, const Mat *dm, int p, Mat *gw)
 {
     const Mat *h = &a->m[M_H];
     for (int r = 0; r < dm->rows; r++) {
-        if (over[r])
-            continue;
+        bool some = a->override[p][r];
         for (int m = 0; m < h->cols; m++) {
             double hv = MAT_AT(h, r, m);
             for (int c = 0; c < dm->cols; c++)
-                MAT_AT(gw, m, c) += hv * MAT_AT(dm, r, c);
+                if (!some || !attn_cell_overridden(a, p, r, c))
+                    MAT_AT(gw, m, c) += hv * MAT_AT(dm, r, c);
         }
     }
 }
@@ -215,8 +214,8 @@ bool grad_compute(const Attn *a, Mat *gq, Mat *gk)
               mat_new(&dk, n, cols);
     if (ok) {
         grad_qk(a, &dq, &dk);
-        back_to_w(a, &dq, a->override[0], gq);
-        back_to_w(a, &dk, a->override[1], gk);
+        back_to_w(a, &dq, 0, gq);
+        back_to_w(a, &dk, 1, gk);
     }
     mat_free(&dq);
     mat_free(&dk);

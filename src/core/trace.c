@@ -93,21 +93,28 @@ static bool same_shapes(const Attn *x, const Attn *y)
 
 bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t)
 {
+    return trace_compute_head(before, after, 0, i, j, t);
+}
+
+bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, int j, Trace *t)
+{
     memset(t, 0, sizeof *t);
     t->kind = TRACE_NONE;
     if (!same_shapes(before, after) || before->m[M_X].rows == 0)
         return false;
     int reached = before->reached < after->reached ? before->reached : after->reached;
     int fi = 0, fj = 0, count = 0, from = 0;
-    static const MatId order[] = {M_X, M_WQ, M_WK, M_WV, M_Q, M_K, M_V};
+    static const MatId order[] = {M_X, M_WQ, M_WK, M_WV, M_Q, M_K, M_V, M_WO};
     for (size_t k = 0; k < sizeof order / sizeof *order && t->kind == TRACE_NONE; k++) {
         MatId m = order[k];
+        if (!before->m[m].v)
+            continue;
         bool d = m >= M_Q && reached < STAGE_QKV ? override_diff(before, after, m, &fi, &fj, &count)
                                                  : first_diff(before, after, m, -1, &fi, &fj, &count);
         if (d) {
             t->kind = TRACE_MATRIX;
             t->origin = m;
-            from = attn_mat_stage(m) + 1;
+            from = m == M_WO ? STAGE_PROJECT : attn_mat_stage(m) + 1;
         }
     }
     if (t->kind == TRACE_NONE && before->scale != after->scale) {
@@ -121,9 +128,9 @@ bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t
     }
     /* Nothing among the inputs: a result may still differ (a state computed
      * further, or numbers from elsewhere); the first one is the origin. */
-    static const MatId results[] = {M_QKT, M_S, M_A, M_O};
+    static const MatId results[] = {M_QKT, M_S, M_A, M_O, M_Y};
     for (size_t k = 0; k < sizeof results / sizeof *results && t->kind == TRACE_NONE; k++)
-        if (attn_mat_stage(results[k]) <= reached &&
+        if (attn_mat_stage(results[k]) <= reached && before->m[results[k]].v &&
             first_diff(before, after, results[k], -1, &fi, &fj, &count)) {
             t->kind = TRACE_MATRIX;
             t->origin = results[k];
@@ -143,7 +150,7 @@ bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t
         if (stage == STAGE_QKV)
             add_qkv(t, before, after, i, j);
         else
-            add_cell(t, before, after, attn_stage_mat(stage), i, j);
+            add_cell(t, before, after, attn_shown(after, attn_stage_mat(stage), head), i, j);
     }
     return true;
 }

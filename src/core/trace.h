@@ -39,12 +39,15 @@ typedef struct {
     int origin_i, origin_j;  /* its first differing cell, 0-based */
     bool origin_row;    /* more than one cell of that row differs */
     int n;              /* cells after the origin, one per later stage reached */
-    TraceCell cell[STAGE_COUNT];
+    TraceCell cell[STAGE_MAX];
 } Trace;
 
 /* Compare two states of the same shapes for query row i and key column j
  * (0-based). Returns false (and t->kind = TRACE_NONE) when they do not
  * differ or the shapes do not match. */
 bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t);
+/* The same, following head `head`'s S, A and O (1-based; 0 or one head: the
+ * plain ones); stage 6 adds Y[i][j]. */
+bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, int j, Trace *t);
 
 #endif

@@ -124,7 +124,8 @@ static bool number(Lex *lx, double *out)
 
 static bool is_target(MatId m)
 {
-    return m <= M_V;
+    MatId b = attn_mat_base(m);
+    return m <= M_V || m == M_WO || (attn_mat_head(m) && b >= M_Q && b <= M_V);
 }
 
 /* Refuse an index too long to be any matrix's (kept saturated by ref.h),
@@ -516,13 +517,24 @@ static bool row_finite(const Attn *a, const Action *act, const double *vals, cha
     return true;
 }
 
-/* Write values into row i of a target; Q/K/V rows become overrides. */
+/* Write values into row i of a target; Q/K/V rows become overrides. A
+ * head's row ("Q2[1]") is that head's columns of the full row: only they
+ * are overridden, the other heads' columns stay X·W. */
 static void put_row(Attn *a, MatId m, int i, const double *vals)
 {
-    Mat *x = &a->m[m];
-    memcpy(&MAT_AT(x, i, 0), vals, sizeof(double) * (size_t)x->cols);
-    if (m >= M_Q)
-        a->override[m - M_Q][i] = true;
+    int h = attn_mat_head(m);
+    MatId b = attn_mat_base(m);
+    Mat *x = &a->m[b];
+    int w = a->m[m].cols, c0 = h ? (h - 1) * w : 0;
+    memcpy(&MAT_AT(x, i, c0), vals, sizeof(double) * (size_t)w);
+    if (b >= M_Q && b <= M_V) {
+        int p = b - M_Q;
+        if (!h)
+            a->ovh[p][i] = 0;
+        else if (!a->override[p][i] || a->ovh[p][i])
+            a->ovh[p][i] |= (unsigned short)(1u << (h - 1));
+        a->override[p][i] = true;
+    }
     a->reached = a->reached < STAGE_INPUT ? a->reached : STAGE_INPUT;
 }
 
@@ -557,7 +569,23 @@ static bool apply_row(Attn *a, const Action *act, char *err, size_t errlen)
     return true;
 }
 
+static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen);
+
+/* Head names are resolved against the state first: "Q1" with one head is
+ * Q, "Q3" with two heads is refused (ref_head). */
 bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
+{
+    Action x = *act;
+    if (x.kind == ACT_ROW_COPY || x.kind == ACT_ROW_SET || x.kind == ACT_CELL_SET) {
+        if (ref_head(a, &x.mat, err, errlen) != REF_OK)
+            return false;
+        if (x.kind == ACT_ROW_COPY && ref_head(a, &x.src, err, errlen) != REF_OK)
+            return false;
+    }
+    return apply_one(a, &x, err, errlen);
+}
+
+static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
 {
     switch (act->kind) {
     case ACT_SCALE: /* S, A and O are stale now */
@@ -604,7 +632,7 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
     case ACT_CELL_SET:
         if (!check_index(a, act->mat, act->i, act->j, err, errlen))
             return false;
-        if (act->mat >= M_Q && a->reached < STAGE_QKV)
+        if (attn_mat_base(act->mat) >= M_Q && attn_mat_base(act->mat) <= M_V && a->reached < STAGE_QKV)
             attn_run_to(a, STAGE_QKV);
         double row[MAT_MAX];
         memcpy(row, &MAT_AT(&a->m[act->mat], act->i, 0), sizeof(double) * (size_t)a->m[act->mat].cols);

@@ -1,5 +1,6 @@
 /* ask.c - exercises: parse, check and grade (see ask.h). */
 #include "ask.h"
+#include "ref.h"
 
 #include <ctype.h>
 #include <locale.h>
@@ -49,6 +50,8 @@ bool ask_parse(const char *text, const Attn *shape, int stage, Ask *out, char *m
                  quote(text, qb, sizeof qb));
         return false;
     }
+    if (ref_head(shape, &out->mat, msg, len) != REF_OK)
+        return false;
     const char *name = attn_mat_name(out->mat);
     const Mat *x = &shape->m[out->mat];
     if (out->mat == M_X || attn_mat_is_param(out->mat)) {

@@ -11,8 +11,8 @@
 #include <locale.h>
 
 #include "i18n.h"
-#include "session.h"
 #include "num.h"
+#include "session.h"
 #include "text.h"
 
 /* "%.*f" of 0 <= v < 1e6 without printf, which is slow and is called for
@@ -162,9 +162,16 @@ static void put_vec(char *line, const double *v, int n, const FmtOpt *o)
 
 static const char *lower_name(MatId m)
 {
-    static const char *names[M_COUNT] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "score", "score", "α", "o",
-                                         "p", "h"};
-    return names[m];
+    static const char *names[M_HEAD0] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "score", "score", "α", "o",
+                                         "p", "h", "Wo", "y"};
+    return names[attn_mat_base(m)];
+}
+
+/* "head 2: " before the arithmetic of a head's cell (lessons with 2+ heads). */
+static void put_head(char *line, const Explain *e)
+{
+    if (e->head > 0)
+        put(line, _("head %d: "), e->head);
 }
 
 /* Who set the number explained, and at which step (see session.h). */
@@ -210,7 +217,7 @@ static int ex_input(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_L
 static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_LINE])
 {
     char s[32], i[16], j[16], v[48], act[512];
-    const char *m = lower_name(e->mat), *w = attn_mat_name((MatId)(e->mat - M_Q + M_WQ));
+    const char *m = lower_name(e->mat), *w = attn_mat_name((MatId)(attn_mat_base(e->mat) - M_Q + M_WQ));
     const char *dot = o->ascii ? "*" : "·";
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     fmt_sub(e->i + 1, o, i, sizeof i);
@@ -232,7 +239,8 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
             attn_mat_name(e->mat), dot, w);
         return 1;
     }
-    put(lines[0], "%s%s = %s%s%s%s[:,%d] = ", m, s, e->from_h ? "h" : "x", i, o->ascii ? "." : "·", w, e->j + 1);
+    put_head(lines[0], e);
+    put(lines[0], "%s%s = %s%s%s%s[:,%d] = ", m, s, e->from_h ? "h" : "x", i, o->ascii ? "." : "·", w, e->wcol + 1);
     put_products(lines[0], e, o);
     put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), v);
     return 1;
@@ -244,6 +252,7 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     fmt_sub(e->i + 1, o, i, sizeof i);
     fmt_sub(e->j + 1, o, j, sizeof j);
+    put_head(lines[0], e);
     if (e->masked) {
         put(lines[0], "score%s = %s   ", s, o->ascii ? "-inf" : "−∞");
         put(lines[0], _("(masked: key %d comes after query %d, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
@@ -285,6 +294,7 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     bool t = e->temp != 1.0;
     const char *z = t ? "z" : "s";
     fmt_sub(e->i + 1, o, i, sizeof i);
+    put_head(lines[n], e);
     put(lines[n], "s%s = ", i);
     put_vec(lines[n], e->a, e->vis, o);
     if (t) {
@@ -324,15 +334,43 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     char i[16], k1[16], s[32], v[48];
     const char *dot = o->ascii ? "*" : "·";
     fmt_sub(e->i + 1, o, i, sizeof i);
+    put_head(lines[0], e);
     put(lines[0], "o%s = ", i);
     for (int k = 0; k < e->n; k++)
         put(lines[0], "%s%s%sv%s", k ? " + " : "", fmt_num(e->a[k], o, v, sizeof v), dot,
             fmt_sub(k + 1, o, k1, sizeof k1));
     put_masked(lines[0], e->n, e->n + e->nmasked, e->i + 1);
-    fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
+    fmt_sub2(e->i + 1, e->jh + 1, o, s, sizeof s);
     put(lines[1], "o%s = ", s);
     put_products(lines[1], e, o);
     put(lines[1], "%s%s", eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
+    return 2;
+}
+
+/* y_ij = o_i·Wo[:,j] = [head 1's products] + [head 2's] ... = y, then each
+ * head's share: head 1 a + head 2 b = y. */
+static int ex_project(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
+{
+    char s[32], i[16], v[48], x[48], y[48];
+    fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
+    fmt_sub(e->i + 1, o, i, sizeof i);
+    put(lines[0], "y%s = o%s%sWo[:,%d] = ", s, i, o->ascii ? "." : "·", e->j + 1);
+    int g = e->group > 0 ? e->group : e->n;
+    for (int k = 0; k < e->n; k++) {
+        bool grouped = e->heads > 1;
+        put(lines[0], "%s%s(%s)(%s)%s", k == 0 ? "" : k % g == 0 ? " + " : " + ", grouped && k % g == 0 ? "[" : "",
+            fmt_num(e->a[k], o, x, sizeof x), fmt_num(e->b[k], o, y, sizeof y),
+            grouped && (k + 1) % g == 0 ? "]" : "");
+    }
+    put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
+    if (e->heads < 2)
+        return 1;
+    put(lines[1], "y%s = ", s);
+    for (int h = 0; h < e->heads; h++) {
+        put(lines[1], "%s", h ? " + " : "");
+        put(lines[1], _("head %d %s"), h + 1, fmt_num(e->head_sum[h], o, x, sizeof x));
+    }
+    put(lines[1], " = %s", fmt_num(e->result, o, v, sizeof v));
     return 2;
 }
 
@@ -349,6 +387,7 @@ static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FM
     case EX_SOFTMAX: return ex_softmax(e, o, lines);
     case EX_OUTPUT:  return ex_output(e, o, lines);
     case EX_POS:     return ex_pos(e, o, lines);
+    case EX_PROJECT: return ex_project(e, o, lines);
     case EX_NONE:    break;
     }
     return 0;
@@ -377,7 +416,7 @@ static Who who_set(const Session *s, const Explain *e)
                         w.step = k;
                 }
     } else if (e->kind == EX_PROJ && e->overridden) {
-        Origin o = session_row_origin(s, e->mat, e->i);
+        Origin o = session_row_origin(s, attn_mat_base(e->mat), e->i);
         w.by = o.by == OV_NONE ? OV_HAND : (Override)o.by;
         w.step = o.step;
         if (o.by == OV_SCRIPT && o.step >= 0)

@@ -32,7 +32,7 @@ void lesson_free(Lesson *l)
     for (int k = 0; l->tokens && k < l->ntok; k++)
         free(l->tokens[k]);
     free(l->tokens);
-    Mat *mats[] = {&l->X, &l->Wq, &l->Wk, &l->Wv, &l->over[0], &l->over[1], &l->over[2]};
+    Mat *mats[] = {&l->X, &l->Wq, &l->Wk, &l->Wv, &l->Wo, &l->over[0], &l->over[1], &l->over[2]};
     for (size_t k = 0; k < sizeof mats / sizeof *mats; k++)
         mat_free(mats[k]);
     for (int k = 0; l->steps && k < l->nsteps; k++)
@@ -43,10 +43,11 @@ void lesson_free(Lesson *l)
 
 bool lesson_base(const Lesson *l, Attn *a)
 {
-    if (!attn_init(a, l->ntok, l->d_model, l->d_k, l->d_v))
+    if (!attn_init_heads(a, l->ntok, l->d_model, l->heads > 0 ? l->heads : 1, l->d_k, l->d_v, l->d_out))
         return false;
     if (!mat_copy(&a->m[M_X], &l->X) || !mat_copy(&a->m[M_WQ], &l->Wq) ||
-        !mat_copy(&a->m[M_WK], &l->Wk) || !mat_copy(&a->m[M_WV], &l->Wv)) {
+        !mat_copy(&a->m[M_WK], &l->Wk) || !mat_copy(&a->m[M_WV], &l->Wv) ||
+        (l->d_out > 0 && !mat_copy(&a->m[M_WO], &l->Wo))) {
         attn_free(a);
         return false;
     }
@@ -55,6 +56,7 @@ bool lesson_base(const Lesson *l, Attn *a)
         Mat *dst = &a->m[M_Q + m];
         for (int i = 0; i < l->ntok && o->rows == l->ntok && o->cols == dst->cols; i++) {
             a->override[m][i] = l->override[m][i];
+            a->ovh[m][i] = l->ovh[m][i];
             if (l->override[m][i])
                 memcpy(&MAT_AT(dst, i, 0), &MAT_AT(o, i, 0), sizeof(double) * (size_t)o->cols);
         }

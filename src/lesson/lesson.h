@@ -68,13 +68,16 @@ typedef struct {
     Text title, about;
     int ntok;
     char **tokens;                  /* UTF-8, as written (sanitise to show) */
-    int d_model, d_k, d_v;
-    Mat X, Wq, Wk, Wv;
+    int d_model, d_k, d_v;          /* d_k, d_v: per head */
+    int heads;                      /* 1..ATTN_HEADS_MAX */
+    int d_out;                      /* W_O's columns, 0 without W_O */
+    Mat X, Wq, Wk, Wv, Wo;          /* Wq, Wk: d_model x heads*d_k; Wo: heads*d_v x d_out */
     bool random;                    /* weights were drawn */
     unsigned long seed;
     double rscale;
     /* overrides: rows of Q, K, V set by hand */
     bool override[3][MAT_MAX];
+    unsigned short ovh[3][MAT_MAX]; /* which heads' parts ("Q2[1]"), 0: the whole row */
     Mat over[3];                    /* ntok x d_k / d_k / d_v; only flagged rows used */
     Scale scale;
     Softmax softmax;

@@ -106,10 +106,12 @@ bool session_diverged(const Session *s)
     bool diff = a->scale != script.scale || a->softmax != script.softmax;
     for (int m = M_X; m <= M_WV && !diff; m++)
         diff = !mat_equal(&a->m[m], &script.m[m]);
+    if (!diff && a->has_wo)
+        diff = !mat_equal(&a->m[M_WO], &script.m[M_WO]);
     for (int m = 0; m < 3 && !diff; m++) {
         const Mat *x = &a->m[M_Q + m], *y = &script.m[M_Q + m];
         for (int i = 0; i < x->rows && !diff; i++) {
-            diff = a->override[m][i] != script.override[m][i];
+            diff = a->override[m][i] != script.override[m][i] || a->ovh[m][i] != script.ovh[m][i];
             if (!diff && a->override[m][i])
                 diff = memcmp(&MAT_AT(x, i, 0), &MAT_AT(y, i, 0), sizeof(double) * (size_t)x->cols) != 0;
         }
@@ -122,8 +124,10 @@ bool session_diverged(const Session *s)
 
 void effect_cell_name(MatId m, int i, int j, const FmtOpt *fo, char *buf, size_t len)
 {
-    static const char *names[M_COUNT] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "qk", "s", "α", "o"};
-    const char *name = m == M_A && fo->ascii ? "a" : names[m];
+    static const char *names[M_HEAD0] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "qk", "s", "α", "o",
+                                         "p", "h", "Wo", "y"};
+    MatId b = attn_mat_base(m);
+    const char *name = b == M_A && fo->ascii ? "a" : names[b];
     char sub[32];
     if (j < 0)
         fmt_sub(i + 1, fo, sub, sizeof sub);

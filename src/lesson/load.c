@@ -149,25 +149,38 @@ static bool load_x(Ctx *c, const yaml_node_t *n, Lesson *l)
 
 /* ---- weights ---------------------------------------------------------------- */
 
-enum { W_RANDOM, W_Q, W_K, W_V, W_N };
-static const char *const weight_keys[W_N] = {"random", "Wq", "Wk", "Wv"};
-enum { R_SEED, R_SCALE, R_DK, R_DV, R_N };
-static const char *const random_keys[R_N] = {"seed", "scale", "d_k", "d_v"};
+enum { W_RANDOM, W_Q, W_K, W_V, W_O, W_N };
+static const char *const weight_keys[W_N] = {"random", "Wq", "Wk", "Wv", "Wo"};
+enum { R_SEED, R_SCALE, R_DK, R_DV, R_DOUT, R_N };
+static const char *const random_keys[R_N] = {"seed", "scale", "d_k", "d_v", "d_out"};
 
 /* Draw the weights like numpy's legacy seed(s); randn(...) * scale, in
- * the order Wq, Wk, Wv. */
+ * the order Wq, Wk, Wv, then Wo (only with heads >= 2 or d_out). */
 static bool draw_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
-    if (!mat_new(&l->Wq, l->d_model, l->d_k) || !mat_new(&l->Wk, l->d_model, l->d_k) ||
-        !mat_new(&l->Wv, l->d_model, l->d_v))
+    int h = l->heads;
+    if (!mat_new(&l->Wq, l->d_model, h * l->d_k) || !mat_new(&l->Wk, l->d_model, h * l->d_k) ||
+        !mat_new(&l->Wv, l->d_model, h * l->d_v) || (l->d_out > 0 && !mat_new(&l->Wo, h * l->d_v, l->d_out)))
         return diag_oom(&c->d, n);
     Rng rng;
     rng_seed(&rng, (uint32_t)l->seed);
     rng_randn(&rng, &l->Wq, l->rscale);
     rng_randn(&rng, &l->Wk, l->rscale);
     rng_randn(&rng, &l->Wv, l->rscale);
+    if (l->d_out > 0)
+        rng_randn(&rng, &l->Wo, l->rscale);
     l->random = true;
     return true;
+}
+
+/* heads x width must fit in one matrix (MAT_MAX columns). */
+static bool heads_fit(Ctx *c, const yaml_node_t *n, const Lesson *l, const char *w, int width, const char *mat)
+{
+    if (l->heads * width <= MAT_MAX)
+        return true;
+    return diag_fail(&c->d, n, _("heads x %s = %d x %d = %d columns of %s, at most %d are allowed; "
+                                 "use fewer heads or a smaller %s"),
+                     w, l->heads, width, l->heads * width, mat, MAT_MAX, w);
 }
 
 /* weights: random: {seed, scale, d_k, d_v}; seed and d_k are required,
@@ -192,10 +205,15 @@ static bool load_random(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *
     l->rscale = 1.0;
     if (val[R_SCALE] && !schema_num(c, val[R_SCALE], &l->rscale, NULL))
         return false;
-    if (!schema_size(c, val[R_DK], "d_k", &l->d_k))
+    if (!schema_size(c, val[R_DK], "d_k", &l->d_k) || !heads_fit(c, val[R_DK], l, "d_k", l->d_k, "Wq"))
         return false;
     l->d_v = l->d_k;
     if (val[R_DV] && !schema_size(c, val[R_DV], "d_v", &l->d_v))
+        return false;
+    if (!heads_fit(c, val[R_DV] ? val[R_DV] : val[R_DK], l, "d_v", l->d_v, "Wv"))
+        return false;
+    l->d_out = l->heads >= 2 ? l->d_model : 0;
+    if (val[R_DOUT] && !schema_size(c, val[R_DOUT], "d_out", &l->d_out))
         return false;
     return draw_weights(c, n, l);
 }
@@ -213,7 +231,32 @@ static bool load_w(Ctx *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m
                          rows);
     RowRule r = {name, id == W_V ? "d_v" : "d_k", id == W_K ? l->Wq.cols : 0,
                  id == W_K ? _(", the width of Wq") : ""};
-    return read_rows(c, n, &r, m);
+    if (l->heads > 1)
+        r.width = id == W_V ? "heads x d_v" : "heads x d_k";
+    if (!read_rows(c, n, &r, m))
+        return false;
+    if (m->cols % l->heads != 0)
+        return diag_fail(&c->d, ydoc_seq_item(c->doc, n, 0),
+                         _("%s has %d columns, which do not split into %d heads; it needs heads x %s columns, "
+                           "a multiple of %d"),
+                         name, m->cols, l->heads, id == W_V ? "d_v" : "d_k", l->heads);
+    return true;
+}
+
+/* Wo: heads x d_v rows (one per column of O), d_out columns. */
+static bool load_wo(Ctx *c, const yaml_node_t *n, Lesson *l)
+{
+    int rows = l->Wv.cols;
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("Wo must be a list of heads x d_v = %d rows"), rows))
+        return false;
+    if (ydoc_seq_len(n) != rows)
+        return diag_fail(&c->d, n, _("Wo must have heads x d_v = %d x %d = %d rows, one per column of O; it has %d"),
+                         l->heads, l->d_v, rows, ydoc_seq_len(n));
+    RowRule r = {"Wo", "d_out", 0, ""};
+    if (!read_rows(c, n, &r, &l->Wo))
+        return false;
+    l->d_out = l->Wo.cols;
+    return true;
 }
 
 /* weights: either random: or all of Wq, Wk, Wv written out, never both. */
@@ -227,7 +270,7 @@ static bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t 
     if (!schema_keys(c, n, &ks, val, key))
         return false;
     if (val[W_RANDOM]) {
-        if (val[W_Q] || val[W_K] || val[W_V])
+        if (val[W_Q] || val[W_K] || val[W_V] || val[W_O])
             return diag_fail(&c->d, key[W_RANDOM], _("weights cannot mix random with written-out Wq, Wk, Wv; "
                                                      "use one or the other"));
         return load_random(c, key[W_RANDOM], val[W_RANDOM], l);
@@ -239,8 +282,22 @@ static bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t 
     if (!load_w(c, val[W_Q], W_Q, l, &l->Wq) || !load_w(c, val[W_K], W_K, l, &l->Wk) ||
         !load_w(c, val[W_V], W_V, l, &l->Wv))
         return false;
-    l->d_k = l->Wq.cols;
-    l->d_v = l->Wv.cols;
+    l->d_k = l->Wq.cols / l->heads;
+    l->d_v = l->Wv.cols / l->heads;
+    if (!val[W_O] && l->heads >= 2)
+        return diag_fail(&c->d, key_node, _("weights is missing Wo; a lesson with %d heads joins them with Wo, "
+                                            "heads x d_v = %d rows of d_out numbers"), l->heads, l->Wv.cols);
+    return !val[W_O] || load_wo(c, val[W_O], l);
+}
+
+/* heads: 1 to ATTN_HEADS_MAX (default 1). */
+static bool load_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
+{
+    unsigned long long v = 1;
+    if (n && (!schema_uint(n, 1000000, &v) || v < 1 || v > ATTN_HEADS_MAX))
+        return diag_fail(&c->d, n, _("heads must be a whole number from 1 to %d, found %s"), ATTN_HEADS_MAX,
+                         diag_found(&c->d, n));
+    l->heads = (int)v;
     return true;
 }
 
@@ -254,29 +311,41 @@ static bool load_override(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, Le
     if (!schema_want_text(c, k, _("an overrides key")))
         return false;
     const char *s = ydoc_str(k);
-    if (ref_parse(s, &r) != REF_OK || ref_matrix(&r) != REF_OK || r.mat < M_Q || r.mat > M_V || r.n != 1)
+    if (ref_parse(s, &r) != REF_OK || ref_matrix(&r) != REF_OK || attn_mat_base(r.mat) < M_Q ||
+        attn_mat_base(r.mat) > M_V || r.n != 1)
         return diag_fail(&c->d, k, _("overrides set rows of Q, K or V like \"Q[1]\", found %s"),
                          diag_quote(&c->d, s));
-    MatId m = r.mat;
+    int head = attn_mat_head(r.mat);
+    if (head > l->heads)
+        return diag_fail(&c->d, k, _("%s names head %d, but this lesson has %d head%s"), diag_quote(&c->d, s),
+                         head, l->heads, l->heads == 1 ? "" : "s");
+    MatId m = attn_mat_base(r.mat);
+    if (l->heads == 1)
+        head = 0; /* Q1 is Q */
     int i = ref_row(&r);
     if (i >= l->ntok)
         return diag_fail(&c->d, k, _("row %s is out of range in %s, %s has %d row%s (one per token)"),
                          schema_index_text(&r.idx[0], num, sizeof num), diag_quote(&c->d, s), attn_mat_name(m),
                          l->ntok, l->ntok == 1 ? "" : "s");
-    if (l->override[m - M_Q][i])
+    unsigned short bit = head ? (unsigned short)(1u << (head - 1)) : 0;
+    unsigned short had = l->ovh[m - M_Q][i];
+    if (l->override[m - M_Q][i] && (had == 0 || bit == 0 || (had & bit)))
         return diag_fail(&c->d, k, _("%s is given twice in overrides"), diag_quote(&c->d, s));
     Mat *o = &l->over[m - M_Q];
     const char *width = m == M_V ? "d_v" : "d_k";
-    if (!diag_want(&c->d, v, YAML_SEQUENCE_NODE, _("%s must be a row of %d numbers"), ydoc_str(k), o->cols) ||
+    int w = head ? (m == M_V ? l->d_v : l->d_k) : o->cols, c0 = head ? (head - 1) * w : 0;
+    if (!diag_want(&c->d, v, YAML_SEQUENCE_NODE, _("%s must be a row of %d numbers"), ydoc_str(k), w) ||
         !schema_lookalikes(c, v))
         return false;
-    if (ydoc_seq_len(v) != o->cols)
-        return schema_row_length_fail(c, v, _("%s needs %s = %d numbers, it has %d"), ydoc_str(k), width, o->cols,
+    if (ydoc_seq_len(v) != w)
+        return schema_row_length_fail(c, v, _("%s needs %s = %d numbers, it has %d"), ydoc_str(k),
+                                      head || l->heads == 1 ? width : m == M_V ? "heads x d_v" : "heads x d_k", w,
                                       ydoc_seq_len(v));
-    for (int col = 0; col < o->cols; col++)
-        if (!schema_num(c, ydoc_seq_item(c->doc, v, col), &MAT_AT(o, i, col), NULL))
+    for (int col = 0; col < w; col++)
+        if (!schema_num(c, ydoc_seq_item(c->doc, v, col), &MAT_AT(o, i, c0 + col), NULL))
             return false;
     l->override[m - M_Q][i] = true;
+    l->ovh[m - M_Q][i] = head ? (unsigned short)(had | bit) : 0;
     return true;
 }
 
@@ -284,8 +353,8 @@ static bool load_override(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, Le
  * allocated, ntok x d_k / d_k / d_v, so lesson_base() can rely on them. */
 static bool load_overrides(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l)
 {
-    if (!mat_new(&l->over[0], l->ntok, l->d_k) || !mat_new(&l->over[1], l->ntok, l->d_k) ||
-        !mat_new(&l->over[2], l->ntok, l->d_v))
+    if (!mat_new(&l->over[0], l->ntok, l->Wq.cols) || !mat_new(&l->over[1], l->ntok, l->Wk.cols) ||
+        !mat_new(&l->over[2], l->ntok, l->Wv.cols))
         return diag_oom(&c->d, root);
     if (!n)
         return true;
@@ -379,9 +448,10 @@ static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
 
 /* ---- the top level --------------------------------------------------------------- */
 
-enum { T_FORMAT, T_TITLE, T_ABOUT, T_TOKENS, T_X, T_WEIGHTS, T_OVERRIDES, T_OPTIONS, T_START, T_STEPS, T_N };
+enum { T_FORMAT, T_TITLE, T_ABOUT, T_TOKENS, T_X, T_WEIGHTS, T_OVERRIDES, T_OPTIONS, T_START, T_STEPS, T_HEADS,
+       T_N };
 static const char *const top_keys[T_N] = {"format", "title", "about", "tokens", "X", "weights",
-                                          "overrides", "options", "start", "steps"};
+                                          "overrides", "options", "start", "steps", "heads"};
 
 static bool load_format(Ctx *c, const yaml_node_t *n)
 {
@@ -434,6 +504,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         && schema_text(c, v[T_ABOUT], "about", &l->about)
         && load_tokens(c, v[T_TOKENS], l)
         && load_x(c, v[T_X], l)
+        && load_heads(c, v[T_HEADS], l)
         && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l)
         && load_overrides(c, root, v[T_OVERRIDES], l)
         && load_options(c, v[T_OPTIONS], l)

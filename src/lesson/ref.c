@@ -2,7 +2,11 @@
 #include "ref.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "heads.h"
+#include "i18n.h"
 
 static const char *skip_ws(const char *s)
 {
@@ -96,4 +100,43 @@ RefStatus ref_check(const Ref *r, const Attn *a)
     if (r->n == 2 && (r->idx[1].v < 1 || r->idx[1].v > x->cols))
         return REF_COL_RANGE;
     return REF_OK;
+}
+
+RefStatus ref_head(const Attn *a, MatId *m, char *msg, size_t len)
+{
+    int h = attn_mat_head(*m), heads = attn_heads(a);
+    MatId base = attn_mat_base(*m);
+    const char *bn = attn_mat_name(base);
+    if (msg && len)
+        msg[0] = '\0';
+    if (h > heads) {
+        if (msg && heads == 1)
+            snprintf(msg, len, _("%s names head %d, but this lesson has one head: write %s (or %s1)"),
+                     attn_mat_name(*m), h, bn, bn);
+        else if (msg)
+            snprintf(msg, len, _("%s names head %d, but this lesson has %d heads: %s1 to %s%d"), attn_mat_name(*m), h,
+                     heads, bn, bn, heads);
+        return REF_NO_HEAD;
+    }
+    if (h && heads == 1) {
+        *m = base;
+        return REF_OK;
+    }
+    if (!h && heads > 1 && (*m == M_QKT || *m == M_S || *m == M_A)) {
+        if (msg)
+            snprintf(msg, len, _("%s is one per head in a lesson with %d heads: write %s1 to %s%d"), bn, heads, bn, bn,
+                     heads);
+        return REF_WHICH_HEAD;
+    }
+    if ((*m == M_WO || *m == M_Y) && !a->has_wo) {
+        if (msg)
+            snprintf(msg, len, _("%s exists only in lessons with W_O (heads: 2 or more, or d_out in random:)"), bn);
+        return REF_NO_WO;
+    }
+    return REF_OK;
+}
+
+bool heads_resolve(const Attn *a, MatId *m, char *msg, size_t len)
+{
+    return ref_head(a, m, msg, len) == REF_OK;
 }

@@ -38,7 +38,11 @@ typedef enum {
     REF_UNKNOWN,    /* ref_matrix: the name is not a matrix */
     REF_NO_INDEX,   /* ref_matrix: a matrix reference needs [i] or [i][j] */
     REF_ROW_RANGE,  /* ref_check: no such row */
-    REF_COL_RANGE   /* ref_check: no such column */
+    REF_COL_RANGE,  /* ref_check: no such column */
+    /* heads (ref_head) */
+    REF_NO_HEAD,    /* "A3" in a lesson with fewer heads */
+    REF_WHICH_HEAD, /* bare QKt, S or A in a lesson with 2+ heads */
+    REF_NO_WO       /* Wo or Y in a lesson without W_O */
 } RefStatus;
 
 typedef struct {
@@ -70,6 +74,13 @@ RefStatus ref_matrix(Ref *r);
 /* Check a resolved reference against a's shapes: REF_ROW_RANGE or
  * REF_COL_RANGE when an index is past the end (or 0). */
 RefStatus ref_check(const Ref *r, const Attn *a);
+
+/* Heads: "Q2", "S2", "A2" ... name head 2's matrices (attn.h). Map *m to
+ * what it means in a: with one head "S1" is S (and "Q1" is Q); a head past
+ * the lesson's, a bare QKt, S or A with 2+ heads, and Wo or Y without W_O
+ * are refused with a one-line message in msg (when not NULL), e.g.
+ * "A3 names head 3, but this lesson has 2 heads: A1 to A2". */
+RefStatus ref_head(const Attn *a, MatId *m, char *msg, size_t len);
 
 /* 0-based row, and column (-1 for a row reference). */
 static inline int ref_row(const Ref *r)

@@ -240,8 +240,11 @@ const char *schema_index_text(const RefIndex *x, char *buf, size_t len)
 
 /* Check a resolved reference against the shapes, naming the index as
  * written. */
-static bool check_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, const Ref *r)
+static bool check_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, Ref *r)
 {
+    char hm[256];
+    if (ref_head(shape, &r->mat, hm, sizeof hm) != REF_OK)
+        return diag_fail(&c->d, n, "%s", hm);
     RefStatus st = ref_check(r, shape);
     const Mat *x = &shape->m[r->mat];
     const char *name = attn_mat_name(r->mat);

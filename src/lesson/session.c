@@ -67,6 +67,8 @@ static bool rebuild(const Session *s, int upto, bool with_last, Attn *a)
 static void mark(Session *s, const Action *act, Origin o)
 {
     MatId m = act->mat;
+    if (attn_mat_head(m)) /* "Q2[1]": a part of Q's row 1 */
+        m = attn_mat_base(m);
     int cols = s->cur.m[m].cols;
     if ((act->kind != ACT_ROW_COPY && act->kind != ACT_ROW_SET && act->kind != ACT_CELL_SET) || act->i < 0 ||
         act->i >= s->cur.m[m].rows || act->i >= MAT_MAX)
@@ -361,6 +363,7 @@ void session_mark_saved(Session *s)
 
 bool session_overridden(const Session *s, MatId mat, int i)
 {
+    mat = attn_mat_base(mat);
     if (mat < M_Q || mat > M_V || i < 0 || i >= MAT_MAX)
         return false;
     return s->cur.override[mat - M_Q][i];
@@ -369,6 +372,7 @@ bool session_overridden(const Session *s, MatId mat, int i)
 Origin session_row_origin(const Session *s, MatId mat, int i)
 {
     Origin none = {OV_NONE, -1, 0};
+    mat = attn_mat_base(mat);
     if (!session_overridden(s, mat, i))
         return none;
     Origin o = s->row_by[mat - M_Q][i];

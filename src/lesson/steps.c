@@ -10,14 +10,26 @@
 #include "i18n.h"
 #include "template.h"
 
-static const char *const stage_names[] = {"input", "qkv", "scores", "softmax", "output"};
+static const char *const stage_names[] = {"input", "qkv", "scores", "softmax", "output", "project"};
 
-/* stage: a name (input..output) or a number 1..5. */
-static bool load_stage(Ctx *c, const yaml_node_t *n, Step *st)
+/* stage: a name (input..output, project with W_O) or a number 1..5 (6). */
+static bool load_stage(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
     unsigned long long v;
     if (!schema_want_text(c, n, "stage"))
         return false;
+    bool wo = attn_last_stage(shape) == STAGE_PROJECT;
+    if (schema_uint(n, 1000000, &v) && v == STAGE_PROJECT && wo) {
+        st->stage = STAGE_PROJECT;
+        return true;
+    }
+    if (strcmp(ydoc_str(n), "project") == 0 && wo) {
+        st->stage = STAGE_PROJECT;
+        return true;
+    }
+    if ((strcmp(ydoc_str(n), "project") == 0 || (schema_uint(n, 1000000, &v) && v == STAGE_PROJECT)))
+        return diag_fail(&c->d, n, _("stage %s needs W_O: only lessons with heads: 2 or more, or d_out in "
+                                     "random:, have stage 6 (project)"), diag_quote(&c->d, ydoc_str(n)));
     if (schema_uint(n, 1000000, &v)) {
         if (v < 1 || v > 5)
             return diag_fail(&c->d, n, _("stage %llu is out of range, expected 1 to 5 or "
@@ -248,7 +260,7 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
     if (!val[S_STAGE])
         return diag_fail(&c->d, n, _("step %d has no stage, expected stage: "
                                      "input, qkv, scores, softmax or output"), no);
-    return load_stage(c, val[S_STAGE], st)
+    return load_stage(c, val[S_STAGE], scratch, st)
         && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
         && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
         && schema_text(c, val[S_SAY], "say", &st->say)
@@ -260,11 +272,12 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
 /* Without a script, one silent step per stage. */
 static bool default_steps(Ctx *c, const yaml_node_t *root, Lesson *l)
 {
-    l->steps = calloc(STAGE_COUNT, sizeof *l->steps);
+    int count = l->d_out > 0 ? STAGE_PROJECT : STAGE_COUNT;
+    l->steps = calloc((size_t)count, sizeof *l->steps);
     if (!l->steps)
         return diag_oom(&c->d, root);
-    l->nsteps = STAGE_COUNT;
-    for (int k = 0; k < STAGE_COUNT; k++) {
+    l->nsteps = count;
+    for (int k = 0; k < count; k++) {
         l->steps[k].stage = k + 1;
         l->steps[k].line = (int)root->start_mark.line + 1;
     }

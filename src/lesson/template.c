@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "i18n.h"
+#include "heads.h"
 
 #define REF_MAX 64          /* bytes between the braces */
 
@@ -149,6 +150,11 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
               "{d_k}, {d_model} or {n}; write {{ for a literal {"), quote(inner, qb, sizeof qb), what);
     if (st != TREF_OK)
         return false;
+    char hm[256];
+    if (!heads_resolve(shape, &r->m, hm, sizeof hm)) {
+        SAY("%s", hm);
+        return false;
+    }
     const Mat *x = &shape->m[r->m];
     const char *name = attn_mat_name(r->m);
     int need = attn_mat_stage(r->m);
