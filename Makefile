@@ -176,14 +176,15 @@ bad-lessons: $(B)/qkvtutor
 cli: $(B)/qkvtutor
 	@sh tests/cli.sh $(B)/qkvtutor
 
-# --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12).
+# --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12),
+# and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12).
 # python3-numpy is installed when missing (tests/need.sh); without apt-get
 # the suite is skipped, and `make test` counts it so.
 PYTHON ?= /usr/bin/python3
 numpy: $(B)/qkvtutor
 	@sh tests/need.sh numpy python3-numpy $(PYTHON) -c 'import numpy'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
-	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor
+	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:
