@@ -104,6 +104,8 @@ bool attn_copy(Attn *dst, const Attn *src)
     dst->has_wo = src->has_wo;
     memcpy(dst->ovh, src->ovh, sizeof dst->ovh);
     dst->lr = src->lr;
+    dst->nloss = src->nloss;
+    memcpy(dst->loss_hist, src->loss_hist, sizeof dst->loss_hist);
     if (dst->ntarget != src->ntarget) { /* the training targets (grad.h) */
         AttnTarget *t = src->ntarget ? malloc(sizeof *t * (size_t)src->ntarget) : NULL;
         if (src->ntarget && !t)

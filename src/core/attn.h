@@ -68,6 +68,7 @@ typedef struct {
 } AttnTarget;
 
 #define ATTN_LR_DEFAULT 0.5
+#define ATTN_LOSS_HIST 48
 
 typedef struct {
     Mat m[M_COUNT];
@@ -87,6 +88,8 @@ typedef struct {
     double lr;                 /* training: the learning rate, > 0 (ATTN_LR_DEFAULT) */
     int ntarget;               /* training: the targets, ordered by (head, row); owned */
     AttnTarget *target;
+    int nloss;                 /* training: the loss before each step since the targets were set, */
+    double loss_hist[ATTN_LOSS_HIST]; /* the last ATTN_LOSS_HIST of them, oldest first */
 } Attn;
 
 /* Shape the state for n tokens, d_model features, d_k and d_v columns.

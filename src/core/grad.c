@@ -54,6 +54,7 @@ static bool insert_target(Attn *a, int head, int row, const double *t)
 bool grad_set_target(Attn *a, int head, int row, const double *t)
 {
     int k = grad_find(a, head, row);
+    a->nloss = 0; /* another loss: its history starts again */
     if (t && k >= 0) {
         memcpy(a->target[k].t, t, sizeof(double) * (size_t)attn_tokens(a));
         return true;
@@ -234,8 +235,21 @@ static bool descend(Mat *w, const Mat *g, double lr)
     return finite;
 }
 
+/* Keep the loss before a step: the last ATTN_LOSS_HIST, oldest first. */
+static void remember_loss(Attn *a)
+{
+    if (a->nloss == ATTN_LOSS_HIST) {
+        memmove(a->loss_hist, a->loss_hist + 1, sizeof(double) * (ATTN_LOSS_HIST - 1));
+        a->nloss--;
+    }
+    a->loss_hist[a->nloss++] = grad_loss(a);
+}
+
 bool grad_descend(Attn *a, int steps)
 {
+    int nloss = a->nloss;
+    double hist[ATTN_LOSS_HIST];
+    memcpy(hist, a->loss_hist, sizeof hist);
     Mat gq = {0}, gk = {0}, wq = {0}, wk = {0};
     bool ok = mat_copy(&wq, &a->m[M_WQ]) && mat_copy(&wk, &a->m[M_WK]);
     if (ok && a->reached < STAGE_SOFTMAX)
@@ -246,13 +260,16 @@ bool grad_descend(Attn *a, int steps)
             for (int k = STAGE_QKV; k <= STAGE_SOFTMAX; k++)
                 attn_run_stage(a, k);
         }
+        remember_loss(a);
         ok = grad_compute(a, &gq, &gk);
         ok = ok && descend(&a->m[M_WQ], &gq, a->lr);
         ok = ok && descend(&a->m[M_WK], &gk, a->lr);
     }
-    if (!ok) { /* out of memory or not finite: the Ws as they were */
+    if (!ok) { /* out of memory or not finite: the Ws (and the history) as they were */
         mat_copy(&a->m[M_WQ], &wq);
         mat_copy(&a->m[M_WK], &wk);
+        a->nloss = nloss;
+        memcpy(a->loss_hist, hist, sizeof hist);
     }
     a->reached = a->reached < STAGE_INPUT ? a->reached : STAGE_INPUT;
     mat_free(&gq);

@@ -76,7 +76,8 @@ double grad_loss(const Attn *a);
 bool grad_compute(const Attn *a, Mat *gq, Mat *gk);
 
 /* Take `steps` steps of gradient descent: each runs the pipeline to the
- * softmax, computes the gradient and moves Wq and Wk by -lr times it. On
+ * softmax, records the loss (a->loss_hist; setting a target starts the
+ * history again), computes the gradient and moves Wq and Wk by -lr times it. On
  * return the pipeline is reached only to stage 1 (the Ws changed): the
  * caller recomputes. Returns false (a unchanged in its Ws) when out of
  * memory, or when a step would make a weight not finite. */

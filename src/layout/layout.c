@@ -18,6 +18,7 @@
 #include "../core/explain.h"
 #include "../lesson/fmt.h"
 #include "../lesson/i18n.h"
+#include "../lesson/train.h"
 
 #define MAX_BOXES 4
 #define MAX_BANDS 3
@@ -278,6 +279,12 @@ static int stage_bands(const Ctx *c, Band *b)
 
 static int band_spare(Ctx *c, Band *b);
 
+/* Is the training panel shown: targets set, from the softmax stage on? */
+static bool training(const Ctx *c)
+{
+    return c->a->ntarget > 0 && session_stage(c->s) >= STAGE_SOFTMAX && c->a->reached >= STAGE_SOFTMAX;
+}
+
 /* The board, the normal layout: Q K V on top from the first step, and below
  * them X with the W in use while Q K V are made, then S A O. A matrix keeps
  * its place from step to step and a stage fills in dots, so a next redraws
@@ -310,6 +317,13 @@ static int board_bands(Ctx *c, Band *b)
             xw->n = 2;
         }
         return 2;
+    }
+    if (training(c)) { /* what a step changes, W_Q and W_K, in place of Q K V */
+        b[0].n = 0;
+        add(&b[0], mkbox(M_WQ, -1, ROLE_ROW, -1, -1, -1));
+        add(&b[0], mkbox(M_WK, -1, ROLE_ROW, -1, -1, -1));
+        if (st == STAGE_OUTPUT)
+            add(&b[0], operand(M_V, -1, ROLE_ROW, j));
     }
     Box s = st == STAGE_SCORES ? result_box(M_S, i, j) : st == STAGE_SOFTMAX ? operand(M_S, i, ROLE_ROW, -1) : mkbox(M_S, -1, ROLE_ROW, -1, -1, -1);
     Box a = st == STAGE_SOFTMAX ? result_box(M_A, i, j) : st == STAGE_OUTPUT ? operand(M_A, i, ROLE_ROW, -1) : mkbox(M_A, -1, ROLE_ROW, -1, -1, -1);
@@ -1281,8 +1295,10 @@ static int context_band(Ctx *c, Band *b, int n)
         rows += band_rows(c, &b[k]) + 3;
     Band x = {0};
     add(&x, mkbox(M_X, -1, ROLE_ROW, -1, -1, -1));
-    for (MatId w = M_WQ; w <= M_WV; w++)
-        add(&x, mkbox(w, -1, ROLE_ROW, -1, -1, -1));
+    for (MatId w = M_WQ; w <= M_WV; w++) /* training: Q K instead, the Ws are on top */
+        add(&x, mkbox(training(c) ? (MatId)(w - M_WQ + M_Q) : w, -1, ROLE_ROW, -1, -1, -1));
+    if (training(c))
+        x.n = 3;
     if (band_spare(c, &x) < 0)
         x.n--;
     if (band_spare(c, &x) < 0 || rows + band_rows(c, &x) + 3 + 3 + 14 > c->rows)
@@ -1460,7 +1476,7 @@ static int lay_part(Ctx *c, Part *p, int y)
 /* The parts below the matrices: the arithmetic, the narration, the status
  * lines and the key bar. */
 static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*st)[FMT_LINE],
-                  char (*kb)[FMT_LINE])
+                  char (*kb)[FMT_LINE], char (*train)[FMT_LINE])
 {
     const LayoutIn *in = c->in;
     char status[FMT_LINE];
@@ -1473,6 +1489,20 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     p->soft = p->n;
     p->min = p->n ? 1 : 0;
     bool arith = p->n > 0;
+    if (training(c)) { /* the target, the loss and the chain rule */
+        FmtOpt tf = {c->l->digits, in->ascii, false};
+        char raw[6][FMT_LINE];
+        int ti = train_focus_target(c->a, 0, in->fi), nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
+        p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = 1});
+        for (int k = 0; k < nraw && p->n < 8; k++) {
+            p->n += wrap(raw[k], w, train + p->n, 8 - p->n, true, &more);
+            p->cut = p->cut || more;
+        }
+        p->want = p->n + p->cut;
+        p->soft = p->n < 3 ? p->n : 3;
+        p->min = p->n ? 1 : 0;
+        p->gap = arith ? 1 : 0;
+    }
     p = add_part(g, (Part){BLOCK_SAY, ROLE_SAY, .bold = in->present, .lines = say, .rank = 0});
     p->n = say_lines(c, w, say, MAX_LINES, &more);
     p->want = p->n + more;
@@ -1498,7 +1528,7 @@ static void frame(Ctx *c, char (*lines)[FMT_LINE])
     Band bands[MAX_BANDS];
     int nb = layout_bands(c, bands);
     Budget g = {.blank_top = 1, .band_gap = 1};
-    parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES);
+    parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES);
     c->top = c->in->present ? 3 : 2;
     c->row_step = c->in->present ? 2 : 1;
     budget(c, bands, nb, &g);
@@ -1554,7 +1584,7 @@ void layout_plan(const LayoutIn *in, Plan *p)
         too_small(&c);
         return;
     }
-    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 4);
+    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 5);
     if (!lines) {
         p->oom = true;
         return;

@@ -85,7 +85,7 @@ typedef struct {
 
 typedef enum {
     BLOCK_HEADER, BLOCK_RIBBON, BLOCK_MATRICES, BLOCK_BARS, BLOCK_ARITH, BLOCK_SAY, BLOCK_STATUS,
-    BLOCK_KEYBAR, BLOCK_TOO_SMALL, BLOCK_KINDS
+    BLOCK_KEYBAR, BLOCK_TOO_SMALL, BLOCK_TRAIN, BLOCK_KINDS
 } BlockKind;
 
 /* A text block: its rows and columns, how many lines it wanted and got,

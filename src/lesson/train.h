@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include "../core/grad.h"
 #include "action.h"
+#include "fmt.h"
+#include "lesson.h"
 
 /* Is the reference name[0..len) (as written, with its index) a row of an
  * attention-weights matrix? Sets a->mat = M_A and a->head. */
@@ -27,5 +29,21 @@ void train_target_name(const Action *a, char *buf, size_t len);
 bool train_apply(Attn *a, const Action *act, char *err, size_t errlen);
 /* Why a step cannot be taken from a (one line into err), or true when it can. */
 bool train_can_step(const Attn *a, char *err, size_t errlen);
+
+/* ---- the training panel ----------------------------------------------------- */
+
+/* The target the panel explains for the view's head (0-based) and focused
+ * query row fi: that row's target, else the head's first, else the first;
+ * -1 when there is none. */
+int train_focus_target(const Attn *a, int head, int fi);
+/* The panel's lines for target ti of the current state (reached the
+ * softmax), key column fj: the target and the loss with a sparkline of its
+ * history, then the chain rule with the real numbers (dL/ds, dL/dq,
+ * dL/dWq, dL/dk, dL/dWk) and the step. Returns the count (0 when there is
+ * nothing to show). */
+int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo, char lines[][FMT_LINE], int max);
+/* The sparkline of the loss history and the current loss, ▁..█ (ASCII
+ * _.-~=+*#), at most `width` characters, into buf. */
+void train_sparkline(const Attn *a, bool ascii, int width, char *buf, size_t len);
 
 #endif

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/grad.h"
 #include "../lesson/fmt.h"
+#include "../lesson/live.h"
 #include "../lesson/i18n.h"
 #include "../lesson/save.h"
 #include <sys/stat.h>
@@ -44,6 +46,9 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_LANG,    N_("language: 中文 / English"),          N_("中/En"),   req_lang)    \
     X(REQ_THEME,   N_("next theme: dark, light, mono, projector"), NULL, req_theme) \
     X(REQ_PRESENT, N_("presentation mode"),                 NULL,      req_present) \
+    X(REQ_TARGET,  N_("training: target the focused cell of A / one gradient step / ten steps"), NULL, req_target) \
+    X(REQ_STEP,    NULL,                                    N_("learn"), req_step)    \
+    X(REQ_STEP10,  NULL,                                    NULL,      req_step10)  \
     X(REQ_HELP,    N_("this help"),                         N_("help"),    req_help)    \
     X(REQ_QUIT,    N_("quit"),                              N_("quit"),    req_quit)
 
@@ -73,6 +78,7 @@ typedef enum {
     X('u', 0, "u", REQ_UNDO)          X(CTRL('r'), 0, "Ctrl-R", REQ_REDO) X('r', 0, "r", REQ_RESET) \
     X('w', 0, "w", REQ_SAVE)          X('L', 0, "L", REQ_LANG) \
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
+    X('T', 0, "T", REQ_TARGET)        X('g', 0, "g", REQ_STEP)        X('G', 0, "G", REQ_STEP10) \
     X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
 
 static const struct {
@@ -280,6 +286,66 @@ static int req_reset(View *v, wint_t ch)
         return FLAG_REDRAW;
     }
     return act(v, "reset");
+}
+
+/* Training works on A: from the softmax stage on. False (and a hint
+ * saying where A comes) before it. */
+static bool training_stage(View *v)
+{
+    char msg[256];
+    if (session_stage(&v->s) >= STAGE_SOFTMAX)
+        return true;
+    int k = session_step_reaching(&v->s, STAGE_SOFTMAX);
+    if (k >= 0)
+        snprintf(msg, sizeof msg, _("Training works on A, computed at step %d (stage 4, softmax): T sets a target "
+                                    "there, g takes a step."), k + 1);
+    else
+        snprintf(msg, sizeof msg, "%s", _("This lesson never computes A, so there is nothing to train."));
+    say_msg(v, ROLE_HINT, msg);
+    return false;
+}
+
+/* Apply a training action and name its effect on the focused weight:
+ * "one gradient step, lr 0.5: α₁₃ 0.350 → 0.387". */
+static int train_act(View *v, const char *text)
+{
+    char err[256], msg[512], name[256], line[512];
+    if (!session_act_text(&v->s, text, err, sizeof err)) {
+        snprintf(msg, sizeof msg, "%s: %s", text, err);
+        say_msg(v, ROLE_ERROR, msg);
+        return FLAG_REDRAW;
+    }
+    FmtOpt fo = {v->s.lesson->digits, v->ascii, false};
+    fmt_action_name(&v->s, session_undoable(&v->s), v->ascii, name, sizeof name);
+    effect_line(&v->s, name, M_A, v->fi, v->fj, &fo, line, sizeof line);
+    say_change(v, session_undoable(&v->s), line, CHANGE_DONE);
+    return FLAG_REDRAW;
+}
+
+/* T: all of the focused row's weight on the focused key; again on the
+ * same cell, no target on that row. */
+static int req_target(View *v, wint_t ch)
+{
+    char text[64];
+    if (!training_stage(v))
+        return FLAG_REDRAW;
+    int k = grad_find(&v->s.cur, 0, v->fi);
+    bool same = k >= 0 && v->s.cur.target[k].t[v->fj] == 1.0;
+    if (same)
+        snprintf(text, sizeof text, "target A[%d] = none", v->fi + 1);
+    else
+        snprintf(text, sizeof text, "target A[%d] = %d", v->fi + 1, v->fj + 1);
+    return act(v, text);
+}
+
+static int req_step(View *v, wint_t ch)
+{
+    return training_stage(v) ? train_act(v, "step") : FLAG_REDRAW;
+}
+
+static int req_step10(View *v, wint_t ch)
+{
+    return training_stage(v) ? train_act(v, "step 10") : FLAG_REDRAW;
 }
 
 static int req_save(View *v, wint_t ch);
