@@ -11,6 +11,7 @@
 #include "lesson/i18n.h"
 #include "lesson/live.h"
 #include "lesson/session.h"
+#include "lesson/train.h"
 
 /* Print lesson text safely: control characters become visible stand-ins. */
 static void put_text(FILE *out, const char *s, bool ascii)
@@ -209,6 +210,20 @@ static void put_options(FILE *out, const Attn *a, bool ascii)
     fputc('\n', out);
 }
 
+/* The training panel's lines, as the view shows them (from the softmax stage on, with targets). */
+static void put_training(FILE *out, const Lesson *l, const Session *s, Focus f, const FmtOpt *fo)
+{
+    char lines[6][FMT_LINE];
+    if (session_stage(s) < STAGE_SOFTMAX || s->cur.ntarget == 0 || s->cur.reached < STAGE_SOFTMAX)
+        return;
+    int n = train_lines(l, &s->cur, train_focus_target(&s->cur, 0, f.i), f.kind == FOCUS_CELL ? f.j : 0, fo, lines, 6);
+    for (int k = 0; k < n; k++) {
+        fprintf(out, "  %s ", k == 0 ? _("training:") : "         ");
+        put_text(out, lines[k], fo->ascii);
+        fputc('\n', out);
+    }
+}
+
 static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o, const FmtOpt *fo)
 {
     const Step *st = session_step(s);
@@ -244,6 +259,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     for (int k = 0; k < n; k++)
         put_matrix(out, l, s, ids[k], fo);
     put_explain(out, s, step_focus(st), fo);
+    put_training(out, l, s, step_focus(st), fo);
     for (int k = 0; k < st->nexpect; k++) {
         char msg[256];
         bool ok = expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg);

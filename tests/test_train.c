@@ -90,7 +90,7 @@ static void parse_errors(void **state)
     } cases[] = {
         {"lr = 0", "lr must be above 0 (each step moves W by -lr times the gradient), found 0", 6},
         {"lr = -0.5", "lr must be above 0 (each step moves W by -lr times the gradient), found -0.5", 6},
-        {"lr = nan", "expected a number, like 0.5 or -2", 6},
+        {"lr = nan", "lr must be a finite number above 0, like lr = 0.5; found nan", 6},
         {"lr = 1e999", "numbers must be finite", 6},
         {"step 0", "step takes 1 to 10000 steps, found 0", 6},
         {"step 10001", "step takes 1 to 10000 steps, found 10001", 6},
@@ -163,8 +163,8 @@ static void override_refuses_step(void **state)
     assert_true(session_act_text(&f->s, "target A[1] = 3", err, sizeof err));
     assert_true(session_act_text(&f->s, "K[2] = [1, 2, 3]", err, sizeof err));
     assert_false(session_act_text(&f->s, "step", err, sizeof err));
-    assert_string_equal(err, "a step trains W_Q and W_K, but row 2 of K is set by hand, not computed from them; press "
-                             "r to reset it (or u to undo the edit)");
+    assert_string_equal(err, "a step trains W_Q and W_K, but row 2 of K is set by hand, not computed from them; reset "
+                             "it first (r in the view, or undo the edit with u)");
     assert_true(session_undo(&f->s));
     assert_true(session_act_text(&f->s, "step", err, sizeof err));
     assert_near(MAT_AT(&f->s.cur.m[M_A], 0, 2), 0.38660927092940062, 1e-12);

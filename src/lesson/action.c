@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "i18n.h"
 #include "num.h"
@@ -344,6 +345,12 @@ static bool learning_rate(Lex *lx, Action *a)
         return fail(lx, lx->p, N_("expected \"=\" then the learning rate, like lr = 0.5"));
     skip_ws(lx);
     const char *at = lx->p;
+    const char *w;
+    int wn = word(lx, &w);
+    lx->p = at;
+    if ((wn == 3 && (strncasecmp(w, "nan", 3) == 0 || strncasecmp(w, "inf", 3) == 0)) ||
+        (wn == 8 && strncasecmp(w, "infinity", 8) == 0))
+        return fail(lx, at, N_("lr must be a finite number above 0, like lr = 0.5; found %.*s"), wn, w);
     if (!number(lx, &a->c))
         return false;
     if (!(a->c > 0)) {

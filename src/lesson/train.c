@@ -132,7 +132,7 @@ bool train_can_step(const Attn *a, char *err, size_t errlen)
         return false;
     case GRAD_OVERRIDE:
         snprintf(err, errlen, _("a step trains W_Q and W_K, but row %d of %s is set by hand, not computed from them; "
-                                "press r to reset it (or u to undo the edit)"), row + 1, attn_mat_name(m));
+                                "reset it first (r in the view, or undo the edit with u)"), row + 1, attn_mat_name(m));
         return false;
     case GRAD_MASKED_TARGET:
         row_name(a->target[k].head, row, name, sizeof name);
