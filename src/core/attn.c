@@ -124,17 +124,23 @@ bool attn_copy(Attn *dst, const Attn *src)
  * hw is one head's width. */
 static void project(Mat *dst, const Mat *x, const Mat *w, const bool *keep, const unsigned short *ovh, int hw)
 {
+    double row[MAT_MAX];
     for (int i = 0; i < x->rows; i++) {
         if (keep[i] && ovh[i] == 0)
             continue;
-        for (int j = 0; j < w->cols; j++) {
-            if (keep[i] && (ovh[i] >> (j / hw) & 1u))
-                continue;
-            double sum = 0.0;
-            for (int k = 0; k < x->cols; k++)
-                sum += MAT_AT(x, i, k) * MAT_AT(w, k, j);
-            MAT_AT(dst, i, j) = sum;
+        /* k outer: each cell sums k = 0, 1, ... from 0.0 as before (the same
+         * bits), the cells of the row side by side */
+        for (int j = 0; j < w->cols; j++)
+            row[j] = 0.0;
+        for (int k = 0; k < x->cols; k++) {
+            double v = MAT_AT(x, i, k);
+            const double *wr = &MAT_AT(w, k, 0);
+            for (int j = 0; j < w->cols; j++)
+                row[j] += v * wr[j];
         }
+        for (int j = 0; j < w->cols; j++)
+            if (!keep[i] || !(ovh[i] >> (j / hw) & 1u))
+                MAT_AT(dst, i, j) = row[j];
     }
 }
 
@@ -181,6 +187,20 @@ static void run_qkv(Attn *a)
     for (int h = 1; a->heads > 1 && h <= a->heads; h++)
         for (int p = 0; p < 3; p++)
             take_cols(&a->m[attn_head_id((MatId)(M_Q + p), h)], &a->m[M_Q + p], (h - 1) * (p == 2 ? dv : dk));
+}
+
+/* Training moved Wq and Wk (grad.h): project Q and K again (and their heads'
+ * columns), V and stage 1 as they were; reached drops to the qkv stage. */
+void attn_rerun_qk(Attn *a)
+{
+    const Mat *in = &a->m[a->positions == POS_SINUSOIDAL ? M_H : M_X];
+    int dk = attn_d_k(a);
+    for (int p = 0; p < 2; p++)
+        project(&a->m[M_Q + p], in, &a->m[M_WQ + p], a->override[p], a->ovh[p], dk);
+    for (int h = 1; a->heads > 1 && h <= a->heads; h++)
+        for (int p = 0; p < 2; p++)
+            take_cols(&a->m[attn_head_id((MatId)(M_Q + p), h)], &a->m[M_Q + p], (h - 1) * dk);
+    a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
 }
 
 /* Head h's id of base, or base itself with one head. */

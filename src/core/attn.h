@@ -105,6 +105,9 @@ bool attn_copy(Attn *dst, const Attn *src);
 /* Compute `stage` from stage-1's results. Requires a->reached >= stage-1. */
 void attn_run_stage(Attn *a, int stage);
 void attn_run_to(Attn *a, int stage);
+/* After a training step changed Wq and Wk (stage 2 reached): Q and K
+ * projected again, V kept; reached becomes the qkv stage. */
+void attn_rerun_qk(Attn *a);
 
 int attn_tokens(const Attn *a);
 int attn_d_model(const Attn *a);

@@ -197,7 +197,11 @@ static void back_to_w(const Attn *a, const Mat *dm, int p, Mat *gw)
 {
     const Mat *h = &a->m[M_H];
     for (int r = 0; r < dm->rows; r++) {
-        bool some = a->override[p][r];
+        bool some = a->override[p][r], zero = true;
+        for (int c = 0; c < dm->cols && zero; c++)
+            zero = MAT_AT(dm, r, c) == 0.0;
+        if (zero) /* rows no target reaches (most of dQ) add nothing */
+            continue;
         for (int m = 0; m < h->cols; m++) {
             double hv = MAT_AT(h, r, m);
             for (int c = 0; c < dm->cols; c++)
@@ -255,10 +259,10 @@ bool grad_descend(Attn *a, int steps)
     if (ok && a->reached < STAGE_SOFTMAX)
         attn_run_to(a, STAGE_SOFTMAX);
     for (int s = 0; ok && s < steps; s++) {
-        if (s > 0) { /* the Ws moved: stage 1 (X, P, H) still holds */
-            a->reached = STAGE_INPUT;
-            for (int k = STAGE_QKV; k <= STAGE_SOFTMAX; k++)
-                attn_run_stage(a, k);
+        if (s > 0) { /* Wq and Wk moved: X, P, H and V still hold */
+            attn_rerun_qk(a);
+            attn_run_stage(a, STAGE_SCORES);
+            attn_run_stage(a, STAGE_SOFTMAX);
         }
         remember_loss(a);
         ok = grad_compute(a, &gq, &gk);
