@@ -216,7 +216,7 @@ static void put_training(FILE *out, const Lesson *l, const Session *s, Focus f, 
     char lines[6][FMT_LINE];
     if (session_stage(s) < STAGE_SOFTMAX || s->cur.ntarget == 0 || s->cur.reached < STAGE_SOFTMAX)
         return;
-    int n = train_lines(l, &s->cur, train_focus_target(&s->cur, 0, f.i), f.kind == FOCUS_CELL ? f.j : 0, fo, lines, 6);
+    int n = train_lines(l, &s->cur, train_focus_target(&s->cur, s->head > 0 ? s->head - 1 : 0, f.i), f.kind == FOCUS_CELL ? f.j : 0, fo, lines, 6);
     for (int k = 0; k < n; k++) {
         fprintf(out, "  %s ", k == 0 ? _("training:") : "         ");
         put_text(out, lines[k], fo->ascii);

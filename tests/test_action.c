@@ -127,7 +127,15 @@ static void assert_action_equal_at(const Action *x, const Action *y, const char 
         break;
     case ACT_SCALE:
     case ACT_SOFTMAX:
+    case ACT_MASK:
+    case ACT_POS:
         same = x->opt == y->opt;
+        break;
+    case ACT_TEMP:
+        same = x->c == y->c;
+        break;
+    case ACT_SWAP:
+        same = x->i == y->i && x->src_i == y->src_i;
         break;
     case ACT_RESET:
         break;
@@ -355,6 +363,16 @@ static void format_round_trip(void **state)
         {"softmax = naive", "softmax = naive"},
         {"softmax=stable", "softmax = stable"},
         {" reset ", "reset"},
+        {"mask = causal", "mask = causal"},
+        {"mask=none", "mask = none"},
+        {"temperature = 0.5", "temperature = 0.5"},
+        {"temperature=0.1", "temperature = 0.1"},
+        {"temperature = 20", "temperature = 20"},
+        {"temperature = 5e-2", "temperature = 0.05"},
+        {"positions = sinusoidal", "positions = sinusoidal"},
+        {"positions = none", "positions = none"},
+        {"swap 1 3", "swap 1 3"},
+        {"  swap   2  2 ", "swap 2 2"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         Action a, b;
@@ -733,6 +751,74 @@ static void apply_options(void **state)
     attn_free(&copy);
 }
 
+
+/* The options mask, temperature and positions apply, mark the stages after
+ * them stale, and undo back to the same state. */
+static void apply_new_options(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    Attn copy = {0};
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_true(attn_copy(&copy, a));
+    apply_ok(a, "mask = causal");
+    assert_int_equal(a->mask, MASK_CAUSAL);
+    assert_int_equal(a->reached, STAGE_QKV);
+    attn_run_to(a, STAGE_OUTPUT);
+    apply_ok(a, "temperature = 0.5");
+    assert_true(a->temp == 0.5);
+    assert_int_equal(a->reached, STAGE_SCORES);
+    attn_run_to(a, STAGE_OUTPUT);
+    apply_ok(a, "positions = sinusoidal");
+    assert_int_equal(a->positions, POS_SINUSOIDAL);
+    assert_int_equal(a->reached, STAGE_NONE);
+    apply_ok(a, "mask = none");
+    apply_ok(a, "temperature = 1");
+    apply_ok(a, "positions = none");
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_attn_same(a, &copy);
+    attn_free(&copy);
+}
+
+/* swap trades names and X rows; an out-of-range token is refused whole. */
+static void apply_swap(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    apply_ok(a, "Q[1] = K[1] * 5");
+    apply_ok(a, "swap 1 3");
+    assert_string_equal(lesson_token(&f->l, a, 0), "猫");
+    assert_string_equal(lesson_token(&f->l, a, 2), "我");
+    assert_true(MAT_AT(&a->m[M_X], 0, 3) == 0.2);
+    assert_true(a->override[0][2] && !a->override[0][0]); /* the override moved with 我 */
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_apply_error(a, "swap 1 4", "token 4 is out of range: there are 3 tokens, swap takes two of 1 to 3");
+    apply_ok(a, "swap 3 1");
+    assert_string_equal(lesson_token(&f->l, a, 0), "我");
+}
+
+/* Bad option values and swaps: exact messages and columns. */
+static void parse_new_errors(void **state)
+{
+    (void)state;
+    assert_parse_error("mask = diagonal", "expected none or causal, found \"diagonal\"", 8);
+    assert_parse_error("mask causal", "expected \"=\" then none or causal", 6);
+    assert_parse_error("positions = learned", "expected none or sinusoidal, found \"learned\"", 13);
+    assert_parse_error("temperature = 0", "the temperature must be from 0.05 to 20, found 0", 15);
+    assert_parse_error("temperature = -1", "the temperature must be from 0.05 to 20, found -1", 15);
+    assert_parse_error("temperature = 1e9", "the temperature must be from 0.05 to 20, found 1e9", 15);
+    assert_parse_error("temperature = 20.5", "the temperature must be from 0.05 to 20, found 20.5", 15);
+    assert_parse_error("temperature = nan", "expected a number, like 0.5 or -2", 15);
+    assert_parse_error("temperature = 1e999", "numbers must be finite", 15);
+    assert_parse_error("temperature", "expected \"=\" then a temperature from 0.05 to 20, like temperature = 0.5", 12);
+    assert_parse_error("swap", "swap takes two token numbers from 1, like swap 1 3; found nothing", 5);
+    assert_parse_error("swap 1", "swap takes two token numbers from 1, like swap 1 3; found nothing", 7);
+    assert_parse_error("swap 0 1", "tokens are numbered from 1", 6);
+    assert_parse_error("swap 1 x", "swap takes two token numbers from 1, like swap 1 3; found \"x\"", 8);
+    assert_parse_error("swap 99999999999 1", "token 99999999999 is out of range: a lesson has at most 64 tokens", 6);
+    assert_parse_error("swap 1 2 3", "unexpected \"3\", expected the end of the action", 10);
+}
+
 /* Rows and columns beyond the matrix are refused with the exact message. */
 static void apply_out_of_range(void **state)
 {
@@ -992,6 +1078,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(apply_row_copy_unreached, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_copy_after_option_change, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_options, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_new_options, setup, teardown),
+        cmocka_unit_test_setup_teardown(apply_swap, setup, teardown),
+        cmocka_unit_test(parse_new_errors),
         cmocka_unit_test_setup_teardown(apply_out_of_range, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_width_mismatch, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_reset_refused, setup, teardown),

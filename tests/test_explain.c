@@ -3,6 +3,7 @@
 #include "core/explain.h"
 #include "core/rng.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -315,6 +316,95 @@ static void test_every_cell_consistent(void **state)
     attn_free(&a);
 }
 
+
+/* Under the causal mask a masked score says so and quotes no dot product;
+ * the softmax walk takes part only up to the diagonal; o_1 leaves out the
+ * masked terms and still equals O bit for bit. */
+static void test_masked(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    f->a.mask = MASK_CAUSAL;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_true(explain_cell(&f->a, M_S, 0, 1, e));
+    assert_true(e->masked);
+    assert_true(isinf(e->result) && e->result < 0);
+    assert_true(explain_cell(&f->a, M_S, 1, 0, e));
+    assert_false(e->masked);
+    assert_true(explain_cell(&f->a, M_A, 1, 2, e));
+    assert_int_equal(e->vis, 2);
+    assert_int_equal(e->n, 3);
+    assert_true(e->masked);
+    assert_true(e->result == 0.0);
+    assert_true(e->weight[0] == MAT_AT(&f->a.m[M_A], 1, 0));
+    assert_true(e->prod[0] / e->sum == e->weight[0]);
+    assert_true(explain_cell(&f->a, M_O, 0, 2, e));
+    assert_int_equal(e->n, 1);
+    assert_int_equal(e->nmasked, 2);
+    assert_products(e);
+    assert_true(e->result == e->sum);
+    assert_true(e->sum == MAT_AT(&f->a.m[M_V], 0, 2)); /* o_1 is v_1 */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            assert_true(explain_cell(&f->a, M_O, i, j, e));
+            assert_true(e->sum == MAT_AT(&f->a.m[M_O], i, j));
+        }
+}
+
+/* With T = 0.5 the walk divides first: z = s / T, and exp(z - max) / sum is A. */
+static void test_temperature_walk(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    f->a.temp = 0.5;
+    f->a.softmax = SOFTMAX_STABLE;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_true(explain_cell(&f->a, M_A, 0, 0, e));
+    assert_true(e->temp == 0.5);
+    for (int k = 0; k < 3; k++) {
+        assert_true(e->z[k] == e->a[k] / 0.5);
+        assert_true(e->shifted[k] == e->z[k] - e->max);
+    }
+    assert_near(e->result, 0.29419100699350914, 1e-15);
+    assert_near(e->prod[0] / e->sum, e->result, 1e-15);
+}
+
+/* h_ij = x_ij + p_ij, with p_ij's angle and sin or cos; X, P and H explain alike. */
+static void test_positions_terms(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    f->a.positions = POS_SINUSOIDAL;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_true(explain_cell(&f->a, M_H, 1, 0, e));
+    assert_int_equal(e->kind, EX_POS);
+    assert_int_equal(e->pos, 1);
+    assert_false(e->cosine);
+    assert_true(e->angle == 1.0);
+    assert_near(e->p, 0.8414709848078965, 1e-16);
+    assert_true(e->result == e->x + e->p);
+    assert_true(explain_cell(&f->a, M_P, 2, 3, e));
+    assert_true(e->cosine);
+    assert_int_equal(e->pos_m, 1);
+    assert_near(e->angle, 2.0 / 100.0, 1e-17);
+    assert_true(explain_cell(&f->a, M_X, 2, 3, e));
+    assert_int_equal(e->kind, EX_INPUT); /* past stage 1, X is the input */
+    attn_run_to(&f->a, STAGE_INPUT);
+    assert_true(explain_cell(&f->a, M_X, 2, 3, e));
+    assert_int_equal(e->kind, EX_POS);
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    /* stage 2 projects h: q_11 = h_1 . Wq[:,1] */
+    assert_true(explain_cell(&f->a, M_Q, 0, 0, e));
+    assert_true(e->from_h);
+    for (int k = 0; k < 4; k++)
+        assert_true(e->a[k] == MAT_AT(&f->a.m[M_H], 0, k));
+    assert_true(e->sum == MAT_AT(&f->a.m[M_Q], 0, 0));
+    f->a.positions = POS_NONE; /* without positions, X explains as the input */
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_true(explain_cell(&f->a, M_X, 2, 3, e));
+    assert_int_equal(e->kind, EX_INPUT);
+}
+
 #define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int main(void)
@@ -333,6 +423,9 @@ int main(void)
         FX(test_out_of_range),
         FX(test_not_reached),
         cmocka_unit_test(test_every_cell_consistent),
+        FX(test_masked),
+        FX(test_temperature_walk),
+        FX(test_positions_terms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

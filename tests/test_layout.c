@@ -16,6 +16,7 @@
 #include "lesson/embedded.h"
 #include "lesson/fmt.h"
 #include "lesson/i18n.h"
+#include "lesson/live.h"
 #include "lesson/session.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 
@@ -90,14 +91,22 @@ static void view_state(Case *c, GridMode m, Lang lang, int cols, int rows)
     LayoutIn *in = &c->in;
     *in = (LayoutIn){.s = &c->s, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg = "",
                      .msg_role = ROLE_HINT, .keybar = normal_bar, .cols = cols, .rows = rows};
+    int st = session_stage(&c->s);
     if (f->kind != FOCUS_NONE) {
         in->fi = f->i;
         in->fj = f->kind == FOCUS_CELL ? f->j : 0;
         if (f->mat >= M_Q && f->mat <= M_V)
             in->fmat = f->mat;
+        /* as view_focus_from_step: a joined O cell is its head's */
+        MatId b = f->mat;
+        if (attn_heads(&c->s.cur) > 1 && st >= STAGE_SCORES && st <= STAGE_OUTPUT &&
+            (b == M_O || (b >= M_Q && b <= M_V))) {
+            int w = b == M_V || b == M_O ? attn_d_v(&c->s.cur) : attn_d_k(&c->s.cur);
+            session_set_head(&c->s, in->fj / w + 1);
+            in->fj %= w;
+        }
     }
-    int st = session_stage(&c->s);
-    MatId fm = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    MatId fm = st == STAGE_QKV ? in->fmat : attn_shown(&c->s.cur, attn_stage_mat(st), c->s.head);
     const Mat *fmx = &c->s.cur.m[fm];
     in->fi = in->fi >= fmx->rows ? fmx->rows - 1 : in->fi;
     in->fj = in->fj >= fmx->cols ? fmx->cols - 1 : in->fj;
@@ -116,7 +125,7 @@ static bool explained(const Case *c, Explain *e)
 {
     const LayoutIn *in = &c->in;
     int st = session_stage(&c->s);
-    MatId m = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    MatId m = st == STAGE_QKV ? in->fmat : attn_shown(&c->s.cur, attn_stage_mat(st), c->s.head);
     int i = in->fi, j = in->fj;
     if (in->mode == LAYOUT_EDIT && st <= STAGE_QKV) {
         m = in->emat;
@@ -219,25 +228,35 @@ static void runs_fit(const Case *c)
 static void operands(const Case *c, const Explain *e, bool cut)
 {
     int n = cut && e->n > 1 ? 1 : e->n;
+    const Attn *a = &c->s.cur;
     for (int k = 0; k < n; k++)
         switch (e->kind) {
         case EX_PROJ:
             if (e->overridden)
                 return;
-            need(c, M_X, e->i, k, "operand");
-            need(c, (MatId)(M_WQ + (e->mat - M_Q)), k, e->j, "operand");
+            need(c, e->from_h ? M_H : M_X, e->i, k, "operand");
+            need(c, (MatId)(M_WQ + (attn_mat_base(e->mat) - M_Q)), k, e->wcol, "operand");
             break;
-        case EX_SCORE:
-            need(c, M_Q, e->i, k, "operand");
-            need(c, M_K, e->j, k, "operand");
+        case EX_SCORE: /* with heads: the head's own q_i and k_j */
+            need(c, attn_shown(a, M_Q, e->head), e->i, k, "operand");
+            need(c, attn_shown(a, M_K, e->head), e->j, k, "operand");
             break;
         case EX_SOFTMAX:
-            need(c, M_S, e->i, k, "operand");
+            need(c, attn_shown(a, M_S, e->head), e->i, k, "operand");
             break;
         case EX_OUTPUT:
-            need(c, M_A, e->i, k, "operand");
-            need(c, M_V, k, e->j, "operand");
+            need(c, attn_shown(a, M_A, e->head), e->i, k, "operand");
+            need(c, attn_shown(a, M_V, e->head), k, e->jh, "operand");
             break;
+        case EX_PROJECT: /* y_ij = o_i . Wo[:, j], every head's columns of o_i */
+            need(c, M_O, e->i, k, "operand");
+            need(c, M_WO, k, e->j, "operand");
+            break;
+        case EX_POS: /* h_ij = x_ij + p_ij */
+            need(c, M_X, e->i, e->j, "operand");
+            need(c, M_P, e->i, e->j, "operand");
+            need(c, M_H, e->i, e->j, "result");
+            return;
         default:
             return;
         }
@@ -264,14 +283,17 @@ static void check_case(Case *c)
     runs_fit(c);
     Explain e;
     if (explained(c, &e)) {
-        MatId rm = e.kind == EX_SOFTMAX ? M_A : e.mat;
+        MatId rm = e.kind == EX_SOFTMAX ? attn_shown(&c->s.cur, M_A, e.head) : e.mat;
         need(c, rm, e.i, e.j, "focused result");
         arith_text(c, &e, buf, sizeof buf);
         whole_or_cut(c, BLOCK_ARITH, ROLE_ARITH, buf, "arithmetic");
         const PlanBlock *ab = plan_block(&c->p, BLOCK_ARITH);
         operands(c, &e, ab && ab->cut);
     }
-    char *prose = fmt_prose(text_get(&session_step(&c->s)->say, c->in.lang), false);
+    char *say = session_say(&c->s, c->in.lang, false); /* the view fills {REF} templates in */
+    assert_non_null(say);
+    char *prose = fmt_prose(say, false);
+    free(say);
     assert_non_null(prose);
     whole_or_cut(c, BLOCK_SAY, ROLE_SAY, prose, "narration");
     free(prose);
@@ -291,13 +313,24 @@ static int grid_lesson(Case *c)
             for (int lg = 0; lg < 2; lg++) {
                 Lang lang = lg ? LANG_ZH : LANG_EN;
                 i18n_set(lang, "build/locale");
-                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
-                    view_state(c, (GridMode)m, lang, sizes[z][0], sizes[z][1]);
-                    snprintf(c->where, sizeof c->where, "%s step %d %s %s %dx%d", c->l.file ? c->l.file : "?",
-                             step + 1, mode_name[m], lg ? "zh" : "en", sizes[z][0], sizes[z][1]);
-                    check_case(c);
-                    cases++;
-                }
+                /* Stages 3-5 show one head at a time: every head of the lesson. */
+                int st = session_stage(&c->s), heads = st >= STAGE_SCORES && st <= STAGE_OUTPUT
+                                                             ? attn_heads(&c->s.cur) : 1;
+                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+                    for (int h = 1; h <= heads; h++) {
+                        view_state(c, (GridMode)m, lang, sizes[z][0], sizes[z][1]);
+                        if (heads > 1) {
+                            session_set_head(&c->s, h);
+                            MatId fm = attn_shown(&c->s.cur, attn_stage_mat(st), h);
+                            if (c->in.fj >= c->s.cur.m[fm].cols)
+                                c->in.fj = c->s.cur.m[fm].cols - 1;
+                        }
+                        snprintf(c->where, sizeof c->where, "%s step %d %s %s %dx%d head %d",
+                                 c->l.file ? c->l.file : "?", step + 1, mode_name[m], lg ? "zh" : "en",
+                                 sizes[z][0], sizes[z][1], c->s.head);
+                        check_case(c);
+                        cases++;
+                    }
             }
         }
     }
@@ -322,6 +355,60 @@ static void test_grid(void **state)
     free(c);
     printf("layout grid: %d cases\n", cases);
     assert_true(cases > 1000);
+}
+
+
+/* The same property with the causal mask, a temperature, positions and a
+ * swap switched on by the student (every step of lessons 01, 03 and 04,
+ * every mode, both languages, every size), and edit mode's cursor on X and
+ * on Wq at stage 2, where the operand is H. */
+static void test_grid_options(void **state)
+{
+    static const char *const lessons[] = {"lessons/01", "lessons/03", "lessons/04"};
+    static const char *const acts[] = {"mask = causal", "temperature = 0.5", "positions = sinusoidal", "swap 1 2"};
+    int cases = 0;
+    Case *c = malloc(sizeof *c);
+    assert_non_null(c);
+    for (size_t k = 0; k < sizeof lessons / sizeof *lessons; k++) {
+        char err[256];
+        load_builtin(c, lessons[k]);
+        for (size_t a = 0; a < sizeof acts / sizeof *acts; a++)
+            assert_true(session_act_text(&c->s, acts[a], err, sizeof err));
+        cases += grid_lesson(c);
+        assert_true(session_goto_stage(&c->s, STAGE_QKV) || session_stage(&c->s) == STAGE_QKV);
+        for (int e = 0; e < 2; e++)
+            for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                view_state(c, MODE_EDIT, LANG_EN, sizes[z][0], sizes[z][1]);
+                c->in.emat = e ? M_WQ : M_X;
+                snprintf(c->where, sizeof c->where, "%s edit %s %dx%d", lessons[k], e ? "Wq" : "X", sizes[z][0],
+                         sizes[z][1]);
+                check_case(c);
+                cases++;
+            }
+        /* the masked cells are marked, muted and never heat */
+        session_goto_stage(&c->s, STAGE_SOFTMAX);
+        view_state(c, MODE_NORMAL, LANG_EN, 120, 40);
+        layout_plan(&c->in, &c->p);
+        int masked = 0;
+        for (int n = 0; n < c->p.ncell; n++) {
+            const PlanCell *x = &c->p.cell[n];
+            bool want = (x->id == M_S || x->id == M_A) && x->j > x->i && !c->p.box[x->box].placeholder;
+            if (want != ((x->flags & CELL_MASKED) != 0))
+                fail_msg("%s[%d][%d]: masked flag %d", attn_mat_name(x->id), x->i + 1, x->j + 1, !want);
+            if (want && (x->flags & CELL_HEAT))
+                fail_msg("%s[%d][%d] is masked but heat-coloured", attn_mat_name(x->id), x->i + 1, x->j + 1);
+            if (want && x->id == M_S && strncmp(plan_text(&c->p, x->off), "−∞", (size_t)x->len) != 0)
+                fail_msg("S[%d][%d] shows %.*s, not −∞", x->i + 1, x->j + 1, x->len, plan_text(&c->p, x->off));
+            if (want && x->role != ROLE_DIM && !(x->flags & (CELL_FOCUS | CELL_ROW | CELL_COL)))
+                fail_msg("%s[%d][%d] is masked but not muted", attn_mat_name(x->id), x->i + 1, x->j + 1);
+            masked += want;
+        }
+        assert_true(masked >= 6);
+        unload(c);
+    }
+    free(c);
+    printf("layout grid with mask, temperature, positions, swap: %d cases\n", cases);
+    assert_true(cases > 300);
 }
 
 static bool has_box(const Plan *p, MatId id)
@@ -690,6 +777,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid),
+        cmocka_unit_test(test_grid_options),
         cmocka_unit_test(test_presentation_operands),
         cmocka_unit_test(test_lesson4_softmax_shows_s),
         cmocka_unit_test(test_change_marks),

@@ -376,9 +376,14 @@ static void errors_steps(void **state)
     assert_load_error(HEAD RANDOM "steps:\n  - stage: softmx\n",
                       "t.yaml:10:12: unknown stage \"softmx\" (did you mean \"softmax\"?), expected input, qkv, "
                       "scores, softmax or output");
+    assert_load_error(HEAD RANDOM "steps:\n  - stage: 7\n",
+                      "t.yaml:10:12: stage 7 is out of range, expected 1 to 5 or input, qkv, scores, softmax or output");
     assert_load_error(HEAD RANDOM "steps:\n  - stage: 6\n",
                       "t.yaml:10:12: stage \"6\" needs W_O: only lessons with heads: 2 or more, or d_out in random:, "
                       "have stage 6 (project)");
+    assert_load_error(HEAD RANDOM "steps:\n  - stage: project\n",
+                      "t.yaml:10:12: stage \"project\" needs W_O: only lessons with heads: 2 or more, or d_out in "
+                      "random:, have stage 6 (project)");
     assert_load_error(HEAD RANDOM "steps:\n  - say: hi\n",
                       "t.yaml:10:5: step 1 has no stage, expected stage: input, qkv, scores, softmax or output");
     assert_load_error(HEAD RANDOM "steps:\n  - {stage: scores, focus: \"S[4][1]\"}\n",

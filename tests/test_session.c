@@ -153,7 +153,8 @@ static void assert_row_near_at(const Mat *m, int i, const double *want, double t
 static void assert_attn_near_at(const Attn *x, const Attn *y, double tol, const char *file, int line)
 {
     if (x->reached != y->reached || x->scale != y->scale || x->softmax != y->softmax ||
-        memcmp(x->override, y->override, sizeof x->override) != 0) {
+        memcmp(x->override, y->override, sizeof x->override) != 0 || x->mask != y->mask || x->temp != y->temp ||
+        x->positions != y->positions) {
         print_error("reached %d/%d, scale %d/%d, softmax %d/%d, or override flags differ\n", x->reached,
                     y->reached, x->scale, y->scale, x->softmax, y->softmax);
         _fail(file, line);
@@ -1053,6 +1054,75 @@ static void assert_save_round_trip_at(const Session *s, const char *path, const 
     attn_free(&y);
 }
 
+
+/* Mask, temperature, positions and swap are user actions like any other:
+ * applied at once, undone and redone one by one, and reset. */
+static void new_actions_undo(void **state)
+{
+    Fix *f = *state;
+    Session *s = &f->s;
+    static const double causal_a2[] = {0.543, 0.457, 0.000};
+    assert_true(session_goto(s, ST_OUTPUT));
+    Attn orig = {0};
+    assert_true(attn_copy(&orig, &s->cur));
+    act_ok(s, "mask = causal");
+    assert_row_near(&s->cur.m[M_A], 1, causal_a2, 5e-4);
+    assert_true(MAT_AT(&s->cur.m[M_A], 0, 1) == 0.0);
+    act_ok(s, "temperature = 0.5");
+    act_ok(s, "positions = sinusoidal");
+    act_ok(s, "swap 1 3");
+    assert_string_equal(lesson_token(&f->l, &s->cur, 0), "猫");
+    assert_string_equal(lesson_token(&f->l, &s->before, 0), "我");
+    assert_int_equal(s->nedits, 4);
+    assert_true(session_undo(s));
+    assert_string_equal(lesson_token(&f->l, &s->cur, 0), "我");
+    assert_int_equal(s->cur.positions, POS_SINUSOIDAL);
+    assert_true(session_undo(s));
+    assert_int_equal(s->cur.positions, POS_NONE);
+    assert_true(session_redo(s));
+    assert_true(session_redo(s));
+    assert_string_equal(lesson_token(&f->l, &s->cur, 2), "我");
+    act_ok(s, "reset");
+    assert_attn_same(&s->cur, &orig);
+    /* refused: nothing changes, nothing is logged */
+    int n = s->nedits;
+    assert_false(session_act_text(s, "swap 1 4", err, sizeof err));
+    assert_string_equal(err, "token 4 is out of range: there are 3 tokens, swap takes two of 1 to 3");
+    assert_false(session_act_text(s, "temperature = 0", err, sizeof err));
+    assert_string_equal(err, "the temperature must be from 0.05 to 20, found 0");
+    assert_int_equal(s->nedits, n);
+    assert_attn_same(&s->cur, &orig);
+    attn_free(&orig);
+}
+
+/* A save after a swap and the new options loads back with the tokens in
+ * their new order, the options, and the same numbers. */
+static void save_new_options(void **state)
+{
+    Fix *f = *state;
+    Session *s = &f->s;
+    char path[128], e[LESSON_ERR_MAX];
+    snprintf(path, sizeof path, "%s/m.yaml", f->dir);
+    assert_true(session_goto(s, ST_OUTPUT));
+    act_ok(s, "Q[1] = K[1] * 5");
+    act_ok(s, "swap 1 2");
+    act_ok(s, "mask = causal");
+    act_ok(s, "temperature = 0.25");
+    act_ok(s, "positions = sinusoidal");
+    assert_true(lesson_save(s, path, e, sizeof e));
+    Lesson l2;
+    Session s2;
+    assert_true(lesson_load_file(path, &l2, e, sizeof e));
+    assert_true(session_init(&s2, &l2));
+    for (int i = 0; i < 3; i++)
+        assert_string_equal(lesson_token(&l2, &s2.cur, i), lesson_token(&f->l, &s->cur, i));
+    assert_string_equal(l2.tokens[0], "love");
+    assert_true(s2.cur.override[0][1]); /* 我's override moved to row 2 with it */
+    assert_attn_near(&s2.cur, &s->cur, 1e-12);
+    session_free(&s2);
+    lesson_free(&l2);
+}
+
 /* Only the listed names are in dir (no temporary files left behind). */
 #define assert_dir_holds(dir, ...) \
     assert_dir_holds_at((dir), (const char *const[]){__VA_ARGS__, NULL}, __FILE__, __LINE__)
@@ -1455,6 +1525,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(save_failure_cleans_up, setup_dir, teardown),
         cmocka_unit_test_setup_teardown(save_failure_mid_write, setup_dir, teardown),
         cmocka_unit_test(save_name),
+        cmocka_unit_test_setup_teardown(new_actions_undo, setup, teardown),
+        cmocka_unit_test_setup_teardown(save_new_options, setup_dir, teardown),
         cmocka_unit_test_setup_teardown(save_name_loaded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,8 +188,8 @@ bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out)
     case M_A:                     explain_softmax(a, out); break;
     case M_O:                     explain_output(a, out); break;
     case M_Y:                     explain_project(a, out); break;
-    case M_X: case M_P: case M_H:
-        if (a->positions == POS_SINUSOIDAL)
+    case M_X: case M_P: case M_H: /* X as H's operand only while stage 1 is shown */
+        if (a->positions == POS_SINUSOIDAL && (mat != M_X || a->reached == STAGE_INPUT))
             explain_pos(a, out);
         else
             explain_input(a, out);

@@ -69,8 +69,9 @@ typedef struct {
 /* Explain cell (i, j) of matrix `mat` in state a. Returns false and sets
  * kind = EX_NONE when the matrix's stage is not reached or (i, j) is out of
  * range. M_QKT explains like M_S without the division (and without the
- * mask). With positions on, X, P and H all explain as EX_POS (the sum that
- * stage 2 will project). */
+ * mask). With positions on, P and H explain as EX_POS (the sum that stage
+ * 2 will project), and so does X while stage 1 is the last reached (later,
+ * an X cell is the input it is). */
 bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out);
 
 #endif

@@ -19,6 +19,7 @@
 #include "../lesson/fmt.h"
 #include "../lesson/i18n.h"
 #include "../lesson/train.h"
+#include "../lesson/live.h"
 
 #define MAX_BOXES 4
 #define MAX_BANDS 3
@@ -189,7 +190,7 @@ static const char *sym(const Ctx *c, const char *utf8, const char *ascii)
 static int tok_width(const Ctx *c, int i)
 {
     char safe[256];
-    text_sanitize(c->l->tokens[i], safe, sizeof safe, c->in->ascii);
+    text_sanitize(lesson_token(c->l, c->a, i), safe, sizeof safe, c->in->ascii);
     int w = text_width(safe);
     return w > 8 ? 8 : w;
 }
@@ -204,6 +205,14 @@ static PlanBlock *add_block(Ctx *c, BlockKind k, int y, int x, int w, int h, int
 }
 
 /* ---- which matrices a stage shows ----------------------------------------- */
+
+/* The head's matrix shown for base (M_Q .. M_O) at stages 3-5, the base
+ * itself with one head (attn_shown); H() is the same for the Ctx. */
+static MatId hm(const Session *s, MatId base)
+{
+    return attn_shown(&s->cur, base, s->head);
+}
+#define H(c, base) hm((c)->s, (base))
 
 static Box mkbox(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
 {
@@ -244,30 +253,41 @@ static int stage_bands_at(const Ctx *c, Band *b, MatId f, int i, int j)
     int st = session_stage(c->s);
     memset(b, 0, sizeof(Band) * 2);
     switch (st) {
+    case STAGE_PROJECT:
+        add(&b[0], operand(M_O, i, ROLE_ROW, -1));
+        add(&b[0], operand(M_WO, -1, ROLE_ROW, j));
+        add(&b[1], mkbox(M_Y, i, ROLE_ROW, j, i, j));
+        return 2;
     case STAGE_INPUT:
+        if (c->a->positions == POS_SINUSOIDAL) { /* X + P = H, the cell's sum */
+            add(&b[0], operand(M_X, i, ROLE_ROW, -1));
+            add(&b[0], operand(M_P, i, ROLE_ROW, -1));
+            add(&b[1], mkbox(M_H, i, ROLE_ROW, -1, i, j));
+            return 2;
+        }
         add(&b[0], mkbox(M_X, i, ROLE_ROW, -1, i, j));
         for (MatId w = M_WQ; w <= M_WV; w++)
             add(&b[1], mkbox(w, -1, ROLE_ROW, -1, -1, -1));
         return 2;
     case STAGE_QKV:
-        add(&b[0], operand(M_X, i, ROLE_ROW, -1));
+        add(&b[0], operand(c->a->positions == POS_SINUSOIDAL ? M_H : M_X, i, ROLE_ROW, -1));
         add(&b[0], operand((MatId)(f - M_Q + M_WQ), -1, ROLE_ROW, j));
         for (MatId m = M_Q; m <= M_V; m++)
             add(&b[1], m == f ? mkbox(m, i, ROLE_ROW, j, i, j) : mkbox(m, -1, ROLE_ROW, -1, -1, -1));
         return 2;
     case STAGE_SCORES:
-        add(&b[0], operand(M_Q, i, ROLE_ROW, -1));
-        add(&b[0], operand(M_K, j, ROLE_COL, -1));
-        add(&b[1], heat(mkbox(M_S, i, ROLE_ROW, j, i, j)));
+        add(&b[0], operand(H(c, M_Q), i, ROLE_ROW, -1));
+        add(&b[0], operand(H(c, M_K), j, ROLE_COL, -1));
+        add(&b[1], heat(mkbox(H(c, M_S), i, ROLE_ROW, j, i, j)));
         return 2;
     case STAGE_SOFTMAX:
-        add(&b[0], heat(operand(M_S, i, ROLE_ROW, -1)));
-        add(&b[1], heat(mkbox(M_A, i, ROLE_ROW, j, i, j)));
+        add(&b[0], heat(operand(H(c, M_S), i, ROLE_ROW, -1)));
+        add(&b[1], heat(mkbox(H(c, M_A), i, ROLE_ROW, j, i, j)));
         return 2;
     default:
-        add(&b[0], heat(operand(M_A, i, ROLE_ROW, -1)));
-        add(&b[0], operand(M_V, -1, ROLE_ROW, j));
-        add(&b[1], mkbox(M_O, i, ROLE_ROW, j, i, j));
+        add(&b[0], heat(operand(H(c, M_A), i, ROLE_ROW, -1)));
+        add(&b[0], operand(H(c, M_V), -1, ROLE_ROW, j));
+        add(&b[1], mkbox(H(c, M_O), i, ROLE_ROW, j, i, j));
         return 2;
     }
 }
@@ -294,22 +314,32 @@ static int board_bands(Ctx *c, Band *b)
     int i = c->in->fi, j = c->in->fj, st = session_stage(c->s);
     MatId f = c->in->fmat;
     memset(b, 0, sizeof(Band) * 2);
+    if (st == STAGE_PROJECT) /* O with its heads' column groups, W_O, Y */
+        return stage_bands_at(c, b, f, i, j);
     for (MatId m = M_Q; m <= M_V; m++) {
-        Box x = mkbox(m, -1, ROLE_ROW, -1, -1, -1);
+        Box x = mkbox(st >= STAGE_SCORES ? H(c, m) : m, -1, ROLE_ROW, -1, -1, -1);
         if (st < STAGE_QKV)
             x.placeholder = true;
         else if (st == STAGE_QKV && m == f)
             x = result_box(m, i, j);
         else if (st == STAGE_SCORES && m != M_V)
-            x = m == M_Q ? operand(m, i, ROLE_ROW, -1) : operand(m, j, ROLE_COL, -1);
+            x = m == M_Q ? operand(H(c, m), i, ROLE_ROW, -1) : operand(H(c, m), j, ROLE_COL, -1);
         else if (st == STAGE_OUTPUT && m == M_V)
-            x = operand(m, -1, ROLE_ROW, j);
+            x = operand(H(c, m), -1, ROLE_ROW, j);
         add(&b[0], x);
     }
+    bool pos = c->a->positions == POS_SINUSOIDAL;
+    if (pos && st == STAGE_INPUT) { /* X + P = H */
+        add(&b[1], operand(M_X, i, ROLE_ROW, -1));
+        add(&b[1], operand(M_P, i, ROLE_ROW, -1));
+        add(&b[1], mkbox(M_H, i, ROLE_ROW, -1, i, j));
+        return 2;
+    }
     if (st <= STAGE_QKV) {
-        /* X and the three Ws when they fit side by side, else X and the W in use. */
+        /* X and the three Ws when they fit side by side, else X and the W in use
+         * (with positions, H: what stage 2 projects). */
         Band *xw = &b[1];
-        add(xw, st == STAGE_INPUT ? mkbox(M_X, i, ROLE_ROW, -1, i, j) : operand(M_X, i, ROLE_ROW, -1));
+        add(xw, st == STAGE_INPUT ? mkbox(M_X, i, ROLE_ROW, -1, i, j) : operand(pos ? M_H : M_X, i, ROLE_ROW, -1));
         for (MatId w = M_WQ; w <= M_WV; w++)
             add(xw, st == STAGE_QKV && w - M_WQ == f - M_Q ? operand(w, -1, ROLE_ROW, j) : mkbox(w, -1, ROLE_ROW, -1, -1, -1));
         if (band_spare(c, xw) < 0) {
@@ -325,9 +355,10 @@ static int board_bands(Ctx *c, Band *b)
         if (st == STAGE_OUTPUT)
             add(&b[0], operand(M_V, -1, ROLE_ROW, j));
     }
-    Box s = st == STAGE_SCORES ? result_box(M_S, i, j) : st == STAGE_SOFTMAX ? operand(M_S, i, ROLE_ROW, -1) : mkbox(M_S, -1, ROLE_ROW, -1, -1, -1);
-    Box a = st == STAGE_SOFTMAX ? result_box(M_A, i, j) : st == STAGE_OUTPUT ? operand(M_A, i, ROLE_ROW, -1) : mkbox(M_A, -1, ROLE_ROW, -1, -1, -1);
-    Box o = st == STAGE_OUTPUT ? result_box(M_O, i, j) : mkbox(M_O, -1, ROLE_ROW, -1, -1, -1);
+    MatId ms = H(c, M_S), ma = H(c, M_A), mo = H(c, M_O);
+    Box s = st == STAGE_SCORES ? result_box(ms, i, j) : st == STAGE_SOFTMAX ? operand(ms, i, ROLE_ROW, -1) : mkbox(ms, -1, ROLE_ROW, -1, -1, -1);
+    Box a = st == STAGE_SOFTMAX ? result_box(ma, i, j) : st == STAGE_OUTPUT ? operand(ma, i, ROLE_ROW, -1) : mkbox(ma, -1, ROLE_ROW, -1, -1, -1);
+    Box o = st == STAGE_OUTPUT ? result_box(mo, i, j) : mkbox(mo, -1, ROLE_ROW, -1, -1, -1);
     s.heat = a.heat = true;
     a.placeholder = st < STAGE_SOFTMAX;
     o.placeholder = st < STAGE_OUTPUT;
@@ -414,11 +445,13 @@ static bool rows_are_tokens(MatId id)
 
 static bool cols_are_tokens(MatId id)
 {
+    id = attn_mat_base(id);
     return id == M_QKT || id == M_S || id == M_A;
 }
 
 static bool is_heat(MatId id)
 {
+    id = attn_mat_base(id);
     return id == M_S || id == M_A;
 }
 
@@ -481,6 +514,8 @@ static int cell_width(Ctx *c, MatId id)
     return widest(c, id) + 1 + c->pad;
 }
 
+static int head_group(const Ctx *c, MatId id, int k, char *buf, size_t len);
+
 static bool any_override(const Ctx *c, MatId id)
 {
     if (id < M_Q || id > M_V)
@@ -497,7 +532,9 @@ static int label_width(const Ctx *c, MatId id, const Mat *m, bool nolabel)
     if (nolabel) /* only Q, K and V need a column for the "set by hand" mark */
         return id >= M_Q && id <= M_V ? 1 : 0;
     if (!rows_are_tokens(id)) {
-        char buf[16];
+        char buf[32];
+        if (id == M_WO && head_group(c, M_WO, m->rows - 1, buf, sizeof buf) > 0)
+            return text_width(buf) + 1;
         return snprintf(buf, sizeof buf, "%d", m->rows) + 1;
     }
     for (int i = 0; i < m->rows && i < c->l->ntok; i++)
@@ -506,20 +543,58 @@ static int label_width(const Ctx *c, MatId id, const Mat *m, bool nolabel)
     return w + (any_override(c, id) ? 3 : 2);
 }
 
+/* A head's box: "S2 = Q2·K2ᵀ/√2" and so on. */
+static const char *head_title(const Ctx *c, MatId id, char *buf, size_t len)
+{
+    int h = attn_mat_head(id);
+    bool a = c->in->ascii;
+    switch (attn_mat_base(id)) {
+    case M_Q: case M_K: case M_V: /* "Q2 = X·Wq2", H with positions */
+        snprintf(buf, len, "%s = %s%s%s%d", attn_mat_name(id), c->a->positions == POS_SINUSOIDAL ? "H" : "X",
+                 a ? "*" : "·", attn_mat_name((MatId)(attn_mat_base(id) - M_Q + M_WQ)), h);
+        break;
+    case M_S:
+        if (c->a->scale == SCALE_SQRT_DK)
+            snprintf(buf, len, a ? "S%d = Q%d*K%d^T/sqrt(%d)" : "S%d = Q%d·K%dᵀ/√%d", h, h, h, c->l->d_k);
+        else
+            snprintf(buf, len, a ? "S%d = Q%d*K%d^T" : "S%d = Q%d·K%dᵀ", h, h, h);
+        break;
+    case M_A: snprintf(buf, len, c->a->temp != 1.0 ? "A%d = softmax(S%d/T)" : "A%d = softmax(S%d)", h, h); break;
+    case M_O: snprintf(buf, len, a ? "O%d = A%d*V%d" : "O%d = A%d·V%d", h, h, h); break;
+    default:  snprintf(buf, len, "%s", attn_mat_name(id)); break;
+    }
+    return buf;
+}
+
 static const char *box_title(const Ctx *c, MatId id, char *buf, size_t len)
 {
     bool sc = c->a->scale == SCALE_SQRT_DK;
+    if (attn_mat_head(id))
+        return head_title(c, id, buf, len);
+    if (id == M_O && attn_heads(c->a) > 1) {
+        size_t n = (size_t)snprintf(buf, len, "O = [");
+        for (int h = 1; h <= attn_heads(c->a) && n < len; h++)
+            n += (size_t)snprintf(buf + n, len - n, "%sO%d", h > 1 ? " " : "", h);
+        if (n < len)
+            snprintf(buf + n, len - n, "]");
+        return buf;
+    }
     switch (id) {
-    case M_Q: return sym(c, "Q = X·Wq", "Q = X*Wq");
-    case M_K: return sym(c, "K = X·Wk", "K = X*Wk");
-    case M_V: return sym(c, "V = X·Wv", "V = X*Wv");
+    case M_WO: return "Wo";
+    case M_Y: return sym(c, "Y = O·Wo", "Y = O*Wo");
+    case M_Q: case M_K: case M_V:
+        snprintf(buf, len, "%s = %s%s%s", attn_mat_name(id), c->a->positions == POS_SINUSOIDAL ? "H" : "X",
+                 sym(c, "·", "*"), attn_mat_name((MatId)(id - M_Q + M_WQ)));
+        return buf;
+    case M_P: return "P";
+    case M_H: return "H = X + P";
     case M_QKT: return sym(c, "Q·Kᵀ", "Q*K^T");
     case M_S:
         if (!sc)
             return sym(c, "S = Q·Kᵀ", "S = Q*K^T");
         snprintf(buf, len, c->in->ascii ? "S = Q*K^T/sqrt(%d)" : "S = Q·Kᵀ/√%d", c->l->d_k);
         return buf;
-    case M_A: return "A = softmax(S)";
+    case M_A: return c->a->temp != 1.0 ? "A = softmax(S/T)" : "A = softmax(S)";
     case M_O: return sym(c, "O = A·V", "O = A*V");
     default: return attn_mat_name(id);
     }
@@ -626,6 +701,25 @@ static void box_title_line(Ctx *c, const Box *b, int y, int x, int w)
 }
 
 /* Column headers: token names for score-like matrices, else 1..n. */
+/* With heads, the columns of Q, K, V, O (and of the Ws) and the rows of
+ * W_O come in head groups: "h2·1" is head 2's column 1. Width 0 (and buf
+ * empty) when id has no groups. */
+static int head_group(const Ctx *c, MatId id, int k, char *buf, size_t len)
+{
+    int heads = attn_heads(c->a), w = 0;
+    buf[0] = '\0';
+    if (heads < 2)
+        return 0;
+    if (id == M_Q || id == M_K || id == M_WQ || id == M_WK)
+        w = attn_d_k(c->a);
+    else if (id == M_V || id == M_O || id == M_WV || id == M_WO)
+        w = attn_d_v(c->a);
+    if (w == 0)
+        return 0;
+    snprintf(buf, len, c->in->ascii ? "h%d.%d" : "h%d·%d", k / w + 1, k % w + 1);
+    return text_width(buf);
+}
+
 static void box_header(Ctx *c, const Box *b, int y, int x, int lw, int cw, int c0, int vc)
 {
     const Mat *m = &c->a->m[b->id];
@@ -635,10 +729,16 @@ static void box_header(Ctx *c, const Box *b, int y, int x, int lw, int cw, int c
         int cx = x + lw + (j - c0) * cw;
         if (cols_are_tokens(b->id) && j < c->l->ntok) {
             int tw = tok_width(c, j) > cw - 1 ? cw - 1 : tok_width(c, j);
-            put_lesson(c, y, cx + cw - tw, tw, c->l->tokens[j], r);
+            put_lesson(c, y, cx + cw - tw, tw, lesson_token(c->l, c->a, j), r);
         } else {
-            snprintf(num, sizeof num, "%d", j + 1);
-            put(c, y, cx + cw - (int)strlen(num), cw, num, r);
+            char grp[32];
+            int gw = b->id == M_WO ? 0 : head_group(c, b->id, j, grp, sizeof grp);
+            if (gw > 0 && gw < cw) /* the column's head */
+                put(c, y, cx + cw - gw, cw, grp, r);
+            else {
+                snprintf(num, sizeof num, "%d", j + 1);
+                put(c, y, cx + cw - (int)strlen(num), cw, num, r);
+            }
         }
     }
     if (c0 > 0)
@@ -659,10 +759,13 @@ static void row_label(Ctx *c, const Box *b, int y, int x, int lw, int i)
     Role r = i == b->hrow ? b->hrow_role : lit ? ROLE_ROW : ROLE_LABEL;
     int tw = lw - 2 - (any_override(c, b->id) ? 1 : 0), used;
     if (rows_are_tokens(b->id) && i < c->l->ntok)
-        used = put_lesson(c, y, x, tw, c->l->tokens[i], r);
+        used = put_lesson(c, y, x, tw, lesson_token(c->l, c->a, i), r);
     else {
-        char num[16];
-        snprintf(num, sizeof num, "%*d", lw - 1, i + 1);
+        char num[32], grp[32];
+        if (b->id == M_WO && head_group(c, M_WO, i, grp, sizeof grp) > 0) /* W_O's rows: the heads' columns of O */
+            snprintf(num, sizeof num, "%*s", lw - 1, grp);
+        else
+            snprintf(num, sizeof num, "%*d", lw - 1, i + 1);
         used = put(c, y, x, lw, num, r);
     }
     if (lit && used < lw - 2)
@@ -679,7 +782,7 @@ static void row_label(Ctx *c, const Box *b, int y, int x, int lw, int i)
  * scores scaled to the box's range [lo, hi]. */
 static Role heat_of(const Box *b, const Mat *m, int i, int j, double lo, double hi)
 {
-    double w = b->id == M_A ? MAT_AT(m, i, j) : hi > lo ? (MAT_AT(m, i, j) - lo) / (hi - lo) * 0.999 : 0;
+    double w = attn_mat_base(b->id) == M_A ? MAT_AT(m, i, j) : hi > lo ? (MAT_AT(m, i, j) - lo) / (hi - lo) * 0.999 : 0;
     return role_heat(w);
 }
 
@@ -707,14 +810,20 @@ static void cell(Ctx *c, const Box *b, int y, int x, int cw, int i, int j, doubl
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char num[64];
     const Mat *m = &c->a->m[b->id];
+    MatId base = attn_mat_base(b->id); /* S2 and A2 are masked like S and A */
+    bool masked = !b->placeholder && (base == M_S || base == M_A) && attn_masked(c->a, i, j);
     if (b->placeholder)
         snprintf(num, sizeof num, "%s", sym(c, "·", "."));
+    else if (masked && base == M_S)
+        snprintf(num, sizeof num, "%s", sym(c, "−∞", "-inf"));
     else
         fmt_num(MAT_AT(m, i, j), &fo, num, sizeof num);
-    unsigned flags = 0;
+    unsigned flags = masked ? CELL_MASKED : 0;
     Role role = cell_role(c, b, i, j, &flags);
-    int nw = text_width(num), d = b->placeholder ? 0 : changed(c, b->id, i, j);
-    bool hot = b->heat && !b->placeholder;
+    if (masked && (role == ROLE_NORMAL || role == ROLE_FRESH))
+        role = ROLE_DIM; /* hidden by the mask: muted, never a heat colour */
+    int nw = text_width(num), d = b->placeholder || (masked && base == M_S) ? 0 : changed(c, b->id, i, j);
+    bool hot = b->heat && !b->placeholder && !masked;
     Role shade_role = hot ? heat_of(b, m, i, j, lo, hi) : ROLE_NORMAL;
     flags |= (hot ? CELL_HEAT : 0) | (d > 0 ? CELL_UP : d < 0 ? CELL_DOWN : 0);
     /* A heatmap shades the cell behind the number in colour; in mono a
@@ -745,7 +854,7 @@ static void heat_range(const Mat *m, MatId id, double *lo, double *hi)
 {
     *lo = 0;
     *hi = 1;
-    if (id == M_A)
+    if (attn_mat_base(id) == M_A)
         return;
     *lo = INFINITY;
     *hi = -INFINITY;
@@ -983,10 +1092,11 @@ static int changed(const Ctx *c, MatId id, int i, int j);
 static bool bars_before(const Ctx *c)
 {
     const Attn *a = c->a, *b = &c->s->before;
-    if (!c->s->has_before || b->reached < STAGE_SOFTMAX || !mat_same_shape(&a->m[M_A], &b->m[M_A]))
+    MatId ma = H(c, M_A);
+    if (!c->s->has_before || b->reached < STAGE_SOFTMAX || !mat_same_shape(&a->m[ma], &b->m[ma]))
         return false;
-    for (int j = 0; j < a->m[M_A].cols; j++)
-        if (changed(c, M_A, c->in->fi, j))
+    for (int j = 0; j < a->m[ma].cols; j++)
+        if (changed(c, ma, c->in->fi, j))
             return true;
     return false;
 }
@@ -1034,7 +1144,8 @@ static void bars(Ctx *c, int y, int x, int w, int h)
     const Attn *a = c->a, *b = &c->s->before;
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char t[256], n1[48], n2[48];
-    int n = a->m[M_A].cols, i = c->in->fi;
+    MatId ma = H(c, M_A);
+    int n = a->m[ma].cols, i = c->in->fi;
     /* The bars on A's data rows, below its column header, when they fit. */
     int top = c->top, step = c->row_step;
     if (top + (n - 1) * step >= h) {
@@ -1048,13 +1159,13 @@ static void bars(Ctx *c, int y, int x, int w, int h)
     int lw = keys_width(c), numw = bars_numw(c), bw = bar_len(c);
     for (int j = r0; j < n && top + (j - r0) * step < h; j++) {
         int yy = y + top + (j - r0) * step;
-        double now = MAT_AT(&a->m[M_A], i, j);
-        put_lesson(c, yy, x, lw, c->l->tokens[j], j == c->in->fj ? ROLE_COL : ROLE_LABEL);
+        double now = MAT_AT(&a->m[ma], i, j);
+        put_lesson(c, yy, x, lw, lesson_token(c->l, c->a, j), j == c->in->fj ? ROLE_COL : ROLE_LABEL);
         bar(c, yy, x + lw + 1, bw, now, ROLE_BAR);
         fmt_num(now, &fo, n2, sizeof n2);
-        int d = changed(c, M_A, i, j);
+        int d = changed(c, ma, i, j);
         if (show_before && d) {
-            fmt_num(MAT_AT(&b->m[M_A], i, j), &fo, n1, sizeof n1);
+            fmt_num(MAT_AT(&b->m[ma], i, j), &fo, n1, sizeof n1);
             snprintf(t, sizeof t, "%*s %s %*s", fo.digits + 2, n1, sym(c, "→", "->"), fo.digits + 2, n2);
         } else {
             snprintf(t, sizeof t, "%s", n2);
@@ -1070,7 +1181,7 @@ static void bars(Ctx *c, int y, int x, int w, int h)
 static bool band_has_a(const Ctx *c, const Band *b)
 {
     for (int k = 0; k < b->n; k++)
-        if (b->box[k].id == M_A && !b->box[k].placeholder && (b->box[k].ci >= 0 || c->in->mode == LAYOUT_EDIT))
+        if (attn_mat_base(b->box[k].id) == M_A && !b->box[k].placeholder && (b->box[k].ci >= 0 || c->in->mode == LAYOUT_EDIT))
             return true;
     return false;
 }
@@ -1147,7 +1258,7 @@ static void explained(const Ctx *c, MatId *m, int *i, int *j)
         *j = in->ej;
         return;
     }
-    *m = st == STAGE_QKV ? in->fmat : attn_stage_mat(st);
+    *m = st == STAGE_QKV ? in->fmat : H(c, attn_stage_mat(st));
     *i = in->fi;
     *j = in->fj;
 }
@@ -1176,7 +1287,9 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
 
 static int say_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *more)
 {
-    char *safe = fmt_prose(text_get(&session_step(c->s)->say, c->in->lang), c->in->ascii);
+    char *say = session_say(c->s, c->in->lang, c->in->ascii); /* {REF} templates filled in */
+    char *safe = say ? fmt_prose(say, c->in->ascii) : NULL;
+    free(say);
     *more = false;
     int n = safe ? wrap(safe, w, lines, max, false, more) : 0;
     free(safe);
@@ -1205,7 +1318,7 @@ static void status_hint(const Ctx *c, char *buf, size_t len, Role *role)
     *role = ROLE_HINT;
     buf[0] = '\0';
     for (int i = 0; i < a->m[M_A].rows; i++) {
-        AttnTrouble t = attn_row_trouble(a, i);
+        AttnTrouble t = attn_row_trouble_head(a, c->s->head, i);
         if (t != ATTN_FINE) {
             snprintf(buf, len, "%s", trouble_text(t));
             *role = ROLE_ERROR;
@@ -1233,11 +1346,19 @@ static Role status_text(const Ctx *c, char *line, size_t len)
 
 static void header(Ctx *c)
 {
-    char right[128];
+    char right[256], t[40];
     const Session *s = c->s;
-    snprintf(right, sizeof right, "%d/%d · %s %s · %s", s->step + 1, session_steps(s), _("scale"),
-             c->a->scale == SCALE_SQRT_DK ? sym(c, "÷√d", "/sqrt(d)") : _("none"),
-             c->a->softmax == SOFTMAX_STABLE ? _("stable") : _("naive"));
+    const char *dot = " · ";
+    int n = snprintf(right, sizeof right, "%d/%d%s%s %s%s%s", s->step + 1, session_steps(s), dot, _("scale"),
+                     c->a->scale == SCALE_SQRT_DK ? sym(c, "÷√d", "/sqrt(d)") : _("none"), dot,
+                     c->a->softmax == SOFTMAX_STABLE ? _("stable") : _("naive"));
+    /* The newer options, only when they differ from the defaults. */
+    if (c->a->mask == MASK_CAUSAL && n > 0 && n < (int)sizeof right)
+        n += snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("causal"));
+    if (c->a->temp != 1.0 && n > 0 && n < (int)sizeof right)
+        n += snprintf(right + n, sizeof right - (size_t)n, "%sT=%s", dot, fmt_temp(c->a->temp, t, sizeof t));
+    if (c->a->positions == POS_SINUSOIDAL && n > 0 && n < (int)sizeof right)
+        snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("+pos"));
     int rw = text_width(right);
     int used = put(c, 0, 1, c->cols - rw - 4, "qkvtutor · ", ROLE_TITLE);
     put_lesson(c, 0, 1 + used, c->cols - rw - 4 - used, text_get(&c->l->title, c->in->lang), ROLE_TITLE);
@@ -1248,19 +1369,26 @@ static void header(Ctx *c)
 /* The stage ribbon; stage 3 reads QKᵀ/√d only when the scores are scaled. */
 static void ribbon(Ctx *c, int y)
 {
-    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ", "4 softmax", "5 A·V"};
-    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T", "4 softmax", "5 A*V"};
-    int st = session_stage(c->s), x = 1;
+    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ", "4 softmax", "5 A·V", "6 ·Wo"};
+    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T", "4 softmax", "5 A*V", "6 *Wo"};
+    int st = session_stage(c->s), x = 1, last = attn_last_stage(c->a), end = c->cols;
     bool sc = c->a->scale == SCALE_SQRT_DK;
-    for (int k = 1; k <= STAGE_COUNT; k++) {
+    if (attn_heads(c->a) > 1) { /* "head 2/3" at the right end; the stages show it at 3-5 */
+        char hd[64];
+        snprintf(hd, sizeof hd, _("head %d/%d"), c->s->head, attn_heads(c->a));
+        int hw = text_width(hd);
+        end = c->cols - hw - 2;
+        put(c, y, end + 1, hw, hd, st >= STAGE_SCORES && st <= STAGE_OUTPUT ? ROLE_RIBBON_CUR : ROLE_DIM);
+    }
+    for (int k = 1; k <= last; k++) {
         char item[64];
         const char *name = c->in->ascii ? asc[k] : utf[k];
         const char *div = k == STAGE_SCORES && sc ? sym(c, "/√d", "/sqrt(d)") : "";
         snprintf(item, sizeof item, k == st ? "[%s%s]" : " %s%s ", name, div);
         Role r = k == st ? ROLE_RIBBON_CUR : k < st ? ROLE_RIBBON : ROLE_DIM;
-        x += put(c, y, x, c->cols - x, item, r);
-        if (k < STAGE_COUNT)
-            x += put(c, y, x, c->cols - x, sym(c, " ▸ ", " > "), ROLE_DIM);
+        x += put(c, y, x, end - x, item, r);
+        if (k < last)
+            x += put(c, y, x, end - x, sym(c, last > STAGE_COUNT ? "▸" : " ▸ ", last > STAGE_COUNT ? ">" : " > "), ROLE_DIM);
     }
     add_block(c, BLOCK_RIBBON, y, 0, c->cols, 1, 1, false);
 }
@@ -1492,7 +1620,7 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     if (training(c)) { /* the target, the loss and the chain rule */
         FmtOpt tf = {c->l->digits, in->ascii, false};
         char raw[6][FMT_LINE];
-        int ti = train_focus_target(c->a, 0, in->fi), nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
+        int ti = train_focus_target(c->a, c->s->head > 0 ? c->s->head - 1 : 0, in->fi), nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
         p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = 1});
         for (int k = 0; k < nraw && p->n < 8; k++) {
             p->n += wrap(raw[k], w, train + p->n, 8 - p->n, true, &more);

@@ -284,7 +284,10 @@ static bool token_number(Lex *lx, int *out)
     }
     if (v == 0)
         return fail(lx, at, N_("tokens are numbered from 1"));
-    *out = v > MAT_MAX ? MAT_MAX : (int)v - 1;
+    if (v > MAT_MAX)
+        return fail(lx, at, N_("token %.*s is out of range: a lesson has at most %d tokens"), (int)(lx->p - at),
+                    at, MAT_MAX);
+    *out = (int)v - 1;
     return true;
 }
 
@@ -658,15 +661,17 @@ bool action_is_option(const Action *act)
            act->kind == ACT_POS;
 }
 
-/* The shortest "%.Ng" of v that reads back as v (0.1, not 0.10000000000000001). */
+/* The fewest decimals of v that read back as v (0.1, not 0.10000000000000001;
+ * 20, not 2e+01); "%.17g" when no plain decimal does. */
 static void shortest(char *buf, size_t len, double v)
 {
-    for (int prec = 1; prec <= 17; prec++) {
+    for (int dec = 0; dec <= 17; dec++) {
         double back;
-        num_snprintf(buf, len, "%.*g", prec, v);
+        num_snprintf(buf, len, "%.*f", dec, v);
         if (num_parse(buf, &back, NULL) == NUM_OK && back == v)
             return;
     }
+    num_snprintf(buf, len, "%.17g", v);
 }
 
 void action_format(const Action *act, char *buf, size_t len)

@@ -434,6 +434,12 @@ void fmt_override_note(const Session *s, MatId m, int i, bool ascii, char *buf, 
 {
     const char *pen = ascii ? "*" : "✎", *dot = ascii ? "*" : "·";
     Origin o = session_row_origin(s, m, i);
+    m = attn_mat_base(m);
+    unsigned ovh = m >= M_Q && m <= M_V && i >= 0 && i < MAT_MAX ? s->cur.ovh[m - M_Q][i] : 0;
+    if (ovh && (ovh & (ovh - 1)) == 0) /* one head's part only: name it, "Q2 row 1" */
+        for (int h = 1; h <= ATTN_HEADS_MAX; h++)
+            if (ovh >> (h - 1) & 1u)
+                m = attn_head_id(m, h);
     char act[512];
     buf[0] = '\0';
     if (o.by == OV_HAND)
@@ -514,7 +520,8 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
     case ACT_LR:
         snprintf(buf, len, _("learning rate %s"), fmt_exact(act->c, x, sizeof x));
         return;
-    default: /* the mask, temperature, positions, swap and target actions: their own text */
+    case ACT_TARGET:
+    case ACT_MASK: case ACT_TEMP: case ACT_POS: case ACT_SWAP: /* as written (action.c) */
         action_format(act, buf, len);
         return;
     }

@@ -235,7 +235,7 @@ bool session_trace(const Session *s, int i, int j, Trace *t)
         memset(t, 0, sizeof *t);
         return false;
     }
-    return trace_compute(&s->before, &s->cur, i, j, t);
+    return trace_compute_head(&s->before, &s->cur, s->head, i, j, t);
 }
 
 void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len)

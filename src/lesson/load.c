@@ -317,8 +317,10 @@ static bool load_override(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, Le
                          diag_quote(&c->d, s));
     int head = attn_mat_head(r.mat);
     if (head > l->heads)
-        return diag_fail(&c->d, k, _("%s names head %d, but this lesson has %d head%s"), diag_quote(&c->d, s),
-                         head, l->heads, l->heads == 1 ? "" : "s");
+        return l->heads == 1 ? diag_fail(&c->d, k, _("%s names head %d, but this lesson has one head"),
+                                         diag_quote(&c->d, s), head)
+                             : diag_fail(&c->d, k, _("%s names head %d, but this lesson has %d heads"),
+                                         diag_quote(&c->d, s), head, l->heads);
     MatId m = attn_mat_base(r.mat);
     if (l->heads == 1)
         head = 0; /* Q1 is Q */

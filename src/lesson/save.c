@@ -65,12 +65,18 @@ static void map(Out *o, bool start, bool flow)
         emit(o, &ev, yaml_mapping_end_event_initialize(&ev));
 }
 
-static void row(Out *o, const Mat *m, int i)
+/* Columns c0 .. c0 + w - 1 of row i (a head's part of a row). */
+static void row_part(Out *o, const Mat *m, int i, int c0, int w)
 {
     seq(o, true, true);
-    for (int j = 0; j < m->cols; j++)
+    for (int j = c0; j < c0 + w; j++)
         number(o, MAT_AT(m, i, j));
     seq(o, false, true);
+}
+
+static void row(Out *o, const Mat *m, int i)
+{
+    row_part(o, m, i, 0, m->cols);
 }
 
 static void matrix(Out *o, const char *key, const Mat *m)
@@ -112,10 +118,18 @@ static void overrides(Out *o, const Attn *a)
     map(o, true, false);
     for (int m = 0; m < 3; m++)
         for (int i = 0; i < a->m[M_Q + m].rows; i++)
-            if (a->override[m][i]) {
+            if (a->override[m][i] && a->ovh[m][i] == 0) {
                 snprintf(key, sizeof key, "%s[%d]", attn_mat_name((MatId)(M_Q + m)), i + 1);
                 scalar(o, key, true);
                 row(o, &a->m[M_Q + m], i);
+            } else if (a->override[m][i]) { /* some heads' parts: "Q2[1]" */
+                int w = m == 2 ? attn_d_v(a) : attn_d_k(a);
+                for (int h = 1; h <= attn_heads(a); h++)
+                    if (a->ovh[m][i] >> (h - 1) & 1u) {
+                        snprintf(key, sizeof key, "%s[%d]", attn_mat_name(attn_head_id((MatId)(M_Q + m), h)), i + 1);
+                        scalar(o, key, true);
+                        row_part(o, &a->m[M_Q + m], i, (h - 1) * w, w);
+                    }
             }
     map(o, false, false);
 }
@@ -209,11 +223,18 @@ static void body(Out *o, const Session *s)
         scalar(o, lesson_token(l, a, i), true); /* in the order a swap left them */
     seq(o, false, true);
     matrix(o, "X", &a->m[M_X]);
+    if (attn_heads(a) > 1) {
+        snprintf(buf, sizeof buf, "%d", attn_heads(a));
+        scalar(o, "heads", false);
+        scalar(o, buf, false);
+    }
     scalar(o, "weights", false);
     map(o, true, false);
     matrix(o, "Wq", &a->m[M_WQ]);
     matrix(o, "Wk", &a->m[M_WK]);
     matrix(o, "Wv", &a->m[M_WV]);
+    if (a->has_wo)
+        matrix(o, "Wo", &a->m[M_WO]);
     map(o, false, false);
     overrides(o, a);
     options(o, a, l->digits);

@@ -129,6 +129,9 @@ bool session_init(Session *s, const Lesson *l)
         return false;
     }
     s->fresh_stage = session_stage(s);
+    s->head = 1;
+    if (attn_mat_head(l->steps[s->step].focus.mat) && l->steps[s->step].focus.kind != FOCUS_NONE)
+        s->head = attn_mat_head(l->steps[s->step].focus.mat);
     track(s);
     return true;
 }
@@ -180,8 +183,18 @@ bool session_goto(Session *s, int n)
     }
     /* What entering a stage computed stays fresh while the stage lasts. */
     s->fresh_stage = stage > old_stage ? stage : stage == old_stage ? s->fresh_stage : 0;
+    const Focus *f = &s->lesson->steps[n].focus;
+    if (f->kind != FOCUS_NONE && attn_mat_head(f->mat))
+        s->head = attn_mat_head(f->mat);
     track(s);
     return true;
+}
+
+int session_set_head(Session *s, int h)
+{
+    int heads = attn_heads(&s->cur);
+    s->head = ((h - 1) % heads + heads) % heads + 1;
+    return s->head;
 }
 
 bool session_next(Session *s)

@@ -43,10 +43,14 @@ typedef struct Session {
     Origin row_by[3][MAT_MAX];             /* rows of Q, K, V */
     unsigned char cell_by[4][MAT_MAX * MAT_MAX]; /* cells of X, Wq, Wk, Wv: Override */
     AskState *asked;          /* one per ask of the lesson, in step order (live.h); NULL: all open */
+    int head;                 /* the head looked at (1-based): stages 3-5 show it, the trace follows
+                                 it; a step focused on a head's matrix ("A2[1]") sets it */
 } Session;
 
 bool session_init(Session *s, const Lesson *l);
 void session_free(Session *s);
+/* Look at head h (1..heads, wrapping around); returns the head now shown. */
+int session_set_head(Session *s, int h);
 
 int session_steps(const Session *s);
 const Step *session_step(const Session *s);

@@ -72,7 +72,7 @@ void view_clamp_focus(View *v)
 {
     const Attn *a = &v->s.cur;
     int st = session_stage(&v->s);
-    MatId f = st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
+    MatId f = st == STAGE_QKV ? v->fmat : attn_shown(a, attn_stage_mat(st), v->s.head);
     int rows = a->m[f].rows, cols = a->m[f].cols;
     v->fi = v->fi >= rows ? rows - 1 : v->fi < 0 ? 0 : v->fi;
     v->fj = v->fj >= cols ? cols - 1 : v->fj < 0 ? 0 : v->fj;
@@ -87,4 +87,13 @@ void view_focus_from_step(View *v)
     v->fj = f->kind == FOCUS_CELL ? f->j : 0;
     if (f->mat >= M_Q && f->mat <= M_V)
         v->fmat = f->mat;
+    /* With heads, a cell of the joined O (or of Q, K, V from stage 3 on) is
+     * its head's: look at that head, at the head's column. */
+    MatId b = f->mat;
+    int heads = attn_heads(&v->s.cur), st = session_stage(&v->s);
+    if (heads > 1 && st >= STAGE_SCORES && st <= STAGE_OUTPUT && (b == M_O || (b >= M_Q && b <= M_V))) {
+        int w = b == M_V || b == M_O ? attn_d_v(&v->s.cur) : attn_d_k(&v->s.cur);
+        session_set_head(&v->s, v->fj / w + 1);
+        v->fj %= w;
+    }
 }

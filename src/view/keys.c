@@ -16,6 +16,7 @@
 #include "../lesson/fmt.h"
 #include "../lesson/live.h"
 #include "../lesson/i18n.h"
+#include "../lesson/num.h"
 #include "../lesson/save.h"
 #include <sys/stat.h>
 #include "view_int.h"
@@ -39,6 +40,10 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_PROMPT,  N_("action prompt, e.g. Q[1] = K[1] * 5"), N_("action"), req_prompt) \
     X(REQ_SCALE,   N_("toggle scaling: none / divide by sqrt(d_k)"), N_("scale"), req_scale) \
     X(REQ_SOFTMAX, N_("toggle softmax: naive / stable"),    N_("softmax"), req_softmax) \
+    X(REQ_MASK,    N_("causal mask; temperature / 2, x 2; positions"), NULL, req_mask) \
+    X(REQ_COOLER,  NULL,                                    NULL,      req_cooler)  \
+    X(REQ_WARMER,  NULL,                                    NULL,      req_warmer)  \
+    X(REQ_POS,     NULL,                                    NULL,      req_pos)     \
     X(REQ_UNDO,    N_("undo"),                              N_("undo"),    req_undo)    \
     X(REQ_REDO,    N_("redo"),                              NULL,      req_redo)    \
     X(REQ_RESET,   N_("reset to the lesson as written"),    NULL,      req_reset)   \
@@ -46,6 +51,8 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_LANG,    N_("language: 中文 / English"),          N_("中/En"),   req_lang)    \
     X(REQ_THEME,   N_("next theme: dark, light, mono, projector"), NULL, req_theme) \
     X(REQ_PRESENT, N_("presentation mode"),                 NULL,      req_present) \
+    X(REQ_HEAD_PREV, N_("previous / next head (lessons with heads: 2 or more)"), NULL, req_head_prev) \
+    X(REQ_HEAD_NEXT, NULL,                                  NULL,      req_head_next) \
     X(REQ_TARGET,  N_("training: target the focused cell of A / one gradient step / ten steps"), NULL, req_target) \
     X(REQ_STEP,    NULL,                                    N_("learn"), req_step)    \
     X(REQ_STEP10,  NULL,                                    NULL,      req_step10)  \
@@ -67,17 +74,20 @@ typedef enum {
     X(KEY_BACKSPACE, 1, "Backspace", REQ_PREV) X(127, 0, NULL, REQ_PREV) X(8, 0, NULL, REQ_PREV) \
     X(KEY_PPAGE, 1, "PgUp", REQ_PREV) X('p', 0, "p", REQ_PREV)        X('b', 0, "b", REQ_PREV) \
     X(KEY_HOME, 1, "Home", REQ_FIRST) X(KEY_END, 1, "End", REQ_LAST) \
-    X('1', 0, "1-5", REQ_STAGE) X('2', 0, NULL, REQ_STAGE) X('3', 0, NULL, REQ_STAGE) \
-    X('4', 0, NULL, REQ_STAGE)  X('5', 0, NULL, REQ_STAGE) \
+    X('1', 0, "1-6", REQ_STAGE) X('2', 0, NULL, REQ_STAGE) X('3', 0, NULL, REQ_STAGE) \
+    X('4', 0, NULL, REQ_STAGE)  X('5', 0, NULL, REQ_STAGE) X('6', 0, NULL, REQ_STAGE) \
     X(KEY_UP, 1, "Up", REQ_UP)        X('k', 0, "k", REQ_UP) \
     X(KEY_DOWN, 1, "Down", REQ_DOWN)  X('j', 0, "j", REQ_DOWN) \
     X(KEY_LEFT, 1, "Left", REQ_LEFT)  X('h', 0, "h", REQ_LEFT) \
     X(KEY_RIGHT, 1, "Right", REQ_RIGHT) X('l', 0, "l", REQ_RIGHT) \
     X('e', 0, "e", REQ_EDIT)          X(':', 0, ":", REQ_PROMPT) \
     X('s', 0, "s", REQ_SCALE)         X('m', 0, "m", REQ_SOFTMAX) \
+    X('c', 0, "c", REQ_MASK)          X('<', 0, "<", REQ_COOLER)     X('>', 0, ">", REQ_WARMER) \
+    X('o', 0, "o", REQ_POS) \
     X('u', 0, "u", REQ_UNDO)          X(CTRL('r'), 0, "Ctrl-R", REQ_REDO) X('r', 0, "r", REQ_RESET) \
     X('w', 0, "w", REQ_SAVE)          X('L', 0, "L", REQ_LANG) \
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
+    X('[', 0, "[", REQ_HEAD_PREV)     X(']', 0, "]", REQ_HEAD_NEXT) \
     X('T', 0, "T", REQ_TARGET)        X('g', 0, "g", REQ_STEP)        X('G', 0, "G", REQ_STEP10) \
     X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
 
@@ -169,7 +179,7 @@ static int req_last(View *v, wint_t ch)
 static void stages_shown(const View *v, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (int k = STAGE_INPUT; k <= STAGE_COUNT; k++)
+    for (int k = STAGE_INPUT; k <= STAGE_MAX; k++)
         if (session_has_stage(&v->s, k))
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", buf[0] ? (v->lang == LANG_ZH ? "、" : ", ") : "", k);
 }
@@ -187,6 +197,28 @@ static int req_stage(View *v, wint_t ch)
     }
     return FLAG_REDRAW;
 }
+
+/* [ and ]: look at the previous / next head; stages 3-5 show it. */
+static int head_by(View *v, int d)
+{
+    char msg[256];
+    int heads = attn_heads(&v->s.cur);
+    if (heads < 2) {
+        say_msg(v, ROLE_HINT, _("This lesson has one head; [ and ] switch heads in lessons with heads: 2 or more."));
+        return FLAG_REDRAW;
+    }
+    int h = session_set_head(&v->s, v->s.head + d), st = session_stage(&v->s);
+    view_clamp_focus(v);
+    if (st >= STAGE_SCORES && st <= STAGE_OUTPUT)
+        snprintf(msg, sizeof msg, _("head %d of %d: its own columns of Q, K and V, its own S, A and O"), h, heads);
+    else
+        snprintf(msg, sizeof msg, _("head %d of %d: stages 3 to 5 show it"), h, heads);
+    say_msg(v, ROLE_HINT, msg);
+    return FLAG_REDRAW;
+}
+
+static int req_head_prev(View *v, wint_t ch) { return head_by(v, -1); }
+static int req_head_next(View *v, wint_t ch) { return head_by(v, 1); }
 
 /* Move the focus by (di, dj), kept inside the stage's matrices. */
 static int focus_by(View *v, int di, int dj)
@@ -259,6 +291,76 @@ static int req_softmax(View *v, wint_t ch)
     return act(v, v->s.cur.softmax == SOFTMAX_NAIVE ? "softmax = stable" : "softmax = naive");
 }
 
+/* Name a change that just happened with its effect on the focused weight
+ * (or the stage's focused score before the softmax), e.g.
+ * "causal mask on: α₁₂ 0.337 → 0.000"; just `what` before stage 3. */
+static void name_effect(View *v, const char *what)
+{
+    char msg[512], sub[32], x[48], y[48];
+    const Attn *a = &v->s.cur, *b = &v->s.before;
+    FmtOpt fo = {v->s.lesson->digits, v->ascii, false};
+    MatId m = a->reached >= STAGE_SOFTMAX ? M_A : a->reached >= STAGE_SCORES ? M_S : M_COUNT;
+    if (m == M_COUNT || !v->s.has_before || v->fi >= a->m[m].rows || v->fj >= a->m[m].cols ||
+        b->reached < attn_mat_stage(m)) {
+        say_msg(v, ROLE_HINT, what);
+        return;
+    }
+    fmt_sub2(v->fi + 1, v->fj + 1, &fo, sub, sizeof sub);
+    bool mb = m == M_S && attn_masked(b, v->fi, v->fj), ma = m == M_S && attn_masked(a, v->fi, v->fj);
+    snprintf(msg, sizeof msg, "%s: %s%s %s %s %s", what, m == M_A ? (v->ascii ? "a" : "α") : "s", sub,
+             mb ? (v->ascii ? "-inf" : "−∞") : fmt_num(MAT_AT(&b->m[m], v->fi, v->fj), &fo, x, sizeof x),
+             v->ascii ? "->" : "→",
+             ma ? (v->ascii ? "-inf" : "−∞") : fmt_num(MAT_AT(&a->m[m], v->fi, v->fj), &fo, y, sizeof y));
+    say_msg(v, ROLE_HINT, msg);
+}
+
+/* Apply a toggle's action and name it with its effect. */
+static int toggle(View *v, const char *text, const char *what)
+{
+    char err[256], msg[512];
+    if (!session_act_text(&v->s, text, err, sizeof err)) {
+        snprintf(msg, sizeof msg, "%s: %s", text, err);
+        say_msg(v, ROLE_ERROR, msg);
+        return FLAG_REDRAW;
+    }
+    name_effect(v, what);
+    return FLAG_REDRAW;
+}
+
+static int req_mask(View *v, wint_t ch)
+{
+    bool on = v->s.cur.mask == MASK_NONE;
+    return toggle(v, on ? "mask = causal" : "mask = none",
+                  on ? _("causal mask on: each token sees only itself and earlier tokens") : _("causal mask off"));
+}
+
+/* Temperature halved or doubled, within ATTN_TEMP_MIN..ATTN_TEMP_MAX. */
+static int temp_by(View *v, double f)
+{
+    char text[64], what[128], t[40];
+    double next = v->s.cur.temp * f;
+    if (next < ATTN_TEMP_MIN - 1e-12 || next > ATTN_TEMP_MAX + 1e-12) {
+        snprintf(what, sizeof what, _("The temperature stays within 0.05 to 20; it is %s."),
+                 fmt_temp(v->s.cur.temp, t, sizeof t));
+        say_msg(v, ROLE_HINT, what);
+        return FLAG_REDRAW;
+    }
+    fmt_temp(next, t, sizeof t);
+    num_snprintf(text, sizeof text, "temperature = %.17g", next);
+    snprintf(what, sizeof what, "%s T = %s", _("temperature"), t);
+    return toggle(v, text, what);
+}
+
+static int req_cooler(View *v, wint_t ch) { return temp_by(v, 0.5); }
+static int req_warmer(View *v, wint_t ch) { return temp_by(v, 2.0); }
+
+static int req_pos(View *v, wint_t ch)
+{
+    bool on = v->s.cur.positions == POS_NONE;
+    return toggle(v, on ? "positions = sinusoidal" : "positions = none",
+                  on ? _("sinusoidal positions on: H = X + P") : _("positions off: H = X"));
+}
+
 static int req_undo(View *v, wint_t ch)
 {
     const Action *a = session_undoable(&v->s);
@@ -329,12 +431,15 @@ static int req_target(View *v, wint_t ch)
     char text[64];
     if (!training_stage(v))
         return FLAG_REDRAW;
-    int k = grad_find(&v->s.cur, 0, v->fi);
+    int h = v->s.head > 0 ? v->s.head : 1, k = grad_find(&v->s.cur, h - 1, v->fi);
     bool same = k >= 0 && v->s.cur.target[k].t[v->fj] == 1.0;
+    char name[16] = "A";
+    if (attn_heads(&v->s.cur) > 1) /* the head shown: A2[1] */
+        snprintf(name, sizeof name, "A%d", h);
     if (same)
-        snprintf(text, sizeof text, "target A[%d] = none", v->fi + 1);
+        snprintf(text, sizeof text, "target %s[%d] = none", name, v->fi + 1);
     else
-        snprintf(text, sizeof text, "target A[%d] = %d", v->fi + 1, v->fj + 1);
+        snprintf(text, sizeof text, "target %s[%d] = %d", name, v->fi + 1, v->fj + 1);
     return act(v, text);
 }
 
@@ -487,6 +592,20 @@ static int prompt_enter(View *v)
     }
     v->mode = MODE_NORMAL;
     say_change(v, session_undoable(&v->s), NULL, CHANGE_DONE);
+    Action act;
+    int col;
+    if (action_parse(v->field.buf, &act, err, sizeof err, &col) && act.kind == ACT_SWAP) {
+        char what[400], t1[128], t2[128]; /* name the swap: the tokens now in those rows */
+        text_sanitize(lesson_token(v->s.lesson, &v->s.cur, act.i), t1, sizeof t1, v->ascii);
+        text_sanitize(lesson_token(v->s.lesson, &v->s.cur, act.src_i), t2, sizeof t2, v->ascii);
+        snprintf(what, sizeof what, _("swap %d %d: row %d is now %s, row %d is %s"),
+                 act.i + 1, act.src_i + 1, act.i + 1, t1, act.src_i + 1, t2);
+        name_effect(v, what);
+    } else if (action_is_option(&act)) {
+        char what[300];
+        action_format(&act, what, sizeof what);
+        name_effect(v, what);
+    }
     return FLAG_REDRAW;
 }
 
@@ -810,7 +929,7 @@ void keys_draw_help(View *v)
         mvaddnstr(y++, 32, _(requests[r].help), (int)text_fit(_(requests[r].help), COLS - 34));
     }
     attrset(theme_attr(ROLE_HINT));
-    if (y < LINES - 2) { /* the edit-mode keys, on the last two lines */
+    if (y <= LINES - 2) { /* the edit-mode keys, on the last two lines */
         mvaddnstr(LINES - 2, 2, edit, (int)first);
         const char *rest = edit + first + strspn(edit + first, " ");
         mvaddnstr(LINES - 1, 2, rest, (int)text_fit(rest, COLS - 3));

@@ -128,11 +128,20 @@ static int script(const Lesson *l, Key *keys, int max)
     return n;
 }
 
+/* With `all_on`, the lesson's options turn on the causal mask, a
+ * temperature of 0.5 and sinusoidal positions (as options: would). */
+static bool all_on;
+
 static double bench_keys(const char *path, int iters)
 {
     Lesson l;
     if (!load(path, &l))
         return -1;
+    if (all_on) {
+        l.mask = MASK_CAUSAL;
+        l.temp = 0.5;
+        l.positions = POS_SINUSOIDAL;
+    }
     View *v = view_new(&l, &opt);
     Key keys[1024];
     int nkeys = script(&l, keys, 1024);
@@ -475,6 +484,9 @@ int main(int argc, char **argv)
         return 2;
     }
     double k1 = bench_keys(l1, iters), k64 = bench_keys(l64, iters);
+    all_on = true;
+    double k64m = bench_keys(l64, iters);
+    all_on = false;
     opt.present = true;
     double kp = bench_keys(l1, iters);
     opt.present = false;
@@ -485,13 +497,15 @@ int main(int argc, char **argv)
     screen_close();
     int samples = 0, samples_big = 0;
     double ratio = bench_bytes(l1, 24, 80, &samples), ratio_big = bench_bytes(l1, 40, 120, &samples_big);
-    if (k1 < 0 || kp < 0 || lay < 0 || k64 < 0 || e1 < 0 || e64 < 0 || ratio < 0 || ratio_big < 0 || t1 < 0 ||
-        t64 < 0 || g64 < 0)
+    if (k1 < 0 || kp < 0 || lay < 0 || k64 < 0 || k64m < 0 || e1 < 0 || e64 < 0 || ratio < 0 || ratio_big < 0 ||
+        t1 < 0 || t64 < 0 || g64 < 0)
         return 1;
     printf("bench: keypress_us_lesson1 %.1f us (median of %d)\n", k1, iters);
     printf("bench: keypress_us_lesson1_present %.1f us (median of %d, presentation mode)\n", kp, iters);
     printf("bench: layout_us_80x24 %.1f us (median of %d, the frame plan alone)\n", lay, iters);
     printf("bench: keypress_us_64x64 %.1f us (median of %d)\n", k64, iters);
+    printf("bench: keypress_us_64x64_mask_temp_pos %.1f us (median of %d; causal mask, T = 0.5, positions)\n", k64m,
+           iters);
     printf("bench: edit_us_lesson1 %.1f us (median of %d)\n", e1, iters);
     printf("bench: edit_us_64x64 %.1f us (median of %d)\n", e64, iters / 4);
     printf("bench: bytes_ratio_next %.3f ratio (80x24, median of %d next keypresses)\n", ratio, samples);
@@ -499,6 +513,7 @@ int main(int argc, char **argv)
     printf("bench: budget keypress_us_lesson1 %s (%.1f < 200)\n", verdict(k1 < 200), k1);
     printf("bench: budget keypress_us_lesson1_present %s (%.1f < 200)\n", verdict(kp < 200), kp);
     printf("bench: budget keypress_us_64x64 %s (%.1f < 2000)\n", verdict(k64 < 2000), k64);
+    printf("bench: budget keypress_us_64x64_mask_temp_pos %s (%.1f < 2000)\n", verdict(k64m < 2000), k64m);
     printf("bench: budget edit_us_lesson1 %s (%.1f < 300)\n", verdict(e1 < 300), e1);
     printf("bench: budget edit_us_64x64 %s (%.1f < 2000)\n", verdict(e64 < 2000), e64);
     printf("bench: budget bytes_ratio_next %s (%.3f < 0.45)\n", verdict(ratio < 0.45), ratio);

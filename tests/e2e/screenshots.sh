@@ -358,5 +358,23 @@ else
 fi
 stop $s
 
+# The causal mask toggled at the softmax stage (c), and stage 1 with positions (o).
+s=mask
+start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
+if wait_for $s "[1 X]"; then
+    keys $s 4
+    if wait_for $s "α₁ = exp"; then
+        keys $s c
+        wait_for $s "causal mask on" && shoot $s 11-mask || missed 11-mask "c did not switch the mask on"
+    else
+        missed 11-mask "4 did not reach stage 4"
+    fi
+    keys $s c 1 o
+    wait_for $s "h₁₁ = x₁₁ + p₁₁" && shoot $s 12-positions || missed 12-positions "o did not show H = X + P"
+else
+    missed 11-mask "lesson 1 did not open"
+fi
+stop $s
+
 echo "screenshots: $SHOTS written to screenshots/, $FAILS missed"
 [ "$FAILS" -eq 0 ]
