@@ -80,6 +80,9 @@ static void lesson1_descent_follows_reference(void **state)
         assert_true(grad_descend(a, 1));
         assert_int_equal(a->reached, STAGE_INPUT);
     }
+    assert_int_equal(a->nloss, 10); /* the loss before each step, REFERENCE's curve */
+    for (int s = 0; s < 10; s++)
+        assert_near(a->loss_hist[s], ref_loss[s], 0.0005);
     assert_mat_near(&a->m[M_WQ], 4, 3, wq_10, 1e-12);
     assert_mat_near(&a->m[M_WK], 4, 3, wk_10, 1e-12);
     for (int j = 0; j < 3; j++)

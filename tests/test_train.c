@@ -12,7 +12,9 @@
 #include "lesson/fmt.h"
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
+#include "lesson/save.h"
 #include "lesson/session.h"
+#include <unistd.h>
 
 #define HEAD "format: qkvtutor/1\n" \
              "title: Training\n" \
@@ -250,6 +252,33 @@ static void lesson_lr_and_errors(void **state)
     lesson_free(&l);
 }
 
+/* Saving writes lr: (when not 0.5) and the trained weights; the saved
+ * lesson loads with the same lr, W_Q and W_K. */
+static void save_keeps_lr_and_weights(void **state)
+{
+    Fix *f = *state;
+    char err[256], path[] = "/tmp/qkv-train-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+    assert_true(session_act_text(&f->s, "target A[1] = 3", err, sizeof err));
+    assert_true(session_act_text(&f->s, "lr = 0.25", err, sizeof err));
+    assert_true(session_act_text(&f->s, "step 3", err, sizeof err));
+    if (!lesson_save(&f->s, path, err, sizeof err))
+        fail_msg("%s", err);
+    Lesson l;
+    Attn a = {0};
+    assert_true(lesson_load_file(path, &l, err, sizeof err));
+    assert_true(lesson_base(&l, &a));
+    assert_near(a.lr, 0.25, 0);
+    assert_true(mat_max_diff(&a.m[M_WQ], &f->s.cur.m[M_WQ]) == 0.0);
+    assert_true(mat_max_diff(&a.m[M_WK], &f->s.cur.m[M_WK]) == 0.0);
+    attn_free(&a);
+    lesson_free(&l);
+    unlink(path);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -262,6 +291,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(step_n_is_one_undo, setup, teardown),
         cmocka_unit_test_setup_teardown(lr_and_replay, setup, teardown),
         cmocka_unit_test(lesson_lr_and_errors),
+        cmocka_unit_test_setup_teardown(save_keeps_lr_and_weights, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
