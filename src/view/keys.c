@@ -53,7 +53,7 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_PRESENT, N_("presentation mode"),                 NULL,      req_present) \
     X(REQ_HEAD_PREV, N_("previous / next head (lessons with heads: 2 or more)"), NULL, req_head_prev) \
     X(REQ_HEAD_NEXT, NULL,                                  NULL,      req_head_next) \
-    X(REQ_TARGET,  N_("training: target the focused cell of A / one gradient step / ten steps"), NULL, req_target) \
+    X(REQ_TARGET,  N_("training: target A's cell / one step / ten"), NULL, req_target) \
     X(REQ_STEP,    NULL,                                    N_("learn"), req_step)    \
     X(REQ_STEP10,  NULL,                                    NULL,      req_step10)  \
     X(REQ_HELP,    N_("this help"),                         N_("help"),    req_help)    \
@@ -914,8 +914,11 @@ void keys_draw_help(View *v)
     size_t first = fmt_wrap(edit, COLS - 3, false);
     attrset(theme_attr(ROLE_TITLE));
     mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
-    int y = 2;
-    for (int r = 0; r < REQ_COUNT && y < LINES - 1; r++) {
+    int lines = 0;
+    for (int r = 0; r < REQ_COUNT; r++)
+        lines += requests[r].help != NULL;
+    int y = 2 + lines <= LINES ? 2 : 1; /* short of rows: no blank under the title */
+    for (int r = 0; r < REQ_COUNT && y < LINES; r++) {
         if (!requests[r].help)
             continue;
         labels_of((Request)r, keys, sizeof keys);
