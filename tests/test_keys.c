@@ -294,6 +294,9 @@ static void training_keys(void **state)
     keys(f->v, "u");
     assert_int_equal(f->v->s.nedits, n - 1);
     assert_near(MAT_AT(&f->v->s.cur.m[M_A], 0, 2), 0.38660927092940062, 1e-12);
+    keys(f->v, ":step 2\r"); /* the prompt names the steps and their effect too */
+    assert_string_equal(f->v->msg, "2 gradient steps, lr 0.5: α₁₃ 0.387 → 0.535");
+    keys(f->v, "u");
     keys(f->v, "n"); /* step 3's do: Q[1] = K[1] * 5 */
     keys(f->v, "g");
     assert_string_equal(f->v->msg, "step: a step trains W_Q and W_K, but row 1 of Q is set by hand, not computed from "

@@ -605,6 +605,10 @@ static int prompt_enter(View *v)
         char what[300];
         action_format(&act, what, sizeof what);
         name_effect(v, what);
+    } else if (act.kind == ACT_STEP) { /* "10 gradient steps, lr 0.5: α₁₃ 0.387 → 0.966" */
+        char what[300];
+        fmt_action_name(&v->s, &act, v->ascii, what, sizeof what);
+        name_effect(v, what);
     }
     return FLAG_REDRAW;
 }
