@@ -516,12 +516,26 @@ static int cell_width(Ctx *c, MatId id)
 
 static int head_group(const Ctx *c, MatId id, int k, char *buf, size_t len);
 
+/* Is row i of Q, K, V (or of a head's Q2, K2, V2: its part) set by hand? */
+static bool row_hand(const Ctx *c, MatId id, int i)
+{
+    MatId b = attn_mat_base(id);
+    int h = attn_mat_head(id);
+    if (b < M_Q || b > M_V)
+        return false;
+    if (!h)
+        return session_overridden(c->s, id, i);
+    int w = b == M_V ? attn_d_v(c->a) : attn_d_k(c->a);
+    return i >= 0 && i < MAT_MAX && attn_cell_overridden(c->a, b - M_Q, i, (h - 1) * w);
+}
+
 static bool any_override(const Ctx *c, MatId id)
 {
-    if (id < M_Q || id > M_V)
+    MatId b = attn_mat_base(id);
+    if (b < M_Q || b > M_V)
         return false;
     for (int i = 0; i < c->a->m[id].rows; i++)
-        if (session_overridden(c->s, id, i))
+        if (row_hand(c, id, i))
             return true;
     return false;
 }
@@ -530,7 +544,7 @@ static int label_width(const Ctx *c, MatId id, const Mat *m, bool nolabel)
 {
     int w = 2;
     if (nolabel) /* only Q, K and V need a column for the "set by hand" mark */
-        return id >= M_Q && id <= M_V ? 1 : 0;
+        return attn_mat_base(id) >= M_Q && attn_mat_base(id) <= M_V ? 1 : 0;
     if (!rows_are_tokens(id)) {
         char buf[32];
         if (id == M_WO && head_group(c, M_WO, m->rows - 1, buf, sizeof buf) > 0)
@@ -749,7 +763,7 @@ static void box_header(Ctx *c, const Box *b, int y, int x, int lw, int cw, int c
 
 static void row_label(Ctx *c, const Box *b, int y, int x, int lw, int i)
 {
-    bool hand = b->id >= M_Q && b->id <= M_V && session_overridden(c->s, b->id, i);
+    bool hand = row_hand(c, b->id, i);
     if (b->nolabel) {
         if (hand)
             put(c, y, x, 1, sym(c, "✎", "*"), ROLE_HAND);

@@ -123,6 +123,11 @@ static int script(const Lesson *l, Key *keys, int max)
                        {KEY_UP, true}, {KEY_LEFT, true}, {'m', false}, {'u', false}};
     for (size_t k = 0; k < sizeof mid / sizeof *mid && n < max; k++)
         keys[n++] = mid[k];
+    if (l->heads > 1 && n + 2 < max) { /* at the output stage: the next head and back */
+        keys[n++] = (Key){KEY_PPAGE, true};
+        keys[n++] = (Key){']', false};
+        keys[n++] = (Key){'[', false};
+    }
     for (int k = 1; k < l->nsteps && n < max; k++)
         keys[n++] = (Key){KEY_PPAGE, true};
     return n;
@@ -402,6 +407,25 @@ static bool hyperfine_medians(const char *path, double *q, double *np)
     return ok;
 }
 
+/* `qkvtutor --json LESSON` as a whole process: the median ms and peak RSS. */
+static bool bench_json_of(char *bin, char *lesson, double *ms, double *rss)
+{
+    char *argv[] = {bin, "--json", lesson, NULL};
+    static Runs r;
+    r.n = 0;
+    for (int k = 0; k < 3; k++) { /* warm the page cache */
+        long x;
+        double t;
+        run_proc(argv, environ, &t, &x);
+    }
+    for (int k = 0; k < PROC_RUNS; k++)
+        if (!sample(&r, argv, environ))
+            return false;
+    *ms = median(r.ms, r.n);
+    *rss = median(r.rss, r.n);
+    return true;
+}
+
 /* Whole processes: qkvtutor --json 1, and the numpy script when given. */
 static bool bench_proc(char *bin, char *python, char *script)
 {
@@ -469,12 +493,12 @@ int main(int argc, char **argv)
         else
             break;
     }
-    if (argc - a != 2 || iters < 10) {
+    if ((argc - a != 2 && argc - a != 3) || iters < 10) {
         fprintf(stderr, "usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--numpy PYTHON SCRIPT] "
-                        "[--hyperfine JSON] LESSON1 LESSON64\n");
+                        "[--hyperfine JSON] LESSON1 LESSON64 [LESSON64_8HEADS]\n");
         return 2;
     }
-    const char *l1 = argv[a], *l64 = argv[a + 1];
+    const char *l1 = argv[a], *l64 = argv[a + 1], *l8h = argc - a == 3 ? argv[a + 2] : NULL;
     setenv("TERM", "xterm-256color", 1);
     i18n_set(LANG_EN, NULL);
     if (getenv("QKV_BENCH_THEME"))
@@ -491,14 +515,15 @@ int main(int argc, char **argv)
     double kp = bench_keys(l1, iters);
     opt.present = false;
     double lay = bench_layout(l1, iters);
+    double k8h = l8h ? bench_keys(l8h, iters) : 0;
     double e1 = bench_edit(l1, iters), e64 = bench_edit(l64, iters / 4);
     double t1 = bench_train(l1, iters, 'g'), t64 = bench_train(l64, iters / 4, 'g'),
            g64 = bench_train(l64, iters / 10, 'G');
     screen_close();
     int samples = 0, samples_big = 0;
     double ratio = bench_bytes(l1, 24, 80, &samples), ratio_big = bench_bytes(l1, 40, 120, &samples_big);
-    if (k1 < 0 || kp < 0 || lay < 0 || k64 < 0 || k64m < 0 || e1 < 0 || e64 < 0 || ratio < 0 || ratio_big < 0 ||
-        t1 < 0 || t64 < 0 || g64 < 0)
+    if (k8h < 0 || k1 < 0 || kp < 0 || lay < 0 || k64 < 0 || k64m < 0 || e1 < 0 || e64 < 0 || ratio < 0 ||
+        ratio_big < 0 || t1 < 0 || t64 < 0 || g64 < 0)
         return 1;
     printf("bench: keypress_us_lesson1 %.1f us (median of %d)\n", k1, iters);
     printf("bench: keypress_us_lesson1_present %.1f us (median of %d, presentation mode)\n", kp, iters);
@@ -506,6 +531,9 @@ int main(int argc, char **argv)
     printf("bench: keypress_us_64x64 %.1f us (median of %d)\n", k64, iters);
     printf("bench: keypress_us_64x64_mask_temp_pos %.1f us (median of %d; causal mask, T = 0.5, positions)\n", k64m,
            iters);
+    if (l8h)
+        printf("bench: keypress_us_8heads_64x64 %.1f us (median of %d; 64 tokens, d_model 64, 8 heads of d_k 8, "
+               "W_O; [ and ] among the keys)\n", k8h, iters);
     printf("bench: edit_us_lesson1 %.1f us (median of %d)\n", e1, iters);
     printf("bench: edit_us_64x64 %.1f us (median of %d)\n", e64, iters / 4);
     printf("bench: bytes_ratio_next %.3f ratio (80x24, median of %d next keypresses)\n", ratio, samples);
@@ -514,6 +542,8 @@ int main(int argc, char **argv)
     printf("bench: budget keypress_us_lesson1_present %s (%.1f < 200)\n", verdict(kp < 200), kp);
     printf("bench: budget keypress_us_64x64 %s (%.1f < 2000)\n", verdict(k64 < 2000), k64);
     printf("bench: budget keypress_us_64x64_mask_temp_pos %s (%.1f < 2000)\n", verdict(k64m < 2000), k64m);
+    if (l8h)
+        printf("bench: budget keypress_us_8heads_64x64 %s (%.1f < 2000)\n", verdict(k8h < 2000), k8h);
     printf("bench: budget edit_us_lesson1 %s (%.1f < 300)\n", verdict(e1 < 300), e1);
     printf("bench: budget edit_us_64x64 %s (%.1f < 2000)\n", verdict(e64 < 2000), e64);
     printf("bench: budget bytes_ratio_next %s (%.3f < 0.45)\n", verdict(ratio < 0.45), ratio);
@@ -525,6 +555,15 @@ int main(int argc, char **argv)
     printf("bench: budget train_step_us_64x64 %s (%.1f < 3000)\n", verdict(t64 < 3000), t64);
     printf("bench: budget train_ten_us_64x64 %s (%.1f < 10000)\n", verdict(g64 < 10000), g64);
     fflush(stdout);
+    double jm, jr;
+    if (bin && l8h) {
+        if (!bench_json_of(bin, (char *)l8h, &jm, &jr))
+            return 1;
+        printf("bench: json_ms_8heads_64x64 %.2f ms (qkvtutor --json of the 8-head lesson, whole process, median "
+               "of %d)\n", jm, PROC_RUNS);
+        printf("bench: json_peak_rss_kib_8heads_64x64 %.0f KiB\n", jr);
+        fflush(stdout);
+    }
     if (bin && !bench_proc(bin, python, script))
         return 1;
     return 0;

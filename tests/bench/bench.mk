@@ -27,7 +27,12 @@ $(BENCH_DIR)/64x64.yaml: tests/bench/gen_lesson.sh
 	@mkdir -p $(dir $@)
 	sh tests/bench/gen_lesson.sh 64 64 > $@
 
-bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.yaml
+# The same with 8 heads of d_k 8 and W_O (keypress_us_8heads_64x64, json_ms_8heads_64x64).
+$(BENCH_DIR)/64x64h8.yaml: tests/bench/gen_lesson.sh
+	@mkdir -p $(dir $@)
+	sh tests/bench/gen_lesson.sh 64 64 8 > $@
+
+bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml
 	@if ! command -v hyperfine >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
 	   SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	   { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq hyperfine; } >/dev/null 2>&1 || true; fi
@@ -39,4 +44,4 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.y
 	   then np="$$np --hyperfine $(BENCH_DIR)/hyperfine.json"; \
 	   else echo "bench: no hyperfine run (see $(BENCH_DIR)/hyperfine.log): the wall ratio is the interleaved one"; fi; \
 	 else np=""; fi; \
-	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor $$np lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml
+	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor $$np lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml

@@ -651,6 +651,58 @@ t_projector_mono()
     screen_sane 80 24
 }
 
+# ---- 11. two heads (lesson 08) ----------------------------------------------------
+
+# Every step at 80×24 in both languages lines up; at the softmax stage ] and [
+# switch the head shown (the ribbon says which, the boxes are the head's own),
+# 6 jumps to stage 6 with y₂₁ split by head; in a one-head lesson ] says why
+# it does nothing.
+t_heads()
+{
+    L8=$E2E_ROOT/lessons/08-two-heads.yaml
+    for lang in en zh; do
+        s=t_heads_$lang
+        start $s 80 24 "$BIN" --lang $lang "$L8"
+        expect $s "[1 X]" "lesson 08 did not open ($lang)" || return 1
+        n=$(steps_of "$SCREEN") k=1
+        while :; do
+            screen_sane 80 24 || { WHY="$lang step $k: $WHY"; return 1; }
+            [ "$k" -lt "$n" ] || break
+            keys $s n
+            k=$((k + 1))
+            expect $s " $k/$n · " "n did not reach step $k ($lang)" || return 1
+        done
+        stop $s
+    done
+    s=t_heads
+    start $s 80 24 "$BIN" --lang en "$L8"
+    expect $s "[1 X]" || return 1
+    keys $s 4
+    expect $s "head 1/2" "4: the ribbon does not say head 1/2" || return 1
+    expect $s "S1 = Q1·K1ᵀ/√2" "4: head 1's S is not shown" || return 1
+    expect $s "α₂ = exp ÷ sum = [0.892, 0.053, 0.003, 0.053]" "4: head 1's weights of 追" || return 1
+    keys $s ']'
+    expect $s "head 2/2" "]: the ribbon does not say head 2/2" || return 1
+    expect $s "S2 = Q2·K2ᵀ/√2" "]: head 2's S is not shown" || return 1
+    expect $s "α₂ = exp ÷ sum = [0.028, 0.472, 0.028, 0.472]" "]: head 2's weights of 追" || return 1
+    screen_sane 80 24 || return 1
+    keys $s '['
+    expect $s "head 1/2" "[: back to head 1" || return 1
+    expect $s "S1 = Q1·K1ᵀ/√2" || return 1
+    keys $s 6
+    expect $s "Y = O·Wo" "6: stage 6 is not shown" || return 1
+    expect $s "y₂₁ = head 1 0.895 + head 2 0.472 = 1.367" "6: y₂₁ is not split by head" || return 1
+    screen_re "h2·1" || { fail "6: O's columns are not labelled by head"; return 1; }
+    stop $s
+    s=t_heads_one
+    start $s 80 24 "$BIN" --lang en "$L1"
+    expect $s "[1 X]" || return 1
+    keys $s ']'
+    expect $s "This lesson has one head" "]: a one-head lesson does not say why nothing changed" || return 1
+    keys $s 6
+    expect $s "no step at stage 6" "6 in a lesson without W_O" || return 1
+}
+
 # ---- run them ------------------------------------------------------------------------
 
 T0=$(date +%s)
@@ -677,6 +729,7 @@ run_test "zh: --lang zh at 80×24, every step lines up" t_zh
 run_test "help: nothing cut at 80×24 and 120×40 (same words as 200×60)" t_big_help
 run_test "NO_COLOR=1: same text, mono theme" t_nocolor
 run_test "projector theme on a terminal without colours: mono, focus in reverse" t_projector_mono
+run_test "heads: lesson 08 at 80×24 (en, zh), ] [ switch heads, 6 shows Y by head" t_heads
 T1=$(date +%s)
 
 echo "e2e: took $((T1 - T0)) s"

@@ -376,6 +376,29 @@ else
 fi
 stop $s
 
+# Two heads (lesson 08): head 1 at the softmax stage (追 looks at the token
+# before it), ] for head 2 on the same row (it looks at the verbs), then 6:
+# O with its heads' column groups, W_O and Y.
+s=heads
+start $s $W $H -e "$TIENV" "$BIN" --lang en "$E2E_ROOT/lessons/08-two-heads.yaml"
+if wait_for $s "[1 X]"; then
+    keys $s 4
+    if wait_for $s "A1 = softmax(S1)" && wait_for $s "head 1/2"; then
+        shoot $s 13-head1
+        keys $s ]
+        wait_for $s "A2 = softmax(S2)" && wait_for $s "head 2/2" && shoot $s 14-head2 ||
+            missed 14-head2 "] did not show head 2"
+    else
+        missed 13-head1 "4 did not reach head 1's softmax"
+    fi
+    keys $s 6
+    wait_for $s "Y = O·Wo" && wait_for $s "head 1 0.895 + head 2 0.472" && shoot $s 15-stage6 ||
+        missed 15-stage6 "6 did not reach stage 6"
+else
+    missed 13-head1 "lesson 08 did not open"
+fi
+stop $s
+
 # Training (lesson 9): the target 我 -> 猫 set by the lesson's step 2, then G:
 # ten gradient steps, W_Q and W_K marked, the loss and its sparkline, the chain rule.
 s=train
@@ -384,12 +407,12 @@ if wait_for $s "Attention is learned"; then
     keys $s n
     if wait_for $s "loss L"; then
         keys $s G
-        wait_for $s "10 gradient steps" && shoot $s 13-training || missed 13-training "G took no steps"
+        wait_for $s "10 gradient steps" && shoot $s 16-training || missed 16-training "G took no steps"
     else
-        missed 13-training "n did not set the target"
+        missed 16-training "n did not set the target"
     fi
 else
-    missed 13-training "lesson 9 did not open"
+    missed 16-training "lesson 9 did not open"
 fi
 stop $s
 

@@ -76,6 +76,11 @@ static const char *const edits[] = {
     "reset",
     "softmax = stable",
     "scale = sqrt_dk",
+    "mask = causal",
+    "temperature = 0.05",
+    "positions = sinusoidal",
+    "swap 1 2",
+    "swap 1 64",
 };
 
 /* Fail loudly when lesson text reached the output raw. */
@@ -142,13 +147,14 @@ static void check_round_trip(const Session *s)
     bool same = r.ntok == l->ntok && same_text(&r.title, &l->title) && same_text(&r.about, &about);
     text_free(&about);
     for (int k = 0; same && k < l->ntok; k++)
-        same = strcmp(r.tokens[k], l->tokens[k]) == 0;
+        same = strcmp(r.tokens[k], lesson_token(l, &s->cur, k)) == 0; /* in the order a swap left them */
     if (!same)
         round_trip_fail("the title, about or tokens changed", NULL);
     if (!session_init(&rs, &r))
         round_trip_fail("session_init failed on the saved lesson", NULL);
     if (rs.step != s->step || rs.cur.reached != s->cur.reached || rs.cur.scale != s->cur.scale ||
-        rs.cur.softmax != s->cur.softmax || memcmp(rs.cur.override, s->cur.override, sizeof rs.cur.override))
+        rs.cur.softmax != s->cur.softmax || memcmp(rs.cur.override, s->cur.override, sizeof rs.cur.override) ||
+        rs.cur.mask != s->cur.mask || rs.cur.temp != s->cur.temp || rs.cur.positions != s->cur.positions)
         round_trip_fail("the step, options or override marks changed", NULL);
     for (int m = 0; m < M_COUNT; m++) {
         const Mat *a = &s->cur.m[m], *b = &rs.cur.m[m];
