@@ -279,6 +279,48 @@ static void save_keeps_lr_and_weights(void **state)
     unlink(path);
 }
 
+/* Lesson 09 saved at its target step (the target's do: is baked away) and
+ * with the mask switched on after the target: the saved lesson loads, keeps
+ * the target (or drops the one the mask now hides, and the later steps that
+ * could not run), and without the mask its next step trains exactly as the
+ * session did. */
+static void save_keeps_targets(void **state)
+{
+    char err[512], path[] = "/tmp/qkv-train-XXXXXX";
+    for (int masked = 0; masked < 2; masked++) {
+        Lesson l, r;
+        Session s, rs;
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        close(fd);
+        assert_true(lesson_load_file("lessons/09-attention-is-learned.yaml", &l, err, sizeof err));
+        assert_true(session_init(&s, &l));
+        assert_true(session_goto(&s, 1)); /* do: target A[1] = 3 */
+        if (masked)
+            assert_true(session_act_text(&s, "mask = causal", err, sizeof err));
+        if (!lesson_save(&s, path, err, sizeof err))
+            fail_msg("%s", err);
+        if (!lesson_load_file(path, &r, err, sizeof err))
+            fail_msg("the saved lesson does not load: %s", err);
+        assert_true(session_init(&rs, &r));
+        assert_int_equal(rs.step, 1);
+        assert_int_equal(rs.cur.ntarget, masked ? 0 : 1);
+        assert_true(session_next(&rs));
+        assert_true(session_next(&s));
+        if (!masked) { /* (with the mask, the session applies the student's edit after the script) */
+            assert_true(mat_max_diff(&rs.cur.m[M_WQ], &s.cur.m[M_WQ]) == 0.0);
+            assert_true(mat_max_diff(&rs.cur.m[M_A], &s.cur.m[M_A]) == 0.0);
+            assert_near(MAT_AT(&rs.cur.m[M_A], 0, 2), 0.38660927092940062, 1e-12);
+        }
+        session_free(&rs);
+        lesson_free(&r);
+        session_free(&s);
+        lesson_free(&l);
+        unlink(path);
+        snprintf(path, sizeof path, "/tmp/qkv-train-XXXXXX");
+    }
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -292,6 +334,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(lr_and_replay, setup, teardown),
         cmocka_unit_test(lesson_lr_and_errors),
         cmocka_unit_test_setup_teardown(save_keeps_lr_and_weights, setup, teardown),
+        cmocka_unit_test(save_keeps_targets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
