@@ -124,5 +124,23 @@ has "json: options" '"options":{"scale":"none","softmax":"naive","mask":"causal"
 has "json: swapped tokens" '"tokens":["猫","love","我"]' --json --at 2 7
 has "json: P" '"P":[[0,1,0,1],[0.8414709848078965,' --json --at 3 7
 
+# Heads (lesson 08): --dump shows each head and splits y by head; --json has
+# heads, d_out, Wo, Y and per_head, and no top-level S with two heads.
+has "dump: heads in the header" "lessons/08-two-heads.yaml · 4 tokens, d_model 4, d_k 2, d_v 2, heads 2, d_out 4" --lang en --dump 8
+has "dump: head 2's S" "  S2  4×4  result for this input" --lang en --dump --at 3 8
+has "dump: head 2's softmax" "head 2: s₁ = [2.828, 0.000, 2.828, 0.000]" --lang en --dump --at 6 8
+has "dump: y by head" "y₂₁ = o₂·Wo[:,1] = [(0.895)(1.000) + (0.105)(0.000)] + [(0.944)(0.500) + (0.056)(0.000)] = 1.367" --lang en --dump --at 9 8
+has "dump: heads' shares" "y₂₁ = head 1 0.895 + head 2 0.472 = 1.367" --lang en --dump --at 9 8
+has "dump: zh shares" "y₂₁ = 头 1 贡献 0.895 + 头 2 贡献 0.472 = 1.367" --lang zh --dump --at 9 8
+has "dump: the trace follows head 2" "effect: q₂ changed ⇒ s₂₁ 0.000 → 2.828 ⇒ α₂₁ 0.028 → 0.472" --lang en --dump --at 7 8
+has "json: heads" '"heads":2,"d_out":4,' --json 8
+has "json: per_head A" '"per_head":[{"Q":[[0,-2],[2,0],[0,2],[-2,0]]' --json 8
+has "json: Y" '"Y":[[0.57748193737948039,' --json 8
+if "$BIN" --json 8 | sed 's/"per_head".*//' | grep -q '"S":'; then
+    failn=$((failn + 1)); echo "FAIL: json: a two-head lesson has a top-level S"
+else
+    pass=$((pass + 1)); echo "ok: json: no top-level S with two heads"
+fi
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -411,6 +411,33 @@ static void test_grid_options(void **state)
     assert_true(cases > 300);
 }
 
+/* Lesson 08 (two heads) fits 80x24: at every step, in both languages, the
+ * narration is whole and at most 4 lines (78 columns). */
+static void test_lesson08_fits(void **state)
+{
+    Case *c = malloc(sizeof *c);
+    assert_non_null(c);
+    load_builtin(c, "lessons/08-");
+    assert_int_equal(attn_heads(&c->s.cur), 2);
+    for (int step = 0; step < session_steps(&c->s); step++)
+        for (int lg = 0; lg < 2; lg++) {
+            Lang lang = lg ? LANG_ZH : LANG_EN;
+            i18n_set(lang, "build/locale");
+            session_goto(&c->s, step);
+            view_state(c, MODE_NORMAL, lang, 80, 24);
+            layout_plan(&c->in, &c->p);
+            const PlanBlock *b = plan_block(&c->p, BLOCK_SAY);
+            assert_non_null(b);
+            if (b->cut || b->want > 4)
+                fail_msg("lesson 08 step %d %s: the narration wants %d lines%s", step + 1, lg ? "zh" : "en",
+                         b->want, b->cut ? " and is cut" : "");
+            assert_true(layout_narration_fits(&c->s, step, lang, 80, 24));
+        }
+    i18n_set(LANG_EN, "build/locale");
+    unload(c);
+    free(c);
+}
+
 static bool has_box(const Plan *p, MatId id)
 {
     for (int k = 0; k < p->nbox; k++)
@@ -777,6 +804,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid),
+        cmocka_unit_test(test_lesson08_fits),
         cmocka_unit_test(test_grid_options),
         cmocka_unit_test(test_presentation_operands),
         cmocka_unit_test(test_lesson4_softmax_shows_s),

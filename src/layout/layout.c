@@ -365,6 +365,11 @@ static int board_bands(Ctx *c, Band *b)
     add(&b[1], s);
     add(&b[1], a);
     add(&b[1], o);
+    if (st == STAGE_OUTPUT && attn_heads(c->a) > 1) { /* the heads' O side by side, when it fits */
+        add(&b[1], mkbox(M_O, i, ROLE_ROW, -1, -1, -1));
+        if (band_spare(c, &b[1]) < 0)
+            b[1].n--;
+    }
     return 2;
 }
 
@@ -1786,6 +1791,13 @@ bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int 
         in.fj = f->kind == FOCUS_CELL ? f->j : 0;
         if (f->mat >= M_Q && f->mat <= M_V)
             in.fmat = f->mat;
+        int st = session_stage(&t); /* as the view: a joined O cell is its head's */
+        if (attn_heads(&t.cur) > 1 && st >= STAGE_SCORES && st <= STAGE_OUTPUT &&
+            (f->mat == M_O || (f->mat >= M_Q && f->mat <= M_V))) {
+            int w = f->mat == M_V || f->mat == M_O ? attn_d_v(&t.cur) : attn_d_k(&t.cur);
+            session_set_head(&t, in.fj / w + 1);
+            in.fj %= w;
+        }
     }
     plan_init(&p);
     layout_plan(&in, &p);

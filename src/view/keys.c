@@ -44,14 +44,14 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_COOLER,  NULL,                                    NULL,      req_cooler)  \
     X(REQ_WARMER,  NULL,                                    NULL,      req_warmer)  \
     X(REQ_POS,     NULL,                                    NULL,      req_pos)     \
-    X(REQ_UNDO,    N_("undo"),                              N_("undo"),    req_undo)    \
-    X(REQ_REDO,    N_("redo"),                              NULL,      req_redo)    \
+    X(REQ_UNDO,    N_("undo / redo"),                       N_("undo"),    req_undo)    \
+    X(REQ_REDO,    NULL,                                    NULL,      req_redo)    \
     X(REQ_RESET,   N_("reset to the lesson as written"),    NULL,      req_reset)   \
     X(REQ_SAVE,    N_("save the current state as a new lesson"), N_("save"), req_save)  \
     X(REQ_LANG,    N_("language: 中文 / English"),          N_("中/En"),   req_lang)    \
     X(REQ_THEME,   N_("next theme: dark, light, mono, projector"), NULL, req_theme) \
     X(REQ_PRESENT, N_("presentation mode"),                 NULL,      req_present) \
-    X(REQ_HEAD_PREV, N_("previous / next head (lessons with heads: 2 or more)"), NULL, req_head_prev) \
+    X(REQ_HEAD_PREV, N_("previous / next head (lessons with 2+ heads)"), NULL, req_head_prev) \
     X(REQ_HEAD_NEXT, NULL,                                  NULL,      req_head_next) \
     X(REQ_TARGET,  N_("training: target A's cell / one step / ten"), NULL, req_target) \
     X(REQ_STEP,    NULL,                                    N_("learn"), req_step)    \
@@ -921,7 +921,7 @@ void keys_draw_help(View *v)
     int lines = 0;
     for (int r = 0; r < REQ_COUNT; r++)
         lines += requests[r].help != NULL;
-    int y = 2 + lines <= LINES ? 2 : 1; /* short of rows: no blank under the title */
+    int y = 2 + lines + 2 <= LINES ? 2 : 1; /* short of rows (the edit-mode lines too): no blank under the title */
     for (int r = 0; r < REQ_COUNT && y < LINES; r++) {
         if (!requests[r].help)
             continue;

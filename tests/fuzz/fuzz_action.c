@@ -53,7 +53,7 @@ static bool same_mats(const Attn *x, const Attn *y)
     for (int m = 0; m < M_COUNT; m++)
         if (!mat_same_shape(&x->m[m], &y->m[m]) ||
             (x->m[m].v && memcmp(x->m[m].v, y->m[m].v, sizeof(double) * (size_t)(x->m[m].rows * x->m[m].cols)) != 0))
-            return false; /* (a head the state does not have: no values, nothing to compare) */
+            return false; /* matrices a state does not have (W_O, heads) are NULL in both */
     return memcmp(x->override, y->override, sizeof x->override) == 0 && x->scale == y->scale &&
            x->softmax == y->softmax;
 }

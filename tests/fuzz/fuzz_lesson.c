@@ -154,13 +154,14 @@ static void check_round_trip(const Session *s)
         round_trip_fail("session_init failed on the saved lesson", NULL);
     if (rs.step != s->step || rs.cur.reached != s->cur.reached || rs.cur.scale != s->cur.scale ||
         rs.cur.softmax != s->cur.softmax || memcmp(rs.cur.override, s->cur.override, sizeof rs.cur.override) ||
+        memcmp(rs.cur.ovh, s->cur.ovh, sizeof rs.cur.ovh) ||
         rs.cur.mask != s->cur.mask || rs.cur.temp != s->cur.temp || rs.cur.positions != s->cur.positions)
         round_trip_fail("the step, options or override marks changed", NULL);
     for (int m = 0; m < M_COUNT; m++) {
         const Mat *a = &s->cur.m[m], *b = &rs.cur.m[m];
-        if (attn_mat_stage((MatId)m) > s->cur.reached || (!a->v && !b->v))
-            continue; /* not reached, or a head this lesson does not have */
-        if (!mat_same_shape(a, b) || memcmp(a->v, b->v, sizeof(double) * (size_t)(a->rows * a->cols)) != 0)
+        if (attn_mat_stage((MatId)m) > s->cur.reached)
+            continue;
+        if (!mat_same_shape(a, b) || (a->v && memcmp(a->v, b->v, sizeof(double) * (size_t)(a->rows * a->cols)) != 0))
             round_trip_fail("a matrix changed", attn_mat_name((MatId)m));
     }
     session_free(&rs);
