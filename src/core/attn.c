@@ -135,7 +135,14 @@ static void project(Mat *dst, const Mat *x, const Mat *w, const bool *keep, cons
         for (int k = 0; k < x->cols; k++) {
             double v = MAT_AT(x, i, k);
             const double *wr = &MAT_AT(w, k, 0);
-            for (int j = 0; j < w->cols; j++)
+            int j = 0;
+            for (; j + 4 <= w->cols; j += 4) { /* four lanes side by side */
+                row[j] += v * wr[j];
+                row[j + 1] += v * wr[j + 1];
+                row[j + 2] += v * wr[j + 2];
+                row[j + 3] += v * wr[j + 3];
+            }
+            for (; j < w->cols; j++)
                 row[j] += v * wr[j];
         }
         for (int j = 0; j < w->cols; j++)

@@ -191,37 +191,66 @@ static void grad_qk(const Attn *a, Mat *dq, Mat *dk)
     }
 }
 
+/* y += a * x over n values, four lanes side by side (each y[j] gets the
+ * same product and sum as one at a time, bit for bit). */
+static void axpy(double *restrict y, const double *restrict x, double a, int n)
+{
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        y[j] += a * x[j];
+        y[j + 1] += a * x[j + 1];
+        y[j + 2] += a * x[j + 2];
+        y[j + 3] += a * x[j + 3];
+    }
+    for (; j < n; j++)
+        y[j] += a * x[j];
+}
+
 /* gw += H^T dm over the cells of dm that come from W (p: 0 for Q, 1 for K;
- * cells set by hand are constants). */
+ * cells set by hand are constants). Rows of dm that are all 0 (the rows of
+ * dQ no target reaches) add nothing and are skipped. */
 static void back_to_w(const Attn *a, const Mat *dm, int p, Mat *gw)
 {
     const Mat *h = &a->m[M_H];
+    int cols = dm->cols;
     for (int r = 0; r < dm->rows; r++) {
-        bool some = a->override[p][r], zero = true;
-        for (int c = 0; c < dm->cols && zero; c++)
-            zero = MAT_AT(dm, r, c) == 0.0;
-        if (zero) /* rows no target reaches (most of dQ) add nothing */
+        const double *d = &MAT_AT(dm, r, 0);
+        bool zero = true;
+        for (int c = 0; c < cols && zero; c++)
+            zero = d[c] == 0.0;
+        if (zero)
             continue;
+        bool some = a->override[p][r];
         for (int m = 0; m < h->cols; m++) {
-            double hv = MAT_AT(h, r, m);
-            for (int c = 0; c < dm->cols; c++)
-                if (!some || !attn_cell_overridden(a, p, r, c))
-                    MAT_AT(gw, m, c) += hv * MAT_AT(dm, r, c);
+            double hv = MAT_AT(h, r, m), *g = &MAT_AT(gw, m, 0);
+            if (!some) {
+                axpy(g, d, hv, cols);
+                continue;
+            }
+            for (int c = 0; c < cols; c++)
+                if (!attn_cell_overridden(a, p, r, c))
+                    g[c] += hv * d[c];
         }
     }
+}
+
+/* dL/dWq and dL/dWk into gq and gk, with dq and dk (n x h*d_k) as room. */
+static bool compute_into(const Attn *a, Mat *gq, Mat *gk, Mat *dq, Mat *dk)
+{
+    int n = attn_tokens(a), cols = a->m[M_WQ].cols;
+    if (!zeros(gq, attn_d_model(a), cols) || !zeros(gk, attn_d_model(a), cols) || !zeros(dq, n, cols) ||
+        !zeros(dk, n, cols))
+        return false;
+    grad_qk(a, dq, dk);
+    back_to_w(a, dq, 0, gq);
+    back_to_w(a, dk, 1, gk);
+    return true;
 }
 
 bool grad_compute(const Attn *a, Mat *gq, Mat *gk)
 {
     Mat dq = {0}, dk = {0};
-    int n = attn_tokens(a), cols = a->m[M_WQ].cols;
-    bool ok = zeros(gq, attn_d_model(a), cols) && zeros(gk, attn_d_model(a), cols) && mat_new(&dq, n, cols) &&
-              mat_new(&dk, n, cols);
-    if (ok) {
-        grad_qk(a, &dq, &dk);
-        back_to_w(a, &dq, 0, gq);
-        back_to_w(a, &dk, 1, gk);
-    }
+    bool ok = compute_into(a, gq, gk, &dq, &dk);
     mat_free(&dq);
     mat_free(&dk);
     return ok;
@@ -254,7 +283,7 @@ bool grad_descend(Attn *a, int steps)
     int nloss = a->nloss;
     double hist[ATTN_LOSS_HIST];
     memcpy(hist, a->loss_hist, sizeof hist);
-    Mat gq = {0}, gk = {0}, wq = {0}, wk = {0};
+    Mat gq = {0}, gk = {0}, wq = {0}, wk = {0}, dq = {0}, dk = {0};
     bool ok = mat_copy(&wq, &a->m[M_WQ]) && mat_copy(&wk, &a->m[M_WK]);
     if (ok && a->reached < STAGE_SOFTMAX)
         attn_run_to(a, STAGE_SOFTMAX);
@@ -265,7 +294,7 @@ bool grad_descend(Attn *a, int steps)
             attn_run_stage(a, STAGE_SOFTMAX);
         }
         remember_loss(a);
-        ok = grad_compute(a, &gq, &gk);
+        ok = compute_into(a, &gq, &gk, &dq, &dk);
         ok = ok && descend(&a->m[M_WQ], &gq, a->lr);
         ok = ok && descend(&a->m[M_WK], &gk, a->lr);
     }
@@ -278,6 +307,8 @@ bool grad_descend(Attn *a, int steps)
     a->reached = a->reached < STAGE_INPUT ? a->reached : STAGE_INPUT;
     mat_free(&gq);
     mat_free(&gk);
+    mat_free(&dq);
+    mat_free(&dk);
     mat_free(&wq);
     mat_free(&wk);
     return ok;

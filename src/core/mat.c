@@ -58,6 +58,21 @@ bool mat_copy(Mat *dst, const Mat *src)
     return true;
 }
 
+/* y += a * x over n values, four lanes side by side (each y[j] gets the
+ * same product and sum as one at a time, bit for bit). */
+static void axpy(double *restrict y, const double *restrict x, double a, int n)
+{
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        y[j] += a * x[j];
+        y[j + 1] += a * x[j + 1];
+        y[j + 2] += a * x[j + 2];
+        y[j + 3] += a * x[j + 3];
+    }
+    for (; j < n; j++)
+        y[j] += a * x[j];
+}
+
 /* dst = a * b, every cell summed k = 0..n-1 from 0.0 (the order explain.c repeats). */
 bool mat_mul(Mat *dst, const Mat *a, const Mat *b)
 {
@@ -74,9 +89,7 @@ bool mat_mul(Mat *dst, const Mat *a, const Mat *b)
             out[j] = 0.0;
         for (int k = 0; k < a->cols; k++) {
             double x = MAT_AT(a, i, k);
-            const double *row = &MAT_AT(b, k, 0);
-            for (int j = 0; j < b->cols; j++)
-                out[j] += x * row[j];
+            axpy(out, &MAT_AT(b, k, 0), x, b->cols);
         }
     }
     return true;
