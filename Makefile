@@ -122,8 +122,8 @@ screenshots: all
 
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
-CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads
-LESSON_TESTS = test_text test_action test_load test_session test_template test_ask test_live test_heads_lesson
+CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad
+LESSON_TESTS = test_text test_action test_load test_session test_template test_ask test_live test_heads_lesson test_train
 UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration
 
 $(B)/tests/%.o: tests/%.c | deps
@@ -209,14 +209,15 @@ worksheet: $(B)/qkvtutor
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor
 
-# --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12).
+# --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12),
+# and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12).
 # python3-numpy is installed when missing (tests/need.sh); without apt-get
 # the suite is skipped, and `make test` counts it so.
 PYTHON ?= /usr/bin/python3
 numpy: $(B)/qkvtutor
 	@sh tests/need.sh numpy python3-numpy $(PYTHON) -c 'import numpy'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
-	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor
+	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:

@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "core/explain.h"
+#include "core/grad.h"
 #include "lesson/fmt.h"
 #include "lesson/i18n.h"
 #include "lesson/live.h"
 #include "lesson/session.h"
+#include "lesson/train.h"
 
 /* Print lesson text safely: control characters become visible stand-ins. */
 static void put_text(FILE *out, const char *s, bool ascii)
@@ -208,6 +210,20 @@ static void put_options(FILE *out, const Attn *a, bool ascii)
     fputc('\n', out);
 }
 
+/* The training panel's lines, as the view shows them (from the softmax stage on, with targets). */
+static void put_training(FILE *out, const Lesson *l, const Session *s, Focus f, const FmtOpt *fo)
+{
+    char lines[6][FMT_LINE];
+    if (session_stage(s) < STAGE_SOFTMAX || s->cur.ntarget == 0 || s->cur.reached < STAGE_SOFTMAX)
+        return;
+    int n = train_lines(l, &s->cur, train_focus_target(&s->cur, s->head > 0 ? s->head - 1 : 0, f.i), f.kind == FOCUS_CELL ? f.j : 0, fo, lines, 6);
+    for (int k = 0; k < n; k++) {
+        fprintf(out, "  %s ", k == 0 ? _("training:") : "         ");
+        put_text(out, lines[k], fo->ascii);
+        fputc('\n', out);
+    }
+}
+
 static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o, const FmtOpt *fo)
 {
     const Step *st = session_step(s);
@@ -243,6 +259,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     for (int k = 0; k < n; k++)
         put_matrix(out, l, s, ids[k], fo);
     put_explain(out, s, step_focus(st), fo);
+    put_training(out, l, s, step_focus(st), fo);
     for (int k = 0; k < st->nexpect && !l->reseeded; k++) { /* a --variant's numbers are not the lesson's */
         static char msg[EXPECT_MSG_MAX];
         char what[EXPECT_MSG_MAX / 8];
@@ -306,6 +323,37 @@ static cJSON *json_matrix(const Mat *m, const Attn *masked)
     return rows;
 }
 
+/* Add item to obj under name (to an array when name is NULL); on failure
+ * item is freed. */
+static bool json_put(cJSON *obj, const char *name, cJSON *item)
+{
+    bool ok = item && (name ? cJSON_AddItemToObject(obj, name, item) : cJSON_AddItemToArray(obj, item));
+    if (!ok)
+        cJSON_Delete(item);
+    return ok;
+}
+
+/* "training": {lr, targets: [{head, row, target}], loss, grad: {Wq, Wk}}
+ * for state a (reached the softmax), 1-based head and row. */
+static bool json_training(cJSON *root, const Attn *a)
+{
+    Mat gq = {0}, gk = {0};
+    cJSON *tr = cJSON_AddObjectToObject(root, "training"), *list = NULL, *grad = NULL;
+    bool ok = tr && cJSON_AddNumberToObject(tr, "lr", a->lr) && (list = cJSON_AddArrayToObject(tr, "targets"));
+    for (int k = 0; ok && k < a->ntarget; k++) {
+        cJSON *one = cJSON_CreateObject();
+        ok = json_put(list, NULL, one) && cJSON_AddNumberToObject(one, "head", a->target[k].head + 1) &&
+             cJSON_AddNumberToObject(one, "row", a->target[k].row + 1) &&
+             json_put(one, "target", cJSON_CreateDoubleArray(a->target[k].t, attn_tokens(a)));
+    }
+    ok = ok && cJSON_AddNumberToObject(tr, "loss", grad_loss(a)) && grad_compute(a, &gq, &gk) &&
+         (grad = cJSON_AddObjectToObject(tr, "grad")) && json_put(grad, "Wq", json_matrix(&gq, NULL)) &&
+         json_put(grad, "Wk", json_matrix(&gk, NULL));
+    mat_free(&gq);
+    mat_free(&gk);
+    return ok;
+}
+
 /* Build the --json object for state a; NULL when out of memory. */
 static cJSON *json_state(const Lesson *l, const Attn *a, Lang lang)
 {
@@ -326,6 +374,8 @@ static cJSON *json_state(const Lesson *l, const Attn *a, Lang lang)
               cJSON_AddNumberToObject(root, "d_model", l->d_model) &&
               cJSON_AddNumberToObject(root, "d_k", l->d_k) && cJSON_AddNumberToObject(root, "d_v", l->d_v) &&
               (mats = cJSON_AddObjectToObject(root, "matrices"));
+    if (ok && a->ntarget > 0 && a->reached >= STAGE_SOFTMAX)
+        ok = json_training(root, a);
     bool multi = attn_heads(a) > 1;
     /* With 2+ heads or W_O: "heads" and "d_out"; one-head lessons print
      * exactly what they did before. */

@@ -365,6 +365,46 @@ static void asks_answered(void **state)
     i18n_set(LANG_EN, NULL);
 }
 
+/* Training keys: before the softmax stage they say where A comes; T sets
+ * a target on the focused cell (again: none); g without a target says why;
+ * g and G name the steps and their effect on the focused weight; u takes
+ * back a whole G; while a row of Q is set by hand, g says why and how. */
+static void training_keys(void **state)
+{
+    Fix *f = open_yaml(LESSON2);
+    keys(f->v, "g");
+    assert_string_equal(f->v->msg, "Training works on A, computed at step 2 (stage 4, softmax): T sets a target there, "
+                                   "g takes a step.");
+    keys(f->v, "n");
+    keys(f->v, "g");
+    assert_string_equal(f->v->msg, "step: nothing to learn yet: set a target first, like target A[1] = 3 (in the view, T "
+                                   "targets the focused cell of A)");
+    f->v->fi = 0;
+    f->v->fj = 2;
+    keys(f->v, "T");
+    assert_string_equal(f->v->msg, "target A[1] = 3: α₁₃ 0.350 (unchanged). u undoes it.");
+    keys(f->v, "g");
+    assert_string_equal(f->v->msg, "one gradient step, lr 0.5: α₁₃ 0.350 → 0.387. u undoes it.");
+    keys(f->v, "G");
+    /* 1 + 10 steps: REFERENCE.md step 11 */
+    assert_string_equal(f->v->msg, "10 gradient steps, lr 0.5: α₁₃ 0.387 → 0.966. u undoes it.");
+    int n = f->v->s.nedits;
+    keys(f->v, "u");
+    assert_int_equal(f->v->s.nedits, n - 1);
+    assert_near(MAT_AT(&f->v->s.cur.m[M_A], 0, 2), 0.38660927092940062, 1e-12);
+    keys(f->v, ":step 2\r"); /* the prompt names the steps and their effect too */
+    assert_string_equal(f->v->msg, "2 gradient steps, lr 0.5: α₁₃ 0.387 → 0.535. u undoes it.");
+    keys(f->v, "u");
+    keys(f->v, "n"); /* step 3's do: Q[1] = K[1] * 5 */
+    keys(f->v, "g");
+    assert_string_equal(f->v->msg, "step: a step trains W_Q and W_K, but row 1 of Q is set by hand, not computed from "
+                                   "them; reset it first (r in the view, or undo the edit with u)");
+    keys(f->v, "p");
+    keys(f->v, "T");
+    assert_string_equal(f->v->msg, "target A[1] = none: α₁₃ 0.387 (unchanged). u undoes it.");
+    close_fix(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +418,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(save_refuses_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(view_opens_at_step, setup, teardown),
         cmocka_unit_test_setup_teardown(asks_answered, setup, teardown),
+        cmocka_unit_test_setup_teardown(training_keys, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -673,6 +673,60 @@ static void test_change_marks(void **state)
     }
 }
 
+/* Training (lesson 09 after its target): a step marks every W_Q and W_K
+ * cell that moved with ▲/▼ (and X is not on the board to be marked), the
+ * training panel is laid out with the loss and the chain rule, the bars
+ * show before -> after, and at 60x18 the panel keeps at least its loss line. */
+static void test_training_panel(void **state)
+{
+    static const int at[][2] = {{100, 32}, {80, 24}, {60, 18}};
+    for (size_t z = 0; z < sizeof at / sizeof *at; z++) {
+        Case c;
+        char err[256], cell[256], text[FMT_LINE];
+        load_builtin(&c, "lessons/09");
+        assert_true(session_goto(&c.s, 1)); /* target A[1] = 3 */
+        assert_int_equal(c.s.cur.ntarget, 1);
+        assert_true(session_act_text(&c.s, "step", err, sizeof err));
+        view_state(&c, MODE_NORMAL, LANG_EN, at[z][0], at[z][1]);
+        layout_plan(&c.in, &c.p);
+        const PlanBlock *b = plan_block(&c.p, BLOCK_TRAIN);
+        assert_non_null(b);
+        assert_true(b->h >= 1);
+        block_text(&c, b, ROLE_ARITH, text, sizeof text);
+        if (!strstr(text, "lossL=−lnα₁₃=0.950"))
+            fail_msg("%dx%d: the panel reads \"%s\"", at[z][0], at[z][1], text);
+        if (at[z][1] >= 24 && !strstr(text, "∂L/∂s₁=α₁−t=[0.276,0.337,−0.613]"))
+            fail_msg("%dx%d: no dL/ds in \"%s\"", at[z][0], at[z][1], text);
+        int marked = 0;
+        FmtOpt fo = {c.l.digits, false, false};
+        for (int k = 0; k < c.p.ncell; k++) {
+            const PlanCell *x = &c.p.cell[k];
+            assert_true(x->id != M_X || !(x->flags & (CELL_UP | CELL_DOWN)));
+            if (x->id != M_WQ && x->id != M_WK)
+                continue;
+            char now[64], was[64];
+            fmt_num(MAT_AT(&c.s.cur.m[x->id], x->i, x->j), &fo, now, sizeof now);
+            fmt_num(MAT_AT(&c.s.before.m[x->id], x->i, x->j), &fo, was, sizeof was);
+            row_text(&c.p, x->y, x->x, x->x + x->w, cell, sizeof cell);
+            if (strcmp(now, was) != 0) {
+                if (!strstr(cell, "▲") && !strstr(cell, "▼"))
+                    fail_msg("%s[%d][%d] moved %s -> %s but shows \"%s\"", attn_mat_name(x->id), x->i + 1, x->j + 1,
+                             was, now, cell);
+                marked++;
+            } else if (strstr(cell, "▲") || strstr(cell, "▼")) {
+                fail_msg("%s[%d][%d] did not move but shows \"%s\"", attn_mat_name(x->id), x->i + 1, x->j + 1, cell);
+            }
+        }
+        /* W_Q's row 1 and all of W_K at 100x32; at 80x24 the trace and the
+         * edited-state notice take rows, and W_K's rows may scroll */
+        if (at[z][1] >= 32)
+            assert_true(marked >= 3 + 12);
+        else if (at[z][1] >= 24)
+            assert_true(marked >= 3);
+        unload(&c);
+    }
+}
+
 /* The bars have one scale at a size: 0.313 is as long in edit mode as in
  * normal mode. */
 static void test_bars_one_scale(void **state)
@@ -895,6 +949,7 @@ int main(void)
         cmocka_unit_test(test_presentation_operands),
         cmocka_unit_test(test_lesson4_softmax_shows_s),
         cmocka_unit_test(test_change_marks),
+        cmocka_unit_test(test_training_panel),
         cmocka_unit_test(test_bars_one_scale),
         cmocka_unit_test(test_override_mark_apart),
         cmocka_unit_test(test_very_wide),

@@ -607,7 +607,7 @@ static void dump_numbers_read_back(void **state)
 {
     (void)state;
     static const double vals[] = {-0.169, 0.873, -2.870, -1e-4, 12.5};
-    FmtOpt o = {3, false};
+    FmtOpt o = {3, false, false};
     for (size_t k = 0; k < sizeof vals / sizeof *vals; k++) {
         char buf[64];
         double v;

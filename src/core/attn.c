@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HEAD_NAMES(h) "Q" #h, "K" #h, "V" #h, "QKt" #h, "S" #h, "A" #h, "O" #h
@@ -67,6 +68,7 @@ bool attn_init_heads(Attn *a, int n, int d_model, int heads, int d_k, int d_v, i
     a->mask = MASK_NONE;
     a->temp = 1.0;
     a->positions = POS_NONE;
+    a->lr = ATTN_LR_DEFAULT;
     for (int i = 0; i < MAT_MAX; i++)
         a->tok[i] = i;
     return true;
@@ -77,6 +79,7 @@ void attn_free(Attn *a)
 {
     for (int id = 0; id < M_COUNT; id++)
         mat_free(&a->m[id]);
+    free(a->target);
     memset(a, 0, sizeof *a);
 }
 
@@ -100,6 +103,19 @@ bool attn_copy(Attn *dst, const Attn *src)
     dst->heads = src->heads;
     dst->has_wo = src->has_wo;
     memcpy(dst->ovh, src->ovh, sizeof dst->ovh);
+    dst->lr = src->lr;
+    dst->nloss = src->nloss;
+    memcpy(dst->loss_hist, src->loss_hist, sizeof dst->loss_hist);
+    if (dst->ntarget != src->ntarget) { /* the training targets (grad.h) */
+        AttnTarget *t = src->ntarget ? malloc(sizeof *t * (size_t)src->ntarget) : NULL;
+        if (src->ntarget && !t)
+            return false;
+        free(dst->target);
+        dst->target = t;
+        dst->ntarget = src->ntarget;
+    }
+    if (src->ntarget)
+        memcpy(dst->target, src->target, sizeof *dst->target * (size_t)src->ntarget);
     return true;
 }
 
@@ -108,17 +124,30 @@ bool attn_copy(Attn *dst, const Attn *src)
  * hw is one head's width. */
 static void project(Mat *dst, const Mat *x, const Mat *w, const bool *keep, const unsigned short *ovh, int hw)
 {
+    double row[MAT_MAX];
     for (int i = 0; i < x->rows; i++) {
         if (keep[i] && ovh[i] == 0)
             continue;
-        for (int j = 0; j < w->cols; j++) {
-            if (keep[i] && (ovh[i] >> (j / hw) & 1u))
-                continue;
-            double sum = 0.0;
-            for (int k = 0; k < x->cols; k++)
-                sum += MAT_AT(x, i, k) * MAT_AT(w, k, j);
-            MAT_AT(dst, i, j) = sum;
+        /* k outer: each cell sums k = 0, 1, ... from 0.0 as before (the same
+         * bits), the cells of the row side by side */
+        for (int j = 0; j < w->cols; j++)
+            row[j] = 0.0;
+        for (int k = 0; k < x->cols; k++) {
+            double v = MAT_AT(x, i, k);
+            const double *wr = &MAT_AT(w, k, 0);
+            int j = 0;
+            for (; j + 4 <= w->cols; j += 4) { /* four lanes side by side */
+                row[j] += v * wr[j];
+                row[j + 1] += v * wr[j + 1];
+                row[j + 2] += v * wr[j + 2];
+                row[j + 3] += v * wr[j + 3];
+            }
+            for (; j < w->cols; j++)
+                row[j] += v * wr[j];
         }
+        for (int j = 0; j < w->cols; j++)
+            if (!keep[i] || !(ovh[i] >> (j / hw) & 1u))
+                MAT_AT(dst, i, j) = row[j];
     }
 }
 
@@ -165,6 +194,20 @@ static void run_qkv(Attn *a)
     for (int h = 1; a->heads > 1 && h <= a->heads; h++)
         for (int p = 0; p < 3; p++)
             take_cols(&a->m[attn_head_id((MatId)(M_Q + p), h)], &a->m[M_Q + p], (h - 1) * (p == 2 ? dv : dk));
+}
+
+/* Training moved Wq and Wk (grad.h): project Q and K again (and their heads'
+ * columns), V and stage 1 as they were; reached drops to the qkv stage. */
+void attn_rerun_qk(Attn *a)
+{
+    const Mat *in = &a->m[a->positions == POS_SINUSOIDAL ? M_H : M_X];
+    int dk = attn_d_k(a);
+    for (int p = 0; p < 2; p++)
+        project(&a->m[M_Q + p], in, &a->m[M_WQ + p], a->override[p], a->ovh[p], dk);
+    for (int h = 1; a->heads > 1 && h <= a->heads; h++)
+        for (int p = 0; p < 2; p++)
+            take_cols(&a->m[attn_head_id((MatId)(M_Q + p), h)], &a->m[M_Q + p], (h - 1) * dk);
+    a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
 }
 
 /* Head h's id of base, or base itself with one head. */

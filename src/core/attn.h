@@ -60,6 +60,16 @@ typedef enum {
     M_COUNT = M_HEAD0 + ATTN_HEADS_MAX * ATTN_HM_N
 } MatId;
 
+/* A training target (grad.h): row `row` of head `head`'s A should become
+ * the distribution t (non-negative, summing to 1, 0 wherever masked). */
+typedef struct {
+    int head, row;             /* 0-based */
+    double t[MAT_MAX];
+} AttnTarget;
+
+#define ATTN_LR_DEFAULT 0.5
+#define ATTN_LOSS_HIST 48
+
 typedef struct {
     Mat m[M_COUNT];
     bool override[3][MAT_MAX]; /* rows of Q, K, V set by hand (index m - M_Q) */
@@ -75,6 +85,11 @@ typedef struct {
     /* Which heads' parts of an overridden row (override[p][i]) were set by
      * hand: bit k-1 for head k; 0 means the whole row. */
     unsigned short ovh[3][MAT_MAX];
+    double lr;                 /* training: the learning rate, > 0 (ATTN_LR_DEFAULT) */
+    int ntarget;               /* training: the targets, ordered by (head, row); owned */
+    AttnTarget *target;
+    int nloss;                 /* training: the loss before each step since the targets were set, */
+    double loss_hist[ATTN_LOSS_HIST]; /* the last ATTN_LOSS_HIST of them, oldest first */
 } Attn;
 
 /* Shape the state for n tokens, d_model features, d_k and d_v columns.
@@ -90,6 +105,9 @@ bool attn_copy(Attn *dst, const Attn *src);
 /* Compute `stage` from stage-1's results. Requires a->reached >= stage-1. */
 void attn_run_stage(Attn *a, int stage);
 void attn_run_to(Attn *a, int stage);
+/* After a training step changed Wq and Wk (stage 2 reached): Q and K
+ * projected again, V kept; reached becomes the qkv stage. */
+void attn_rerun_qk(Attn *a);
 
 int attn_tokens(const Attn *a);
 int attn_d_model(const Attn *a);

@@ -58,6 +58,21 @@ bool mat_copy(Mat *dst, const Mat *src)
     return true;
 }
 
+/* y += a * x over n values, four lanes side by side (each y[j] gets the
+ * same product and sum as one at a time, bit for bit). */
+static void axpy(double *restrict y, const double *restrict x, double a, int n)
+{
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        y[j] += a * x[j];
+        y[j + 1] += a * x[j + 1];
+        y[j + 2] += a * x[j + 2];
+        y[j + 3] += a * x[j + 3];
+    }
+    for (; j < n; j++)
+        y[j] += a * x[j];
+}
+
 /* dst = a * b, every cell summed k = 0..n-1 from 0.0 (the order explain.c repeats). */
 bool mat_mul(Mat *dst, const Mat *a, const Mat *b)
 {
@@ -65,13 +80,18 @@ bool mat_mul(Mat *dst, const Mat *a, const Mat *b)
     assert(a->cols == b->rows);
     if (!reshape(dst, a->rows, b->cols))
         return false;
-    for (int i = 0; i < a->rows; i++)
-        for (int j = 0; j < b->cols; j++) {
-            double sum = 0.0;
-            for (int k = 0; k < a->cols; k++)
-                sum += MAT_AT(a, i, k) * MAT_AT(b, k, j);
-            MAT_AT(dst, i, j) = sum;
+    /* Row by row, k outer: each cell still sums its products for k = 0, 1,
+     * ... from 0.0 (the same number, bit for bit), but the cells of a row
+     * are independent sums the compiler can run side by side. */
+    for (int i = 0; i < a->rows; i++) {
+        double *out = &MAT_AT(dst, i, 0);
+        for (int j = 0; j < b->cols; j++)
+            out[j] = 0.0;
+        for (int k = 0; k < a->cols; k++) {
+            double x = MAT_AT(a, i, k);
+            axpy(out, &MAT_AT(b, k, 0), x, b->cols);
         }
+    }
     return true;
 }
 
@@ -82,13 +102,33 @@ bool mat_mul_bt(Mat *dst, const Mat *a, const Mat *b)
     assert(a->cols == b->cols);
     if (!reshape(dst, a->rows, b->rows))
         return false;
-    for (int i = 0; i < a->rows; i++)
-        for (int j = 0; j < b->rows; j++) {
+    /* Four cells at a time, each its own sum in the order k = 0, 1, ...
+     * (the same number as one at a time), so the sums do not wait on each
+     * other. */
+    for (int i = 0; i < a->rows; i++) {
+        const double *x = &MAT_AT(a, i, 0);
+        int j = 0;
+        for (; j + 4 <= b->rows; j += 4) {
+            const double *y0 = &MAT_AT(b, j, 0), *y1 = y0 + b->cols, *y2 = y1 + b->cols, *y3 = y2 + b->cols;
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            for (int k = 0; k < a->cols; k++) {
+                s0 += x[k] * y0[k];
+                s1 += x[k] * y1[k];
+                s2 += x[k] * y2[k];
+                s3 += x[k] * y3[k];
+            }
+            MAT_AT(dst, i, j) = s0;
+            MAT_AT(dst, i, j + 1) = s1;
+            MAT_AT(dst, i, j + 2) = s2;
+            MAT_AT(dst, i, j + 3) = s3;
+        }
+        for (; j < b->rows; j++) {
             double sum = 0.0;
             for (int k = 0; k < a->cols; k++)
-                sum += MAT_AT(a, i, k) * MAT_AT(b, j, k);
+                sum += x[k] * MAT_AT(b, j, k);
             MAT_AT(dst, i, j) = sum;
         }
+    }
     return true;
 }
 

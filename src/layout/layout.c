@@ -18,6 +18,7 @@
 #include "../core/explain.h"
 #include "../lesson/fmt.h"
 #include "../lesson/i18n.h"
+#include "../lesson/train.h"
 #include "../lesson/live.h"
 
 #define MAX_BOXES 4
@@ -340,6 +341,12 @@ static int stage_bands(const Ctx *c, Band *b)
 
 static int band_spare(Ctx *c, Band *b);
 
+/* Is the training panel shown: targets set, from the softmax stage on? */
+static bool training(const Ctx *c)
+{
+    return c->a->ntarget > 0 && session_stage(c->s) >= STAGE_SOFTMAX && c->a->reached >= STAGE_SOFTMAX;
+}
+
 /* The board, the normal layout: Q K V on top from the first step, and below
  * them X with the W in use while Q K V are made, then S A O. A matrix keeps
  * its place from step to step and a stage fills in dots, so a next redraws
@@ -382,6 +389,15 @@ static int board_bands(Ctx *c, Band *b)
             xw->n = 2;
         }
         return 2;
+    }
+    if (training(c)) { /* what a step changes, W_Q and W_K, in place of Q K V */
+        b[0].n = 0;
+        Box wq = mkbox(M_WQ, -1, ROLE_ROW, -1, -1, -1), wk = mkbox(M_WK, -1, ROLE_ROW, -1, -1, -1);
+        wq.quoted = wk.quoted = true; /* the panel's ∂L/∂W_Q and ∂L/∂W_K: kept on screen */
+        add(&b[0], wq);
+        add(&b[0], wk);
+        if (st == STAGE_OUTPUT)
+            add(&b[0], operand(M_V, -1, ROLE_ROW, j));
     }
     MatId ms = H(c, M_S), ma = H(c, M_A), mo = H(c, M_O);
     Box s = st == STAGE_SCORES ? result_box(ms, i, j) : st == STAGE_SOFTMAX ? operand(ms, i, ROLE_ROW, -1) : mkbox(ms, -1, ROLE_ROW, -1, -1, -1);
@@ -1583,8 +1599,10 @@ static int context_band(Ctx *c, Band *b, int n)
         rows += band_rows(c, &b[k]) + 3;
     Band x = {0};
     add(&x, mkbox(M_X, -1, ROLE_ROW, -1, -1, -1));
-    for (MatId w = M_WQ; w <= M_WV; w++)
-        add(&x, mkbox(w, -1, ROLE_ROW, -1, -1, -1));
+    for (MatId w = M_WQ; w <= M_WV; w++) /* training: Q K instead, the Ws are on top */
+        add(&x, mkbox(training(c) ? (MatId)(w - M_WQ + M_Q) : w, -1, ROLE_ROW, -1, -1, -1));
+    if (training(c))
+        x.n = 3;
     if (band_spare(c, &x) < 0)
         x.n--;
     if (band_spare(c, &x) < 0 || rows + band_rows(c, &x) + 3 + 3 + 14 > c->rows)
@@ -1688,7 +1706,7 @@ typedef struct {
     char (*lines)[FMT_LINE];
 } Part;
 
-#define MAX_PARTS 10
+#define MAX_PARTS 12
 #define MAX_RANK 4
 
 /* The vertical budget: every figure below the ribbon, in rows. */
@@ -1864,7 +1882,7 @@ static void short_part(Ctx *c, Budget *g, BlockKind k, Role r, int rank, const c
  * edited-state notice, the narration (dimmed when the numbers are the
  * student's), the exercise line, the status lines and the key bar. */
 static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*st)[FMT_LINE],
-                  char (*kb)[FMT_LINE], char (*more_lines)[FMT_LINE])
+                  char (*kb)[FMT_LINE], char (*more_lines)[FMT_LINE], char (*train)[FMT_LINE])
 {
     const LayoutIn *in = c->in;
     char status[FMT_LINE], text[FMT_LINE];
@@ -1882,6 +1900,24 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     }
     p->min = p->n ? 1 : 0;
     bool arith = p->n > 0;
+    if (training(c)) { /* the target, the loss and the chain rule */
+        FmtOpt tf = {c->l->digits, in->ascii, false};
+        char raw[6][FMT_LINE];
+        int ti = train_focus_target(c->a, c->s->head > 0 ? c->s->head - 1 : 0, in->fi), nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
+        /* rank 0, before the narration: the chain rule's later lines go first */
+        p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = 0});
+        int head = 0; /* the lines of the first: the target and the loss, kept whole */
+        for (int k = 0; k < nraw && p->n < 8; k++) {
+            p->n += wrap(raw[k], w, train + p->n, 8 - p->n, true, &more);
+            p->cut = p->cut || more;
+            if (k == 0)
+                head = p->n;
+        }
+        p->want = p->n + p->cut;
+        p->soft = head < p->n ? head + 1 : head; /* the loss, and ∂L/∂s = α − t */
+        p->min = head;
+        p->gap = arith ? 1 : 0;
+    }
     FmtOpt fo = {c->l->digits, in->ascii, false};
     if (session_trace_line(c->s, in->fi, in->fj, &fo, text, sizeof text))
         short_part(c, g, BLOCK_TRACE, ROLE_ARITH, 1, text, true, more_lines);
@@ -1920,7 +1956,8 @@ static void frame(Ctx *c, char (*lines)[FMT_LINE])
     Band bands[MAX_BANDS];
     int nb = layout_bands(c, bands);
     Budget g = {.blank_top = 1, .band_gap = 1};
-    parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES);
+    parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES,
+          lines + 5 * MAX_LINES);
     c->top = c->in->present ? 3 : 2;
     c->row_step = c->in->present ? 2 : 1;
     budget(c, bands, &nb, &g);
@@ -1976,7 +2013,7 @@ void layout_plan(const LayoutIn *in, Plan *p)
         too_small(&c);
         return;
     }
-    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 5);
+    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 6);
     if (!lines) {
         p->oom = true;
         return;

@@ -91,6 +91,7 @@ typedef enum {
     BLOCK_TRACE,             /* the effect trace of the last change, for the focused row */
     BLOCK_NOTICE,            /* the edited-state notice above the narration */
     BLOCK_ASK,               /* the open question, and on the last step the tally */
+    BLOCK_TRAIN,             /* training: the target, the loss and the chain rule */
     BLOCK_KINDS
 } BlockKind;
 

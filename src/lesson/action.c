@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "i18n.h"
 #include "num.h"
 #include "ref.h"
 #include "text.h"
+#include "train.h"
 
 /* A cursor over the action text; errors record the column they happened at. */
 typedef struct {
@@ -298,6 +300,118 @@ static bool swap(Lex *lx, Action *a)
     return end_(lx, END_PLAIN);
 }
 
+static void shortest(char *buf, size_t len, double v);
+
+/* A whole number from 1 written at lx->p into *out (saturated at 100000);
+ * false with msg (one %s: what was found) when there is none. */
+static bool count(Lex *lx, long *out, const char *msg)
+{
+    char q[40];
+    skip_ws(lx);
+    const char *at = lx->p;
+    long v = 0;
+    if (!isdigit((unsigned char)*lx->p))
+        return fail(lx, at, msg, quote(at, q, sizeof q));
+    while (isdigit((unsigned char)*lx->p)) {
+        v = v < 100000 ? v * 10 + (*lx->p - '0') : v;
+        lx->p++;
+    }
+    if (*lx->p == '.' || *lx->p == 'e' || *lx->p == 'E')
+        return fail(lx, at, msg, quote(at, q, sizeof q));
+    *out = v;
+    return true;
+}
+
+/* "step" or "step N": N gradient steps, 1..GRAD_STEP_MAX. */
+static bool step(Lex *lx, Action *a)
+{
+    a->kind = ACT_STEP;
+    a->n = 1;
+    skip_ws(lx);
+    if (*lx->p == '\0')
+        return true;
+    const char *at = lx->p;
+    long v;
+    if (!count(lx, &v, N_("step takes a whole number of steps from 1 to 10000, like step 10; found %s")))
+        return false;
+    if (v < 1 || v > GRAD_STEP_MAX)
+        return fail(lx, at, N_("step takes 1 to %d steps, found %ld"), GRAD_STEP_MAX, v);
+    a->n = (int)v;
+    return end_(lx, END_PLAIN);
+}
+
+/* "lr = x": the learning rate, a finite number above 0. */
+static bool learning_rate(Lex *lx, Action *a)
+{
+    a->kind = ACT_LR;
+    if (!accept(lx, '='))
+        return fail(lx, lx->p, N_("expected \"=\" then the learning rate, like lr = 0.5"));
+    skip_ws(lx);
+    const char *at = lx->p;
+    const char *w;
+    int wn = word(lx, &w);
+    lx->p = at;
+    if ((wn == 3 && (strncasecmp(w, "nan", 3) == 0 || strncasecmp(w, "inf", 3) == 0)) ||
+        (wn == 8 && strncasecmp(w, "infinity", 8) == 0))
+        return fail(lx, at, N_("lr must be a finite number above 0, like lr = 0.5; found %.*s"), wn, w);
+    if (!number(lx, &a->c))
+        return false;
+    if (!(a->c > 0)) {
+        char v[40];
+        shortest(v, sizeof v, a->c);
+        return fail(lx, at, N_("lr must be above 0 (each step moves W by -lr times the gradient), found %s"), v);
+    }
+    return end_(lx, END_PLAIN);
+}
+
+/* "target A[i] = j", "target A[i] = [t1, ..., tn]" or "target A[i] = none". */
+static bool target(Lex *lx, Action *a)
+{
+    const char *at, *w;
+    int j;
+    a->kind = ACT_TARGET;
+    skip_ws(lx);
+    if (!ref(lx, false, &a->mat, &a->i, &j, &at))
+        return false;
+    if (!train_target_ref(at, (int)(lx->p - at), a))
+        return fail(lx, at, N_("a target is a row of the attention weights, like target A[1] = 3; found %.*s"),
+                    (int)(lx->p - at), at);
+    if (j >= 0)
+        return fail(lx, at, N_("a target is a whole row of A, like target A[1] = 3 (all of row 1's weight on key "
+                               "3), not a cell"));
+    if (!accept(lx, '='))
+        return fail(lx, lx->p, N_("expected \"=\" then a key number, a list like [0, 0.5, 0.5], or none"));
+    skip_ws(lx);
+    if (*lx->p == '[') {
+        lx->p++;
+        a->opt = TARGET_DIST;
+        a->n = 0;
+        do {
+            if (a->n == MAT_MAX)
+                return fail(lx, lx->p, N_("a row has at most 64 numbers"));
+            if (!number(lx, &a->vals[a->n++]))
+                return false;
+        } while (accept(lx, ','));
+        if (!accept(lx, ']'))
+            return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"));
+        return end_(lx, END_PLAIN);
+    }
+    int n = word(lx, &w);
+    if (n == 4 && strncmp(w, "none", 4) == 0) {
+        a->opt = TARGET_NONE;
+        return end_(lx, END_PLAIN);
+    }
+    lx->p = w;
+    long v;
+    if (!count(lx, &v, N_("expected a key number from 1, a list like [0, 0.5, 0.5], or none; found %s")))
+        return false;
+    if (v == 0)
+        return fail(lx, w, N_("keys are numbered from 1"));
+    a->opt = TARGET_KEY;
+    a->j = v > MAT_MAX ? MAT_MAX : (int)v - 1;
+    return end_(lx, END_PLAIN);
+}
+
 /* The right-hand side of a row target: "[a, b]" or "N[j]" or "N[j] * c". */
 static bool row_rhs(Lex *lx, Action *a)
 {
@@ -351,6 +465,12 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
         return temperature(&lx, out);
     if (n == 4 && strncmp(w, "swap", 4) == 0)
         return swap(&lx, out);
+    if (n == 6 && strncmp(w, "target", 6) == 0)
+        return target(&lx, out);
+    if (n == 2 && strncmp(w, "lr", 2) == 0)
+        return learning_rate(&lx, out);
+    if (n == 4 && strncmp(w, "step", 4) == 0)
+        return step(&lx, out);
     if (n == 0 && *lx.p == '\0')
         return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"));
     lx.p = text;
@@ -509,6 +629,10 @@ static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
         }
         attn_swap_tokens(a, act->i, act->src_i);
         return true;
+    case ACT_TARGET:
+    case ACT_LR:
+    case ACT_STEP:
+        return train_apply(a, act, err, errlen);
     case ACT_RESET:
         snprintf(err, errlen, _("reset is handled by the session"));
         return false;
@@ -568,6 +692,35 @@ void action_format(const Action *act, char *buf, size_t len)
         return;
     case ACT_SWAP:
         snprintf(buf, len, "swap %d %d", act->i + 1, act->src_i + 1);
+        return;
+    case ACT_TARGET:
+        o = snprintf(buf, len, "target ");
+        if (o > 0 && (size_t)o < len)
+            train_target_name(act, buf + o, len - (size_t)o);
+        o = (int)strlen(buf);
+        if (act->opt == TARGET_NONE)
+            snprintf(buf + o, len - (size_t)o, " = none");
+        else if (act->opt == TARGET_KEY)
+            snprintf(buf + o, len - (size_t)o, " = %d", act->j + 1);
+        else {
+            o += snprintf(buf + o, len - (size_t)o, " = [");
+            for (int k = 0; k < act->n && o > 0 && (size_t)o < len; k++) {
+                shortest(t, sizeof t, act->vals[k]);
+                o += snprintf(buf + o, len - (size_t)o, "%s%s", k ? ", " : "", t);
+            }
+            if (o > 0 && (size_t)o < len)
+                snprintf(buf + o, len - (size_t)o, "]");
+        }
+        return;
+    case ACT_LR:
+        shortest(t, sizeof t, act->c);
+        snprintf(buf, len, "lr = %s", t);
+        return;
+    case ACT_STEP:
+        if (act->n == 1)
+            snprintf(buf, len, "step");
+        else
+            snprintf(buf, len, "step %d", act->n);
         return;
     case ACT_SCALE:
         snprintf(buf, len, "scale = %s", act->opt ? "sqrt_dk" : "none");

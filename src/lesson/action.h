@@ -9,6 +9,7 @@
  *   scale = none|sqrt_dk     softmax = naive|stable     reset
  *   mask = none|causal       temperature = T (0.05..20)
  *   positions = none|sinusoidal                swap i j (two tokens)
+ *   target A[i] = j | [t1, ..., tn] | none       lr = x       step | step N
  * Targets are X and the Ws (the pipeline recomputes from them) and rows of
  * Q, K, V (which become overrides). Indices are 1-based in the text and
  * 0-based in an Action. References are read by ref.h and numbers by num.h
@@ -25,8 +26,12 @@
 
 typedef enum {
     ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET,
-    ACT_MASK, ACT_TEMP, ACT_POS, ACT_SWAP
+    ACT_MASK, ACT_TEMP, ACT_POS, ACT_SWAP,
+    ACT_TARGET, ACT_LR, ACT_STEP    /* training (train.h) */
 } ActKind;
+
+/* ACT_TARGET's opt: no target, all weight on key j, or the distribution vals. */
+enum { TARGET_NONE, TARGET_KEY, TARGET_DIST };
 
 typedef struct {
     ActKind kind;
@@ -39,6 +44,9 @@ typedef struct {
     double vals[MAT_MAX];
     int opt;            /* ACT_SCALE: Scale; ACT_SOFTMAX: Softmax; ACT_MASK: Mask; ACT_POS: Positions */
     /* ACT_SWAP: the two tokens are i and src_i (0-based) */
+    /* ACT_TARGET: row i of head `head`'s A (mat M_A), opt TARGET_*, key j or
+     * n vals; ACT_LR: c; ACT_STEP: n steps (1..GRAD_STEP_MAX) */
+    int head;
 } Action;
 
 /* Parse one action. On failure returns false, writes a message saying what

@@ -526,6 +526,16 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
             append(buf, len, "%s%s", k ? ", " : "", fmt_exact(act->vals[k], x, sizeof x));
         append(buf, len, "]");
         return;
+    case ACT_STEP:
+        if (act->n == 1)
+            snprintf(buf, len, _("one gradient step, lr %s"), fmt_exact(s->cur.lr, x, sizeof x));
+        else
+            snprintf(buf, len, _("%d gradient steps, lr %s"), act->n, fmt_exact(s->cur.lr, x, sizeof x));
+        return;
+    case ACT_LR:
+        snprintf(buf, len, _("learning rate %s"), fmt_exact(act->c, x, sizeof x));
+        return;
+    case ACT_TARGET:
     case ACT_MASK: case ACT_TEMP: case ACT_POS: case ACT_SWAP: /* as written (action.c) */
         action_format(act, buf, len);
         return;

@@ -80,6 +80,7 @@ bool lesson_base(const Lesson *l, Attn *a)
     a->softmax = l->softmax;
     a->mask = l->mask;
     a->temp = l->temp > 0 ? l->temp : 1.0; /* a Lesson built by hand may leave it 0 */
+    a->lr = l->lr > 0 ? l->lr : ATTN_LR_DEFAULT;
     a->positions = l->positions;
     a->reached = STAGE_NONE;
     return true;

@@ -85,6 +85,7 @@ typedef struct {
     Mask mask;                      /* options: mask (none) */
     double temp;                    /* options: temperature (1; 0.05..20) */
     Positions positions;            /* options: positions (none) */
+    double lr;                      /* options: lr, the learning rate (0.5; > 0) */
     int digits;                     /* 1..6 */
     int start;                      /* 1-based step the view opens at (0: first) */
     int nsteps;

@@ -382,8 +382,9 @@ static bool load_choice(Ctx *c, const yaml_node_t *n, const char *name, const ch
     return true;
 }
 
-enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_MASK, O_TEMP, O_POS, O_N };
-static const char *const option_keys[O_N] = {"scale", "softmax", "digits", "mask", "temperature", "positions"};
+enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_MASK, O_TEMP, O_POS, O_LR, O_N };
+static const char *const option_keys[O_N] = {"scale", "softmax", "digits", "mask", "temperature", "positions",
+                                             "lr"};
 
 /* temperature: a number from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
 static bool load_temperature(Ctx *c, const yaml_node_t *n, double *t)
@@ -401,7 +402,7 @@ static bool load_temperature(Ctx *c, const yaml_node_t *n, double *t)
 static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
     int scale = SCALE_SQRT_DK, softmax = SOFTMAX_STABLE, mask = MASK_NONE, pos = POS_NONE;
-    double temp = 1.0;
+    double temp = 1.0, lr = ATTN_LR_DEFAULT;
     unsigned long long digits = 3;
     yaml_node_t *val[O_N] = {0}, *key[O_N] = {0};
     Keys ks = {option_keys, O_N, _("key"), _(" in options")};
@@ -422,11 +423,15 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
         return false;
     if (val[O_POS] && !load_choice(c, val[O_POS], "positions", "none", "sinusoidal", &pos))
         return false;
+    if (val[O_LR] && (!schema_num(c, val[O_LR], &lr, NULL) || !(lr > 0)))
+        return diag_fail(&c->d, val[O_LR], _("lr must be a number above 0 (the learning rate), found %s"),
+                         diag_found(&c->d, val[O_LR]));
     l->scale = (Scale)scale;
     l->softmax = (Softmax)softmax;
     l->mask = (Mask)mask;
     l->temp = temp;
     l->positions = (Positions)pos;
+    l->lr = lr;
     l->digits = (int)digits;
     return true;
 }

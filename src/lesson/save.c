@@ -3,6 +3,7 @@
 #include "fmt.h"
 #include "i18n.h"
 #include "live.h"
+#include "train.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -155,14 +156,70 @@ static void options(Out *o, const Attn *a, int digits)
         scalar(o, "positions", false);
         scalar(o, "sinusoidal", false);
     }
+    if (a->lr != ATTN_LR_DEFAULT) {
+        scalar(o, "lr", false);
+        number(o, a->lr);
+    }
     scalar(o, "digits", false);
     snprintf(buf, sizeof buf, "%d", digits);
     scalar(o, buf, false);
     map(o, false, false);
 }
 
+/* The training targets of the saved state, as actions on the step it opens
+ * at: the weights are baked in, the targets are not (the format has no key
+ * for them), and the script's own target actions were baked away. A
+ * target on a key the mask now hides is dropped from a (the scratch state). */
+static void target_actions(Out *o, Attn *a)
+{
+    char buf[2048];
+    int bad;
+    for (int k = 0; k < a->ntarget; k++) /* one the mask now hides cannot be written: left out, as a step refuses it */
+        if (grad_check_dist(a, a->target[k].row, a->target[k].t, attn_tokens(a), &bad) != GRAD_DIST_OK &&
+            grad_set_target(a, a->target[k].head, a->target[k].row, NULL))
+            k--;
+    if (a->ntarget == 0)
+        return;
+    scalar(o, "do", false);
+    seq(o, true, false);
+    for (int k = 0; k < a->ntarget; k++) {
+        Action act = {.kind = ACT_TARGET, .mat = M_A, .i = a->target[k].row, .head = a->target[k].head,
+                      .opt = TARGET_DIST, .n = attn_tokens(a)};
+        memcpy(act.vals, a->target[k].t, sizeof(double) * (size_t)act.n);
+        action_format(&act, buf, sizeof buf);
+        scalar(o, buf, true);
+    }
+    seq(o, false, false);
+}
+
+/* The actions of a step not yet baked in that apply to the saved state
+ * (scratch, updated as the file's later steps will update it): one that
+ * cannot (a student's edit made it so, e.g. the mask now hides a target's
+ * key) is left out, as the session itself skips it. */
+static void later_actions(Out *o, const Step *st, Attn *scratch, const Attn *base)
+{
+    char err[256];
+    int kept = 0;
+    bool keep[LESSON_MAX_ACTIONS];
+    for (int k = 0; k < st->nact && k < LESSON_MAX_ACTIONS; k++) {
+        if (st->act[k].kind == ACT_RESET) /* back to the saved lesson as written: no targets */
+            keep[k] = attn_copy(scratch, base);
+        else
+            keep[k] = action_apply(scratch, &st->act[k], err, sizeof err);
+        kept += keep[k];
+    }
+    if (kept == 0)
+        return;
+    scalar(o, "do", false);
+    seq(o, true, false);
+    for (int k = 0; k < st->nact && k < LESSON_MAX_ACTIONS; k++)
+        if (keep[k])
+            scalar(o, st->act_text[k], true);
+    seq(o, false, false);
+}
+
 /* One step: stage, focus, the actions not yet baked in, the narration. */
-static void step(Out *o, const Step *st, bool baked)
+static void step(Out *o, const Step *st, bool baked, bool start, Attn *scratch, const Attn *base)
 {
     char buf[64];
     map(o, true, false);
@@ -176,7 +233,11 @@ static void step(Out *o, const Step *st, bool baked)
         scalar(o, "focus", false);
         scalar(o, buf, true);
     }
-    if (!baked && st->nact > 0) {
+    if (start && scratch)
+        target_actions(o, scratch);
+    else if (!baked && st->nact > 0 && scratch)
+        later_actions(o, st, scratch, base);
+    else if (!baked && st->nact > 0) { /* out of memory for the scratch state: as written */
         scalar(o, "do", false);
         seq(o, true, false);
         for (int k = 0; k < st->nact; k++)
@@ -241,8 +302,14 @@ static void body(Out *o, const Session *s)
         return;
     scalar(o, "steps", false);
     seq(o, true, false);
+    Attn scratch = {0}, base = {0};
+    bool have = attn_copy(&scratch, a) && attn_copy(&base, a);
+    while (have && base.ntarget > 0)
+        have = grad_set_target(&base, base.target[0].head, base.target[0].row, NULL);
     for (int k = 0; k < l->nsteps; k++)
-        step(o, &l->steps[k], k <= s->step);
+        step(o, &l->steps[k], k <= s->step, k == s->step, have ? &scratch : NULL, &base);
+    attn_free(&scratch);
+    attn_free(&base);
     seq(o, false, false);
 }
 

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/grad.h"
 #include "../lesson/fmt.h"
+#include "../lesson/live.h"
 #include "../lesson/i18n.h"
 #include "../lesson/live.h"
 #include "../lesson/num.h"
@@ -53,6 +55,9 @@ typedef int (*Handler)(View *v, wint_t ch);
     X(REQ_PRESENT, NULL,                                    NULL,      req_present) \
     X(REQ_HEAD_PREV, N_("previous / next head (lessons with 2+ heads)"), NULL, req_head_prev) \
     X(REQ_HEAD_NEXT, NULL,                                  NULL,      req_head_next) \
+    X(REQ_TARGET,  N_("training: target A's cell / one step / ten"), NULL, req_target) \
+    X(REQ_STEP,    NULL,                                    N_("learn"), req_step)    \
+    X(REQ_STEP10,  NULL,                                    NULL,      req_step10)  \
     X(REQ_HELP,    N_("this help"),                         N_("help"),    req_help)    \
     X(REQ_QUIT,    N_("quit"),                              N_("quit"),    req_quit)
 
@@ -85,6 +90,7 @@ typedef enum {
     X('w', 0, "w", REQ_SAVE)          X('-', 0, "0-9, -", REQ_ANSWER) X('L', 0, "L", REQ_LANG) \
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
     X('[', 0, "[", REQ_HEAD_PREV)     X(']', 0, "]", REQ_HEAD_NEXT) \
+    X('T', 0, "T", REQ_TARGET)        X('g', 0, "g", REQ_STEP)        X('G', 0, "G", REQ_STEP10) \
     X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
 
 static const struct {
@@ -371,6 +377,59 @@ static int req_reset(View *v, wint_t ch)
         return FLAG_REDRAW;
     }
     return act(v, "reset");
+}
+
+/* Training works on A: from the softmax stage on. False (and a hint
+ * saying where A comes) before it. */
+static bool training_stage(View *v)
+{
+    char msg[256];
+    if (session_stage(&v->s) >= STAGE_SOFTMAX)
+        return true;
+    int k = session_step_reaching(&v->s, STAGE_SOFTMAX);
+    if (k >= 0)
+        snprintf(msg, sizeof msg, _("Training works on A, computed at step %d (stage 4, softmax): T sets a target "
+                                    "there, g takes a step."), k + 1);
+    else
+        snprintf(msg, sizeof msg, "%s", _("This lesson never computes A, so there is nothing to train."));
+    say_msg(v, ROLE_HINT, msg);
+    return false;
+}
+
+/* Apply a training action; the one naming path says its effect on the
+ * focused weight: "one gradient step, lr 0.5: α₁₃ 0.350 → 0.387". */
+static int train_act(View *v, const char *text)
+{
+    return act(v, text);
+}
+
+/* T: all of the focused row's weight on the focused key; again on the
+ * same cell, no target on that row. */
+static int req_target(View *v, wint_t ch)
+{
+    char text[64];
+    if (!training_stage(v))
+        return FLAG_REDRAW;
+    int h = v->s.head > 0 ? v->s.head : 1, k = grad_find(&v->s.cur, h - 1, v->fi);
+    bool same = k >= 0 && v->s.cur.target[k].t[v->fj] == 1.0;
+    char name[16] = "A";
+    if (attn_heads(&v->s.cur) > 1) /* the head shown: A2[1] */
+        snprintf(name, sizeof name, "A%d", h);
+    if (same)
+        snprintf(text, sizeof text, "target %s[%d] = none", name, v->fi + 1);
+    else
+        snprintf(text, sizeof text, "target %s[%d] = %d", name, v->fi + 1, v->fj + 1);
+    return act(v, text);
+}
+
+static int req_step(View *v, wint_t ch)
+{
+    return training_stage(v) ? train_act(v, "step") : FLAG_REDRAW;
+}
+
+static int req_step10(View *v, wint_t ch)
+{
+    return training_stage(v) ? train_act(v, "step 10") : FLAG_REDRAW;
 }
 
 static int req_save(View *v, wint_t ch);

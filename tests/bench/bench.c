@@ -11,6 +11,9 @@
  *   edit_us_*      median µs of one edit keypress (edit mode's "+" nudge on
  *                  the last step: the action, a recompute of all five
  *                  stages, the frame); an untimed "u" undoes it each time;
+ *   train_step_us_*  median µs of g (one gradient step on W_Q and W_K,
+ *                  the recompute of every stage, the frame) after T on the
+ *                  last step; train_ten_us_64x64 the same for G (ten steps);
  *   bytes_ratio_next  bytes written to the terminal by a "next" keypress
  *                  over the bytes of a full repaint of the same screen
  *                  (median over every next of lesson 1, output to a file) at
@@ -207,6 +210,30 @@ static double bench_edit(const char *path, int iters)
     frame(v);
     for (int k = 0; k < iters; k++) {
         t[k] = timed_key(v, (Key){'+', false});
+        view_key(v, 'u', false);
+    }
+    double m = median(t, iters);
+    free(t);
+    view_free(v);
+    lesson_free(&l);
+    return m;
+}
+
+/* Training: on the last step, T targets the focused cell of A, then each
+ * timed `key` (g: one gradient step, G: ten) is the step, the recompute of
+ * every stage and the frame; an untimed u undoes it. */
+static double bench_train(const char *path, int iters, int key)
+{
+    Lesson l;
+    if (!load(path, &l))
+        return -1;
+    View *v = view_new(&l, &opt);
+    double *t = malloc(sizeof *t * (size_t)iters);
+    view_key(v, KEY_END, true);
+    view_key(v, 'T', false);
+    frame(v);
+    for (int k = 0; k < iters; k++) {
+        t[k] = timed_key(v, (Key){key, false});
         view_key(v, 'u', false);
     }
     double m = median(t, iters);
@@ -519,10 +546,13 @@ int main(int argc, char **argv)
     double lay = bench_layout(l1, iters);
     double k8h = l8h ? bench_keys(l8h, iters) : 0;
     double e1 = bench_edit(l1, iters), e64 = bench_edit(l64, iters / 4);
+    double t1 = bench_train(l1, iters, 'g'), t64 = bench_train(l64, iters / 4, 'g'),
+           g64 = bench_train(l64, iters / 10, 'G');
     screen_close();
     int samples = 0, samples_big = 0;
     double ratio = bench_bytes(l1, 24, 80, &samples), ratio_big = bench_bytes(l1, 40, 120, &samples_big);
-    if (k8h < 0 || k1 < 0 || kp < 0 || lay < 0 || k64 < 0 || k64m < 0 || e1 < 0 || e64 < 0 || ratio < 0 || ratio_big < 0)
+    if (k8h < 0 || k1 < 0 || kp < 0 || lay < 0 || k64 < 0 || k64m < 0 || e1 < 0 || e64 < 0 || ratio < 0 ||
+        ratio_big < 0 || t1 < 0 || t64 < 0 || g64 < 0)
         return 1;
     printf("bench: keypress_us_lesson1 %.1f us (median of %d)\n", k1, iters);
     printf("bench: keypress_us_lesson1_present %.1f us (median of %d, presentation mode)\n", kp, iters);
@@ -546,6 +576,13 @@ int main(int argc, char **argv)
     printf("bench: budget edit_us_lesson1 %s (%.1f < 300)\n", verdict(e1 < 300), e1);
     printf("bench: budget edit_us_64x64 %s (%.1f < 2000)\n", verdict(e64 < 2000), e64);
     printf("bench: budget bytes_ratio_next %s (%.3f < 0.45)\n", verdict(ratio < 0.45), ratio);
+    printf("bench: train_step_us_lesson1 %.1f us (median of %d: g, one gradient step, recompute and frame)\n", t1,
+           iters);
+    printf("bench: train_step_us_64x64 %.1f us (median of %d)\n", t64, iters / 4);
+    printf("bench: train_ten_us_64x64 %.1f us (median of %d: G, ten steps)\n", g64, iters / 10);
+    printf("bench: budget train_step_us_lesson1 %s (%.1f < 300)\n", verdict(t1 < 300), t1);
+    printf("bench: budget train_step_us_64x64 %s (%.1f < 3000)\n", verdict(t64 < 3000), t64);
+    printf("bench: budget train_ten_us_64x64 %s (%.1f < 10000)\n", verdict(g64 < 10000), g64);
     fflush(stdout);
     double jm, jr;
     if (bin && l8h) {

@@ -483,5 +483,22 @@ else
 fi
 stop $s
 
+# Training (lesson 9): the target 我 -> 猫 set by the lesson's step 2, then G:
+# ten gradient steps, W_Q and W_K marked, the loss and its sparkline, the chain rule.
+s=train
+start $s $W 36 -e "$TIENV" "$BIN" --lang en 9
+if wait_for $s "Attention is learned"; then
+    keys $s n
+    if wait_for $s "loss L"; then
+        keys $s G
+        wait_for $s "10 gradient steps" && shoot $s 21-training || missed 21-training "G took no steps"
+    else
+        missed 21-training "n did not set the target"
+    fi
+else
+    missed 21-training "lesson 9 did not open"
+fi
+stop $s
+
 echo "screenshots: $SHOTS written to screenshots/, $FAILS missed"
 [ "$FAILS" -eq 0 ]
