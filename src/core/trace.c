@@ -109,7 +109,7 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
         MatId m = order[k];
         if (!before->m[m].v)
             continue;
-        bool d = m >= M_Q && reached < STAGE_QKV ? override_diff(before, after, m, &fi, &fj, &count)
+        bool d = m >= M_Q && m <= M_V && reached < STAGE_QKV ? override_diff(before, after, m, &fi, &fj, &count)
                                                  : first_diff(before, after, m, -1, &fi, &fj, &count);
         if (d) {
             t->kind = TRACE_MATRIX;
