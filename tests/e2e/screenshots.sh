@@ -390,7 +390,13 @@ stop $s
 s=slide
 start $s $W $H -e "$TIENV" "$BIN" --lang zh "$L1"
 if wait_for $s "三个词"; then
-    keys $s n n n n n n n n n
+    k=1
+    while [ $k -lt 10 ]; do # next nine times; a question is revealed first, as a class does
+        reveal $s
+        keys $s n
+        k=$((k + 1))
+        wait_for $s " $k/" || break
+    done
     wait_for $s "10/" && wait_for $s "α₁ = exp" && shoot $s 11-slide-terminal || missed 11-slide-terminal "n did not reach step 10"
 else
     missed 11-slide-terminal "the Chinese title did not show"
