@@ -84,7 +84,7 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
     if (lw < 3)
         lw = 3;
     fprintf(out, "\n  %s  %d%s%d  %s\n", attn_mat_name(id), m->rows, fo->ascii ? "x" : "×", m->cols,
-            attn_mat_is_param(id) ? _("parameter (learned, fixed)")
+            attn_mat_is_param(id) ? _("parameter (learned in training, fixed at inference)")
             : id == M_X        ? _("input: this sentence")
             : id == M_P        ? _("positions: sin/cos of the token's place, p = 0, 1, 2, ...")
             : id == M_H        ? _("the input with positions: H = X + P")

@@ -424,7 +424,7 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, const Works
     /* the weights */
     if (l->random) {
         fmt_exact(l->rscale, v, sizeof v);
-        fprintf(out, _("The weights are parameters (learned, fixed), drawn like numpy: np.random.seed(%lu), "
+        fprintf(out, _("The weights are parameters (learned in training, fixed at inference), drawn like numpy: np.random.seed(%lu), "
                        "then randn(d_model, d_k) × %s for Wq and for Wk, and randn(d_model, d_v) × %s for Wv, "
                        "in that order."), l->seed, v, v);
         fputs("\n\n", out);
@@ -433,7 +433,7 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, const Works
     for (int k = 0; ok && k < 3; k++) {
         const Mat *m = &base->m[ws[k]];
         fprintf(out, "**%s** %d%s%d · %s\n\n", attn_mat_name(ws[k]), m->rows, o->ascii ? "x" : "×", m->cols,
-                _("parameter (learned, fixed)"));
+                _("parameter (learned in training, fixed at inference)"));
         ok = put_matrix(out, l, base, ws[k], NULL, fo);
     }
     /* rows of Q, K, V the lesson sets */
