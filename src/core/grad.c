@@ -191,21 +191,6 @@ static void grad_qk(const Attn *a, Mat *dq, Mat *dk)
     }
 }
 
-/* y += a * x over n values, four lanes side by side (each y[j] gets the
- * same product and sum as one at a time, bit for bit). */
-static void axpy(double *restrict y, const double *restrict x, double a, int n)
-{
-    int j = 0;
-    for (; j + 4 <= n; j += 4) {
-        y[j] += a * x[j];
-        y[j + 1] += a * x[j + 1];
-        y[j + 2] += a * x[j + 2];
-        y[j + 3] += a * x[j + 3];
-    }
-    for (; j < n; j++)
-        y[j] += a * x[j];
-}
-
 /* gw += H^T dm over the cells of dm that come from W (p: 0 for Q, 1 for K;
  * cells set by hand are constants). Rows of dm that are all 0 (the rows of
  * dQ no target reaches) add nothing and are skipped. */
@@ -224,7 +209,7 @@ static void back_to_w(const Attn *a, const Mat *dm, int p, Mat *gw)
         for (int m = 0; m < h->cols; m++) {
             double hv = MAT_AT(h, r, m), *g = &MAT_AT(gw, m, 0);
             if (!some) {
-                axpy(g, d, hv, cols);
+                mat_axpy(g, d, hv, cols);
                 continue;
             }
             for (int c = 0; c < cols; c++)

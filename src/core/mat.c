@@ -58,9 +58,7 @@ bool mat_copy(Mat *dst, const Mat *src)
     return true;
 }
 
-/* y += a * x over n values, four lanes side by side (each y[j] gets the
- * same product and sum as one at a time, bit for bit). */
-static void axpy(double *restrict y, const double *restrict x, double a, int n)
+void mat_axpy(double *restrict y, const double *restrict x, double a, int n)
 {
     int j = 0;
     for (; j + 4 <= n; j += 4) {
@@ -89,7 +87,7 @@ bool mat_mul(Mat *dst, const Mat *a, const Mat *b)
             out[j] = 0.0;
         for (int k = 0; k < a->cols; k++) {
             double x = MAT_AT(a, i, k);
-            axpy(out, &MAT_AT(b, k, 0), x, b->cols);
+            mat_axpy(out, &MAT_AT(b, k, 0), x, b->cols);
         }
     }
     return true;

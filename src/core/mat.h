@@ -34,4 +34,8 @@ bool mat_same_shape(const Mat *a, const Mat *b);
 /* Largest |a - b| over all cells; shapes must match. */
 double mat_max_diff(const Mat *a, const Mat *b);
 
+/* y += a * x over n values, four lanes side by side (each y[j] gets the
+ * same product and sum as one at a time, bit for bit). */
+void mat_axpy(double *restrict y, const double *restrict x, double a, int n);
+
 #endif

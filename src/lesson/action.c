@@ -364,6 +364,21 @@ static bool learning_rate(Lex *lx, Action *a)
     return end_(lx, END_PLAIN);
 }
 
+/* A list of numbers after its "[": "a, b, c]" into a->vals, then the end. */
+static bool row_list(Lex *lx, Action *a)
+{
+    a->n = 0;
+    do {
+        if (a->n == MAT_MAX)
+            return fail(lx, lx->p, N_("a row has at most 64 numbers"));
+        if (!number(lx, &a->vals[a->n++]))
+            return false;
+    } while (accept(lx, ','));
+    if (!accept(lx, ']'))
+        return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"));
+    return end_(lx, END_PLAIN);
+}
+
 /* "target A[i] = j", "target A[i] = [t1, ..., tn]" or "target A[i] = none". */
 static bool target(Lex *lx, Action *a)
 {
@@ -385,16 +400,7 @@ static bool target(Lex *lx, Action *a)
     if (*lx->p == '[') {
         lx->p++;
         a->opt = TARGET_DIST;
-        a->n = 0;
-        do {
-            if (a->n == MAT_MAX)
-                return fail(lx, lx->p, N_("a row has at most 64 numbers"));
-            if (!number(lx, &a->vals[a->n++]))
-                return false;
-        } while (accept(lx, ','));
-        if (!accept(lx, ']'))
-            return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"));
-        return end_(lx, END_PLAIN);
+        return row_list(lx, a);
     }
     int n = word(lx, &w);
     if (n == 4 && strncmp(w, "none", 4) == 0) {
@@ -419,16 +425,7 @@ static bool row_rhs(Lex *lx, Action *a)
     if (*lx->p == '[') {
         lx->p++;
         a->kind = ACT_ROW_SET;
-        a->n = 0;
-        do {
-            if (a->n == MAT_MAX)
-                return fail(lx, lx->p, N_("a row has at most 64 numbers"));
-            if (!number(lx, &a->vals[a->n++]))
-                return false;
-        } while (accept(lx, ','));
-        if (!accept(lx, ']'))
-            return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"));
-        return end_(lx, END_PLAIN);
+        return row_list(lx, a);
     }
     int j;
     const char *at;
