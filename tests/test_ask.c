@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include "lessonfix.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
@@ -50,29 +51,14 @@ static void assert_load_error(const char *steps, const char *want)
     assert_string_equal(err, want);
 }
 
-typedef struct {
-    Lesson l;
-    Session s;
-} Fix;
+typedef LessonFix Fix;
 
 static int setup(void **state)
 {
-    Fix *f = calloc(1, sizeof *f);
-    *state = f;
-    if (!f || !try_load(ASKS, &f->l)) {
-        print_error("%s\n", err);
-        return -1;
-    }
-    return session_init(&f->s, &f->l) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    Fix *f = *state;
-    session_free(&f->s);
-    lesson_free(&f->l);
-    free(f);
-    return 0;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s", HEAD, ASKS);
+    *state = lessonfix_open("t.yaml", buf);
+    return *state ? 0 : -1;
 }
 
 static void test_load(void **state)
@@ -300,14 +286,14 @@ int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8"); /* gettext translates only under a real locale */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_load, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load, setup, lessonfix_teardown),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_tolerance),
-        cmocka_unit_test_setup_teardown(test_grade, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_session, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_live_value, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_explain_hidden, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_zh, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grade, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_session, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_live_value, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_explain_hidden, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_zh, setup, lessonfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include "lessonfix.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
 #include "lesson/live.h"
@@ -35,32 +36,15 @@
                 "    do: \"scale = sqrt_dk\"\n"
 enum { ST_INPUT, ST_QKV, ST_SCORES, ST_SOFTMAX, ST_OUTPUT, ST_DO };
 
-typedef struct {
-    Lesson l;
-    Session s;
-} Fix;
+typedef LessonFix Fix;
 
 static char err[LESSON_ERR_MAX];
 static const FmtOpt utf = {3, false, false}, ascii = {3, true, false};
 
 static int setup(void **state)
 {
-    Fix *f = calloc(1, sizeof *f);
-    *state = f;
-    if (!f || !lesson_load_buffer("l1.yaml", LESSON1, strlen(LESSON1), &f->l, err, sizeof err)) {
-        print_error("%s\n", err);
-        return -1;
-    }
-    return session_init(&f->s, &f->l) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    Fix *f = *state;
-    session_free(&f->s);
-    lesson_free(&f->l);
-    free(f);
-    return 0;
+    *state = lessonfix_open("l1.yaml", LESSON1);
+    return *state ? 0 : -1;
 }
 
 static void act(Fix *f, const char *text)
@@ -237,13 +221,13 @@ static void test_say_live(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_trace_prompt, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_trace_editor, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_trace_x_w, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_trace_toggles, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_effect_undo_redo_reset, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_diverged, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_say_live, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_prompt, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_trace_editor, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_trace_x_w, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_trace_toggles, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_effect_undo_redo_reset, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_diverged, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_say_live, setup, lessonfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

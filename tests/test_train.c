@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include "lessonfix.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "core/grad.h"
 #include "lesson/action.h"
@@ -31,31 +32,12 @@
               "    focus: \"A[1][3]\"\n" \
               "  - stage: output\n"
 
-typedef struct {
-    Lesson l;
-    Session s;
-} Fix;
+typedef LessonFix Fix;
 
 static int setup(void **state)
 {
-    Fix *f = calloc(1, sizeof *f);
-    char err[512];
-    const char *yaml = HEAD OPTS STEPS;
-    *state = f;
-    if (!f || !lesson_load_buffer("t.yaml", yaml, strlen(yaml), &f->l, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    return session_init(&f->s, &f->l) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    Fix *f = *state;
-    session_free(&f->s);
-    lesson_free(&f->l);
-    free(f);
-    return 0;
+    *state = lessonfix_open("t.yaml", HEAD OPTS STEPS);
+    return *state ? 0 : -1;
 }
 
 /* Parse text, format it back, and compare with want (NULL: the same text). */
@@ -329,12 +311,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parse_and_format),
         cmocka_unit_test(parse_errors),
-        cmocka_unit_test_setup_teardown(refusals_change_nothing, setup, teardown),
-        cmocka_unit_test_setup_teardown(override_refuses_step, setup, teardown),
-        cmocka_unit_test_setup_teardown(step_n_is_one_undo, setup, teardown),
-        cmocka_unit_test_setup_teardown(lr_and_replay, setup, teardown),
+        cmocka_unit_test_setup_teardown(refusals_change_nothing, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(override_refuses_step, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(step_n_is_one_undo, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(lr_and_replay, setup, lessonfix_teardown),
         cmocka_unit_test(lesson_lr_and_errors),
-        cmocka_unit_test_setup_teardown(save_keeps_lr_and_weights, setup, teardown),
+        cmocka_unit_test_setup_teardown(save_keeps_lr_and_weights, setup, lessonfix_teardown),
         cmocka_unit_test(save_keeps_targets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
