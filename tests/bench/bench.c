@@ -198,7 +198,11 @@ static double bench_layout(const char *path, int iters)
     return m;
 }
 
-static double bench_edit(const char *path, int iters)
+/* On the last step, press `first` (e: edit mode on Q; T: target the
+ * focused cell of A), then time `key` (+: a nudge; g: one gradient step;
+ * G: ten), each the change, the recompute of every stage and the frame;
+ * an untimed u undoes it before the next. */
+static double bench_undone(const char *path, int iters, int first, int key)
 {
     Lesson l;
     if (!load(path, &l))
@@ -206,31 +210,7 @@ static double bench_edit(const char *path, int iters)
     View *v = view_new(&l, &opt);
     double *t = malloc(sizeof *t * (size_t)iters);
     view_key(v, KEY_END, true);
-    view_key(v, 'e', false);
-    frame(v);
-    for (int k = 0; k < iters; k++) {
-        t[k] = timed_key(v, (Key){'+', false});
-        view_key(v, 'u', false);
-    }
-    double m = median(t, iters);
-    free(t);
-    view_free(v);
-    lesson_free(&l);
-    return m;
-}
-
-/* Training: on the last step, T targets the focused cell of A, then each
- * timed `key` (g: one gradient step, G: ten) is the step, the recompute of
- * every stage and the frame; an untimed u undoes it. */
-static double bench_train(const char *path, int iters, int key)
-{
-    Lesson l;
-    if (!load(path, &l))
-        return -1;
-    View *v = view_new(&l, &opt);
-    double *t = malloc(sizeof *t * (size_t)iters);
-    view_key(v, KEY_END, true);
-    view_key(v, 'T', false);
+    view_key(v, first, false);
     frame(v);
     for (int k = 0; k < iters; k++) {
         t[k] = timed_key(v, (Key){key, false});
@@ -545,9 +525,9 @@ int main(int argc, char **argv)
     opt.present = false;
     double lay = bench_layout(l1, iters);
     double k8h = l8h ? bench_keys(l8h, iters) : 0;
-    double e1 = bench_edit(l1, iters), e64 = bench_edit(l64, iters / 4);
-    double t1 = bench_train(l1, iters, 'g'), t64 = bench_train(l64, iters / 4, 'g'),
-           g64 = bench_train(l64, iters / 10, 'G');
+    double e1 = bench_undone(l1, iters, 'e', '+'), e64 = bench_undone(l64, iters / 4, 'e', '+');
+    double t1 = bench_undone(l1, iters, 'T', 'g'), t64 = bench_undone(l64, iters / 4, 'T', 'g'),
+           g64 = bench_undone(l64, iters / 10, 'T', 'G');
     screen_close();
     int samples = 0, samples_big = 0;
     double ratio = bench_bytes(l1, 24, 80, &samples), ratio_big = bench_bytes(l1, 40, 120, &samples_big);
