@@ -396,13 +396,6 @@ static bool training_stage(View *v)
     return false;
 }
 
-/* Apply a training action; the one naming path says its effect on the
- * focused weight: "one gradient step, lr 0.5: α₁₃ 0.350 → 0.387". */
-static int train_act(View *v, const char *text)
-{
-    return act(v, text);
-}
-
 /* T: all of the focused row's weight on the focused key; again on the
  * same cell, no target on that row. */
 static int req_target(View *v, wint_t ch)
@@ -422,14 +415,16 @@ static int req_target(View *v, wint_t ch)
     return act(v, text);
 }
 
+/* g and G: a gradient step, named with its effect on the focused weight
+ * like every action: "one gradient step, lr 0.5: α₁₃ 0.350 → 0.387". */
 static int req_step(View *v, wint_t ch)
 {
-    return training_stage(v) ? train_act(v, "step") : FLAG_REDRAW;
+    return training_stage(v) ? act(v, "step") : FLAG_REDRAW;
 }
 
 static int req_step10(View *v, wint_t ch)
 {
-    return training_stage(v) ? train_act(v, "step 10") : FLAG_REDRAW;
+    return training_stage(v) ? act(v, "step 10") : FLAG_REDRAW;
 }
 
 static int req_save(View *v, wint_t ch);
