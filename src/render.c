@@ -202,7 +202,7 @@ static void put_options(FILE *out, const Attn *a, bool ascii)
         any = true;
     }
     if (a->temp != 1.0) {
-        fprintf(out, "%sT = %s", any ? sep : "", fmt_temp(a->temp, t, sizeof t));
+        fprintf(out, "%sT = %s", any ? sep : "", fmt_exact(a->temp, t, sizeof t));
         any = true;
     }
     if (a->positions == POS_SINUSOIDAL)

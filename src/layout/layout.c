@@ -1532,7 +1532,7 @@ static void header(Ctx *c)
     if (c->a->mask == MASK_CAUSAL && n > 0 && n < (int)sizeof right)
         n += snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("causal"));
     if (c->a->temp != 1.0 && n > 0 && n < (int)sizeof right)
-        n += snprintf(right + n, sizeof right - (size_t)n, "%sT=%s", dot, fmt_temp(c->a->temp, t, sizeof t));
+        n += snprintf(right + n, sizeof right - (size_t)n, "%sT=%s", dot, fmt_exact(c->a->temp, t, sizeof t));
     if (c->a->positions == POS_SINUSOIDAL && n > 0 && n < (int)sizeof right)
         snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("+pos"));
     int rw = text_width(right);

@@ -268,12 +268,6 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     return 1;
 }
 
-char *fmt_temp(double t, char *buf, size_t len)
-{
-    num_snprintf(buf, len, "%.6g", t);
-    return buf;
-}
-
 /* "   (key 3 is masked ...)" or "   (keys 2 to 3 are masked ...)" after
  * the first vis of n entries of query row i1. */
 static void put_masked(char *line, int vis, int n, int i1)
@@ -298,7 +292,7 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put(lines[n], "s%s = ", i);
     put_vec(lines[n], e->a, e->vis, o);
     if (t) {
-        put(lines[n], ";  z = s %s %s = ", o->ascii ? "/" : "÷", fmt_temp(e->temp, v, sizeof v));
+        put(lines[n], ";  z = s %s %s = ", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v));
         put_vec(lines[n], e->z, e->vis, o);
     }
     put_masked(lines[n++], e->vis, e->n, e->i + 1);

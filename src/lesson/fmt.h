@@ -31,8 +31,6 @@ char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len);
 char *fmt_sub(int i1, const FmtOpt *o, char *buf, size_t len);
 /* The subscript of a cell, "₁₂", or "₁,₁₂" when an index has two digits. */
 char *fmt_sub2(int i1, int j1, const FmtOpt *o, char *buf, size_t len);
-/* A temperature as typed, shortest form: 0.5, 0.0625, 16 (not digits-bound). */
-char *fmt_temp(double t, char *buf, size_t len);
 /* Write the lines explaining e. Returns the number of lines (0 for EX_NONE).
  * A sum whose operands, as shown, do not give the result as shown ends in
  * "≈" ("~" in ASCII) instead of "=". */

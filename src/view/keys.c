@@ -17,7 +17,6 @@
 #include "../lesson/live.h"
 #include "../lesson/i18n.h"
 #include "../lesson/live.h"
-#include "../lesson/num.h"
 #include "../lesson/save.h"
 #include <sys/stat.h>
 #include "view_int.h"
@@ -332,12 +331,12 @@ static int temp_by(View *v, double f)
     double next = v->s.cur.temp * f;
     if (next < ATTN_TEMP_MIN - 1e-12 || next > ATTN_TEMP_MAX + 1e-12) {
         snprintf(what, sizeof what, _("The temperature stays within 0.05 to 20; it is %s."),
-                 fmt_temp(v->s.cur.temp, t, sizeof t));
+                 fmt_exact(v->s.cur.temp, t, sizeof t));
         say_msg(v, ROLE_HINT, what);
         return FLAG_REDRAW;
     }
-    fmt_temp(next, t, sizeof t);
-    num_snprintf(text, sizeof text, "temperature = %.17g", next);
+    fmt_exact(next, t, sizeof t);
+    snprintf(text, sizeof text, "temperature = %s", t);
     snprintf(what, sizeof what, "%s T = %s", _("temperature"), t);
     return toggle(v, text, what);
 }
