@@ -6,8 +6,9 @@
  *
  *   session_say()        the step's say: with {REF}s filled in (asked cells
  *                        still open show "?")
- *   session_diverged()   a student's edit or toggle is in effect: the view
- *                        dims the narration and shows a one-line notice
+ *   session_departed()   the state left the script's (an edit, a toggle, a
+ *                        swap, training, a variant, a saved lesson's edits):
+ *                        the view dims the narration under session_notice()
  *   effect_line()        "scaling ÷√3: α₁₁ 0.873 → 0.695" after any change
  *   session_trace_line() "q₁ changed ⇒ s₁₁ −0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873 ⇒ o₁₁ −0.099 → −0.147"
  *   session_ask_*()      the current step's asks: hidden cells, answering,
@@ -39,19 +40,47 @@ char *session_say(const Session *s, Lang lang, bool ascii);
 char *lesson_about_text(const Lesson *l, Lang lang, bool ascii);
 
 /* The about: a saved lesson gets (not expanded, templates kept): the
- * lesson's own in lang, then a note of the student's edits in effect, in
- * that language: "Saved after: Q[1] = K[1] * 5; scale = none." /
- * "保存前做过的改动：Q[1] = K[1] * 5; scale = none。". Edits before the last
- * reset are left out. NULL when there is nothing to write (or out of
- * memory); else malloc'd. */
+ * lesson's own in lang, then a note of the student's departures in effect
+ * (as session_departed() names them, joined by "; "), in that language:
+ * "Saved after: Q[1] = K[1] * 5; scale = none." / "保存前做过的改动：Q[1] =
+ * K[1] * 5; scale = none。". NULL when there is nothing to write (or out of memory);
+ * else malloc'd. */
 char *session_saved_about(const Session *s, Lang lang);
 
-/* ---- the edited-state notice ------------------------------------------------ */
+/* ---- departures and the notice ------------------------------------------------ */
 
-/* Does the state differ from the script's state at this step (a student's
- * edit or toggle in effect: X, a W, a hand-set row, scale or softmax)?
- * False right after reset, or after undoing every edit. */
+/* Has the state departed from what the lesson's own script gives at this
+ * step (DESIGN.md "States")? It has after a student's edit in effect that
+ * changes the state (a cell or row, any option: scale, softmax, mask,
+ * temperature, positions; a swap; a target, lr or gradient step), and
+ * always in a lesson that departs itself: a --variant K other than its
+ * seed, a saved lesson whose edited: records edits. Undoing every edit, a
+ * reset, or toggling an option back gives the script's state again.
+ * `what` (may be NULL) gets what departed in the action language, short,
+ * joined by ", ": "variant 7", the lesson's edited: entries, then the
+ * student's edits that still make a difference, the last of each toggle or
+ * cell ("mask = causal, Q[1] = K[1] * 5, step 2"; numbers shortest
+ * round-trip, fmt_exact). */
+bool session_departed(const Session *s, char *what, size_t len);
+/* session_departed() without the list (the view's dimming). */
 bool session_diverged(const Session *s);
+/* The same list, malloc'd ("" when scripted), with room to spare for a
+ * caller that shortens it in place: at least 64 bytes past its end. */
+char *session_departures_dup(const Session *s);
+/* The edits a saved lesson records in edited: (the lesson's own, then the
+ * student's, as session_departed() names them, without a variant): a
+ * malloc'd array of malloc'd strings into *out; returns the count, -1 when
+ * out of memory. */
+int session_edited(const Session *s, char ***out);
+/* The one-line notice of a departed state, fitting `cols` display columns
+ * (0: no limit): "✎ after mask = causal, Q[1] = K[1] * 5: numbers live,
+ * words written for the lesson's own numbers"; when that is too wide,
+ * "✎ after LIST: numbers live, words as written", the list cut to fit and
+ * ended in "…". False and "" in a scripted state. */
+bool session_notice(const Session *s, bool ascii, int cols, char *buf, size_t len);
+/* One action in the action language, numbers shortest round-trip
+ * (fmt_exact): "Q[2][1] = 5.1", "mask = causal", "step 2". */
+void action_text(const Action *act, char *buf, size_t len);
 /* The script's own state at this step (no student edits), computed to the
  * step's stage, into a zeroed Attn the caller frees. */
 bool session_script_state(const Session *s, Attn *out);
