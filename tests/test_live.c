@@ -208,7 +208,7 @@ static void assert_notice(Fix *f, int cols, const char *want)
     assert_true(session_departed(&f->s, NULL, 0));
 }
 
-#define LONG_WORDS ": numbers live, words written for the lesson's own numbers"
+#define LONG_WORDS ": numbers live, words written for the lesson's numbers"
 
 /* Every kind of departure says so, naming what departed in the action
  * language; undoing, reset or toggling back is the script's state again. */

@@ -1921,12 +1921,10 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     FmtOpt fo = {c->l->digits, in->ascii, false};
     if (session_trace_line(c->s, in->fi, in->fj, &fo, text, sizeof text))
         short_part(c, g, BLOCK_TRACE, ROLE_ARITH, 1, text, true, more_lines);
-    bool diverged = session_diverged(c->s);
-    if (diverged) {
-        snprintf(text, sizeof text, "%s %s", sym(c, "✎", "*"),
-                 _("Edited: the text was written for the lesson's numbers; its numbers are live."));
+    /* a departed state: one line saying what is true and what departed */
+    bool diverged = session_notice(c->s, in->ascii, w, text, sizeof text);
+    if (diverged)
         short_part(c, g, BLOCK_NOTICE, ROLE_HINT, 1, text, false, more_lines + 4);
-    }
     p = add_part(g, (Part){BLOCK_SAY, diverged ? ROLE_DIM : ROLE_SAY, .bold = in->present, .lines = say, .rank = 0});
     p->n = say_lines(c, w, say, MAX_LINES, &more);
     p->want = p->n + more;

@@ -361,7 +361,7 @@ char *session_saved_about(const Session *s, Lang lang)
 static const char *notice_form(bool narrow)
 {
     return narrow ? _("%s %s: numbers live, words as written")
-                  : _("%s after %s: numbers live, words written for the lesson's own numbers");
+                  : _("%s after %s: numbers live, words written for the lesson's numbers");
 }
 
 bool session_notice(const Session *s, bool ascii, int cols, char *buf, size_t len)

@@ -74,7 +74,7 @@ char *session_departures_dup(const Session *s);
 int session_edited(const Session *s, char ***out);
 /* The one-line notice of a departed state, fitting `cols` display columns
  * (0: no limit): "✎ after mask = causal, Q[1] = K[1] * 5: numbers live,
- * words written for the lesson's own numbers"; when that is too wide,
+ * words written for the lesson's numbers"; when that is too wide,
  * "✎ after LIST: numbers live, words as written", the list cut to fit and
  * ended in "…". False and "" in a scripted state. */
 bool session_notice(const Session *s, bool ascii, int cols, char *buf, size_t len);
