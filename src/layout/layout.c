@@ -704,8 +704,32 @@ static int window(int n, int vis, int focus)
     return start;
 }
 
+/* The row of `before` that holds the token row i of the current state
+ * holds (a swap moves tokens, not positions). */
+static int before_row(const Ctx *c, int i)
+{
+    const Attn *b = &c->s->before, *a = c->a;
+    if (i < 0 || i >= MAT_MAX || b->tok[i] == a->tok[i])
+        return i;
+    for (int k = 0; k < attn_tokens(b) && k < MAT_MAX; k++)
+        if (b->tok[k] == a->tok[i])
+            return k;
+    return i;
+}
+
+/* Cell (i, j) of id as it was before the last change, for the same tokens:
+ * after a swap the rows of token matrices (and the key columns of the
+ * scores and weights) are looked up by token; P and the weights stay. */
+static double before_cell(const Ctx *c, MatId id, int i, int j)
+{
+    MatId base = attn_mat_base(id);
+    bool rows = base != M_P && !attn_mat_is_param(base), cols = base == M_QKT || base == M_S || base == M_A;
+    return MAT_AT(&c->s->before.m[id], rows ? before_row(c, i) : i, cols ? before_row(c, j) : j);
+}
+
 /* Did cell (i, j) change, as shown, with the last change? +1 up, -1 down.
- * Differences below the digits shown are not marked. */
+ * Differences below the digits shown are not marked, nor cells now NaN,
+ * nor cells that only moved with their token (a swap). */
 static int changed(const Ctx *c, MatId id, int i, int j)
 {
     const Attn *b = &c->s->before, *a = c->a;
@@ -713,10 +737,10 @@ static int changed(const Ctx *c, MatId id, int i, int j)
         return 0;
     FmtOpt fo = {c->l->digits, true, false};
     char sx[64], sy[64];
-    double x = MAT_AT(&a->m[id], i, j), y = MAT_AT(&b->m[id], i, j);
-    if (strcmp(fmt_num(x, &fo, sx, sizeof sx), fmt_num(y, &fo, sy, sizeof sy)) == 0)
-        return 0;
-    return x > y || (isnan(y) && !isnan(x)) ? 1 : -1;
+    double x = MAT_AT(&a->m[id], i, j), y = before_cell(c, id, i, j);
+    if (isnan(x) || strcmp(fmt_num(x, &fo, sx, sizeof sx), fmt_num(y, &fo, sy, sizeof sy)) == 0)
+        return 0; /* a NaN has no direction: never ▼NaN */
+    return x > y || isnan(y) ? 1 : -1;
 }
 
 static Role cell_role(const Ctx *c, const Box *b, int i, int j, unsigned *flags)
@@ -1234,7 +1258,7 @@ static void bar(Ctx *c, int y, int x, int bw, double w, Role r)
 /* Bars for row fi of A: one per key, with before -> after after an edit. */
 static void bars(Ctx *c, int y, int x, int w, int h)
 {
-    const Attn *a = c->a, *b = &c->s->before;
+    const Attn *a = c->a;
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char t[256], n1[48], n2[48];
     MatId ma = H(c, M_A);
@@ -1263,7 +1287,7 @@ static void bars(Ctx *c, int y, int x, int w, int h)
             fmt_num(now, &fo, n2, sizeof n2);
         int d = hidden ? 0 : changed(c, ma, i, j);
         if (show_before && d) {
-            fmt_num(MAT_AT(&b->m[ma], i, j), &fo, n1, sizeof n1);
+            fmt_num(before_cell(c, ma, i, j), &fo, n1, sizeof n1);
             snprintf(t, sizeof t, "%*s %s %*s", fo.digits + 2, n1, sym(c, "→", "->"), fo.digits + 2, n2);
         } else {
             snprintf(t, sizeof t, "%s", n2);

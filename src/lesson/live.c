@@ -456,6 +456,26 @@ static void put_change(const Session *s, MatId m, int i, int j, double before, d
              shown(s, m, i, j, after, fo, a, sizeof a));
 }
 
+/* The row of s->before holding the token of row r now (a swap moves
+ * tokens: the status compares a token with itself). */
+static int before_row(const Session *s, int r)
+{
+    const Attn *b = &s->before, *a = &s->cur;
+    if (r < 0 || r >= MAT_MAX || b->tok[r] == a->tok[r])
+        return r;
+    for (int k = 0; k < attn_tokens(b) && k < MAT_MAX; k++)
+        if (b->tok[k] == a->tok[r])
+            return k;
+    return r;
+}
+
+static double before_value(const Session *s, MatId mat, int i, int j)
+{
+    MatId base = attn_mat_base(mat);
+    bool rows = base != M_P && !attn_mat_is_param(base), cols = base == M_QKT || base == M_S || base == M_A;
+    return MAT_AT(&s->before.m[mat], rows ? before_row(s, i) : i, cols ? before_row(s, j) : j);
+}
+
 bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, const FmtOpt *fo, char *buf,
                  size_t len)
 {
@@ -463,6 +483,9 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
     snprintf(buf, len, "%s", name);
     if (!s->has_before)
         return false;
+    MatId base = attn_mat_base(mat);
+    if (base == M_QKT || base == M_S || base == M_A) /* the head shown, as the trace follows it */
+        mat = attn_shown(&s->cur, base, s->head);
     const Mat *m = &s->cur.m[mat];
     bool reached = attn_mat_stage(mat) <= s->cur.reached && attn_mat_stage(mat) <= s->before.reached;
     if (!reached || i < 0 || i >= m->rows || !mat_same_shape(m, &s->before.m[mat])) {
@@ -475,7 +498,7 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
         return true;
     }
     j = j < 0 ? 0 : j >= m->cols ? m->cols - 1 : j;
-    double before = MAT_AT(&s->before.m[mat], i, j), after = MAT_AT(m, i, j);
+    double before = before_value(s, mat, i, j), after = MAT_AT(m, i, j);
     char b[64], a[64];
     if (strcmp(fmt_num(before, fo, b, sizeof b), fmt_num(after, fo, a, sizeof a)) == 0) { /* as shown */
         effect_cell_name(mat, i, j, fo, change, sizeof change);
@@ -520,7 +543,7 @@ bool session_trace(const Session *s, int i, int j, Trace *t)
 
 void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len)
 {
-    char head[128], name[48];
+    char head[160], name[128];
     const char *arrow = fo->ascii ? " => " : " ⇒ ";
     switch (t->kind) {
     case TRACE_NONE:
@@ -534,7 +557,33 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
         fmt_toggle_name(&toggle, attn_d_k(after), fo->ascii, head, sizeof head);
         break;
     }
+    case TRACE_MASK:
+    case TRACE_TEMP: {
+        Action opt = {.kind = t->kind == TRACE_MASK ? ACT_MASK : ACT_TEMP, .opt = (int)after->mask, .c = after->temp};
+        action_text(&opt, head, sizeof head);
+        break;
+    }
+    case TRACE_SWAP: {
+        char other[48];
+        effect_cell_name(M_X, t->origin_i, -1, fo, name, sizeof name);
+        effect_cell_name(M_X, t->origin_j, -1, fo, other, sizeof other);
+        snprintf(head, sizeof head, _("%s and %s swapped"), name, other);
+        break;
+    }
     case TRACE_MATRIX:
+        if (t->nrows > 1) { /* "x₁, x₃ changed", "Wo₁, Wo₂ changed" */
+            size_t n = 0;
+            head[0] = '\0';
+            for (int k = 0; k < t->nrows && k < TRACE_ROWS && n < sizeof head; k++) {
+                effect_cell_name(t->origin, t->rows[k], -1, fo, name, sizeof name);
+                n += (size_t)snprintf(head + n, sizeof head - n, "%s%s", k ? ", " : "", name);
+            }
+            if (t->nrows > TRACE_ROWS && n < sizeof head)
+                snprintf(head + n, sizeof head - n, ", %s", fo->ascii ? "..." : "…");
+            snprintf(name, sizeof name, "%s", head);
+            snprintf(head, sizeof head, _("%s changed"), name);
+            break;
+        }
         effect_cell_name(t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
         snprintf(head, sizeof head, _("%s changed"), name);
         break;
