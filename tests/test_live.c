@@ -337,6 +337,54 @@ static void test_departure_saved(void **state)
     rmdir(dir);
 }
 
+/* Side lines name the real cause, the focused row and the head shown. */
+static void test_side_lines(void **state)
+{
+    Fix *f = *state;
+    session_goto(&f->s, ST_SOFTMAX);
+    act(f, "positions = sinusoidal");
+    assert_trace(f, 2, 0, &utf, "p₁, p₂, p₃ changed ⇒ q₃₁ 0.506 → 0.624 ⇒ s₃₁ 0.008 → −0.064 ⇒ α₃₁ 0.387 → 0.350");
+    act(f, "reset");
+    act(f, "temperature = 0.5");
+    assert_trace(f, 2, 0, &utf, "temperature = 0.5 ⇒ α₃₁ 0.387 → 0.442");
+    assert_effect(f, EFFECT_ACT, M_A, 2, 0, &utf, "temperature = 0.5: α₃₁ 0.387 → 0.442");
+    act(f, "reset");
+    act(f, "Wq[2][1] = 1");
+    assert_trace(f, 1, 1, &utf, "Wq₂₁ changed ⇒ q₂₁ 0.457 → 1.000 ⇒ s₂₂ −0.062 → −0.154 ⇒ α₂₂ 0.320 → 0.309");
+    act(f, "reset");
+    act(f, "swap 1 3");
+    assert_trace(f, 2, 0, &utf, "x₁ and x₃ swapped ⇒ q₃₁ 0.149 → 0.149 ⇒ s₃₁ 0.044 → 0.044 ⇒ α₃₁ 0.350 → 0.350");
+    assert_effect(f, EFFECT_ACT, M_A, 2, 0, &utf, "swap 1 3: α₃₁ 0.350 (unchanged)");
+    act(f, "reset");
+    /* after a swap, who set a number follows the token */
+    act(f, "Q[1] = K[1] * 5");
+    act(f, "X[1][1] = 7");
+    act(f, "swap 1 3");
+    assert_int_equal(session_override_by(&f->s, M_Q, 2), OV_HAND);
+    assert_int_equal(session_override_by(&f->s, M_Q, 0), OV_NONE);
+    assert_int_equal(session_cell_by(&f->s, M_X, 2, 0), OV_HAND);
+    assert_int_equal(session_cell_by(&f->s, M_X, 0, 0), OV_NONE);
+    /* lesson 8, head 2 shown: the status speaks of head 2; the narration is head 1's */
+    Fix g = {0};
+    assert_true(lesson_load_file("lessons/08-two-heads.yaml", &g.l, err, sizeof err));
+    assert_true(session_init(&g.s, &g.l));
+    session_goto(&g.s, 3);
+    assert_int_equal(session_say_head(&g.s), 1);
+    session_set_head(&g.s, 2);
+    assert_true(session_act_text(&g.s, "scale = none", err, sizeof err));
+    char line[FMT_LINE];
+    effect_status(&g.s, EFFECT_ACT, NULL, M_A, 1, 0, false, line, sizeof line);
+    assert_string_equal(line, "no scaling: α₂₁ 0.028 → 0.009. u undoes it.");
+    /* lesson 8, step 10: both rows of W_O zeroed are named */
+    assert_true(session_undo(&g.s));
+    session_goto(&g.s, 9);
+    session_set_head(&g.s, 1);
+    assert_true(session_trace_line(&g.s, 0, 0, &utf, line, sizeof line));
+    assert_string_equal(line, "Wo₁, Wo₂ changed ⇒ y₁₁ 0.577 → 0.472");
+    session_free(&g.s);
+    lesson_free(&g.l);
+}
+
 /* Narration quotes the live state: the contradiction is gone. */
 static void test_say_live(void **state)
 {
@@ -379,6 +427,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_departures, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_departure_variant, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_departure_saved, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_side_lines, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_say_live, setup, lessonfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

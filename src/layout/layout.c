@@ -1945,10 +1945,22 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     FmtOpt fo = {c->l->digits, in->ascii, false};
     if (session_trace_line(c->s, in->fi, in->fj, &fo, text, sizeof text))
         short_part(c, g, BLOCK_TRACE, ROLE_ARITH, 1, text, true, more_lines);
-    /* a departed state: one line saying what is true and what departed */
+    /* above the narration: the head it is about, when another is shown;
+     * a departed state's one line saying what is true and what departed */
+    char (*notice)[FMT_LINE] = more_lines + 4;
+    int nn = 0, about = session_say_head(c->s);
+    bool cut;
+    if (about && about != c->s->head) {
+        snprintf(text, sizeof text, _("this step is about head %d — %s shows it"), about,
+                 about < c->s->head ? "[" : "]");
+        nn += text_lines(c, text, w, notice, 2, false, &cut);
+    }
     bool diverged = session_notice(c->s, in->ascii, w, text, sizeof text);
     if (diverged)
-        short_part(c, g, BLOCK_NOTICE, ROLE_HINT, 1, text, false, more_lines + 4);
+        nn += text_lines(c, text, w, notice + nn, 4 - nn, false, &cut);
+    if (nn)
+        add_part(g, (Part){BLOCK_NOTICE, ROLE_HINT, .lines = notice, .n = nn, .want = nn, .soft = nn, .min = 0,
+                           .rank = 1});
     p = add_part(g, (Part){BLOCK_SAY, diverged ? ROLE_DIM : ROLE_SAY, .bold = in->present, .lines = say, .rank = 0});
     p->n = say_lines(c, w, say, MAX_LINES, &more);
     p->want = p->n + more;

@@ -404,6 +404,41 @@ bool session_notice(const Session *s, bool ascii, int cols, char *buf, size_t le
     return true;
 }
 
+/* ---- which head a step speaks of ---------------------------------------------- */
+
+/* The head a matrix of a multi-head state belongs to: its own for "A2",
+ * head 1 for the plain per-head names (QKt, S, A stand for head 1's), 0 for
+ * the rest. */
+static int head_of(MatId m)
+{
+    if (attn_mat_head(m))
+        return attn_mat_head(m);
+    return m == M_QKT || m == M_S || m == M_A ? 1 : 0;
+}
+
+int session_say_head(const Session *s)
+{
+    if (attn_heads(&s->cur) < 2)
+        return 0;
+    const Step *st = session_step(s);
+    int head = st->focus.kind != FOCUS_NONE ? head_of(st->focus.mat) : 0;
+    for (int lang = 0; lang < LANG_COUNT && !head; lang++) { /* else the heads its templates quote */
+        const char *say = st->say.s[lang];
+        for (const char *p = say ? strchr(say, '{') : NULL; p; p = strchr(p + 1, '{')) {
+            size_t n = 0;
+            while (p[1 + n] && ((p[1 + n] >= 'A' && p[1 + n] <= 'Z') || (p[1 + n] >= 'a' && p[1 + n] <= 'z') ||
+                                (p[1 + n] >= '0' && p[1 + n] <= '9')))
+                n++;
+            int id = p[1 + n] == '[' ? attn_mat_lookup(p + 1, (int)n) : -1;
+            int h = id >= 0 ? head_of((MatId)id) : 0;
+            if (h && head && h != head)
+                return 0; /* about several heads */
+            head = h ? h : head;
+        }
+    }
+    return head;
+}
+
 /* ---- names ------------------------------------------------------------------------ */
 
 void effect_cell_name(MatId m, int i, int j, const FmtOpt *fo, char *buf, size_t len)

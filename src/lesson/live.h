@@ -85,6 +85,12 @@ void action_text(const Action *act, char *buf, size_t len);
  * step's stage, into a zeroed Attn the caller frees. */
 bool session_script_state(const Session *s, Attn *out);
 
+/* The head (1-based) the current step's narration is about, in a lesson
+ * of two or more heads: the head of its focus ("A2[1]": 2; "A[1]": 1), else
+ * the one its templates quote ({A2[2][1]}); 0 when it names none or
+ * several. The view says so above the narration when another is shown. */
+int session_say_head(const Session *s);
+
 /* ---- every change names its effect ------------------------------------------ */
 
 typedef enum { EFFECT_ACT, EFFECT_UNDO, EFFECT_REDO } EffectWhat;
