@@ -156,7 +156,9 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	     echo "@@ DUMP lesson=$$(basename $$f) lang=$$l variant=7"; \
 	     LANG=C.UTF-8 $(B)/qkvtutor --dump --variant 7 --lang $$l $$f || echo "@@ DUMPFAIL"; fi; \
 	 done; done >$$t/dumps.txt; \
-	 $(PYTHON) tests/truth.py $$t/plans.txt $$t/dumps.txt
+	 rc=0; $(PYTHON) tests/truth.py $$t/plans.txt $$t/dumps.txt >$(B)/truth.txt || rc=$$?; \
+	 if [ $$rc != 0 ]; then $(PYTHON) tests/truth.py --list-kinds $$t/plans.txt $$t/dumps.txt | sed '$$d'; \
+	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
 $(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(B)/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o

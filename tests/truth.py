@@ -413,6 +413,8 @@ class Context:
     def cell_text(self, base, i, j):
         r = self.rec
         names = [base + str(self.head), base] if self.head > 1 else [base, base + "1"]
+        if r.hdr.get("heads", "1") != "1":
+            names = [base + str(self.head)] + names
         for n in names:
             if n in r.cells and (i, j) in r.cells[n]:
                 return r.cells[n][(i, j)]
@@ -423,7 +425,9 @@ class Context:
     def row_len(self, base, i):
         r = self.rec
         names = [base + str(self.head), base] if self.head > 1 else [base, base + "1"]
-        for src in (r.cells, getattr(r, "tables", {})):
+        if r.hdr.get("heads", "1") != "1":
+            names = [base + str(self.head)] + names
+        for src in (r.cells, getattr(r, "tables", {}), r.vals):
             for n in names:
                 if n in src:
                     return max((j for (ii, j) in src[n] if ii == i), default=0)
@@ -431,6 +435,13 @@ class Context:
 
     def cell(self, base, i, j):
         t = self.cell_text(base, i, j)
+        if t is None and not self.rec.dump:
+            # not on this screen: the state's value as the lesson's digits print it
+            names = [base + str(self.head)] if self.rec.hdr.get("heads", "1") != "1" else [base, base + "1"]
+            for n in names:
+                if (i, j) in self.rec.vals.get(n, {}):
+                    v = self.rec.vals[n][(i, j)]
+                    return v if math.isinf(v) else round(v, self.rec.digits)
         if t is None:
             raise Unknown(base)
         t = re.sub(r"[▲▼✎\s]", "", norm(t))
@@ -539,7 +550,8 @@ def check_arith_line(line, ctx, report):
             kind, v = "sym", None
             if seg == "":
                 kind = "empty"
-            elif not has_number(seg) and "?" not in seg and k == 0:
+            elif not has_number(seg) and "?" not in seg and k == 0 and \
+                    not re.search(r"[()÷/+*·√^]|−\s|exp|ln", seg):
                 kind = "name"
             elif not has_number(seg) and "?" not in seg:
                 try:
