@@ -150,6 +150,33 @@ static const char *eq(double from, double result, const FmtOpt *o)
     return o->ascii ? " ~ " : " ≈ ";
 }
 
+double fmt_shown(double v, const FmtOpt *o)
+{
+    return shown(v, o);
+}
+
+const char *fmt_eq(double from, double result, const FmtOpt *o)
+{
+    return eq(from, result, o);
+}
+
+const char *fmt_eq_vec(const double *from, const double *result, int n, const FmtOpt *o)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(eq(from[k], result[k], o), " = ") != 0)
+            return eq(from[k], result[k], o);
+    return " = ";
+}
+
+void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted)
+{
+    for (int k = 0; k < n && !*noted; k++)
+        if (strstr(lines[k], ascii ? " ~ " : " ≈ ")) {
+            put(lines[k], "   %s", ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
+            *noted = true;
+        }
+}
+
 /* "[a, b, c]" of n values. */
 static void put_vec(char *line, const double *v, int n, const FmtOpt *o)
 {
@@ -284,6 +311,7 @@ static void put_masked(char *line, int vis, int n, int i1)
 static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char i[16], v[48];
+    double from[MAT_MAX], sum = 0;
     int n = 0;
     bool t = e->temp != 1.0;
     const char *z = t ? "z" : "s";
@@ -291,21 +319,36 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put_head(lines[n], e);
     put(lines[n], "s%s = ", i);
     put_vec(lines[n], e->a, e->vis, o);
-    if (t) {
-        put(lines[n], ";  z = s %s %s = ", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v));
+    if (t) { /* each z from s as shown, divided by T (written exactly) */
+        for (int k = 0; k < e->vis; k++)
+            from[k] = shown(e->a[k], o) / e->temp;
+        put(lines[n], ";  z = s %s %s%s", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v),
+            fmt_eq_vec(from, e->z, e->vis, o));
         put_vec(lines[n], e->z, e->vis, o);
     }
     put_masked(lines[n++], e->vis, e->n, e->i + 1);
-    if (e->stable) {
-        put(lines[n], "max = %s;  %s %s max = ", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−");
+    if (e->stable) { /* the max is one of the z as shown; z − max from both as shown */
+        double mx = shown(e->max, o);
+        for (int k = 0; k < e->vis; k++)
+            from[k] = shown(e->z[k], o) - mx;
+        put(lines[n], "max = %s;  %s %s max%s", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−",
+            fmt_eq_vec(from, e->shifted, e->vis, o));
         put_vec(lines[n++], e->shifted, e->vis, o);
-        put(lines[n], "exp(%s %s max) = ", z, o->ascii ? "-" : "−");
+        put(lines[n], "exp(%s %s max)", z, o->ascii ? "-" : "−");
     } else {
-        put(lines[n], "exp(%s) = ", z);
+        put(lines[n], "exp(%s)", z);
     }
+    for (int k = 0; k < e->vis; k++) { /* exp of the exponent as shown; the sum of the exps as shown */
+        from[k] = exp(shown(e->shifted[k], o));
+        sum += shown(e->prod[k], o);
+    }
+    put(lines[n], "%s", fmt_eq_vec(from, e->prod, e->vis, o));
     put_vec(lines[n], e->prod, e->vis, o);
-    put(lines[n++], ";  %s = %s", _("sum"), fmt_num(e->sum, o, v, sizeof v));
-    put(lines[n], "%s%s = exp %s %s = ", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"));
+    put(lines[n++], ";  %s%s%s", _("sum"), eq(sum, e->sum, o), fmt_num(e->sum, o, v, sizeof v));
+    for (int k = 0; k < e->n; k++) /* each exp as shown over the sum as shown; masked weights are 0 */
+        from[k] = k < e->vis ? shown(e->prod[k], o) / shown(e->sum, o) : 0;
+    put(lines[n], "%s%s = exp %s %s%s", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"),
+        fmt_eq_vec(from, e->weight, e->n, o));
     put_vec(lines[n++], e->weight, e->n, o);
     return n;
 }
@@ -315,10 +358,13 @@ static int ex_pos(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char s[32], x[48], p[48], h[48], t[48];
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
-    put(lines[0], "h%s = x%s + p%s = %s + %s = %s", s, s, s, fmt_num(e->x, o, x, sizeof x),
-        fmt_num(e->p, o, p, sizeof p), fmt_num(e->x + e->p, o, h, sizeof h));
-    put(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s) = %s   ", s, e->cosine ? "cos" : "sin", e->pos,
-        2 * e->pos_m, e->d_model, e->cosine ? "cos" : "sin", fmt_num(e->angle, o, t, sizeof t), p);
+    double a = shown(e->angle, o);
+    put(lines[0], "h%s = x%s + p%s = %s + %s%s%s", s, s, s, fmt_num(e->x, o, x, sizeof x),
+        fmt_num(e->p, o, p, sizeof p), eq(shown(e->x, o) + shown(e->p, o), e->x + e->p, o),
+        fmt_num(e->x + e->p, o, h, sizeof h));
+    put(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s)%s%s   ", s, e->cosine ? "cos" : "sin", e->pos,
+        2 * e->pos_m, e->d_model, e->cosine ? "cos" : "sin", fmt_num(e->angle, o, t, sizeof t),
+        eq(e->cosine ? cos(a) : sin(a), e->p, o), p);
     put(lines[1], _("(p = token number %s 1 = %d)"), o->ascii ? "-" : "−", e->pos);
     return 2;
 }
@@ -359,12 +405,14 @@ static int ex_project(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
     if (e->heads < 2)
         return 1;
+    double from = 0;
     put(lines[1], "y%s = ", s);
     for (int h = 0; h < e->heads; h++) {
         put(lines[1], "%s", h ? " + " : "");
         put(lines[1], _("head %d %s"), h + 1, fmt_num(e->head_sum[h], o, x, sizeof x));
+        from += shown(e->head_sum[h], o);
     }
-    put(lines[1], " = %s", fmt_num(e->result, o, v, sizeof v));
+    put(lines[1], "%s%s", eq(from, e->result, o), fmt_num(e->result, o, v, sizeof v));
     return 2;
 }
 
@@ -391,11 +439,8 @@ static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FM
     for (int k = 0; k < max; k++)
         lines[k][0] = '\0';
     int n = explain_kind(e, o, w, lines);
-    for (int k = 0; k < n; k++)
-        if (strstr(lines[k], o->ascii ? " ~ " : " ≈ ")) {
-            put(lines[k], "   %s", o->ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
-            break;
-        }
+    bool noted = false;
+    fmt_note_approx(lines, n, o->ascii, &noted);
     return n;
 }
 

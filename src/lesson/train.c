@@ -258,8 +258,21 @@ static void line_loss(const Lesson *l, const Attn *a, const GradExplain *e, cons
         snprintf(alpha, sizeof alpha, fo->ascii ? "-sum_j t_j ln a%sj" : "−Σⱼ tⱼ ln α%sⱼ", sub);
     }
     train_sparkline(a, fo->ascii, 24, spark, sizeof spark);
+    double from = 0; /* −Σ t ln α from the weights as A shows them */
+    for (int j = 0; j < e->vis; j++)
+        if (e->t[j] != 0)
+            from -= e->t[j] * log(fmt_shown(e->alpha[j], fo));
+    const char *eq = fmt_eq(from, e->loss, fo);
     snprintf(buf, len, _("target %s · loss L = %s = %s  %s  (lr %s)"), tgt, alpha, fmt_num(e->loss, fo, num, sizeof num),
              spark, fmt_exact(a->lr, lr, sizeof lr));
+    if (strcmp(eq, " = ") != 0) { /* "L = −ln α₁₃ ≈ 0.815": the last " = " before the number */
+        char *at = strstr(buf, alpha);
+        at = at ? strstr(at + strlen(alpha), " = ") : NULL;
+        if (at && strlen(buf) + strlen(eq) < len) {
+            memmove(at + strlen(eq), at + 3, strlen(at + 3) + 1);
+            memcpy(at, eq, strlen(eq));
+        }
+    }
 }
 
 /* dL/ds_i = alpha_i - t (÷ T). */
@@ -268,17 +281,27 @@ static void line_ds(const GradExplain *e, const FmtOpt *fo, char *buf, size_t le
     char sub[32], v[512], t[64];
     fmt_sub(e->row + 1, fo, sub, sizeof sub);
     const double *d = e->temp != 1.0 ? e->ds : e->dz;
+    double from[MAT_MAX]; /* from the weights as A shows them, the target and T as written */
+    for (int j = 0; j < e->vis; j++)
+        from[j] = (fmt_shown(e->alpha[j], fo) - e->t[j]) / e->temp;
+    const char *eq = fmt_eq_vec(from, d, e->vis, fo);
     if (e->temp != 1.0)
-        snprintf(buf, len, fo->ascii ? "dL/ds%s = (a%s - t) / T = (a%s - t) / %s = %s" : "∂L/∂s%s = (α%s − t) ÷ T = (α%s − t) ÷ %s = %s",
-                 sub, sub, sub, fmt_exact(e->temp, t, sizeof t), vec(d, e->vis, fo, v, sizeof v));
+        snprintf(buf, len, fo->ascii ? "dL/ds%s = (a%s - t) / T = (a%s - t) / %s%s%s" : "∂L/∂s%s = (α%s − t) ÷ T = (α%s − t) ÷ %s%s%s",
+                 sub, sub, sub, fmt_exact(e->temp, t, sizeof t), eq, vec(d, e->vis, fo, v, sizeof v));
     else
-        snprintf(buf, len, fo->ascii ? "dL/ds%s = a%s - t = %s" : "∂L/∂s%s = α%s − t = %s", sub, sub,
+        snprintf(buf, len, fo->ascii ? "dL/ds%s = a%s - t%s%s" : "∂L/∂s%s = α%s − t%s%s", sub, sub, eq,
                  vec(d, e->vis, fo, v, sizeof v));
 }
 
 /* dL/dq_i = sum_j (alpha_ij - t_j) k_j (÷ √d_k, ÷ T) with its terms. */
-static void line_dq(const GradExplain *e, const FmtOpt *fo, char *buf, size_t len)
+static void line_dq(const Attn *a, const GradExplain *e, const FmtOpt *fo, char *buf, size_t len)
 {
+    double from[MAT_MAX] = {0}; /* from the α − t as printed and K's cells as shown */
+    for (int c = 0; c < e->d_k; c++) {
+        for (int j = 0; j < e->vis; j++)
+            from[c] += fmt_shown(e->dz[j], fo) * fmt_shown(MAT_AT(&a->m[M_K], j, e->head * e->d_k + c), fo);
+        from[c] = from[c] / e->divisor / e->temp;
+    }
     char sub[32], sj[32], num[64], v[512], t[64];
     fmt_sub(e->row + 1, fo, sub, sizeof sub);
     size_t o = (size_t)snprintf(buf, len, fo->ascii ? "dL/dq%s = sum_j (a%sj - t_j) k_j" : "∂L/∂q%s = Σⱼ (α%sⱼ − tⱼ)·kⱼ",
@@ -293,7 +316,7 @@ static void line_dq(const GradExplain *e, const FmtOpt *fo, char *buf, size_t le
                               fo->ascii ? "k" : "k", sj);
     }
     if (o < len)
-        snprintf(buf + o, len - o, " = %s", vec(e->dq, e->d_k, fo, v, sizeof v));
+        snprintf(buf + o, len - o, "%s%s", fmt_eq_vec(from, e->dq, e->d_k, fo), vec(e->dq, e->d_k, fo, v, sizeof v));
 }
 
 /* dL/dWq = h_i^T dL/dq_i; dL/dk_j's part from this row, and dL/dWk. */
@@ -315,10 +338,21 @@ static void line_dw(const GradExplain *e, const FmtOpt *fo, bool k, char *buf, s
         snprintf(div + strlen(div), sizeof div - strlen(div), fo->ascii ? " / %s" : " ÷ %s",
                  fmt_exact(e->temp, t, sizeof t));
     char q[512];
+    double from[MAT_MAX]; /* from (α − t) and q as printed */
+    for (int c = 0; c < e->d_k; c++)
+        from[c] = fmt_shown(e->dz[e->key], fo) * fmt_shown(e->q[c], fo) / e->divisor / e->temp;
     snprintf(buf, len, fo->ascii ? _("dL/dk%s (from row %d) = (a%s - t%s) q%s%s = (%s) %s%s = %s; dL/dWk = sum_j h_j^T dL/dk_j")
                                  : _("∂L/∂k%s (from row %d) = (α%s − t%s)·q%s%s = (%s)·%s%s = %s; ∂L/∂W_K = Σⱼ hⱼᵀ·∂L/∂kⱼ"),
              sk, e->row + 1, sk2, sk, sub, div, fmt_num(e->dz[e->key], fo, num, sizeof num),
              vec(e->q, e->d_k, fo, q, sizeof q), div, vec(e->dk, e->d_k, fo, v, sizeof v));
+    const char *eq = fmt_eq_vec(from, e->dk, e->d_k, fo);
+    char *at = strrchr(buf, ';'); /* the " = " before ∂L/∂k's value */
+    for (char *p = buf; at && strcmp(eq, " = ") != 0 && (p = strstr(p, " = ")) && p < at; p += 3)
+        if (!strstr(p + 3, " = ") || strstr(p + 3, " = ") > at) {
+            memmove(p + strlen(eq), p + 3, strlen(p + 3) + 1);
+            memcpy(p, eq, strlen(eq));
+            break;
+        }
 }
 
 int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo, char lines[][FMT_LINE], int max)
@@ -332,7 +366,7 @@ int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo
     if (n < max)
         line_ds(&e, fo, lines[n++], FMT_LINE);
     if (n < max)
-        line_dq(&e, fo, lines[n++], FMT_LINE);
+        line_dq(a, &e, fo, lines[n++], FMT_LINE);
     if (n < max)
         line_dw(&e, fo, false, lines[n++], FMT_LINE);
     if (n < max)
@@ -341,5 +375,7 @@ int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo
         snprintf(lines[n++], FMT_LINE, fo->ascii ? _("a step (g): W <- W - %s * dL/dW for W_Q and W_K; X, W_V stay")
                                                  : _("a step (g): W ← W − %s·∂L/∂W for W_Q and W_K; X, W_V stay"),
                  fmt_exact(a->lr, lr, sizeof lr));
+    bool noted = false;
+    fmt_note_approx(lines, n, fo->ascii, &noted);
     return n;
 }
