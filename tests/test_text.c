@@ -328,8 +328,8 @@ static void approx_rule_everywhere(void **state)
     assert_string_equal(l[3], "α₁ = exp ÷ sum ≈ [0.652, 0.217, 0.132]   (≈: computed before rounding)");
     /* lesson 9 step 2, the training panel: −ln 0.350 is 1.050; Σ(α − t)k from the shown digits differs too */
     assert_int_equal(lesson_lines("09-", 2, M_A, 0, 2, true, l), 6);
-    assert_string_equal(l[0], "target A[1] = 3 (我 → 猫) · loss L = −ln α₁₃ ≈ 1.051  █  (lr 0.5)   (≈: computed before rounding)");
-    assert_string_equal(l[1], "∂L/∂s₁ = α₁ − t = [0.313, 0.337, −0.650]");
+    assert_string_equal(l[0], "target A[1] = 3 (我 → 猫) · loss L = −ln α₁₃ ≈ 1.051  █  (lr 0.5)");
+    assert_string_equal(l[1], "∂L/∂s₁ = α₁ − t = [0.313, 0.337, −0.650]   (≈: computed before rounding)");
     assert_string_equal(l[2], "∂L/∂q₁ = Σⱼ (α₁ⱼ − tⱼ)·kⱼ = (0.313)k₁ + (0.337)k₂ + (−0.650)k₃ ≈ [0.152, −0.009, −0.361]");
     /* the positions: h = x + p and p = sin(angle) from the angle as shown */
     static char p[FMT_MAX_LINES][FMT_LINE];
@@ -361,6 +361,61 @@ static void exact_round_trips(void **state)
     assert_string_equal(fmt_exact(1e-9, buf, sizeof buf), "1e-09");
     assert_string_equal(fmt_exact(0.1, buf, sizeof buf), "0.1");
     assert_string_equal(fmt_exact(-2.5, buf, sizeof buf), "-2.5");
+}
+
+/* Newcomer review 6: a temperature of 10 or 20 printed "1e+01", "2e+01"
+ * (header, ÷ T, --dump). Every T from 0.05 to 20 by 0.05 prints without an
+ * exponent and reads back exactly. */
+static void exact_prints_like_numbers(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_string_equal(fmt_exact(10, buf, sizeof buf), "10");
+    assert_string_equal(fmt_exact(20, buf, sizeof buf), "20");
+    assert_string_equal(fmt_exact(-20, buf, sizeof buf), "-20");
+    assert_string_equal(fmt_exact(100, buf, sizeof buf), "100");
+    assert_string_equal(fmt_exact(12.5, buf, sizeof buf), "12.5");
+    assert_string_equal(fmt_exact(0.0625, buf, sizeof buf), "0.0625");
+    assert_string_equal(fmt_exact(1500000, buf, sizeof buf), "1500000");
+    for (int k = 1; k <= 400; k++) {
+        double t = k / 20.0;
+        fmt_exact(t, buf, sizeof buf);
+        if (strchr(buf, 'e') || strtod(buf, NULL) != t)
+            fail_msg("T = %.17g prints as \"%s\"", t, buf);
+    }
+}
+
+/* Newcomer review 19: a line break never separates a number from its sign,
+ * its bracket or its unit, nor splits a short group like (α₁₃ − t₃); a file
+ * name goes to the next line whole. */
+static void wrap_keeps_groups_whole(void **state)
+{
+    (void)state;
+    /* lesson 1 step 2 at 100x30 broke "… + 0.200×(−0.139" | ") = 0.202." */
+    const char *say = "x₃ is 0.000, 0.000, 1.000, 0.200, so q₃₁ = 1.000×(−0.161) + 0.200×(−0.139) = 0.202.";
+    size_t n = fmt_wrap(say, 78, false);
+    assert_string_equal(say + n, " 0.202.");
+    n = fmt_wrap(say, 74, false);
+    assert_string_equal(say + n, " = 0.202.");
+    for (int w = 40; w <= 82; w++) { /* at no width a bracket, a sign or a digit parts from its number */
+        n = fmt_wrap(say, w, false);
+        const char *next = say + n;
+        if (*next != ' ' && next[-1] != ' ')
+            fail_msg("width %d breaks inside a number: \"%.*s\" | \"%s\"", w, (int)n, say, next);
+    }
+    assert_int_equal(fmt_wrap("ab (−0.139)", 10, false), strlen("ab"));
+    assert_int_equal(fmt_wrap("value −(0.5)", 10, false), strlen("value"));
+    assert_int_equal(fmt_wrap("loss 50%", 7, false), strlen("loss"));
+    const char *grad = "∂L/∂k₃ (from row 1) = (α₁₃ − t₃)·q₁ = (−0.650)·[0.149, −0.041]";
+    n = fmt_wrap(grad, 30, true);
+    assert_string_equal(grad + n, " = (α₁₃ − t₃)·q₁ = (−0.650)·[0.149, −0.041]");
+    n = fmt_wrap(grad, 34, false); /* not inside "(α₁₃ − t₃)" */
+    assert_string_equal(grad + n, "(α₁₃ − t₃)·q₁ = (−0.650)·[0.149, −0.041]");
+    assert_int_equal(fmt_wrap("x (a − b)", 7, false), strlen("x"));
+    const char *saved = "Saved as qkvtutor 06-the-future-is-hidden-edited.yaml (w saves again)";
+    n = fmt_wrap(saved, 48, false);
+    assert_string_equal(saved + n, " 06-the-future-is-hidden-edited.yaml (w saves again)");
+    assert_int_equal(fmt_wrap("abcdef-0.574", 10, false), strlen("abcdef")); /* a minus goes with its number */
 }
 
 /* glibc keeps the LOCPATH search list it builds while loading a locale
@@ -431,6 +486,8 @@ int main(void)
         cmocka_unit_test(explain_approx_rule),
         cmocka_unit_test(approx_rule_everywhere),
         cmocka_unit_test(exact_round_trips),
+        cmocka_unit_test(exact_prints_like_numbers),
+        cmocka_unit_test(wrap_keeps_groups_whole),
         cmocka_unit_test(numbers_ignore_lc_numeric),
         cmocka_unit_test(utf8_valid),
         cmocka_unit_test(lang_parse),

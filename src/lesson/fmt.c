@@ -168,11 +168,16 @@ const char *fmt_eq_vec(const double *from, const double *result, int n, const Fm
     return " = ";
 }
 
+void fmt_note_add(char *line, bool ascii)
+{
+    put(line, "   %s", ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
+}
+
 void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted)
 {
     for (int k = 0; k < n && !*noted; k++)
         if (strstr(lines[k], ascii ? " ~ " : " ≈ ")) {
-            put(lines[k], "   %s", ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
+            fmt_note_add(lines[k], ascii);
             *noted = true;
         }
 }
@@ -593,6 +598,14 @@ char *fmt_exact(double v, char *buf, size_t len)
         if (strtod(tmp, NULL) == v)
             break;
     }
+    /* %g writes 20 as "2e+01": between 1e-4 and 1e15 a number prints as
+     * people write it, the fewest decimals that read back exactly. */
+    if (strchr(tmp, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15)
+        for (int p = 0; p <= 20; p++) {
+            snprintf(tmp, sizeof tmp, "%.*f", p, v);
+            if (strtod(tmp, NULL) == v)
+                break;
+        }
     /* The locale's decimal point, whatever it is, becomes '.'. */
     const char *dp = localeconv()->decimal_point;
     size_t dn = dp ? strlen(dp) : 0, o = 0;
@@ -633,8 +646,62 @@ static bool glued(const char *s, size_t b)
         return true;
     if (digit_next && b >= 3 && strncmp(s + b - 3, "\xe2\x88\x92", 3) == 0) /* U+2212 */
         return true;
+    if ((unsigned char)s[b] == 0xe2 && (unsigned char)s[b + 1] == 0x82 && ((unsigned char)s[b + 2] & 0xf0) == 0x80)
+        return true; /* a subscript stays with its name: "q₁" */
+    if (strncmp(s + b, "ⱼ", 3) == 0 || strncmp(s + b, "ᵀ", 3) == 0)
+        return true;
+    if (s[b] == '(' && s[b - 1] != ' ') /* "exp(", "×(−0.139)" */
+        return true;
+    if (strncmp(s + b, "×", 2) == 0 || strncmp(s + b, "·", 2) == 0 ||
+        (b >= 2 && (strncmp(s + b - 2, "×", 2) == 0 || strncmp(s + b - 2, "·", 2) == 0))) /* a product */
+        return true;
+    if (s[b - 1] == '-' && isalpha((unsigned char)s[b])) /* a file name: "hidden-edited.yaml" */
+        return true;
+    if (s[b] == '-' && b >= 1 && word_char(s[b - 1]) && isalpha((unsigned char)s[b + 1]))
+        return true;
+    if (strchr(")]},;:%", s[b]) || strchr("([{", s[b - 1])) /* a number keeps its brackets and its unit */
+        return true;
+    if (s[b] == '(' && (s[b - 1] == '-' || s[b - 1] == '+' || (b >= 3 && strncmp(s + b - 3, "\xe2\x88\x92", 3) == 0)))
+        return true;
     return (s[b] == '+' || s[b] == '-') && (s[b - 1] == 'e' || s[b - 1] == 'E') && b >= 2 &&
            isdigit((unsigned char)s[b - 2]);
+}
+
+/* Is the space at byte b inside a short bracket group, "(α₁₃ − t₃)", that a
+ * line break must not split? Groups wider than 16 columns (a note) may
+ * break. */
+static bool in_group(const char *s, size_t b)
+{
+    size_t open = b;
+    int depth = 0;
+    for (size_t k = b; k-- > 0;) {
+        if (s[k] == ')' || s[k] == ']')
+            depth++;
+        else if ((s[k] == '(' || s[k] == '[') && depth-- == 0) {
+            open = k;
+            break;
+        }
+    }
+    if (open == b)
+        return false;
+    depth = 0;
+    for (size_t k = b; s[k]; k++) {
+        if (s[k] == '(' || s[k] == '[')
+            depth++;
+        else if ((s[k] == ')' || s[k] == ']') && depth-- == 0) {
+            for (size_t w = open; w < k; w++) /* words, "(the diagonal)", may break */
+                if (islower((unsigned char)s[w]) && islower((unsigned char)s[w + 1]))
+                    return false;
+            return text_width_n(s + open, k + 1 - open) <= 16;
+        }
+    }
+    return false;
+}
+
+/* A space where a line may break: not inside a short bracket group. */
+static bool break_space(const char *s, size_t b)
+{
+    return s[b] == ' ' && !in_group(s, b);
 }
 
 /* Does s start with punctuation no line may start with? */
@@ -654,26 +721,36 @@ size_t fmt_wrap(const char *s, int cols, bool terms)
         return len;
     /* Arithmetic breaks best between terms: before " = " or after " + ". */
     for (size_t b = fit; terms && b > fit / 2; b--)
-        if (s[b] == ' ' && (strncmp(s + b, " = ", 3) == 0 || strncmp(s + b, " ≈ ", 5) == 0 ||
-                            strncmp(s + b, " ~ ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
+        if (break_space(s, b) && (strncmp(s + b, " = ", 3) == 0 || strncmp(s + b, " ≈ ", 5) == 0 ||
+                                  strncmp(s + b, " ~ ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
             return b;
-    /* Prose: at a space near the end, else anywhere but inside a Latin word
-     * or a number (Chinese has no spaces and may break between any two
-     * characters), and no line starts with closing punctuation. */
+    /* Prose: at a space in the last 16 bytes, else anywhere there but
+     * inside a Latin word or a number, its sign, its brackets or its unit
+     * (Chinese has no spaces and may break between any two characters), and
+     * no line starts with closing punctuation; else at a space further back
+     * (a long file name goes to the next line whole). */
     for (size_t b = fit; b > 0 && b + 16 > fit; b--)
-        if (s[b] == ' ')
+        if (break_space(s, b))
             return b;
     size_t b = fit;
     while (b > fit / 2) {
-        if (glued(s, b))
+        if (glued(s, b) || (s[b] == ' ' && in_group(s, b)) || (s[b - 1] == ' ' && in_group(s, b - 1)))
             b = char_before(s, b);
         else if (b > 1 && closing(s + b))
             b = char_before(s, b);
         else
-            break;
+            return b;
     }
-    if (b > fit / 2)
-        return b;
+    for (b = fit; b > fit / 3; b = char_before(s, b))
+        if (break_space(s, b))
+            return b;
+    for (b = fit; b > fit / 2;) {
+        if (glued(s, b) || (b > 1 && closing(s + b)) || (s[b] == ' ' && in_group(s, b)) ||
+            (s[b - 1] == ' ' && in_group(s, b - 1)))
+            b = char_before(s, b);
+        else
+            return b;
+    }
     if (fit == 0) /* one character wider than the line: take it anyway */
         for (fit = 1; fit < len && (s[fit] & 0xC0) == 0x80; fit++) {}
     return fit;

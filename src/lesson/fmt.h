@@ -47,6 +47,8 @@ const char *fmt_eq_vec(const double *from, const double *result, int n, const Fm
 /* Once per screen: append "   (≈: computed before rounding)" to the first
  * of lines[0..n) that says " ≈ ", unless *noted; then set *noted. */
 void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted);
+/* Append that note to line (a FMT_LINE buffer) whatever it says. */
+void fmt_note_add(char *line, bool ascii);
 /* The shortest text that reads back (strtod) as exactly v, always with a
  * '.' whatever LC_NUMERIC says: 1e+300, 1e-09, 0.1, -2.5. Returns buf. */
 char *fmt_exact(double v, char *buf, size_t len);

@@ -375,7 +375,11 @@ int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo
         snprintf(lines[n++], FMT_LINE, fo->ascii ? _("a step (g): W <- W - %s * dL/dW for W_Q and W_K; X, W_V stay")
                                                  : _("a step (g): W ← W − %s·∂L/∂W for W_Q and W_K; X, W_V stay"),
                  fmt_exact(a->lr, lr, sizeof lr));
-    bool noted = false;
-    fmt_note_approx(lines, n, fo->ascii, &noted);
+    /* the note once, after ∂L/∂s: the loss line above it is kept whole on a small screen */
+    for (int k = 0; k < n; k++)
+        if (strstr(lines[k], fo->ascii ? " ~ " : " ≈ ")) {
+            fmt_note_add(lines[n > 1 ? 1 : 0], fo->ascii);
+            break;
+        }
     return n;
 }
