@@ -1912,7 +1912,10 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     if (training(c)) { /* the target, the loss and the chain rule */
         FmtOpt tf = {c->l->digits, in->ascii, false};
         char raw[6][FMT_LINE];
-        int ti = train_focus_target(c->a, c->s->head > 0 ? c->s->head - 1 : 0, in->fi), nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
+        int ti = train_focus_target(c->a, c->s->head > 0 ? c->s->head - 1 : 0, in->fi);
+        /* an open ask on the target's row: the loss and α − t would give it away */
+        tf.hiding = ti >= 0 && session_ask_hides_training(c->s, c->a->target[ti].head, c->a->target[ti].row);
+        int nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
         for (int k = 0; k < nraw && c->noted; k++) { /* the note once per screen: the arithmetic has it */
             char *note = strstr(raw[k], approx_note(c));
             if (note && note - raw[k] >= 3)

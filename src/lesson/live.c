@@ -367,10 +367,34 @@ int session_ask_reveal(Session *s)
 bool session_ask_hidden(const Session *s, MatId m, int i, int j)
 {
     const Step *st = session_step(s);
-    for (int k = 0; k < st->nask; k++)
-        if (ask_covers(&st->ask[k], m, i, j) && session_ask_state(s, k) == ASK_OPEN)
+    for (int k = 0; k < st->nask; k++) {
+        const Ask *a = &st->ask[k];
+        if (session_ask_state(s, k) != ASK_OPEN)
+            continue;
+        if (ask_covers(a, m, i, j))
+            return true;
+        /* a row of A adds up to 1: one weight asked hides its row, else the
+         * answer is 1 minus the others */
+        if (attn_mat_base(a->mat) == M_A && a->mat == m && a->i == i)
+            return true;
+    }
+    return false;
+}
+
+/* Is any cell of row i of m hidden? */
+static bool row_hidden(const Session *s, MatId m, int i)
+{
+    for (int k = 0; k < s->cur.m[m].cols; k++)
+        if (session_ask_hidden(s, m, i, k))
             return true;
     return false;
+}
+
+bool session_ask_hides_training(const Session *s, int head, int row)
+{
+    int h = head + (attn_heads(&s->cur) > 1); /* explain's heads are 1-based, 0 with one head */
+    return row_hidden(s, attn_shown(&s->cur, M_A, h), row) || row_hidden(s, attn_shown(&s->cur, M_S, h), row) ||
+           row_hidden(s, attn_shown(&s->cur, M_QKT, h), row);
 }
 
 bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j)
@@ -398,30 +422,60 @@ int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo,
     if (!explain_cell(&s->cur, mat, i, j, &e))
         return 0;
     bool any = false;
+    const Attn *a = &s->cur;
+    MatId ms = attn_shown(a, M_S, e.head), mq = attn_shown(a, M_QKT, e.head), ma = attn_shown(a, M_A, e.head);
 #define HIDE(v, cond) do { if (cond) { (v) = HIDDEN_MARK; any = true; } } while (0)
     switch (e.kind) {
     case EX_PROJ:
-        HIDE(e.result, session_ask_hidden(s, e.mat, e.i, e.j));
+        HIDE(e.result, session_ask_hidden(s, e.mat, e.i, e.j) ||
+                           session_ask_hidden(s, attn_shown(a, attn_mat_base(e.mat), e.head), e.i, e.head ? e.jh : e.j));
         break;
     case EX_SCORE: {
-        bool h = session_ask_hidden(s, M_S, e.i, e.j) || session_ask_hidden(s, M_QKT, e.i, e.j);
+        bool h = session_ask_hidden(s, ms, e.i, e.j) || session_ask_hidden(s, mq, e.i, e.j);
+        if (h && e.masked) { /* the answer is −∞: say nothing but "?" */
+            char sub[32];
+            for (int k = 0; k < max; k++)
+                lines[k][0] = '\0';
+            fmt_sub2(e.i + 1, e.j + 1, fo, sub, sizeof sub);
+            snprintf(lines[0], FMT_LINE, e.head > 0 ? _("head %d: ") : "%.0d", e.head);
+            snprintf(lines[0] + strlen(lines[0]), FMT_LINE - strlen(lines[0]), "score%s = ?", sub);
+            return max > 0;
+        }
         HIDE(e.sum, h);
         HIDE(e.result, h);
         break;
     }
-    case EX_SOFTMAX:
+    case EX_SOFTMAX: {
+        /* Rule (lessons/README.md "Exercises"): an asked score hides itself
+         * wherever the row writes it (s, z, s − max, its exp) and what gives
+         * it back in one step (the max when it is the max, the sum of the
+         * exps); an asked weight hides its whole row of α, and the exps and
+         * their sum, from which a weight is one division away. */
+        bool srow = false, arow = row_hidden(s, ma, e.i);
         for (int k = 0; k < e.n; k++) {
-            bool h = session_ask_hidden(s, M_S, e.i, k);
+            bool h = session_ask_hidden(s, ms, e.i, k) || session_ask_hidden(s, mq, e.i, k);
+            srow = srow || h;
+            if (h && e.stable && e.z[k] == e.max)
+                HIDE(e.max, true);
             HIDE(e.a[k], h);
+            HIDE(e.z[k], h);
             HIDE(e.shifted[k], h);
-            HIDE(e.weight[k], session_ask_hidden(s, M_A, e.i, k));
+            HIDE(e.prod[k], h || arow);
+            HIDE(e.weight[k], arow);
         }
-        HIDE(e.result, session_ask_hidden(s, M_A, e.i, e.j));
+        for (int k = 0; k < e.n && e.max == HIDDEN_MARK; k++) { /* s − (s − max) would give the max */
+            HIDE(e.shifted[k], true);
+            HIDE(e.prod[k], true);
+        }
+        HIDE(e.sum, srow || arow);
+        HIDE(e.result, arow);
         break;
+    }
     case EX_OUTPUT:
         for (int k = 0; k < e.n; k++)
-            HIDE(e.a[k], session_ask_hidden(s, M_A, e.i, k));
-        HIDE(e.result, session_ask_hidden(s, M_O, e.i, e.j));
+            HIDE(e.a[k], session_ask_hidden(s, ma, e.i, k));
+        HIDE(e.result, session_ask_hidden(s, e.mat, e.i, e.j) ||
+                           session_ask_hidden(s, attn_shown(a, M_O, e.head), e.i, e.head ? e.jh : e.j));
         break;
     default:
         break;

@@ -114,8 +114,13 @@ Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, 
  * pressed there, before moving on). Returns how many were revealed. */
 int session_ask_reveal(Session *s);
 /* Is cell (m, i, j) hidden as "?" now: asked at this step, not yet
- * answered or revealed? */
+ * answered or revealed? One asked weight of A hides its whole row (the
+ * row adds up to 1). */
 bool session_ask_hidden(const Session *s, MatId m, int i, int j);
+/* Does an open ask hide the training panel's numbers for the target of
+ * head (0-based) at row: its row of A, S or QKᵀ is asked (the loss and
+ * ∂L/∂s = α − t give α back in one step)? */
+bool session_ask_hides_training(const Session *s, int head, int row);
 /* The same with the signature TplOpt.hidden wants; ctx is the Session. */
 bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j);
 /* The arithmetic of cell (mat, i, j) in the current state, as fmt_explain()

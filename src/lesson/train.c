@@ -233,6 +233,29 @@ static char *vec(const double *v, int n, const FmtOpt *fo, char *buf, size_t len
     return buf;
 }
 
+/* A number or "[a, b]" worked out from the weights α: "?" and "[?, ?]"
+ * while an open ask hides them (fo->hiding, session_ask_hides_training). */
+static char *dnum(double v, const FmtOpt *fo, char *buf, size_t len)
+{
+    if (fo->hiding) {
+        snprintf(buf, len, "?");
+        return buf;
+    }
+    return fmt_num(v, fo, buf, len);
+}
+
+static char *dvec(const double *v, int n, const FmtOpt *fo, char *buf, size_t len)
+{
+    if (!fo->hiding)
+        return vec(v, n, fo, buf, len);
+    size_t o = (size_t)snprintf(buf, len, "[");
+    for (int k = 0; k < n && o < len; k++)
+        o += (size_t)snprintf(buf + o, len - o, "%s?", k ? ", " : "");
+    if (o < len)
+        snprintf(buf + o, len - o, "]");
+    return buf;
+}
+
 /* Line 1: the target and the loss, with its history. */
 static void line_loss(const Lesson *l, const Attn *a, const GradExplain *e, const FmtOpt *fo, char *buf, size_t len)
 {
@@ -258,12 +281,14 @@ static void line_loss(const Lesson *l, const Attn *a, const GradExplain *e, cons
         snprintf(alpha, sizeof alpha, fo->ascii ? "-sum_j t_j ln a%sj" : "−Σⱼ tⱼ ln α%sⱼ", sub);
     }
     train_sparkline(a, fo->ascii, 24, spark, sizeof spark);
+    if (fo->hiding) /* its last bar would tell the loss */
+        spark[0] = '\0';
     double from = 0; /* −Σ t ln α from the weights as A shows them */
     for (int j = 0; j < e->vis; j++)
         if (e->t[j] != 0)
             from -= e->t[j] * log(fmt_shown(e->alpha[j], fo));
     const char *eq = fmt_eq(from, e->loss, fo);
-    snprintf(buf, len, _("target %s · loss L = %s = %s  %s  (lr %s)"), tgt, alpha, fmt_num(e->loss, fo, num, sizeof num),
+    snprintf(buf, len, _("target %s · loss L = %s = %s  %s  (lr %s)"), tgt, alpha, dnum(e->loss, fo, num, sizeof num),
              spark, fmt_exact(a->lr, lr, sizeof lr));
     if (strcmp(eq, " = ") != 0) { /* "L = −ln α₁₃ ≈ 0.815": the last " = " before the number */
         char *at = strstr(buf, alpha);
@@ -287,10 +312,10 @@ static void line_ds(const GradExplain *e, const FmtOpt *fo, char *buf, size_t le
     const char *eq = fmt_eq_vec(from, d, e->vis, fo);
     if (e->temp != 1.0)
         snprintf(buf, len, fo->ascii ? "dL/ds%s = (a%s - t) / T = (a%s - t) / %s%s%s" : "∂L/∂s%s = (α%s − t) ÷ T = (α%s − t) ÷ %s%s%s",
-                 sub, sub, sub, fmt_exact(e->temp, t, sizeof t), eq, vec(d, e->vis, fo, v, sizeof v));
+                 sub, sub, sub, fmt_exact(e->temp, t, sizeof t), eq, dvec(d, e->vis, fo, v, sizeof v));
     else
         snprintf(buf, len, fo->ascii ? "dL/ds%s = a%s - t%s%s" : "∂L/∂s%s = α%s − t%s%s", sub, sub, eq,
-                 vec(d, e->vis, fo, v, sizeof v));
+                 dvec(d, e->vis, fo, v, sizeof v));
 }
 
 /* dL/dq_i = sum_j (alpha_ij - t_j) k_j (÷ √d_k, ÷ T) with its terms. */
@@ -312,11 +337,11 @@ static void line_dq(const Attn *a, const GradExplain *e, const FmtOpt *fo, char 
         o += (size_t)snprintf(buf + o, len - o, fo->ascii ? " / %s" : " ÷ %s", fmt_exact(e->temp, t, sizeof t));
     for (int j = 0; j < e->vis && o < len; j++) {
         fmt_sub(j + 1, fo, sj, sizeof sj);
-        o += (size_t)snprintf(buf + o, len - o, "%s(%s)%s%s", j ? " + " : " = ", fmt_num(e->dz[j], fo, num, sizeof num),
+        o += (size_t)snprintf(buf + o, len - o, "%s(%s)%s%s", j ? " + " : " = ", dnum(e->dz[j], fo, num, sizeof num),
                               fo->ascii ? "k" : "k", sj);
     }
     if (o < len)
-        snprintf(buf + o, len - o, "%s%s", fmt_eq_vec(from, e->dq, e->d_k, fo), vec(e->dq, e->d_k, fo, v, sizeof v));
+        snprintf(buf + o, len - o, "%s%s", fmt_eq_vec(from, e->dq, e->d_k, fo), dvec(e->dq, e->d_k, fo, v, sizeof v));
 }
 
 /* dL/dWq = h_i^T dL/dq_i; dL/dk_j's part from this row, and dL/dWk. */
@@ -327,7 +352,7 @@ static void line_dw(const GradExplain *e, const FmtOpt *fo, bool k, char *buf, s
     fmt_sub(e->key + 1, fo, sk, sizeof sk);
     if (!k) {
         snprintf(buf, len, fo->ascii ? "dL/dWq = h%s^T dL/dq%s = %s^T %s" : "∂L/∂W_Q = h%sᵀ·∂L/∂q%s = %sᵀ·%s", sub, sub,
-                 vec(e->h, e->d_model, fo, v, sizeof v), vec(e->dq, e->d_k, fo, w, sizeof w));
+                 vec(e->h, e->d_model, fo, v, sizeof v), dvec(e->dq, e->d_k, fo, w, sizeof w));
         return;
     }
     char sk2[32], div[64] = "", t[64];
@@ -343,8 +368,8 @@ static void line_dw(const GradExplain *e, const FmtOpt *fo, bool k, char *buf, s
         from[c] = fmt_shown(e->dz[e->key], fo) * fmt_shown(e->q[c], fo) / e->divisor / e->temp;
     snprintf(buf, len, fo->ascii ? _("dL/dk%s (from row %d) = (a%s - t%s) q%s%s = (%s) %s%s = %s; dL/dWk = sum_j h_j^T dL/dk_j")
                                  : _("∂L/∂k%s (from row %d) = (α%s − t%s)·q%s%s = (%s)·%s%s = %s; ∂L/∂W_K = Σⱼ hⱼᵀ·∂L/∂kⱼ"),
-             sk, e->row + 1, sk2, sk, sub, div, fmt_num(e->dz[e->key], fo, num, sizeof num),
-             vec(e->q, e->d_k, fo, q, sizeof q), div, vec(e->dk, e->d_k, fo, v, sizeof v));
+             sk, e->row + 1, sk2, sk, sub, div, dnum(e->dz[e->key], fo, num, sizeof num),
+             vec(e->q, e->d_k, fo, q, sizeof q), div, dvec(e->dk, e->d_k, fo, v, sizeof v));
     const char *eq = fmt_eq_vec(from, e->dk, e->d_k, fo);
     char *at = strrchr(buf, ';'); /* the " = " before ∂L/∂k's value */
     for (char *p = buf; at && strcmp(eq, " = ") != 0 && (p = strstr(p, " = ")) && p < at; p += 3)
