@@ -323,22 +323,37 @@ static bool records(Session *s)
     return s->asked != NULL;
 }
 
+int session_ask_retry(const Session *s)
+{
+    for (int k = 0; k < session_ask_count(s); k++)
+        if (session_ask_state(s, k) == ASK_WRONG)
+            return k;
+    return -1;
+}
+
 Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, size_t len)
 {
     int k = session_ask_open(s);
+    if (k < 0)
+        k = session_ask_retry(s);
     if (len)
         msg[0] = '\0';
     if (k < 0)
         return GRADE_BAD;
     const Ask *a = session_ask_at(s, k);
-    Grade g = ask_grade(a, &s->cur, s->lesson->digits, answer, msg, len);
+    bool off[MAT_MAX] = {false};
+    Grade g = ask_grade_off(a, &s->cur, s->lesson->digits, answer, off, msg, len);
     if (g == GRADE_BAD)
         return g;
     if (!records(s)) {
         snprintf(msg, len, "%s", _("out of memory"));
         return GRADE_BAD;
     }
-    s->asked[ask_base(s->lesson, s->step) + k] = g == GRADE_RIGHT ? ASK_RIGHT : ASK_WRONG;
+    AskState *rec = &s->asked[ask_base(s->lesson, s->step) + k];
+    if (*rec == ASK_WRONG) /* a retry: right now counts as right after a retry */
+        *rec = g == GRADE_RIGHT ? ASK_RETRIED : ASK_WRONG;
+    else
+        *rec = g == GRADE_RIGHT ? ASK_RIGHT : ASK_WRONG;
     char name[32], vals[1024], safe[256], cut[80];
     FmtOpt fo = {s->lesson->digits, ascii, false};
     ask_name(a, name, sizeof name);
@@ -349,6 +364,17 @@ Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, 
         snprintf(cut, sizeof cut, "%s", answer);
         text_sanitize(cut, safe, sizeof safe, ascii);
         snprintf(msg, len, _("%snot quite: %s = %s (your answer: %s)"), ascii ? "" : "✗ ", name, vals, safe);
+        int cells = ask_cells(a, &s->cur), nbad = 0;
+        char which[128] = "";
+        for (int c = 0; c < cells; c++)
+            if (off[c])
+                snprintf(which + strlen(which), sizeof which - strlen(which), "%s%d", nbad++ ? _(", ") : "", c + 1);
+        size_t n = strlen(msg);
+        if (cells > 1 && n < len) /* a row: which numbers were off */
+            snprintf(msg + n, len - n, nbad == 1 ? _("; number %s is off") : _("; numbers %s are off"), which);
+        n = strlen(msg);
+        if (n < len)
+            snprintf(msg + n, len - n, "%s", _(". Type again to retry."));
     }
     return g;
 }
@@ -495,27 +521,40 @@ int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo,
 
 void session_ask_counts(const Session *s, int *total, int *right, int *wrong, int *revealed)
 {
+    int retried, open;
+    session_ask_counts2(s, total, right, wrong, revealed, &retried, &open);
+}
+
+void session_ask_counts2(const Session *s, int *total, int *right, int *wrong, int *revealed, int *retried, int *open)
+{
     int n = ask_total(s->lesson);
     *total = n;
-    *right = *wrong = *revealed = 0;
+    *right = *wrong = *revealed = *retried = 0;
+    *open = n;
     for (int k = 0; s->asked && k < n; k++) {
-        *right += s->asked[k] == ASK_RIGHT;
+        *right += s->asked[k] == ASK_RIGHT || s->asked[k] == ASK_RETRIED;
+        *retried += s->asked[k] == ASK_RETRIED;
         *wrong += s->asked[k] == ASK_WRONG;
         *revealed += s->asked[k] == ASK_REVEALED;
+        *open -= s->asked[k] != ASK_OPEN;
     }
 }
 
 void session_ask_tally(const Session *s, char *buf, size_t len)
 {
-    int total, right, wrong, revealed;
-    session_ask_counts(s, &total, &right, &wrong, &revealed);
+    int total, right, wrong, revealed, retried, open;
+    session_ask_counts2(s, &total, &right, &wrong, &revealed, &retried, &open);
     if (len)
         buf[0] = '\0';
     if (total == 0)
         return;
     size_t n = (size_t)snprintf(buf, len, _("right %d of %d"), right, total);
+    if (retried && n < len)
+        n += (size_t)snprintf(buf + n, len - n, _(" (%d after a retry)"), retried);
     if (wrong && n < len)
         n += (size_t)snprintf(buf + n, len - n, _(", %d wrong"), wrong);
     if (revealed && n < len)
-        snprintf(buf + n, len - n, _(", %d revealed"), revealed);
+        n += (size_t)snprintf(buf + n, len - n, _(", %d revealed"), revealed);
+    if (open && n < len)
+        snprintf(buf + n, len - n, _(", %d not answered"), open);
 }
