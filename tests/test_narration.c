@@ -57,6 +57,13 @@ static struct {
     /* Lesson 3 shows why a hand check is off in the last digit: the hand
      * results from the rounded figures are by definition not on screen. */
     {"lessons/03", 9, "0.651", "1.000 ÷ 1.535 by hand, against the screen's 0.652", 0},
+    /* Questions whose words give what the screen hides while they are open
+     * (one step from the answer, lessons/README.md "Exercises"): the exps
+     * and their sum for A[1], the loss for α₁₃. */
+    {"lessons/03", 9, "0.333", "exp(−1.100), given by the question; the screen hides it", 0},
+    {"lessons/03", 9, "0.202", "exp(−1.600), given by the question; the screen hides it", 0},
+    {"lessons/03", 9, "1.535", "the sum of the exps, given by the question; the screen hides it", 0},
+    {"lessons/09", 4, "0.041", "the loss, given by the question; the panel hides it", 0},
     {"lessons/03", 12, "0.718", "0.652 + 0.132×0.500 by hand, against the screen's 0.717", 0},
     /* Lesson 3's s − max and exp(0) are the arithmetic's, on screen there;
      * V happens to hold the same digits, which no template should quote. */

@@ -61,6 +61,7 @@ typedef struct {
     int band_r0;            /* the first row shown by the last labelled box */
     bool rows_cut;          /* the band being laid out scrolls its rows */
     int gap;                /* blank columns between boxes: BAND_GAP, or 1 beside tight bars */
+    bool noted;             /* the arithmetic says "(≈: computed before rounding)" already */
 } Ctx;
 
 Role role_heat(double w)
@@ -1437,6 +1438,12 @@ int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt
     return n;
 }
 
+/* The note a line with " ≈ " carries, once per screen (fmt_note_approx). */
+static const char *approx_note(const Ctx *c)
+{
+    return c->in->ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)");
+}
+
 /* The arithmetic's lines wrapped at w; *first gets how many of them the
  * first cell takes (a row focus: the rest may give way before the
  * narration does). */
@@ -1457,6 +1464,8 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
     }
     *more = row && n == FMT_MAX_LINES && c->a->m[c->p->xmat].cols > 1;
     *first = 0;
+    for (int k = 0; k < n; k++)
+        c->noted = c->noted || strstr(raw[k], approx_note(c));
     for (int k = 0; k < n; k++) {
         if (out >= max) {
             *more = true;
@@ -1927,7 +1936,15 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     if (training(c)) { /* the target, the loss and the chain rule */
         FmtOpt tf = {c->l->digits, in->ascii, false};
         char raw[6][FMT_LINE];
-        int ti = train_focus_target(c->a, c->s->head > 0 ? c->s->head - 1 : 0, in->fi), nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
+        int ti = train_focus_target(c->a, c->s->head > 0 ? c->s->head - 1 : 0, in->fi);
+        /* an open ask on the target's row: the loss and α − t would give it away */
+        tf.hiding = ti >= 0 && session_ask_hides_training(c->s, c->a->target[ti].head, c->a->target[ti].row);
+        int nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
+        for (int k = 0; k < nraw && c->noted; k++) { /* the note once per screen: the arithmetic has it */
+            char *note = strstr(raw[k], approx_note(c));
+            if (note && note - raw[k] >= 3)
+                note[-3] = '\0';
+        }
         /* rank 0, before the narration: the chain rule's later lines go first */
         p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = 0});
         int head = 0; /* the lines of the first: the target and the loss, kept whole */

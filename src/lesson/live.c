@@ -691,22 +691,37 @@ static bool records(Session *s)
     return s->asked != NULL;
 }
 
+int session_ask_retry(const Session *s)
+{
+    for (int k = 0; k < session_ask_count(s); k++)
+        if (session_ask_state(s, k) == ASK_WRONG)
+            return k;
+    return -1;
+}
+
 Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, size_t len)
 {
     int k = session_ask_open(s);
+    if (k < 0)
+        k = session_ask_retry(s);
     if (len)
         msg[0] = '\0';
     if (k < 0)
         return GRADE_BAD;
     const Ask *a = session_ask_at(s, k);
-    Grade g = ask_grade(a, &s->cur, s->lesson->digits, answer, msg, len);
+    bool off[MAT_MAX] = {false};
+    Grade g = ask_grade_off(a, &s->cur, s->lesson->digits, answer, off, msg, len);
     if (g == GRADE_BAD)
         return g;
     if (!records(s)) {
         snprintf(msg, len, "%s", _("out of memory"));
         return GRADE_BAD;
     }
-    s->asked[ask_base(s->lesson, s->step) + k] = g == GRADE_RIGHT ? ASK_RIGHT : ASK_WRONG;
+    AskState *rec = &s->asked[ask_base(s->lesson, s->step) + k];
+    if (*rec == ASK_WRONG) /* a retry: right now counts as right after a retry */
+        *rec = g == GRADE_RIGHT ? ASK_RETRIED : ASK_WRONG;
+    else
+        *rec = g == GRADE_RIGHT ? ASK_RIGHT : ASK_WRONG;
     char name[32], vals[1024], safe[256], cut[80];
     FmtOpt fo = {s->lesson->digits, ascii, false};
     ask_name(a, name, sizeof name);
@@ -717,6 +732,17 @@ Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, 
         snprintf(cut, sizeof cut, "%s", answer);
         text_sanitize(cut, safe, sizeof safe, ascii);
         snprintf(msg, len, _("%snot quite: %s = %s (your answer: %s)"), ascii ? "" : "✗ ", name, vals, safe);
+        int cells = ask_cells(a, &s->cur), nbad = 0;
+        char which[128] = "";
+        for (int c = 0; c < cells; c++)
+            if (off[c])
+                snprintf(which + strlen(which), sizeof which - strlen(which), "%s%d", nbad++ ? _(", ") : "", c + 1);
+        size_t n = strlen(msg);
+        if (cells > 1 && n < len) /* a row: which numbers were off */
+            snprintf(msg + n, len - n, nbad == 1 ? _("; number %s is off") : _("; numbers %s are off"), which);
+        n = strlen(msg);
+        if (n < len)
+            snprintf(msg + n, len - n, "%s", _(". Type again to retry."));
     }
     return g;
 }
@@ -735,10 +761,34 @@ int session_ask_reveal(Session *s)
 bool session_ask_hidden(const Session *s, MatId m, int i, int j)
 {
     const Step *st = session_step(s);
-    for (int k = 0; k < st->nask; k++)
-        if (ask_covers(&st->ask[k], m, i, j) && session_ask_state(s, k) == ASK_OPEN)
+    for (int k = 0; k < st->nask; k++) {
+        const Ask *a = &st->ask[k];
+        if (session_ask_state(s, k) != ASK_OPEN)
+            continue;
+        if (ask_covers(a, m, i, j))
+            return true;
+        /* a row of A adds up to 1: one weight asked hides its row, else the
+         * answer is 1 minus the others */
+        if (attn_mat_base(a->mat) == M_A && a->mat == m && a->i == i)
+            return true;
+    }
+    return false;
+}
+
+/* Is any cell of row i of m hidden? */
+static bool row_hidden(const Session *s, MatId m, int i)
+{
+    for (int k = 0; k < s->cur.m[m].cols; k++)
+        if (session_ask_hidden(s, m, i, k))
             return true;
     return false;
+}
+
+bool session_ask_hides_training(const Session *s, int head, int row)
+{
+    int h = head + (attn_heads(&s->cur) > 1); /* explain's heads are 1-based, 0 with one head */
+    return row_hidden(s, attn_shown(&s->cur, M_A, h), row) || row_hidden(s, attn_shown(&s->cur, M_S, h), row) ||
+           row_hidden(s, attn_shown(&s->cur, M_QKT, h), row);
 }
 
 bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j)
@@ -766,30 +816,60 @@ int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo,
     if (!explain_cell(&s->cur, mat, i, j, &e))
         return 0;
     bool any = false;
+    const Attn *a = &s->cur;
+    MatId ms = attn_shown(a, M_S, e.head), mq = attn_shown(a, M_QKT, e.head), ma = attn_shown(a, M_A, e.head);
 #define HIDE(v, cond) do { if (cond) { (v) = HIDDEN_MARK; any = true; } } while (0)
     switch (e.kind) {
     case EX_PROJ:
-        HIDE(e.result, session_ask_hidden(s, e.mat, e.i, e.j));
+        HIDE(e.result, session_ask_hidden(s, e.mat, e.i, e.j) ||
+                           session_ask_hidden(s, attn_shown(a, attn_mat_base(e.mat), e.head), e.i, e.head ? e.jh : e.j));
         break;
     case EX_SCORE: {
-        bool h = session_ask_hidden(s, M_S, e.i, e.j) || session_ask_hidden(s, M_QKT, e.i, e.j);
+        bool h = session_ask_hidden(s, ms, e.i, e.j) || session_ask_hidden(s, mq, e.i, e.j);
+        if (h && e.masked) { /* the answer is −∞: say nothing but "?" */
+            char sub[32];
+            for (int k = 0; k < max; k++)
+                lines[k][0] = '\0';
+            fmt_sub2(e.i + 1, e.j + 1, fo, sub, sizeof sub);
+            snprintf(lines[0], FMT_LINE, e.head > 0 ? _("head %d: ") : "%.0d", e.head);
+            snprintf(lines[0] + strlen(lines[0]), FMT_LINE - strlen(lines[0]), "score%s = ?", sub);
+            return max > 0;
+        }
         HIDE(e.sum, h);
         HIDE(e.result, h);
         break;
     }
-    case EX_SOFTMAX:
+    case EX_SOFTMAX: {
+        /* Rule (lessons/README.md "Exercises"): an asked score hides itself
+         * wherever the row writes it (s, z, s − max, its exp) and what gives
+         * it back in one step (the max when it is the max, the sum of the
+         * exps); an asked weight hides its whole row of α, and the exps and
+         * their sum, from which a weight is one division away. */
+        bool srow = false, arow = row_hidden(s, ma, e.i);
         for (int k = 0; k < e.n; k++) {
-            bool h = session_ask_hidden(s, M_S, e.i, k);
+            bool h = session_ask_hidden(s, ms, e.i, k) || session_ask_hidden(s, mq, e.i, k);
+            srow = srow || h;
+            if (h && e.stable && e.z[k] == e.max)
+                HIDE(e.max, true);
             HIDE(e.a[k], h);
+            HIDE(e.z[k], h);
             HIDE(e.shifted[k], h);
-            HIDE(e.weight[k], session_ask_hidden(s, M_A, e.i, k));
+            HIDE(e.prod[k], h || arow);
+            HIDE(e.weight[k], arow);
         }
-        HIDE(e.result, session_ask_hidden(s, M_A, e.i, e.j));
+        for (int k = 0; k < e.n && e.max == HIDDEN_MARK; k++) { /* s − (s − max) would give the max */
+            HIDE(e.shifted[k], true);
+            HIDE(e.prod[k], true);
+        }
+        HIDE(e.sum, srow || arow);
+        HIDE(e.result, arow);
         break;
+    }
     case EX_OUTPUT:
         for (int k = 0; k < e.n; k++)
-            HIDE(e.a[k], session_ask_hidden(s, M_A, e.i, k));
-        HIDE(e.result, session_ask_hidden(s, M_O, e.i, e.j));
+            HIDE(e.a[k], session_ask_hidden(s, ma, e.i, k));
+        HIDE(e.result, session_ask_hidden(s, e.mat, e.i, e.j) ||
+                           session_ask_hidden(s, attn_shown(a, M_O, e.head), e.i, e.head ? e.jh : e.j));
         break;
     default:
         break;
@@ -809,27 +889,40 @@ int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo,
 
 void session_ask_counts(const Session *s, int *total, int *right, int *wrong, int *revealed)
 {
+    int retried, open;
+    session_ask_counts2(s, total, right, wrong, revealed, &retried, &open);
+}
+
+void session_ask_counts2(const Session *s, int *total, int *right, int *wrong, int *revealed, int *retried, int *open)
+{
     int n = ask_total(s->lesson);
     *total = n;
-    *right = *wrong = *revealed = 0;
+    *right = *wrong = *revealed = *retried = 0;
+    *open = n;
     for (int k = 0; s->asked && k < n; k++) {
-        *right += s->asked[k] == ASK_RIGHT;
+        *right += s->asked[k] == ASK_RIGHT || s->asked[k] == ASK_RETRIED;
+        *retried += s->asked[k] == ASK_RETRIED;
         *wrong += s->asked[k] == ASK_WRONG;
         *revealed += s->asked[k] == ASK_REVEALED;
+        *open -= s->asked[k] != ASK_OPEN;
     }
 }
 
 void session_ask_tally(const Session *s, char *buf, size_t len)
 {
-    int total, right, wrong, revealed;
-    session_ask_counts(s, &total, &right, &wrong, &revealed);
+    int total, right, wrong, revealed, retried, open;
+    session_ask_counts2(s, &total, &right, &wrong, &revealed, &retried, &open);
     if (len)
         buf[0] = '\0';
     if (total == 0)
         return;
     size_t n = (size_t)snprintf(buf, len, _("right %d of %d"), right, total);
+    if (retried && n < len)
+        n += (size_t)snprintf(buf + n, len - n, _(" (%d after a retry)"), retried);
     if (wrong && n < len)
         n += (size_t)snprintf(buf + n, len - n, _(", %d wrong"), wrong);
     if (revealed && n < len)
-        snprintf(buf + n, len - n, _(", %d revealed"), revealed);
+        n += (size_t)snprintf(buf + n, len - n, _(", %d revealed"), revealed);
+    if (open && n < len)
+        snprintf(buf + n, len - n, _(", %d not answered"), open);
 }

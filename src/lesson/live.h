@@ -145,12 +145,20 @@ int session_ask_open(const Session *s);
  * = 0.006 (your answer: 0.01)", or why the answer cannot be read
  * (GRADE_BAD, nothing recorded). With no open ask, GRADE_BAD and "". */
 Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, size_t len);
+/* The first ask at this step answered wrong, which the student may answer
+ * again (session_ask_answer grades it when none is open), or -1. */
+int session_ask_retry(const Session *s);
 /* Reveal every open ask at this step (the view calls it when next is
  * pressed there, before moving on). Returns how many were revealed. */
 int session_ask_reveal(Session *s);
 /* Is cell (m, i, j) hidden as "?" now: asked at this step, not yet
- * answered or revealed? */
+ * answered or revealed? One asked weight of A hides its whole row (the
+ * row adds up to 1). */
 bool session_ask_hidden(const Session *s, MatId m, int i, int j);
+/* Does an open ask hide the training panel's numbers for the target of
+ * head (0-based) at row: its row of A, S or QKᵀ is asked (the loss and
+ * ∂L/∂s = α − t give α back in one step)? */
+bool session_ask_hides_training(const Session *s, int head, int row);
 /* The same with the signature TplOpt.hidden wants; ctx is the Session. */
 bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j);
 /* The arithmetic of cell (mat, i, j) in the current state, as fmt_explain()
@@ -158,10 +166,13 @@ bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j);
  * result, and the operands that are the asked values themselves, e.g. the
  * weights α₁ₖ in o₁'s sum while A[1] is asked). Returns the line count. */
 int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo, char lines[][FMT_LINE], int max);
-/* Counts over the whole lesson. */
+/* Counts over the whole lesson (right: first time or after a retry). */
 void session_ask_counts(const Session *s, int *total, int *right, int *wrong, int *revealed);
-/* "right 3 of 4, 1 revealed" (with ", 1 wrong" when any); "" when the
- * lesson asks nothing. */
+/* The same, with how many were right after a retry and how many are not
+ * answered yet. */
+void session_ask_counts2(const Session *s, int *total, int *right, int *wrong, int *revealed, int *retried, int *open);
+/* "right 2 of 4 (1 after a retry), 1 wrong, 1 not answered": each part
+ * only when it is not 0 ("revealed" too); "" when the lesson asks nothing. */
 void session_ask_tally(const Session *s, char *buf, size_t len);
 
 #endif
