@@ -200,10 +200,7 @@ static bool resolve(const char *inner, const Attn *shape, int stage, const char 
             else if (stage < STAGE_SOFTMAX)
                 SAY(_("%s is the training loss, computed at stage softmax; this step shows stage %s, quote it at "
                       "a later step"), quote(inner, qb, sizeof qb), attn_stage_key(stage));
-            else if (shape->ntarget == 0)
-                SAY(_("%s is the training loss, but no target is set at this step; set one first, like "
-                      "target A[1] = 3"), quote(inner, qb, sizeof qb));
-            else
+            else /* without a target (a saved lesson's earlier steps) it shows "…" */
                 return true;
             return false;
         }
@@ -363,6 +360,8 @@ static bool reference(Px *p, Val *v)
     case R_LR:     v->x = a->lr; v->integer = false; break;
     case R_LOSS:
         v->integer = false;
+        if (p->eval && a->ntarget == 0)
+            return false; /* nothing to learn: "…" */
         if (p->eval) {
             v->x = grad_loss(a);
             p->hidden |= loss_hidden(p);

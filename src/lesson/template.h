@@ -10,7 +10,7 @@
  * shows its hidden cells as "?". A masked cell is "−∞" ("-inf" in ASCII).
  * {steps} counts the gradient steps since the targets were last set (at most
  * ATTN_LOSS_HIST); {loss} is the loss of all targets and needs stage softmax
- * and a target set by then. template_check() runs
+ * ("…" while no target is set). template_check() runs
  * when the lesson is loaded and refuses a reference to an unknown matrix, an
  * index out of range, or a matrix not computed at the step's stage (about:
  * is shown before the first step and may quote only X, Wq, Wk, Wv, tokens
