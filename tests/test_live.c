@@ -402,7 +402,7 @@ static void test_say_live(void **state)
     free(say);
     session_goto(&f->s, ST_SOFTMAX);
     say = session_say(&f->s, LANG_ZH, false);
-    assert_string_equal(say, "权重 0.873, 0.076, 0.052");
+    assert_string_equal(say, "权重 0.873、0.076、0.052");
     free(say);
     session_goto(&f->s, ST_OUTPUT);
     say = session_say(&f->s, LANG_EN, false);

@@ -1,13 +1,23 @@
 /* template.h - live values in narration: {S[1][2]}, {A[1]}, {token[2]},
- * {d_k}, {d_v}, {d_model}, {n}; "{{" is a literal "{".
+ * {d_k}, {d_v}, {d_model}, {n}, {heads}, the state's scalars {T}, {lr},
+ * {loss}, {steps}; arithmetic on them with + - * /, ( ), numbers, unary
+ * minus, exp( ), ln( ), sqrt( ), sum( ) and max( ) of a row (A[1]) or a
+ * column (A[*][1]); {=0.695} a fixed figure printed as written (its minus
+ * as the screen writes it); "{{" is a literal "{".
  *
- * A lesson's `say:` and `about:` may quote the state. template_check() runs
+ * A lesson's `say:`, `about:` and `question:` may quote the state. An
+ * expression that uses a hidden cell (an open question) is "?" whole; a row
+ * shows its hidden cells as "?". A masked cell is "−∞" ("-inf" in ASCII).
+ * {steps} counts the gradient steps since the targets were last set (at most
+ * ATTN_LOSS_HIST); {loss} is the loss of all targets and needs stage softmax
+ * ("…" while no target is set). template_check() runs
  * when the lesson is loaded and refuses a reference to an unknown matrix, an
  * index out of range, or a matrix not computed at the step's stage (about:
  * is shown before the first step and may quote only X, Wq, Wk, Wv, tokens
  * and the sizes). template_expand() fills the references in from a state,
  * numbers written like the screen writes them (fmt_num: the lesson's digits,
- * U+2212 for minus unless ASCII), a row as its values joined by ", ".
+ * U+2212 for minus unless ASCII; sizes and counts as whole numbers), a row
+ * as its values joined by ", " (Chinese: "、").
  * A `}` on its own is literal. Lesson text is expanded before it is
  * sanitised; tokens are inserted as written. */
 #ifndef QKV_TEMPLATE_H
@@ -15,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "lesson.h"
 
 #define TEMPLATE_ABOUT 0    /* the `stage` of about: before the first step */
@@ -25,6 +36,7 @@ typedef struct {
     /* Optional: a cell shown as "?" (an ask not yet answered). */
     bool (*hidden)(const void *ctx, MatId m, int i, int j);
     const void *ctx;
+    Lang lang;          /* a row or column joins with ", " (LANG_EN) or "、" (LANG_ZH) */
 } TplOpt;
 
 /* Check every reference in text for a step showing `stage` (1..5), or for
@@ -53,5 +65,27 @@ bool template_has_refs(const char *text);
  * matrix) or TREF_ZERO (an index of 0). */
 enum { TREF_OK, TREF_SYNTAX, TREF_NAME, TREF_ZERO };
 int template_ref_parse(const char *s, MatId *m, int *i, int *j);
+
+/* No literal state numbers. A number written out in narration (outside
+ * templates) that state `a` holds to `digits` decimals: any cell of a
+ * matrix computed by a->reached, a row or column sum of S or A, T, lr or
+ * the loss (T and lr also when written exactly, like 0.5). Only decimals
+ * are looked at: whole numbers (indices, sizes, counts) never are. With
+ * `about`, only what exists before the first step (X, the Ws, T, lr).
+ * Scans text from byte `from`; returns false when there is none, else true
+ * with *hit: the number's byte offset, the number as written and the
+ * template that gives it ("A[1][1]", "sum(A[*][1])", "lr"). */
+typedef struct {
+    size_t off, end;
+    char lit[40];
+    char ref[48];
+} TplLiteral;
+bool template_literal_find(const char *text, size_t from, const Attn *a, int digits, bool about, TplLiteral *hit);
+
+/* --check: one line per literal state number in text (see above), written
+ * at its place ("FILE:LINE:COL: 0.313 is A[1][1] here; write {A[1][1]}
+ * ..."). Returns how many. */
+int template_literals_report(FILE *out, const char *file, const char *text, const TextAt *at, const Attn *a,
+                             int digits, bool about);
 
 #endif

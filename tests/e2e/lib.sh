@@ -64,7 +64,8 @@ e2e_init()
     for n in 01 02; do
         f=$(ls "$E2E_ROOT"/lessons/$n-*.yaml 2>/dev/null | head -n 1)
         [ -n "$f" ] || continue
-        sed '/^[[:space:]]*ask:/d' "$f" >"$E2E_TMP/$n-plain.yaml"
+        # (and their question: words, a question: block ending at its en: line)
+        sed '/^[[:space:]]*ask:/d; /^[[:space:]]*question:/,/^[[:space:]]*en:/d' "$f" >"$E2E_TMP/$n-plain.yaml"
         if [ $n = 01 ]; then L1P=$E2E_TMP/$n-plain.yaml; else L2P=$E2E_TMP/$n-plain.yaml; fi
     done
     cat >"$E2E_TMP/tmux.conf" <<'EOF'
@@ -230,6 +231,9 @@ row_re()
 # screen_has TEXT / screen_re REGEX: test the last capture, no waiting.
 screen_has() { printf '%s\n' "$SCREEN" | grep -qF -- "$1"; }
 screen_re() { printf '%s\n' "$SCREEN" | grep -qE -- "$1"; }
+# Is a question open? Its line may wrap anywhere (a question: adds words
+# before "type your answer"), so spaces and line ends are left out.
+screen_asks() { printf '%s\n' "$SCREEN" | tr -d '\n ' | grep -qF -e "typeyouranswer" -e "输入你的答案"; }
 
 # The header counter "k/N · ": the step shown and the number of steps.
 step_of() { printf '%s\n' "$1" | sed -n '1s/.* \([0-9][0-9]*\)\/[0-9][0-9]* · .*/\1/p'; }

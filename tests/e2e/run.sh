@@ -106,7 +106,7 @@ t_steps()
         keys $s $key
         k=$((k + 1))
         expect $s " $k/$n · " "$key did not move to step $k/$n" || return 1
-        if screen_has "type your answer"; then # a question: Space reveals it, on the same step
+        if screen_asks; then # a question: Space reveals it, on the same step
             keys $s Space
             expect $s "Revealed" "Space did not reveal the answer at step $k" || return 1
         fi
@@ -528,7 +528,7 @@ t_lesson2()
         keys $s n
         k=$((k + 1))
         expect $s " $k/$n · " "n did not reach step $k" || return 1
-        if screen_has "type your answer"; then
+        if screen_asks; then
             keys $s Space
             expect $s "Revealed" "Space did not reveal the answer at step $k" || return 1
         fi
@@ -757,7 +757,7 @@ t_heads()
             keys $s n
             k=$((k + 1))
             expect $s " $k/$n · " "n did not reach step $k ($lang)" || return 1
-            if screen_has "type your answer" || screen_has "输入你的答案"; then # a question: Space reveals it
+            if screen_asks; then # a question: Space reveals it
                 keys $s Space
                 expect_re $s "Revealed|揭晓" "Space did not reveal the answer at step $k ($lang)" || return 1
             fi
