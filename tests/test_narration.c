@@ -44,25 +44,6 @@ static struct {
     const char *number, *why;
     int used;
 } allowed[] = {
-    /* Lesson 1 asks whether columns of A sum to 1; the sums are worked out
-     * by hand from the column just shown, and nothing on screen holds them. */
-    {"lessons/01", 12, "1.080", "column 1 of A summed by hand", 0},
-    {"lessons/01", 12, "0.983", "column 2 of A summed by hand", 0},
-    {"lessons/01", 12, "0.937", "column 3 of A summed by hand", 0},
-    /* Lesson 2 compares with the row the source tutorial printed (on
-     * screen as A[1] at that step, but quoted as the tutorial's). */
-    {"lessons/02", 5, "0.695", "the tutorial's printed row", 0},
-    {"lessons/02", 5, "0.169", "the tutorial's printed row", 0},
-    {"lessons/02", 5, "0.136", "the tutorial's printed row", 0},
-    /* Lesson 3 shows why a hand check is off in the last digit: the hand
-     * results from the rounded figures are by definition not on screen. */
-    {"lessons/03", 9, "0.651", "1.000 ÷ 1.535 by hand, against the screen's 0.652", 0},
-    {"lessons/03", 12, "0.718", "0.652 + 0.132×0.500 by hand, against the screen's 0.717", 0},
-    /* Lesson 3's s − max and exp(0) are the arithmetic's, on screen there;
-     * V happens to hold the same digits, which no template should quote. */
-    {"lessons/03", 9, "0.000", "s₁₁ − max, from the arithmetic (V[1][2] is 0.000 by chance)", 0},
-    {"lessons/03", 9, "1.000", "exp(0), from the arithmetic (V[1][1] is 1.000 by chance)", 0},
-    {"lessons/03", 14, "0.000", "s₁₁ − max, from the arithmetic (V[1][2] is 0.000 by chance)", 0},
     /* Lesson 4 asks what the scores would be with 5 tokens: a hypothetical. */
     {"lessons/04", 5, "5×5", "the scores with 5 tokens", 0},
     /* lesson 06: the temperature the next step sets (the header shows T once it is set) */
