@@ -35,7 +35,7 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet install-check e2e \
+.PHONY: all deps run test unit truth keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet install-check e2e \
         asan golden pot clean install uninstall bench fuzz screenshots deb
 
 all: deps $(B)/qkvtutor $(MO)
@@ -137,8 +137,28 @@ $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(COR
 
 # The layout's rules over the grid of lessons, steps, modes and sizes: no
 # curses. It generates the 64x64 lesson itself (tests/bench/gen_lesson.sh).
-$(B)/tests/test_layout $(B)/tests/test_narration: $(B)/tests/%: $(B)/tests/%.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_layout $(B)/tests/test_narration $(B)/tests/truth_render: $(B)/tests/%: $(B)/tests/%.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+
+# The truth test (DESIGN.md "The screen never contradicts itself"): every
+# screen of every built-in lesson, scripted and after each departure, and
+# --dump (--variant 7), read back as text by tests/truth.py: equations that
+# reproduce from their printed digits, notices, narration numbers, no answer
+# on screen while its question is open. First the checker's own self-test.
+truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
+	@$(PYTHON) tests/truth.py --self-test tests/truth
+	@set -e; t=$$(mktemp -d); trap 'rm -rf $$t' EXIT; \
+	 $(B)/tests/truth_render >$$t/plans.txt; \
+	 for f in $(LESSONS); do for l in en zh; do \
+	   echo "@@ DUMP lesson=$$(basename $$f) lang=$$l variant=none"; \
+	   LANG=C.UTF-8 $(B)/qkvtutor --dump --lang $$l $$f || echo "@@ DUMPFAIL"; \
+	   if grep -q '^ *random:' $$f; then \
+	     echo "@@ DUMP lesson=$$(basename $$f) lang=$$l variant=7"; \
+	     LANG=C.UTF-8 $(B)/qkvtutor --dump --variant 7 --lang $$l $$f || echo "@@ DUMPFAIL"; fi; \
+	 done; done >$$t/dumps.txt; \
+	 rc=0; $(PYTHON) tests/truth.py $$t/plans.txt $$t/dumps.txt >$(B)/truth.txt || rc=$$?; \
+	 if [ $$rc != 0 ]; then $(PYTHON) tests/truth.py --list-kinds $$t/plans.txt $$t/dumps.txt | sed '$$d'; \
+	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
 $(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(B)/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
@@ -227,7 +247,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit keys-doc check-lessons bad-lessons cli svg numpy worksheet install-check deb-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit truth keys-doc check-lessons bad-lessons cli svg numpy worksheet install-check deb-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \

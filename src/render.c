@@ -244,7 +244,13 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
             fputc('\n', out);
         }
     }
-    char *say = session_say(s, o->lang, o->ascii);
+    char *say = session_say(s, o->lang, o->ascii), notice[FMT_LINE];
+    /* a saved lesson's edits: every step says its words were for other numbers */
+    if (l->nedited > 0 && say && *say && session_notice(s, o->ascii, 0, notice, sizeof notice)) {
+        fputs("  ", out);
+        put_text(out, notice, o->ascii);
+        fputc('\n', out);
+    }
     if (say && *say)
         put_wrapped(out, say, o->ascii, 76);
     free(say);
@@ -294,6 +300,11 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
     if (about && *about)
         put_wrapped(out, about, o->ascii, 76);
     free(about);
+    char notice[FMT_LINE];
+    if (l->nedited == 0 && session_notice(&s, o->ascii, 0, notice, sizeof notice)) { /* --variant K: once */
+        put_text(out, notice, o->ascii);
+        fputc('\n', out);
+    }
     int first = o->at ? o->at - 1 : 0, last = o->at ? o->at - 1 : l->nsteps - 1;
     session_goto(&s, first);
     for (int k = first; k <= last; k++) {

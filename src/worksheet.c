@@ -507,6 +507,12 @@ int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
         fprintf(out, " · %s %lu", _("variant"), l->seed);
     fprintf(out, " · %s ____________________\n\n", _("Name:"));
     char *about = lesson_about_text(l, o->lang, o->ascii);
+    if (l->reseeded && session_diverged(&s) && ((about && *about) || nq > 0)) { /* --variant K */
+        fputs(o->ascii ? "* " : "✎ ", out);
+        fprintf(out, _("Variant %lu: the numbers are this variant's; the words around them were written for the "
+                       "lesson's own numbers."), l->seed);
+        fputs("\n\n", out);
+    }
     ok = ok && about && put_md(out, about, o->ascii);
     if (ok && *about)
         fputs("\n\n", out);

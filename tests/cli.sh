@@ -211,7 +211,7 @@ has() { # has NAME PATTERN ARGS...: the output of qkvtutor ARGS holds the fixed 
 }
 has "dump: masked keys left out" "s₁ = [−0.066]   (keys 2 to 3 come after query 1: masked, left out, weight 0)" --lang en --dump --at 3 6
 has "dump: masked score" "score₁₂ = −∞   (masked: key 2 comes after query 1, so it is hidden; q₁·k₂ is left out)" --lang en --dump --at 2 6
-has "dump: ÷ T" "s₁ = [3.013, 0.567, 0.184];  z = s ÷ 0.5 = [6.025, 1.134, 0.368]" --lang en --dump --at 7 6
+has "dump: ÷ T" "s₁ = [3.013, 0.567, 0.184];  z = s ÷ 0.5 ≈ [6.025, 1.134, 0.368]" --lang en --dump --at 7 6
 has "dump: masked output terms" "o₁ = 1.000·v₁   (keys 2 to 3 come after query 1: masked, left out, weight 0)" --lang en --dump --at 5 6
 has "dump: P's formula" "p₂₁ = sin(1 / 10000^(0/4)) = sin(1.000) = 0.841   (p = token number − 1 = 1)" --lang en --dump --at 3 7
 has "dump: h = x + p" "h₂₁ = x₂₁ + p₂₁ = 0.000 + 0.841 = 0.841" --lang en --dump --at 3 7

@@ -9,6 +9,7 @@
 #include "testutil.h"
 #include "lessonfix.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
+#include "lesson/embedded.h"
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
 #include "lesson/live.h"
@@ -159,7 +160,7 @@ static void test_session(void **state)
     Session *s = &f->s;
     char msg[512], tally[128];
     session_ask_tally(s, tally, sizeof tally);
-    assert_string_equal(tally, "right 0 of 4");
+    assert_string_equal(tally, "right 0 of 4, 4 not answered"); /* lesson review L12: says so */
     assert_int_equal(session_ask_count(s), 0);
     assert_int_equal(session_ask_open(s), -1);
     assert_false(session_ask_hidden(s, M_S, 0, 1));
@@ -188,13 +189,28 @@ static void test_session(void **state)
     session_goto(s, ST_SOFTMAX); /* two asks: answered in order */
     assert_true(session_ask_hidden(s, M_A, 0, 2));
     assert_true(session_ask_hidden(s, M_A, 1, 1));
-    assert_false(session_ask_hidden(s, M_A, 1, 0));
+    assert_true(session_ask_hidden(s, M_A, 1, 0)); /* A[2][2] hides row 2: it adds up to 1 */
+    assert_false(session_ask_hidden(s, M_A, 2, 0));
     assert_int_equal(session_ask_answer(s, "0.3 0.3 0.4", false, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "✗ not quite: A[1] = 0.313, 0.337, 0.350 (your answer: 0.3 0.3 0.4)");
+    assert_string_equal(msg, "✗ not quite: A[1] = 0.313, 0.337, 0.350 (your answer: 0.3 0.3 0.4); numbers 1, 2, 3 are "
+                             "off. Type again to retry.");
     assert_int_equal(session_ask_open(s), 1);
     assert_false(session_ask_hidden(s, M_A, 0, 2));
     assert_int_equal(session_ask_answer(s, "-0.32", true, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "not quite: A[2][2] = 0.320 (your answer: -0.32)");
+    assert_string_equal(msg, "not quite: A[2][2] = 0.320 (your answer: -0.32). Type again to retry.");
+    /* Retry (newcomer review 12): nothing open, the first wrong answer is graded again */
+    assert_int_equal(session_ask_open(s), -1);
+    assert_int_equal(session_ask_retry(s), 0);
+    assert_int_equal(session_ask_answer(s, "0.313 0.3 0.35", false, msg, sizeof msg), GRADE_WRONG);
+    assert_string_equal(msg, "✗ not quite: A[1] = 0.313, 0.337, 0.350 (your answer: 0.313 0.3 0.35); number 2 is off. "
+                             "Type again to retry."); /* lesson review L7: which numbers */
+    assert_int_equal(session_ask_state(s, 0), ASK_WRONG);
+    assert_int_equal(session_ask_answer(s, "0.313 0.337 0.35", false, msg, sizeof msg), GRADE_RIGHT);
+    assert_string_equal(msg, "✓ right: A[1] = 0.313, 0.337, 0.350");
+    assert_int_equal(session_ask_state(s, 0), ASK_RETRIED);
+    assert_int_equal(session_ask_retry(s), 1);
+    session_ask_tally(s, tally, sizeof tally);
+    assert_string_equal(tally, "right 2 of 4 (1 after a retry), 1 wrong, 1 not answered");
 
     session_goto(s, ST_OUTPUT); /* next reveals */
     assert_int_equal(session_ask_reveal(s), 1);
@@ -203,12 +219,12 @@ static void test_session(void **state)
     assert_false(session_ask_hidden(s, M_O, 2, 0));
 
     session_ask_tally(s, tally, sizeof tally);
-    assert_string_equal(tally, "right 1 of 4, 2 wrong, 1 revealed");
+    assert_string_equal(tally, "right 2 of 4 (1 after a retry), 1 wrong, 1 revealed");
     int total, right, wrong, revealed;
     session_ask_counts(s, &total, &right, &wrong, &revealed);
     assert_int_equal(total, 4);
-    assert_int_equal(right, 1);
-    assert_int_equal(wrong, 2);
+    assert_int_equal(right, 2);
+    assert_int_equal(wrong, 1);
     assert_int_equal(revealed, 1);
     /* records survive moving back, edits and reset */
     session_goto(s, ST_SCORES);
@@ -224,7 +240,7 @@ static void test_live_value(void **state)
     session_goto(&f->s, ST_SCORES);
     assert_true(session_act_text(&f->s, "Q[1] = K[1] * 5", err, sizeof err));
     assert_int_equal(session_ask_answer(&f->s, "0.006", false, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "✗ not quite: S[1][2] = 0.567 (your answer: 0.006)");
+    assert_string_equal(msg, "✗ not quite: S[1][2] = 0.567 (your answer: 0.006). Type again to retry.");
 }
 
 /* The arithmetic hides the asked values until answered or revealed. */
@@ -246,13 +262,17 @@ static void test_explain_hidden(void **state)
     session_goto(s, ST_SOFTMAX); /* A[1] and A[2][2] asked */
     assert_int_equal(session_explain(s, M_A, 0, 0, &fo, lines, FMT_MAX_LINES), 3);
     assert_string_equal(lines[0], "s₁ = [−0.066, 0.006, 0.044]");
+    assert_string_equal(lines[1], "exp(s) = [?, ?, ?];  sum = ?"); /* α is one division away */
     assert_string_equal(lines[2], "α₁ = exp ÷ sum = [?, ?, ?]");
-    session_explain(s, M_A, 1, 0, &fo, lines, FMT_MAX_LINES);
-    assert_string_equal(lines[2], "α₂ = exp ÷ sum = [0.380, ?, 0.300]");
+    session_explain(s, M_A, 1, 0, &fo, lines, FMT_MAX_LINES); /* one weight asked: the row adds up to 1 */
+    assert_string_equal(lines[2], "α₂ = exp ÷ sum = [?, ?, ?]");
+    session_explain(s, M_A, 2, 0, &fo, lines, FMT_MAX_LINES);
+    assert_string_equal(lines[1], "exp(s) ≈ [1.008, 0.850, 0.749];  sum ≈ 2.606   (≈: computed before rounding)");
     /* ASCII: the same, with its own number format */
     FmtOpt ascii = {3, true, false};
     session_explain(s, M_A, 1, 0, &ascii, lines, FMT_MAX_LINES);
-    assert_string_equal(lines[2], "α_2 = exp / sum = [0.380, ?, 0.300]");
+    assert_string_equal(lines[1], "exp(s) = [?, ?, ?];  sum = ?");
+    assert_string_equal(lines[2], "α_2 = exp / sum = [?, ?, ?]");
     assert_int_equal(session_ask_reveal(s), 2);
     session_explain(s, M_A, 0, 0, &fo, lines, FMT_MAX_LINES);
     assert_string_equal(lines[2], "α₁ = exp ÷ sum = [0.313, 0.337, 0.350]");
@@ -262,6 +282,75 @@ static void test_explain_hidden(void **state)
     assert_string_equal(lines[1], "o₃₁ = (0.387)(−0.163) + (0.326)(0.113) + (0.287)(−0.244) = ?");
     assert_int_equal(session_explain(s, M_O, 2, 1, &fo, lines, FMT_MAX_LINES), 2);
     assert_string_equal(lines[1], "o₃₂ = (0.387)(0.033) + (0.326)(−0.180) + (0.287)(0.605) = 0.128");
+}
+
+/* A built-in lesson and a session on it at step `step` (1-based). */
+static Fix *builtin(const char *prefix, int step)
+{
+    Fix *f = calloc(1, sizeof *f);
+    const EmbeddedLesson *e = NULL;
+    for (int k = 0; k < embedded_count && !e; k++)
+        if (strncmp(embedded_lessons[k].name + strlen("lessons/"), prefix, strlen(prefix)) == 0)
+            e = &embedded_lessons[k];
+    assert_non_null(f);
+    assert_non_null(e);
+    assert_true(lesson_load_buffer(e->name, e->data, e->len, &f->l, err, sizeof err));
+    assert_true(session_init(&f->s, &f->l));
+    assert_true(session_goto(&f->s, step - 1));
+    return f;
+}
+
+/* Lesson-author review H1: with two heads the arithmetic showed the answer
+ * under the matrix's "?"; classroom review 17: lesson 9's training panel
+ * gave α₁₃ away. An asked score hides its exp, the max it is and the sum. */
+static void test_hidden_everywhere(void **state)
+{
+    (void)state;
+    FmtOpt fo = {3, false, false};
+    char lines[FMT_MAX_LINES][FMT_LINE];
+    Fix *f = builtin("08-", 3); /* ask: S1[2][1] */
+    MatId s1 = attn_head_id(M_S, 1), a1 = attn_head_id(M_A, 1), a2 = attn_head_id(M_A, 2);
+    assert_true(session_ask_hidden(&f->s, s1, 1, 0));
+    assert_int_equal(session_explain(&f->s, s1, 1, 0, &fo, lines, FMT_MAX_LINES), 1);
+    assert_string_equal(lines[0], "head 1: score₂₁ = q₂·k₁ = (2.000)(2.000) + (0.000)(0.000) = ? ÷ √2 = ?");
+    assert_true(session_goto(&f->s, 3)); /* step 4, softmax: nothing asked */
+    session_explain(&f->s, a1, 1, 0, &fo, lines, FMT_MAX_LINES);
+    assert_string_equal(lines[0], "head 1: s₂ = [2.828, 0.000, −2.828, 0.000]");
+    lessonfix_close(f);
+
+    f = builtin("08-", 6); /* ask: A2[1][3] */
+    assert_true(session_ask_hidden(&f->s, a2, 0, 0));
+    assert_false(session_ask_hidden(&f->s, a1, 0, 0));
+    assert_int_equal(session_explain(&f->s, a2, 0, 2, &fo, lines, FMT_MAX_LINES), 4);
+    assert_string_equal(lines[0], "head 2: s₁ = [2.828, 0.000, 2.828, 0.000]");
+    assert_string_equal(lines[1], "max = 2.828;  s − max = [0.000, −2.828, 0.000, −2.828]");
+    assert_string_equal(lines[2], "exp(s − max) = [?, ?, ?, ?];  sum = ?");
+    assert_string_equal(lines[3], "α₁ = exp ÷ sum = [?, ?, ?, ?]");
+    assert_true(session_ask_hides_training(&f->s, 1, 0));
+    assert_false(session_ask_hides_training(&f->s, 0, 0));
+    assert_false(session_ask_hides_training(&f->s, 1, 1));
+    lessonfix_close(f);
+
+    /* a score asked in the softmax row: its entries, the max it is, the sum */
+    f = lessonfix_open("t.yaml", HEAD "  - stage: softmax\n    ask: \"S[1][3]\"\n" "  - stage: output\n");
+    assert_non_null(f);
+    session_goto(&f->s, 0);
+    assert_int_equal(session_explain(&f->s, M_A, 0, 0, &fo, lines, FMT_MAX_LINES), 3);
+    assert_string_equal(lines[0], "s₁ = [−0.066, 0.006, ?]");
+    assert_string_equal(lines[1], "exp(s) = [0.936, 1.006, ?];  sum = ?");
+    assert_true(session_ask_hides_training(&f->s, 0, 0));
+    lessonfix_close(f);
+    f = lessonfix_open("t.yaml", HEAD "  - stage: softmax\n    do: [\"softmax = stable\", \"mask = causal\"]\n"
+                                      "    ask: [\"S[3][1]\", \"S[1][2]\"]\n");
+    assert_non_null(f);
+    session_goto(&f->s, 0);
+    session_explain(&f->s, M_A, 2, 0, &fo, lines, FMT_MAX_LINES);
+    assert_string_equal(lines[0], "s₃ = [?, −0.163, −0.290]");
+    assert_string_equal(lines[1], "max = ?;  s − max = [?, ?, ?]"); /* the asked 0.008 is the max */
+    assert_string_equal(lines[2], "exp(s − max) = [?, ?, ?];  sum = ?");
+    session_explain(&f->s, M_S, 0, 1, &fo, lines, FMT_MAX_LINES); /* masked: not "−∞" */
+    assert_string_equal(lines[0], "score₁₂ = ?");
+    lessonfix_close(f);
 }
 
 /* In Chinese: the result lines and the tally (the catalogue make builds). */
@@ -275,10 +364,13 @@ static void test_zh(void **state)
     assert_string_equal(msg, "✓ 答对了：S[1][2] = 0.006");
     session_goto(&f->s, ST_SOFTMAX);
     assert_int_equal(session_ask_answer(&f->s, "1, 0, 0", false, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "✗ 不太对：A[1] = 0.313, 0.337, 0.350（你的答案：1, 0, 0）");
+    assert_string_equal(msg, "✗ 不太对：A[1] = 0.313, 0.337, 0.350（你的答案：1, 0, 0）；第 1、2、3 个数不对。再输入一次可以重答。");
     session_ask_reveal(&f->s);
     session_ask_tally(&f->s, tally, sizeof tally);
-    assert_string_equal(tally, "答对 1 题，共 4 题，答错 1 题，看答案 1 题");
+    assert_string_equal(tally, "答对 1 题，共 4 题，答错 1 题，看答案 1 题，未作答 1 题");
+    assert_int_equal(session_ask_answer(&f->s, "0.313, 0.337, 0.350", false, msg, sizeof msg), GRADE_RIGHT);
+    session_ask_tally(&f->s, tally, sizeof tally);
+    assert_string_equal(tally, "答对 2 题，共 4 题（其中 1 题是重答后答对的），看答案 1 题，未作答 1 题");
     i18n_set(LANG_EN, NULL);
 }
 
@@ -294,6 +386,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_live_value, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_explain_hidden, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_zh, setup, lessonfix_teardown),
+        cmocka_unit_test(test_hidden_everywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

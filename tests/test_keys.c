@@ -327,9 +327,22 @@ static void asks_answered(void **state)
     assert_int_equal(v->msg_role, ROLE_ERROR);
     keys(v, "\x15" "0.01\r");
     assert_int_equal(v->mode, MODE_NORMAL);
-    assert_string_equal(v->msg, "✗ not quite: S[1][2] = 0.006 (your answer: 0.01)");
+    assert_string_equal(v->msg, "✗ not quite: S[1][2] = 0.006 (your answer: 0.01). Type again to retry.");
     assert_shown("(0.194)(0.094) = 0.006");                     /* the true value's arithmetic */
-    keys(v, "n");
+    keys(v, "r");                                               /* not "Nothing to reset" */
+    assert_string_equal(v->msg, "Your answer to S[1][2] stays graded; type a new one (or Enter) to try again.");
+    keys(v, "\r");                                              /* Enter opens the field again */
+    assert_int_equal(v->mode, MODE_ANSWER);
+    assert_int_equal(v->s.step, 1);
+    assert_shown(" answer S[1][2] =");
+    keys(v, "\x1b");
+    assert_int_equal(v->mode, MODE_NORMAL);
+    keys(v, "0.006");                                           /* typing after a grade: a new answer */
+    assert_int_equal(v->mode, MODE_ANSWER);
+    assert_shown(" answer S[1][2] = 0.006");
+    keys(v, "\r");
+    assert_string_equal(v->msg, "✓ right: S[1][2] = 0.006");
+    keys(v, "\r");                                              /* right now: Enter goes on */
     assert_int_equal(v->s.step, 2);
     assert_shown("我 weighs ?, ?, ?.");
     keys(v, "0.313, 0.337 0.35\r");
@@ -345,7 +358,7 @@ static void asks_answered(void **state)
     assert_shown("o₁₁ = ?");
     keys(v, "−0.147\r");                                        /* U+2212 opens the field too */
     assert_string_equal(v->msg, "✓ right: O[1][1] = −0.147");
-    assert_shown("Your answers: right 2 of 4, 1 wrong, 1 revealed.");
+    assert_shown("Your answers: right 3 of 4 (1 after a retry), 1 revealed.");
     close_fix(f);
     /* zh */
     i18n_set(LANG_ZH, "build/locale");

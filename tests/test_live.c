@@ -3,6 +3,7 @@
  * cell-editor edit, an X edit, a W edit and the scale/softmax toggles; the
  * status line naming every change (action, toggle, undo, redo, reset); the
  * edited-state notice; narration filled in from the live state. */
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -11,6 +12,10 @@
 #include "lesson/lesson.h"
 #include "lesson/live.h"
 #include "lesson/session.h"
+#include "lesson/save.h"
+#include "lesson/i18n.h"
+#include "lesson/text.h"
+#include <unistd.h>
 
 /* Lesson 1's set-up; steps at every stage, a do: step and narration that
  * quotes the state. */
@@ -189,6 +194,197 @@ static void test_diverged(void **state)
     attn_free(&script);
 }
 
+static void assert_notice(Fix *f, int cols, const char *want)
+{
+    char line[FMT_LINE];
+    if (!want) {
+        assert_false(session_notice(&f->s, false, cols, line, sizeof line));
+        assert_string_equal(line, "");
+        assert_false(session_departed(&f->s, NULL, 0));
+        return;
+    }
+    assert_true(session_notice(&f->s, false, cols, line, sizeof line));
+    assert_string_equal(line, want);
+    assert_true(session_departed(&f->s, NULL, 0));
+}
+
+#define LONG_WORDS ": numbers live, words written for the lesson's numbers"
+
+/* Every kind of departure says so, naming what departed in the action
+ * language; undoing, reset or toggling back is the script's state again. */
+static void test_departures(void **state)
+{
+    Fix *f = *state;
+    session_goto(&f->s, ST_OUTPUT);
+    assert_notice(f, 0, NULL);
+    act(f, "Q[1] = K[1] * 5"); /* an edit */
+    assert_notice(f, 0, "✎ after Q[1] = K[1] * 5" LONG_WORDS);
+    act(f, "mask = causal");    /* a toggle the old check missed */
+    assert_notice(f, 0, "✎ after Q[1] = K[1] * 5, mask = causal" LONG_WORDS);
+    /* 60 columns: the short words, the list cut at its end */
+    assert_notice(f, 58, "✎ Q[1] = K[1] * 5, …: numbers live, words as written");
+    assert_notice(f, 70, "✎ Q[1] = K[1] * 5, mask = causal: numbers live, words as written");
+    act(f, "X[1] = [0.1, 0.2, 0.3, 0.4]");
+    assert_notice(f, 70, "✎ Q[1] = K[1] * 5, mask = causal, …: numbers live, words as written");
+    act(f, "Q[3] = [0.123456, 0.5, 0.25]");
+    assert_notice(f, 41, "✎ Q[1] =…: numbers live, words as written");
+    char line[FMT_LINE];
+    assert_true(session_notice(&f->s, false, 41, line, sizeof line));
+    assert_int_equal(text_width(line), 41);
+    while (session_undo(&f->s)) {}
+    assert_notice(f, 0, NULL);
+    /* a toggle alone, and toggled back */
+    act(f, "mask = causal");
+    assert_notice(f, 0, "✎ after mask = causal" LONG_WORDS);
+    act(f, "mask = none");
+    assert_notice(f, 0, NULL);
+    act(f, "temperature = 0.5");
+    assert_notice(f, 0, "✎ after temperature = 0.5" LONG_WORDS);
+    act(f, "reset");
+    assert_notice(f, 0, NULL);
+    act(f, "positions = sinusoidal");
+    assert_notice(f, 0, "✎ after positions = sinusoidal" LONG_WORDS);
+    act(f, "positions = none");
+    act(f, "swap 1 3");
+    assert_notice(f, 0, "✎ after swap 1 3" LONG_WORDS);
+    act(f, "swap 1 3"); /* the same order again */
+    assert_notice(f, 0, NULL);
+    /* the same cell edited twice: the last value, written shortest */
+    act(f, "Q[2][1] = 5");
+    act(f, "Q[2][1] = 5.1");
+    assert_notice(f, 0, "✎ after Q[2][1] = 5.1" LONG_WORDS);
+    act(f, "reset");
+    /* training the script did not do */
+    act(f, "target A[1] = 2");
+    assert_notice(f, 0, "✎ after target A[1] = 2" LONG_WORDS);
+    act(f, "step");
+    act(f, "step 2");
+    assert_notice(f, 0, "✎ after target A[1] = 2, step 3" LONG_WORDS);
+    act(f, "reset");
+    act(f, "lr = 0.25");
+    assert_notice(f, 0, "✎ after lr = 0.25" LONG_WORDS);
+    act(f, "lr = 0.5"); /* the default: nothing departs */
+    assert_notice(f, 0, NULL);
+    /* the script's own toggle, done again by hand, is no departure */
+    session_goto(&f->s, ST_DO);
+    act(f, "scale = sqrt_dk");
+    assert_notice(f, 0, NULL);
+    act(f, "scale = none");
+    assert_notice(f, 0, "✎ after scale = none" LONG_WORDS);
+    /* zh */
+    i18n_set(LANG_ZH, "build/locale");
+    assert_true(session_notice(&f->s, false, 0, line, sizeof line));
+    i18n_set(LANG_EN, NULL);
+    assert_string_equal(line, "✎ 改动后（scale = none）：数字是实时的，文字是按课程原来的数写的");
+}
+
+/* --variant K other than the lesson's seed departs at every step. */
+static void test_departure_variant(void **state)
+{
+    Fix *f = *state;
+    session_free(&f->s);
+    assert_true(lesson_reseed(&f->l, 42)); /* the lesson's own seed: its own numbers */
+    assert_true(session_init(&f->s, &f->l));
+    assert_notice(f, 0, NULL);
+    session_free(&f->s);
+    assert_true(lesson_reseed(&f->l, 7));
+    assert_true(session_init(&f->s, &f->l));
+    assert_notice(f, 0, "✎ after variant 7" LONG_WORDS);
+    session_goto(&f->s, ST_DO);
+    act(f, "mask = causal");
+    assert_notice(f, 0, "✎ after variant 7, mask = causal" LONG_WORDS);
+}
+
+/* A saved lesson records its edits in edited:; reopened, it departs from
+ * its first step and names them; it passes its own check. */
+static void test_departure_saved(void **state)
+{
+    Fix *f = *state;
+    char dir[] = "/tmp/qkv_depart_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/l1-edited.yaml", dir);
+    session_goto(&f->s, ST_SOFTMAX);
+    act(f, "Q[2][1] = 5");
+    act(f, "Q[2][1] = 5.1"); /* what a + nudge writes: 5 + 0.1 read back as 5.1 */
+    act(f, "mask = causal");
+    assert_true(lesson_save(&f->s, path, err, sizeof err));
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[n] = '\0';
+    assert_non_null(strstr(text, "edited:\n- \"Q[2][1] = 5.1\"\n- \"mask = causal\"\n"));
+    assert_null(strstr(text, "5.0999"));
+    Fix g = {0};
+    assert_true(lesson_load_file(path, &g.l, err, sizeof err));
+    assert_int_equal(g.l.nedited, 2);
+    assert_true(session_init(&g.s, &g.l));
+    session_goto(&g.s, 0);
+    assert_notice(&g, 0, "✎ after Q[2][1] = 5.1, mask = causal" LONG_WORDS);
+    session_goto(&g.s, ST_OUTPUT);
+    assert_true(session_act_text(&g.s, "temperature = 2", err, sizeof err));
+    assert_notice(&g, 0, "✎ after Q[2][1] = 5.1, mask = causal, temperature = 2" LONG_WORDS);
+    session_free(&g.s);
+    lesson_free(&g.l);
+    /* a wrong entry is one clear line */
+    Lesson bad;
+    const char *yaml = "format: qkvtutor/1\ntokens: [a]\nX: [[1]]\nweights: {Wq: [[1]], Wk: [[1]], Wv: [[1]]}\n"
+                       "edited: [\"Q[1] == 2\"]\n";
+    assert_false(lesson_load_buffer("bad.yaml", yaml, strlen(yaml), &bad, err, sizeof err));
+    assert_non_null(strstr(err, "bad.yaml:5:"));
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Side lines name the real cause, the focused row and the head shown. */
+static void test_side_lines(void **state)
+{
+    Fix *f = *state;
+    session_goto(&f->s, ST_SOFTMAX);
+    act(f, "positions = sinusoidal");
+    assert_trace(f, 2, 0, &utf, "p₁, p₂, p₃ changed ⇒ q₃₁ 0.506 → 0.624 ⇒ s₃₁ 0.008 → −0.064 ⇒ α₃₁ 0.387 → 0.350");
+    act(f, "reset");
+    act(f, "temperature = 0.5");
+    assert_trace(f, 2, 0, &utf, "temperature = 0.5 ⇒ α₃₁ 0.387 → 0.442");
+    assert_effect(f, EFFECT_ACT, M_A, 2, 0, &utf, "temperature = 0.5: α₃₁ 0.387 → 0.442");
+    act(f, "reset");
+    act(f, "Wq[2][1] = 1");
+    assert_trace(f, 1, 1, &utf, "Wq₂₁ changed ⇒ q₂₁ 0.457 → 1.000 ⇒ s₂₂ −0.062 → −0.154 ⇒ α₂₂ 0.320 → 0.309");
+    act(f, "reset");
+    act(f, "swap 1 3");
+    assert_trace(f, 2, 0, &utf, "x₁ and x₃ swapped ⇒ q₃₁ 0.149 → 0.149 ⇒ s₃₁ 0.044 → 0.044 ⇒ α₃₁ 0.350 → 0.350");
+    assert_effect(f, EFFECT_ACT, M_A, 2, 0, &utf, "swap 1 3: α₃₁ 0.350 (unchanged)");
+    act(f, "reset");
+    /* after a swap, who set a number follows the token */
+    act(f, "Q[1] = K[1] * 5");
+    act(f, "X[1][1] = 7");
+    act(f, "swap 1 3");
+    assert_int_equal(session_override_by(&f->s, M_Q, 2), OV_HAND);
+    assert_int_equal(session_override_by(&f->s, M_Q, 0), OV_NONE);
+    assert_int_equal(session_cell_by(&f->s, M_X, 2, 0), OV_HAND);
+    assert_int_equal(session_cell_by(&f->s, M_X, 0, 0), OV_NONE);
+    /* lesson 8, head 2 shown: the status speaks of head 2; the narration is head 1's */
+    Fix g = {0};
+    assert_true(lesson_load_file("lessons/08-two-heads.yaml", &g.l, err, sizeof err));
+    assert_true(session_init(&g.s, &g.l));
+    session_goto(&g.s, 3);
+    assert_int_equal(session_say_head(&g.s), 1);
+    session_set_head(&g.s, 2);
+    assert_true(session_act_text(&g.s, "scale = none", err, sizeof err));
+    char line[FMT_LINE];
+    effect_status(&g.s, EFFECT_ACT, NULL, M_A, 1, 0, false, line, sizeof line);
+    assert_string_equal(line, "no scaling: α₂₁ 0.028 → 0.009. u undoes it.");
+    /* lesson 8, step 10: both rows of W_O zeroed are named */
+    assert_true(session_undo(&g.s));
+    session_goto(&g.s, 9);
+    session_set_head(&g.s, 1);
+    assert_true(session_trace_line(&g.s, 0, 0, &utf, line, sizeof line));
+    assert_string_equal(line, "Wo₁, Wo₂ changed ⇒ y₁₁ 0.577 → 0.472");
+    session_free(&g.s);
+    lesson_free(&g.l);
+}
+
 /* Narration quotes the live state: the contradiction is gone. */
 static void test_say_live(void **state)
 {
@@ -206,7 +402,7 @@ static void test_say_live(void **state)
     free(say);
     session_goto(&f->s, ST_SOFTMAX);
     say = session_say(&f->s, LANG_ZH, false);
-    assert_string_equal(say, "权重 0.873, 0.076, 0.052");
+    assert_string_equal(say, "权重 0.873、0.076、0.052");
     free(say);
     session_goto(&f->s, ST_OUTPUT);
     say = session_say(&f->s, LANG_EN, false);
@@ -220,6 +416,7 @@ static void test_say_live(void **state)
 
 int main(void)
 {
+    setlocale(LC_ALL, "C.UTF-8"); /* gettext translates only under a real locale */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_trace_prompt, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_trace_editor, setup, lessonfix_teardown),
@@ -227,6 +424,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_trace_toggles, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_effect_undo_redo_reset, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_diverged, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_departures, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_departure_variant, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_departure_saved, setup, lessonfix_teardown),
+        cmocka_unit_test_setup_teardown(test_side_lines, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_say_live, setup, lessonfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,8 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#undef expect_check /* cmocka's mock macro; lesson.h declares a function of that name */
+#include "core/explain.h"
+#include "core/grad.h"
+#include "lesson/embedded.h"
 #include "lesson/fmt.h"
+#include "lesson/lesson.h"
+#include "lesson/session.h"
 #include "lesson/text.h"
+#include "lesson/train.h"
 
 static char out[256];
 
@@ -265,6 +272,79 @@ static void explain_approx_rule(void **state)
     assert_string_equal(line, "score₁₁ = q₁·k₁ = (0.500)(0.500) + (0.250)(0.500) = 0.375 ÷ √3 = 0.217");
 }
 
+/* The arithmetic of cell (m, i, j) at step `step` (1-based) of the built-in
+ * lesson whose file starts with `prefix`, as --dump writes it; with train,
+ * the training panel's lines instead. Returns the line count. */
+static int lesson_lines(const char *prefix, int step, MatId m, int i, int j, bool train, char lines[][FMT_LINE])
+{
+    Lesson l;
+    Session s;
+    char err[512];
+    const EmbeddedLesson *e = NULL;
+    for (int k = 0; k < embedded_count && !e; k++)
+        if (strncmp(embedded_lessons[k].name + strlen("lessons/"), prefix, strlen(prefix)) == 0)
+            e = &embedded_lessons[k];
+    assert_non_null(e);
+    assert_true(lesson_load_buffer(e->name, e->data, e->len, &l, err, sizeof err));
+    assert_true(session_init(&s, &l));
+    assert_true(session_goto(&s, step - 1));
+    FmtOpt fo = {l.digits, false, false};
+    Explain x;
+    int n;
+    if (train) {
+        n = train_lines(&l, &s.cur, train_focus_target(&s.cur, 0, i), j, &fo, lines, 6);
+    } else {
+        assert_true(explain_cell(&s.cur, m, i, j, &x));
+        n = fmt_explain(&x, &fo, lines, FMT_MAX_LINES);
+    }
+    session_free(&s);
+    lesson_free(&l);
+    return n;
+}
+
+/* Issue 19 item 8: every line of the softmax, the positions and the
+ * training panel gives its printed result from its printed operands, or
+ * says "≈" (and why, once). */
+static void approx_rule_everywhere(void **state)
+{
+    (void)state;
+    static char l[FMT_MAX_LINES][FMT_LINE];
+    /* lesson 2 step 3: exp(3.013) = 20.348, the exact 3.01263 gives 20.339 */
+    assert_int_equal(lesson_lines("02-", 3, M_A, 0, 0, false, l), 3);
+    assert_string_equal(l[0], "s₁ = [3.013, 0.567, 0.184]");
+    assert_string_equal(l[1], "exp(s) ≈ [20.339, 1.763, 1.202];  sum = 23.304   (≈: computed before rounding)");
+    assert_string_equal(l[2], "α₁ = exp ÷ sum = [0.873, 0.076, 0.052]");
+    /* lesson 1: every figure reproduces, nothing says ≈ */
+    assert_int_equal(lesson_lines("01-", 10, M_A, 0, 0, false, l), 3);
+    assert_string_equal(l[1], "exp(s) = [0.936, 1.006, 1.045];  sum = 2.987");
+    assert_string_equal(l[2], "α₁ = exp ÷ sum = [0.313, 0.337, 0.350]");
+    /* lesson 6 step 8: 3.013 ÷ 0.1 is 30.130, the screen has 30.125 */
+    assert_int_equal(lesson_lines("06-", 8, M_A, 0, 0, false, l), 3);
+    assert_string_equal(l[0], "s₁ = [3.013, 0.567, 0.184];  z = s ÷ 0.1 ≈ [30.125, 5.669, 1.841]   (≈: computed before rounding)");
+    /* lesson 3 step 9: 1.000 ÷ 1.535 is 0.651, the screen has 0.652 */
+    assert_int_equal(lesson_lines("03-", 9, M_A, 0, 0, false, l), 4);
+    assert_string_equal(l[1], "max = 1.200;  s − max = [0.000, −1.100, −1.600]");
+    assert_string_equal(l[2], "exp(s − max) = [1.000, 0.333, 0.202];  sum = 1.535");
+    assert_string_equal(l[3], "α₁ = exp ÷ sum ≈ [0.652, 0.217, 0.132]   (≈: computed before rounding)");
+    /* lesson 9 step 2, the training panel: −ln 0.350 is 1.050; Σ(α − t)k from the shown digits differs too */
+    assert_int_equal(lesson_lines("09-", 2, M_A, 0, 2, true, l), 6);
+    assert_string_equal(l[0], "target A[1] = 3 (我 → 猫) · loss L = −ln α₁₃ ≈ 1.051  █  (lr 0.5)");
+    assert_string_equal(l[1], "∂L/∂s₁ = α₁ − t = [0.313, 0.337, −0.650]   (≈: computed before rounding)");
+    assert_string_equal(l[2], "∂L/∂q₁ = Σⱼ (α₁ⱼ − tⱼ)·kⱼ = (0.313)k₁ + (0.337)k₂ + (−0.650)k₃ ≈ [0.152, −0.009, −0.361]");
+    /* the positions: h = x + p and p = sin(angle) from the angle as shown */
+    static char p[FMT_MAX_LINES][FMT_LINE];
+    Explain e = {0};
+    FmtOpt fo = {3, false, false};
+    e.kind = EX_POS, e.mat = M_H, e.i = 1, e.j = 0, e.pos = 1, e.d_model = 4;
+    e.angle = 1.0, e.x = 0.2004, e.p = sin(1.0); /* 0.200 + 0.841 = 1.041, exactly 1.0419 */
+    assert_int_equal(fmt_explain(&e, &fo, p, FMT_MAX_LINES), 2);
+    assert_string_equal(p[0], "h₂₁ = x₂₁ + p₂₁ = 0.200 + 0.841 ≈ 1.042   (≈: computed before rounding)");
+    assert_string_equal(p[1], "p₂₁ = sin(1 / 10000^(0/4)) = sin(1.000) = 0.841   (p = token number − 1 = 1)");
+    e.angle = 0.00213, e.p = sin(0.00213), e.x = 0; /* sin(0.002) = 0.002 shows as 0.002: = */
+    fmt_explain(&e, &fo, p, FMT_MAX_LINES);
+    assert_string_equal(p[0], "h₂₁ = x₂₁ + p₂₁ = 0.000 + 0.002 = 0.002");
+}
+
 /* Issue 10: the shortest text that reads back exactly, for the cell editor
  * (Enter twice kept 1e300 as 1e+62 and 1e-9 as 0). */
 static void exact_round_trips(void **state)
@@ -281,6 +361,61 @@ static void exact_round_trips(void **state)
     assert_string_equal(fmt_exact(1e-9, buf, sizeof buf), "1e-09");
     assert_string_equal(fmt_exact(0.1, buf, sizeof buf), "0.1");
     assert_string_equal(fmt_exact(-2.5, buf, sizeof buf), "-2.5");
+}
+
+/* Newcomer review 6: a temperature of 10 or 20 printed "1e+01", "2e+01"
+ * (header, ÷ T, --dump). Every T from 0.05 to 20 by 0.05 prints without an
+ * exponent and reads back exactly. */
+static void exact_prints_like_numbers(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_string_equal(fmt_exact(10, buf, sizeof buf), "10");
+    assert_string_equal(fmt_exact(20, buf, sizeof buf), "20");
+    assert_string_equal(fmt_exact(-20, buf, sizeof buf), "-20");
+    assert_string_equal(fmt_exact(100, buf, sizeof buf), "100");
+    assert_string_equal(fmt_exact(12.5, buf, sizeof buf), "12.5");
+    assert_string_equal(fmt_exact(0.0625, buf, sizeof buf), "0.0625");
+    assert_string_equal(fmt_exact(1500000, buf, sizeof buf), "1500000");
+    for (int k = 1; k <= 400; k++) {
+        double t = k / 20.0;
+        fmt_exact(t, buf, sizeof buf);
+        if (strchr(buf, 'e') || strtod(buf, NULL) != t)
+            fail_msg("T = %.17g prints as \"%s\"", t, buf);
+    }
+}
+
+/* Newcomer review 19: a line break never separates a number from its sign,
+ * its bracket or its unit, nor splits a short group like (α₁₃ − t₃); a file
+ * name goes to the next line whole. */
+static void wrap_keeps_groups_whole(void **state)
+{
+    (void)state;
+    /* lesson 1 step 2 at 100x30 broke "… + 0.200×(−0.139" | ") = 0.202." */
+    const char *say = "x₃ is 0.000, 0.000, 1.000, 0.200, so q₃₁ = 1.000×(−0.161) + 0.200×(−0.139) = 0.202.";
+    size_t n = fmt_wrap(say, 78, false);
+    assert_string_equal(say + n, " 0.202.");
+    n = fmt_wrap(say, 74, false);
+    assert_string_equal(say + n, " = 0.202.");
+    for (int w = 40; w <= 82; w++) { /* at no width a bracket, a sign or a digit parts from its number */
+        n = fmt_wrap(say, w, false);
+        const char *next = say + n;
+        if (*next != ' ' && next[-1] != ' ')
+            fail_msg("width %d breaks inside a number: \"%.*s\" | \"%s\"", w, (int)n, say, next);
+    }
+    assert_int_equal(fmt_wrap("ab (−0.139)", 10, false), strlen("ab"));
+    assert_int_equal(fmt_wrap("value −(0.5)", 10, false), strlen("value"));
+    assert_int_equal(fmt_wrap("loss 50%", 7, false), strlen("loss"));
+    const char *grad = "∂L/∂k₃ (from row 1) = (α₁₃ − t₃)·q₁ = (−0.650)·[0.149, −0.041]";
+    n = fmt_wrap(grad, 30, true);
+    assert_string_equal(grad + n, " = (α₁₃ − t₃)·q₁ = (−0.650)·[0.149, −0.041]");
+    n = fmt_wrap(grad, 34, false); /* not inside "(α₁₃ − t₃)" */
+    assert_string_equal(grad + n, "(α₁₃ − t₃)·q₁ = (−0.650)·[0.149, −0.041]");
+    assert_int_equal(fmt_wrap("x (a − b)", 7, false), strlen("x"));
+    const char *saved = "Saved as qkvtutor 06-the-future-is-hidden-edited.yaml (w saves again)";
+    n = fmt_wrap(saved, 48, false);
+    assert_string_equal(saved + n, " 06-the-future-is-hidden-edited.yaml (w saves again)");
+    assert_int_equal(fmt_wrap("abcdef-0.574", 10, false), strlen("abcdef")); /* a minus goes with its number */
 }
 
 /* glibc keeps the LOCPATH search list it builds while loading a locale
@@ -349,7 +484,10 @@ int main(void)
         cmocka_unit_test(wrap_prose_and_arithmetic),
         cmocka_unit_test(wrap_keeps_numbers_whole),
         cmocka_unit_test(explain_approx_rule),
+        cmocka_unit_test(approx_rule_everywhere),
         cmocka_unit_test(exact_round_trips),
+        cmocka_unit_test(exact_prints_like_numbers),
+        cmocka_unit_test(wrap_keeps_groups_whole),
         cmocka_unit_test(numbers_ignore_lc_numeric),
         cmocka_unit_test(utf8_valid),
         cmocka_unit_test(lang_parse),

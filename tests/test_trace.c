@@ -234,6 +234,60 @@ static void test_no_change(void **state)
     attn_free(&other);
 }
 
+/* Several rows changed: all named (up to TRACE_ROWS), in order; a W's
+ * column is followed into the same column of Q; a swap is TRACE_SWAP and
+ * compares tokens, not rows; mask and temperature are their own kinds. */
+static void test_causes(void **state)
+{
+    Fix *f = *state;
+    Trace t;
+    MAT_AT(&f->after.m[M_X], 0, 0) = 2;
+    MAT_AT(&f->after.m[M_X], 2, 3) = 1;
+    attn_run_to(&f->after, STAGE_OUTPUT);
+    assert_true(trace_compute(&f->before, &f->after, 2, 0, &t));
+    assert_int_equal(t.kind, TRACE_MATRIX);
+    assert_int_equal(t.origin, M_X);
+    assert_int_equal(t.nrows, 2);
+    assert_int_equal(t.rows[0], 0);
+    assert_int_equal(t.rows[1], 2);
+    assert_int_equal(t.cell[0].mat, M_Q); /* q₃ changed: the focused row's */
+    assert_int_equal(t.cell[0].i, 2);
+    /* Wq[2][1] feeds column 1 of Q: row 2 is the one that changes (X[2] = e₂) */
+    assert_true(attn_copy(&f->after, &f->before));
+    MAT_AT(&f->after.m[M_WQ], 1, 0) = 1;
+    attn_run_to(&f->after, STAGE_OUTPUT);
+    assert_true(trace_compute(&f->before, &f->after, 1, 1, &t));
+    assert_int_equal(t.origin, M_WQ);
+    assert_int_equal(t.cell[0].mat, M_Q);
+    assert_int_equal(t.cell[0].i, 1);
+    assert_int_equal(t.cell[0].j, 0);
+    assert_true(t.cell[0].after == 1);
+    assert_true(t.cell[1].before != t.cell[1].after); /* s₂₂ follows q₂, which changed */
+    /* a swap: row 3 now holds token 1, compared with token 1 before */
+    assert_true(attn_copy(&f->after, &f->before));
+    attn_swap_tokens(&f->after, 0, 2);
+    attn_run_to(&f->after, STAGE_OUTPUT);
+    assert_true(trace_compute(&f->before, &f->after, 2, 0, &t));
+    assert_int_equal(t.kind, TRACE_SWAP);
+    assert_int_equal(t.origin_i, 0);
+    assert_int_equal(t.origin_j, 2);
+    for (int k = 0; k < t.n; k++)
+        assert_true(t.cell[k].before == t.cell[k].after);
+    /* temperature and mask */
+    assert_true(attn_copy(&f->after, &f->before));
+    f->after.temp = 0.5;
+    attn_run_to(&f->after, STAGE_OUTPUT);
+    assert_true(trace_compute(&f->before, &f->after, 2, 0, &t));
+    assert_int_equal(t.kind, TRACE_TEMP);
+    assert_int_equal(t.cell[0].mat, M_A);
+    assert_int_equal(t.cell[0].i, 2);
+    assert_true(attn_copy(&f->after, &f->before));
+    f->after.mask = MASK_CAUSAL;
+    attn_run_to(&f->after, STAGE_OUTPUT);
+    assert_true(trace_compute(&f->before, &f->after, 0, 0, &t));
+    assert_int_equal(t.kind, TRACE_MASK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +298,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scale_toggle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_softmax_toggle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_change, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_causes, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

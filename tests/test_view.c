@@ -555,12 +555,12 @@ static void test_status_whole(void **state)
  * stage where the trace reaches o₁₁. ASCII: the same with "=>". */
 static void test_trace_and_notice(void **state)
 {
-    static const char notice[] = "✎ Edited: the text was written for the lesson's numbers; its numbers are live.";
+    static const char notice[] = "✎ after Q[1] = K[1] * 5: numbers live, words written for the lesson's numbers";
     screen_resize(24, 80);
     Fix *f = open_plain("lessons/01", &dark);
     view_keys(f->v, "4");
     view_draw(f->v);
-    assert_false(on_screen("Edited:"));
+    assert_false(on_screen("numbers live"));
     view_keys(f->v, ":Q[1] = K[1] * 5\r");
     view_draw(f->v);
     assert_on_screen("q₁ changed ⇒ s₁₁ −0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873");
@@ -582,7 +582,7 @@ static void test_trace_and_notice(void **state)
     view_keys(f->v, "\x1br");
     view_draw(f->v);
     assert_on_screen("reset: α₁₁ 0.916 → 0.313. u undoes the reset.");
-    assert_false(on_screen("Edited:")); /* the lesson as written again */
+    assert_false(on_screen("numbers live")); /* the lesson as written again */
     y = screen_find("Softmax takes exp", &x);
     assert_false(screen_attr(y, x) & A_DIM);
     view_keys(f->v, "5:Q[1] = K[1] * 5\r");
@@ -595,7 +595,7 @@ static void test_trace_and_notice(void **state)
     view_keys(f->v, "5:Q[1] = K[1] * 5\r");
     view_draw(f->v);
     assert_on_screen("q_1 changed => s_11 -0.066 -> 3.013 => a_11 0.313 -> 0.873 => o_11 -0.099 -> -0.147");
-    assert_on_screen("* Edited: the text was written");
+    assert_on_screen("* after Q[1] = K[1] * 5: numbers live, words written for the lesson's numbers");
     close_fix(f);
     i18n_set(LANG_ZH, "build/locale");
     static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0};
@@ -603,7 +603,7 @@ static void test_trace_and_notice(void **state)
     f = open_plain("lessons/01", &zh);
     view_keys(f->v, "4s");
     view_draw(f->v);
-    assert_on_screen("✎ 已改动：这段文字是按课程原来的数写的；其中的数字是实时的。");
+    assert_on_screen("✎ 改动后（scale = sqrt_dk）：数字是实时的，文字是按课程原来的数写的");
     assert_on_screen("缩放 ÷√3：α₁₁ 0.313 → 0.322。按 u 可撤销。");
     close_fix(f);
     i18n_set(LANG_EN, NULL);

@@ -57,30 +57,90 @@ static bool override_diff(const Attn *x, const Attn *y, MatId m, int *fi, int *f
     return false;
 }
 
+/* After a swap, before's row for the token in row r of after (else r):
+ * cells are compared token by token, so what only moved is unchanged. */
+static int before_index(const Attn *x, const Attn *y, int r)
+{
+    if (r < 0 || r >= MAT_MAX || x->tok[r] == y->tok[r])
+        return r;
+    for (int k = 0; k < x->m[M_X].rows && k < MAT_MAX; k++)
+        if (x->tok[k] == y->tok[r])
+            return k;
+    return r;
+}
+
 static void add_cell(Trace *t, const Attn *x, const Attn *y, MatId m, int i, int j)
 {
     const Mat *a = &x->m[m], *b = &y->m[m];
+    MatId base = attn_mat_base(m);
+    bool rows = base != M_P && !attn_mat_is_param(base), cols = base == M_QKT || base == M_S || base == M_A;
     TraceCell *c = &t->cell[t->n++];
     c->mat = m;
     c->i = clampi(i, a->rows);
     c->j = clampi(j, a->cols);
-    c->before = MAT_AT(a, c->i, c->j);
+    c->before = MAT_AT(a, rows ? before_index(x, y, c->i) : c->i, cols ? before_index(x, y, c->j) : c->j);
     c->after = MAT_AT(b, c->i, c->j);
 }
 
 /* The Q/K/V stage's cell after X or a W changed (see trace.h): the first
  * changed cell of q_i, then of k_j and v_j (the key the focused score
- * reads), then of any row of Q, K or V; else Q[i][j]. */
-static void add_qkv(Trace *t, const Attn *x, const Attn *y, int i, int j)
+ * reads), then of any row of Q, K or V; else Q[i][j]. A W's column c
+ * changes column c of its own matrix only: that column, row i (or j) first.
+ * *qi, *kj become the query row and key row the later stages follow. */
+static void add_qkv(Trace *t, const Attn *x, const Attn *y, int *qi, int *kj)
 {
-    int fi, fj, n;
+    int fi, fj, n, i = *qi, j = *kj;
+    if (t->kind == TRACE_MATRIX && t->origin >= M_WQ && t->origin <= M_WV) {
+        MatId m = (MatId)(M_Q + (t->origin - M_WQ));
+        const Mat *a = &x->m[m], *b = &y->m[m];
+        int c = t->origin_j, want = m == M_Q ? i : j, r = -1;
+        for (int k = 0; c < a->cols && k < a->rows && (r < 0 || r != want); k++)
+            if (differs(MAT_AT(a, k, c), MAT_AT(b, k, c)) && (r < 0 || k == want))
+                r = k;
+        if (r >= 0) {
+            add_cell(t, x, y, m, r, c);
+            *(m == M_Q ? qi : kj) = r;
+            return;
+        }
+    }
     const struct { MatId m; int row; } pick[] = {{M_Q, i}, {M_K, j}, {M_V, j}, {M_Q, -1}, {M_K, -1}, {M_V, -1}};
     for (size_t k = 0; k < sizeof pick / sizeof *pick; k++)
         if (pick[k].row < x->m[pick[k].m].rows && first_diff(x, y, pick[k].m, pick[k].row, &fi, &fj, &n)) {
             add_cell(t, x, y, pick[k].m, fi, fj);
+            *(pick[k].m == M_Q ? qi : kj) = fi;
             return;
         }
     add_cell(t, x, y, M_Q, i, j);
+}
+
+/* The rows of the origin that differ, the focused row i first. */
+static void origin_rows(Trace *t, const Attn *x, const Attn *y, int i)
+{
+    const Mat *a = &x->m[t->origin], *b = &y->m[t->origin];
+    bool token_rows = t->origin == M_X || t->origin == M_P || (t->origin >= M_Q && t->origin <= M_V);
+    t->nrows = 0;
+    bool has_i = false;
+    for (int r = 0; r < a->rows; r++) {
+        bool d = false;
+        for (int c = 0; c < a->cols && !d; c++)
+            d = differs(MAT_AT(a, r, c), MAT_AT(b, r, c));
+        if (!d)
+            continue;
+        if (t->nrows < TRACE_ROWS)
+            t->rows[t->nrows] = r;
+        else if (token_rows && r == i) /* the focused row is always named */
+            t->rows[TRACE_ROWS - 1] = r;
+        has_i = has_i || (token_rows && r == i);
+        t->nrows++;
+    }
+    if (has_i && t->nrows == 1) { /* name the focused row's first changed cell */
+        int fi, fj, n;
+        if (first_diff(x, y, t->origin, i, &fi, &fj, &n)) {
+            t->origin_i = fi;
+            t->origin_j = fj;
+            t->origin_row = n > 1;
+        }
+    }
 }
 
 static bool same_shapes(const Attn *x, const Attn *y)
@@ -104,10 +164,10 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
         return false;
     int reached = before->reached < after->reached ? before->reached : after->reached;
     int fi = 0, fj = 0, count = 0, from = 0;
-    static const MatId order[] = {M_X, M_WQ, M_WK, M_WV, M_Q, M_K, M_V, M_WO};
+    static const MatId order[] = {M_X, M_WQ, M_WK, M_WV, M_P, M_Q, M_K, M_V, M_WO};
     for (size_t k = 0; k < sizeof order / sizeof *order && t->kind == TRACE_NONE; k++) {
         MatId m = order[k];
-        if (!before->m[m].v)
+        if (!before->m[m].v || (m == M_P && reached < STAGE_INPUT))
             continue;
         bool d = m >= M_Q && m <= M_V && reached < STAGE_QKV ? override_diff(before, after, m, &fi, &fj, &count)
                                                  : first_diff(before, after, m, -1, &fi, &fj, &count);
@@ -117,12 +177,32 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
             from = m == M_WO ? STAGE_PROJECT : attn_mat_stage(m) + 1;
         }
     }
+    bool swapped = memcmp(before->tok, after->tok, sizeof before->tok) != 0;
+    if (swapped) { /* a swap: the two rows whose tokens traded places */
+        int a = -1, b = -1;
+        for (int r = 0; r < before->m[M_X].rows && r < MAT_MAX; r++)
+            if (before->tok[r] != after->tok[r])
+                a < 0 ? (a = r) : (b = r);
+        t->kind = TRACE_SWAP;
+        t->origin = M_X;
+        from = STAGE_QKV;
+        fi = a;
+        fj = b < 0 ? a : b;
+    }
     if (t->kind == TRACE_NONE && before->scale != after->scale) {
         t->kind = TRACE_SCALE;
         t->origin = M_S;
         from = STAGE_SCORES;
+    } else if (t->kind == TRACE_NONE && before->mask != after->mask) {
+        t->kind = TRACE_MASK;
+        t->origin = M_S;
+        from = STAGE_SCORES;
     } else if (t->kind == TRACE_NONE && before->softmax != after->softmax) {
         t->kind = TRACE_SOFTMAX;
+        t->origin = M_A;
+        from = STAGE_SOFTMAX;
+    } else if (t->kind == TRACE_NONE && before->temp != after->temp) {
+        t->kind = TRACE_TEMP;
         t->origin = M_A;
         from = STAGE_SOFTMAX;
     }
@@ -146,11 +226,15 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
         i = 0;
     if (j < 0 || j >= n)
         j = 0;
+    if (t->kind == TRACE_MATRIX)
+        origin_rows(t, before, after, i);
+    int oj = j; /* O's and Y's column: an output feature, not a key */
     for (int stage = from < STAGE_QKV ? STAGE_QKV : from; stage <= reached; stage++) {
         if (stage == STAGE_QKV)
-            add_qkv(t, before, after, i, j);
+            add_qkv(t, before, after, &i, &j);
         else
-            add_cell(t, before, after, attn_shown(after, attn_stage_mat(stage), head), i, j);
+            add_cell(t, before, after, attn_shown(after, attn_stage_mat(stage), head), i,
+                     stage >= STAGE_OUTPUT ? oj : j);
     }
     return true;
 }

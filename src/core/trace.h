@@ -10,7 +10,13 @@
  * A stage's cell is (i, j) with j clamped to the matrix's width. For the
  * Q/K/V stage after a change of X or a W, it is the first changed cell of
  * q_i, else of k_j, else of v_j (what the focused score reads), else of any
- * row of Q, K or V, else Q[i][j].
+ * row of Q, K or V, else Q[i][j]; after a change of column c of Wq, Wk or
+ * Wv, the cell is in column c of Q, K or V. When that cell is in another
+ * query row r (Q) or key row r (K, V), the later stages follow row r of S
+ * and A (or column r) instead of i (or j), so every cell shown changed
+ * because of the origin. A swap (the states' token order differs) is
+ * TRACE_SWAP, and cells are then compared token by token (a row that
+ * only moved is unchanged); positions switched on or off show as P changing.
  * Matrices of stages a state has not reached hold stale numbers and are not
  * compared (only the hand-set rows of Q/K/V, which are inputs).
  * Data only: lesson/effect.h writes the line. */
@@ -24,8 +30,13 @@ typedef enum {
     TRACE_NONE,         /* nothing differs */
     TRACE_MATRIX,       /* an input or a result matrix: origin_mat */
     TRACE_SCALE,        /* the scaling option (origin is then S) */
-    TRACE_SOFTMAX       /* the softmax option (origin is then A) */
+    TRACE_SOFTMAX,      /* the softmax option (origin is then A) */
+    TRACE_MASK,         /* the mask option (origin is then S) */
+    TRACE_TEMP,         /* the temperature (origin is then A) */
+    TRACE_SWAP          /* two tokens traded rows: origin_i and origin_j are the rows */
 } TraceKind;
+
+#define TRACE_ROWS 3
 
 typedef struct {
     MatId mat;
@@ -38,6 +49,8 @@ typedef struct {
     MatId origin;       /* the first matrix that differs (TRACE_MATRIX) */
     int origin_i, origin_j;  /* its first differing cell, 0-based */
     bool origin_row;    /* more than one cell of that row differs */
+    int nrows;          /* rows of the origin that differ (up to TRACE_ROWS kept in rows[]): */
+    int rows[TRACE_ROWS];    /* in order; the focused row always among them when it differs */
     int n;              /* cells after the origin, one per later stage reached */
     TraceCell cell[STAGE_MAX];
 } Trace;

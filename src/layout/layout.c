@@ -61,6 +61,7 @@ typedef struct {
     int band_r0;            /* the first row shown by the last labelled box */
     bool rows_cut;          /* the band being laid out scrolls its rows */
     int gap;                /* blank columns between boxes: BAND_GAP, or 1 beside tight bars */
+    bool noted;             /* the arithmetic says "(≈: computed before rounding)" already */
 } Ctx;
 
 Role role_heat(double w)
@@ -704,8 +705,32 @@ static int window(int n, int vis, int focus)
     return start;
 }
 
+/* The row of `before` that holds the token row i of the current state
+ * holds (a swap moves tokens, not positions). */
+static int before_row(const Ctx *c, int i)
+{
+    const Attn *b = &c->s->before, *a = c->a;
+    if (i < 0 || i >= MAT_MAX || b->tok[i] == a->tok[i])
+        return i;
+    for (int k = 0; k < attn_tokens(b) && k < MAT_MAX; k++)
+        if (b->tok[k] == a->tok[i])
+            return k;
+    return i;
+}
+
+/* Cell (i, j) of id as it was before the last change, for the same tokens:
+ * after a swap the rows of token matrices (and the key columns of the
+ * scores and weights) are looked up by token; P and the weights stay. */
+static double before_cell(const Ctx *c, MatId id, int i, int j)
+{
+    MatId base = attn_mat_base(id);
+    bool rows = base != M_P && !attn_mat_is_param(base), cols = base == M_QKT || base == M_S || base == M_A;
+    return MAT_AT(&c->s->before.m[id], rows ? before_row(c, i) : i, cols ? before_row(c, j) : j);
+}
+
 /* Did cell (i, j) change, as shown, with the last change? +1 up, -1 down.
- * Differences below the digits shown are not marked. */
+ * Differences below the digits shown are not marked, nor cells now NaN,
+ * nor cells that only moved with their token (a swap). */
 static int changed(const Ctx *c, MatId id, int i, int j)
 {
     const Attn *b = &c->s->before, *a = c->a;
@@ -713,10 +738,10 @@ static int changed(const Ctx *c, MatId id, int i, int j)
         return 0;
     FmtOpt fo = {c->l->digits, true, false};
     char sx[64], sy[64];
-    double x = MAT_AT(&a->m[id], i, j), y = MAT_AT(&b->m[id], i, j);
-    if (strcmp(fmt_num(x, &fo, sx, sizeof sx), fmt_num(y, &fo, sy, sizeof sy)) == 0)
-        return 0;
-    return x > y || (isnan(y) && !isnan(x)) ? 1 : -1;
+    double x = MAT_AT(&a->m[id], i, j), y = before_cell(c, id, i, j);
+    if (isnan(x) || strcmp(fmt_num(x, &fo, sx, sizeof sx), fmt_num(y, &fo, sy, sizeof sy)) == 0)
+        return 0; /* a NaN has no direction: never ▼NaN */
+    return x > y || isnan(y) ? 1 : -1;
 }
 
 static Role cell_role(const Ctx *c, const Box *b, int i, int j, unsigned *flags)
@@ -1234,7 +1259,7 @@ static void bar(Ctx *c, int y, int x, int bw, double w, Role r)
 /* Bars for row fi of A: one per key, with before -> after after an edit. */
 static void bars(Ctx *c, int y, int x, int w, int h)
 {
-    const Attn *a = c->a, *b = &c->s->before;
+    const Attn *a = c->a;
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char t[256], n1[48], n2[48];
     MatId ma = H(c, M_A);
@@ -1263,7 +1288,7 @@ static void bars(Ctx *c, int y, int x, int w, int h)
             fmt_num(now, &fo, n2, sizeof n2);
         int d = hidden ? 0 : changed(c, ma, i, j);
         if (show_before && d) {
-            fmt_num(MAT_AT(&b->m[ma], i, j), &fo, n1, sizeof n1);
+            fmt_num(before_cell(c, ma, i, j), &fo, n1, sizeof n1);
             snprintf(t, sizeof t, "%*s %s %*s", fo.digits + 2, n1, sym(c, "→", "->"), fo.digits + 2, n2);
         } else {
             snprintf(t, sizeof t, "%s", n2);
@@ -1413,6 +1438,12 @@ int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt
     return n;
 }
 
+/* The note a line with " ≈ " carries, once per screen (fmt_note_approx). */
+static const char *approx_note(const Ctx *c)
+{
+    return c->in->ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)");
+}
+
 /* The arithmetic's lines wrapped at w; *first gets how many of them the
  * first cell takes (a row focus: the rest may give way before the
  * narration does). */
@@ -1433,6 +1464,8 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
     }
     *more = row && n == FMT_MAX_LINES && c->a->m[c->p->xmat].cols > 1;
     *first = 0;
+    for (int k = 0; k < n; k++)
+        c->noted = c->noted || strstr(raw[k], approx_note(c));
     for (int k = 0; k < n; k++) {
         if (out >= max) {
             *more = true;
@@ -1913,7 +1946,15 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     if (training(c)) { /* the target, the loss and the chain rule */
         FmtOpt tf = {c->l->digits, in->ascii, false};
         char raw[6][FMT_LINE];
-        int ti = train_focus_target(c->a, c->s->head > 0 ? c->s->head - 1 : 0, in->fi), nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
+        int ti = train_focus_target(c->a, c->s->head > 0 ? c->s->head - 1 : 0, in->fi);
+        /* an open ask on the target's row: the loss and α − t would give it away */
+        tf.hiding = ti >= 0 && session_ask_hides_training(c->s, c->a->target[ti].head, c->a->target[ti].row);
+        int nraw = train_lines(c->l, c->a, ti, in->fj, &tf, raw, 6);
+        for (int k = 0; k < nraw && c->noted; k++) { /* the note once per screen: the arithmetic has it */
+            char *note = strstr(raw[k], approx_note(c));
+            if (note && note - raw[k] >= 3)
+                note[-3] = '\0';
+        }
         /* rank 0, before the narration: the chain rule's later lines go first */
         p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = 0});
         int head = 0; /* the lines of the first: the target and the loss, kept whole */
@@ -1931,12 +1972,22 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
     FmtOpt fo = {c->l->digits, in->ascii, false};
     if (session_trace_line(c->s, in->fi, in->fj, &fo, text, sizeof text))
         short_part(c, g, BLOCK_TRACE, ROLE_ARITH, 1, text, true, more_lines);
-    bool diverged = session_diverged(c->s);
-    if (diverged) {
-        snprintf(text, sizeof text, "%s %s", sym(c, "✎", "*"),
-                 _("Edited: the text was written for the lesson's numbers; its numbers are live."));
-        short_part(c, g, BLOCK_NOTICE, ROLE_HINT, 1, text, false, more_lines + 4);
+    /* above the narration: the head it is about, when another is shown;
+     * a departed state's one line saying what is true and what departed */
+    char (*notice)[FMT_LINE] = more_lines + 4;
+    int nn = 0, about = session_say_head(c->s);
+    bool cut;
+    if (about && about != c->s->head) {
+        snprintf(text, sizeof text, _("this step is about head %d — %s shows it"), about,
+                 about < c->s->head ? "[" : "]");
+        nn += text_lines(c, text, w, notice, 2, false, &cut);
     }
+    bool diverged = session_notice(c->s, in->ascii, w, text, sizeof text);
+    if (diverged)
+        nn += text_lines(c, text, w, notice + nn, 4 - nn, false, &cut);
+    if (nn)
+        add_part(g, (Part){BLOCK_NOTICE, ROLE_HINT, .lines = notice, .n = nn, .want = nn, .soft = nn, .min = 0,
+                           .rank = 1});
     p = add_part(g, (Part){BLOCK_SAY, diverged ? ROLE_DIM : ROLE_SAY, .bold = in->present, .lines = say, .rank = 0});
     p->n = say_lines(c, w, say, MAX_LINES, &more);
     p->want = p->n + more;

@@ -142,6 +142,12 @@ static const char *skip_sep(const char *s, int *commas)
 
 Grade ask_grade(const Ask *a, const Attn *state, int digits, const char *answer, char *msg, size_t len)
 {
+    return ask_grade_off(a, state, digits, answer, NULL, msg, len);
+}
+
+Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *answer, bool *off, char *msg,
+                    size_t len)
+{
     int want = ask_cells(a, state), got = 0, commas = 0;
     double v[MAT_MAX];
     char qb[200], name[32];
@@ -176,12 +182,16 @@ Grade ask_grade(const Ask *a, const Attn *state, int digits, const char *answer,
     }
     int first = a->j >= 0 ? a->j : 0;
     const Mat *m = &state->m[a->mat];
+    Grade g = GRADE_RIGHT;
     for (int k = 0; k < want; k++) {
         double truth = MAT_AT(m, a->i, first + k);
-        if (!(fabs(v[k] - truth) <= ask_tolerance(truth, digits)))
-            return GRADE_WRONG;
+        bool bad = !(fabs(v[k] - truth) <= ask_tolerance(truth, digits));
+        if (off)
+            off[k] = bad;
+        if (bad)
+            g = GRADE_WRONG;
     }
-    return GRADE_RIGHT;
+    return g;
 }
 
 void ask_name(const Ask *a, char *buf, size_t len)

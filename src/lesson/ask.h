@@ -25,7 +25,9 @@ typedef struct {
     int line, col;          /* where it was written (1-based) */
 } Ask;
 
-typedef enum { ASK_OPEN, ASK_RIGHT, ASK_WRONG, ASK_REVEALED } AskState;
+/* ASK_RETRIED: wrong first, right on a later try (a graded ask can be
+ * answered again while its step is shown). */
+typedef enum { ASK_OPEN, ASK_RIGHT, ASK_WRONG, ASK_REVEALED, ASK_RETRIED } AskState;
 typedef enum { GRADE_BAD = -1, GRADE_WRONG = 0, GRADE_RIGHT = 1 } Grade;
 
 /* Parse "S[1][2]" or "A[1]" for a step showing `stage` against the shapes
@@ -41,6 +43,10 @@ double ask_tolerance(double value, int digits);
  * cannot be read (msg says why: not a number, or how many are needed);
  * else GRADE_RIGHT or GRADE_WRONG (msg empty). */
 Grade ask_grade(const Ask *a, const Attn *state, int digits, const char *answer, char *msg, size_t len);
+/* The same, and off[k] says whether the k-th number typed is off (a row's
+ * cells, in order; off may be NULL). */
+Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *answer, bool *off, char *msg,
+                    size_t len);
 /* "S[1][2]", "A[1]" */
 void ask_name(const Ask *a, char *buf, size_t len);
 /* The asked values as the screen writes them: "0.006", or a row

@@ -150,6 +150,38 @@ static const char *eq(double from, double result, const FmtOpt *o)
     return o->ascii ? " ~ " : " ≈ ";
 }
 
+double fmt_shown(double v, const FmtOpt *o)
+{
+    return shown(v, o);
+}
+
+const char *fmt_eq(double from, double result, const FmtOpt *o)
+{
+    return eq(from, result, o);
+}
+
+const char *fmt_eq_vec(const double *from, const double *result, int n, const FmtOpt *o)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(eq(from[k], result[k], o), " = ") != 0)
+            return eq(from[k], result[k], o);
+    return " = ";
+}
+
+void fmt_note_add(char *line, bool ascii)
+{
+    put(line, "   %s", ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
+}
+
+void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted)
+{
+    for (int k = 0; k < n && !*noted; k++)
+        if (strstr(lines[k], ascii ? " ~ " : " ≈ ")) {
+            fmt_note_add(lines[k], ascii);
+            *noted = true;
+        }
+}
+
 /* "[a, b, c]" of n values. */
 static void put_vec(char *line, const double *v, int n, const FmtOpt *o)
 {
@@ -284,6 +316,7 @@ static void put_masked(char *line, int vis, int n, int i1)
 static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char i[16], v[48];
+    double from[MAT_MAX], sum = 0;
     int n = 0;
     bool t = e->temp != 1.0;
     const char *z = t ? "z" : "s";
@@ -291,21 +324,36 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put_head(lines[n], e);
     put(lines[n], "s%s = ", i);
     put_vec(lines[n], e->a, e->vis, o);
-    if (t) {
-        put(lines[n], ";  z = s %s %s = ", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v));
+    if (t) { /* each z from s as shown, divided by T (written exactly) */
+        for (int k = 0; k < e->vis; k++)
+            from[k] = shown(e->a[k], o) / e->temp;
+        put(lines[n], ";  z = s %s %s%s", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v),
+            fmt_eq_vec(from, e->z, e->vis, o));
         put_vec(lines[n], e->z, e->vis, o);
     }
     put_masked(lines[n++], e->vis, e->n, e->i + 1);
-    if (e->stable) {
-        put(lines[n], "max = %s;  %s %s max = ", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−");
+    if (e->stable) { /* the max is one of the z as shown; z − max from both as shown */
+        double mx = shown(e->max, o);
+        for (int k = 0; k < e->vis; k++)
+            from[k] = shown(e->z[k], o) - mx;
+        put(lines[n], "max = %s;  %s %s max%s", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−",
+            fmt_eq_vec(from, e->shifted, e->vis, o));
         put_vec(lines[n++], e->shifted, e->vis, o);
-        put(lines[n], "exp(%s %s max) = ", z, o->ascii ? "-" : "−");
+        put(lines[n], "exp(%s %s max)", z, o->ascii ? "-" : "−");
     } else {
-        put(lines[n], "exp(%s) = ", z);
+        put(lines[n], "exp(%s)", z);
     }
+    for (int k = 0; k < e->vis; k++) { /* exp of the exponent as shown; the sum of the exps as shown */
+        from[k] = exp(shown(e->shifted[k], o));
+        sum += shown(e->prod[k], o);
+    }
+    put(lines[n], "%s", fmt_eq_vec(from, e->prod, e->vis, o));
     put_vec(lines[n], e->prod, e->vis, o);
-    put(lines[n++], ";  %s = %s", _("sum"), fmt_num(e->sum, o, v, sizeof v));
-    put(lines[n], "%s%s = exp %s %s = ", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"));
+    put(lines[n++], ";  %s%s%s", _("sum"), eq(sum, e->sum, o), fmt_num(e->sum, o, v, sizeof v));
+    for (int k = 0; k < e->n; k++) /* each exp as shown over the sum as shown; masked weights are 0 */
+        from[k] = k < e->vis ? shown(e->prod[k], o) / shown(e->sum, o) : 0;
+    put(lines[n], "%s%s = exp %s %s%s", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"),
+        fmt_eq_vec(from, e->weight, e->n, o));
     put_vec(lines[n++], e->weight, e->n, o);
     return n;
 }
@@ -315,10 +363,13 @@ static int ex_pos(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char s[32], x[48], p[48], h[48], t[48];
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
-    put(lines[0], "h%s = x%s + p%s = %s + %s = %s", s, s, s, fmt_num(e->x, o, x, sizeof x),
-        fmt_num(e->p, o, p, sizeof p), fmt_num(e->x + e->p, o, h, sizeof h));
-    put(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s) = %s   ", s, e->cosine ? "cos" : "sin", e->pos,
-        2 * e->pos_m, e->d_model, e->cosine ? "cos" : "sin", fmt_num(e->angle, o, t, sizeof t), p);
+    double a = shown(e->angle, o);
+    put(lines[0], "h%s = x%s + p%s = %s + %s%s%s", s, s, s, fmt_num(e->x, o, x, sizeof x),
+        fmt_num(e->p, o, p, sizeof p), eq(shown(e->x, o) + shown(e->p, o), e->x + e->p, o),
+        fmt_num(e->x + e->p, o, h, sizeof h));
+    put(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s)%s%s   ", s, e->cosine ? "cos" : "sin", e->pos,
+        2 * e->pos_m, e->d_model, e->cosine ? "cos" : "sin", fmt_num(e->angle, o, t, sizeof t),
+        eq(e->cosine ? cos(a) : sin(a), e->p, o), p);
     put(lines[1], _("(p = token number %s 1 = %d)"), o->ascii ? "-" : "−", e->pos);
     return 2;
 }
@@ -359,12 +410,14 @@ static int ex_project(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
     if (e->heads < 2)
         return 1;
+    double from = 0;
     put(lines[1], "y%s = ", s);
     for (int h = 0; h < e->heads; h++) {
         put(lines[1], "%s", h ? " + " : "");
         put(lines[1], _("head %d %s"), h + 1, fmt_num(e->head_sum[h], o, x, sizeof x));
+        from += shown(e->head_sum[h], o);
     }
-    put(lines[1], " = %s", fmt_num(e->result, o, v, sizeof v));
+    put(lines[1], "%s%s", eq(from, e->result, o), fmt_num(e->result, o, v, sizeof v));
     return 2;
 }
 
@@ -391,11 +444,8 @@ static int explain_who(const Explain *e, const FmtOpt *o, Who w, char lines[][FM
     for (int k = 0; k < max; k++)
         lines[k][0] = '\0';
     int n = explain_kind(e, o, w, lines);
-    for (int k = 0; k < n; k++)
-        if (strstr(lines[k], o->ascii ? " ~ " : " ≈ ")) {
-            put(lines[k], "   %s", o->ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
-            break;
-        }
+    bool noted = false;
+    fmt_note_approx(lines, n, o->ascii, &noted);
     return n;
 }
 
@@ -548,6 +598,14 @@ char *fmt_exact(double v, char *buf, size_t len)
         if (strtod(tmp, NULL) == v)
             break;
     }
+    /* %g writes 20 as "2e+01": between 1e-4 and 1e15 a number prints as
+     * people write it, the fewest decimals that read back exactly. */
+    if (strchr(tmp, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15)
+        for (int p = 0; p <= 20; p++) {
+            snprintf(tmp, sizeof tmp, "%.*f", p, v);
+            if (strtod(tmp, NULL) == v)
+                break;
+        }
     /* The locale's decimal point, whatever it is, becomes '.'. */
     const char *dp = localeconv()->decimal_point;
     size_t dn = dp ? strlen(dp) : 0, o = 0;
@@ -588,8 +646,62 @@ static bool glued(const char *s, size_t b)
         return true;
     if (digit_next && b >= 3 && strncmp(s + b - 3, "\xe2\x88\x92", 3) == 0) /* U+2212 */
         return true;
+    if ((unsigned char)s[b] == 0xe2 && (unsigned char)s[b + 1] == 0x82 && ((unsigned char)s[b + 2] & 0xf0) == 0x80)
+        return true; /* a subscript stays with its name: "q₁" */
+    if (strncmp(s + b, "ⱼ", 3) == 0 || strncmp(s + b, "ᵀ", 3) == 0)
+        return true;
+    if (s[b] == '(' && s[b - 1] != ' ') /* "exp(", "×(−0.139)" */
+        return true;
+    if (strncmp(s + b, "×", 2) == 0 || strncmp(s + b, "·", 2) == 0 ||
+        (b >= 2 && (strncmp(s + b - 2, "×", 2) == 0 || strncmp(s + b - 2, "·", 2) == 0))) /* a product */
+        return true;
+    if (s[b - 1] == '-' && isalpha((unsigned char)s[b])) /* a file name: "hidden-edited.yaml" */
+        return true;
+    if (s[b] == '-' && b >= 1 && word_char(s[b - 1]) && isalpha((unsigned char)s[b + 1]))
+        return true;
+    if (strchr(")]},;:%", s[b]) || strchr("([{", s[b - 1])) /* a number keeps its brackets and its unit */
+        return true;
+    if (s[b] == '(' && (s[b - 1] == '-' || s[b - 1] == '+' || (b >= 3 && strncmp(s + b - 3, "\xe2\x88\x92", 3) == 0)))
+        return true;
     return (s[b] == '+' || s[b] == '-') && (s[b - 1] == 'e' || s[b - 1] == 'E') && b >= 2 &&
            isdigit((unsigned char)s[b - 2]);
+}
+
+/* Is the space at byte b inside a short bracket group, "(α₁₃ − t₃)", that a
+ * line break must not split? Groups wider than 16 columns (a note) may
+ * break. */
+static bool in_group(const char *s, size_t b)
+{
+    size_t open = b;
+    int depth = 0;
+    for (size_t k = b; k-- > 0;) {
+        if (s[k] == ')' || s[k] == ']')
+            depth++;
+        else if ((s[k] == '(' || s[k] == '[') && depth-- == 0) {
+            open = k;
+            break;
+        }
+    }
+    if (open == b)
+        return false;
+    depth = 0;
+    for (size_t k = b; s[k]; k++) {
+        if (s[k] == '(' || s[k] == '[')
+            depth++;
+        else if ((s[k] == ')' || s[k] == ']') && depth-- == 0) {
+            for (size_t w = open; w < k; w++) /* words, "(the diagonal)", may break */
+                if (islower((unsigned char)s[w]) && islower((unsigned char)s[w + 1]))
+                    return false;
+            return text_width_n(s + open, k + 1 - open) <= 16;
+        }
+    }
+    return false;
+}
+
+/* A space where a line may break: not inside a short bracket group. */
+static bool break_space(const char *s, size_t b)
+{
+    return s[b] == ' ' && !in_group(s, b);
 }
 
 /* Does s start with punctuation no line may start with? */
@@ -609,26 +721,36 @@ size_t fmt_wrap(const char *s, int cols, bool terms)
         return len;
     /* Arithmetic breaks best between terms: before " = " or after " + ". */
     for (size_t b = fit; terms && b > fit / 2; b--)
-        if (s[b] == ' ' && (strncmp(s + b, " = ", 3) == 0 || strncmp(s + b, " ≈ ", 5) == 0 ||
-                            strncmp(s + b, " ~ ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
+        if (break_space(s, b) && (strncmp(s + b, " = ", 3) == 0 || strncmp(s + b, " ≈ ", 5) == 0 ||
+                                  strncmp(s + b, " ~ ", 3) == 0 || (b >= 2 && strncmp(s + b - 2, " +", 2) == 0)))
             return b;
-    /* Prose: at a space near the end, else anywhere but inside a Latin word
-     * or a number (Chinese has no spaces and may break between any two
-     * characters), and no line starts with closing punctuation. */
+    /* Prose: at a space in the last 16 bytes, else anywhere there but
+     * inside a Latin word or a number, its sign, its brackets or its unit
+     * (Chinese has no spaces and may break between any two characters), and
+     * no line starts with closing punctuation; else at a space further back
+     * (a long file name goes to the next line whole). */
     for (size_t b = fit; b > 0 && b + 16 > fit; b--)
-        if (s[b] == ' ')
+        if (break_space(s, b))
             return b;
     size_t b = fit;
     while (b > fit / 2) {
-        if (glued(s, b))
+        if (glued(s, b) || (s[b] == ' ' && in_group(s, b)) || (s[b - 1] == ' ' && in_group(s, b - 1)))
             b = char_before(s, b);
         else if (b > 1 && closing(s + b))
             b = char_before(s, b);
         else
-            break;
+            return b;
     }
-    if (b > fit / 2)
-        return b;
+    for (b = fit; b > fit / 3; b = char_before(s, b))
+        if (break_space(s, b))
+            return b;
+    for (b = fit; b > fit / 2;) {
+        if (glued(s, b) || (b > 1 && closing(s + b)) || (s[b] == ' ' && in_group(s, b)) ||
+            (s[b - 1] == ' ' && in_group(s, b - 1)))
+            b = char_before(s, b);
+        else
+            return b;
+    }
     if (fit == 0) /* one character wider than the line: take it anyway */
         for (fit = 1; fit < len && (s[fit] & 0xC0) == 0x80; fit++) {}
     return fit;

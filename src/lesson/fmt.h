@@ -35,6 +35,20 @@ char *fmt_sub2(int i1, int j1, const FmtOpt *o, char *buf, size_t len);
  * A sum whose operands, as shown, do not give the result as shown ends in
  * "≈" ("~" in ASCII) instead of "=". */
 int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int max);
+/* The ≈ rule, for every arithmetic line: v as the screen shows it (rounded
+ * to o->digits), to recompute a result from its printed operands; then
+ * " = " when that recomputed value `from` prints as `result` does, else
+ * " ≈ " (" ~ " in ASCII): a reader redoing it gets another last digit.
+ * While o->hiding (an open ask), always " = ". */
+double fmt_shown(double v, const FmtOpt *o);
+const char *fmt_eq(double from, double result, const FmtOpt *o);
+/* The same over n values ("exp(s) = [a, b, c]"): " ≈ " when any differs. */
+const char *fmt_eq_vec(const double *from, const double *result, int n, const FmtOpt *o);
+/* Once per screen: append "   (≈: computed before rounding)" to the first
+ * of lines[0..n) that says " ≈ ", unless *noted; then set *noted. */
+void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted);
+/* Append that note to line (a FMT_LINE buffer) whatever it says. */
+void fmt_note_add(char *line, bool ascii);
 /* The shortest text that reads back (strtod) as exactly v, always with a
  * '.' whatever LC_NUMERIC says: 1e+300, 1e-09, 0.1, -2.5. Returns buf. */
 char *fmt_exact(double v, char *buf, size_t len);

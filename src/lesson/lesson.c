@@ -40,6 +40,9 @@ void lesson_free(Lesson *l)
     for (int k = 0; l->steps && k < l->nsteps; k++)
         step_free(&l->steps[k]);
     free(l->steps);
+    for (int k = 0; l->edited && k < l->nedited; k++)
+        free(l->edited[k]);
+    free(l->edited);
     memset(l, 0, sizeof *l);
 }
 
@@ -52,6 +55,8 @@ bool lesson_reseed(Lesson *l, unsigned long seed)
     rng_randn(&rng, &l->Wq, l->rscale);
     rng_randn(&rng, &l->Wk, l->rscale);
     rng_randn(&rng, &l->Wv, l->rscale);
+    if (!l->reseeded)
+        l->own_seed = l->seed;
     l->seed = seed;
     l->reseeded = true;
     return true;

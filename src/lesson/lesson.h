@@ -76,6 +76,7 @@ typedef struct {
     bool random;                    /* weights were drawn */
     bool reseeded;                  /* drawn again with another seed (lesson_reseed) */
     unsigned long seed;
+    unsigned long own_seed;         /* the seed the file wrote (seed before lesson_reseed) */
     double rscale;
     /* overrides: rows of Q, K, V set by hand */
     bool override[3][MAT_MAX];
@@ -92,6 +93,11 @@ typedef struct {
     int nsteps;
     Step *steps;
     bool steps_given;               /* false: one step per stage was made up */
+    /* edited: a saved lesson's record of the student's edits that made its
+     * numbers, in the action language ("Q[2][1] = 5", "mask = causal"): the
+     * lesson departs from its own script at every step (live.h). */
+    int nedited;
+    char **edited;
 } Lesson;
 
 /* Parse `len` bytes of YAML named `file`. On success fills *out and returns

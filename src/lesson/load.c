@@ -451,9 +451,42 @@ static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
 /* ---- the top level --------------------------------------------------------------- */
 
 enum { T_FORMAT, T_TITLE, T_ABOUT, T_TOKENS, T_X, T_WEIGHTS, T_OVERRIDES, T_OPTIONS, T_START, T_STEPS, T_HEADS,
-       T_N };
+       T_EDITED, T_N };
 static const char *const top_keys[T_N] = {"format", "title", "about", "tokens", "X", "weights",
-                                          "overrides", "options", "start", "steps", "heads"};
+                                          "overrides", "options", "start", "steps", "heads", "edited"};
+
+#define EDITED_MAX 1024
+
+/* edited: a saved lesson's edits, each an action as the ':' prompt takes
+ * it ("Q[2][1] = 5", "mask = causal"); the lesson then departs from its
+ * own script at every step (live.h). */
+static bool load_edited(Ctx *c, const yaml_node_t *n, Lesson *l)
+{
+    if (!n)
+        return true;
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE,
+                   _("edited must be a list of actions like [\"Q[2][1] = 5\", \"mask = causal\"]")))
+        return false;
+    int cnt = ydoc_seq_len(n);
+    if (cnt > EDITED_MAX)
+        return diag_fail(&c->d, n, _("edited lists %d actions, at most %d are allowed"), cnt, EDITED_MAX);
+    l->edited = calloc((size_t)(cnt > 0 ? cnt : 1), sizeof *l->edited);
+    if (!l->edited)
+        return diag_oom(&c->d, n);
+    for (int k = 0; k < cnt; k++) {
+        const yaml_node_t *item = ydoc_seq_item(c->doc, n, k);
+        char err[LESSON_ERR_MAX];
+        Action act;
+        int col = 1;
+        if (!schema_dup_text(c, item, "an edited: entry", &l->edited[k]))
+            return false;
+        l->nedited = k + 1;
+        if (!action_parse(l->edited[k], &act, err, sizeof err, &col))
+            return diag_fail_at(&c->d, item->start_mark.line, schema_col(item, col > 0 ? (size_t)col - 1 : 0),
+                                _("edited: %s"), err);
+    }
+    return true;
+}
 
 static bool load_format(Ctx *c, const yaml_node_t *n)
 {
@@ -504,6 +537,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
     return load_format(c, v[T_FORMAT])
         && schema_text(c, v[T_TITLE], "title", &l->title)
         && schema_text(c, v[T_ABOUT], "about", &l->about)
+        && load_edited(c, v[T_EDITED], l)
         && load_tokens(c, v[T_TOKENS], l)
         && load_x(c, v[T_X], l)
         && load_heads(c, v[T_HEADS], l)

@@ -267,6 +267,26 @@ static void about(Out *o, const Session *s)
     text_free(&t);
 }
 
+/* edited: the edits that made this state, one action each (live.h), so
+ * the reopened lesson says from its first step that it departs. */
+static void edited(Out *o, const Session *s)
+{
+    char **items = NULL;
+    int n = session_edited(s, &items);
+    if (n < 0)
+        o->ok = false;
+    if (n > 0) {
+        scalar(o, "edited", false);
+        seq(o, true, false);
+        for (int k = 0; k < n; k++)
+            scalar(o, items[k], true);
+        seq(o, false, false);
+    }
+    for (int k = 0; k < n; k++)
+        free(items[k]);
+    free(items);
+}
+
 static void body(Out *o, const Session *s)
 {
     const Lesson *l = s->lesson;
@@ -276,6 +296,7 @@ static void body(Out *o, const Session *s)
     scalar(o, "qkvtutor/1", false);
     text(o, "title", &l->title);
     about(o, s);
+    edited(o, s);
     scalar(o, "tokens", false);
     seq(o, true, true);
     for (int i = 0; i < l->ntok; i++)

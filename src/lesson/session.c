@@ -63,9 +63,32 @@ static bool rebuild(const Session *s, int upto, bool with_last, Attn *a)
     return ok;
 }
 
+/* A swap trades two tokens' rows: who set them goes with them. */
+static void swap_marks(Session *s, int a, int b)
+{
+    int cols = s->cur.m[M_X].cols;
+    if (a < 0 || b < 0 || a >= MAT_MAX || b >= MAT_MAX || a == b)
+        return;
+    for (int p = 0; p < 3; p++) {
+        Origin t = s->row_by[p][a];
+        s->row_by[p][a] = s->row_by[p][b];
+        s->row_by[p][b] = t;
+    }
+    for (int j = 0; j < cols && j < MAT_MAX; j++) {
+        unsigned char t = s->cell_by[M_X][a * cols + j];
+        s->cell_by[M_X][a * cols + j] = s->cell_by[M_X][b * cols + j];
+        s->cell_by[M_X][b * cols + j] = t;
+    }
+}
+
 /* Record who set what an action writes (see track). */
 static void mark(Session *s, const Action *act, Origin o)
 {
+    if (act->kind == ACT_SWAP) {
+        if (act->i < s->cur.m[M_X].rows && act->src_i < s->cur.m[M_X].rows)
+            swap_marks(s, act->i, act->src_i);
+        return;
+    }
     MatId m = act->mat;
     if (attn_mat_head(m)) /* "Q2[1]": a part of Q's row 1 */
         m = attn_mat_base(m);

@@ -233,6 +233,29 @@ static char *vec(const double *v, int n, const FmtOpt *fo, char *buf, size_t len
     return buf;
 }
 
+/* A number or "[a, b]" worked out from the weights α: "?" and "[?, ?]"
+ * while an open ask hides them (fo->hiding, session_ask_hides_training). */
+static char *dnum(double v, const FmtOpt *fo, char *buf, size_t len)
+{
+    if (fo->hiding) {
+        snprintf(buf, len, "?");
+        return buf;
+    }
+    return fmt_num(v, fo, buf, len);
+}
+
+static char *dvec(const double *v, int n, const FmtOpt *fo, char *buf, size_t len)
+{
+    if (!fo->hiding)
+        return vec(v, n, fo, buf, len);
+    size_t o = (size_t)snprintf(buf, len, "[");
+    for (int k = 0; k < n && o < len; k++)
+        o += (size_t)snprintf(buf + o, len - o, "%s?", k ? ", " : "");
+    if (o < len)
+        snprintf(buf + o, len - o, "]");
+    return buf;
+}
+
 /* Line 1: the target and the loss, with its history. */
 static void line_loss(const Lesson *l, const Attn *a, const GradExplain *e, const FmtOpt *fo, char *buf, size_t len)
 {
@@ -258,8 +281,23 @@ static void line_loss(const Lesson *l, const Attn *a, const GradExplain *e, cons
         snprintf(alpha, sizeof alpha, fo->ascii ? "-sum_j t_j ln a%sj" : "−Σⱼ tⱼ ln α%sⱼ", sub);
     }
     train_sparkline(a, fo->ascii, 24, spark, sizeof spark);
-    snprintf(buf, len, _("target %s · loss L = %s = %s  %s  (lr %s)"), tgt, alpha, fmt_num(e->loss, fo, num, sizeof num),
+    if (fo->hiding) /* its last bar would tell the loss */
+        spark[0] = '\0';
+    double from = 0; /* −Σ t ln α from the weights as A shows them */
+    for (int j = 0; j < e->vis; j++)
+        if (e->t[j] != 0)
+            from -= e->t[j] * log(fmt_shown(e->alpha[j], fo));
+    const char *eq = fmt_eq(from, e->loss, fo);
+    snprintf(buf, len, _("target %s · loss L = %s = %s  %s  (lr %s)"), tgt, alpha, dnum(e->loss, fo, num, sizeof num),
              spark, fmt_exact(a->lr, lr, sizeof lr));
+    if (strcmp(eq, " = ") != 0) { /* "L = −ln α₁₃ ≈ 0.815": the last " = " before the number */
+        char *at = strstr(buf, alpha);
+        at = at ? strstr(at + strlen(alpha), " = ") : NULL;
+        if (at && strlen(buf) + strlen(eq) < len) {
+            memmove(at + strlen(eq), at + 3, strlen(at + 3) + 1);
+            memcpy(at, eq, strlen(eq));
+        }
+    }
 }
 
 /* dL/ds_i = alpha_i - t (÷ T). */
@@ -268,17 +306,27 @@ static void line_ds(const GradExplain *e, const FmtOpt *fo, char *buf, size_t le
     char sub[32], v[512], t[64];
     fmt_sub(e->row + 1, fo, sub, sizeof sub);
     const double *d = e->temp != 1.0 ? e->ds : e->dz;
+    double from[MAT_MAX]; /* from the weights as A shows them, the target and T as written */
+    for (int j = 0; j < e->vis; j++)
+        from[j] = (fmt_shown(e->alpha[j], fo) - e->t[j]) / e->temp;
+    const char *eq = fmt_eq_vec(from, d, e->vis, fo);
     if (e->temp != 1.0)
-        snprintf(buf, len, fo->ascii ? "dL/ds%s = (a%s - t) / T = (a%s - t) / %s = %s" : "∂L/∂s%s = (α%s − t) ÷ T = (α%s − t) ÷ %s = %s",
-                 sub, sub, sub, fmt_exact(e->temp, t, sizeof t), vec(d, e->vis, fo, v, sizeof v));
+        snprintf(buf, len, fo->ascii ? "dL/ds%s = (a%s - t) / T = (a%s - t) / %s%s%s" : "∂L/∂s%s = (α%s − t) ÷ T = (α%s − t) ÷ %s%s%s",
+                 sub, sub, sub, fmt_exact(e->temp, t, sizeof t), eq, dvec(d, e->vis, fo, v, sizeof v));
     else
-        snprintf(buf, len, fo->ascii ? "dL/ds%s = a%s - t = %s" : "∂L/∂s%s = α%s − t = %s", sub, sub,
-                 vec(d, e->vis, fo, v, sizeof v));
+        snprintf(buf, len, fo->ascii ? "dL/ds%s = a%s - t%s%s" : "∂L/∂s%s = α%s − t%s%s", sub, sub, eq,
+                 dvec(d, e->vis, fo, v, sizeof v));
 }
 
 /* dL/dq_i = sum_j (alpha_ij - t_j) k_j (÷ √d_k, ÷ T) with its terms. */
-static void line_dq(const GradExplain *e, const FmtOpt *fo, char *buf, size_t len)
+static void line_dq(const Attn *a, const GradExplain *e, const FmtOpt *fo, char *buf, size_t len)
 {
+    double from[MAT_MAX] = {0}; /* from the α − t as printed and K's cells as shown */
+    for (int c = 0; c < e->d_k; c++) {
+        for (int j = 0; j < e->vis; j++)
+            from[c] += fmt_shown(e->dz[j], fo) * fmt_shown(MAT_AT(&a->m[M_K], j, e->head * e->d_k + c), fo);
+        from[c] = from[c] / e->divisor / e->temp;
+    }
     char sub[32], sj[32], num[64], v[512], t[64];
     fmt_sub(e->row + 1, fo, sub, sizeof sub);
     size_t o = (size_t)snprintf(buf, len, fo->ascii ? "dL/dq%s = sum_j (a%sj - t_j) k_j" : "∂L/∂q%s = Σⱼ (α%sⱼ − tⱼ)·kⱼ",
@@ -289,11 +337,11 @@ static void line_dq(const GradExplain *e, const FmtOpt *fo, char *buf, size_t le
         o += (size_t)snprintf(buf + o, len - o, fo->ascii ? " / %s" : " ÷ %s", fmt_exact(e->temp, t, sizeof t));
     for (int j = 0; j < e->vis && o < len; j++) {
         fmt_sub(j + 1, fo, sj, sizeof sj);
-        o += (size_t)snprintf(buf + o, len - o, "%s(%s)%s%s", j ? " + " : " = ", fmt_num(e->dz[j], fo, num, sizeof num),
+        o += (size_t)snprintf(buf + o, len - o, "%s(%s)%s%s", j ? " + " : " = ", dnum(e->dz[j], fo, num, sizeof num),
                               fo->ascii ? "k" : "k", sj);
     }
     if (o < len)
-        snprintf(buf + o, len - o, " = %s", vec(e->dq, e->d_k, fo, v, sizeof v));
+        snprintf(buf + o, len - o, "%s%s", fmt_eq_vec(from, e->dq, e->d_k, fo), dvec(e->dq, e->d_k, fo, v, sizeof v));
 }
 
 /* dL/dWq = h_i^T dL/dq_i; dL/dk_j's part from this row, and dL/dWk. */
@@ -304,7 +352,7 @@ static void line_dw(const GradExplain *e, const FmtOpt *fo, bool k, char *buf, s
     fmt_sub(e->key + 1, fo, sk, sizeof sk);
     if (!k) {
         snprintf(buf, len, fo->ascii ? "dL/dWq = h%s^T dL/dq%s = %s^T %s" : "∂L/∂W_Q = h%sᵀ·∂L/∂q%s = %sᵀ·%s", sub, sub,
-                 vec(e->h, e->d_model, fo, v, sizeof v), vec(e->dq, e->d_k, fo, w, sizeof w));
+                 vec(e->h, e->d_model, fo, v, sizeof v), dvec(e->dq, e->d_k, fo, w, sizeof w));
         return;
     }
     char sk2[32], div[64] = "", t[64];
@@ -315,10 +363,21 @@ static void line_dw(const GradExplain *e, const FmtOpt *fo, bool k, char *buf, s
         snprintf(div + strlen(div), sizeof div - strlen(div), fo->ascii ? " / %s" : " ÷ %s",
                  fmt_exact(e->temp, t, sizeof t));
     char q[512];
+    double from[MAT_MAX]; /* from (α − t) and q as printed */
+    for (int c = 0; c < e->d_k; c++)
+        from[c] = fmt_shown(e->dz[e->key], fo) * fmt_shown(e->q[c], fo) / e->divisor / e->temp;
     snprintf(buf, len, fo->ascii ? _("dL/dk%s (from row %d) = (a%s - t%s) q%s%s = (%s) %s%s = %s; dL/dWk = sum_j h_j^T dL/dk_j")
                                  : _("∂L/∂k%s (from row %d) = (α%s − t%s)·q%s%s = (%s)·%s%s = %s; ∂L/∂W_K = Σⱼ hⱼᵀ·∂L/∂kⱼ"),
-             sk, e->row + 1, sk2, sk, sub, div, fmt_num(e->dz[e->key], fo, num, sizeof num),
-             vec(e->q, e->d_k, fo, q, sizeof q), div, vec(e->dk, e->d_k, fo, v, sizeof v));
+             sk, e->row + 1, sk2, sk, sub, div, dnum(e->dz[e->key], fo, num, sizeof num),
+             vec(e->q, e->d_k, fo, q, sizeof q), div, dvec(e->dk, e->d_k, fo, v, sizeof v));
+    const char *eq = fmt_eq_vec(from, e->dk, e->d_k, fo);
+    char *at = strrchr(buf, ';'); /* the " = " before ∂L/∂k's value */
+    for (char *p = buf; at && strcmp(eq, " = ") != 0 && (p = strstr(p, " = ")) && p < at; p += 3)
+        if (!strstr(p + 3, " = ") || strstr(p + 3, " = ") > at) {
+            memmove(p + strlen(eq), p + 3, strlen(p + 3) + 1);
+            memcpy(p, eq, strlen(eq));
+            break;
+        }
 }
 
 int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo, char lines[][FMT_LINE], int max)
@@ -332,7 +391,7 @@ int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo
     if (n < max)
         line_ds(&e, fo, lines[n++], FMT_LINE);
     if (n < max)
-        line_dq(&e, fo, lines[n++], FMT_LINE);
+        line_dq(a, &e, fo, lines[n++], FMT_LINE);
     if (n < max)
         line_dw(&e, fo, false, lines[n++], FMT_LINE);
     if (n < max)
@@ -341,5 +400,11 @@ int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo
         snprintf(lines[n++], FMT_LINE, fo->ascii ? _("a step (g): W <- W - %s * dL/dW for W_Q and W_K; X, W_V stay")
                                                  : _("a step (g): W ← W − %s·∂L/∂W for W_Q and W_K; X, W_V stay"),
                  fmt_exact(a->lr, lr, sizeof lr));
+    /* the note once, after ∂L/∂s: the loss line above it is kept whole on a small screen */
+    for (int k = 0; k < n; k++)
+        if (strstr(lines[k], fo->ascii ? " ~ " : " ≈ ")) {
+            fmt_note_add(lines[n > 1 ? 1 : 0], fo->ascii);
+            break;
+        }
     return n;
 }

@@ -371,6 +371,14 @@ static int req_redo(View *v, wint_t ch)
 
 static int req_reset(View *v, wint_t ch)
 {
+    int k = session_ask_retry(&v->s);
+    if (v->s.nedits == 0 && k >= 0) { /* not "nothing": the answer can be tried again */
+        char name[32], msg[160];
+        ask_name(session_ask_at(&v->s, k), name, sizeof name);
+        snprintf(msg, sizeof msg, _("Your answer to %s stays graded; type a new one (or Enter) to try again."), name);
+        say_msg(v, ROLE_HINT, msg);
+        return FLAG_REDRAW;
+    }
     if (v->s.nedits == 0) {
         say_msg(v, ROLE_HINT, _("Nothing to reset: this is the lesson as written."));
         return FLAG_REDRAW;
@@ -746,7 +754,7 @@ static void focus_ask(View *v, const Ask *a)
 
 static int req_answer(View *v, wint_t ch)
 {
-    if (session_ask_open(&v->s) < 0) {
+    if (session_ask_open(&v->s) < 0 && session_ask_retry(&v->s) < 0) {
         say_msg(v, ROLE_HINT, _("There is no question at this step."));
         return FLAG_REDRAW;
     }
@@ -786,6 +794,8 @@ static int answer_enter(View *v)
 {
     char msg[sizeof v->msg];
     int k = session_ask_open(&v->s);
+    if (k < 0)
+        k = session_ask_retry(&v->s);
     if (v->field.buf[strspn(v->field.buf, " ")] == '\0') {
         v->mode = MODE_NORMAL; /* nothing typed: like Esc */
         return FLAG_REDRAW;
@@ -961,6 +971,10 @@ int keys_handle(View *v, wint_t ch, bool is_code)
     /* An open question takes digits (1-5 do not jump then) and signs. */
     if (v->mode == MODE_NORMAL && !is_code && answer_key(ch) && session_ask_open(&v->s) >= 0)
         return req_answer(v, ch);
+    /* A question answered wrong: typing starts a new answer, Enter opens the field. */
+    if (v->mode == MODE_NORMAL && session_ask_open(&v->s) < 0 && session_ask_retry(&v->s) >= 0 &&
+        ((!is_code && answer_key(ch)) || is_enter(ch, is_code)))
+        return req_answer(v, is_enter(ch, is_code) ? 0 : ch);
     r = normal_key(v, ch, is_code);
     if (v->mode == MODE_EDIT && session_stage(&v->s) < STAGE_QKV) {
         v->mode = MODE_NORMAL; /* Q, K, V are not computed before stage 2 */
@@ -1048,6 +1062,8 @@ int keys_field(const View *v, char *buf, size_t len)
     char t[96], name[64];
     const char *label = v->mode == MODE_PROMPT ? ":" : v->mode == MODE_SAVE ? _("save as: ") : t;
     int k = session_ask_open(&v->s);
+    if (k < 0)
+        k = session_ask_retry(&v->s); /* answering a graded question again */
     snprintf(t, sizeof t, "%s[%d][%d] = ", attn_mat_name(v->emat), v->ei + 1, v->ej + 1);
     if (v->mode == MODE_ANSWER && k >= 0) {
         ask_name(session_ask_at(&v->s, k), name, sizeof name);

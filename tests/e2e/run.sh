@@ -674,14 +674,14 @@ t_trace_notice()
     typetext $s "Q[1] = K[1] * 5"
     keys $s Enter
     expect $s "q₁ changed ⇒ s₁₁ ${MINUS}0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873" "no effect trace after Q[1] = K[1] * 5" || return 1
-    screen_has "✎ Edited: the text was written for the lesson's numbers; its numbers are live." ||
+    screen_has "✎ after Q[1] = K[1] * 5: numbers live, words written for the lesson's numbers" ||
         { fail "no edited-state notice"; return 1; }
     screen_has "Q[1] = K[1] * 5: α₁₁ 0.313 → 0.873. u undoes it." || { fail "the status line does not name the effect"; return 1; }
     keys $s s
     expect $s "scaling ÷√3 ⇒ s₁₁ 3.013 → 1.739 ⇒ α₁₁ 0.873 → 0.695" "s: no trace of the toggle" || return 1
     screen_has "scaling ÷√3: α₁₁ 0.873 → 0.695. u undoes it." || { fail "s: the status line does not name the effect"; return 1; }
     keys $s r
-    expect_gone $s "Edited:" "after r the notice stays" || return 1
+    expect_gone $s "numbers live" "after r the notice stays" || return 1
     keys $s 5 :
     expect_re $s "^ :$" || return 1
     typetext $s "Q[1] = K[1] * 5"

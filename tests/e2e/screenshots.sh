@@ -445,7 +445,7 @@ if wait_for $s "[1 X]"; then
     keys $s :
     typetext $s "Q[1] = K[1] * 5"
     keys $s Enter
-    wait_for $s "q₁ changed ⇒" && wait_for $s "Edited:" && shoot $s 15-notice-trace ||
+    wait_for $s "q₁ changed ⇒" && wait_for $s "numbers live" && shoot $s 15-notice-trace ||
         missed 15-notice-trace "no trace or notice after Q[1] = K[1] * 5"
 else
     missed 15-notice-trace "lesson 1 did not open"
