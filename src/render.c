@@ -496,6 +496,27 @@ static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, 
     return bad;
 }
 
+/* No literal state numbers (template.h): step k's say: and question:, or
+ * with k < 0 the about:, in both languages (a text written once is checked
+ * once). A lesson error: one line each on `out` (stderr, like the loader's
+ * errors). Returns how many numbers are written out. */
+static int check_literals(FILE *out, const Lesson *l, const Attn *a, int k)
+{
+    int bad = 0;
+    const Text *t[2] = {k < 0 ? &l->about : &l->steps[k].say, k < 0 ? NULL : &l->steps[k].question};
+    const TextAt *at[2] = {k < 0 ? l->about_at : l->steps[k].say_at, k < 0 ? NULL : l->steps[k].question_at};
+    for (int f = 0; f < 2; f++)
+        for (int n = 0; t[f] && n < LANG_COUNT; n++) {
+            /* in the order they are written */
+            int g = (at[f][LANG_ZH].line < at[f][LANG_EN].line) == (n == 0) ? LANG_ZH : LANG_EN;
+            const char *text = text_get(t[f], (Lang)g);
+            if (n == 1 && text == text_get(t[f], (Lang)(g == LANG_ZH ? LANG_EN : LANG_ZH)))
+                continue;
+            bad += template_literals_report(out, l->file, text, &at[f][g], a, l->digits, k < 0);
+        }
+    return bad;
+}
+
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
 {
     return render_check_fits(out, l, o, NULL);
@@ -504,13 +525,18 @@ int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
 int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits)
 {
     Session s;
-    int total = 0, failed = 0, narration = 0;
+    int total = 0, failed = 0, narration = 0, literals = 0;
     if (!session_init(&s, l))
         return no_memory();
+    Attn base = {0};
+    if (lesson_base(l, &base))
+        literals += check_literals(stderr, l, &base, -1);
+    attn_free(&base);
     session_goto(&s, 0);
     for (int k = 0; k < l->nsteps; k++) {
         session_goto(&s, k);
         const Step *st = session_step(&s);
+        literals += check_literals(stderr, l, &s.cur, k);
         if (fits)
             narration += check_narration(out, l, &s, k, fits);
         for (int e = 0; e < st->nexpect; e++) {
@@ -526,5 +552,5 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
     session_free(&s);
     fprintf(out, "%s: %d %s, %d %s\n", l->file, total - failed, _("expectations hold"), failed,
             _("failed"));
-    return failed || narration ? 1 : 0;
+    return literals ? 2 : failed || narration ? 1 : 0; /* a literal state number is a lesson error */
 }

@@ -7,8 +7,8 @@
  * the live value whatever the student changed, or it is written out and
  * then appears on the screen of that step at 80x24 (normal mode, the step's
  * focus): in a matrix, a box's shape, the arithmetic, the bars; anywhere but
- * the narration itself. The only exceptions are in the allow-list below,
- * numbers about the lesson as written, each with its reason.
+ * the narration itself. A number about the lesson as written (the source
+ * tutorial's printed row, a sum worked by hand) is a fixed figure, {=0.695}.
  *
  * A number is a decimal (0.006, −0.066, 1.2) or a shape (3×4). Integers on
  * their own (row 1, step 3, lesson 2, ×5, √2) are indices and names, not
@@ -22,6 +22,11 @@
  * template can give (exp values, sums, s − max) stay written out; the
  * edited-state notice covers them.
  *
+ * And the rule --check applies (template.h, "no literal state numbers"): no
+ * decimal written out in say: or question: is a number the state holds at
+ * that step (a cell, a row or column sum of S, a column sum of A, T, lr,
+ * the loss).
+ *
  * Also: every template resolves at its step (no "…" left in the filled-in
  * text) and every step's narration fits whole at 80x24 in both languages. */
 #include <stdlib.h>
@@ -33,38 +38,8 @@
 #include "lesson/i18n.h"
 #include "lesson/live.h"
 #include "lesson/session.h"
+#include "lesson/template.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
-
-/* Numbers about the lesson as written, not about the state on screen. Keep
- * this list short: every entry needs a reason a template cannot give, and
- * an entry no narration uses any more fails the test. Step 0: any step. */
-static struct {
-    const char *lesson;
-    int step;
-    const char *number, *why;
-    int used;
-} allowed[] = {
-    /* A question whose words give what the screen hides while it is open
-     * (one step from the answer, lessons/README.md "Exercises"). */
-    {"lessons/09", 4, "0.041", "the loss, given by the question; the panel hides it", 0},
-    /* Lesson 4 asks what the scores would be with 5 tokens: a hypothetical. */
-    {"lessons/04", 5, "5×5", "the scores with 5 tokens", 0},
-    /* lesson 06: the temperature the next step sets (the header shows T once it is set) */
-    {"lessons/06", 6, "0.5", "the temperature the next step sets", 0},
-    /* lesson 09: where the ten steps started, before the first (step 2 shows it) */
-    {"lessons/09", 5, "0.350", "alpha13 before the first step", 0},
-};
-
-static bool is_allowed(const char *lesson, int step, const char *num)
-{
-    for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)
-        if (strncmp(lesson, allowed[k].lesson, strlen(allowed[k].lesson)) == 0 &&
-            (allowed[k].step == 0 || allowed[k].step == step) && strcmp(num, allowed[k].number) == 0) {
-            allowed[k].used++;
-            return true;
-        }
-    return false;
-}
 
 static int setup(void **state)
 {
@@ -232,9 +207,17 @@ static int check_lesson(const EmbeddedLesson *e)
             literal_text(raw, literal, sizeof literal);
             screen_text(&s, (Lang)g, 80, 24, &p, screen, sizeof screen);
             char num[64];
+            const char *fields[2] = {raw, text_get(&l.steps[k].question, (Lang)g)};
+            for (int fi = 0; fi < 2; fi++) {
+                TplLiteral hit;
+                for (size_t from = 0; template_literal_find(fields[fi], from, &s.cur, l.digits, false, &hit);
+                     from = hit.end) {
+                    print_error("%s step %d (%s): %s is %s here; write {%s}\n", e->name, k + 1, lang, hit.lit,
+                                hit.ref, hit.ref);
+                    bad++;
+                }
+            }
             for (const char *q = literal; next_number(&q, num, sizeof num);) {
-                if (is_allowed(e->name, k + 1, num))
-                    continue;
                 const PlanCell *c = strchr(num, '.') ? state_cell(&p, num) : NULL;
                 if (c) {
                     print_error("%s step %d (%s): %s is written out but it is %s[%d][%d] on screen; "
@@ -268,12 +251,6 @@ static void test_builtin_narration(void **state)
         }
     }
     assert_int_equal(seen, 9);
-    for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)
-        if (!allowed[k].used) {
-            print_error("allow-list: %s step %d %s (%s) is quoted nowhere; remove it\n", allowed[k].lesson,
-                        allowed[k].step, allowed[k].number, allowed[k].why);
-            bad++;
-        }
     assert_int_equal(bad, 0);
 }
 

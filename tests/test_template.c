@@ -200,6 +200,59 @@ static void test_expressions_hidden(void **state)
     assert_expands(f, "{loss}", &o, "?");
 }
 
+/* No literal state numbers: a decimal written out that the state holds to
+ * the shown digits is found, named with the template that gives it. */
+static void assert_literal(Fix *f, const char *text, const char *lit, const char *ref)
+{
+    TplLiteral hit;
+    bool found = template_literal_find(text, 0, &f->a, 3, false, &hit);
+    if (!lit) {
+        if (found)
+            fail_msg("%s: found %s (%s)", text, hit.lit, hit.ref);
+        return;
+    }
+    if (!found)
+        fail_msg("%s: %s not found", text, lit);
+    assert_string_equal(hit.lit, lit);
+    assert_string_equal(hit.ref, ref);
+    assert_memory_equal(text + hit.off, lit, strlen(lit));
+}
+
+static void test_literals(void **state)
+{
+    Fix *f = *state;
+    assert_literal(f, "row 1 is 0.313 and more", "0.313", "A[1][1]");
+    assert_literal(f, "score −0.066 here", "−0.066", "S[1][1]");
+    assert_literal(f, "0.217 − 0.066", "0.066", "S[1][1]"); /* a sign may stand before it */
+    assert_literal(f, "column 1 sums to 1.080", "1.080", "sum(A[*][1])");
+    assert_literal(f, "S's row 1 sums to −0.017", "−0.017", "sum(S[1])");
+    assert_literal(f, "{A[1][1]} then 0.337", "0.337", "A[1][2]");
+    assert_literal(f, "q = 0.149", "0.149", "Q[1][1]");
+    /* not state numbers: templates, fixed figures, other digits, whole
+     * numbers, a minus the value does not have, A's row sum (always 1) */
+    assert_literal(f, "{A[1][1]} {=0.313} {{0.5} 0.31 0.3130 3 step 12 −0.313", NULL, NULL);
+    assert_literal(f, "x1.080 0.5 1.0", NULL, NULL);
+    /* T once it is set, lr and the loss once there is a target */
+    f->a.temp = 0.5;
+    assert_literal(f, "divided by T = 0.5", "0.5", "T");
+    double t[3] = {1, 0, 0};
+    assert_true(grad_set_target(&f->a, 0, 1, t));
+    f->a.temp = 1.0;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_literal(f, "a step of 0.5 times the gradient", "0.5", "lr");
+    assert_literal(f, "the loss is 0.968", "0.968", "loss");
+    /* --check's line, at its place in the file */
+    char buf[512] = "";
+    FILE *fp = fmemopen(buf, sizeof buf, "w");
+    TextAt at = {12, 9, 1};
+    assert_int_equal(template_literals_report(fp, "t.yaml", "A is 0.313, 0.337", &at, &f->a, 3, false), 2);
+    fclose(fp);
+    assert_string_equal(buf, "t.yaml:12:16: 0.313 is A[1][1] here; write {A[1][1]} so the text stays true after an "
+                             "edit (or {=0.313} for a fixed figure)\n"
+                             "t.yaml:12:23: 0.337 is A[1][2] here; write {A[1][2]} so the text stays true after an "
+                             "edit (or {=0.337} for a fixed figure)\n");
+}
+
 /* A good lesson quoting every kind loads; {{ needs no reference; about:
  * may quote the scalars. */
 static void test_load_ok(void **state)
@@ -389,6 +442,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_expand_cut, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expressions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expressions_hidden, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_literals, setup, teardown),
         cmocka_unit_test(test_load_ok),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_save_keeps_templates),

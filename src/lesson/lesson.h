@@ -49,6 +49,15 @@ typedef struct {
     int line, col;      /* where it was written, for --check messages */
 } Expect;
 
+/* Where a text field's scalar is in the file, for messages about a place
+ * inside it: line (1-based; 0: not recorded), col (0-based, of the
+ * scalar's first character), quote (1 quoted, 0 plain: byte k of the text
+ * is at col + quote + its characters before k; -1 over several lines or a
+ * block: the scalar's start is all that is known). */
+typedef struct {
+    int line, col, quote;
+} TextAt;
+
 typedef struct {
     int stage;                      /* 1..5 */
     Focus focus;
@@ -59,6 +68,7 @@ typedef struct {
     int nask;
     Ask *ask;                       /* exercises (ask.h), nask of them */
     Text question;                  /* the asks' words (question:), may hold {REF}; empty: none */
+    TextAt say_at[LANG_COUNT], question_at[LANG_COUNT]; /* where they are written */
     int nexpect;
     Expect *expect;
     int line;                       /* where the step starts */
@@ -67,6 +77,7 @@ typedef struct {
 typedef struct {
     char *file;                     /* the name used in messages */
     Text title, about;
+    TextAt about_at[LANG_COUNT];
     int ntok;
     char **tokens;                  /* UTF-8, as written (sanitise to show) */
     int d_model, d_k, d_v;          /* d_k, d_v: per head */

@@ -214,6 +214,43 @@ bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage,
     return true;
 }
 
+static void text_at(const yaml_node_t *s, TextAt *at)
+{
+    at->line = (int)s->start_mark.line + 1;
+    at->col = (int)s->start_mark.column;
+    bool one = s->end_mark.line == s->start_mark.line;
+    switch (s->data.scalar.style) {
+    case YAML_PLAIN_SCALAR_STYLE: at->quote = one ? 0 : -1; break;
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: at->quote = one ? 1 : -1; break;
+    default: at->quote = -1; break;
+    }
+}
+
+void steps_text_at(Ctx *c, const yaml_node_t *n, TextAt at[LANG_COUNT])
+{
+    if (!n)
+        return;
+    if (n->type == YAML_SCALAR_NODE) {
+        text_at(n, &at[LANG_EN]);
+        at[LANG_ZH] = at[LANG_EN];
+        return;
+    }
+    if (n->type != YAML_MAPPING_NODE)
+        return;
+    for (int k = 0; k < ydoc_map_len(n); k++) {
+        const yaml_node_t *key = ydoc_node(c->doc, n->data.mapping.pairs.start[k].key),
+                          *v = ydoc_node(c->doc, n->data.mapping.pairs.start[k].value);
+        if (key->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE)
+            text_at(v, &at[strcmp(ydoc_str(key), "zh") == 0 ? LANG_ZH : LANG_EN]);
+    }
+    /* a language left out shows the other: it is written there */
+    if (!at[LANG_ZH].line)
+        at[LANG_ZH] = at[LANG_EN];
+    if (!at[LANG_EN].line)
+        at[LANG_EN] = at[LANG_ZH];
+}
+
 /* ask: a cell or row reference, or a list of them (see ask.h). */
 static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
@@ -252,6 +289,7 @@ static bool load_question(Ctx *c, const yaml_node_t *k, const yaml_node_t *n, co
     if (!ask)
         return diag_fail(&c->d, k, _("question gives the words of an ask, and this step asks nothing; add ask: "
                                      "\"A[1][2]\" or move the text to say:"));
+    steps_text_at(c, n, st->question_at);
     return schema_text(c, n, "question", &st->question) && steps_templates(c, n, shape, st->stage, "question");
 }
 
@@ -275,6 +313,7 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
         && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
         && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
         && schema_text(c, val[S_SAY], "say", &st->say)
+        && (steps_text_at(c, val[S_SAY], st->say_at), true)
         && steps_templates(c, val[S_SAY], scratch, st->stage, "say")
         && (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st))
         && (!val[S_QUESTION] || load_question(c, key[S_QUESTION], val[S_QUESTION], val[S_ASK], scratch, st))

@@ -19,4 +19,8 @@ bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l
  * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
 bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what);
 
+/* Record where a text field n (a string or {zh:, en:}) is written; a plain
+ * string stands for both languages. */
+void steps_text_at(Ctx *c, const yaml_node_t *n, TextAt at[LANG_COUNT]);
+
 #endif

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "lesson.h"
 
 #define TEMPLATE_ABOUT 0    /* the `stage` of about: before the first step */
@@ -64,5 +65,27 @@ bool template_has_refs(const char *text);
  * matrix) or TREF_ZERO (an index of 0). */
 enum { TREF_OK, TREF_SYNTAX, TREF_NAME, TREF_ZERO };
 int template_ref_parse(const char *s, MatId *m, int *i, int *j);
+
+/* No literal state numbers. A number written out in narration (outside
+ * templates) that state `a` holds to `digits` decimals: any cell of a
+ * matrix computed by a->reached, a row or column sum of S or A, T, lr or
+ * the loss (T and lr also when written exactly, like 0.5). Only decimals
+ * are looked at: whole numbers (indices, sizes, counts) never are. With
+ * `about`, only what exists before the first step (X, the Ws, T, lr).
+ * Scans text from byte `from`; returns false when there is none, else true
+ * with *hit: the number's byte offset, the number as written and the
+ * template that gives it ("A[1][1]", "sum(A[*][1])", "lr"). */
+typedef struct {
+    size_t off, end;
+    char lit[40];
+    char ref[48];
+} TplLiteral;
+bool template_literal_find(const char *text, size_t from, const Attn *a, int digits, bool about, TplLiteral *hit);
+
+/* --check: one line per literal state number in text (see above), written
+ * at its place ("FILE:LINE:COL: 0.313 is A[1][1] here; write {A[1][1]}
+ * ..."). Returns how many. */
+int template_literals_report(FILE *out, const char *file, const char *text, const TextAt *at, const Attn *a,
+                             int digits, bool about);
 
 #endif
