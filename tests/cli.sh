@@ -114,7 +114,7 @@ st=$?
 if [ $st -eq 1 ] && grep -qx ".*: step 10: A\[1\]\[1\] is 0.313, expected 0.311 (within 0.0005); A\[1\]\[2\] is 0.337, expected 0.331 (within 0.0005); A\[1\]\[3\] is 0.350, expected 0.351 (within 0.0005)" "$T/out" &&
    "$BIN" --dump 1 | grep -qx '  expect: A\[1\] = \[0.313, 0.337, 0.350\] holds' &&
    "$BIN" --dump 1 | grep -qx '  expect: S\[1\]\[2\] = 0.006 holds' &&
-   "$BIN" --lang zh --dump 1 | grep -qx '  预期: A\[1\] = \[0.313, 0.337, 0.350\] 成立'; then
+   "$BIN" --lang zh --dump 1 | grep -qx '  预期： A\[1\] = \[0.313, 0.337, 0.350\] 成立'; then
     pass=$((pass + 1)); echo "ok: a wrong row names every wrong cell; --dump names what holds"
 else
     failn=$((failn + 1)); echo "FAIL: wrong row / expect holds: status $st: $(cat "$T/out")"
