@@ -304,7 +304,7 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
     }
     const char *say = text_get(&st->say, o->lang);
     if (narrate && *say) {
-        TplOpt to = {l->digits, o->ascii, asked_anywhere, l};
+        TplOpt to = {l->digits, o->ascii, asked_anywhere, l, o->lang};
         char *text = template_has_refs(say) ? template_expand_dup(say, &s->cur, l, &to) : strdup(say);
         ok = text && put_md(out, text, o->ascii);
         if (ok)

@@ -12,6 +12,7 @@
 #include "lesson/save.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
+#include "core/grad.h"
 
 #define HEAD "format: qkvtutor/1\n" \
              "tokens: [我, love, 猫]\n" \
@@ -22,6 +23,14 @@
 #define STEPS "steps:\n"
 
 static char err[LESSON_ERR_MAX];
+
+/* Every message about an unknown name lists all that work. */
+#define NAMES "a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, {d_k}, {d_v}, {d_model}, {n}, {heads}, " \
+              "{T}, {lr}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) and exp, ln, sqrt, " \
+              "sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like {=0.695}; write {{ for " \
+              "a literal {"
+#define MALFORMED "write a reference like {A[1][2]}, arithmetic like {-ln(A[1][3])} or {sum(A[*][1])}, or " \
+                  "{=0.695} for a fixed figure"
 
 /* Load HEAD + more; returns true when it loads. */
 static bool try_load(const char *more, Lesson *l)
@@ -82,7 +91,7 @@ static void assert_expands(Fix *f, const char *text, const TplOpt *o, const char
 static void test_expand(void **state)
 {
     Fix *f = *state;
-    TplOpt o = {3, false, NULL, NULL}, a = {3, true, NULL, NULL}, two = {2, false, NULL, NULL};
+    TplOpt o = {3, false, NULL, NULL, LANG_EN}, a = {3, true, NULL, NULL, LANG_EN}, two = {2, false, NULL, NULL, LANG_EN};
     assert_expands(f, "score₁₂ = {S[1][2]}", &o, "score₁₂ = 0.006");
     assert_expands(f, "{A[1]}", &o, "0.313, 0.337, 0.350");
     assert_expands(f, "{S[1][1]} / {S[1][1]}", &o, "−0.066 / −0.066");
@@ -113,7 +122,7 @@ static bool hide_s12(const void *ctx, MatId m, int i, int j)
 static void test_expand_hidden(void **state)
 {
     Fix *f = *state;
-    TplOpt o = {3, false, hide_s12, NULL};
+    TplOpt o = {3, false, hide_s12, NULL, LANG_EN};
     assert_expands(f, "{S[1][2]}; {S[1]}; {S[1][1]}", &o, "?; −0.066, ?, 0.044; −0.066");
 }
 
@@ -121,7 +130,7 @@ static void test_expand_hidden(void **state)
 static void test_expand_cut(void **state)
 {
     Fix *f = *state;
-    TplOpt o = {3, false, NULL, NULL};
+    TplOpt o = {3, false, NULL, NULL, LANG_EN};
     char out[8];
     /* "我的 −0.066": 我 (3) 的 (3) space (1) − (3) ... */
     size_t n = template_expand("我的 {S[1][1]}", &f->a, &f->l, &o, out, sizeof out);
@@ -137,22 +146,80 @@ static void test_expand_cut(void **state)
     assert_false(template_has_refs(NULL));
 }
 
-/* A good lesson quoting every kind loads; {{ needs no reference. */
+/* Expressions: the state's scalars, arithmetic, functions, rows and
+ * columns, fixed figures; Chinese joins a row with 、; a masked cell is −∞. */
+static void test_expressions(void **state)
+{
+    Fix *f = *state;
+    TplOpt o = {3, false, NULL, NULL, LANG_EN}, a = {3, true, NULL, NULL, LANG_EN},
+           zh = {3, false, NULL, NULL, LANG_ZH};
+    assert_expands(f, "{sum(A[*][1])}; {-ln(A[1][3])}", &o, "1.080; 1.051");
+    assert_expands(f, "{sum(A[1])} {max(S[1])} {max(A[*][2])} {sum(S[*][1])}", &o, "1.000 0.044 0.337 0.052");
+    assert_expands(f, "{exp(S[1][2]) / (1 + 2)} {sqrt(d_k)} {2 * -S[1][1]}", &o, "0.335 1.732 0.132");
+    assert_expands(f, "{d_k * 2} {n - 5} {heads} {steps} {(n + 1) / 2}", &o, "6 −2 1 0 2.000");
+    assert_expands(f, "{T} {lr} {1 / T}", &o, "1.000 0.500 1.000");
+    assert_expands(f, "{n - 5} {S[1][1] - 1}", &a, "-2 -1.066");
+    assert_expands(f, "{=0.695} {= -1.50} {=3}", &o, "0.695 −1.50 3");
+    assert_expands(f, "{=-1.50}", &a, "-1.50");
+    assert_expands(f, "{A[1]}; {A[*][1]}", &zh, "0.313、0.337、0.350; 0.313、0.380、0.387");
+    assert_expands(f, "{A[1]}", &o, "0.313, 0.337, 0.350");
+    /* not computed yet: the whole expression is "…", also the loss without a target */
+    assert_expands(f, "{loss} {1 + loss}", &o, "… …");
+    f->a.reached = STAGE_SCORES;
+    assert_expands(f, "{A[1][1] + 1} {S[1][2] + 1}", &o, "… 1.006");
+    /* a masked cell is −∞ as the matrix shows it */
+    f->a.mask = MASK_CAUSAL;
+    attn_run_to(&f->a, STAGE_SOFTMAX);
+    assert_expands(f, "{S[1]}; {S[1][3]}", &o, "−0.066, −∞, −∞; −∞");
+    assert_expands(f, "{S[1]}", &a, "-0.066, -inf, -inf");
+}
+
+static bool hide_a11(const void *ctx, MatId m, int i, int j)
+{
+    (void)ctx;
+    return m == M_A && i == 0 && j == 0;
+}
+
+/* Anything computed from a hidden cell is "?" whole; the loss of a target
+ * on that row too. */
+static void test_expressions_hidden(void **state)
+{
+    Fix *f = *state;
+    TplOpt o = {3, false, hide_a11, NULL, LANG_EN};
+    assert_expands(f, "{-ln(A[1][1])} {sum(A[*][1])} {max(A[1])} {sum(A[*][2])} {A[1]}", &o,
+                   "? ? ? 0.983 ?, 0.337, 0.350");
+    double t[3] = {1, 0, 0};
+    assert_true(grad_set_target(&f->a, 0, 1, t));
+    o.hidden = NULL;
+    assert_expands(f, "{loss} {-ln(A[2][1])} {steps}", &o, "0.968 0.968 0");
+    assert_true(grad_descend(&f->a, 2));
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_expands(f, "{steps}", &o, "2");
+    assert_true(grad_set_target(&f->a, 0, 0, t));
+    o.hidden = hide_a11;
+    assert_expands(f, "{loss}", &o, "?");
+}
+
+/* A good lesson quoting every kind loads; {{ needs no reference; about:
+ * may quote the scalars. */
 static void test_load_ok(void **state)
 {
     (void)state;
     Lesson l;
-    bool ok = try_load("about: \"{token[3]} has {X[3][4]} in feature {d_model}; {{not a ref}\"\n"
+    bool ok = try_load("about: \"{token[3]} has {X[3][4]} in feature {d_model}; {{not a ref} T={T}\"\n"
                        STEPS
                        "  - stage: qkv\n"
                        "    say: \"q₁ = {Q[1]}, {Wq[1][1]}, {d_k}, {n}\"\n"
                        "  - stage: scores\n"
-                       "    say: {zh: \"分数 {S[1][2]}\", en: \"score {QKt[1][2]}\"}\n", &l);
+                       "    say: {zh: \"分数 {S[1][2]}\", en: \"score {QKt[1][2]}\"}\n"
+                       "  - stage: softmax\n"
+                       "    do: target A[1] = 2\n"
+                       "    say: \"{loss} {steps} {T} {lr} {heads} {d_v} {sum(A[*][1]) / n} {=0.5}\"\n", &l);
     if (!ok)
         fail_msg("%s", err);
     assert_string_equal(l.steps[1].say.s[LANG_ZH], "分数 {S[1][2]}"); /* kept as written */
     char *about = lesson_about_text(&l, LANG_EN, false);
-    assert_string_equal(about, "猫 has 0.200 in feature 4; {not a ref}");
+    assert_string_equal(about, "猫 has 0.200 in feature 4; {not a ref} T=1.000");
     free(about);
     lesson_free(&l);
 }
@@ -178,8 +245,7 @@ static void test_load_errors(void **state)
                       "t.yaml:12:13: unclosed \"{\" in say; close the reference with \"}\", or write \"{{\" for "
                       "a literal \"{\"");
     assert_load_error(STEPS "  - stage: qkv\n    say: \"{foo} and\"\n",
-                      "t.yaml:12:11: unknown reference {foo} in say, expected a cell like {S[1][2]}, a row like "
-                      "{A[1]}, {token[2]}, {d_k}, {d_model} or {n}; write {{ for a literal {");
+                      "t.yaml:12:11: unknown name {foo} in say, expected " NAMES);
     assert_load_error(STEPS "  - stage: qkv\n    say: \"{d_k[1]}\"\n",
                       "t.yaml:12:11: {d_k[1]} takes no index, write {d_k}");
     assert_load_error(STEPS "  - stage: scores\n    say: \"{S[0][1]}\"\n",
@@ -190,6 +256,44 @@ static void test_load_errors(void **state)
                       "t.yaml:12:11: indices start at 1, found {token[0]}");
     assert_load_error(STEPS "  - stage: qkv\n    say: \"{token}\"\n",
                       "t.yaml:12:11: {token} must be like {token[2]}, one token by its number");
+    /* expressions: the "{" of the template */
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"sum {sum(A[*][4])}\"\n",
+                      "t.yaml:12:15: column 4 is out of range in {A[*][4]}, A has 3 columns");
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"x {1 + Q[9][1]}\"\n",
+                      "t.yaml:12:13: row 9 is out of range in {Q[9][1]}, Q has 3 rows");
+    assert_load_error(STEPS "  - stage: scores\n    say: \"x {-ln(A[1][3])}\"\n",
+                      "t.yaml:12:13: {A[1][3]} quotes A, which is computed at stage softmax; this step shows stage "
+                      "scores, quote it at a later step");
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{2 * tmp}\"\n",
+                      "t.yaml:12:11: unknown name {tmp} in say, expected " NAMES);
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{log(A[1][1])}\"\n",
+                      "t.yaml:12:11: unknown function log( ) in {log(A[1][1])}, the functions are exp( ), ln( ), "
+                      "sqrt( ), sum( ) and max( )");
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{S[1][1] +}\"\n",
+                      "t.yaml:12:11: {S[1][1] +} in say is not an expression: it ends where a number, a name or "
+                      "\"(\" should follow; " MALFORMED);
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{(S[1][1] + 1}\"\n",
+                      "t.yaml:12:11: {(S[1][1] + 1} in say is not an expression: a \")\" is missing; " MALFORMED);
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{A[1] * 2}\"\n",
+                      "t.yaml:12:11: {A[1] * 2} in say is not an expression: arithmetic takes numbers: a cell like "
+                      "A[1][2], not a row, column or token; " MALFORMED);
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{sum(A[1][1])}\"\n",
+                      "t.yaml:12:11: {sum(A[1][1])} in say is not an expression: sum( ) and max( ) take a row like "
+                      "A[1] or a column like A[*][1]; " MALFORMED);
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{S[1][1] S[1][2]}\"\n",
+                      "t.yaml:12:11: {S[1][1] S[1][2]} in say is not an expression: something follows the value; "
+                      "join values with + - * /; " MALFORMED);
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{=0.69x}\"\n",
+                      "t.yaml:12:11: {=0.69x} in say is not a number; a fixed figure is written like {=0.695}");
+    assert_load_error(STEPS "  - stage: softmax\n    say: \"{loss}\"\n",
+                      "t.yaml:12:11: {loss} is the training loss, but no target is set at this step; set one "
+                      "first, like target A[1] = 3");
+    assert_load_error(STEPS "  - stage: scores\n    do: target A[1] = 2\n    say: \"{loss}\"\n",
+                      "t.yaml:13:11: {loss} is the training loss, computed at stage softmax; this step shows stage "
+                      "scores, quote it at a later step");
+    assert_load_error("about: \"{loss}\"\n",
+                      "t.yaml:10:9: {loss} is the training loss, computed at stage softmax once a target is set; "
+                      "about is shown before the first step, quote it at a step");
     /* a block scalar, or one over several lines: the scalar's start */
     assert_load_error(STEPS "  - stage: qkv\n    say: |\n      one\n      two {A[1]}\n",
                       "t.yaml:12:10: {A[1]} quotes A, which is computed at stage softmax; this step shows "
@@ -200,10 +304,10 @@ static void test_load_errors(void **state)
     /* about: only what exists before the first step; "about: " is 7 columns */
     assert_load_error("about: \"x {S[1][1]}\"\n",
                       "t.yaml:10:11: {S[1][1]} quotes S, which is computed at stage scores; about is shown "
-                      "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_model and n");
+                      "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, T, lr and steps");
     assert_load_error("about: {en: ok, zh: \"{Q[1]}\"}\n",
                       "t.yaml:10:22: {Q[1]} quotes Q, which is computed at stage qkv; about is shown "
-                      "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_model and n");
+                      "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, T, lr and steps");
 }
 
 /* Saving keeps say: as written and the asks, and about: names the edits in effect. */
@@ -273,6 +377,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_expand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expand_hidden, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expand_cut, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_expressions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_expressions_hidden, setup, teardown),
         cmocka_unit_test(test_load_ok),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_save_keeps_templates),

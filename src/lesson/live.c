@@ -16,7 +16,7 @@ char *session_say(const Session *s, Lang lang, bool ascii)
     const char *say = text_get(&session_step(s)->say, lang);
     if (!template_has_refs(say))
         return strdup(say);
-    TplOpt o = {s->lesson->digits, ascii, session_ask_hidden_cb, s};
+    TplOpt o = {s->lesson->digits, ascii, session_ask_hidden_cb, s, lang};
     return template_expand_dup(say, &s->cur, s->lesson, &o);
 }
 
@@ -28,7 +28,7 @@ char *lesson_about_text(const Lesson *l, Lang lang, bool ascii)
     Attn base = {0};
     if (!lesson_base(l, &base))
         return NULL;
-    TplOpt o = {l->digits, ascii, NULL, NULL};
+    TplOpt o = {l->digits, ascii, NULL, NULL, lang};
     char *out = template_expand_dup(about, &base, l, &o);
     attn_free(&base);
     return out;

@@ -3,6 +3,7 @@
 #include "template.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +11,16 @@
 #include "fmt.h"
 #include "i18n.h"
 #include "heads.h"
+#include "../core/grad.h"
 
-#define REF_MAX 64          /* bytes between the braces */
+#define REF_MAX 160         /* bytes between the braces */
 
-typedef enum { R_MAT, R_TOKEN, R_DK, R_DV, R_DMODEL, R_N } RefKind;
+typedef enum { R_MAT, R_COLUMN, R_TOKEN, R_DK, R_DV, R_DMODEL, R_N, R_HEADS, R_T, R_LR, R_LOSS, R_STEPS } RefKind;
 
 typedef struct {
     RefKind kind;
     MatId m;
-    int i, j;               /* 0-based; j = -1 for a row */
+    int i, j;               /* 0-based; j = -1 for a row, i = -1 for a column (R_COLUMN) */
 } Ref;
 
 /* ---- parsing ----------------------------------------------------------------- */
@@ -133,8 +135,11 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
     else if (st != TREF_OK && e > w && attn_mat_lookup(w, (int)(e - w)) >= 0)
         SAY(_("%s must be a row like {A[1]} or a cell like {S[1][2]}"), quote(inner, qb, sizeof qb));
     else if (st != TREF_OK)
-        SAY(_("unknown reference %s in %s, expected a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, "
-              "{d_k}, {d_model} or {n}; write {{ for a literal {"), quote(inner, qb, sizeof qb), what);
+        SAY(_("unknown name %s in %s, expected a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, {d_k}, {d_v}, "
+              "{d_model}, {n}, {heads}, {T}, {lr}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) "
+              "and exp, ln, sqrt, sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like "
+              "{=0.695}; write {{ for a literal {"),
+            quote(inner, qb, sizeof qb), what);
     if (st != TREF_OK)
         return false;
     char hm[256];
@@ -155,7 +160,7 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
             r->j + 1, quote(inner, qb, sizeof qb), name, x->cols);
     else if (stage == TEMPLATE_ABOUT && need > STAGE_INPUT)
         SAY(_("%s quotes %s, which is computed at stage %s; about is shown before the first step and can quote "
-              "only X, Wq, Wk, Wv, tokens, d_k, d_model and n"),
+              "only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, T, lr and steps"),
             quote(inner, qb, sizeof qb), name, attn_stage_key(need));
     else if (stage != TEMPLATE_ABOUT && need > stage)
         SAY(_("%s quotes %s, which is computed at stage %s; this step shows stage %s, quote it at a later step"),
@@ -177,18 +182,388 @@ static bool resolve(const char *inner, const Attn *shape, int stage, const char 
         s++;
     size_t wn = (size_t)(s - w);
     static const struct { const char *name; RefKind kind; } sizes[] = {
-        {"d_k", R_DK}, {"d_v", R_DV}, {"d_model", R_DMODEL}, {"n", R_N}};
+        {"d_k", R_DK}, {"d_v", R_DV}, {"d_model", R_DMODEL}, {"n", R_N}, {"heads", R_HEADS},
+        {"T", R_T}, {"lr", R_LR}, {"loss", R_LOSS}, {"steps", R_STEPS}};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
         if (word_is(w, wn, sizes[k].name)) {
             r->kind = sizes[k].kind;
-            if (*skip_sp(s) == '\0')
+            if (*skip_sp(s) != '\0') {
+                SAY(_("%s takes no index, write {%s}"), quote(inner, qb, sizeof qb), sizes[k].name);
+                return false;
+            }
+            if (r->kind != R_LOSS)
                 return true;
-            SAY(_("%s takes no index, write {%s}"), quote(inner, qb, sizeof qb), sizes[k].name);
+            /* the loss needs A and a target */
+            if (stage == TEMPLATE_ABOUT)
+                SAY(_("%s is the training loss, computed at stage softmax once a target is set; about is shown "
+                      "before the first step, quote it at a step"), quote(inner, qb, sizeof qb));
+            else if (stage < STAGE_SOFTMAX)
+                SAY(_("%s is the training loss, computed at stage softmax; this step shows stage %s, quote it at "
+                      "a later step"), quote(inner, qb, sizeof qb), attn_stage_key(stage));
+            else if (shape->ntarget == 0)
+                SAY(_("%s is the training loss, but no target is set at this step; set one first, like "
+                      "target A[1] = 3"), quote(inner, qb, sizeof qb));
+            else
+                return true;
             return false;
         }
     if (word_is(w, wn, "token"))
         return resolve_token(inner, s, shape->m[M_X].rows, r, msg, len);
     return resolve_matrix(inner, shape, stage, what, r, msg, len);
+}
+
+/* ---- expressions ------------------------------------------------------------- */
+
+/* A value inside "{...}": a number, or (alone, or as sum/max's argument) a
+ * row, a column, a token. */
+typedef enum { V_NUM, V_ROW, V_COL, V_TOKEN } VKind;
+
+typedef struct {
+    VKind kind;
+    double x;
+    bool integer;       /* a size, a count or a whole number written without '.' */
+    Ref r;              /* V_ROW, V_COL, V_TOKEN */
+} Val;
+
+/* One expression being read; with st (expanding) its value is computed
+ * from st, else (checking) only its names are resolved against shape. */
+typedef struct {
+    const char *inner, *s;
+    const Attn *shape;  /* the state: shapes (checking) or values (expanding) */
+    bool eval;
+    int stage;
+    const char *what;
+    const TplOpt *opt;
+    bool hidden;        /* a hidden cell was used */
+    char *msg;
+    size_t len;
+} Px;
+
+static bool expr(Px *p, Val *v);
+
+/* "{...}" is malformed: say what to write. */
+static bool malformed(Px *p, const char *why)
+{
+    char qb[200];
+    if (p->msg)
+        snprintf(p->msg, p->len, _("%s in %s is not an expression: %s; write a reference like {A[1][2]}, "
+                                   "arithmetic like {-ln(A[1][3])} or {sum(A[*][1])}, or {=0.695} for a fixed figure"),
+                 quote(p->inner, qb, sizeof qb), p->what, why);
+    return false;
+}
+
+static bool is_word(int c)
+{
+    return isalnum(c) || c == '_';
+}
+
+static bool cell_hidden(const Px *p, MatId m, int i, int j)
+{
+    return p->opt && p->opt->hidden && p->opt->hidden(p->opt->ctx, m, i, j);
+}
+
+/* The loss hides nothing an open question asks: it is "?" when a target
+ * row of A holds a hidden cell. */
+static bool loss_hidden(const Px *p)
+{
+    const Attn *a = p->shape;
+    for (int k = 0; k < a->ntarget; k++) {
+        MatId m = attn_heads(a) > 1 ? attn_head_id(M_A, a->target[k].head + 1) : M_A;
+        for (int j = 0; j < attn_tokens(a); j++)
+            if (cell_hidden(p, m, a->target[k].row, j) || cell_hidden(p, M_A, a->target[k].row, j))
+                return true;
+    }
+    return false;
+}
+
+/* A reference at p->s: a name, then any "[...]" groups ("[*]" first: a column). */
+static bool reference(Px *p, Val *v)
+{
+    const char *b = p->s, *e = b;
+    while (is_word((unsigned char)*e))
+        e++;
+    for (;;) {
+        const char *t = skip_sp(e);
+        if (*t != '[')
+            break;
+        const char *c = strchr(t, ']');
+        e = c ? c + 1 : t + strlen(t);
+    }
+    p->s = e;
+    char sub[REF_MAX + 1];
+    size_t n = (size_t)(e - b);
+    memcpy(sub, b, n);
+    sub[n] = '\0';
+    /* "M[*][j]": a column, checked as M[1][j] */
+    char orig[REF_MAX + 1];
+    memcpy(orig, sub, n + 1);
+    bool column = false;
+    char *star = strchr(sub, '[');
+    if (star) {
+        char *q = (char *)skip_sp(star + 1);
+        if (*q == '*' && *skip_sp(q + 1) == ']') {
+            column = true;
+            *q = '1';
+        }
+    }
+    Ref *r = &v->r;
+    if (!resolve(sub, p->shape, p->stage, p->what, r, p->msg, p->len)) {
+        char qm[200], qo[200], *at;
+        quote(sub, qm, sizeof qm);
+        quote(orig, qo, sizeof qo);
+        if (column && p->msg && (at = strstr(p->msg, qm)) != NULL) { /* quote what was written */
+            char rest[LESSON_ERR_MAX];
+            snprintf(rest, sizeof rest, "%s", at + strlen(qm));
+            snprintf(at, p->len - (size_t)(at - p->msg), "%s%s", qo, rest);
+        }
+        return false;
+    }
+    if (column && (r->kind != R_MAT || r->j < 0)) {
+        char qb[200];
+        if (p->msg)
+            snprintf(p->msg, p->len, _("%s: a column is written like {sum(A[*][1])}, with * for the row and a "
+                                       "column number"), quote(p->inner, qb, sizeof qb));
+        return false;
+    }
+    v->integer = false;
+    v->x = 0;
+    const Attn *a = p->shape;
+    switch (r->kind) {
+    case R_MAT:
+        if (column) {
+            r->kind = R_COLUMN;
+            r->i = -1;
+            v->kind = V_COL;
+            return true;
+        }
+        if (r->j < 0) {
+            v->kind = V_ROW;
+            return true;
+        }
+        v->kind = V_NUM;
+        v->x = MAT_AT(&a->m[r->m], r->i, r->j);
+        p->hidden |= cell_hidden(p, r->m, r->i, r->j);
+        return true;
+    case R_TOKEN:
+        v->kind = V_TOKEN;
+        return true;
+    default:
+        break;
+    }
+    v->kind = V_NUM;
+    v->integer = true;
+    switch (r->kind) {
+    case R_DK:     v->x = attn_d_k(a); break;
+    case R_DV:     v->x = attn_d_v(a); break;
+    case R_DMODEL: v->x = attn_d_model(a); break;
+    case R_N:      v->x = attn_tokens(a); break;
+    case R_HEADS:  v->x = attn_heads(a); break;
+    case R_STEPS:  v->x = a->nloss; break;
+    case R_T:      v->x = a->temp; v->integer = false; break;
+    case R_LR:     v->x = a->lr; v->integer = false; break;
+    case R_LOSS:
+        v->integer = false;
+        if (p->eval) {
+            v->x = grad_loss(a);
+            p->hidden |= loss_hidden(p);
+        }
+        break;
+    default: break;
+    }
+    return true;
+}
+
+/* sum( ), max( ) of a row or a column; exp( ), ln( ), sqrt( ) of a number. */
+static bool call(Px *p, const char *name, size_t nlen, Val *v)
+{
+    static const char *const fn[] = {"exp", "ln", "sqrt", "sum", "max"};
+    int f = -1;
+    for (int k = 0; k < 5; k++)
+        if (word_is(name, nlen, fn[k]))
+            f = k;
+    if (f < 0) {
+        char qb[200], w[48];
+        snprintf(w, sizeof w, "%.*s", (int)(nlen < 40 ? nlen : 40), name);
+        if (p->msg)
+            snprintf(p->msg, p->len, _("unknown function %s( ) in %s, the functions are exp( ), ln( ), sqrt( ), "
+                                       "sum( ) and max( )"), w, quote(p->inner, qb, sizeof qb));
+        return false;
+    }
+    p->s++; /* "(" */
+    Val a;
+    if (f >= 3) { /* a row or a column */
+        p->s = skip_sp(p->s);
+        const char *at = p->s;
+        if (!is_word((unsigned char)*at) || !reference(p, &a))
+            return is_word((unsigned char)*at) ? false : malformed(p, _("sum( ) and max( ) take a row like A[1] "
+                                                                       "or a column like A[*][1]"));
+        if (a.kind != V_ROW && a.kind != V_COL)
+            return malformed(p, _("sum( ) and max( ) take a row like A[1] or a column like A[*][1]"));
+        const Mat *m = &p->shape->m[a.r.m];
+        int cnt = a.kind == V_ROW ? m->cols : m->rows;
+        double acc = f == 3 ? 0.0 : -INFINITY;
+        for (int k = 0; k < cnt; k++) {
+            int i = a.kind == V_ROW ? a.r.i : k, j = a.kind == V_ROW ? k : a.r.j;
+            double x = MAT_AT(m, i, j);
+            acc = f == 3 ? acc + x : (x > acc ? x : acc);
+            p->hidden |= cell_hidden(p, a.r.m, i, j);
+        }
+        v->kind = V_NUM;
+        v->integer = false;
+        v->x = acc;
+    } else {
+        if (!expr(p, &a))
+            return false;
+        if (a.kind != V_NUM)
+            return malformed(p, _("exp( ), ln( ) and sqrt( ) take a number, not a whole row"));
+        v->kind = V_NUM;
+        v->integer = false;
+        v->x = f == 0 ? exp(a.x) : f == 1 ? log(a.x) : sqrt(a.x);
+    }
+    p->s = skip_sp(p->s);
+    if (*p->s != ')')
+        return malformed(p, _("a \")\" is missing"));
+    p->s++;
+    return true;
+}
+
+static bool primary(Px *p, Val *v)
+{
+    p->s = skip_sp(p->s);
+    const char *s = p->s;
+    if (*s == '(') {
+        p->s++;
+        if (!expr(p, v))
+            return false;
+        p->s = skip_sp(p->s);
+        if (*p->s != ')')
+            return malformed(p, _("a \")\" is missing"));
+        p->s++;
+        return true;
+    }
+    if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
+        char *end;
+        v->kind = V_NUM;
+        v->x = strtod(s, &end);
+        v->integer = true;
+        for (const char *t = s; t < end; t++)
+            v->integer = v->integer && isdigit((unsigned char)*t);
+        p->s = end;
+        return true;
+    }
+    if (is_word((unsigned char)*s)) {
+        const char *e = s;
+        while (is_word((unsigned char)*e))
+            e++;
+        if (*skip_sp(e) == '(' && !isdigit((unsigned char)*s)) {
+            p->s = skip_sp(e);
+            return call(p, s, (size_t)(e - s), v);
+        }
+        return reference(p, v);
+    }
+    if (!*s)
+        return malformed(p, _("it ends where a number, a name or \"(\" should follow"));
+    return malformed(p, _("a number, a name or \"(\" should come where it has another character"));
+}
+
+static bool unary(Px *p, Val *v)
+{
+    p->s = skip_sp(p->s);
+    if (*p->s == '-') {
+        p->s++;
+        if (!unary(p, v))
+            return false;
+        if (v->kind != V_NUM)
+            return malformed(p, _("arithmetic takes numbers: a cell like A[1][2], not a row, column or token"));
+        v->x = -v->x;
+        return true;
+    }
+    return primary(p, v);
+}
+
+static bool term(Px *p, Val *v)
+{
+    if (!unary(p, v))
+        return false;
+    for (;;) {
+        p->s = skip_sp(p->s);
+        char op = *p->s;
+        if (op != '*' && op != '/')
+            return true;
+        p->s++;
+        Val b;
+        if (!unary(p, &b))
+            return false;
+        if (v->kind != V_NUM || b.kind != V_NUM)
+            return malformed(p, _("arithmetic takes numbers: a cell like A[1][2], not a row, column or token"));
+        v->x = op == '*' ? v->x * b.x : v->x / b.x;
+        v->integer = op == '*' && v->integer && b.integer;
+    }
+}
+
+static bool expr(Px *p, Val *v)
+{
+    if (!term(p, v))
+        return false;
+    for (;;) {
+        p->s = skip_sp(p->s);
+        char op = *p->s;
+        if (op != '+' && op != '-')
+            return true;
+        p->s++;
+        Val b;
+        if (!term(p, &b))
+            return false;
+        if (v->kind != V_NUM || b.kind != V_NUM)
+            return malformed(p, _("arithmetic takes numbers: a cell like A[1][2], not a row, column or token"));
+        v->x = op == '+' ? v->x + b.x : v->x - b.x;
+        v->integer = v->integer && b.integer;
+    }
+}
+
+/* "{=0.695}": a fixed figure, -?digits[.digits]; *body is past "=". */
+static bool fixed_ok(const char *body)
+{
+    const char *s = skip_sp(body);
+    if (*s == '-')
+        s++;
+    else if (strncmp(s, "\xe2\x88\x92", 3) == 0)
+        s += 3;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    while (isdigit((unsigned char)*s))
+        s++;
+    if (*s == '.') {
+        s++;
+        if (!isdigit((unsigned char)*s))
+            return false;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    return *skip_sp(s) == '\0';
+}
+
+/* Read the whole of inner: false with a message when it is not a value. */
+static bool evaluate(Px *p, Val *v)
+{
+    p->s = p->inner;
+    if (*skip_sp(p->inner) == '=') {
+        char qb[200];
+        if (fixed_ok(skip_sp(p->inner) + 1))
+            return true;
+        if (p->msg)
+            snprintf(p->msg, p->len, _("%s in %s is not a number; a fixed figure is written like {=0.695}"),
+                     quote(p->inner, qb, sizeof qb), p->what);
+        return false;
+    }
+    if (!expr(p, v))
+        return false;
+    p->s = skip_sp(p->s);
+    if (*p->s == ')')
+        return malformed(p, _("a \")\" has no \"(\""));
+    if (*p->s)
+        return malformed(p, _("something follows the value; join values with + - * /"));
+    return true;
 }
 
 /* ---- scanning ---------------------------------------------------------------- */
@@ -233,7 +608,6 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
         }
         char inner[REF_MAX + 1];
         size_t n = ref_span(p, inner, sizeof inner);
-        Ref r;
         *errcol = col;
         if (n == 0) {
             snprintf(msg, len, _("unclosed \"{\" in %s; close the reference with \"}\", or write \"{{\" for a "
@@ -242,12 +616,13 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
         }
         if (n - 2 > REF_MAX) {
             char qb[200];
-            snprintf(msg, len, _("unknown reference %s in %s, expected a cell like {S[1][2]}, a row like "
-                                 "{A[1]}, {token[2]}, {d_k}, {d_model} or {n}; write {{ for a literal {"),
-                     quote(inner, qb, sizeof qb), what);
+            snprintf(msg, len, _("%s in %s is too long; a template holds at most %d characters"),
+                     quote(inner, qb, sizeof qb), what, REF_MAX);
             return false;
         }
-        if (!resolve(inner, shape, stage, what, &r, msg, len))
+        Px px = {inner, inner, shape, false, stage, what, NULL, false, msg, len};
+        Val v;
+        if (!evaluate(&px, &v))
             return false;
         for (size_t k = 0; k < n; k++)
             col += ((unsigned char)p[k] & 0xC0) != 0x80;
@@ -288,42 +663,75 @@ static void puts_(Out *o, const char *s)
     put(o, s, strlen(s));
 }
 
-static void put_cell(Out *o, const Attn *a, const TplOpt *opt, MatId m, int i, int j)
+/* A number as the screen writes it: fmt_num, a masked −∞ as the matrix
+ * shows it, a whole number (a size, a count) without decimals. */
+static void put_num(Out *o, double x, bool integer, const TplOpt *opt)
 {
     char buf[64];
+    if (isinf(x)) {
+        puts_(o, x > 0 ? (opt->ascii ? "inf" : "∞") : (opt->ascii ? "-inf" : "−∞"));
+        return;
+    }
+    if (integer && fabs(x) < 1e15) {
+        snprintf(buf, sizeof buf, "%.0f", fabs(x));
+        if (x < 0)
+            puts_(o, opt->ascii ? "-" : "−");
+        puts_(o, buf);
+        return;
+    }
+    FmtOpt fo = {opt->digits, opt->ascii, false};
+    puts_(o, fmt_num(x, &fo, buf, sizeof buf));
+}
+
+static void put_cell(Out *o, const Attn *a, const TplOpt *opt, MatId m, int i, int j)
+{
     if (opt->hidden && opt->hidden(opt->ctx, m, i, j)) {
         puts_(o, "?");
         return;
     }
-    FmtOpt fo = {opt->digits, opt->ascii, false};
-    puts_(o, fmt_num(MAT_AT(&a->m[m], i, j), &fo, buf, sizeof buf));
+    put_num(o, MAT_AT(&a->m[m], i, j), false, opt);
 }
 
-/* Write one resolved reference's value. */
-static void put_ref(Out *o, const Ref *r, const Attn *a, const Lesson *l, const TplOpt *opt)
+/* A fixed figure as written, the minus as the screen writes it. */
+static void put_fixed(Out *o, const char *body, const TplOpt *opt)
 {
-    char buf[32];
-    switch (r->kind) {
-    case R_TOKEN:
-        puts_(o, l && r->i < l->ntok ? l->tokens[r->i] : "?");
+    const char *s = skip_sp(body);
+    if (*s == '-' || strncmp(s, "\xe2\x88\x92", 3) == 0) {
+        puts_(o, opt->ascii ? "-" : "−");
+        s += *s == '-' ? 1 : 3;
+    }
+    size_t n = 0;
+    while (s[n] && s[n] != ' ')
+        n++;
+    put(o, s, n);
+}
+
+/* Write one value: a number, a row or column joined (", ", Chinese "、"), a token. */
+static void put_val(Out *o, const Val *v, const Attn *a, const Lesson *l, const TplOpt *opt)
+{
+    const char *sep = opt->lang == LANG_ZH ? "、" : ", ";
+    switch (v->kind) {
+    case V_NUM:
+        put_num(o, v->x, v->integer, opt);
         return;
-    case R_DK:     snprintf(buf, sizeof buf, "%d", attn_d_k(a)); break;
-    case R_DV:     snprintf(buf, sizeof buf, "%d", attn_d_v(a)); break;
-    case R_DMODEL: snprintf(buf, sizeof buf, "%d", attn_d_model(a)); break;
-    case R_N:      snprintf(buf, sizeof buf, "%d", attn_tokens(a)); break;
-    case R_MAT:
-        if (r->j >= 0) {
-            put_cell(o, a, opt, r->m, r->i, r->j);
-        } else {
-            for (int j = 0; j < a->m[r->m].cols; j++) {
-                if (j)
-                    puts_(o, ", ");
-                put_cell(o, a, opt, r->m, r->i, j);
-            }
+    case V_TOKEN:
+        puts_(o, l && v->r.i < l->ntok ? l->tokens[v->r.i] : "?");
+        return;
+    case V_ROW:
+        for (int j = 0; j < a->m[v->r.m].cols; j++) {
+            if (j)
+                puts_(o, sep);
+            put_cell(o, a, opt, v->r.m, v->r.i, j);
+        }
+        return;
+    case V_COL:
+        for (int i = 0; i < a->m[v->r.m].rows; i++) {
+            if (i)
+                puts_(o, sep);
+            put_cell(o, a, opt, v->r.m, i, v->r.j);
         }
         return;
     }
-    puts_(o, buf);
 }
 
 size_t template_expand(const char *text, const Attn *state, const Lesson *l, const TplOpt *opt, char *out,
@@ -343,16 +751,21 @@ size_t template_expand(const char *text, const Attn *state, const Lesson *l, con
         }
         char inner[REF_MAX + 1];
         size_t n = ref_span(p, inner, sizeof inner);
-        Ref r;
         int stage = state->reached < STAGE_INPUT ? TEMPLATE_ABOUT : state->reached;
         if (n == 0) { /* unclosed: the rest as written */
             puts_(&o, p);
             break;
         }
-        if (n - 2 <= REF_MAX && resolve(inner, state, stage, "", &r, NULL, 0))
-            put_ref(&o, &r, state, l, opt);
-        else
+        Px px = {inner, inner, state, true, stage, "", opt, false, NULL, 0};
+        Val v;
+        if (n - 2 > REF_MAX || !evaluate(&px, &v))
             puts_(&o, opt->ascii ? "..." : "…");
+        else if (*skip_sp(inner) == '=')
+            put_fixed(&o, skip_sp(inner) + 1, opt);
+        else if (px.hidden && (v.kind == V_NUM))
+            puts_(&o, "?");
+        else
+            put_val(&o, &v, state, l, opt);
         p += n;
     }
     if (len > 0)

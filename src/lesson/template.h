@@ -1,13 +1,23 @@
 /* template.h - live values in narration: {S[1][2]}, {A[1]}, {token[2]},
- * {d_k}, {d_v}, {d_model}, {n}; "{{" is a literal "{".
+ * {d_k}, {d_v}, {d_model}, {n}, {heads}, the state's scalars {T}, {lr},
+ * {loss}, {steps}; arithmetic on them with + - * /, ( ), numbers, unary
+ * minus, exp( ), ln( ), sqrt( ), sum( ) and max( ) of a row (A[1]) or a
+ * column (A[*][1]); {=0.695} a fixed figure printed as written (its minus
+ * as the screen writes it); "{{" is a literal "{".
  *
- * A lesson's `say:` and `about:` may quote the state. template_check() runs
+ * A lesson's `say:`, `about:` and `question:` may quote the state. An
+ * expression that uses a hidden cell (an open question) is "?" whole; a row
+ * shows its hidden cells as "?". A masked cell is "−∞" ("-inf" in ASCII).
+ * {steps} counts the gradient steps since the targets were last set (at most
+ * ATTN_LOSS_HIST); {loss} is the loss of all targets and needs stage softmax
+ * and a target set by then. template_check() runs
  * when the lesson is loaded and refuses a reference to an unknown matrix, an
  * index out of range, or a matrix not computed at the step's stage (about:
  * is shown before the first step and may quote only X, Wq, Wk, Wv, tokens
  * and the sizes). template_expand() fills the references in from a state,
  * numbers written like the screen writes them (fmt_num: the lesson's digits,
- * U+2212 for minus unless ASCII), a row as its values joined by ", ".
+ * U+2212 for minus unless ASCII; sizes and counts as whole numbers), a row
+ * as its values joined by ", " (Chinese: "、").
  * A `}` on its own is literal. Lesson text is expanded before it is
  * sanitised; tokens are inserted as written. */
 #ifndef QKV_TEMPLATE_H
@@ -25,6 +35,7 @@ typedef struct {
     /* Optional: a cell shown as "?" (an ask not yet answered). */
     bool (*hidden)(const void *ctx, MatId m, int i, int j);
     const void *ctx;
+    Lang lang;          /* a row or column joins with ", " (LANG_EN) or "、" (LANG_ZH) */
 } TplOpt;
 
 /* Check every reference in text for a step showing `stage` (1..5), or for
