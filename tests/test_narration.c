@@ -65,10 +65,6 @@ static struct {
     {"lessons/03", 14, "0.000", "s₁₁ − max, from the arithmetic (V[1][2] is 0.000 by chance)", 0},
     /* Lesson 4 asks what the scores would be with 5 tokens: a hypothetical. */
     {"lessons/04", 5, "5×5", "the scores with 5 tokens", 0},
-    /* lesson 06: the temperature the next step sets (the header shows T once it is set) */
-    {"lessons/06", 6, "0.5", "the temperature the next step sets", 0},
-    /* lesson 09: where the ten steps started, before the first (step 2 shows it) */
-    {"lessons/09", 5, "0.350", "alpha13 before the first step", 0},
 };
 
 static bool is_allowed(const char *lesson, int step, const char *num)
