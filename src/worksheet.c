@@ -312,6 +312,14 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
         free(text);
     }
     ask_name(&q->ask, name, sizeof name);
+    const char *words = text_get(&st->question, o->lang);
+    if (*words) { /* the step's question: words, then what to fill in */
+        TplOpt to = {l->digits, o->ascii, asked_anywhere, l, o->lang};
+        char *text = template_expand_dup(words, &s->cur, l, &to);
+        ok = ok && text && put_md(out, text, o->ascii);
+        free(text);
+        fputs("\n\n", out);
+    }
     fprintf(out, "**%s = ?**\n\n", name);
     return ok && put_blank(out, l, &s->cur, &q->ask, o->ascii);
 }

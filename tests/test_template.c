@@ -294,6 +294,13 @@ static void test_load_errors(void **state)
     assert_load_error("about: \"{loss}\"\n",
                       "t.yaml:10:9: {loss} is the training loss, computed at stage softmax once a target is set; "
                       "about is shown before the first step, quote it at a step");
+    /* question: only with ask:, its templates checked like say:'s */
+    assert_load_error(STEPS "  - stage: softmax\n    question: \"What is it?\"\n",
+                      "t.yaml:12:5: question gives the words of an ask, and this step asks nothing; add ask: "
+                      "\"A[1][2]\" or move the text to say:");
+    assert_load_error(STEPS "  - stage: scores\n    ask: \"S[1][2]\"\n    question: {en: ok, zh: \"{A[1][2]} 是多少？\"}\n",
+                      "t.yaml:13:29: {A[1][2]} quotes A, which is computed at stage softmax; this step shows stage "
+                      "scores, quote it at a later step");
     /* a block scalar, or one over several lines: the scalar's start */
     assert_load_error(STEPS "  - stage: qkv\n    say: |\n      one\n      two {A[1]}\n",
                       "t.yaml:12:10: {A[1]} quotes A, which is computed at stage softmax; this step shows "
@@ -322,7 +329,9 @@ static void test_save_keeps_templates(void **state)
     bool ok = try_load("about: {zh: 三个词, en: Three tokens}\n" STEPS
                        "  - stage: scores\n    say: \"score₁₂ = {S[1][2]}\"\n"
                        "  - stage: softmax\n    say: {zh: \"权重 {A[1]}\", en: \"weights {A[1]}\"}\n"
-                       "    ask: [\"A[1]\", \"A[2][3]\"]\n", &l);
+                       "    ask: [\"A[1]\", \"A[2][3]\"]\n"
+                       "    question: {zh: \"“{token[1]}”的注意力权重是多少？\", en: \"What are {token[1]}'s weights?\"}\n",
+                       &l);
     if (!ok)
         fail_msg("%s", err);
     assert_true(session_init(&s, &l));
@@ -339,7 +348,7 @@ static void test_save_keeps_templates(void **state)
     text[n] = '\0';
     fclose(fp);
     if (!strstr(text, "\"score₁₂ = {S[1][2]}\"") || !strstr(text, "\"weights {A[1]}\"") ||
-        !strstr(text, "\"权重 {A[1]}\""))
+        !strstr(text, "\"权重 {A[1]}\"") || !strstr(text, "\"What are {token[1]}'s weights?\""))
         fail_msg("templates not kept:\n%s", text);
     if (!strstr(text, "\"Three tokens Saved after: Q[1] = K[1] * 5; scale = sqrt_dk.\"") ||
         !strstr(text, "\"三个词保存前做过的改动：Q[1] = K[1] * 5; scale = sqrt_dk。\""))
@@ -351,6 +360,7 @@ static void test_save_keeps_templates(void **state)
     assert_int_equal(back.steps[1].ask[1].mat, M_A);
     assert_int_equal(back.steps[1].ask[1].i, 1);
     assert_int_equal(back.steps[1].ask[1].j, 2);
+    assert_string_equal(back.steps[1].question.s[LANG_ZH], "“{token[1]}”的注意力权重是多少？");
     Session s2;
     assert_true(session_init(&s2, &back));
     session_goto(&s2, 0);

@@ -1845,8 +1845,9 @@ static int lay_part(Ctx *c, Part *p, int y)
     return p->n;
 }
 
-/* The exercise line: the open question and how to answer it; on the
- * lesson's last step the tally. "" when neither. */
+/* The exercise line: the open question (in the step's question: words,
+ * their templates filled in, when it has them) and how to answer it; on
+ * the lesson's last step the tally. "" when neither. */
 static void ask_text(const Ctx *c, char *buf, size_t len)
 {
     const Session *s = c->s;
@@ -1855,7 +1856,16 @@ static void ask_text(const Ctx *c, char *buf, size_t len)
     int k = session_ask_open(s);
     if (k >= 0) {
         ask_name(session_ask_at(s, k), name, sizeof name);
-        snprintf(buf, len, _("? %s: type your answer, Enter grades it; Space reveals it."), name);
+        const char *q = text_get(&session_step(s)->question, c->in->lang);
+        TplOpt o = {c->l->digits, c->in->ascii, session_ask_hidden_cb, s, c->in->lang};
+        char *words = *q ? template_expand_dup(q, &s->cur, c->l, &o) : NULL;
+        char *safe = words ? fmt_prose(words, c->in->ascii) : NULL;
+        if (safe && *safe)
+            snprintf(buf, len, _("? %s %s: type your answer, Enter grades it; Space reveals it."), safe, name);
+        else
+            snprintf(buf, len, _("? %s: type your answer, Enter grades it; Space reveals it."), name);
+        free(safe);
+        free(words);
     }
     if (s->step == session_steps(s) - 1) {
         session_ask_tally(s, tally, sizeof tally);

@@ -19,6 +19,7 @@ static void step_free(Step *st)
     free(st->act);
     free(st->act_text);
     text_free(&st->say);
+    text_free(&st->question);
     free(st->ask);
     free(st->expect);
 }

@@ -58,6 +58,7 @@ typedef struct {
     Text say;                       /* may hold {REF} templates (template.h) */
     int nask;
     Ask *ask;                       /* exercises (ask.h), nask of them */
+    Text question;                  /* the asks' words (question:), may hold {REF}; empty: none */
     int nexpect;
     Expect *expect;
     int line;                       /* where the step starts */

@@ -253,6 +253,8 @@ static void step(Out *o, const Step *st, bool baked, bool start, Attn *scratch, 
             scalar(o, buf, true);
         }
         seq(o, false, true);
+        if (st->question.s[LANG_EN] || st->question.s[LANG_ZH])
+            text(o, "question", &st->question);
     }
     map(o, false, false);
 }

@@ -241,8 +241,19 @@ static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
     return true;
 }
 
-enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_ASK, S_EXPECT, S_N };
-static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask", "expect"};
+enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_ASK, S_QUESTION, S_EXPECT, S_N };
+static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask", "question", "expect"};
+
+/* question: the words of a step's ask (string or {zh:, en:}, templates
+ * allowed); only on a step that asks. */
+static bool load_question(Ctx *c, const yaml_node_t *k, const yaml_node_t *n, const yaml_node_t *ask,
+                          const Attn *shape, Step *st)
+{
+    if (!ask)
+        return diag_fail(&c->d, k, _("question gives the words of an ask, and this step asks nothing; add ask: "
+                                     "\"A[1][2]\" or move the text to say:"));
+    return schema_text(c, n, "question", &st->question) && steps_templates(c, n, shape, st->stage, "question");
+}
 
 /* One step of the script; `scratch` is the base state used to check
  * indices (and accumulates the do: actions). */
@@ -266,6 +277,7 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
         && schema_text(c, val[S_SAY], "say", &st->say)
         && steps_templates(c, val[S_SAY], scratch, st->stage, "say")
         && (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st))
+        && (!val[S_QUESTION] || load_question(c, key[S_QUESTION], val[S_QUESTION], val[S_ASK], scratch, st))
         && (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st));
 }
 
