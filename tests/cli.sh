@@ -211,8 +211,8 @@ has() { # has NAME PATTERN ARGS...: the output of qkvtutor ARGS holds the fixed 
 }
 has "dump: masked keys left out" "s₁ = [−0.066]   (keys 2 to 3 come after query 1: masked, left out, weight 0)" --lang en --dump --at 3 6
 has "dump: masked score" "score₁₂ = −∞   (masked: key 2 comes after query 1, so it is hidden; q₁·k₂ is left out)" --lang en --dump --at 2 6
-has "dump: ÷ T" "s₁ = [3.013, 0.567, 0.184];  z = s ÷ 0.5 ≈ [6.025, 1.134, 0.368]" --lang en --dump --at 7 6
-has "dump: masked output terms" "o₁ = 1.000·v₁   (keys 2 to 3 come after query 1: masked, left out, weight 0)" --lang en --dump --at 5 6
+has "dump: ÷ T" "s₁ = [3.013, 0.567, 0.184];  z = s ÷ 0.5 ≈ [6.025, 1.134, 0.368]" --lang en --dump --at 8 6
+has "dump: masked output terms" "o₁ = 1.000·v₁   (keys 2 to 3 come after query 1: masked, left out, weight 0)" --lang en --dump --at 6 6
 has "dump: P's formula" "p₂₁ = sin(1 / 10000^(0/4)) = sin(1.000) = 0.841   (p = token number − 1 = 1)" --lang en --dump --at 3 7
 has "dump: h = x + p" "h₂₁ = x₂₁ + p₂₁ = 0.000 + 0.841 = 0.841" --lang en --dump --at 3 7
 has "dump: zh mask" "（第 2 到第 3 个键在第 1 个查询之后：被掩码遮住，不参与计算，注意力权重为 0）" --lang zh --dump --at 3 6
@@ -224,12 +224,12 @@ has "json: P" '"P":[[0,1,0,1],[0.8414709848078965,' --json --at 3 7
 # Heads (lesson 08): --dump shows each head and splits y by head; --json has
 # heads, d_out, Wo, Y and per_head, and no top-level S with two heads.
 has "dump: heads in the header" "lessons/08-two-heads.yaml · 4 tokens, d_model 4, d_k 2, d_v 2, heads 2, d_out 4" --lang en --dump 8
-has "dump: head 2's S" "  S2  4×4  result for this input" --lang en --dump --at 3 8
-has "dump: head 2's softmax" "head 2: s₁ = [2.828, 0.000, 2.828, 0.000]" --lang en --dump --at 6 8
-has "dump: y by head" "y₂₁ = o₂·Wo[:,1] = [(0.895)(1.000) + (0.105)(0.000)] + [(0.944)(0.500) + (0.056)(0.000)] = 1.367" --lang en --dump --at 9 8
-has "dump: heads' shares" "y₂₁ = head 1 0.895 + head 2 0.472 = 1.367" --lang en --dump --at 9 8
-has "dump: zh shares" "y₂₁ = 头 1 贡献 0.895 + 头 2 贡献 0.472 = 1.367" --lang zh --dump --at 9 8
-has "dump: the trace follows head 2" "effect: q₂ changed ⇒ s₂₁ 0.000 → 2.828 ⇒ α₂₁ 0.028 → 0.472" --lang en --dump --at 7 8
+has "dump: head 2's S" "  S2  4×4  result for this input" --lang en --dump --at 4 8
+has "dump: head 2's softmax" "head 2: s₁ = [2.828, 0.000, 2.828, 0.000]" --lang en --dump --at 7 8
+has "dump: y by head" "y₂₁ = o₂·Wo[:,1] = [(0.895)(1.000) + (0.105)(0.000)] + [(0.944)(0.500) + (0.056)(0.000)] = 1.367" --lang en --dump --at 10 8
+has "dump: heads' shares" "y₂₁ = head 1 0.895 + head 2 0.472 = 1.367" --lang en --dump --at 10 8
+has "dump: zh shares" "y₂₁ = 头 1 贡献 0.895 + 头 2 贡献 0.472 = 1.367" --lang zh --dump --at 10 8
+has "dump: the trace follows head 2" "effect: q₂ changed ⇒ s₂₁ 0.000 → 2.828 ⇒ α₂₁ 0.028 → 0.472" --lang en --dump --at 8 8
 has "json: heads" '"heads":2,"d_out":4,' --json 8
 has "json: per_head A" '"per_head":[{"Q":[[0,-2],[2,0],[0,2],[-2,0]]' --json 8
 has "json: Y" '"Y":[[0.57748193737948039,' --json 8
