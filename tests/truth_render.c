@@ -396,7 +396,7 @@ static bool make_reopen(const Lesson *l, int n, Lesson *l2, Session *s, Focus2 *
     session_open_at(s, l2->start > 0 ? l2->start - 1 : n);
     focus_step(s, f);
     snprintf(applied, alen, "APPLIED %s; save; reopen at step %d", text, s->step + 1);
-    *departed = true;
+    /* departed as make_state found it: an edit the script already made saves nothing new */
     return true;
 }
 
