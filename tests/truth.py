@@ -81,8 +81,10 @@ def rounds_to(v, p):
         return math.isinf(v) and (v > 0) == (p == "inf")
     if math.isnan(v) or math.isinf(v):
         return False
-    if "e" in p:
-        return abs(v - float(p)) <= abs(float(p)) * 1e-6 + 1e-12
+    if "e" in p:  # scientific: round to the printed mantissa's digits
+        mant, exp10 = p.split("e")
+        d = decimals(mant)
+        return "%.*e" % (d, v) == "%.*e" % (d, float(p))
     d = decimals(p)
     want = fmt_to(float(p), d)
     if fmt_to(v, d) == want:
@@ -457,6 +459,8 @@ class Context:
     MATS = {"q": "Q", "k": "K", "v": "V", "x": "X", "h": "H", "p": "P", "α": "A", "s": "S", "o": "O", "y": "Y"}
 
     def resolve(self, name):
+        if name == "总和":  # the Chinese screen's word for the sum of the exps
+            name = "sum"
         if name in self.bound:
             v = self.bound[name]
             if v is None:
@@ -554,6 +558,8 @@ def check_arith_line(line, ctx, report):
                     not re.search(r"[()÷/+*·√^]|−\s|exp|ln", seg):
                 kind = "name"
             elif not has_number(seg) and "?" not in seg:
+                if "shifted" in ctx.bound:  # exp(s − max) reads the s − max printed above it
+                    seg = re.sub(r"\b([sz]) − max\b", "shifted", seg)
                 try:
                     v = evaluate(seg, ctx.resolve)
                     kind = "expr"
@@ -629,7 +635,10 @@ def check_arith_line(line, ctx, report):
             if re.fullmatch(r"s[" + SUBCHARS + "]*", lhs) and isinstance(printed, list):
                 ctx.bound["s"] = ctx.bound["last"] = printed
                 ctx.bound.pop("exp", None)
+                ctx.bound.pop("shifted", None)
                 ctx.srow = int(lhs[1:].translate(SUB)) if len(lhs) == 2 else None
+            elif lhs in ("s − max", "z − max") and isinstance(printed, list):
+                ctx.bound["shifted"] = printed
             elif lhs == "z" and isinstance(printed, list):
                 ctx.bound["z"] = ctx.bound["last"] = printed
             elif lhs.startswith("exp(") and isinstance(printed, list):

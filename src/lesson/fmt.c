@@ -120,6 +120,8 @@ static double shown(double v, const FmtOpt *o)
 {
     FmtOpt plain = {o->digits, true, false};
     char buf[64], num[80];
+    if (v == FMT_HIDDEN)
+        return NAN;
     if (!isfinite(v))
         return v;
     fmt_num(v, &plain, buf, sizeof buf);
@@ -144,7 +146,7 @@ static double shown_sum(const Explain *e, const FmtOpt *o)
 static const char *eq(double from, double result, const FmtOpt *o)
 {
     char x[64], y[64];
-    if (o->hiding || !isfinite(from) || !isfinite(result) ||
+    if (isnan(from) || isnan(result) || result == FMT_HIDDEN ||
         strcmp(fmt_num(from, o, x, sizeof x), fmt_num(result, o, y, sizeof y)) == 0)
         return " = ";
     return o->ascii ? " ~ " : " ≈ ";

@@ -19,8 +19,14 @@
 typedef struct {
     int digits;     /* decimals shown */
     bool ascii;     /* no UTF-8: '-', '_12', 'sqrt(3)' */
-    bool hiding;    /* some values stand for a "?" (an open ask): no " ≈ " */
+    bool hiding;    /* an open ask hides the training panel's values (train.c) */
 } FmtOpt;
+
+/* A value that an open ask hides: written into an Explain in its place,
+ * printed by fmt_num as a mark the caller turns into "?". The ≈ rule skips
+ * it: fmt_shown() gives NaN for it, and a NaN operand or result is never
+ * judged (the reader sees "?", not a number to redo). */
+#define FMT_HIDDEN 8.5e+299
 
 /* Write v with `digits` decimals into buf (at least 32 bytes); negative
  * numbers use U+2212 unless ascii; -0.000 is written 0.000; from a million
@@ -39,7 +45,8 @@ int fmt_explain(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int m
  * to o->digits), to recompute a result from its printed operands; then
  * " = " when that recomputed value `from` prints as `result` does, else
  * " ≈ " (" ~ " in ASCII): a reader redoing it gets another last digit.
- * While o->hiding (an open ask), always " = ". */
+ * A hidden value (FMT_HIDDEN, NaN) is not judged; a result the printed
+ * operands cannot give at all (−ln 0.000 is ∞) is " ≈ ". */
 double fmt_shown(double v, const FmtOpt *o);
 const char *fmt_eq(double from, double result, const FmtOpt *o);
 /* The same over n values ("exp(s) = [a, b, c]"): " ≈ " when any differs. */

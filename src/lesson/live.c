@@ -798,7 +798,7 @@ bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j)
 
 /* A value no lesson produces, written in place of a hidden number and then
  * replaced by "?" in the formatted lines. */
-#define HIDDEN_MARK 8.5e+299
+#define HIDDEN_MARK FMT_HIDDEN
 
 /* Replace every occurrence of mark in line with "?". */
 static void unmark(char *line, const char *mark)

@@ -233,6 +233,18 @@ static char *vec(const double *v, int n, const FmtOpt *fo, char *buf, size_t len
     return buf;
 }
 
+/* The ≈ rule on the panel's lines; while an open ask hides the panel's
+ * values ("?"), nothing is judged. */
+static const char *panel_eq(double from, double result, const FmtOpt *fo)
+{
+    return fo->hiding ? " = " : fmt_eq(from, result, fo);
+}
+
+static const char *panel_eq_vec(const double *from, const double *result, int n, const FmtOpt *fo)
+{
+    return fo->hiding ? " = " : fmt_eq_vec(from, result, n, fo);
+}
+
 /* A number or "[a, b]" worked out from the weights α: "?" and "[?, ?]"
  * while an open ask hides them (fo->hiding, session_ask_hides_training). */
 static char *dnum(double v, const FmtOpt *fo, char *buf, size_t len)
@@ -287,7 +299,7 @@ static void line_loss(const Lesson *l, const Attn *a, const GradExplain *e, cons
     for (int j = 0; j < e->vis; j++)
         if (e->t[j] != 0)
             from -= e->t[j] * log(fmt_shown(e->alpha[j], fo));
-    const char *eq = fmt_eq(from, e->loss, fo);
+    const char *eq = panel_eq(from, e->loss, fo);
     snprintf(buf, len, _("target %s · loss L = %s = %s  %s  (lr %s)"), tgt, alpha, dnum(e->loss, fo, num, sizeof num),
              spark, fmt_exact(a->lr, lr, sizeof lr));
     if (strcmp(eq, " = ") != 0) { /* "L = −ln α₁₃ ≈ 0.815": the last " = " before the number */
@@ -309,7 +321,7 @@ static void line_ds(const GradExplain *e, const FmtOpt *fo, char *buf, size_t le
     double from[MAT_MAX]; /* from the weights as A shows them, the target and T as written */
     for (int j = 0; j < e->vis; j++)
         from[j] = (fmt_shown(e->alpha[j], fo) - e->t[j]) / e->temp;
-    const char *eq = fmt_eq_vec(from, d, e->vis, fo);
+    const char *eq = panel_eq_vec(from, d, e->vis, fo);
     if (e->temp != 1.0)
         snprintf(buf, len, fo->ascii ? "dL/ds%s = (a%s - t) / T = (a%s - t) / %s%s%s" : "∂L/∂s%s = (α%s − t) ÷ T = (α%s − t) ÷ %s%s%s",
                  sub, sub, sub, fmt_exact(e->temp, t, sizeof t), eq, dvec(d, e->vis, fo, v, sizeof v));
@@ -331,17 +343,22 @@ static void line_dq(const Attn *a, const GradExplain *e, const FmtOpt *fo, char 
     fmt_sub(e->row + 1, fo, sub, sizeof sub);
     size_t o = (size_t)snprintf(buf, len, fo->ascii ? "dL/dq%s = sum_j (a%sj - t_j) k_j" : "∂L/∂q%s = Σⱼ (α%sⱼ − tⱼ)·kⱼ",
                                 sub, sub);
-    if (e->scaled && o < len)
-        o += (size_t)snprintf(buf + o, len - o, fo->ascii ? " / sqrt(%d)" : " ÷ √%d", e->d_k);
-    if (e->temp != 1.0 && o < len)
-        o += (size_t)snprintf(buf + o, len - o, fo->ascii ? " / %s" : " ÷ %s", fmt_exact(e->temp, t, sizeof t));
+    char div[64] = ""; /* written after the sum too: ((α − t)k₁ + …) ÷ √d_k */
+    if (e->scaled)
+        snprintf(div, sizeof div, fo->ascii ? " / sqrt(%d)" : " ÷ √%d", e->d_k);
+    if (e->temp != 1.0)
+        snprintf(div + strlen(div), sizeof div - strlen(div), fo->ascii ? " / %s" : " ÷ %s",
+                 fmt_exact(e->temp, t, sizeof t));
+    if (o < len)
+        o += (size_t)snprintf(buf + o, len - o, "%s = %s", div, div[0] ? "(" : "");
     for (int j = 0; j < e->vis && o < len; j++) {
         fmt_sub(j + 1, fo, sj, sizeof sj);
-        o += (size_t)snprintf(buf + o, len - o, "%s(%s)%s%s", j ? " + " : " = ", dnum(e->dz[j], fo, num, sizeof num),
-                              fo->ascii ? "k" : "k", sj);
+        o += (size_t)snprintf(buf + o, len - o, "%s(%s)k%s", j ? " + " : "", dnum(e->dz[j], fo, num, sizeof num), sj);
     }
+    if (div[0] && o < len)
+        o += (size_t)snprintf(buf + o, len - o, ")%s", div);
     if (o < len)
-        snprintf(buf + o, len - o, "%s%s", fmt_eq_vec(from, e->dq, e->d_k, fo), dvec(e->dq, e->d_k, fo, v, sizeof v));
+        snprintf(buf + o, len - o, "%s%s", panel_eq_vec(from, e->dq, e->d_k, fo), dvec(e->dq, e->d_k, fo, v, sizeof v));
 }
 
 /* dL/dWq = h_i^T dL/dq_i; dL/dk_j's part from this row, and dL/dWk. */
@@ -370,14 +387,14 @@ static void line_dw(const GradExplain *e, const FmtOpt *fo, bool k, char *buf, s
                                  : _("∂L/∂k%s (from row %d) = (α%s − t%s)·q%s%s = (%s)·%s%s = %s; ∂L/∂W_K = Σⱼ hⱼᵀ·∂L/∂kⱼ"),
              sk, e->row + 1, sk2, sk, sub, div, dnum(e->dz[e->key], fo, num, sizeof num),
              vec(e->q, e->d_k, fo, q, sizeof q), div, dvec(e->dk, e->d_k, fo, v, sizeof v));
-    const char *eq = fmt_eq_vec(from, e->dk, e->d_k, fo);
-    char *at = strrchr(buf, ';'); /* the " = " before ∂L/∂k's value */
-    for (char *p = buf; at && strcmp(eq, " = ") != 0 && (p = strstr(p, " = ")) && p < at; p += 3)
-        if (!strstr(p + 3, " = ") || strstr(p + 3, " = ") > at) {
-            memmove(p + strlen(eq), p + 3, strlen(p + 3) + 1);
-            memcpy(p, eq, strlen(eq));
-            break;
-        }
+    const char *eq = panel_eq_vec(from, e->dk, e->d_k, fo);
+    char needle[600]; /* the " = " before ∂L/∂k's value, in any language */
+    snprintf(needle, sizeof needle, " = %s", v);
+    char *at = strcmp(eq, " = ") != 0 ? strstr(buf, needle) : NULL;
+    if (at && strlen(buf) + strlen(eq) < len) {
+        memmove(at + strlen(eq), at + 3, strlen(at + 3) + 1);
+        memcpy(at, eq, strlen(eq));
+    }
 }
 
 int train_lines(const Lesson *l, const Attn *a, int ti, int fj, const FmtOpt *fo, char lines[][FMT_LINE], int max)
