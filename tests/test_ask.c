@@ -308,17 +308,17 @@ static void test_hidden_everywhere(void **state)
     (void)state;
     FmtOpt fo = {3, false, false};
     char lines[FMT_MAX_LINES][FMT_LINE];
-    Fix *f = builtin("08-", 3); /* ask: S1[2][1] */
+    Fix *f = builtin("08-", 4); /* ask: S1[2][1] */
     MatId s1 = attn_head_id(M_S, 1), a1 = attn_head_id(M_A, 1), a2 = attn_head_id(M_A, 2);
     assert_true(session_ask_hidden(&f->s, s1, 1, 0));
     assert_int_equal(session_explain(&f->s, s1, 1, 0, &fo, lines, FMT_MAX_LINES), 1);
     assert_string_equal(lines[0], "head 1: score₂₁ = q₂·k₁ = (2.000)(2.000) + (0.000)(0.000) = ? ÷ √2 = ?");
-    assert_true(session_goto(&f->s, 3)); /* step 4, softmax: nothing asked */
+    assert_true(session_goto(&f->s, 4)); /* step 5, softmax: nothing asked */
     session_explain(&f->s, a1, 1, 0, &fo, lines, FMT_MAX_LINES);
     assert_string_equal(lines[0], "head 1: s₂ = [2.828, 0.000, −2.828, 0.000]");
     lessonfix_close(f);
 
-    f = builtin("08-", 6); /* ask: A2[1][3] */
+    f = builtin("08-", 7); /* ask: A2[1][3] */
     assert_true(session_ask_hidden(&f->s, a2, 0, 0));
     assert_false(session_ask_hidden(&f->s, a1, 0, 0));
     assert_int_equal(session_explain(&f->s, a2, 0, 2, &fo, lines, FMT_MAX_LINES), 4);

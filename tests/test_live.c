@@ -368,16 +368,16 @@ static void test_side_lines(void **state)
     Fix g = {0};
     assert_true(lesson_load_file("lessons/08-two-heads.yaml", &g.l, err, sizeof err));
     assert_true(session_init(&g.s, &g.l));
-    session_goto(&g.s, 3);
+    session_goto(&g.s, 4);
     assert_int_equal(session_say_head(&g.s), 1);
     session_set_head(&g.s, 2);
     assert_true(session_act_text(&g.s, "scale = none", err, sizeof err));
     char line[FMT_LINE];
     effect_status(&g.s, EFFECT_ACT, NULL, M_A, 1, 0, false, line, sizeof line);
     assert_string_equal(line, "no scaling: α₂₁ 0.028 → 0.009. u undoes it.");
-    /* lesson 8, step 10: both rows of W_O zeroed are named */
+    /* lesson 8, step 11: both rows of W_O zeroed are named */
     assert_true(session_undo(&g.s));
-    session_goto(&g.s, 9);
+    session_goto(&g.s, 10);
     session_set_head(&g.s, 1);
     assert_true(session_trace_line(&g.s, 0, 0, &utf, line, sizeof line));
     assert_string_equal(line, "Wo₁, Wo₂ changed ⇒ y₁₁ 0.577 → 0.472");

@@ -318,8 +318,8 @@ static void approx_rule_everywhere(void **state)
     assert_int_equal(lesson_lines("01-", 10, M_A, 0, 0, false, l), 3);
     assert_string_equal(l[1], "exp(s) = [0.936, 1.006, 1.045];  sum = 2.987");
     assert_string_equal(l[2], "α₁ = exp ÷ sum = [0.313, 0.337, 0.350]");
-    /* lesson 6 step 8: 3.013 ÷ 0.1 is 30.130, the screen has 30.125 */
-    assert_int_equal(lesson_lines("06-", 8, M_A, 0, 0, false, l), 3);
+    /* lesson 6 step 9: 3.013 ÷ 0.1 is 30.130, the screen has 30.125 */
+    assert_int_equal(lesson_lines("06-", 9, M_A, 0, 0, false, l), 3);
     assert_string_equal(l[0], "s₁ = [3.013, 0.567, 0.184];  z = s ÷ 0.1 ≈ [30.125, 5.669, 1.841]   (≈: computed before rounding)");
     /* lesson 3 step 9: 1.000 ÷ 1.535 is 0.651, the screen has 0.652 */
     assert_int_equal(lesson_lines("03-", 9, M_A, 0, 0, false, l), 4);

@@ -219,6 +219,7 @@ typedef struct {
     VKind kind;
     double x;
     bool integer;       /* a size, a count or a whole number written without '.' */
+    bool setting;       /* {T} or {lr} alone: printed exactly as set (0.5, 20), like the header */
     Ref r;              /* V_ROW, V_COL, V_TOKEN */
 } Val;
 
@@ -323,6 +324,7 @@ static bool reference(Px *p, Val *v)
         return false;
     }
     v->integer = false;
+    v->setting = false;
     v->x = 0;
     const Attn *a = p->shape;
     switch (r->kind) {
@@ -356,8 +358,8 @@ static bool reference(Px *p, Val *v)
     case R_N:      v->x = attn_tokens(a); break;
     case R_HEADS:  v->x = attn_heads(a); break;
     case R_STEPS:  v->x = a->nloss; break;
-    case R_T:      v->x = a->temp; v->integer = false; break;
-    case R_LR:     v->x = a->lr; v->integer = false; break;
+    case R_T:      v->x = a->temp; v->integer = false; v->setting = true; break;
+    case R_LR:     v->x = a->lr; v->integer = false; v->setting = true; break;
     case R_LOSS:
         v->integer = false;
         if (p->eval && a->ntarget == 0)
@@ -409,6 +411,7 @@ static bool call(Px *p, const char *name, size_t nlen, Val *v)
         }
         v->kind = V_NUM;
         v->integer = false;
+        v->setting = false;
         v->x = acc;
     } else {
         if (!expr(p, &a))
@@ -417,6 +420,7 @@ static bool call(Px *p, const char *name, size_t nlen, Val *v)
             return malformed(p, _("exp( ), ln( ) and sqrt( ) take a number, not a whole row"));
         v->kind = V_NUM;
         v->integer = false;
+        v->setting = false;
         v->x = f == 0 ? exp(a.x) : f == 1 ? log(a.x) : sqrt(a.x);
     }
     p->s = skip_sp(p->s);
@@ -445,6 +449,7 @@ static bool primary(Px *p, Val *v)
         v->kind = V_NUM;
         v->x = strtod(s, &end);
         v->integer = true;
+        v->setting = false;
         for (const char *t = s; t < end; t++)
             v->integer = v->integer && isdigit((unsigned char)*t);
         p->s = end;
@@ -475,6 +480,7 @@ static bool unary(Px *p, Val *v)
         if (v->kind != V_NUM)
             return malformed(p, _("arithmetic takes numbers: a cell like A[1][2], not a row, column or token"));
         v->x = -v->x;
+        v->setting = false;
         return true;
     }
     return primary(p, v);
@@ -497,6 +503,7 @@ static bool term(Px *p, Val *v)
             return malformed(p, _("arithmetic takes numbers: a cell like A[1][2], not a row, column or token"));
         v->x = op == '*' ? v->x * b.x : v->x / b.x;
         v->integer = op == '*' && v->integer && b.integer;
+        v->setting = false;
     }
 }
 
@@ -517,6 +524,7 @@ static bool expr(Px *p, Val *v)
             return malformed(p, _("arithmetic takes numbers: a cell like A[1][2], not a row, column or token"));
         v->x = op == '+' ? v->x + b.x : v->x - b.x;
         v->integer = v->integer && b.integer;
+        v->setting = false;
     }
 }
 
@@ -711,6 +719,12 @@ static void put_val(Out *o, const Val *v, const Attn *a, const Lesson *l, const 
     const char *sep = opt->lang == LANG_ZH ? "、" : ", ";
     switch (v->kind) {
     case V_NUM:
+        if (v->setting && isfinite(v->x)) { /* as the header writes it */
+            char buf[64];
+            fmt_exact(v->x, buf, sizeof buf);
+            puts_(o, buf);
+            return;
+        }
         put_num(o, v->x, v->integer, opt);
         return;
     case V_TOKEN:
