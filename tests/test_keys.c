@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lesson/i18n.h"
+#include "lesson/live.h"
 #include "lesson/session.h"
 #include "screen.h"
 #include "view/view_int.h"
@@ -405,6 +406,55 @@ static void training_keys(void **state)
     close_fix(f);
 }
 
+/* Ctrl-C is a reflex for "cancel": it closes the ':' prompt, the cell
+ * editor, the save name, the answer field and the help first (the line
+ * typed is dropped, nothing else); with unsaved edits it asks like q, and
+ * Ctrl-C at that question stays; with nothing to lose it quits. */
+static void ctrl_c_cancels_then_asks(void **state)
+{
+    Fix *f = open_yaml(LESSON2);
+    View *v = f->v;
+    keys(v, ":Q[1] = K[1]\r");
+    assert_true(session_dirty(&v->s));
+    keys(v, ":X[1");
+    assert_int_equal(v->mode, MODE_PROMPT);
+    assert_true(view_key(v, 3, false));                         /* the prompt closes, the view stays */
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_int_equal(v->s.nedits, 1);                           /* the edit is kept */
+    keys(v, "e0.7");
+    assert_true(v->editing);
+    assert_true(view_key(v, 3, false));                         /* the cell editor closes, edit mode stays */
+    assert_int_equal(v->mode, MODE_EDIT);
+    assert_false(v->editing);
+    assert_int_equal(v->s.nedits, 1);
+    keys(v, "\x1b" "w");
+    assert_int_equal(v->mode, MODE_SAVE);
+    assert_true(view_key(v, 3, false));
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_string_equal(v->msg, "Not saved.");
+    keys(v, "?");
+    assert_true(view_key(v, 3, false));
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_true(view_key(v, 3, false));                         /* unsaved edits: it asks */
+    assert_int_equal(v->mode, MODE_CONFIRM);
+    assert_string_equal(v->msg, "You have unsaved edits. Quit anyway? y quits, w saves, any other key stays.");
+    assert_true(view_key(v, 3, false));                         /* a second Ctrl-C stays */
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_true(view_key(v, 3, false));
+    assert_false(view_key(v, 'y', false));                      /* y quits */
+    close_fix(f);
+    f = open_yaml(LESSON2);                                     /* nothing to lose: Ctrl-C quits */
+    assert_false(view_key(f->v, 3, false));
+    close_fix(f);
+    f = open_yaml(read_lesson("tests/live/templates-asks.yaml")); /* the answer field */
+    keys(f->v, "n3");
+    assert_int_equal(f->v->mode, MODE_ANSWER);
+    assert_true(view_key(f->v, 3, false));
+    assert_int_equal(f->v->mode, MODE_NORMAL);
+    assert_true(session_ask_open(&f->v->s) >= 0);               /* still open, not graded */
+    close_fix(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +469,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(view_opens_at_step, setup, teardown),
         cmocka_unit_test_setup_teardown(asks_answered, setup, teardown),
         cmocka_unit_test_setup_teardown(training_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(ctrl_c_cancels_then_asks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

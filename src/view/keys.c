@@ -90,7 +90,7 @@ typedef enum {
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
     X('[', 0, "[", REQ_HEAD_PREV)     X(']', 0, "]", REQ_HEAD_NEXT) \
     X('T', 0, "T", REQ_TARGET)        X('g', 0, "g", REQ_STEP)        X('G', 0, "G", REQ_STEP10) \
-    X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
+    X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)        X(CTRL('c'), 0, "Ctrl-C", REQ_QUIT)
 
 static const struct {
     int key;
@@ -944,9 +944,35 @@ static int normal_key(View *v, wint_t ch, bool code)
     return FLAG_NONE;
 }
 
+/* Ctrl-C (typed, or SIGINT from the loop) is a reflex for "cancel": it
+ * closes an open field (the ':' prompt, the save name, the answer, the cell
+ * editor) or the help like Esc, leaves a confirmation like any key that is
+ * not y, and otherwise is q (which asks first when edits are unsaved). */
+static int interrupt_key(View *v)
+{
+    switch (v->mode) {
+    case MODE_HELP:
+    case MODE_PROMPT:
+    case MODE_SAVE:
+    case MODE_ANSWER:
+        return keys_handle(v, KEY_ESC, false);
+    case MODE_CONFIRM:
+        return mode_confirm(v, CTRL('c'), false);
+    case MODE_EDIT:
+        if (v->editing)
+            return mode_edit(v, KEY_ESC, false);
+        break;
+    case MODE_NORMAL:
+        break;
+    }
+    return req_quit(v, CTRL('c'));
+}
+
 int keys_handle(View *v, wint_t ch, bool is_code)
 {
     int r = -1;
+    if (!is_code && ch == CTRL('c'))
+        return interrupt_key(v);
     switch (v->mode) {
     case MODE_HELP:    return mode_help(v, ch, is_code);
     case MODE_PROMPT:  return mode_prompt(v, ch, is_code);

@@ -1,7 +1,9 @@
 /* loop.c - the terminal's owner: set-up, the key loop, and restoring it.
  *
- * The terminal is restored on every way out: q, SIGINT/SIGTERM/SIGHUP (the
- * handler only sets a flag; the loop polls it), a fatal error (atexit), and
+ * The terminal is restored on every way out: q, Ctrl-C (SIGINT, taken as a
+ * key: it cancels a prompt and asks before losing edits, like q),
+ * SIGTERM/SIGHUP (the handler only sets a flag; the loop polls it), a fatal
+ * error (atexit), and
  * Ctrl-Z suspends through ncurses' own SIGTSTP handling, which restores the
  * screen on resume. */
 #include <signal.h>
@@ -144,11 +146,14 @@ static bool too_small(void)
     return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
 }
 
-/* The loop: draw, wait for a key (or a signal), handle it. */
+/* A SIGINT (Ctrl-C) is taken as the key Ctrl-C: it cancels an open prompt,
+ * asks when edits are unsaved, and quits like q otherwise; a quit that
+ * Ctrl-C asked for ends with SIGINT's status (130), as shells expect.
+ * SIGTERM and SIGHUP end the loop at once. */
 static int run(View *v)
 {
     for (;;) {
-        if (caught)
+        if (caught && caught != SIGINT)
             return 128 + caught;
         draw_frame(v);
         place_cursor(v);
@@ -157,16 +162,22 @@ static int run(View *v)
         int r = get_wch(&ch);
         while (r == ERR && !caught)
             r = get_wch(&ch);
+        if (caught == SIGINT) {
+            caught = 0;
+            r = OK;
+            ch = 3; /* Ctrl-C */
+        }
         if (caught)
             return 128 + caught;
         if (r == OK && ch == 27 && swallow_sequence())
             continue;
-        if (too_small() && r == OK && ch == 'q' && !session_dirty(&v->s))
-            return 0; /* the too-small screen offers q; nothing is lost */
+        bool intr = r == OK && ch == 3;
+        if (too_small() && r == OK && (ch == 'q' || intr) && !session_dirty(&v->s))
+            return intr ? 128 + SIGINT : 0; /* the too-small screen offers q; nothing is lost */
         if (too_small() && !(r == KEY_CODE_YES && ch == KEY_RESIZE))
             continue;
         if (!view_key(v, ch, r == KEY_CODE_YES))
-            return 0;
+            return intr ? 128 + SIGINT : 0;
     }
 }
 

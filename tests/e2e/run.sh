@@ -496,6 +496,34 @@ t_quit_unsaved()
     wait_until session_gone $s || { fail "y at the unsaved question did not quit"; return 1; }
 }
 
+# 8b'. Ctrl-C is like q (newcomer review, defect 11): at the ':' prompt it
+# cancels the line; with unsaved edits it asks; Ctrl-C there stays.
+t_ctrlc_unsaved()
+{
+    s=t_ctrlc_unsaved
+    start $s 80 24 "$BIN" --lang en "$L1P"
+    expect $s "[1 X]" || return 1
+    typetext $s ":Q[1] = K[1]"
+    keys $s Enter
+    expect $s "Q[1] = K[1]: " ":Q[1] = K[1] was not applied" || return 1
+    typetext $s ":X[1"
+    expect_re $s "^ :X\[1$" "':X[1' is not on the prompt" || return 1
+    keys $s C-c
+    expect_gone $s ":X[1" "Ctrl-C did not cancel the prompt" || return 1
+    alive $s || { fail "Ctrl-C at the prompt quit the tool and lost the edit"; return 1; }
+    screen_has "unsaved" && { fail "Ctrl-C at the prompt asked to quit instead of cancelling"; return 1; }
+    keys $s C-c
+    expect $s "You have unsaved edits. Quit anyway? y quits, w saves, any other key stays." \
+        "Ctrl-C with unsaved edits does not ask first" || return 1
+    keys $s C-c
+    expect_gone $s "unsaved" "a second Ctrl-C at the question did not stay" || return 1
+    alive $s || { fail "a second Ctrl-C quit with unsaved edits"; return 1; }
+    keys $s C-c
+    expect $s "unsaved" "Ctrl-C does not ask again" || return 1
+    keys $s y
+    wait_until session_gone $s || { fail "y at the unsaved question did not quit"; return 1; }
+}
+
 # 8c. A huge typed value keeps the screen readable: S's numbers are shown
 # (in some short form) and nothing spills into the next band.
 t_edit_huge()
@@ -812,6 +840,7 @@ run_test "no terminal: exit 2, points to --dump" t_noterm
 run_test "edit: :Q[1] = K[1] * 5, s, u, u, Ctrl-R, r, bad action" t_edit_experiment
 run_test "edit: e 2 Enter, w save, --json/--check/reopen the file" t_edit_save
 run_test "edit: q with unsaved edits asks, x stays, y quits" t_quit_unsaved
+run_test "edit: Ctrl-C cancels the : prompt, then asks like q; Ctrl-C again stays" t_ctrlc_unsaved
 run_test "edit: Q[1][1] = 1e30 keeps the screen readable" t_edit_huge
 run_test "lesson 2: the script shows 0.313 → 0.873, then 0.695" t_lesson2
 run_test "big: 120×40 step-through, nothing garbled" t_big
