@@ -14,6 +14,7 @@
 
 #include "../lesson/i18n.h"
 #include "view_int.h"
+#include <term.h>
 
 static volatile sig_atomic_t caught;
 
@@ -191,6 +192,20 @@ int view_run(const Lesson *l, const ViewOpt *o)
     /* newterm, not initscr: initscr prints its own message and exits 1
      * when TERM names a terminal it does not know. */
     const char *term = getenv("TERM");
+    /* A terminal that cannot address the cursor (TERM=dumb, a hardcopy
+     * terminal) would get a blank screen: refuse before curses writes
+     * anything, pointing to --dump. */
+    int tierr = 0;
+    if (term && *term && setupterm(NULL, STDOUT_FILENO, &tierr) == OK) {
+        char *cup = tigetstr("cup");
+        bool blind = cup == NULL || cup == (char *)-1 || tigetflag("hc") > 0;
+        del_curterm(cur_term);
+        if (blind) {
+            fprintf(stderr, _("qkvtutor: the terminal type \"%s\" (TERM) cannot move the cursor; "
+                              "use --dump to print the walkthrough, or try TERM=xterm-256color\n"), term);
+            return 2;
+        }
+    }
     SCREEN *scr = newterm(NULL, stdout, stdin);
     if (!scr && (!term || !*term))
         fprintf(stderr, "%s\n", _("qkvtutor: TERM is not set; try TERM=xterm-256color, or --dump to print the walkthrough"));

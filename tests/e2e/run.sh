@@ -382,6 +382,22 @@ t_noterm()
     return 0
 }
 
+# A terminal that cannot address the cursor (newcomer review, defect 13):
+# TERM=dumb gets exit 2 and one line pointing to --dump, not a blank screen
+# with a stray key bar.
+t_dumb()
+{
+    s=t_dumb
+    start $s 80 24 /bin/sh -c "TERM=dumb '$BIN' --lang en $L1 2>&1; echo rc=\$?; sleep 30"
+    expect $s "rc=" "the tool under TERM=dumb did not end" || return 1
+    want='qkvtutor: the terminal type "dumb" (TERM) cannot move the cursor; use --dump to print the walkthrough, or try TERM=xterm-256color'
+    screen_has "rc=2" || { fail "TERM=dumb: the exit status is not 2"; return 1; }
+    # (the pane wraps the line at 80 columns: compare without spaces and line ends)
+    [ "$(printf '%s\n' "$SCREEN" | tr -d ' \n')" = "$(printf '%s' "$want" | tr -d ' ')rc=2" ] ||
+        { fail "TERM=dumb: the screen holds more than the one line (want \"$want\")"; return 1; }
+    stop $s
+}
+
 # ---- 8. live editing (issue 4) ---------------------------------------------------------
 
 t_edit_experiment()
@@ -837,6 +853,7 @@ run_test "restore: terminal sane after SIGTERM" t_restore_term
 run_test "restore: terminal sane after SIGHUP" t_restore_hup
 run_test "suspend: Ctrl-Z stops, fg redraws" t_suspend
 run_test "no terminal: exit 2, points to --dump" t_noterm
+run_test "TERM=dumb: exit 2 and one line pointing to --dump, no blank screen" t_dumb
 run_test "edit: :Q[1] = K[1] * 5, s, u, u, Ctrl-R, r, bad action" t_edit_experiment
 run_test "edit: e 2 Enter, w save, --json/--check/reopen the file" t_edit_save
 run_test "edit: q with unsaved edits asks, x stays, y quits" t_quit_unsaved
