@@ -91,6 +91,15 @@ static void keys(View *v, const char *s)
     view_draw(v);
 }
 
+static bool shown(const char *text)
+{
+    int x;
+    return screen_find(text, &x) >= 0;
+}
+
+#define assert_shown(t) do { if (!shown(t)) { char *s_ = screen_text(); \
+    print_error("not on screen: %s\n%s", t, s_); free(s_); fail(); } } while (0)
+
 /* Lesson 02 at step 1: 3 and 1 stay and say the lesson has no such step;
  * End then 3 stays at the last step (it jumped back to step 1). */
 static void stage_keys_lesson2(void **state)
@@ -172,10 +181,22 @@ static void actions_name_themselves(void **state)
     assert_string_equal(v->msg, "Q[1][1] = 2: q₁₁ 0.363 → 2.000. u undoes it.");
     keys(v, "+");
     assert_string_equal(v->msg, "Q[1][1] + 0.1: q₁₁ 2.000 → 2.100. u undoes it.");
-    keys(v, "-");
+    keys(v, "_");
     assert_string_equal(v->msg, "Q[1][1] − 0.1: q₁₁ 2.100 → 2.000. u undoes it.");
     keys(v, "u");
     assert_string_equal(v->msg, "undo Q[1][1] = 2: q₁₁ 2.000 → 2.100. Ctrl-R redoes it."); /* what the nudge set */
+    /* - starts a negative number (it used to nudge, then the field read 0.5) */
+    int n = v->s.nedits;
+    keys(v, "-0.5");
+    assert_true(v->editing);
+    assert_shown(" Q[1][1] = -0.5");
+    keys(v, "\r");
+    assert_string_equal(v->msg, "Q[1][1] = -0.5: q₁₁ 2.100 → −0.500. u undoes it.");
+    assert_int_equal(v->s.nedits, n + 1);                       /* one action, not a nudge and a set */
+    assert_near(MAT_AT(&v->s.cur.m[M_Q], 0, 0), -0.5, 1e-15);
+    keys(v, "−1\r");                                            /* U+2212 too */
+    assert_near(MAT_AT(&v->s.cur.m[M_Q], 0, 0), -1.0, 1e-15);
+    assert_shown(" ←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave");
     close_fix(f);
     /* The softmax stage (lesson 02's Space s Space): the line. */
     f = open_yaml(LESSON2);
@@ -294,14 +315,6 @@ static char *read_lesson(const char *path)
     return buf;
 }
 
-static bool shown(const char *text)
-{
-    int x;
-    return screen_find(text, &x) >= 0;
-}
-
-#define assert_shown(t) do { if (!shown(t)) { char *s_ = screen_text(); \
-    print_error("not on screen: %s\n%s", t, s_); free(s_); fail(); } } while (0)
 
 /* Exercises (tests/live/templates-asks.yaml): the asked cell is "?" in the
  * matrix, the arithmetic and the narration; digits open the answer field

@@ -24,7 +24,7 @@ typedef enum { MODE_NORMAL, MODE_EDIT, MODE_PRESENT, MODE_COUNT } GridMode;
 
 static const char *mode_name[] = {"normal", "edit", "present"};
 static const char normal_bar[] = " Space next  PgUp back  ←↑↓→ focus  e edit  : action  s scale  ? help  q quit";
-static const char edit_bar[] = " ←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave";
+static const char edit_bar[] = " ←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave";
 
 /* A lesson and a session on it, with the View's focus. */
 typedef struct {

@@ -689,12 +689,14 @@ static int edit_cursor_key(View *v, wint_t ch, bool code)
     if ((code && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_LEFT || ch == KEY_RIGHT)) ||
         (!code && ch < 128 && strchr("hjkl", (int)ch) && ch))
         return edit_move(v, ch);
-    if (!code && (ch == '+' || ch == '-'))
+    /* + and _ (the shifted keys of = and -) nudge; - starts a negative
+     * number, like a digit starts a number: typing -0.5 sets -0.5. */
+    if (!code && (ch == '+' || ch == '_'))
         return edit_nudge(v, ch == '+' ? 0.1 : -0.1);
     if (is_enter(ch, code))
         return edit_open(v, 0);
-    if (!code && ch < 128 && (isdigit((int)ch) || ch == '.'))
-        return edit_open(v, ch);
+    if (!code && (ch == '-' || ch == 0x2212 || (ch < 128 && (isdigit((int)ch) || ch == '.'))))
+        return edit_open(v, ch == 0x2212 ? '-' : ch);
     return -1; /* not ours: the normal table (n, p, s, m, u, ...) */
 }
 
@@ -1042,7 +1044,7 @@ static void help_line(const char *keys, const char *help, void *ctx)
 
 void keys_draw_help(View *v)
 {
-    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves.");
+    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number (- starts a negative one) then Enter sets, + / _ nudge by 0.1, Esc leaves.");
     size_t first = fmt_wrap(edit, COLS - 3, false);
     attrset(theme_attr(ROLE_TITLE));
     mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
@@ -1101,7 +1103,7 @@ void keys_bar(const View *v, char *buf, size_t len)
         return;
     }
     if (v->mode == MODE_EDIT) {
-        snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave"));
+        snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
     view_keybar(v->ascii, session_ask_open(&v->s) >= 0, COLS, buf, len);
