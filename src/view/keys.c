@@ -877,10 +877,28 @@ static int mode_save(View *v, wint_t ch, bool code)
 
 /* ---- help and confirmation ------------------------------------------------------------ */
 
+/* The help closes with Esc, ? or q, and scrolls where it does not fit:
+ * Down, j one line; PgDn, Space a page; Up, k, PgUp, Backspace, b back;
+ * Home, End. (help_page and help_max come from the last help drawn.) */
 static int mode_help(View *v, wint_t ch, bool code)
 {
-    if (!code && (ch == KEY_ESC || ch == '?' || ch == 'q'))
+    int page = v->help_page > 1 ? v->help_page - 1 : 1;
+    if (!code && (ch == KEY_ESC || ch == '?' || ch == 'q')) {
         v->mode = MODE_NORMAL;
+        v->help_top = 0;
+    } else if ((code && ch == KEY_DOWN) || (!code && ch == 'j'))
+        v->help_top++;
+    else if ((code && ch == KEY_NPAGE) || (!code && ch == ' '))
+        v->help_top += page;
+    else if ((code && ch == KEY_UP) || (!code && ch == 'k'))
+        v->help_top--;
+    else if ((code && (ch == KEY_PPAGE || ch == KEY_BACKSPACE)) || (!code && (ch == 'b' || ch == 127 || ch == 8)))
+        v->help_top -= page;
+    else if (code && ch == KEY_HOME)
+        v->help_top = 0;
+    else if (code && ch == KEY_END)
+        v->help_top = v->help_max;
+    v->help_top = v->help_top > v->help_max ? v->help_max : v->help_top < 0 ? 0 : v->help_top;
     return FLAG_REDRAW;
 }
 
@@ -1029,32 +1047,122 @@ void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx)
     }
 }
 
-/* One help line drawn at the next row, while the screen has room above the
- * edit-mode lines. */
-static void help_line(const char *keys, const char *help, void *ctx)
+/* The help's lines, wrapped to the screen: each key line's description
+ * wraps under itself (nothing is cut on the right), then a blank line and
+ * the edit-mode keys. */
+#define HELP_LINES 96
+typedef struct {
+    int n, kx, tx, w;                  /* lines; key and text columns; text width */
+    const char *keys[HELP_LINES];      /* NULL: a continuation (or the edit text) */
+    char keybuf[HELP_LINES][160];
+    const char *text[HELP_LINES];
+    int tlen[HELP_LINES];
+} HelpText;
+
+/* A word that is a number or an operator ("5", "*", "=", "/") sticks to
+ * its neighbours: a line break never separates "K[1] *" from "5", nor
+ * "2" from "个". */
+static bool help_glue(const char *w, size_t n)
 {
-    int *y = ctx;
-    if (*y >= LINES - 1)
-        return;
-    attrset(theme_attr(ROLE_KEY));
-    mvaddnstr(*y, 2, keys, (int)text_fit(keys, 28));
-    attrset(theme_attr(ROLE_NORMAL));
-    mvaddnstr((*y)++, 32, _(help), (int)text_fit(_(help), COLS - 34));
+    return n > 0 && strspn(w, "0123456789.*=+-<>") >= n;
+}
+
+static bool help_breakable(const char *s, size_t k)
+{
+    size_t a = k;
+    while (a > 0 && s[a - 1] != ' ')
+        a--;
+    size_t b = strcspn(s + k + 1, " ");
+    return !help_glue(s + a, k - a) && !help_glue(s + k + 1, b);
+}
+
+/* The next line's length: fmt_wrap's, moved back to a space where the
+ * break keeps numbers and operators with their neighbours. */
+static size_t help_break(const char *s, int w)
+{
+    size_t n = fmt_wrap(s, w, false);
+    if (s[n] != ' ')
+        return n;
+    for (size_t k = n; k > 0; k--)
+        if (s[k] == ' ' && s[k - 1] != ' ' && help_breakable(s, k))
+            return k;
+    return n;
+}
+
+static void help_wrap(HelpText *h, const char *keys, const char *text, int x, int w)
+{
+    for (bool first = true; *text && h->n < HELP_LINES; first = false) {
+        size_t n = help_break(text, w);
+        h->keys[h->n] = NULL;
+        if (first && keys) {
+            snprintf(h->keybuf[h->n], sizeof h->keybuf[0], "%s", keys);
+            h->keys[h->n] = h->keybuf[h->n];
+        }
+        h->text[h->n] = text;
+        h->tlen[h->n] = (int)n;
+        h->n++;
+        (void)x;
+        text += n;
+        text += strspn(text, " ");
+    }
+}
+
+static void help_collect(const char *keys, const char *help, void *ctx)
+{
+    HelpText *h = ctx;
+    help_wrap(h, keys, _(help), h->tx, h->w);
+}
+
+static void help_key_width(const char *keys, const char *help, void *ctx)
+{
+    int *w = ctx, k = text_width(keys);
+    *w = k > *w ? k : *w;
 }
 
 void keys_draw_help(View *v)
 {
+    static HelpText h;
     const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number (- starts a negative one) then Enter sets, + / _ nudge by 0.1, Esc leaves.");
-    size_t first = fmt_wrap(edit, COLS - 3, false);
+    int kw = 0;
+    keys_help_lines(help_key_width, &kw);
+    memset(&h, 0, sizeof h);
+    h.kx = 2;
+    h.tx = COLS >= 80 ? 32 : 2 + kw + 2; /* 80 columns and up: the table as it always was */
+    h.w = COLS - 1 - h.tx;
+    keys_help_lines(help_collect, &h);
+    if (h.n < HELP_LINES)
+        h.text[h.n++] = ""; /* a blank line, then the edit-mode keys from column 2 */
+    int first_edit = h.n;
+    help_wrap(&h, NULL, edit, 2, COLS - 3);
+    /* Rows 2 .. LINES-1; when it does not all fit, the last row says how to scroll. */
+    int avail = LINES - 2;
+    bool scroll = h.n > avail;
+    v->help_page = scroll ? avail - 1 : avail;
+    v->help_max = scroll ? h.n - v->help_page : 0;
+    if (v->help_top > v->help_max)
+        v->help_top = v->help_max;
     attrset(theme_attr(ROLE_TITLE));
-    mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
-    int y = 2;
-    keys_help_lines(help_line, &y);
-    attrset(theme_attr(ROLE_HINT));
-    if (y <= LINES - 2) { /* the edit-mode keys, on the last two lines */
-        mvaddnstr(LINES - 2, 2, edit, (int)first);
-        const char *rest = edit + first + strspn(edit + first, " ");
-        mvaddnstr(LINES - 1, 2, rest, (int)text_fit(rest, COLS - 3));
+    const char *title = _("qkvtutor keys  (Esc, ? or q closes this help)");
+    mvaddnstr(0, 2, title, (int)text_fit(title, COLS - 3));
+    for (int r = 0; r < v->help_page && v->help_top + r < h.n; r++) {
+        int k = v->help_top + r, y = 2 + r;
+        if (h.keys[k]) {
+            attrset(theme_attr(ROLE_KEY));
+            mvaddnstr(y, h.kx, h.keys[k], (int)text_fit(h.keys[k], h.tx - h.kx - 1));
+        }
+        attrset(theme_attr(k >= first_edit ? ROLE_HINT : ROLE_NORMAL));
+        int x = k >= first_edit ? 2 : h.tx;
+        mvaddnstr(y, x, h.text[k], (int)text_fit(h.text[k], COLS - 1 - x) < h.tlen[k]
+                                       ? (int)text_fit(h.text[k], COLS - 1 - x) : h.tlen[k]);
+    }
+    if (scroll) {
+        char more[160];
+        snprintf(more, sizeof more,
+                 v->ascii ? _("lines %d-%d of %d - Down j PgDn Space more - Up k PgUp back")
+                          : _("lines %d-%d of %d · ↓ j PgDn Space more · ↑ k PgUp back"),
+                 v->help_top + 1, v->help_top + v->help_page, h.n);
+        attrset(theme_attr(ROLE_HINT));
+        mvaddnstr(LINES - 1, 2, more, (int)text_fit(more, COLS - 3));
     }
     attrset(A_NORMAL);
 }
