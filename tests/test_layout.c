@@ -846,6 +846,44 @@ static void test_ribbon_scale(void **state)
     unload(&c);
 }
 
+/* Lesson 8's ribbon and head indicator never overlap: at 60x18 in
+ * presentation (en and zh) only the current stage keeps its name, the
+ * indicator stands whole at the right; at 100x30 every stage is named.
+ * Stage 6 reads "6 O·Wo" (it read "6 ·Wo"). (Newcomer review 16.) */
+static void test_ribbon_heads(void **state)
+{
+    static const struct {
+        Lang lang;
+        int cols, rows, stage;
+        const char *want;
+    } cases[] = {
+        {LANG_EN, 60, 18, STAGE_SOFTMAX, "  1 ▸ 2 ▸ 3 ▸[4 softmax]▸ 5 ▸ 6                    head 2/2"},
+        {LANG_EN, 60, 18, STAGE_PROJECT, "  1 ▸ 2 ▸ 3 ▸ 4 ▸ 5 ▸[6 O·Wo]                      head 2/2"},
+        {LANG_ZH, 60, 18, STAGE_SOFTMAX, "  1 ▸ 2 ▸ 3 ▸[4 softmax]▸ 5 ▸ 6                      头 2/2"},
+        {LANG_ZH, 60, 18, STAGE_PROJECT, "  1 ▸ 2 ▸ 3 ▸ 4 ▸ 5 ▸[6 O·Wo]                        头 2/2"},
+        {LANG_EN, 100, 30, STAGE_PROJECT,
+         "  1 X ▸ 2 Q K V ▸ 3 QKᵀ/√d ▸ 4 softmax ▸ 5 A·V ▸[6 O·Wo]                                   head 2/2"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        Case c;
+        char row[1024];
+        i18n_set(cases[k].lang, "build/locale");
+        load_builtin(&c, "lessons/08");
+        assert_true(session_goto_stage(&c.s, cases[k].stage));
+        session_set_head(&c.s, 2);
+        view_state(&c, cases[k].cols == 60 ? MODE_PRESENT : MODE_NORMAL, cases[k].lang, cases[k].cols, cases[k].rows);
+        session_set_head(&c.s, 2);
+        layout_plan(&c.in, &c.p);
+        row_text(&c.p, 1, 0, cases[k].cols, row, sizeof row);
+        for (size_t n = strlen(row); n > 0 && row[n - 1] == ' ';)
+            row[--n] = '\0';
+        if (strcmp(row, cases[k].want) != 0)
+            fail_msg("case %zu: the ribbon reads\n\"%s\", want\n\"%s\"", k, row, cases[k].want);
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+}
+
 /* Below 60x18 the plan is one message saying so; at 60x18 it is a frame. */
 static void test_too_small(void **state)
 {
@@ -955,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_very_wide),
         cmocka_unit_test(test_status_whole),
         cmocka_unit_test(test_ribbon_scale),
+        cmocka_unit_test(test_ribbon_heads),
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_narration_fits),
         cmocka_unit_test(test_hit),

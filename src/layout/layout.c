@@ -1542,13 +1542,30 @@ static void header(Ctx *c)
     add_block(c, BLOCK_HEADER, 0, 0, c->cols, 1, 1, false);
 }
 
-/* The stage ribbon; stage 3 reads QKᵀ/√d only when the scores are scaled. */
+/* One ribbon item: "[3 QKᵀ/√d]" for the current stage, " 2 Q K V " for
+ * another, or only " 2 " when `bare` (a ribbon too wide for its room). */
+static void ribbon_item(const Ctx *c, int k, int st, bool bare, char *item, size_t len)
+{
+    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ", "4 softmax", "5 A·V", "6 O·Wo"};
+    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T", "4 softmax", "5 A*V", "6 O*Wo"};
+    const char *name = c->in->ascii ? asc[k] : utf[k];
+    const char *div = k == STAGE_SCORES && c->a->scale == SCALE_SQRT_DK ? sym(c, "/√d", "/sqrt(d)") : "";
+    if (k == st)
+        snprintf(item, len, "[%s%s]", name, div);
+    else if (bare)
+        snprintf(item, len, " %d ", k);
+    else
+        snprintf(item, len, " %s%s ", name, div);
+}
+
+/* The stage ribbon; stage 3 reads QKᵀ/√d only when the scores are scaled.
+ * With 2+ heads "head 2/3" stands at the right end, and the stages never
+ * run into it: where the names do not all fit, only the current stage
+ * keeps its name (" 1 ▸ 2 ▸ [3 QKᵀ] ▸ 4 ▸ 5 ▸ 6 "). */
 static void ribbon(Ctx *c, int y)
 {
-    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ", "4 softmax", "5 A·V", "6 ·Wo"};
-    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T", "4 softmax", "5 A*V", "6 *Wo"};
     int st = session_stage(c->s), x = 1, last = attn_last_stage(c->a), end = c->cols;
-    bool sc = c->a->scale == SCALE_SQRT_DK;
+    const char *sep = sym(c, last > STAGE_COUNT ? "▸" : " ▸ ", last > STAGE_COUNT ? ">" : " > ");
     if (attn_heads(c->a) > 1) { /* "head 2/3" at the right end; the stages show it at 3-5 */
         char hd[64];
         snprintf(hd, sizeof hd, _("head %d/%d"), c->s->head, attn_heads(c->a));
@@ -1556,15 +1573,20 @@ static void ribbon(Ctx *c, int y)
         end = c->cols - hw - 2;
         put(c, y, end + 1, hw, hd, st >= STAGE_SCORES && st <= STAGE_OUTPUT ? ROLE_RIBBON_CUR : ROLE_DIM);
     }
+    int w = 0; /* does the whole ribbon fit? */
     for (int k = 1; k <= last; k++) {
         char item[64];
-        const char *name = c->in->ascii ? asc[k] : utf[k];
-        const char *div = k == STAGE_SCORES && sc ? sym(c, "/√d", "/sqrt(d)") : "";
-        snprintf(item, sizeof item, k == st ? "[%s%s]" : " %s%s ", name, div);
+        ribbon_item(c, k, st, false, item, sizeof item);
+        w += text_width(item) + (k < last ? text_width(sep) : 0);
+    }
+    bool bare = x + w > end;
+    for (int k = 1; k <= last; k++) {
+        char item[64];
+        ribbon_item(c, k, st, bare, item, sizeof item);
         Role r = k == st ? ROLE_RIBBON_CUR : k < st ? ROLE_RIBBON : ROLE_DIM;
         x += put(c, y, x, end - x, item, r);
         if (k < last)
-            x += put(c, y, x, end - x, sym(c, last > STAGE_COUNT ? "▸" : " ▸ ", last > STAGE_COUNT ? ">" : " > "), ROLE_DIM);
+            x += put(c, y, x, end - x, sep, ROLE_DIM);
     }
     add_block(c, BLOCK_RIBBON, y, 0, c->cols, 1, 1, false);
 }
