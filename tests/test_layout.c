@@ -303,6 +303,33 @@ static void weights_shown(const Case *c, int i)
 }
 
 /* Every rule, on the case laid out in c->p. */
+static void row_text(const Plan *p, int y, int x0, int x1, char *out, size_t len);
+
+/* Box titles (newcomer review 17): two blanks or more between the titles
+ * of boxes side by side, and every result box says "result" (结果), at
+ * every size, in every mode and language. */
+static void titles_apart(const Case *c)
+{
+    const Plan *p = &c->p;
+    for (int k = 0; k < p->nbox; k++) {
+        const PlanBox *b = &p->box[k];
+        int end = c->in.cols;
+        for (int m = 0; m < p->nbox; m++)
+            if (m != k && p->box[m].y == b->y && p->box[m].x > b->x && p->box[m].x < end)
+                end = p->box[m].x;
+        char t[512], gap[64];
+        row_text(p, b->y, b->x, end, t, sizeof t);
+        if (end < c->in.cols) {
+            row_text(p, b->y, end - 2, end, gap, sizeof gap);
+            if (strcmp(gap, "  ") != 0)
+                fail_msg("%s: the title \"%s\" runs into the next box's", c->where, t);
+        }
+        const char *role = _("result"); /* (a narrow W may lose "parameter", dots "not yet") */
+        if (!b->placeholder && !attn_mat_is_param(b->id) && b->id != M_X && !strstr(t, role))
+            fail_msg("%s: the title \"%s\" does not say \"%s\"", c->where, t, role);
+    }
+}
+
 static void check_case(Case *c)
 {
     static char buf[1 << 16];
@@ -310,6 +337,7 @@ static void check_case(Case *c)
     if (c->p.too_small || c->p.oom)
         fail_msg("%s: too small or out of memory", c->where);
     runs_fit(c);
+    titles_apart(c);
     Explain e;
     if (explained(c, &e)) {
         MatId rm = e.kind == EX_SOFTMAX ? attn_shown(&c->s.cur, M_A, e.head) : e.mat;
@@ -846,6 +874,52 @@ static void test_ribbon_scale(void **state)
     unload(&c);
 }
 
+/* Edit mode keeps the row labels of the box that leads its band: at
+ * stages 3-5 S, A and O sit below Q K V, and S came without its token
+ * labels (newcomer review 18). Every step of lessons 01, 03 and 07 at
+ * stage 3 and later, edit mode, every size, en and zh. */
+static void test_edit_labels(void **state)
+{
+    static const char *const lessons[] = {"lessons/01", "lessons/03", "lessons/07"};
+    int checked = 0;
+    for (size_t k = 0; k < sizeof lessons / sizeof *lessons; k++) {
+        Case c;
+        load_builtin(&c, lessons[k]);
+        for (int step = 0; step < session_steps(&c.s); step++) {
+            session_goto(&c.s, step);
+            if (session_stage(&c.s) < STAGE_SCORES)
+                continue;
+            for (int lg = 0; lg < 2; lg++)
+                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                    i18n_set(lg ? LANG_ZH : LANG_EN, "build/locale");
+                    view_state(&c, MODE_EDIT, lg ? LANG_ZH : LANG_EN, sizes[z][0], sizes[z][1]);
+                    layout_plan(&c.in, &c.p);
+                    for (int b = 0; b < c.p.nbox; b++) {
+                        const PlanBox *x = &c.p.box[b];
+                        bool first = true;
+                        for (int m = 0; m < c.p.nbox; m++)
+                            first = first && !(c.p.box[m].y == x->y && c.p.box[m].x < x->x);
+                        if (!first || attn_mat_is_param(x->id) || x->placeholder)
+                            continue;
+                        for (int i = x->r0; i < x->r0 + x->nr; i++) {
+                            char lab[256], want[256];
+                            row_text(&c.p, x->cy + (i - x->r0) * x->step, x->x, x->cx, lab, sizeof lab);
+                            snprintf(want, sizeof want, "%s", lesson_token(&c.l, &c.s.cur, i));
+                            if (!strstr(lab, want))
+                                fail_msg("%s step %d edit %s %dx%d: %s's row %d has no label %s (\"%s\")", lessons[k],
+                                         step + 1, lg ? "zh" : "en", sizes[z][0], sizes[z][1],
+                                         attn_mat_name(x->id), i + 1, want, lab);
+                            checked++;
+                        }
+                    }
+                }
+        }
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_true(checked > 500);
+}
+
 /* Lesson 8's ribbon and head indicator never overlap: at 60x18 in
  * presentation (en and zh) only the current stage keeps its name, the
  * indicator stands whole at the right; at 100x30 every stage is named.
@@ -994,6 +1068,7 @@ int main(void)
         cmocka_unit_test(test_status_whole),
         cmocka_unit_test(test_ribbon_scale),
         cmocka_unit_test(test_ribbon_heads),
+        cmocka_unit_test(test_edit_labels),
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_narration_fits),
         cmocka_unit_test(test_hit),

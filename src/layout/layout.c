@@ -745,20 +745,36 @@ static Role cell_role(const Ctx *c, const Box *b, int i, int j, unsigned *flags)
     return ROLE_NORMAL;
 }
 
+/* What a box's title says it is. */
+static const char *box_role(const Box *b)
+{
+    return b->placeholder ? _("not yet") : attn_mat_is_param(b->id) ? _("parameter")
+           : b->id == M_X ? _("input") : _("result");
+}
+
+/* The width of a box's whole title: "A = softmax(S)  3×3 result". */
+static int box_title_width(Ctx *c, const Box *b)
+{
+    const Mat *m = &c->a->m[b->id];
+    char t[64], line[160];
+    snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, sym(c, "×", "x"), m->cols);
+    return text_width(line) + 1 + text_width(box_role(b));
+}
+
 /* The title line: name, shape, and whether it is a parameter or a result. */
 static void box_title_line(Ctx *c, const Box *b, int y, int x, int w)
 {
     const Mat *m = &c->a->m[b->id];
     char t[64], line[160];
-    const char *role = b->placeholder                ? _("not yet")
-                       : attn_mat_is_param(b->id) ? _("parameter")
-                       : b->id == M_X              ? _("input")
-                                                   : _("result");
+    const char *role = box_role(b);
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, sym(c, "×", "x"), m->cols);
-    /* No room for the formula (or, for dots, for the formula and "not yet"):
-     * the name alone. */
-    if (text_width(line) > w || (b->placeholder && text_width(line) + 1 + text_width(role) > w))
+    /* No room for the formula and the role ("result", "not yet"): the name
+     * and the shape, else the name alone, so every box keeps saying what it
+     * is; the role goes last, only where not even "K result" fits. */
+    if (text_width(line) + 1 + text_width(role) > w)
         snprintf(line, sizeof line, "%s  %d%s%d", attn_mat_name(b->id), m->rows, sym(c, "×", "x"), m->cols);
+    if (text_width(line) + 1 + text_width(role) > w && text_width(attn_mat_name(b->id)) + 1 + text_width(role) <= w)
+        snprintf(line, sizeof line, "%s", attn_mat_name(b->id));
     int used = put(c, y, x, w, line, b->placeholder ? ROLE_DIM : ROLE_TITLE);
     if (used + 1 + text_width(role) <= w) /* the role whole, or not at all */
         put(c, y, x + used + 1, w - used - 1, role,
@@ -945,7 +961,8 @@ static void focus_marks(Ctx *c, const Box *b, int y, int x, int lw, int cw, int 
 }
 
 /* Lay out one box in a w x h area; its title may take `more` columns of
- * the blank to its right. */
+ * the blank to its right (negative: it stops that many short, so two
+ * blanks always part it from the next box's title). */
 static void box(Ctx *c, const Box *b, int y, int x, int w, int h, int more)
 {
     const Mat *m = &c->a->m[b->id];
@@ -1015,6 +1032,8 @@ static int band_keep(const Ctx *c, const Band *b)
  * which then light up the row any of them works on. */
 static void share_labels(const Ctx *c, Band *b)
 {
+    if (b->n > 0) /* the first box labels its rows (a box moved from another band may come without) */
+        b->box[0].nolabel = false;
     for (int k = 1; k < b->n; k++) {
         const Box *f = &b->box[0], *x = &b->box[k];
         /* A key's row (K at the scores stage) keeps its own labels when
@@ -1149,9 +1168,19 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
         }
         total = squeeze(b, need, any, last, total, w, 1);
     }
+    /* Room to spare: a box whose whole title is wider than its cells gets
+     * the columns it needs, so the title keeps its formula. */
+    for (int k = 0; k < b->n && total < w; k++) {
+        int want = box_title_width(c, &b->box[k]) - need[k] - (k + 1 < b->n ? gap - 2 : 0);
+        if (want > 0) {
+            int more = want < w - total ? want : w - total;
+            need[k] += more;
+            total += more;
+        }
+    }
     int x = 1;
     for (int k = 0; k < b->n; k++) {
-        box(c, &b->box[k], y, x, need[k], h, k + 1 < b->n ? gap - 1 : 0);
+        box(c, &b->box[k], y, x, need[k], h, k + 1 < b->n ? gap - 2 : 0); /* titles 2 apart */
         x += need[k] + gap;
     }
     c->rows_cut = false;
