@@ -920,6 +920,48 @@ static void test_edit_labels(void **state)
     assert_true(checked > 500);
 }
 
+/* The lesson's title in the header is whole, or cut ending in "…" (it was
+ * cut mid-word, "what a swap d"), at every size, en and zh; at 60x18
+ * "qkvtutor · " gives way first. (Newcomer review 20.) */
+static void test_header_title(void **state)
+{
+    int cut = 0;
+    for (int k = 0; k < embedded_count; k++) {
+        Case c;
+        load(&c, embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len);
+        for (int lg = 0; lg < 2; lg++)
+            for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                Lang lang = lg ? LANG_ZH : LANG_EN;
+                char row[1024], safe[512];
+                i18n_set(lang, "build/locale");
+                view_state(&c, MODE_NORMAL, lang, sizes[z][0], sizes[z][1]);
+                layout_plan(&c.in, &c.p);
+                row_text(&c.p, 0, 0, sizes[z][0], row, sizeof row);
+                text_sanitize(text_get(&c.l.title, lang), safe, sizeof safe, false);
+                if (strstr(row, safe))
+                    continue;
+                char *dots = strstr(row, "…");
+                if (!dots)
+                    fail_msg("%s %s %dx%d: the title is cut without \"…\": %s", embedded_lessons[k].name,
+                             lg ? "zh" : "en", sizes[z][0], sizes[z][1], row);
+                size_t n = (size_t)(dots - row) - 1; /* after the leading blank */
+                assert_true(n > 0 && strncmp(row + 1, safe, n) == 0);
+                cut++;
+            }
+        if (k == 0) {
+            char row[1024];
+            i18n_set(LANG_EN, "build/locale");
+            view_state(&c, MODE_PRESENT, LANG_EN, 60, 18);
+            layout_plan(&c.in, &c.p);
+            row_text(&c.p, 0, 0, 60, row, sizeof row);
+            assert_string_equal(row, " Three tokens through self-atte…  1/14 · scale none · naive ");
+        }
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_true(cut > 3);
+}
+
 /* Lesson 8's ribbon and head indicator never overlap: at 60x18 in
  * presentation (en and zh) only the current stage keeps its name, the
  * indicator stands whole at the right; at 100x30 every stage is named.
@@ -1068,6 +1110,7 @@ int main(void)
         cmocka_unit_test(test_status_whole),
         cmocka_unit_test(test_ribbon_scale),
         cmocka_unit_test(test_ribbon_heads),
+        cmocka_unit_test(test_header_title),
         cmocka_unit_test(test_edit_labels),
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_narration_fits),

@@ -1564,9 +1564,21 @@ static void header(Ctx *c)
         n += snprintf(right + n, sizeof right - (size_t)n, "%sT=%s", dot, fmt_exact(c->a->temp, t, sizeof t));
     if (c->a->positions == POS_SINUSOIDAL && n > 0 && n < (int)sizeof right)
         snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("+pos"));
-    int rw = text_width(right);
-    int used = put(c, 0, 1, c->cols - rw - 4, "qkvtutor · ", ROLE_TITLE);
-    put_lesson(c, 0, 1 + used, c->cols - rw - 4 - used, text_get(&c->l->title, c->in->lang), ROLE_TITLE);
+    int rw = text_width(right), room = c->cols - rw - 4;
+    /* The lesson's title whole when it fits; else without "qkvtutor · ";
+     * else cut, ending in "…". */
+    char title[FMT_LINE];
+    const char *brand = "qkvtutor · ";
+    text_sanitize(text_get(&c->l->title, c->in->lang), title, sizeof title, c->in->ascii);
+    int used = 0;
+    if (text_width(brand) + text_width(title) <= room)
+        used = put(c, 0, 1, room, brand, ROLE_TITLE);
+    if (text_width(title) > room - used) {
+        const char *more = sym(c, "…", "...");
+        int keep = room - used - text_width(more);
+        snprintf(title + text_fit(title, keep > 0 ? keep : 0), 8, "%s", more);
+    }
+    put(c, 0, 1 + used, room - used, title, ROLE_TITLE);
     put(c, 0, c->cols - rw - 1, rw, right, ROLE_HINT);
     add_block(c, BLOCK_HEADER, 0, 0, c->cols, 1, 1, false);
 }
