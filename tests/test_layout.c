@@ -962,6 +962,36 @@ static void test_header_title(void **state)
     assert_true(cut > 3);
 }
 
+/* The note after an x-line shows in Chinese as in English (it looked for
+ * "   (" and the Chinese note opens with "（"): written in the lesson, and
+ * set by the lesson at step 4 (lesson 05). (Newcomer review 21.) */
+static void test_x_note_zh(void **state)
+{
+    static const struct {
+        Lang lang;
+        int step;
+        const char *want;
+    } cases[] = {
+        {LANG_EN, 0, "x₁ = [1.000, 0.000, 0.000, 0.000]   (the input: written in the lesson, one row per token)"},
+        {LANG_ZH, 0, "x₁ = [1.000, 0.000, 0.000, 0.000]   （输入：写在课程里，每个词一行）"},
+        {LANG_EN, 3, "x₃ = [0.000, 0.000, 0.800, −0.600]   (the input: set by the lesson at step 4)"},
+        {LANG_ZH, 3, "x₃ = [0.000, 0.000, 0.800, −0.600]   （输入：由课程在第 4 步设定）"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        Case c;
+        char lines[4][FMT_LINE];
+        FmtOpt fo = {3, false, false};
+        i18n_set(cases[k].lang, "build/locale");
+        load_builtin(&c, cases[k].step ? "lessons/05" : "lessons/01");
+        session_goto(&c.s, cases[k].step);
+        int i = cases[k].step ? 2 : 0;
+        assert_int_equal(layout_arith(&c.s, M_X, i, 0, true, &fo, lines, 4), 1);
+        assert_string_equal(lines[0], cases[k].want);
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+}
+
 /* Lesson 8's ribbon and head indicator never overlap: at 60x18 in
  * presentation (en and zh) only the current stage keeps its name, the
  * indicator stands whole at the right; at 100x30 every stage is named.
@@ -1110,6 +1140,7 @@ int main(void)
         cmocka_unit_test(test_status_whole),
         cmocka_unit_test(test_ribbon_scale),
         cmocka_unit_test(test_ribbon_heads),
+        cmocka_unit_test(test_x_note_zh),
         cmocka_unit_test(test_header_title),
         cmocka_unit_test(test_edit_labels),
         cmocka_unit_test(test_too_small),

@@ -1416,7 +1416,8 @@ int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt
     if (given && max > 0) { /* given numbers: "x₁ = [1.000, 0.000]   (note)" */
         char name[48], num[64];
         int n = session_explain(s, m, i, 0, fo, lines, max);
-        const char *note = n > 0 ? strstr(lines[0], "   (") : NULL;
+        /* the note after the value, "   (…)" in English, "   （…）" in Chinese */
+        const char *note = n > 0 ? strstr(lines[0], "   ") : NULL;
         char tail[FMT_LINE];
         snprintf(tail, sizeof tail, "%s", note ? note : "");
         effect_cell_name(m, i, -1, fo, name, sizeof name);
