@@ -201,19 +201,23 @@ static int parse_args(int argc, char **argv, Options *o)
 }
 
 /* The built-in lesson named by a number ("2") or a name ("02-attend-to-itself",
- * "attend-to-itself"); -1 if none. */
+ * "attend-to-itself", or as --list prints it, "02-attend-to-itself.yaml");
+ * -1 if none. */
 static int find_embedded(const char *name)
 {
     int n = parse_count(name);
     if (n > 0)
         return n <= embedded_count ? n - 1 : -1;
+    size_t nl = strlen(name);
+    if (nl > 5 && strcmp(name + nl - 5, ".yaml") == 0)
+        nl -= 5;
     for (int k = 0; k < embedded_count; k++) {
         const char *base = strrchr(embedded_lessons[k].name, '/');
         base = base ? base + 1 : embedded_lessons[k].name;
         size_t len = strcspn(base, ".");
         const char *bare = strchr(base, '-');
-        if ((strlen(name) == len && strncmp(base, name, len) == 0) ||
-            (bare && strlen(name) == len - (size_t)(bare + 1 - base) && strncmp(bare + 1, name, strlen(name)) == 0))
+        if ((nl == len && strncmp(base, name, len) == 0) ||
+            (bare && nl == len - (size_t)(bare + 1 - base) && strncmp(bare + 1, name, nl) == 0))
             return k;
     }
     return -1;

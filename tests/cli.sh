@@ -70,6 +70,18 @@ check "--list" 0 '' --list
 check "--check by name" 0 '' --check attend-to-itself
 "$BIN" --list | grep -q '^ 5  05-parameters-vs-results.yaml' && { pass=$((pass + 1)); echo "ok: --list names lesson 5"; } ||
     { failn=$((failn + 1)); echo "FAIL: --list does not name lesson 5"; }
+# Every name --list prints opens that lesson, from outside the repository
+# (newcomer review 23: "02-attend-to-itself.yaml" was refused).
+case $BIN in /*) ABS=$BIN ;; *) ABS=$(pwd)/$BIN ;; esac
+"$BIN" --list | while read -r num name _; do
+    title=$(cd "$T" && "$ABS" --json "$name" 2>&1 | sed -n 's/^{"format":"qkvtutor\/1","title":"\([^"]*\)".*/\1/p')
+    want=$(cd "$T" && "$ABS" --json "$num" | sed -n 's/^{"format":"qkvtutor\/1","title":"\([^"]*\)".*/\1/p')
+    if [ -n "$title" ] && [ "$title" = "$want" ]; then echo "ok: the --list name $name opens lesson $num"
+    else echo "FAIL: the --list name $name does not open lesson $num (got \"$title\")"; fi
+done >"$T/names"
+cat "$T/names"
+pass=$((pass + $(grep -c '^ok' "$T/names"))); failn=$((failn + $(grep -c '^FAIL' "$T/names")))
+check "a --list name, mistyped" 2 'qkvtutor: no lesson "02-attend.yaml": not a file, nor a built-in lesson (see qkvtutor --list)' --json 02-attend.yaml
 
 # A failing expectation: exit 1 and a line naming the place and the numbers.
 sed 's/\[0.313, 0.337, 0.350\]/[0.313, 0.337, 0.351]/' lessons/01-three-tokens.yaml >"$T/wrong.yaml"
