@@ -224,6 +224,32 @@ static void edit_tab_names_matrix(void **state)
     keys(f->v, "\t\t\t");
     assert_int_equal(f->v->emat, M_WQ);
     assert_string_equal(f->v->msg, "Edit mode on Wq: every change is an action, so u undoes it.");
+    keys(f->v, "\t\t\t");                                    /* no W_O here: Wv, then Q again */
+    assert_int_equal(f->v->emat, M_Q);
+    close_fix(f);
+}
+
+static char *read_lesson(const char *path);
+
+/* In a lesson with W_O (08) Tab reaches Wo after Wv, and a number sets its
+ * cell (newcomer review 29: the cycle stopped at Wv). */
+static void edit_tab_reaches_wo(void **state)
+{
+    Fix *f = open_yaml(read_lesson("lessons/08-two-heads.yaml"));
+    View *v = f->v;
+    keys(v, "6e");
+    for (int k = 0; k < 7; k++)
+        keys(v, "\t");
+    assert_int_equal(v->emat, M_WO);
+    assert_string_equal(v->msg, "Edit mode on Wo: every change is an action, so u undoes it.");
+    assert_shown("O = [O1 O2]  4×4 result                Wo  4×4 parameter"); /* beside what it multiplies */
+    v->ei = 0;
+    v->ej = 0;
+    keys(v, "0.25\r");
+    assert_string_equal(v->msg, "Wo[1][1] = 0.25: y₂₁ 1.367 → 0.696. u undoes it."); /* 0.25·0.895 + 0.5·0.944 */
+    assert_near(MAT_AT(&v->s.cur.m[M_WO], 0, 0), 0.25, 1e-15);
+    keys(v, "\t");
+    assert_int_equal(v->emat, M_Q);
     close_fix(f);
 }
 
@@ -476,6 +502,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(edit_before_qkv, setup, teardown),
         cmocka_unit_test_setup_teardown(actions_name_themselves, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_tab_names_matrix, setup, teardown),
+        cmocka_unit_test_setup_teardown(edit_tab_reaches_wo, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_empty_enter_cancels, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_field_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(save_refuses_folder, setup, teardown),

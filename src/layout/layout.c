@@ -445,8 +445,9 @@ static int edit_bands(Ctx *c, Band *b)
         for (MatId m = M_Q; m <= M_V; m++)
             add(&b[n], m == e ? mkbox(m, in->ei, ROLE_ROW, -1, in->ei, in->ej) : mkbox(m, -1, ROLE_ROW, -1, -1, -1));
     else {
-        MatId w = e == M_X ? M_WQ : e;
-        add(&b[n], e == M_X ? mkbox(M_X, in->ei, ROLE_ROW, -1, in->ei, in->ej) : mkbox(M_X, -1, ROLE_ROW, -1, -1, -1));
+        MatId w = e == M_X ? M_WQ : e; /* W_O goes with O, what it multiplies, once O is computed */
+        MatId in0 = e == M_WO && c->a->reached >= STAGE_OUTPUT ? M_O : M_X;
+        add(&b[n], e == M_X ? mkbox(M_X, in->ei, ROLE_ROW, -1, in->ei, in->ej) : mkbox(in0, -1, ROLE_ROW, -1, -1, -1));
         add(&b[n], e == M_X ? mkbox(w, -1, ROLE_ROW, -1, -1, -1) : mkbox(w, in->ei, ROLE_ROW, -1, in->ei, in->ej));
     }
     n++;

@@ -598,7 +598,8 @@ static int mode_prompt(View *v, wint_t ch, bool code)
 
 /* ---- edit mode: a cell cursor over Q K V X Wq Wk Wv -------------------------------- */
 
-static const MatId edit_cycle[] = {M_Q, M_K, M_V, M_X, M_WQ, M_WK, M_WV};
+/* Tab's cycle; W_O ends it in lessons that have one (stage 6). */
+static const MatId edit_cycle[] = {M_Q, M_K, M_V, M_X, M_WQ, M_WK, M_WV, M_WO};
 
 static void edit_clamp(View *v)
 {
@@ -681,7 +682,8 @@ static int edit_cursor_key(View *v, wint_t ch, bool code)
         size_t k = 0;
         while (edit_cycle[k] != v->emat)
             k++;
-        v->emat = edit_cycle[(k + 1) % (sizeof edit_cycle / sizeof *edit_cycle)];
+        size_t n = sizeof edit_cycle / sizeof *edit_cycle - (v->s.cur.has_wo ? 0 : 1);
+        v->emat = edit_cycle[(k + 1) % n];
         edit_clamp(v);
         say_edit_mat(v);
         return FLAG_REDRAW;
@@ -1064,7 +1066,7 @@ typedef struct {
  * "2" from "个". */
 static bool help_glue(const char *w, size_t n)
 {
-    return n > 0 && strspn(w, "0123456789.*=+-<>") >= n;
+    return n > 0 && strspn(w, "0123456789.*=+-<>()") >= n;
 }
 
 static bool help_breakable(const char *s, size_t k)
@@ -1073,7 +1075,8 @@ static bool help_breakable(const char *s, size_t k)
     while (a > 0 && s[a - 1] != ' ')
         a--;
     size_t b = strcspn(s + k + 1, " ");
-    return !help_glue(s + a, k - a) && !help_glue(s + k + 1, b);
+    bool number_next = s[k + 1] >= '0' && s[k + 1] <= '9'; /* "微调 0.1，" stays together */
+    return !help_glue(s + a, k - a) && !help_glue(s + k + 1, b) && !number_next;
 }
 
 /* The next line's length: fmt_wrap's, moved back to a space where the
@@ -1122,7 +1125,7 @@ static void help_key_width(const char *keys, const char *help, void *ctx)
 void keys_draw_help(View *v)
 {
     static HelpText h;
-    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number (- starts a negative one) then Enter sets, + / _ nudge by 0.1, Esc leaves.");
+    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv (Wo), a number (-0.5 too) then Enter sets, + / _ nudge by 0.1, Esc leaves.");
     int kw = 0;
     keys_help_lines(help_key_width, &kw);
     memset(&h, 0, sizeof h);

@@ -273,7 +273,8 @@ t_help_complete()
     expect $s "[1 X]" || return 1
     keys $s '?'
     expect $s "next step" "? did not open the help" || return 1
-    screen_re "^ +q +quit" || { fail "at 80×24 the help has no \"q  quit\" line"; return 1; }
+    wait_stable $s "Esc leaves." || { fail "the help's last line never came"; return 1; }
+    screen_re "^ +q, Ctrl-C +quit" || { fail "at 80×24 the help has no \"q, Ctrl-C  quit\" line"; return 1; }
     screen_re "^ +\? +this help" || { fail "at 80×24 the help has no \"?  this help\" line"; return 1; }
 }
 
@@ -642,6 +643,9 @@ t_big_help()
     for size in 120x40 80x24; do
         tm resize-window -t $s -x "${size%x*}" -y "${size#*x}"
         wait_until size_is $s "$size" || { fail "tmux did not resize to $size"; return 1; }
+        # (the view redraws on its next key poll, up to 250 ms after the
+        # resize; until then tmux shows the old frame cropped, stable too)
+        sleep 0.3
         wait_stable $s "next step" || { fail "the help is gone after resizing to $size"; return 1; }
         help_words "$SCREEN" >"$E2E_TMP/help.$size"
         if ! cmp -s "$E2E_TMP/help.200" "$E2E_TMP/help.$size"; then
