@@ -313,6 +313,48 @@ static void save_refuses_folder(void **state)
     close_fix(f);
 }
 
+/* A state whose lesson would fail its own --check is not saved, and the
+ * line says why: after X[1][1] = 1e308 (lesson 01 at step 8) the numbers
+ * are written 1.49e+307 and the scores are NaN, so step 8's narration no
+ * longer fits 80x24 (newcomer review 30: the file was written, then
+ * --check failed on it). After u the same save works, and the file
+ * passes the check (render's rule, layout_narration_fits at 80x24). */
+static void save_refuses_unchecked(void **state)
+{
+    char dir[] = "/tmp/qkv-keys-XXXXXX", line[160], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/nan.yaml", dir);
+    Fix *f = open_at(read_lesson("lessons/01-three-tokens.yaml"), 8);
+    View *v = f->v;
+    assert_int_equal(v->s.step, 7);
+    keys(v, ":X[1][1] = 1e308\r");
+    snprintf(line, sizeof line, "w\x15%s\r", path);
+    keys(v, line);
+    assert_string_equal(v->msg, "Not saved: with numbers this large, step 8's narration cannot be shown whole at "
+                                "80x24, so the saved lesson would fail qkvtutor --check. Use smaller numbers (u "
+                                "undoes the edit), then save.");
+    assert_int_equal(v->msg_role, ROLE_ERROR);
+    assert_int_equal(access(path, F_OK), -1);                  /* nothing written */
+    assert_true(session_dirty(&v->s));                          /* the edit is kept */
+    keys(v, ":X[1][1] = 2\r");                                  /* a number that fits: saved */
+    keys(v, line);
+    assert_int_equal(access(path, F_OK), 0);
+    Lesson l;
+    Session s;
+    char err[512];
+    assert_true(lesson_load_file(path, &l, err, sizeof err));
+    assert_true(session_init(&s, &l));
+    for (int k = 0; k < l.nsteps; k++) {
+        session_goto(&s, k);
+        assert_true(layout_narration_fits(&s, k, LANG_EN, 80, 24));
+    }
+    session_free(&s);
+    lesson_free(&l);
+    unlink(path);
+    rmdir(dir);
+    close_fix(f);
+}
+
 /* --at N opens the view at step N, with nothing marked as changed. */
 static void view_opens_at_step(void **state)
 {
@@ -506,6 +548,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(edit_empty_enter_cancels, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_field_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(save_refuses_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(save_refuses_unchecked, setup, teardown),
         cmocka_unit_test_setup_teardown(view_opens_at_step, setup, teardown),
         cmocka_unit_test_setup_teardown(asks_answered, setup, teardown),
         cmocka_unit_test_setup_teardown(training_keys, setup, teardown),

@@ -825,10 +825,50 @@ static int mode_answer(View *v, wint_t ch, bool code)
 
 /* ---- saving (w): a name, a confirmation before overwriting, an atomic write ---- */
 
+/* Would the lesson saved from this state pass its own --check? Its
+ * narration must show whole at 80x24 at every step; numbers from a million
+ * up (1e+308 in X) are written 1.49e+307, widen every matrix and leave the
+ * narration no room, and the scores may not even be numbers. False, with
+ * the reason in msg, when it would not. */
+static bool save_checks(View *v, char *msg, size_t len)
+{
+    size_t n = 0;
+    char *text = lesson_save_text(&v->s, &n), err[512];
+    Lesson l;
+    Session s;
+    bool ok = true;
+    if (!text || !lesson_load_buffer(v->save_path, text, n, &l, err, sizeof err)) {
+        free(text);
+        return true; /* out of memory: lesson_save says so itself */
+    }
+    free(text);
+    if (session_init(&s, &l)) {
+        for (int k = 0; k < l.nsteps && ok; k++) {
+            session_goto(&s, k);
+            for (int g = 0; g < 2 && ok; g++) {
+                Lang lang = g ? LANG_ZH : LANG_EN;
+                if (*text_get(&l.steps[k].say, lang) && !layout_narration_fits(&s, k, lang, 80, 24)) {
+                    snprintf(msg, len, _("Not saved: with numbers this large, step %d's narration cannot be shown "
+                                         "whole at 80x24, so the saved lesson would fail qkvtutor --check. Use "
+                                         "smaller numbers (u undoes the edit), then save."), k + 1);
+                    ok = false;
+                }
+            }
+        }
+        session_free(&s);
+    }
+    lesson_free(&l);
+    return ok;
+}
+
 static int do_save(View *v)
 {
     char err[512], msg[PROMPT_MAX + 160];
     v->mode = MODE_NORMAL;
+    if (!save_checks(v, err, sizeof err)) {
+        say_msg(v, ROLE_ERROR, err);
+        return FLAG_REDRAW;
+    }
     if (!lesson_save(&v->s, v->save_path, err, sizeof err)) {
         say_msg(v, ROLE_ERROR, err);
         return FLAG_REDRAW;
