@@ -456,7 +456,7 @@ t_edit_save()
     expect $s "α₁ = exp ÷ sum" "edit mode's arithmetic panel does not show the softmax row" || return 1
     expect_gone $s "0.313  0.337  0.350" "the A row did not change after Q[1][1] = 2" || return 1
     [ "$SCREEN" != "$before" ] || { fail "the screen did not change"; return 1; }
-    shown=$(row_after "A = softmax" 我 3 3) # edit mode shows S and A below Q K V
+    shown=$(row_after "A  3×3 result" 我 3 3) # edit mode shows S and A below Q K V (A by name where its formula has no room)
     [ -n "$shown" ] || { fail "cannot read A row 我 from the screen"; return 1; }
     keys $s Escape
     keys $s w
@@ -485,7 +485,7 @@ print(" ".join("%.3f" % x for x in d["matrices"]["A"][0]))' "$dir/saved.json" 2>
     s2=t_edit_save_reopen
     start $s2 80 24 "$BIN" "$dir/saved.yaml"
     expect $s2 "[4 softmax]" "the saved lesson does not open at the step it was saved at" || { stop $s2; return 1; }
-    got=$(row_after "A = softmax" 我 3 3)
+    got=$(row_after "A  3×3 result" 我 3 3)
     stop $s2
     [ "$got" = "$shown" ] || { fail "reopened: A row 我 is \"$got\", saved \"$shown\""; return 1; }
     return 0
