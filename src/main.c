@@ -134,6 +134,24 @@ static bool parse_seed(const char *s, unsigned long *seed)
     return *end == '\0' && v <= 4294967295ULL;
 }
 
+/* A mode flag (--list, --dump, --json, --check, --svg, --worksheet): two
+ * different ones are a usage error naming both, not "the last one wins".
+ * Returns -1 to go on, or 2. */
+static int set_mode(Options *o, Mode m)
+{
+    static const char *const flag[] = {[MODE_LIST] = "--list", [MODE_DUMP] = "--dump", [MODE_JSON] = "--json",
+                                       [MODE_CHECK] = "--check", [MODE_SVG] = "--svg",
+                                       [MODE_WORKSHEET] = "--worksheet"};
+    if (o->mode != MODE_VIEW && o->mode != m) {
+        fprintf(stderr, _("qkvtutor: %s and %s do not go together: each one chooses what qkvtutor does; give one of them"),
+                flag[o->mode], flag[m]);
+        fprintf(stderr, "%s\n", _("; see qkvtutor --help"));
+        return 2;
+    }
+    o->mode = m;
+    return -1;
+}
+
 /* Parse argv into *o. Returns -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
@@ -147,20 +165,20 @@ static int parse_args(int argc, char **argv, Options *o)
         {"worksheet", no_argument, 0, 'w'}, {"answers", no_argument, 0, OPT_ANSWERS},
         {"variant", required_argument, 0, OPT_VARIANT},
         {0, 0, 0, 0}};
-    int c;
+    int c, rc;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ldjcwL:hV", longs, NULL)) != -1) {
         switch (c) {
-        case 'l': o->mode = MODE_LIST; break;
-        case 'd': o->mode = MODE_DUMP; break;
-        case 'j': o->mode = MODE_JSON; break;
-        case 'c': o->mode = MODE_CHECK; break;
-        case 'S': o->mode = MODE_SVG; break;
+        case 'l': if ((rc = set_mode(o, MODE_LIST)) >= 0) return rc; break;
+        case 'd': if ((rc = set_mode(o, MODE_DUMP)) >= 0) return rc; break;
+        case 'j': if ((rc = set_mode(o, MODE_JSON)) >= 0) return rc; break;
+        case 'c': if ((rc = set_mode(o, MODE_CHECK)) >= 0) return rc; break;
+        case 'S': if ((rc = set_mode(o, MODE_SVG)) >= 0) return rc; break;
         case 'z':
             if (!parse_size(optarg, o))
                 return usage_error(_("--size takes COLSxROWS, such as 100x30, not \"%s\""), optarg);
             break;
-        case 'w': o->mode = MODE_WORKSHEET; break;
+        case 'w': if ((rc = set_mode(o, MODE_WORKSHEET)) >= 0) return rc; break;
         case OPT_ANSWERS: o->answers = true; break;
         case OPT_VARIANT:
             if (!parse_seed(optarg, &o->seed))
@@ -201,19 +219,23 @@ static int parse_args(int argc, char **argv, Options *o)
 }
 
 /* The built-in lesson named by a number ("2") or a name ("02-attend-to-itself",
- * "attend-to-itself"); -1 if none. */
+ * "attend-to-itself", or as --list prints it, "02-attend-to-itself.yaml");
+ * -1 if none. */
 static int find_embedded(const char *name)
 {
     int n = parse_count(name);
     if (n > 0)
         return n <= embedded_count ? n - 1 : -1;
+    size_t nl = strlen(name);
+    if (nl > 5 && strcmp(name + nl - 5, ".yaml") == 0)
+        nl -= 5;
     for (int k = 0; k < embedded_count; k++) {
         const char *base = strrchr(embedded_lessons[k].name, '/');
         base = base ? base + 1 : embedded_lessons[k].name;
         size_t len = strcspn(base, ".");
         const char *bare = strchr(base, '-');
-        if ((strlen(name) == len && strncmp(base, name, len) == 0) ||
-            (bare && strlen(name) == len - (size_t)(bare + 1 - base) && strncmp(bare + 1, name, strlen(name)) == 0))
+        if ((nl == len && strncmp(base, name, len) == 0) ||
+            (bare && nl == len - (size_t)(bare + 1 - base) && strncmp(bare + 1, name, nl) == 0))
             return k;
     }
     return -1;

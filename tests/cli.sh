@@ -41,6 +41,15 @@ check "--variant, written-out weights" 2 'qkvtutor: --variant 7: lessons/03-scal
 check "--worksheet with --at" 2 'qkvtutor: --at goes with --dump, --json or the view; a worksheet covers every step; see qkvtutor --help' --worksheet --at 2 1
 check "--variant in Chinese" 2 'qkvtutor: --variant 要和 --worksheet、--dump 或 --json 一起用；参见 qkvtutor --help' --lang zh --variant 7 1
 check "--worksheet --answers --variant" 0 '' --worksheet --answers --variant 4294967295 1
+# Two modes at once (newcomer review 24: the last one won, and --check --json
+# printed JSON and exited 0 on a failing expectation): a usage error naming both.
+for pair in "--check --json" "--json --check" "--check --dump" "--json --dump" "--worksheet --json" "--svg --dump" "--list --worksheet"; do
+    set -- $pair
+    check "$1 with $2" 2 "qkvtutor: $1 and $2 do not go together: each one chooses what qkvtutor does; give one of them; see qkvtutor --help" $pair 1
+done
+check "-dj (short flags)" 2 'qkvtutor: --dump and --json do not go together: each one chooses what qkvtutor does; give one of them; see qkvtutor --help' -dj 1
+check "--dump twice" 0 '' --dump -d 1
+check "two modes in Chinese" 2 'qkvtutor：--check 和 --json 不能一起用：每个都决定 qkvtutor 做什么；只给其中一个；参见 qkvtutor --help' --lang zh --check --json 1
 check "--version" 0 '' --version
 [ "$("$BIN" -V)" = "qkvtutor 0.2.0" ] && { pass=$((pass + 1)); echo "ok: -V says 0.2.0"; } ||
     { failn=$((failn + 1)); echo "FAIL: -V says \"$("$BIN" -V)\", not \"qkvtutor 0.2.0\""; }
@@ -70,6 +79,18 @@ check "--list" 0 '' --list
 check "--check by name" 0 '' --check attend-to-itself
 "$BIN" --list | grep -q '^ 5  05-parameters-vs-results.yaml' && { pass=$((pass + 1)); echo "ok: --list names lesson 5"; } ||
     { failn=$((failn + 1)); echo "FAIL: --list does not name lesson 5"; }
+# Every name --list prints opens that lesson, from outside the repository
+# (newcomer review 23: "02-attend-to-itself.yaml" was refused).
+case $BIN in /*) ABS=$BIN ;; *) ABS=$(pwd)/$BIN ;; esac
+"$BIN" --list | while read -r num name _; do
+    title=$(cd "$T" && "$ABS" --json "$name" 2>&1 | sed -n 's/^{"format":"qkvtutor\/1","title":"\([^"]*\)".*/\1/p')
+    want=$(cd "$T" && "$ABS" --json "$num" | sed -n 's/^{"format":"qkvtutor\/1","title":"\([^"]*\)".*/\1/p')
+    if [ -n "$title" ] && [ "$title" = "$want" ]; then echo "ok: the --list name $name opens lesson $num"
+    else echo "FAIL: the --list name $name does not open lesson $num (got \"$title\")"; fi
+done >"$T/names"
+cat "$T/names"
+pass=$((pass + $(grep -c '^ok' "$T/names"))); failn=$((failn + $(grep -c '^FAIL' "$T/names")))
+check "a --list name, mistyped" 2 'qkvtutor: no lesson "02-attend.yaml": not a file, nor a built-in lesson (see qkvtutor --list)' --json 02-attend.yaml
 
 # A failing expectation: exit 1 and a line naming the place and the numbers.
 sed 's/\[0.313, 0.337, 0.350\]/[0.313, 0.337, 0.351]/' lessons/01-three-tokens.yaml >"$T/wrong.yaml"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lesson/i18n.h"
+#include "lesson/live.h"
 #include "lesson/session.h"
 #include "screen.h"
 #include "view/view_int.h"
@@ -89,6 +90,15 @@ static void keys(View *v, const char *s)
     view_keys(v, s);
     view_draw(v);
 }
+
+static bool shown(const char *text)
+{
+    int x;
+    return screen_find(text, &x) >= 0;
+}
+
+#define assert_shown(t) do { if (!shown(t)) { char *s_ = screen_text(); \
+    print_error("not on screen: %s\n%s", t, s_); free(s_); fail(); } } while (0)
 
 /* Lesson 02 at step 1: 3 and 1 stay and say the lesson has no such step;
  * End then 3 stays at the last step (it jumped back to step 1). */
@@ -171,10 +181,22 @@ static void actions_name_themselves(void **state)
     assert_string_equal(v->msg, "Q[1][1] = 2: q₁₁ 0.363 → 2.000. u undoes it.");
     keys(v, "+");
     assert_string_equal(v->msg, "Q[1][1] + 0.1: q₁₁ 2.000 → 2.100. u undoes it.");
-    keys(v, "-");
+    keys(v, "_");
     assert_string_equal(v->msg, "Q[1][1] − 0.1: q₁₁ 2.100 → 2.000. u undoes it.");
     keys(v, "u");
     assert_string_equal(v->msg, "undo Q[1][1] = 2: q₁₁ 2.000 → 2.100. Ctrl-R redoes it."); /* what the nudge set */
+    /* - starts a negative number (it used to nudge, then the field read 0.5) */
+    int n = v->s.nedits;
+    keys(v, "-0.5");
+    assert_true(v->editing);
+    assert_shown(" Q[1][1] = -0.5");
+    keys(v, "\r");
+    assert_string_equal(v->msg, "Q[1][1] = -0.5: q₁₁ 2.100 → −0.500. u undoes it.");
+    assert_int_equal(v->s.nedits, n + 1);                       /* one action, not a nudge and a set */
+    assert_near(MAT_AT(&v->s.cur.m[M_Q], 0, 0), -0.5, 1e-15);
+    keys(v, "−1\r");                                            /* U+2212 too */
+    assert_near(MAT_AT(&v->s.cur.m[M_Q], 0, 0), -1.0, 1e-15);
+    assert_shown(" ←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave");
     close_fix(f);
     /* The softmax stage (lesson 02's Space s Space): the line. */
     f = open_yaml(LESSON2);
@@ -202,6 +224,32 @@ static void edit_tab_names_matrix(void **state)
     keys(f->v, "\t\t\t");
     assert_int_equal(f->v->emat, M_WQ);
     assert_string_equal(f->v->msg, "Edit mode on Wq: every change is an action, so u undoes it.");
+    keys(f->v, "\t\t\t");                                    /* no W_O here: Wv, then Q again */
+    assert_int_equal(f->v->emat, M_Q);
+    close_fix(f);
+}
+
+static char *read_lesson(const char *path);
+
+/* In a lesson with W_O (08) Tab reaches Wo after Wv, and a number sets its
+ * cell (newcomer review 29: the cycle stopped at Wv). */
+static void edit_tab_reaches_wo(void **state)
+{
+    Fix *f = open_yaml(read_lesson("lessons/08-two-heads.yaml"));
+    View *v = f->v;
+    keys(v, "6e");
+    for (int k = 0; k < 7; k++)
+        keys(v, "\t");
+    assert_int_equal(v->emat, M_WO);
+    assert_string_equal(v->msg, "Edit mode on Wo: every change is an action, so u undoes it.");
+    assert_shown("O = [O1 O2]  4×4 result                Wo  4×4 parameter"); /* beside what it multiplies */
+    v->ei = 0;
+    v->ej = 0;
+    keys(v, "0.25\r");
+    assert_string_equal(v->msg, "Wo[1][1] = 0.25: y₂₁ 1.367 → 0.696. u undoes it."); /* 0.25·0.895 + 0.5·0.944 */
+    assert_near(MAT_AT(&v->s.cur.m[M_WO], 0, 0), 0.25, 1e-15);
+    keys(v, "\t");
+    assert_int_equal(v->emat, M_Q);
     close_fix(f);
 }
 
@@ -265,6 +313,48 @@ static void save_refuses_folder(void **state)
     close_fix(f);
 }
 
+/* A state whose lesson would fail its own --check is not saved, and the
+ * line says why: after X[1][1] = 1e308 (lesson 01 at step 8) the numbers
+ * are written 1.49e+307 and the scores are NaN, so step 8's narration no
+ * longer fits 80x24 (newcomer review 30: the file was written, then
+ * --check failed on it). After u the same save works, and the file
+ * passes the check (render's rule, layout_narration_fits at 80x24). */
+static void save_refuses_unchecked(void **state)
+{
+    char dir[] = "/tmp/qkv-keys-XXXXXX", line[160], path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/nan.yaml", dir);
+    Fix *f = open_at(read_lesson("lessons/01-three-tokens.yaml"), 8);
+    View *v = f->v;
+    assert_int_equal(v->s.step, 7);
+    keys(v, ":X[1][1] = 1e308\r");
+    snprintf(line, sizeof line, "w\x15%s\r", path);
+    keys(v, line);
+    assert_string_equal(v->msg, "Not saved: with numbers this large, step 8's narration cannot be shown whole at "
+                                "80x24, so the saved lesson would fail qkvtutor --check. Use smaller numbers (u "
+                                "undoes the edit), then save.");
+    assert_int_equal(v->msg_role, ROLE_ERROR);
+    assert_int_equal(access(path, F_OK), -1);                  /* nothing written */
+    assert_true(session_dirty(&v->s));                          /* the edit is kept */
+    keys(v, ":X[1][1] = 2\r");                                  /* a number that fits: saved */
+    keys(v, line);
+    assert_int_equal(access(path, F_OK), 0);
+    Lesson l;
+    Session s;
+    char err[512];
+    assert_true(lesson_load_file(path, &l, err, sizeof err));
+    assert_true(session_init(&s, &l));
+    for (int k = 0; k < l.nsteps; k++) {
+        session_goto(&s, k);
+        assert_true(layout_narration_fits(&s, k, LANG_EN, 80, 24));
+    }
+    session_free(&s);
+    lesson_free(&l);
+    unlink(path);
+    rmdir(dir);
+    close_fix(f);
+}
+
 /* --at N opens the view at step N, with nothing marked as changed. */
 static void view_opens_at_step(void **state)
 {
@@ -293,14 +383,6 @@ static char *read_lesson(const char *path)
     return buf;
 }
 
-static bool shown(const char *text)
-{
-    int x;
-    return screen_find(text, &x) >= 0;
-}
-
-#define assert_shown(t) do { if (!shown(t)) { char *s_ = screen_text(); \
-    print_error("not on screen: %s\n%s", t, s_); free(s_); fail(); } } while (0)
 
 /* Exercises (tests/live/templates-asks.yaml): the asked cell is "?" in the
  * matrix, the arithmetic and the narration; digits open the answer field
@@ -418,6 +500,55 @@ static void training_keys(void **state)
     close_fix(f);
 }
 
+/* Ctrl-C is a reflex for "cancel": it closes the ':' prompt, the cell
+ * editor, the save name, the answer field and the help first (the line
+ * typed is dropped, nothing else); with unsaved edits it asks like q, and
+ * Ctrl-C at that question stays; with nothing to lose it quits. */
+static void ctrl_c_cancels_then_asks(void **state)
+{
+    Fix *f = open_yaml(LESSON2);
+    View *v = f->v;
+    keys(v, ":Q[1] = K[1]\r");
+    assert_true(session_dirty(&v->s));
+    keys(v, ":X[1");
+    assert_int_equal(v->mode, MODE_PROMPT);
+    assert_true(view_key(v, 3, false));                         /* the prompt closes, the view stays */
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_int_equal(v->s.nedits, 1);                           /* the edit is kept */
+    keys(v, "e0.7");
+    assert_true(v->editing);
+    assert_true(view_key(v, 3, false));                         /* the cell editor closes, edit mode stays */
+    assert_int_equal(v->mode, MODE_EDIT);
+    assert_false(v->editing);
+    assert_int_equal(v->s.nedits, 1);
+    keys(v, "\x1b" "w");
+    assert_int_equal(v->mode, MODE_SAVE);
+    assert_true(view_key(v, 3, false));
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_string_equal(v->msg, "Not saved.");
+    keys(v, "?");
+    assert_true(view_key(v, 3, false));
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_true(view_key(v, 3, false));                         /* unsaved edits: it asks */
+    assert_int_equal(v->mode, MODE_CONFIRM);
+    assert_string_equal(v->msg, "You have unsaved edits. Quit anyway? y quits, w saves, any other key stays.");
+    assert_true(view_key(v, 3, false));                         /* a second Ctrl-C stays */
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_true(view_key(v, 3, false));
+    assert_false(view_key(v, 'y', false));                      /* y quits */
+    close_fix(f);
+    f = open_yaml(LESSON2);                                     /* nothing to lose: Ctrl-C quits */
+    assert_false(view_key(f->v, 3, false));
+    close_fix(f);
+    f = open_yaml(read_lesson("tests/live/templates-asks.yaml")); /* the answer field */
+    keys(f->v, "n3");
+    assert_int_equal(f->v->mode, MODE_ANSWER);
+    assert_true(view_key(f->v, 3, false));
+    assert_int_equal(f->v->mode, MODE_NORMAL);
+    assert_true(session_ask_open(&f->v->s) >= 0);               /* still open, not graded */
+    close_fix(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,12 +557,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(edit_before_qkv, setup, teardown),
         cmocka_unit_test_setup_teardown(actions_name_themselves, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_tab_names_matrix, setup, teardown),
+        cmocka_unit_test_setup_teardown(edit_tab_reaches_wo, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_empty_enter_cancels, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_field_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(save_refuses_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(save_refuses_unchecked, setup, teardown),
         cmocka_unit_test_setup_teardown(view_opens_at_step, setup, teardown),
         cmocka_unit_test_setup_teardown(asks_answered, setup, teardown),
         cmocka_unit_test_setup_teardown(training_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(ctrl_c_cancels_then_asks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

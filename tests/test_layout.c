@@ -24,7 +24,7 @@ typedef enum { MODE_NORMAL, MODE_EDIT, MODE_PRESENT, MODE_COUNT } GridMode;
 
 static const char *mode_name[] = {"normal", "edit", "present"};
 static const char normal_bar[] = " Space next  PgUp back  ←↑↓→ focus  e edit  : action  s scale  ? help  q quit";
-static const char edit_bar[] = " ←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave";
+static const char edit_bar[] = " ←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave";
 
 /* A lesson and a session on it, with the View's focus. */
 typedef struct {
@@ -303,6 +303,33 @@ static void weights_shown(const Case *c, int i)
 }
 
 /* Every rule, on the case laid out in c->p. */
+static void row_text(const Plan *p, int y, int x0, int x1, char *out, size_t len);
+
+/* Box titles (newcomer review 17): two blanks or more between the titles
+ * of boxes side by side, and every result box says "result" (结果), at
+ * every size, in every mode and language. */
+static void titles_apart(const Case *c)
+{
+    const Plan *p = &c->p;
+    for (int k = 0; k < p->nbox; k++) {
+        const PlanBox *b = &p->box[k];
+        int end = c->in.cols;
+        for (int m = 0; m < p->nbox; m++)
+            if (m != k && p->box[m].y == b->y && p->box[m].x > b->x && p->box[m].x < end)
+                end = p->box[m].x;
+        char t[512], gap[64];
+        row_text(p, b->y, b->x, end, t, sizeof t);
+        if (end < c->in.cols) {
+            row_text(p, b->y, end - 2, end, gap, sizeof gap);
+            if (strcmp(gap, "  ") != 0)
+                fail_msg("%s: the title \"%s\" runs into the next box's", c->where, t);
+        }
+        const char *role = _("result"); /* (a narrow W may lose "parameter", dots "not yet") */
+        if (!b->placeholder && !attn_mat_is_param(b->id) && b->id != M_X && !strstr(t, role))
+            fail_msg("%s: the title \"%s\" does not say \"%s\"", c->where, t, role);
+    }
+}
+
 static void check_case(Case *c)
 {
     static char buf[1 << 16];
@@ -310,6 +337,7 @@ static void check_case(Case *c)
     if (c->p.too_small || c->p.oom)
         fail_msg("%s: too small or out of memory", c->where);
     runs_fit(c);
+    titles_apart(c);
     Explain e;
     if (explained(c, &e)) {
         MatId rm = e.kind == EX_SOFTMAX ? attn_shown(&c->s.cur, M_A, e.head) : e.mat;
@@ -846,6 +874,162 @@ static void test_ribbon_scale(void **state)
     unload(&c);
 }
 
+/* Edit mode keeps the row labels of the box that leads its band: at
+ * stages 3-5 S, A and O sit below Q K V, and S came without its token
+ * labels (newcomer review 18). Every step of lessons 01, 03 and 07 at
+ * stage 3 and later, edit mode, every size, en and zh. */
+static void test_edit_labels(void **state)
+{
+    static const char *const lessons[] = {"lessons/01", "lessons/03", "lessons/07"};
+    int checked = 0;
+    for (size_t k = 0; k < sizeof lessons / sizeof *lessons; k++) {
+        Case c;
+        load_builtin(&c, lessons[k]);
+        for (int step = 0; step < session_steps(&c.s); step++) {
+            session_goto(&c.s, step);
+            if (session_stage(&c.s) < STAGE_SCORES)
+                continue;
+            for (int lg = 0; lg < 2; lg++)
+                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                    i18n_set(lg ? LANG_ZH : LANG_EN, "build/locale");
+                    view_state(&c, MODE_EDIT, lg ? LANG_ZH : LANG_EN, sizes[z][0], sizes[z][1]);
+                    layout_plan(&c.in, &c.p);
+                    for (int b = 0; b < c.p.nbox; b++) {
+                        const PlanBox *x = &c.p.box[b];
+                        bool first = true;
+                        for (int m = 0; m < c.p.nbox; m++)
+                            first = first && !(c.p.box[m].y == x->y && c.p.box[m].x < x->x);
+                        if (!first || attn_mat_is_param(x->id) || x->placeholder)
+                            continue;
+                        for (int i = x->r0; i < x->r0 + x->nr; i++) {
+                            char lab[256], want[256];
+                            row_text(&c.p, x->cy + (i - x->r0) * x->step, x->x, x->cx, lab, sizeof lab);
+                            snprintf(want, sizeof want, "%s", lesson_token(&c.l, &c.s.cur, i));
+                            if (!strstr(lab, want))
+                                fail_msg("%s step %d edit %s %dx%d: %s's row %d has no label %s (\"%s\")", lessons[k],
+                                         step + 1, lg ? "zh" : "en", sizes[z][0], sizes[z][1],
+                                         attn_mat_name(x->id), i + 1, want, lab);
+                            checked++;
+                        }
+                    }
+                }
+        }
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_true(checked > 500);
+}
+
+/* The lesson's title in the header is whole, or cut ending in "…" (it was
+ * cut mid-word, "what a swap d"), at every size, en and zh; at 60x18
+ * "qkvtutor · " gives way first. (Newcomer review 20.) */
+static void test_header_title(void **state)
+{
+    int cut = 0;
+    for (int k = 0; k < embedded_count; k++) {
+        Case c;
+        load(&c, embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len);
+        for (int lg = 0; lg < 2; lg++)
+            for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                Lang lang = lg ? LANG_ZH : LANG_EN;
+                char row[1024], safe[512];
+                i18n_set(lang, "build/locale");
+                view_state(&c, MODE_NORMAL, lang, sizes[z][0], sizes[z][1]);
+                layout_plan(&c.in, &c.p);
+                row_text(&c.p, 0, 0, sizes[z][0], row, sizeof row);
+                text_sanitize(text_get(&c.l.title, lang), safe, sizeof safe, false);
+                if (strstr(row, safe))
+                    continue;
+                char *dots = strstr(row, "…");
+                if (!dots)
+                    fail_msg("%s %s %dx%d: the title is cut without \"…\": %s", embedded_lessons[k].name,
+                             lg ? "zh" : "en", sizes[z][0], sizes[z][1], row);
+                size_t n = (size_t)(dots - row) - 1; /* after the leading blank */
+                assert_true(n > 0 && strncmp(row + 1, safe, n) == 0);
+                cut++;
+            }
+        if (k == 0) {
+            char row[1024];
+            i18n_set(LANG_EN, "build/locale");
+            view_state(&c, MODE_PRESENT, LANG_EN, 60, 18);
+            layout_plan(&c.in, &c.p);
+            row_text(&c.p, 0, 0, 60, row, sizeof row);
+            assert_string_equal(row, " Three tokens through self-atte…  1/14 · scale none · naive ");
+        }
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_true(cut > 3);
+}
+
+/* The note after an x-line shows in Chinese as in English (it looked for
+ * "   (" and the Chinese note opens with "（"): written in the lesson, and
+ * set by the lesson at step 4 (lesson 05). (Newcomer review 21.) */
+static void test_x_note_zh(void **state)
+{
+    static const struct {
+        Lang lang;
+        int step;
+        const char *want;
+    } cases[] = {
+        {LANG_EN, 0, "x₁ = [1.000, 0.000, 0.000, 0.000]   (the input: written in the lesson, one row per token)"},
+        {LANG_ZH, 0, "x₁ = [1.000, 0.000, 0.000, 0.000]   （输入：写在课程里，每个词一行）"},
+        {LANG_EN, 3, "x₃ = [0.000, 0.000, 0.800, −0.600]   (the input: set by the lesson at step 4)"},
+        {LANG_ZH, 3, "x₃ = [0.000, 0.000, 0.800, −0.600]   （输入：由课程在第 4 步设定）"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        Case c;
+        char lines[4][FMT_LINE];
+        FmtOpt fo = {3, false, false};
+        i18n_set(cases[k].lang, "build/locale");
+        load_builtin(&c, cases[k].step ? "lessons/05" : "lessons/01");
+        session_goto(&c.s, cases[k].step);
+        int i = cases[k].step ? 2 : 0;
+        assert_int_equal(layout_arith(&c.s, M_X, i, 0, true, &fo, lines, 4), 1);
+        assert_string_equal(lines[0], cases[k].want);
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+}
+
+/* Lesson 8's ribbon and head indicator never overlap: at 60x18 in
+ * presentation (en and zh) only the current stage keeps its name, the
+ * indicator stands whole at the right; at 100x30 every stage is named.
+ * Stage 6 reads "6 O·Wo" (it read "6 ·Wo"). (Newcomer review 16.) */
+static void test_ribbon_heads(void **state)
+{
+    static const struct {
+        Lang lang;
+        int cols, rows, stage;
+        const char *want;
+    } cases[] = {
+        {LANG_EN, 60, 18, STAGE_SOFTMAX, "  1 ▸ 2 ▸ 3 ▸[4 softmax]▸ 5 ▸ 6                    head 2/2"},
+        {LANG_EN, 60, 18, STAGE_PROJECT, "  1 ▸ 2 ▸ 3 ▸ 4 ▸ 5 ▸[6 O·Wo]                      head 2/2"},
+        {LANG_ZH, 60, 18, STAGE_SOFTMAX, "  1 ▸ 2 ▸ 3 ▸[4 softmax]▸ 5 ▸ 6                      头 2/2"},
+        {LANG_ZH, 60, 18, STAGE_PROJECT, "  1 ▸ 2 ▸ 3 ▸ 4 ▸ 5 ▸[6 O·Wo]                        头 2/2"},
+        {LANG_EN, 100, 30, STAGE_PROJECT,
+         "  1 X ▸ 2 Q K V ▸ 3 QKᵀ/√d ▸ 4 softmax ▸ 5 A·V ▸[6 O·Wo]                                   head 2/2"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        Case c;
+        char row[1024];
+        i18n_set(cases[k].lang, "build/locale");
+        load_builtin(&c, "lessons/08");
+        assert_true(session_goto_stage(&c.s, cases[k].stage));
+        session_set_head(&c.s, 2);
+        view_state(&c, cases[k].cols == 60 ? MODE_PRESENT : MODE_NORMAL, cases[k].lang, cases[k].cols, cases[k].rows);
+        session_set_head(&c.s, 2);
+        layout_plan(&c.in, &c.p);
+        row_text(&c.p, 1, 0, cases[k].cols, row, sizeof row);
+        for (size_t n = strlen(row); n > 0 && row[n - 1] == ' ';)
+            row[--n] = '\0';
+        if (strcmp(row, cases[k].want) != 0)
+            fail_msg("case %zu: the ribbon reads\n\"%s\", want\n\"%s\"", k, row, cases[k].want);
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+}
+
 /* Below 60x18 the plan is one message saying so; at 60x18 it is a frame. */
 static void test_too_small(void **state)
 {
@@ -955,6 +1139,10 @@ int main(void)
         cmocka_unit_test(test_very_wide),
         cmocka_unit_test(test_status_whole),
         cmocka_unit_test(test_ribbon_scale),
+        cmocka_unit_test(test_ribbon_heads),
+        cmocka_unit_test(test_x_note_zh),
+        cmocka_unit_test(test_header_title),
+        cmocka_unit_test(test_edit_labels),
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_narration_fits),
         cmocka_unit_test(test_hit),

@@ -318,6 +318,97 @@ static void test_help(void **state)
     close_fix(f);
 }
 
+/* The words of the screen, one per line, sorted, without the help's
+ * scroll line ("lines 1-15 of 32 · ..."). */
+static void help_words(char *out, size_t len, bool append)
+{
+    char *t = screen_text(), *save = NULL;
+    if (!append)
+        out[0] = '\0';
+    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strstr(line, "lines ") && strstr(line, " of "))
+            continue;
+        char *ws = NULL;
+        for (char *w = strtok_r(line, " ", &ws); w; w = strtok_r(NULL, " ", &ws)) {
+            char key[96];
+            snprintf(key, sizeof key, "\n%s\n", w);
+            if (!strstr(out, key) && strlen(out) + strlen(key) < len)
+                snprintf(out + strlen(out), len - strlen(out), "%s", key + (out[0] ? 1 : 0));
+        }
+    }
+    free(t);
+}
+
+/* At 60x18 (the smallest size, and presentation's) the help does not fit:
+ * it wraps each description under itself (nothing cut on the right), says
+ * which lines are shown, and scrolls with Down/j, PgDn/Space, Up/k, End;
+ * every word of the 200x60 help is reachable. (Newcomer review 15: the
+ * last four entries were missing and nothing scrolled.) */
+static void test_help_scrolls(void **state)
+{
+    static char all[8192], small[8192];
+    screen_resize(60, 200);
+    Fix *f = open_plain("lessons/01", &dark);
+    view_keys(f->v, "?");
+    view_draw(f->v);
+    help_words(all, sizeof all, false);
+    assert_false(on_screen("lines 1-"));                        /* it all fits: no scroll line */
+    screen_resize(18, 60);
+    view_draw(f->v);
+    assert_on_screen("lines 1-15 of 32 · ↓ j PgDn Space more · ↑ k PgUp back");
+    assert_on_screen(":                      action prompt, e.g.");
+    assert_on_screen("                       Q[1] = K[1] * 5"); /* the example kept whole */
+    assert_false(on_screen("q, Ctrl-C"));
+    help_words(small, sizeof small, false);
+    view_keys(f->v, "j");
+    view_draw(f->v);
+    assert_on_screen("lines 2-16 of 32");
+    for (int k = 0; k < 4; k++) {
+        view_keys(f->v, " ");
+        view_draw(f->v);
+        help_words(small, sizeof small, true);
+        char *t = screen_text();
+        for (char *line = t; *line; line = strchr(line, '\n') + 1) { /* nothing reaches the edge */
+            size_t n = strcspn(line, "\n");
+            char one[512];
+            snprintf(one, sizeof one, "%.*s", (int)n, line);
+            assert_true(text_width(one) < 60);
+        }
+        free(t);
+    }
+    assert_on_screen("lines 18-32 of 32");                      /* Space stops at the end */
+    assert_on_screen("q, Ctrl-C              quit");
+    assert_on_screen("Esc leaves.");
+    for (char *w = all; *w; w = strchr(w, '\n') + 1) {           /* every word is reachable */
+        char key[96];
+        snprintf(key, sizeof key, "\n%.*s\n", (int)strcspn(w, "\n"), w);
+        if (!strstr(small, key) && strncmp(small, key + 1, strlen(key) - 1) != 0)
+            fail_msg("at 60x18 the help never shows \"%.*s\"", (int)strcspn(w, "\n"), w);
+    }
+    view_key(f->v, KEY_PPAGE, true);
+    view_draw(f->v);
+    assert_on_screen("lines 4-18 of 32");
+    view_key(f->v, KEY_HOME, true);
+    view_draw(f->v);
+    assert_on_screen("lines 1-15 of 32");
+    view_key(f->v, KEY_END, true);
+    view_keys(f->v, "\x1b?");                                   /* it opens again at the top */
+    view_draw(f->v);
+    assert_on_screen("lines 1-15 of 32");
+    view_keys(f->v, "\x1b");
+    /* zh: wrapped too, the last entries reachable */
+    i18n_set(LANG_ZH, "build/locale");
+    view_keys(f->v, "?");
+    view_draw(f->v);
+    assert_on_screen("第 1-15 行/共 27 · ↓ j PgDn Space 往下 · ↑ k PgUp 往上");
+    view_key(f->v, KEY_END, true);
+    view_draw(f->v);
+    assert_on_screen("q, Ctrl-C              退出");
+    assert_on_screen("微调 0.1，Esc 离开");                      /* never "微调" / "0.1" */
+    i18n_set(LANG_EN, NULL);
+    close_fix(f);
+}
+
 static char *big_lesson(int n)
 {
     static char buf[1 << 16];
@@ -647,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_edit_mode),
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_help_scrolls),
         cmocka_unit_test(test_sixteen_tokens_scroll),
         cmocka_unit_test(test_ascii_fallback),
         cmocka_unit_test(test_hostile_title),

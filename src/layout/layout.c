@@ -446,8 +446,9 @@ static int edit_bands(Ctx *c, Band *b)
         for (MatId m = M_Q; m <= M_V; m++)
             add(&b[n], m == e ? mkbox(m, in->ei, ROLE_ROW, -1, in->ei, in->ej) : mkbox(m, -1, ROLE_ROW, -1, -1, -1));
     else {
-        MatId w = e == M_X ? M_WQ : e;
-        add(&b[n], e == M_X ? mkbox(M_X, in->ei, ROLE_ROW, -1, in->ei, in->ej) : mkbox(M_X, -1, ROLE_ROW, -1, -1, -1));
+        MatId w = e == M_X ? M_WQ : e; /* W_O goes with O, what it multiplies, once O is computed */
+        MatId in0 = e == M_WO && c->a->reached >= STAGE_OUTPUT ? M_O : M_X;
+        add(&b[n], e == M_X ? mkbox(M_X, in->ei, ROLE_ROW, -1, in->ei, in->ej) : mkbox(in0, -1, ROLE_ROW, -1, -1, -1));
         add(&b[n], e == M_X ? mkbox(w, -1, ROLE_ROW, -1, -1, -1) : mkbox(w, in->ei, ROLE_ROW, -1, in->ei, in->ej));
     }
     n++;
@@ -770,20 +771,36 @@ static Role cell_role(const Ctx *c, const Box *b, int i, int j, unsigned *flags)
     return ROLE_NORMAL;
 }
 
+/* What a box's title says it is. */
+static const char *box_role(const Box *b)
+{
+    return b->placeholder ? _("not yet") : attn_mat_is_param(b->id) ? _("parameter")
+           : b->id == M_X ? _("input") : _("result");
+}
+
+/* The width of a box's whole title: "A = softmax(S)  3×3 result". */
+static int box_title_width(Ctx *c, const Box *b)
+{
+    const Mat *m = &c->a->m[b->id];
+    char t[64], line[160];
+    snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, sym(c, "×", "x"), m->cols);
+    return text_width(line) + 1 + text_width(box_role(b));
+}
+
 /* The title line: name, shape, and whether it is a parameter or a result. */
 static void box_title_line(Ctx *c, const Box *b, int y, int x, int w)
 {
     const Mat *m = &c->a->m[b->id];
     char t[64], line[160];
-    const char *role = b->placeholder                ? _("not yet")
-                       : attn_mat_is_param(b->id) ? _("parameter")
-                       : b->id == M_X              ? _("input")
-                                                   : _("result");
+    const char *role = box_role(b);
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, sym(c, "×", "x"), m->cols);
-    /* No room for the formula (or, for dots, for the formula and "not yet"):
-     * the name alone. */
-    if (text_width(line) > w || (b->placeholder && text_width(line) + 1 + text_width(role) > w))
+    /* No room for the formula and the role ("result", "not yet"): the name
+     * and the shape, else the name alone, so every box keeps saying what it
+     * is; the role goes last, only where not even "K result" fits. */
+    if (text_width(line) + 1 + text_width(role) > w)
         snprintf(line, sizeof line, "%s  %d%s%d", attn_mat_name(b->id), m->rows, sym(c, "×", "x"), m->cols);
+    if (text_width(line) + 1 + text_width(role) > w && text_width(attn_mat_name(b->id)) + 1 + text_width(role) <= w)
+        snprintf(line, sizeof line, "%s", attn_mat_name(b->id));
     int used = put(c, y, x, w, line, b->placeholder ? ROLE_DIM : ROLE_TITLE);
     if (used + 1 + text_width(role) <= w) /* the role whole, or not at all */
         put(c, y, x + used + 1, w - used - 1, role,
@@ -970,7 +987,8 @@ static void focus_marks(Ctx *c, const Box *b, int y, int x, int lw, int cw, int 
 }
 
 /* Lay out one box in a w x h area; its title may take `more` columns of
- * the blank to its right. */
+ * the blank to its right (negative: it stops that many short, so two
+ * blanks always part it from the next box's title). */
 static void box(Ctx *c, const Box *b, int y, int x, int w, int h, int more)
 {
     const Mat *m = &c->a->m[b->id];
@@ -1040,6 +1058,8 @@ static int band_keep(const Ctx *c, const Band *b)
  * which then light up the row any of them works on. */
 static void share_labels(const Ctx *c, Band *b)
 {
+    if (b->n > 0) /* the first box labels its rows (a box moved from another band may come without) */
+        b->box[0].nolabel = false;
     for (int k = 1; k < b->n; k++) {
         const Box *f = &b->box[0], *x = &b->box[k];
         /* A key's row (K at the scores stage) keeps its own labels when
@@ -1174,9 +1194,19 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
         }
         total = squeeze(b, need, any, last, total, w, 1);
     }
+    /* Room to spare: a box whose whole title is wider than its cells gets
+     * the columns it needs, so the title keeps its formula. */
+    for (int k = 0; k < b->n && total < w; k++) {
+        int want = box_title_width(c, &b->box[k]) - need[k] - (k + 1 < b->n ? gap - 2 : 0);
+        if (want > 0) {
+            int more = want < w - total ? want : w - total;
+            need[k] += more;
+            total += more;
+        }
+    }
     int x = 1;
     for (int k = 0; k < b->n; k++) {
-        box(c, &b->box[k], y, x, need[k], h, k + 1 < b->n ? gap - 1 : 0);
+        box(c, &b->box[k], y, x, need[k], h, k + 1 < b->n ? gap - 2 : 0); /* titles 2 apart */
         x += need[k] + gap;
     }
     c->rows_cut = false;
@@ -1412,7 +1442,8 @@ int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt
     if (given && max > 0) { /* given numbers: "x₁ = [1.000, 0.000]   (note)" */
         char name[48], num[64];
         int n = session_explain(s, m, i, 0, fo, lines, max);
-        const char *note = n > 0 ? strstr(lines[0], "   (") : NULL;
+        /* the note after the value, "   (…)" in English, "   （…）" in Chinese */
+        const char *note = n > 0 ? strstr(lines[0], "   ") : NULL;
         char tail[FMT_LINE];
         snprintf(tail, sizeof tail, "%s", note ? note : "");
         effect_cell_name(m, i, -1, fo, name, sizeof name);
@@ -1568,20 +1599,49 @@ static void header(Ctx *c)
         n += snprintf(right + n, sizeof right - (size_t)n, "%sT=%s", dot, fmt_exact(c->a->temp, t, sizeof t));
     if (c->a->positions == POS_SINUSOIDAL && n > 0 && n < (int)sizeof right)
         snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("+pos"));
-    int rw = text_width(right);
-    int used = put(c, 0, 1, c->cols - rw - 4, "qkvtutor · ", ROLE_TITLE);
-    put_lesson(c, 0, 1 + used, c->cols - rw - 4 - used, text_get(&c->l->title, c->in->lang), ROLE_TITLE);
+    int rw = text_width(right), room = c->cols - rw - 4;
+    /* The lesson's title whole when it fits; else without "qkvtutor · ";
+     * else cut, ending in "…". */
+    char title[FMT_LINE];
+    const char *brand = "qkvtutor · ";
+    text_sanitize(text_get(&c->l->title, c->in->lang), title, sizeof title, c->in->ascii);
+    int used = 0;
+    if (text_width(brand) + text_width(title) <= room)
+        used = put(c, 0, 1, room, brand, ROLE_TITLE);
+    if (text_width(title) > room - used) {
+        const char *more = sym(c, "…", "...");
+        int keep = room - used - text_width(more);
+        snprintf(title + text_fit(title, keep > 0 ? keep : 0), 8, "%s", more);
+    }
+    put(c, 0, 1 + used, room - used, title, ROLE_TITLE);
     put(c, 0, c->cols - rw - 1, rw, right, ROLE_HINT);
     add_block(c, BLOCK_HEADER, 0, 0, c->cols, 1, 1, false);
 }
 
-/* The stage ribbon; stage 3 reads QKᵀ/√d only when the scores are scaled. */
+/* One ribbon item: "[3 QKᵀ/√d]" for the current stage, " 2 Q K V " for
+ * another, or only " 2 " when `bare` (a ribbon too wide for its room). */
+static void ribbon_item(const Ctx *c, int k, int st, bool bare, char *item, size_t len)
+{
+    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ", "4 softmax", "5 A·V", "6 O·Wo"};
+    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T", "4 softmax", "5 A*V", "6 O*Wo"};
+    const char *name = c->in->ascii ? asc[k] : utf[k];
+    const char *div = k == STAGE_SCORES && c->a->scale == SCALE_SQRT_DK ? sym(c, "/√d", "/sqrt(d)") : "";
+    if (k == st)
+        snprintf(item, len, "[%s%s]", name, div);
+    else if (bare)
+        snprintf(item, len, " %d ", k);
+    else
+        snprintf(item, len, " %s%s ", name, div);
+}
+
+/* The stage ribbon; stage 3 reads QKᵀ/√d only when the scores are scaled.
+ * With 2+ heads "head 2/3" stands at the right end, and the stages never
+ * run into it: where the names do not all fit, only the current stage
+ * keeps its name (" 1 ▸ 2 ▸ [3 QKᵀ] ▸ 4 ▸ 5 ▸ 6 "). */
 static void ribbon(Ctx *c, int y)
 {
-    static const char *utf[] = {"", "1 X", "2 Q K V", "3 QKᵀ", "4 softmax", "5 A·V", "6 ·Wo"};
-    static const char *asc[] = {"", "1 X", "2 Q K V", "3 QK^T", "4 softmax", "5 A*V", "6 *Wo"};
     int st = session_stage(c->s), x = 1, last = attn_last_stage(c->a), end = c->cols;
-    bool sc = c->a->scale == SCALE_SQRT_DK;
+    const char *sep = sym(c, last > STAGE_COUNT ? "▸" : " ▸ ", last > STAGE_COUNT ? ">" : " > ");
     if (attn_heads(c->a) > 1) { /* "head 2/3" at the right end; the stages show it at 3-5 */
         char hd[64];
         snprintf(hd, sizeof hd, _("head %d/%d"), c->s->head, attn_heads(c->a));
@@ -1589,15 +1649,20 @@ static void ribbon(Ctx *c, int y)
         end = c->cols - hw - 2;
         put(c, y, end + 1, hw, hd, st >= STAGE_SCORES && st <= STAGE_OUTPUT ? ROLE_RIBBON_CUR : ROLE_DIM);
     }
+    int w = 0; /* does the whole ribbon fit? */
     for (int k = 1; k <= last; k++) {
         char item[64];
-        const char *name = c->in->ascii ? asc[k] : utf[k];
-        const char *div = k == STAGE_SCORES && sc ? sym(c, "/√d", "/sqrt(d)") : "";
-        snprintf(item, sizeof item, k == st ? "[%s%s]" : " %s%s ", name, div);
+        ribbon_item(c, k, st, false, item, sizeof item);
+        w += text_width(item) + (k < last ? text_width(sep) : 0);
+    }
+    bool bare = x + w > end;
+    for (int k = 1; k <= last; k++) {
+        char item[64];
+        ribbon_item(c, k, st, bare, item, sizeof item);
         Role r = k == st ? ROLE_RIBBON_CUR : k < st ? ROLE_RIBBON : ROLE_DIM;
         x += put(c, y, x, end - x, item, r);
         if (k < last)
-            x += put(c, y, x, end - x, sym(c, last > STAGE_COUNT ? "▸" : " ▸ ", last > STAGE_COUNT ? ">" : " > "), ROLE_DIM);
+            x += put(c, y, x, end - x, sep, ROLE_DIM);
     }
     add_block(c, BLOCK_RIBBON, y, 0, c->cols, 1, 1, false);
 }

@@ -366,6 +366,22 @@ static bool emit_lesson(const Session *s, FILE *f)
     return o.ok;
 }
 
+char *lesson_save_text(const Session *s, size_t *len)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f)
+        return NULL;
+    bool ok = emit_lesson(s, f);
+    if (fclose(f) != 0 || !ok) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
 /* Make the rename durable: fsync the directory that holds path. */
 static void sync_dir(const char *path)
 {

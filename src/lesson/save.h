@@ -21,6 +21,9 @@
 #include "session.h"
 
 bool lesson_save(const Session *s, const char *path, char *err, size_t errlen);
+/* The lesson lesson_save() would write, in memory (malloc'd, *len bytes),
+ * so the view can check it before writing; NULL when out of memory. */
+char *lesson_save_text(const Session *s, size_t *len);
 /* Can path be saved to: a new name or a regular file? A folder or a device
  * is refused up front with one line in err ("cannot save lessons: it is a
  * folder; type a file name, such as lessons/lesson.yaml"). lesson_save() checks it too. */

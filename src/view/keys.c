@@ -90,7 +90,7 @@ typedef enum {
     X('t', 0, "t", REQ_THEME)         X('P', 0, "P", REQ_PRESENT) \
     X('[', 0, "[", REQ_HEAD_PREV)     X(']', 0, "]", REQ_HEAD_NEXT) \
     X('T', 0, "T", REQ_TARGET)        X('g', 0, "g", REQ_STEP)        X('G', 0, "G", REQ_STEP10) \
-    X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)
+    X('?', 0, "?", REQ_HELP)          X('q', 0, "q", REQ_QUIT)        X(CTRL('c'), 0, "Ctrl-C", REQ_QUIT)
 
 static const struct {
     int key;
@@ -606,7 +606,8 @@ static int mode_prompt(View *v, wint_t ch, bool code)
 
 /* ---- edit mode: a cell cursor over Q K V X Wq Wk Wv -------------------------------- */
 
-static const MatId edit_cycle[] = {M_Q, M_K, M_V, M_X, M_WQ, M_WK, M_WV};
+/* Tab's cycle; W_O ends it in lessons that have one (stage 6). */
+static const MatId edit_cycle[] = {M_Q, M_K, M_V, M_X, M_WQ, M_WK, M_WV, M_WO};
 
 static void edit_clamp(View *v)
 {
@@ -689,7 +690,8 @@ static int edit_cursor_key(View *v, wint_t ch, bool code)
         size_t k = 0;
         while (edit_cycle[k] != v->emat)
             k++;
-        v->emat = edit_cycle[(k + 1) % (sizeof edit_cycle / sizeof *edit_cycle)];
+        size_t n = sizeof edit_cycle / sizeof *edit_cycle - (v->s.cur.has_wo ? 0 : 1);
+        v->emat = edit_cycle[(k + 1) % n];
         edit_clamp(v);
         say_edit_mat(v);
         return FLAG_REDRAW;
@@ -697,12 +699,14 @@ static int edit_cursor_key(View *v, wint_t ch, bool code)
     if ((code && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_LEFT || ch == KEY_RIGHT)) ||
         (!code && ch < 128 && strchr("hjkl", (int)ch) && ch))
         return edit_move(v, ch);
-    if (!code && (ch == '+' || ch == '-'))
+    /* + and _ (the shifted keys of = and -) nudge; - starts a negative
+     * number, like a digit starts a number: typing -0.5 sets -0.5. */
+    if (!code && (ch == '+' || ch == '_'))
         return edit_nudge(v, ch == '+' ? 0.1 : -0.1);
     if (is_enter(ch, code))
         return edit_open(v, 0);
-    if (!code && ch < 128 && (isdigit((int)ch) || ch == '.'))
-        return edit_open(v, ch);
+    if (!code && (ch == '-' || ch == 0x2212 || (ch < 128 && (isdigit((int)ch) || ch == '.'))))
+        return edit_open(v, ch == 0x2212 ? '-' : ch);
     return -1; /* not ours: the normal table (n, p, s, m, u, ...) */
 }
 
@@ -831,10 +835,50 @@ static int mode_answer(View *v, wint_t ch, bool code)
 
 /* ---- saving (w): a name, a confirmation before overwriting, an atomic write ---- */
 
+/* Would the lesson saved from this state pass its own --check? Its
+ * narration must show whole at 80x24 at every step; numbers from a million
+ * up (1e+308 in X) are written 1.49e+307, widen every matrix and leave the
+ * narration no room, and the scores may not even be numbers. False, with
+ * the reason in msg, when it would not. */
+static bool save_checks(View *v, char *msg, size_t len)
+{
+    size_t n = 0;
+    char *text = lesson_save_text(&v->s, &n), err[512];
+    Lesson l;
+    Session s;
+    bool ok = true;
+    if (!text || !lesson_load_buffer(v->save_path, text, n, &l, err, sizeof err)) {
+        free(text);
+        return true; /* out of memory: lesson_save says so itself */
+    }
+    free(text);
+    if (session_init(&s, &l)) {
+        for (int k = 0; k < l.nsteps && ok; k++) {
+            session_goto(&s, k);
+            for (int g = 0; g < 2 && ok; g++) {
+                Lang lang = g ? LANG_ZH : LANG_EN;
+                if (*text_get(&l.steps[k].say, lang) && !layout_narration_fits(&s, k, lang, 80, 24)) {
+                    snprintf(msg, len, _("Not saved: with numbers this large, step %d's narration cannot be shown "
+                                         "whole at 80x24, so the saved lesson would fail qkvtutor --check. Use "
+                                         "smaller numbers (u undoes the edit), then save."), k + 1);
+                    ok = false;
+                }
+            }
+        }
+        session_free(&s);
+    }
+    lesson_free(&l);
+    return ok;
+}
+
 static int do_save(View *v)
 {
     char err[512], msg[PROMPT_MAX + 160];
     v->mode = MODE_NORMAL;
+    if (!save_checks(v, err, sizeof err)) {
+        say_msg(v, ROLE_ERROR, err);
+        return FLAG_REDRAW;
+    }
     if (!lesson_save(&v->s, v->save_path, err, sizeof err)) {
         say_msg(v, ROLE_ERROR, err);
         return FLAG_REDRAW;
@@ -885,10 +929,28 @@ static int mode_save(View *v, wint_t ch, bool code)
 
 /* ---- help and confirmation ------------------------------------------------------------ */
 
+/* The help closes with Esc, ? or q, and scrolls where it does not fit:
+ * Down, j one line; PgDn, Space a page; Up, k, PgUp, Backspace, b back;
+ * Home, End. (help_page and help_max come from the last help drawn.) */
 static int mode_help(View *v, wint_t ch, bool code)
 {
-    if (!code && (ch == KEY_ESC || ch == '?' || ch == 'q'))
+    int page = v->help_page > 1 ? v->help_page - 1 : 1;
+    if (!code && (ch == KEY_ESC || ch == '?' || ch == 'q')) {
         v->mode = MODE_NORMAL;
+        v->help_top = 0;
+    } else if ((code && ch == KEY_DOWN) || (!code && ch == 'j'))
+        v->help_top++;
+    else if ((code && ch == KEY_NPAGE) || (!code && ch == ' '))
+        v->help_top += page;
+    else if ((code && ch == KEY_UP) || (!code && ch == 'k'))
+        v->help_top--;
+    else if ((code && (ch == KEY_PPAGE || ch == KEY_BACKSPACE)) || (!code && (ch == 'b' || ch == 127 || ch == 8)))
+        v->help_top -= page;
+    else if (code && ch == KEY_HOME)
+        v->help_top = 0;
+    else if (code && ch == KEY_END)
+        v->help_top = v->help_max;
+    v->help_top = v->help_top > v->help_max ? v->help_max : v->help_top < 0 ? 0 : v->help_top;
     return FLAG_REDRAW;
 }
 
@@ -954,9 +1016,35 @@ static int normal_key(View *v, wint_t ch, bool code)
     return FLAG_NONE;
 }
 
+/* Ctrl-C (typed, or SIGINT from the loop) is a reflex for "cancel": it
+ * closes an open field (the ':' prompt, the save name, the answer, the cell
+ * editor) or the help like Esc, leaves a confirmation like any key that is
+ * not y, and otherwise is q (which asks first when edits are unsaved). */
+static int interrupt_key(View *v)
+{
+    switch (v->mode) {
+    case MODE_HELP:
+    case MODE_PROMPT:
+    case MODE_SAVE:
+    case MODE_ANSWER:
+        return keys_handle(v, KEY_ESC, false);
+    case MODE_CONFIRM:
+        return mode_confirm(v, CTRL('c'), false);
+    case MODE_EDIT:
+        if (v->editing)
+            return mode_edit(v, KEY_ESC, false);
+        break;
+    case MODE_NORMAL:
+        break;
+    }
+    return req_quit(v, CTRL('c'));
+}
+
 int keys_handle(View *v, wint_t ch, bool is_code)
 {
     int r = -1;
+    if (!is_code && ch == CTRL('c'))
+        return interrupt_key(v);
     switch (v->mode) {
     case MODE_HELP:    return mode_help(v, ch, is_code);
     case MODE_PROMPT:  return mode_prompt(v, ch, is_code);
@@ -1015,32 +1103,123 @@ void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx)
     }
 }
 
-/* One help line drawn at the next row, while the screen has room above the
- * edit-mode lines. */
-static void help_line(const char *keys, const char *help, void *ctx)
+/* The help's lines, wrapped to the screen: each key line's description
+ * wraps under itself (nothing is cut on the right), then a blank line and
+ * the edit-mode keys. */
+#define HELP_LINES 96
+typedef struct {
+    int n, kx, tx, w;                  /* lines; key and text columns; text width */
+    const char *keys[HELP_LINES];      /* NULL: a continuation (or the edit text) */
+    char keybuf[HELP_LINES][160];
+    const char *text[HELP_LINES];
+    int tlen[HELP_LINES];
+} HelpText;
+
+/* A word that is a number or an operator ("5", "*", "=", "/") sticks to
+ * its neighbours: a line break never separates "K[1] *" from "5", nor
+ * "2" from "个". */
+static bool help_glue(const char *w, size_t n)
 {
-    int *y = ctx;
-    if (*y >= LINES - 1)
-        return;
-    attrset(theme_attr(ROLE_KEY));
-    mvaddnstr(*y, 2, keys, (int)text_fit(keys, 28));
-    attrset(theme_attr(ROLE_NORMAL));
-    mvaddnstr((*y)++, 32, _(help), (int)text_fit(_(help), COLS - 34));
+    return n > 0 && strspn(w, "0123456789.*=+-<>()") >= n;
+}
+
+static bool help_breakable(const char *s, size_t k)
+{
+    size_t a = k;
+    while (a > 0 && s[a - 1] != ' ')
+        a--;
+    size_t b = strcspn(s + k + 1, " ");
+    bool number_next = s[k + 1] >= '0' && s[k + 1] <= '9'; /* "微调 0.1，" stays together */
+    return !help_glue(s + a, k - a) && !help_glue(s + k + 1, b) && !number_next;
+}
+
+/* The next line's length: fmt_wrap's, moved back to a space where the
+ * break keeps numbers and operators with their neighbours. */
+static size_t help_break(const char *s, int w)
+{
+    size_t n = fmt_wrap(s, w, false);
+    if (s[n] != ' ')
+        return n;
+    for (size_t k = n; k > 0; k--)
+        if (s[k] == ' ' && s[k - 1] != ' ' && help_breakable(s, k))
+            return k;
+    return n;
+}
+
+static void help_wrap(HelpText *h, const char *keys, const char *text, int x, int w)
+{
+    for (bool first = true; *text && h->n < HELP_LINES; first = false) {
+        size_t n = help_break(text, w);
+        h->keys[h->n] = NULL;
+        if (first && keys) {
+            snprintf(h->keybuf[h->n], sizeof h->keybuf[0], "%s", keys);
+            h->keys[h->n] = h->keybuf[h->n];
+        }
+        h->text[h->n] = text;
+        h->tlen[h->n] = (int)n;
+        h->n++;
+        (void)x;
+        text += n;
+        text += strspn(text, " ");
+    }
+}
+
+static void help_collect(const char *keys, const char *help, void *ctx)
+{
+    HelpText *h = ctx;
+    help_wrap(h, keys, _(help), h->tx, h->w);
+}
+
+static void help_key_width(const char *keys, const char *help, void *ctx)
+{
+    int *w = ctx, k = text_width(keys);
+    *w = k > *w ? k : *w;
 }
 
 void keys_draw_help(View *v)
 {
-    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv, a number then Enter sets, + / - nudge, Esc leaves.");
-    size_t first = fmt_wrap(edit, COLS - 3, false);
+    static HelpText h;
+    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv (Wo), a number (-0.5 too) then Enter sets, + / _ nudge by 0.1, Esc leaves.");
+    int kw = 0;
+    keys_help_lines(help_key_width, &kw);
+    memset(&h, 0, sizeof h);
+    h.kx = 2;
+    h.tx = COLS >= 80 ? 32 : 2 + kw + 2; /* 80 columns and up: the table as it always was */
+    h.w = COLS - 1 - h.tx;
+    keys_help_lines(help_collect, &h);
+    if (h.n < HELP_LINES)
+        h.text[h.n++] = ""; /* a blank line, then the edit-mode keys from column 2 */
+    int first_edit = h.n;
+    help_wrap(&h, NULL, edit, 2, COLS - 3);
+    /* Rows 2 .. LINES-1; when it does not all fit, the last row says how to scroll. */
+    int avail = LINES - 2;
+    bool scroll = h.n > avail;
+    v->help_page = scroll ? avail - 1 : avail;
+    v->help_max = scroll ? h.n - v->help_page : 0;
+    if (v->help_top > v->help_max)
+        v->help_top = v->help_max;
     attrset(theme_attr(ROLE_TITLE));
-    mvaddnstr(0, 2, _("qkvtutor keys  (Esc, ? or q closes this help)"), COLS - 3);
-    int y = 2;
-    keys_help_lines(help_line, &y);
-    attrset(theme_attr(ROLE_HINT));
-    if (y <= LINES - 2) { /* the edit-mode keys, on the last two lines */
-        mvaddnstr(LINES - 2, 2, edit, (int)first);
-        const char *rest = edit + first + strspn(edit + first, " ");
-        mvaddnstr(LINES - 1, 2, rest, (int)text_fit(rest, COLS - 3));
+    const char *title = _("qkvtutor keys  (Esc, ? or q closes this help)");
+    mvaddnstr(0, 2, title, (int)text_fit(title, COLS - 3));
+    for (int r = 0; r < v->help_page && v->help_top + r < h.n; r++) {
+        int k = v->help_top + r, y = 2 + r;
+        if (h.keys[k]) {
+            attrset(theme_attr(ROLE_KEY));
+            mvaddnstr(y, h.kx, h.keys[k], (int)text_fit(h.keys[k], h.tx - h.kx - 1));
+        }
+        attrset(theme_attr(k >= first_edit ? ROLE_HINT : ROLE_NORMAL));
+        int x = k >= first_edit ? 2 : h.tx;
+        mvaddnstr(y, x, h.text[k], (int)text_fit(h.text[k], COLS - 1 - x) < h.tlen[k]
+                                       ? (int)text_fit(h.text[k], COLS - 1 - x) : h.tlen[k]);
+    }
+    if (scroll) {
+        char more[160];
+        snprintf(more, sizeof more,
+                 v->ascii ? _("lines %d-%d of %d - Down j PgDn Space more - Up k PgUp back")
+                          : _("lines %d-%d of %d · ↓ j PgDn Space more · ↑ k PgUp back"),
+                 v->help_top + 1, v->help_top + v->help_page, h.n);
+        attrset(theme_attr(ROLE_HINT));
+        mvaddnstr(LINES - 1, 2, more, (int)text_fit(more, COLS - 3));
     }
     attrset(A_NORMAL);
 }
@@ -1091,7 +1270,7 @@ void keys_bar(const View *v, char *buf, size_t len)
         return;
     }
     if (v->mode == MODE_EDIT) {
-        snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 number  Enter edit  + - nudge 0.1  Tab matrix  Esc leave"));
+        snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
     view_keybar(v->ascii, session_ask_open(&v->s) >= 0, COLS, buf, len);

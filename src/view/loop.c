@@ -1,7 +1,9 @@
 /* loop.c - the terminal's owner: set-up, the key loop, and restoring it.
  *
- * The terminal is restored on every way out: q, SIGINT/SIGTERM/SIGHUP (the
- * handler only sets a flag; the loop polls it), a fatal error (atexit), and
+ * The terminal is restored on every way out: q, Ctrl-C (SIGINT, taken as a
+ * key: it cancels a prompt and asks before losing edits, like q),
+ * SIGTERM/SIGHUP (the handler only sets a flag; the loop polls it), a fatal
+ * error (atexit), and
  * Ctrl-Z suspends through ncurses' own SIGTSTP handling, which restores the
  * screen on resume. */
 #include <signal.h>
@@ -12,6 +14,7 @@
 
 #include "../lesson/i18n.h"
 #include "view_int.h"
+#include <term.h>
 
 static volatile sig_atomic_t caught;
 
@@ -144,11 +147,14 @@ static bool too_small(void)
     return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
 }
 
-/* The loop: draw, wait for a key (or a signal), handle it. */
+/* A SIGINT (Ctrl-C) is taken as the key Ctrl-C: it cancels an open prompt,
+ * asks when edits are unsaved, and quits like q otherwise; a quit that
+ * Ctrl-C asked for ends with SIGINT's status (130), as shells expect.
+ * SIGTERM and SIGHUP end the loop at once. */
 static int run(View *v)
 {
     for (;;) {
-        if (caught)
+        if (caught && caught != SIGINT)
             return 128 + caught;
         draw_frame(v);
         place_cursor(v);
@@ -157,16 +163,22 @@ static int run(View *v)
         int r = get_wch(&ch);
         while (r == ERR && !caught)
             r = get_wch(&ch);
+        if (caught == SIGINT) {
+            caught = 0;
+            r = OK;
+            ch = 3; /* Ctrl-C */
+        }
         if (caught)
             return 128 + caught;
         if (r == OK && ch == 27 && swallow_sequence())
             continue;
-        if (too_small() && r == OK && ch == 'q' && !session_dirty(&v->s))
-            return 0; /* the too-small screen offers q; nothing is lost */
+        bool intr = r == OK && ch == 3;
+        if (too_small() && r == OK && (ch == 'q' || intr) && !session_dirty(&v->s))
+            return intr ? 128 + SIGINT : 0; /* the too-small screen offers q; nothing is lost */
         if (too_small() && !(r == KEY_CODE_YES && ch == KEY_RESIZE))
             continue;
         if (!view_key(v, ch, r == KEY_CODE_YES))
-            return 0;
+            return intr ? 128 + SIGINT : 0;
     }
 }
 
@@ -180,6 +192,20 @@ int view_run(const Lesson *l, const ViewOpt *o)
     /* newterm, not initscr: initscr prints its own message and exits 1
      * when TERM names a terminal it does not know. */
     const char *term = getenv("TERM");
+    /* A terminal that cannot address the cursor (TERM=dumb, a hardcopy
+     * terminal) would get a blank screen: refuse before curses writes
+     * anything, pointing to --dump. */
+    int tierr = 0;
+    if (term && *term && setupterm(NULL, STDOUT_FILENO, &tierr) == OK) {
+        char *cup = tigetstr("cup");
+        bool blind = cup == NULL || cup == (char *)-1 || tigetflag("hc") > 0;
+        del_curterm(cur_term);
+        if (blind) {
+            fprintf(stderr, _("qkvtutor: the terminal type \"%s\" (TERM) cannot move the cursor; "
+                              "use --dump to print the walkthrough, or try TERM=xterm-256color\n"), term);
+            return 2;
+        }
+    }
     SCREEN *scr = newterm(NULL, stdout, stdin);
     if (!scr && (!term || !*term))
         fprintf(stderr, "%s\n", _("qkvtutor: TERM is not set; try TERM=xterm-256color, or --dump to print the walkthrough"));

@@ -56,6 +56,8 @@ struct View {
     char save_path[PROMPT_MAX];
     int confirm;             /* what MODE_CONFIRM confirms */
     bool quit;
+    int help_top;            /* the help's first line shown (it scrolls where it does not fit) */
+    int help_page, help_max; /* set by the last help drawn: lines shown, largest help_top */
     Plan plan;               /* the last frame laid out: painted, and read by view_hit */
 };
 

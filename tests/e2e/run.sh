@@ -273,7 +273,8 @@ t_help_complete()
     expect $s "[1 X]" || return 1
     keys $s '?'
     expect $s "next step" "? did not open the help" || return 1
-    screen_re "^ +q +quit" || { fail "at 80×24 the help has no \"q  quit\" line"; return 1; }
+    wait_stable $s "Esc leaves." || { fail "the help's last line never came"; return 1; }
+    screen_re "^ +q, Ctrl-C +quit" || { fail "at 80×24 the help has no \"q, Ctrl-C  quit\" line"; return 1; }
     screen_re "^ +\? +this help" || { fail "at 80×24 the help has no \"?  this help\" line"; return 1; }
 }
 
@@ -382,6 +383,22 @@ t_noterm()
     return 0
 }
 
+# A terminal that cannot address the cursor (newcomer review, defect 13):
+# TERM=dumb gets exit 2 and one line pointing to --dump, not a blank screen
+# with a stray key bar.
+t_dumb()
+{
+    s=t_dumb
+    start $s 80 24 /bin/sh -c "TERM=dumb '$BIN' --lang en $L1 2>&1; echo rc=\$?; sleep 30"
+    expect $s "rc=" "the tool under TERM=dumb did not end" || return 1
+    want='qkvtutor: the terminal type "dumb" (TERM) cannot move the cursor; use --dump to print the walkthrough, or try TERM=xterm-256color'
+    screen_has "rc=2" || { fail "TERM=dumb: the exit status is not 2"; return 1; }
+    # (the pane wraps the line at 80 columns: compare without spaces and line ends)
+    [ "$(printf '%s\n' "$SCREEN" | tr -d ' \n')" = "$(printf '%s' "$want" | tr -d ' ')rc=2" ] ||
+        { fail "TERM=dumb: the screen holds more than the one line (want \"$want\")"; return 1; }
+    stop $s
+}
+
 # ---- 8. live editing (issue 4) ---------------------------------------------------------
 
 t_edit_experiment()
@@ -439,7 +456,7 @@ t_edit_save()
     expect $s "α₁ = exp ÷ sum" "edit mode's arithmetic panel does not show the softmax row" || return 1
     expect_gone $s "0.313  0.337  0.350" "the A row did not change after Q[1][1] = 2" || return 1
     [ "$SCREEN" != "$before" ] || { fail "the screen did not change"; return 1; }
-    shown=$(row_after "A = softmax" 我 3 3) # edit mode shows S and A below Q K V
+    shown=$(row_after "A  3×3 result" 我 3 3) # edit mode shows S and A below Q K V (A by name where its formula has no room)
     [ -n "$shown" ] || { fail "cannot read A row 我 from the screen"; return 1; }
     keys $s Escape
     keys $s w
@@ -468,7 +485,7 @@ print(" ".join("%.3f" % x for x in d["matrices"]["A"][0]))' "$dir/saved.json" 2>
     s2=t_edit_save_reopen
     start $s2 80 24 "$BIN" "$dir/saved.yaml"
     expect $s2 "[4 softmax]" "the saved lesson does not open at the step it was saved at" || { stop $s2; return 1; }
-    got=$(row_after "A = softmax" 我 3 3)
+    got=$(row_after "A  3×3 result" 我 3 3)
     stop $s2
     [ "$got" = "$shown" ] || { fail "reopened: A row 我 is \"$got\", saved \"$shown\""; return 1; }
     return 0
@@ -492,6 +509,34 @@ t_quit_unsaved()
     expect $s "[5 A·V]" "after x the view does not take keys (5 did not reach stage 5)" || return 1
     keys $s q
     expect $s "unsaved" "the second q does not ask" || return 1
+    keys $s y
+    wait_until session_gone $s || { fail "y at the unsaved question did not quit"; return 1; }
+}
+
+# 8b'. Ctrl-C is like q (newcomer review, defect 11): at the ':' prompt it
+# cancels the line; with unsaved edits it asks; Ctrl-C there stays.
+t_ctrlc_unsaved()
+{
+    s=t_ctrlc_unsaved
+    start $s 80 24 "$BIN" --lang en "$L1P"
+    expect $s "[1 X]" || return 1
+    typetext $s ":Q[1] = K[1]"
+    keys $s Enter
+    expect $s "Q[1] = K[1]: " ":Q[1] = K[1] was not applied" || return 1
+    typetext $s ":X[1"
+    expect_re $s "^ :X\[1$" "':X[1' is not on the prompt" || return 1
+    keys $s C-c
+    expect_gone $s ":X[1" "Ctrl-C did not cancel the prompt" || return 1
+    alive $s || { fail "Ctrl-C at the prompt quit the tool and lost the edit"; return 1; }
+    screen_has "unsaved" && { fail "Ctrl-C at the prompt asked to quit instead of cancelling"; return 1; }
+    keys $s C-c
+    expect $s "You have unsaved edits. Quit anyway? y quits, w saves, any other key stays." \
+        "Ctrl-C with unsaved edits does not ask first" || return 1
+    keys $s C-c
+    expect_gone $s "unsaved" "a second Ctrl-C at the question did not stay" || return 1
+    alive $s || { fail "a second Ctrl-C quit with unsaved edits"; return 1; }
+    keys $s C-c
+    expect $s "unsaved" "Ctrl-C does not ask again" || return 1
     keys $s y
     wait_until session_gone $s || { fail "y at the unsaved question did not quit"; return 1; }
 }
@@ -598,6 +643,9 @@ t_big_help()
     for size in 120x40 80x24; do
         tm resize-window -t $s -x "${size%x*}" -y "${size#*x}"
         wait_until size_is $s "$size" || { fail "tmux did not resize to $size"; return 1; }
+        # (the view redraws on its next key poll, up to 250 ms after the
+        # resize; until then tmux shows the old frame cropped, stable too)
+        sleep 0.3
         wait_stable $s "next step" || { fail "the help is gone after resizing to $size"; return 1; }
         help_words "$SCREEN" >"$E2E_TMP/help.$size"
         if ! cmp -s "$E2E_TMP/help.200" "$E2E_TMP/help.$size"; then
@@ -809,9 +857,11 @@ run_test "restore: terminal sane after SIGTERM" t_restore_term
 run_test "restore: terminal sane after SIGHUP" t_restore_hup
 run_test "suspend: Ctrl-Z stops, fg redraws" t_suspend
 run_test "no terminal: exit 2, points to --dump" t_noterm
+run_test "TERM=dumb: exit 2 and one line pointing to --dump, no blank screen" t_dumb
 run_test "edit: :Q[1] = K[1] * 5, s, u, u, Ctrl-R, r, bad action" t_edit_experiment
 run_test "edit: e 2 Enter, w save, --json/--check/reopen the file" t_edit_save
 run_test "edit: q with unsaved edits asks, x stays, y quits" t_quit_unsaved
+run_test "edit: Ctrl-C cancels the : prompt, then asks like q; Ctrl-C again stays" t_ctrlc_unsaved
 run_test "edit: Q[1][1] = 1e30 keeps the screen readable" t_edit_huge
 run_test "lesson 2: the script shows 0.313 → 0.873, then 0.695" t_lesson2
 run_test "big: 120×40 step-through, nothing garbled" t_big

@@ -296,9 +296,10 @@ view_test() {
 }
 view_test
 
-# Signals: SIGINT, SIGTERM and SIGHUP, in the normal view, at the ':' prompt
-# and in edit mode, must restore the terminal (alternate screen left, cursor
-# shown, keypad mode off) and end the program with that signal's status.
+# Signals: SIGINT (in the normal view, nothing open or unsaved: Ctrl-C quits
+# like q), SIGTERM at the ':' prompt and SIGHUP in edit mode must restore the
+# terminal (alternate screen left, cursor shown, keypad mode off) and end the
+# program with that signal's status.
 signal_test() {
     sig=$1 num=$2 keys=$3 where=$4
     sock=$SOCK-sig$num
@@ -330,7 +331,47 @@ signal_test() {
         ok "SIG$sig $where: terminal restored, exit status $status"
     fi
 }
+
+# SIGINT (Ctrl-C) at the ':' prompt cancels the line and the view goes on
+# (it is the key Ctrl-C, like q: it quits only with nothing open and nothing
+# unsaved); a second SIGINT then quits with SIGINT's status, terminal restored.
+sigint_prompt_test() {
+    sock=$SOCK-sigint-prompt
+    tmux -L "$sock" -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+        "sleep 0.3; '$BIN' --lang en 1 2>'$T/sig-err'; echo view-exit=\$?; sleep 60" || { bad "tmux cannot start"; return; }
+    sleep 1
+    tmux -L "$sock" send-keys ":" "Q[1"
+    sleep 0.3
+    pid=$(pgrep -P "$(tmux -L "$sock" display -p '#{pane_pid}')" -x qkvtutor)
+    if [ -z "$pid" ]; then
+        bad "SIGINT at the : prompt: the view is not running"
+        tmux -L "$sock" kill-server
+        return
+    fi
+    kill -s INT "$pid"
+    sleep 0.5
+    last=$(tmux -L "$sock" capture-pane -p | tail -n 1)
+    if ! kill -0 "$pid" 2>/dev/null; then
+        bad "SIGINT at the : prompt: the view quit instead of cancelling the line"
+    elif printf '%s' "$last" | grep -q ':Q\[1'; then
+        bad "SIGINT at the : prompt: the line is still open: $last"
+    else
+        kill -s INT "$pid"
+        sleep 0.6
+        state=$(tmux -L "$sock" display -p '#{alternate_on} #{cursor_flag} #{keypad_flag}')
+        status=$(tmux -L "$sock" capture-pane -p | sed -n 's/^view-exit=//p')
+        if [ "$state" != "0 1 0" ]; then
+            bad "SIGINT after the prompt: terminal not restored ($state; want 0 1 0)"
+        elif [ "$status" != 130 ]; then
+            bad "SIGINT after the prompt: exit status \"$status\", expected 130"
+        else
+            ok "SIGINT at the : prompt cancels the line; a second one quits, terminal restored, exit status 130"
+        fi
+    fi
+    tmux -L "$sock" kill-server
+}
 if command -v tmux >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
+    sigint_prompt_test
     signal_test INT 2 "n n" "in the view"
     signal_test TERM 15 ": Q" "at the : prompt"
     signal_test HUP 1 "e 2" "in edit mode, typing a number"
