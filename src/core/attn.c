@@ -1,5 +1,6 @@
 /* attn.c - the five-stage self-attention pipeline (see attn.h). */
 #include "attn.h"
+#include "rng.h"
 
 #include <assert.h>
 #include <math.h>
@@ -11,7 +12,7 @@ static const char *const mat_names[M_COUNT] = {
     "X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O", "P", "H", "Wo", "Y",
     HEAD_NAMES(1), HEAD_NAMES(2), HEAD_NAMES(3), HEAD_NAMES(4), HEAD_NAMES(5), HEAD_NAMES(6),
     HEAD_NAMES(7), HEAD_NAMES(8), HEAD_NAMES(9), HEAD_NAMES(10), HEAD_NAMES(11), HEAD_NAMES(12),
-    HEAD_NAMES(13), HEAD_NAMES(14), HEAD_NAMES(15), HEAD_NAMES(16),
+    HEAD_NAMES(13), HEAD_NAMES(14), HEAD_NAMES(15), HEAD_NAMES(16), "Q0", "K0",
 };
 static const int mat_stages[M_HEAD0] = {
     STAGE_INPUT, STAGE_INPUT, STAGE_INPUT, STAGE_INPUT,
@@ -36,20 +37,27 @@ bool attn_init(Attn *a, int n, int d_model, int d_k, int d_v)
  * and Y only with d_out); on failure everything is freed again. */
 bool attn_init_heads(Attn *a, int n, int d_model, int heads, int d_k, int d_v, int d_out)
 {
+    return attn_init_kv(a, n, d_model, heads, heads, d_k, d_v, d_out);
+}
+
+bool attn_init_kv(Attn *a, int n, int d_model, int heads, int kv_heads, int d_k, int d_v, int d_out)
+{
     memset(a, 0, sizeof *a);
     if (heads < 1 || heads > ATTN_HEADS_MAX || !dim_ok(n) || !dim_ok(d_model) || !dim_ok(d_k) ||
-        !dim_ok(d_v) || !dim_ok(heads * d_k) || !dim_ok(heads * d_v) || (d_out != 0 && !dim_ok(d_out)))
+        !dim_ok(d_v) || !dim_ok(heads * d_k) || !dim_ok(heads * d_v) || (d_out != 0 && !dim_ok(d_out)) ||
+        kv_heads < 1 || kv_heads > heads || heads % kv_heads != 0)
         return false;
-    int hk = heads * d_k, hv = heads * d_v;
+    int hk = heads * d_k, hv = heads * d_v, gk = kv_heads * d_k, gv = kv_heads * d_v;
     const int shape[M_HEAD0][2] = {
-        [M_X] = {n, d_model},   [M_WQ] = {d_model, hk}, [M_WK] = {d_model, hk},
-        [M_WV] = {d_model, hv}, [M_Q] = {n, hk},        [M_K] = {n, hk},
-        [M_V] = {n, hv},        [M_QKT] = {n, n},       [M_S] = {n, n},
+        [M_X] = {n, d_model},   [M_WQ] = {d_model, hk}, [M_WK] = {d_model, gk},
+        [M_WV] = {d_model, gv}, [M_Q] = {n, hk},        [M_K] = {n, gk},
+        [M_V] = {n, gv},        [M_QKT] = {n, n},       [M_S] = {n, n},
         [M_A] = {n, n},         [M_O] = {n, hv},
         [M_P] = {n, d_model},   [M_H] = {n, d_model},
         [M_WO] = {hv, d_out},   [M_Y] = {n, d_out},
     };
     a->heads = heads;
+    a->kv_heads = kv_heads;
     a->has_wo = d_out > 0;
     for (int id = 0; id < M_HEAD0; id++)
         if ((a->has_wo || (id != M_WO && id != M_Y)) && !mat_new(&a->m[id], shape[id][0], shape[id][1])) {
@@ -69,6 +77,10 @@ bool attn_init_heads(Attn *a, int n, int d_model, int heads, int d_k, int d_v, i
     a->temp = 1.0;
     a->positions = POS_NONE;
     a->lr = ATTN_LR_DEFAULT;
+    a->window = 1;
+    a->rope_base = ATTN_ROPE_BASE_DEFAULT;
+    a->offset = 0;
+    a->block = ATTN_BLOCK_DEFAULT;
     for (int i = 0; i < MAT_MAX; i++)
         a->tok[i] = i;
     return true;
@@ -104,6 +116,11 @@ bool attn_copy(Attn *dst, const Attn *src)
     dst->has_wo = src->has_wo;
     memcpy(dst->ovh, src->ovh, sizeof dst->ovh);
     dst->lr = src->lr;
+    dst->window = src->window;
+    dst->kv_heads = src->kv_heads;
+    dst->rope_base = src->rope_base;
+    dst->offset = src->offset;
+    dst->block = src->block;
     dst->nloss = src->nloss;
     memcpy(dst->loss_hist, src->loss_hist, sizeof dst->loss_hist);
     if (dst->ntarget != src->ntarget) { /* the training targets (grad.h) */
@@ -170,7 +187,7 @@ static void run_input(Attn *a)
     bool on = a->positions == POS_SINUSOIDAL;
     for (int i = 0; i < x->rows; i++)
         for (int c = 0; c < x->cols; c++) {
-            MAT_AT(p, i, c) = on ? attn_pos(i, c, x->cols) : 0.0;
+            MAT_AT(p, i, c) = on ? attn_pos(attn_position(a, i), c, x->cols) : 0.0;
             MAT_AT(h, i, c) = on ? MAT_AT(x, i, c) + MAT_AT(p, i, c) : MAT_AT(x, i, c);
         }
 }
@@ -183,30 +200,37 @@ static void take_cols(Mat *dst, const Mat *src, int c0)
             MAT_AT(dst, i, j) = MAT_AT(src, i, c0 + j);
 }
 
-/* Stage 2 projects H with positions, X itself without (the same numbers);
- * with heads, each head's Q, K, V are then its columns. */
-static void run_qkv(Attn *a)
+/* Project Q, K (and V when np = 3) from H with positions, X without (the
+ * same numbers); with RoPE keep Q0, K0 and rotate; then each head's Q, K, V
+ * are its columns (K and V: the K/V head the query head reads). */
+static void project_qkv(Attn *a, int np)
 {
     const Mat *in = &a->m[a->positions == POS_SINUSOIDAL ? M_H : M_X];
     int dk = attn_d_k(a), dv = attn_d_v(a);
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < np; p++)
         project(&a->m[M_Q + p], in, &a->m[M_WQ + p], a->override[p], a->ovh[p], p == 2 ? dv : dk);
+    for (int p = 0; a->positions == POS_ROPE && p < 2; p++) {
+        (void)mat_copy(&a->m[M_Q0 + p], a->m[M_Q0 + p].v ? &a->m[M_Q + p] : &a->m[M_Q0 + p]);
+        for (int i = 0; i < a->m[M_Q + p].rows; i++)
+            attn_rope_row(a, p, i);
+    }
     for (int h = 1; a->heads > 1 && h <= a->heads; h++)
-        for (int p = 0; p < 3; p++)
-            take_cols(&a->m[attn_head_id((MatId)(M_Q + p), h)], &a->m[M_Q + p], (h - 1) * (p == 2 ? dv : dk));
+        for (int p = 0; p < np; p++) {
+            int src = p == 0 ? h : attn_kv_head(a, h);
+            take_cols(&a->m[attn_head_id((MatId)(M_Q + p), h)], &a->m[M_Q + p], (src - 1) * (p == 2 ? dv : dk));
+        }
+}
+
+static void run_qkv(Attn *a)
+{
+    project_qkv(a, 3);
 }
 
 /* Training moved Wq and Wk (grad.h): project Q and K again (and their heads'
  * columns), V and stage 1 as they were; reached drops to the qkv stage. */
 void attn_rerun_qk(Attn *a)
 {
-    const Mat *in = &a->m[a->positions == POS_SINUSOIDAL ? M_H : M_X];
-    int dk = attn_d_k(a);
-    for (int p = 0; p < 2; p++)
-        project(&a->m[M_Q + p], in, &a->m[M_WQ + p], a->override[p], a->ovh[p], dk);
-    for (int h = 1; a->heads > 1 && h <= a->heads; h++)
-        for (int p = 0; p < 2; p++)
-            take_cols(&a->m[attn_head_id((MatId)(M_Q + p), h)], &a->m[M_Q + p], (h - 1) * dk);
+    project_qkv(a, 2);
     a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
 }
 
@@ -248,47 +272,76 @@ static void run_scores(Attn *a)
  * and get exactly 0): z = s / temp, then exp(z) or exp(z - max), divided by
  * their sum. Nothing guards against overflow: naive exp of a huge score
  * honestly gives inf and then NaN, which is what a lesson wants to show. */
-static void softmax_row(double *out, const double *s, int n, int vis, bool stable, double temp)
+static void softmax_row(double *out, const double *s, int n, int lo, int hi, bool stable, double temp)
 {
-    double max = s[0] / temp;
-    for (int k = 1; k < vis; k++)
+    double max = s[lo] / temp;
+    for (int k = lo + 1; k < hi; k++)
         if (s[k] / temp > max)
             max = s[k] / temp;
     double sum = 0.0;
-    for (int k = 0; k < vis; k++) {
+    for (int k = lo; k < hi; k++) {
         out[k] = exp(stable ? s[k] / temp - max : s[k] / temp);
         sum += out[k];
     }
-    for (int k = 0; k < vis; k++)
+    for (int k = lo; k < hi; k++)
         out[k] /= sum;
-    for (int k = vis; k < n; k++)
-        out[k] = 0.0;
+    for (int k = 0; k < n; k++)
+        if (k < lo || k >= hi)
+            out[k] = 0.0;
 }
 
 static void run_softmax(Attn *a)
 {
+    AttnBlock b[MAT_MAX];
+    double p[MAT_MAX], m, l;
     for (int h = 1; h <= a->heads; h++) {
         const Mat *s = &a->m[hid(a, M_S, h)];
         Mat *w = &a->m[hid(a, M_A, h)];
-        for (int i = 0; i < s->rows; i++)
-            softmax_row(&MAT_AT(w, i, 0), &MAT_AT(s, i, 0), s->cols,
-                        a->mask == MASK_CAUSAL ? i + 1 : s->cols, a->softmax == SOFTMAX_STABLE, a->temp);
+        for (int i = 0, lo, hi; i < s->rows; i++) {
+            attn_visible(a, i, &lo, &hi);
+            if (a->softmax == SOFTMAX_ONLINE)
+                (void)attn_online_row(&MAT_AT(s, i, 0), s->cols, lo, hi, a->temp, a->block, b, p, &m, &l,
+                                      &MAT_AT(w, i, 0));
+            else
+                softmax_row(&MAT_AT(w, i, 0), &MAT_AT(s, i, 0), s->cols, lo, hi, a->softmax == SOFTMAX_STABLE,
+                            a->temp);
+        }
     }
     mirror_head1(a, M_A);
 }
 
-/* O = A V per head, the heads' O side by side. */
+/* Online softmax, stage 5: each row's blocks run again over S with V. */
+static void online_output(const Attn *a, Mat *o, const Mat *s, const Mat *v)
+{
+    AttnBlock b[MAT_MAX];
+    double p[MAT_MAX], m, l;
+    for (int i = 0, lo, hi; i < s->rows; i++) {
+        attn_visible(a, i, &lo, &hi);
+        int nb = attn_online_row(&MAT_AT(s, i, 0), s->cols, lo, hi, a->temp, a->block, b, p, &m, &l, NULL);
+        for (int c = 0; c < v->cols; c++)
+            MAT_AT(o, i, c) = attn_online_out(b, nb, p, v, c);
+    }
+}
+
+/* O = A V per head (online: from S and V), the heads' O side by side. */
 static void run_output(Attn *a)
 {
+    bool online = a->softmax == SOFTMAX_ONLINE;
     if (a->heads == 1) {
-        (void)mat_mul(&a->m[M_O], &a->m[M_A], &a->m[M_V]);
+        if (online)
+            online_output(a, &a->m[M_O], &a->m[M_S], &a->m[M_V]);
+        else
+            (void)mat_mul(&a->m[M_O], &a->m[M_A], &a->m[M_V]);
         return;
     }
     Mat *o = &a->m[M_O];
     int dv = attn_d_v(a);
     for (int h = 1; h <= a->heads; h++) {
         Mat *oh = &a->m[attn_head_id(M_O, h)];
-        (void)mat_mul(oh, &a->m[attn_head_id(M_A, h)], &a->m[attn_head_id(M_V, h)]);
+        if (online)
+            online_output(a, oh, &a->m[attn_head_id(M_S, h)], &a->m[attn_head_id(M_V, h)]);
+        else
+            (void)mat_mul(oh, &a->m[attn_head_id(M_A, h)], &a->m[attn_head_id(M_V, h)]);
         for (int i = 0; i < oh->rows; i++)
             for (int j = 0; j < dv; j++)
                 MAT_AT(o, i, (h - 1) * dv + j) = MAT_AT(oh, i, j);
@@ -327,18 +380,21 @@ int attn_tokens(const Attn *a)  { return a->m[M_X].rows; }
 int attn_d_model(const Attn *a) { return a->m[M_X].cols; }
 int attn_heads(const Attn *a)   { return a->heads > 0 ? a->heads : 1; }
 int attn_d_k(const Attn *a)     { return a->m[M_WQ].cols / attn_heads(a); }
-int attn_d_v(const Attn *a)     { return a->m[M_WV].cols / attn_heads(a); }
+int attn_kv_heads(const Attn *a) { return a->kv_heads > 0 ? a->kv_heads : attn_heads(a); }
+int attn_d_v(const Attn *a)     { return a->m[M_WV].cols / attn_kv_heads(a); }
+int attn_kv_head(const Attn *a, int head) { return (head - 1) * attn_kv_heads(a) / attn_heads(a) + 1; }
+int attn_cache_per_token(const Attn *a) { return a->m[M_WK].cols + a->m[M_WV].cols; }
 int attn_d_out(const Attn *a)   { return a->has_wo ? a->m[M_WO].cols : 0; }
 int attn_last_stage(const Attn *a) { return a->has_wo ? STAGE_PROJECT : STAGE_OUTPUT; }
 
 MatId attn_mat_base(MatId id)
 {
-    return id >= M_HEAD0 && id < M_COUNT ? (MatId)(M_Q + (id - M_HEAD0) % ATTN_HM_N) : id;
+    return id >= M_HEAD0 && id < M_HEAD_END ? (MatId)(M_Q + (id - M_HEAD0) % ATTN_HM_N) : id;
 }
 
 int attn_mat_head(MatId id)
 {
-    return id >= M_HEAD0 && id < M_COUNT ? (id - M_HEAD0) / ATTN_HM_N + 1 : 0;
+    return id >= M_HEAD0 && id < M_HEAD_END ? (id - M_HEAD0) / ATTN_HM_N + 1 : 0;
 }
 
 MatId attn_shown(const Attn *a, MatId base, int head)
@@ -352,7 +408,7 @@ bool attn_cell_overridden(const Attn *a, int p, int i, int c)
 {
     if (!a->override[p][i])
         return false;
-    int w = p == 2 ? attn_d_v(a) : attn_d_k(a);
+    int w = p == 2 ? attn_d_v(a) : attn_d_k(a); /* K, V: bit g-1 for K/V head g */
     return a->ovh[p][i] == 0 || (w > 0 && (a->ovh[p][i] >> (c / w) & 1u));
 }
 
@@ -379,6 +435,8 @@ int attn_mat_lookup(const char *name, int len)
 
 int attn_mat_stage(MatId id)
 {
+    if (id == M_Q0 || id == M_K0)
+        return STAGE_QKV;
     return id_ok(id) ? mat_stages[attn_mat_base(id)] : STAGE_NONE;
 }
 
@@ -412,7 +470,7 @@ AttnTrouble attn_row_trouble_head(const Attn *a, int head, int i)
     for (int j = 0; j < w->cols; j++) {
         if (attn_masked(a, i, j))
             continue;
-        double x = MAT_AT(s, i, j) / a->temp;
+        double x = MAT_AT(s, i, j) / a->temp; /* the online softmax never overflows: NOT_FINITE */
         if (!isfinite(MAT_AT(s, i, j)))
             return ATTN_SCORES_NOT_FINITE;
         bad = bad || !isfinite(MAT_AT(w, i, j));
@@ -430,7 +488,67 @@ AttnTrouble attn_row_trouble_head(const Attn *a, int head, int i)
 
 bool attn_masked(const Attn *a, int i, int j)
 {
+    if (a->mask == MASK_WINDOW)
+        return j > i || j <= i - a->window;
     return a->mask == MASK_CAUSAL && j > i;
+}
+
+void attn_visible(const Attn *a, int i, int *lo, int *hi)
+{
+    *lo = 0;
+    *hi = a->mask == MASK_NONE ? attn_tokens(a) : i + 1;
+    if (a->mask == MASK_WINDOW && i - a->window + 1 > 0)
+        *lo = i - a->window + 1;
+}
+
+void attn_draw_weights(Attn *a, unsigned long seed, double scale)
+{
+    Rng r;
+    rng_seed(&r, (uint32_t)seed);
+    for (int id = M_WQ; id <= M_WV; id++)
+        rng_randn(&r, &a->m[id], scale);
+    if (a->has_wo)
+        rng_randn(&r, &a->m[M_WO], scale);
+}
+
+bool attn_set_positions(Attn *a, Positions p)
+{
+    if (p == POS_ROPE && !a->m[M_Q0].v) {
+        Mat q0, k0;
+        if (!mat_new(&q0, a->m[M_Q].rows, a->m[M_Q].cols))
+            return false;
+        if (!mat_new(&k0, a->m[M_K].rows, a->m[M_K].cols)) {
+            mat_free(&q0);
+            return false;
+        }
+        a->m[M_Q0] = q0;
+        a->m[M_K0] = k0;
+    }
+    a->positions = p;
+    return true;
+}
+
+int attn_position(const Attn *a, int i)
+{
+    return i + a->offset;
+}
+
+AttnOpt attn_check_options(const Attn *a)
+{
+    int h = attn_heads(a), g = attn_kv_heads(a);
+    if (a->mask == MASK_WINDOW && a->window < 1)
+        return ATTN_OPT_WINDOW;
+    if (g < 1 || g > h || h % g != 0)
+        return ATTN_OPT_KV_HEADS;
+    if (a->positions == POS_ROPE && attn_d_k(a) % 2 != 0)
+        return ATTN_OPT_ROPE_ODD_DK;
+    if (a->positions == POS_ROPE && !(isfinite(a->rope_base) && a->rope_base > 1.0))
+        return ATTN_OPT_ROPE_BASE;
+    if (a->offset < 0 || a->offset > ATTN_OFFSET_MAX)
+        return ATTN_OPT_OFFSET;
+    if (a->softmax == SOFTMAX_ONLINE && a->block < 1)
+        return ATTN_OPT_BLOCK;
+    return ATTN_OPT_OK;
 }
 
 static void swap_rows(Mat *m, int i, int j)
@@ -463,5 +581,6 @@ void attn_swap_tokens(Attn *a, int i, int j)
 bool attn_same_options(const Attn *a, const Attn *b)
 {
     return a->scale == b->scale && a->softmax == b->softmax && a->mask == b->mask && a->temp == b->temp &&
-           a->positions == b->positions;
+           a->positions == b->positions && a->window == b->window && a->rope_base == b->rope_base &&
+           a->offset == b->offset && a->block == b->block && attn_kv_heads(a) == attn_kv_heads(b);
 }

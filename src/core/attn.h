@@ -27,7 +27,33 @@
  * overridden rows of Q, K, V), then calls attn_run_stage(a, 1), (a, 2), ...
  * in order: stage k reads only what stage k-1 produced. attn_run_to(a, k)
  * runs 1..k. `reached` is the last stage computed; stages above it hold
- * stale numbers and must be drawn as placeholders. */
+ * stale numbers and must be drawn as placeholders.
+ *
+ * Today's models (DESIGN.md "Attention in today's models"), each off by
+ * default so that older states give the same numbers bit for bit:
+ *   MASK_WINDOW   S[i][j] = -inf unless i - window < j <= i (causal is a
+ *                 window of n); the visible keys of row i are always one
+ *                 run lo..hi-1 (attn_visible).
+ *   kv_heads g    grouped-query attention: Wk is d_model x g*d_k, Wv is
+ *                 d_model x g*d_v, K and V have g heads; query head k uses
+ *                 K/V head attn_kv_head(a, k) = floor((k-1) g / h) + 1, and
+ *                 the per-head ids K2, V2 hold the K/V head that query head 2
+ *                 uses. O stays n x h*d_v. g = h is plain multi-head.
+ *   POS_ROPE      rotary positions (rope.c): after projection, in each head,
+ *                 columns (2m, 2m+1) of q and k (0-based in the head) turn by
+ *                 theta = p * rope_base^(-2m/d_k), p = row + offset. Q and K
+ *                 hold the rotated rows; Q0 and K0 (allocated by
+ *                 attn_set_positions) the rows before. V is not rotated; H = X.
+ *                 Rows of Q or K set by hand are kept as they are, unrotated.
+ *   offset        the first token's position (sinusoidal P and RoPE).
+ *   SOFTMAX_ONLINE FlashAttention's online softmax (online.c), keys in blocks
+ *                 of `block`: stage 4 keeps the running max m and sum l and
+ *                 gives A = exp(z - m) / l; stage 5 runs the blocks again with
+ *                 V, the running output rescaled by e^(m_old - m_new), and
+ *                 gives O = o / l. Both equal the plain softmax's to ~1e-15.
+ *   attn_append   a token at the end (append.c); attn_append_work counts what
+ *                 a KV cache saves and which earlier rows changed.
+ * attn_check_options() says which of these settings is out of range. */
 #ifndef QKV_ATTN_H
 #define QKV_ATTN_H
 
@@ -41,9 +67,13 @@ enum { STAGE_NONE = 0, STAGE_INPUT = 1, STAGE_QKV, STAGE_SCORES, STAGE_SOFTMAX,
 #define ATTN_HM_N 7        /* per-head matrices: Q K V QKt S A O */
 
 typedef enum { SCALE_NONE, SCALE_SQRT_DK } Scale;
-typedef enum { SOFTMAX_NAIVE, SOFTMAX_STABLE } Softmax;
-typedef enum { MASK_NONE, MASK_CAUSAL } Mask;
-typedef enum { POS_NONE, POS_SINUSOIDAL } Positions;
+typedef enum { SOFTMAX_NAIVE, SOFTMAX_STABLE, SOFTMAX_ONLINE } Softmax;
+typedef enum { MASK_NONE, MASK_CAUSAL, MASK_WINDOW } Mask;
+typedef enum { POS_NONE, POS_SINUSOIDAL, POS_ROPE } Positions;
+
+#define ATTN_ROPE_BASE_DEFAULT 10000.0
+#define ATTN_BLOCK_DEFAULT 2
+#define ATTN_OFFSET_MAX 1000000
 
 /* The temperature's range, both ends allowed; 1 is the plain softmax. */
 #define ATTN_TEMP_MIN 0.05
@@ -57,7 +87,10 @@ typedef enum {
     M_X, M_WQ, M_WK, M_WV, M_Q, M_K, M_V, M_QKT, M_S, M_A, M_O, M_P, M_H,
     M_WO, M_Y,                      /* W_O (a parameter) and Y = O Wo, stage 6 */
     M_HEAD0,                        /* head 1's Q, then K V QKt S A O, then head 2's ... */
-    M_COUNT = M_HEAD0 + ATTN_HEADS_MAX * ATTN_HM_N
+    M_HEAD_END = M_HEAD0 + ATTN_HEADS_MAX * ATTN_HM_N,
+    M_Q0 = M_HEAD_END, M_K0,        /* RoPE: Q and K before rotation (stage 2), only
+                                       allocated by attn_set_positions(a, POS_ROPE) */
+    M_COUNT
 } MatId;
 
 /* A training target (grad.h): row `row` of head `head`'s A should become
@@ -90,6 +123,12 @@ typedef struct {
     AttnTarget *target;
     int nloss;                 /* training: the loss before each step since the targets were set, */
     double loss_hist[ATTN_LOSS_HIST]; /* the last ATTN_LOSS_HIST of them, oldest first */
+    /* Today's models (see the top of this file) */
+    int window;                /* MASK_WINDOW: each query sees its last `window` keys, >= 1 */
+    int kv_heads;              /* K/V heads g, divides heads (set by attn_init_kv) */
+    double rope_base;          /* POS_ROPE: B of theta = p * B^(-2m/d_k), > 1 (10000) */
+    int offset;                /* the first token's position, 0..ATTN_OFFSET_MAX (0) */
+    int block;                 /* SOFTMAX_ONLINE: keys per block, >= 1 (2) */
 } Attn;
 
 /* Shape the state for n tokens, d_model features, d_k and d_v columns.
@@ -99,6 +138,9 @@ bool attn_init(Attn *a, int n, int d_model, int d_k, int d_v);
 /* The same with h heads of d_k and d_v columns each (h*d_k and h*d_v at
  * most MAT_MAX) and, when d_out > 0, W_O (h*d_v x d_out) and Y. */
 bool attn_init_heads(Attn *a, int n, int d_model, int heads, int d_k, int d_v, int d_out);
+/* The same with g = kv_heads K/V heads (1..heads, dividing heads): Wk is
+ * d_model x g*d_k, Wv d_model x g*d_v, K n x g*d_k, V n x g*d_v. */
+bool attn_init_kv(Attn *a, int n, int d_model, int heads, int kv_heads, int d_k, int d_v, int d_out);
 void attn_free(Attn *a);
 /* Deep copy; dst may be uninitialised-but-zeroed or a previous Attn. */
 bool attn_copy(Attn *dst, const Attn *src);
@@ -114,6 +156,12 @@ int attn_d_model(const Attn *a);
 int attn_d_k(const Attn *a);     /* per head */
 int attn_d_v(const Attn *a);     /* per head */
 int attn_heads(const Attn *a);
+int attn_kv_heads(const Attn *a); /* g: heads of K and V (= heads unless grouped) */
+/* The K/V head (1-based) that query head `head` (1-based) reads:
+ * floor((head - 1) * g / h) + 1. */
+int attn_kv_head(const Attn *a, int head);
+/* Numbers a KV cache keeps per token: g*d_k of K and g*d_v of V. */
+int attn_cache_per_token(const Attn *a);
 int attn_d_out(const Attn *a);   /* 0 without W_O */
 int attn_last_stage(const Attn *a); /* 6 with W_O, else 5 */
 
@@ -148,8 +196,88 @@ typedef enum { ATTN_FINE, ATTN_SCORES_NOT_FINITE, ATTN_EXP_OVERFLOW, ATTN_EXP_UN
 AttnTrouble attn_row_trouble(const Attn *a, int i);
 AttnTrouble attn_row_trouble_head(const Attn *a, int head, int i);
 
-/* Is S[i][j] hidden by the mask (causal: a key after the query)? */
+/* Is S[i][j] hidden by the mask (causal: a key after the query; window:
+ * also a key `window` or more before it)? */
 bool attn_masked(const Attn *a, int i, int j);
+/* The keys query row i sees: lo .. hi-1 (0-based), never empty. */
+void attn_visible(const Attn *a, int i, int *lo, int *hi);
+/* Draw the weights as numpy's np.random.seed(seed) then randn(rows, cols) *
+ * scale: Wq, Wk, Wv, then Wo when the state has it (with g = h the draws a
+ * lesson has always made). */
+void attn_draw_weights(Attn *a, unsigned long seed, double scale);
+/* Switch positions; POS_ROPE allocates Q0 and K0 (kept afterwards). Returns
+ * false, nothing changed, when out of memory. Nothing is recomputed. */
+bool attn_set_positions(Attn *a, Positions p);
+/* The position of row i: i + offset. */
+int attn_position(const Attn *a, int i);
+
+/* What is out of range among the options (attn_check_options). */
+typedef enum {
+    ATTN_OPT_OK,
+    ATTN_OPT_WINDOW,        /* MASK_WINDOW with window < 1 */
+    ATTN_OPT_KV_HEADS,      /* kv_heads outside 1..heads or not dividing heads */
+    ATTN_OPT_ROPE_ODD_DK,   /* POS_ROPE with an odd d_k */
+    ATTN_OPT_ROPE_BASE,     /* POS_ROPE with rope_base not finite or <= 1 */
+    ATTN_OPT_OFFSET,        /* offset outside 0..ATTN_OFFSET_MAX */
+    ATTN_OPT_BLOCK          /* SOFTMAX_ONLINE with block < 1 */
+} AttnOpt;
+AttnOpt attn_check_options(const Attn *a);
+
+/* ---- RoPE (rope.c) ---- */
+/* theta = p * base^(-2m/d_k) for pair m (0-based) of a head of d_k columns. */
+double attn_rope_theta(int p, int m, int d_k, double base);
+/* Rotate row i of Q (p = 0) or K (p = 1) in place, every head, except the
+ * cells set by hand: (x, y) -> (x cos t - y sin t, x sin t + y cos t). */
+void attn_rope_row(Attn *a, int p, int i);
+/* Turn a gradient row back: (dx, dy) -> (dx cos t + dy sin t, -dx sin t + dy cos t),
+ * the transpose of the rotation of row i (width cols, heads of d_k). */
+void attn_rope_unrow(const Attn *a, double *row, int cols, int i);
+
+/* ---- online softmax (online.c) ---- */
+/* One block of keys of the online softmax of one query row. */
+typedef struct {
+    int k0, k1;          /* keys k0 .. k1-1 (0-based) */
+    int v0, v1;          /* the visible ones among them; v0 == v1: masked whole, skipped */
+    double bmax;         /* the block's largest z = s / T (visible keys) */
+    double m_old, m_new; /* the running max before and after the block */
+    double rescale;      /* e^(m_old - m_new): what l and o are multiplied by */
+    double l_old, l_new; /* the running sum before and after */
+    double o_old, o_new; /* one column of the running output (attn_online_out) */
+} AttnBlock;
+/* The online softmax of row s (n scores; keys lo..hi-1 visible) in blocks
+ * of `block`: fills b (ceil(n / block) blocks), p[k] = e^(z_k - m_new of
+ * k's block) (0 outside lo..hi-1), *m and *l the final max and sum; w (may
+ * be NULL) gets A's row, e^(z_k - m) / l. Returns the number of blocks. */
+int attn_online_row(const double *s, int n, int lo, int hi, double temp, int block, AttnBlock *b, double *p,
+                    double *m, double *l, double *w);
+/* Column `col` of the output over those blocks: o = o * rescale + sum of
+ * p_k v_kc per block (each block's o_old, o_new filled); returns o / l. */
+double attn_online_out(AttnBlock *b, int nb, const double *p, const Mat *v, int col);
+
+/* ---- appending a token (append.c) ---- */
+/* Add a token at the end with its row x of X (d = d_model values): every
+ * matrix with a row per token grows by one (X's and hand-set Q/K/V rows are
+ * kept, targets get weight 0 on the new key), then the stages reached are
+ * computed again. false, nothing changed, when n is already MAT_MAX, d is
+ * not d_model, or out of memory. */
+bool attn_append(Attn *a, const double *x, int d);
+/* What appending saved, comparing the states before and after. Counts are
+ * per head (`heads` of them). */
+typedef struct {
+    int n;                /* tokens after the append */
+    int heads;
+    int rows_new;         /* rows of Q, K, V computed for the new token: 1 */
+    int scores_new;       /* scores the new row computes: its visible keys */
+    int rows_full;        /* a full recompute: n rows of Q, K, V ... */
+    int scores_full;      /* ... and n*n scores */
+    bool exact;           /* every earlier row of Q, K, V, S, A, O (every head, and
+                             Y) is unchanged bit for bit, the new key masked there */
+    int nstale;           /* earlier rows whose S, A, O or Y changed */
+    bool stale[MAT_MAX];  /* which (0-based) */
+} AttnWork;
+/* false when `after` is not `before` plus one token (or not reached to the
+ * output in both). */
+bool attn_append_work(const Attn *before, const Attn *after, AttnWork *w);
 /* The sinusoidal position value P[p][c] for d_model columns:
  * sin(p / 10000^(2m/d_model)) for c = 2m, cos(the same) for c = 2m + 1. */
 double attn_pos(int p, int c, int d_model);

@@ -24,13 +24,45 @@ static void explain_input(const Attn *a, Explain *e)
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
 }
 
+/* x_i . column c of w, summed k = 0, 1, ... as attn.c's project(). */
+static double dot_col(const Mat *x, int i, const Mat *w, int c)
+{
+    double sum = 0.0;
+    for (int k = 0; k < x->cols; k++)
+        sum += MAT_AT(x, i, k) * MAT_AT(w, k, c);
+    return sum;
+}
+
+/* RoPE on the cell just explained (column col of Q or K, p = 0 or 1): the
+ * pair's values before rotation, the angle and the rotated value. */
+static void explain_rope(const Attn *a, Explain *e, const Mat *x, const Mat *w, int col)
+{
+    int dk = attn_d_k(a), c0 = col - col % 2;
+    e->rope = true;
+    e->rope_second = col % 2 == 1;
+    e->rope_dk = dk;
+    e->rope_m = (col % dk) / 2;
+    e->rope_pos = attn_position(a, e->i);
+    e->rope_base = a->rope_base;
+    e->rope_theta = attn_rope_theta(e->rope_pos, e->rope_m, dk, a->rope_base);
+    e->rope_cos = cos(e->rope_theta);
+    e->rope_sin = sin(e->rope_theta);
+    e->rope_x = col == c0 ? e->sum : dot_col(x, e->i, w, c0);
+    e->rope_y = col == c0 ? dot_col(x, e->i, w, c0 + 1) : e->sum;
+    e->unrotated = e->sum;
+}
+
 /* Q/K/V[i][j] = x_i . column j of W, unless the row was set by hand. A
- * head's cell is the full matrix's column (head - 1) * width + j. */
+ * head's cell is the full matrix's column (head - 1) * width + j (for K
+ * and V, of the K/V head it reads). Q0 and K0 are the same sums unrotated. */
 static void explain_proj(const Attn *a, Explain *e)
 {
-    int p = attn_mat_base(e->mat) - M_Q;
+    MatId base = attn_mat_base(e->mat);
+    int p = base == M_Q0 ? 0 : base == M_K0 ? 1 : base - M_Q;
     int width = p == 2 ? attn_d_v(a) : attn_d_k(a);
-    int col = e->head && attn_mat_head(e->mat) ? (e->head - 1) * width + e->j : e->j;
+    int src = p > 0 && attn_mat_head(e->mat) ? attn_kv_head(a, e->head) : e->head;
+    int col = e->head && attn_mat_head(e->mat) ? (src - 1) * width + e->j : e->j;
+    e->kv_head = p > 0 && attn_heads(a) > 1 ? (attn_mat_head(e->mat) ? src : e->head) : 0;
     e->from_h = a->positions == POS_SINUSOIDAL;
     const Mat *x = &a->m[e->from_h ? M_H : M_X], *w = &a->m[M_WQ + p];
     e->kind = EX_PROJ;
@@ -46,6 +78,8 @@ static void explain_proj(const Attn *a, Explain *e)
         e->b[k] = MAT_AT(w, k, col);
     }
     products(e);
+    if (a->positions == POS_ROPE && p < 2 && base != M_Q0 && base != M_K0)
+        explain_rope(a, e, x, w, col);
 }
 
 /* score_ij = q_i . k_j, then / sqrt(d_k) for S when the lesson scales. */
@@ -64,7 +98,21 @@ static void explain_score(const Attn *a, Explain *e)
     e->scaled = s && a->scale == SCALE_SQRT_DK;
     e->divisor = e->scaled ? sqrt((double)e->d_k) : 1.0;
     e->masked = s && attn_masked(a, e->i, e->j);
+    e->kv_head = attn_heads(a) > 1 && e->head ? attn_kv_head(a, e->head) : 0;
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
+}
+
+/* The online softmax of the explained row (online.c): its blocks, p[k] in
+ * prod, the final m and l in max and sum. */
+static void explain_online(const Attn *a, Explain *e, const Mat *s)
+{
+    e->online = true;
+    e->block = a->block;
+    e->nblocks = attn_online_row(&MAT_AT(s, e->i, 0), s->cols, e->lo, e->vis, a->temp, a->block, e->blocks, e->prod,
+                                 &e->max, &e->sum, NULL);
+    for (int x = 0; x < e->nblocks; x++)
+        for (int k = e->blocks[x].v0; k < e->blocks[x].v1; k++)
+            e->shifted[k] = e->z[k] - e->blocks[x].m_new;
 }
 
 /* Row i of A from row i of S: s, s / T, max, z - max (or z), exp, running
@@ -75,7 +123,7 @@ static void explain_softmax(const Attn *a, Explain *e)
     e->kind = EX_SOFTMAX;
     e->stable = a->softmax == SOFTMAX_STABLE;
     e->n = s->cols;
-    e->vis = a->mask == MASK_CAUSAL ? e->i + 1 : e->n;
+    attn_visible(a, e->i, &e->lo, &e->vis);
     e->temp = a->temp;
     e->masked = attn_masked(a, e->i, e->j);
     for (int k = 0; k < e->n; k++) {
@@ -83,12 +131,17 @@ static void explain_softmax(const Attn *a, Explain *e)
         e->z[k] = e->a[k] / e->temp;
         e->weight[k] = MAT_AT(w, e->i, k);
     }
-    e->max = e->z[0];
-    for (int k = 1; k < e->vis; k++)
+    e->result = MAT_AT(w, e->i, e->j);
+    if (a->softmax == SOFTMAX_ONLINE) {
+        explain_online(a, e, s);
+        return;
+    }
+    e->max = e->z[e->lo];
+    for (int k = e->lo + 1; k < e->vis; k++)
         if (e->z[k] > e->max)
             e->max = e->z[k];
     double sum = 0.0;
-    for (int k = 0; k < e->vis; k++) {
+    for (int k = e->lo; k < e->vis; k++) {
         e->shifted[k] = e->stable ? e->z[k] - e->max : e->z[k];
         e->prod[k] = exp(e->shifted[k]);
         sum += e->prod[k];
@@ -103,17 +156,34 @@ static void explain_softmax(const Attn *a, Explain *e)
 static void explain_output(const Attn *a, Explain *e)
 {
     const Mat *w = &a->m[attn_shown(a, M_A, e->head)], *v = &a->m[attn_shown(a, M_V, e->head)];
-    int jv = e->head ? e->jh : e->j;
+    int jv = e->head ? e->jh : e->j, hi;
     e->kind = EX_OUTPUT;
+    e->kv_head = attn_heads(a) > 1 && e->head ? attn_kv_head(a, e->head) : 0;
+    e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
     /* Masked weights are exactly 0: leaving their terms out changes no bit. */
-    e->n = a->mask == MASK_CAUSAL ? e->i + 1 : w->cols;
+    attn_visible(a, e->i, &e->lo, &hi);
+    e->n = hi - e->lo;
     e->nmasked = w->cols - e->n;
+    if (a->softmax == SOFTMAX_ONLINE) { /* the blocks again, with column jv of V */
+        const Mat *s = &a->m[attn_shown(a, M_S, e->head)];
+        double p[MAT_MAX];
+        e->online = true;
+        e->block = a->block;
+        e->nblocks = attn_online_row(&MAT_AT(s, e->i, 0), s->cols, e->lo, hi, a->temp, a->block, e->blocks, p,
+                                     &e->max, &e->sum, NULL);
+        (void)attn_online_out(e->blocks, e->nblocks, p, v, jv);
+        for (int t = 0; t < e->n; t++) {
+            e->a[t] = p[e->lo + t];
+            e->b[t] = MAT_AT(v, e->lo + t, jv);
+            e->prod[t] = e->a[t] * e->b[t];
+        }
+        return;
+    }
     for (int k = 0; k < e->n; k++) {
-        e->a[k] = MAT_AT(w, e->i, k);
-        e->b[k] = MAT_AT(v, k, jv);
+        e->a[k] = MAT_AT(w, e->i, e->lo + k);
+        e->b[k] = MAT_AT(v, e->lo + k, jv);
     }
     products(e);
-    e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
 }
 
 /* y_ij = sum_k o_ik Wo_kj, the products in head groups of d_v. Each head's
@@ -144,10 +214,10 @@ static void explain_pos(const Attn *a, Explain *e)
 {
     e->kind = EX_POS;
     e->d_model = attn_d_model(a);
-    e->pos = e->i;
+    e->pos = attn_position(a, e->i);
     e->pos_m = e->j / 2;
     e->cosine = e->j % 2 == 1;
-    e->angle = attn_pos_angle(e->i, e->j, e->d_model);
+    e->angle = attn_pos_angle(e->pos, e->j, e->d_model);
     e->x = MAT_AT(&a->m[M_X], e->i, e->j);
     e->p = MAT_AT(&a->m[M_P], e->i, e->j);
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
@@ -183,7 +253,8 @@ bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out)
     } else if (attn_heads(a) > 1 && (base == M_QKT || base == M_S || base == M_A))
         out->head = 1;
     switch (base) {
-    case M_Q: case M_K: case M_V: explain_proj(a, out); break;
+    case M_Q: case M_K: case M_V:
+    case M_Q0: case M_K0:         explain_proj(a, out); break;
     case M_QKT: case M_S:         explain_score(a, out); break;
     case M_A:                     explain_softmax(a, out); break;
     case M_O:                     explain_output(a, out); break;

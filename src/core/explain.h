@@ -64,6 +64,26 @@ typedef struct {
                            `heads` groups of `group` (d_v) consecutive k */
     int group;
     double head_sum[16];/* EX_PROJECT: each head's share, sum of its group's products */
+    /* Today's models (attn.h) */
+    int lo;             /* EX_SOFTMAX: the keys taking part are lo .. vis-1 (a window
+                           hides keys below lo; 0 otherwise). EX_OUTPUT: term t is key
+                           lo + t */
+    int kv_head;        /* 1-based K/V head: EX_PROJ of K or V, and for EX_SCORE and
+                           EX_OUTPUT the one the query head reads (0 with one head) */
+    /* EX_PROJ of Q or K under positions: rope (not for a cell set by hand). The
+       products give the cell before rotation (Q0/K0, `unrotated`); the pair it
+       belongs to, (x, y) = columns (2m, 2m+1) of the head, turns by theta:
+       result = x cos - y sin (first of the pair) or x sin + y cos (second). */
+    bool rope, rope_second;
+    int rope_pos, rope_m, rope_dk; /* p = row + offset, the pair m (0-based), the head's d_k */
+    double rope_base, rope_theta, rope_cos, rope_sin, rope_x, rope_y, unrotated;
+    /* EX_SOFTMAX and EX_OUTPUT under softmax: online. prod[k] is then
+       e^(z_k - m_new of k's block) (EX_OUTPUT: times v_kj, a[k] that exp);
+       max and sum are the final m and l; EX_OUTPUT's result is o / l with
+       o the last block's o_new. */
+    bool online;
+    int block, nblocks;
+    AttnBlock blocks[MAT_MAX];
 } Explain;
 
 /* Explain cell (i, j) of matrix `mat` in state a. Returns false and sets
@@ -71,7 +91,8 @@ typedef struct {
  * range. M_QKT explains like M_S without the division (and without the
  * mask). With positions on, P and H explain as EX_POS (the sum that stage
  * 2 will project), and so does X while stage 1 is the last reached (later,
- * an X cell is the input it is). */
+ * an X cell is the input it is). Q0 and K0 explain as EX_PROJ without the
+ * rotation. */
 bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out);
 
 #endif

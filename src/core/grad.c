@@ -172,7 +172,16 @@ static double dqkt(const Attn *a, const AttnTarget *t, int j, double div)
     return (MAT_AT(grad_head_A(a, t->head), t->row, j) - t->t[j]) / a->temp / div;
 }
 
-/* dQ and dK (n x h*d_k): the loss's gradient with respect to Q and K. */
+/* The first column of K (and of dK) that query head `head` (0-based) reads. */
+static int k_col0(const Attn *a, int head)
+{
+    return (attn_kv_head(a, head + 1) - 1) * grad_head_dk(a);
+}
+
+/* dQ (n x h*d_k) and dK (n x g*d_k): the loss's gradient with respect to
+ * Q and K as stored (rotated, with RoPE); the query heads that share a K/V
+ * head add into its columns. With RoPE each row then turns back by its
+ * angle: the gradient with respect to Q0 and K0, which come from W. */
 static void grad_qk(const Attn *a, Mat *dq, Mat *dk)
 {
     const Mat *q = &a->m[M_Q], *k = &a->m[M_K];
@@ -180,14 +189,18 @@ static void grad_qk(const Attn *a, Mat *dq, Mat *dk)
     double div = divisor(a);
     for (int x = 0; x < a->ntarget; x++) {
         const AttnTarget *t = &a->target[x];
-        int i = t->row, c0 = t->head * d;
+        int i = t->row, c0 = t->head * d, ck = k_col0(a, t->head);
         for (int j = 0; j < n; j++) {
             double g = dqkt(a, t, j, div);
-            for (int c = c0; c < c0 + d; c++) {
-                MAT_AT(dq, i, c) += g * MAT_AT(k, j, c);
-                MAT_AT(dk, j, c) += g * MAT_AT(q, i, c);
+            for (int c = 0; c < d; c++) {
+                MAT_AT(dq, i, c0 + c) += g * MAT_AT(k, j, ck + c);
+                MAT_AT(dk, j, ck + c) += g * MAT_AT(q, i, c0 + c);
             }
         }
+    }
+    for (int r = 0; a->positions == POS_ROPE && r < n; r++) {
+        attn_rope_unrow(a, &MAT_AT(dq, r, 0), dq->cols, r);
+        attn_rope_unrow(a, &MAT_AT(dk, r, 0), dk->cols, r);
     }
 }
 
@@ -219,12 +232,12 @@ static void back_to_w(const Attn *a, const Mat *dm, int p, Mat *gw)
     }
 }
 
-/* dL/dWq and dL/dWk into gq and gk, with dq and dk (n x h*d_k) as room. */
+/* dL/dWq and dL/dWk into gq and gk, with dq (n x h*d_k) and dk (n x g*d_k) as room. */
 static bool compute_into(const Attn *a, Mat *gq, Mat *gk, Mat *dq, Mat *dk)
 {
-    int n = attn_tokens(a), cols = a->m[M_WQ].cols;
-    if (!zeros(gq, attn_d_model(a), cols) || !zeros(gk, attn_d_model(a), cols) || !zeros(dq, n, cols) ||
-        !zeros(dk, n, cols))
+    int n = attn_tokens(a), cols = a->m[M_WQ].cols, kcols = a->m[M_WK].cols;
+    if (!zeros(gq, attn_d_model(a), cols) || !zeros(gk, attn_d_model(a), kcols) || !zeros(dq, n, cols) ||
+        !zeros(dk, n, kcols))
         return false;
     grad_qk(a, dq, dk);
     back_to_w(a, dq, 0, gq);
@@ -308,14 +321,16 @@ bool grad_explain(const Attn *a, int ti, int key, GradExplain *e)
         return false;
     const AttnTarget *t = &a->target[ti];
     const Mat *q = &a->m[M_Q], *k = &a->m[M_K], *h = &a->m[M_H];
-    int n = attn_tokens(a), d = grad_head_dk(a), c0 = t->head * d;
+    int n = attn_tokens(a), d = grad_head_dk(a), c0 = t->head * d, ck = k_col0(a, t->head);
     e->head = t->head;
     e->row = t->row;
     e->key = key < 0 ? 0 : key >= n ? n - 1 : key;
     e->n = n;
     e->d_k = d;
     e->d_model = attn_d_model(a);
-    e->vis = a->mask == MASK_CAUSAL ? t->row + 1 : n;
+    attn_visible(a, t->row, &e->lo, &e->vis);
+    e->kv_head = attn_kv_head(a, t->head + 1) - 1;
+    e->rope = a->positions == POS_ROPE;
     e->temp = a->temp;
     e->scaled = a->scale == SCALE_SQRT_DK;
     e->divisor = divisor(a);
@@ -328,8 +343,15 @@ bool grad_explain(const Attn *a, int ti, int key, GradExplain *e)
         e->ds[j] = m ? 0.0 : e->dz[j] / a->temp;
         double g = dqkt(a, t, j, e->divisor);
         for (int c = 0; c < d; c++)
-            e->dq[c] += g * MAT_AT(k, j, c0 + c);
+            e->dq[c] += g * MAT_AT(k, j, ck + c);
     }
+    double full[MAT_MAX] = {0}; /* the row in its full width, so its pairs turn with the head's angles */
+    for (int c = 0; c < d; c++)
+        full[c0 + c] = e->dq[c];
+    if (e->rope)
+        attn_rope_unrow(a, full, c0 + d, t->row);
+    for (int c = 0; c < d; c++)
+        e->dq0[c] = full[c0 + c];
     double gk = dqkt(a, t, e->key, e->divisor);
     for (int c = 0; c < d; c++) {
         e->q[c] = MAT_AT(q, t->row, c0 + c);

@@ -13,6 +13,13 @@
  *   dL/dk_j += dL/dqkt_ij q_i
  *   dL/dWq  = H^T dL/dQ,  dL/dWk = H^T dL/dK   (H = X + P, or X)
  *
+ * Today's models (attn.h) are all learned through: a window masks like the
+ * causal mask; with kv_heads g < h, dL/dK is n x g*d_k and the query heads
+ * that share a K/V head add into its columns (dL/dWk is d_model x g*d_k);
+ * with RoPE, Q = rot(Q0) row by row, so dL/dQ0 = rot^T dL/dQ (each pair
+ * turned back by its angle) before it reaches W; the online softmax gives
+ * the same A, so the same gradient. Nothing is refused for them.
+ *
  * A step is W <- W - lr dL/dW on Wq and Wk only; X, Wv (and Wo) never
  * change. Overridden rows of Q or K do not come from W, so a step is
  * refused while one is in place (grad_ready). Everything here reads the
@@ -88,7 +95,9 @@ bool grad_descend(Attn *a, int steps);
 typedef struct {
     int head, row, key;       /* 0-based */
     int n, d_k, d_model;      /* tokens, head's d_k, columns of H */
-    int vis;                  /* keys 0..vis-1 take part (the rest are masked) */
+    int lo, vis;              /* keys lo..vis-1 take part (the rest are masked) */
+    int kv_head;              /* the K/V head (0-based) the target's head reads */
+    bool rope;                /* positions: rope: dq is for the rotated q_i, dq0 turned back */
     double temp, divisor;     /* T, and sqrt(d_k) with scaling (else 1) */
     bool scaled;
     double loss;              /* this row's -sum t ln alpha */
@@ -97,6 +106,8 @@ typedef struct {
     double ds[MAT_MAX];       /* dL/ds_ij = (alpha_ij - t_j) / T */
     double dz[MAT_MAX];       /* alpha_ij - t_j */
     double dq[MAT_MAX];       /* dL/dq_i over the head's d_k columns */
+    double dq0[MAT_MAX];      /* dL/dq0_i, what reaches W_Q: dq turned back by the row's
+                                 angles with RoPE, else dq itself */
     double dk[MAT_MAX];       /* this row's part of dL/dk_key: dL/dqkt_i,key * q_i */
     double q[MAT_MAX];        /* q_i (head's columns) */
     double h[MAT_MAX];        /* h_i (d_model) */

@@ -1,6 +1,7 @@
 /* trace.c - the effect trace of a change (see trace.h). */
 #include "trace.h"
 
+#include <math.h>
 #include <string.h>
 
 static int clampi(int v, int n)
@@ -151,6 +152,41 @@ static bool same_shapes(const Attn *x, const Attn *y)
     return true;
 }
 
+/* after is before with one token appended: the earlier rows of X agree. */
+static bool appended(const Attn *x, const Attn *y)
+{
+    int n = attn_tokens(x);
+    if (attn_tokens(y) != n + 1 || attn_d_model(x) != attn_d_model(y) || !x->m[M_X].v)
+        return false;
+    for (int id = M_WQ; id <= M_WV; id++)
+        if (!mat_same_shape(&x->m[id], &y->m[id]))
+            return false;
+    return memcmp(x->m[M_X].v, y->m[M_X].v, sizeof(double) * (size_t)n * (size_t)attn_d_model(x)) == 0;
+}
+
+/* TRACE_APPEND: the new row through every stage after reached. */
+static bool trace_append(const Attn *before, const Attn *after, int head, int j, Trace *t)
+{
+    int n = attn_tokens(after), reached = before->reached < after->reached ? before->reached : after->reached;
+    t->kind = TRACE_APPEND;
+    t->origin = M_X;
+    t->origin_i = n - 1;
+    t->origin_row = attn_d_model(after) > 1;
+    t->nrows = 1;
+    t->rows[0] = n - 1;
+    t->added = true;
+    for (int stage = STAGE_QKV; stage <= reached; stage++) {
+        const Mat *m = &after->m[attn_shown(after, attn_stage_mat(stage), head)];
+        TraceCell *c = &t->cell[t->n++];
+        c->mat = attn_shown(after, attn_stage_mat(stage), head);
+        c->i = n - 1;
+        c->j = clampi(j, m->cols);
+        c->before = NAN;
+        c->after = MAT_AT(m, c->i, c->j);
+    }
+    return true;
+}
+
 bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t)
 {
     return trace_compute_head(before, after, 0, i, j, t);
@@ -160,6 +196,8 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
 {
     memset(t, 0, sizeof *t);
     t->kind = TRACE_NONE;
+    if (appended(before, after))
+        return trace_append(before, after, head, j, t);
     if (!same_shapes(before, after) || before->m[M_X].rows == 0)
         return false;
     int reached = before->reached < after->reached ? before->reached : after->reached;
@@ -189,15 +227,25 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
         fi = a;
         fj = b < 0 ? a : b;
     }
+    bool rope = before->positions == POS_ROPE || after->positions == POS_ROPE;
+    if (rope && (t->kind == TRACE_NONE || (t->kind == TRACE_MATRIX && t->origin >= M_Q && t->origin <= M_K)) &&
+        (before->positions != after->positions || before->rope_base != after->rope_base ||
+         before->offset != after->offset)) {
+        t->kind = TRACE_POSITIONS;
+        t->origin = M_Q;
+        from = STAGE_SCORES;
+    }
+    bool window = before->mask == MASK_WINDOW && after->mask == MASK_WINDOW && before->window != after->window;
+    bool block = before->softmax == SOFTMAX_ONLINE && after->softmax == SOFTMAX_ONLINE && before->block != after->block;
     if (t->kind == TRACE_NONE && before->scale != after->scale) {
         t->kind = TRACE_SCALE;
         t->origin = M_S;
         from = STAGE_SCORES;
-    } else if (t->kind == TRACE_NONE && before->mask != after->mask) {
+    } else if (t->kind == TRACE_NONE && (before->mask != after->mask || window)) {
         t->kind = TRACE_MASK;
         t->origin = M_S;
         from = STAGE_SCORES;
-    } else if (t->kind == TRACE_NONE && before->softmax != after->softmax) {
+    } else if (t->kind == TRACE_NONE && (before->softmax != after->softmax || block)) {
         t->kind = TRACE_SOFTMAX;
         t->origin = M_A;
         from = STAGE_SOFTMAX;

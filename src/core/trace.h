@@ -19,6 +19,10 @@
  * only moved is unchanged); positions switched on or off show as P changing.
  * Matrices of stages a state has not reached hold stale numbers and are not
  * compared (only the hand-set rows of Q/K/V, which are inputs).
+ * The mask kind also covers a window's width, the softmax kind the online
+ * softmax's block. After attn_append (after has one token more, the earlier
+ * rows of X the same) the kind is TRACE_APPEND and the cells are the new
+ * row's: Q[n][j], S[n][j], A[n][j], O[n][j], Y[n][j] with `added` set.
  * Data only: lesson/effect.h writes the line. */
 #ifndef QKV_TRACE_H
 #define QKV_TRACE_H
@@ -33,7 +37,10 @@ typedef enum {
     TRACE_SOFTMAX,      /* the softmax option (origin is then A) */
     TRACE_MASK,         /* the mask option (origin is then S) */
     TRACE_TEMP,         /* the temperature (origin is then A) */
-    TRACE_SWAP          /* two tokens traded rows: origin_i and origin_j are the rows */
+    TRACE_SWAP,         /* two tokens traded rows: origin_i and origin_j are the rows */
+    TRACE_POSITIONS,    /* RoPE switched, or its base or the offset changed (origin Q) */
+    TRACE_APPEND        /* a token was added (attn_append): origin X, origin_i its row;
+                           the cells follow the new row and have no before (NaN) */
 } TraceKind;
 
 #define TRACE_ROWS 3
@@ -51,6 +58,7 @@ typedef struct {
     bool origin_row;    /* more than one cell of that row differs */
     int nrows;          /* rows of the origin that differ (up to TRACE_ROWS kept in rows[]): */
     int rows[TRACE_ROWS];    /* in order; the focused row always among them when it differs */
+    bool added;         /* TRACE_APPEND: the cells' row is new (before is NaN) */
     int n;              /* cells after the origin, one per later stage reached */
     TraceCell cell[STAGE_MAX];
 } Trace;
