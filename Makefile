@@ -140,6 +140,11 @@ $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(COR
 $(B)/tests/test_layout $(B)/tests/test_narration $(B)/tests/truth_render: $(B)/tests/%: $(B)/tests/%.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
+# The core with today's options (append, window, kv_heads, RoPE, online
+# softmax) as numbers, for tests/numpy/modern.py: no lesson loader, no JSON.
+$(B)/tests/modern_dump: $(B)/tests/modern_dump.o $(CORE_OBJ)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
 # The truth test (DESIGN.md "The screen never contradicts itself"): every
 # screen of every built-in lesson, scripted and after each departure, and
 # --dump (--variant 7), read back as text by tests/truth.py: equations that
@@ -230,14 +235,16 @@ worksheet: $(B)/qkvtutor
 	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor
 
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12),
-# and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12).
+# and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12);
+# the core's modern options through tests/modern_dump (tests/numpy/modern.py).
 # python3-numpy is installed when missing (tests/need.sh); without apt-get
 # the suite is skipped, and `make test` counts it so.
 PYTHON ?= /usr/bin/python3
-numpy: $(B)/qkvtutor
+numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 	@sh tests/need.sh numpy python3-numpy $(PYTHON) -c 'import numpy'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
-	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor
+	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor && \
+	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:
