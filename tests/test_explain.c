@@ -405,6 +405,122 @@ static void test_positions_terms(void **state)
     assert_int_equal(e->kind, EX_INPUT);
 }
 
+/* Today's models: every cell's terms rebuild the matrix cell bit for bit
+ * under a window, shared K/V heads, RoPE with an offset and the online
+ * softmax (4 query heads over 2 K/V heads, 5 tokens, blocks of 2). */
+static void test_modern_cells_consistent(void **state)
+{
+    Attn a;
+    Explain e;
+    Rng r;
+    assert_true(attn_init_kv(&a, 5, 6, 4, 2, 4, 3, 2));
+    rng_seed(&r, 2026);
+    rng_randn(&r, &a.m[M_X], 1.0);
+    attn_draw_weights(&a, 11, 0.5);
+    a.mask = MASK_WINDOW;
+    a.window = 3;
+    a.softmax = SOFTMAX_ONLINE;
+    a.block = 2;
+    a.offset = 3;
+    a.rope_base = 100.0;
+    assert_true(attn_set_positions(&a, POS_ROPE));
+    attn_run_to(&a, STAGE_PROJECT);
+    int nrope = 0, nonline = 0;
+    for (int id = 0; id < M_COUNT; id++)
+        for (int i = 0; i < a.m[id].rows; i++)
+            for (int j = 0; j < a.m[id].cols; j++) {
+                assert_true(explain_cell(&a, id, i, j, &e));
+                assert_true(e.result == MAT_AT(&a.m[id], i, j));
+                if (e.kind == EX_PROJ && e.rope) {
+                    double want = e.rope_second ? e.rope_x * e.rope_sin + e.rope_y * e.rope_cos
+                                                : e.rope_x * e.rope_cos - e.rope_y * e.rope_sin;
+                    assert_true(want == e.result);
+                    assert_true(e.unrotated == MAT_AT(&a.m[attn_mat_base(id) == M_Q ? M_Q0 : M_K0], i, e.wcol));
+                    assert_int_equal(e.rope_pos, i + 3);
+                    nrope++;
+                } else if (e.kind == EX_PROJ)
+                    assert_true(e.sum == e.result);
+                if (e.kind == EX_SOFTMAX) {
+                    assert_true(e.online);
+                    assert_int_equal(e.lo, i - 2 > 0 ? i - 2 : 0);
+                    assert_int_equal(e.vis, i + 1);
+                    assert_true(e.result == (e.masked ? 0.0 : exp(e.z[j] - e.max) / e.sum));
+                    nonline++;
+                }
+                if (e.kind == EX_OUTPUT) {
+                    assert_true(e.online);
+                    assert_true(e.result == e.blocks[e.nblocks - 1].o_new / e.blocks[e.nblocks - 1].l_new);
+                }
+                if ((e.kind == EX_SCORE || e.kind == EX_OUTPUT) && attn_mat_head(id))
+                    assert_int_equal(e.kv_head, (attn_mat_head(id) - 1) / 2 + 1);
+            }
+    assert_true(nrope > 0 && nonline > 0);
+    /* K3 is K/V head 2's: column 1 of K3 explains W_K's column 5 (0-based 4) */
+    assert_true(explain_cell(&a, attn_head_id(M_K, 3), 1, 0, &e));
+    assert_int_equal(e.wcol, 4);
+    assert_int_equal(e.kv_head, 2);
+    /* Q0 explains as the plain projection */
+    assert_true(explain_cell(&a, M_Q0, 2, 1, &e));
+    assert_false(e.rope);
+    assert_true(e.sum == e.result);
+    attn_free(&a);
+}
+
+/* The window hides keys below i - W + 1: the walk of row 3 starts at key 2,
+ * o_3 sums keys 2 and 3 only and still equals O bit for bit. */
+static void test_window_terms(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    f->a.mask = MASK_WINDOW;
+    f->a.window = 2;
+    f->a.softmax = SOFTMAX_STABLE;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_true(explain_cell(&f->a, M_A, 2, 0, e));
+    assert_true(e->masked);
+    assert_int_equal(e->lo, 1);
+    assert_int_equal(e->vis, 3);
+    assert_true(e->prod[0] == 0.0);
+    assert_true(e->result == 0.0);
+    assert_near(MAT_AT(&f->a.m[M_A], 2, 1), 0.53162944737882367, 1e-15);
+    assert_true(explain_cell(&f->a, M_O, 2, 0, e));
+    assert_int_equal(e->lo, 1);
+    assert_int_equal(e->n, 2);
+    assert_int_equal(e->nmasked, 1);
+    assert_true(e->a[0] == MAT_AT(&f->a.m[M_A], 2, 1));
+    assert_true(e->b[1] == MAT_AT(&f->a.m[M_V], 2, 0));
+    assert_true(e->sum == e->result);
+    assert_true(explain_cell(&f->a, M_S, 2, 0, e));
+    assert_true(e->masked && isinf(e->result));
+}
+
+/* Online, row 1 in blocks of 2 (numpy): m 0.00578 then 0.04362, l 1.93080 then
+ * 2.85911; o of column 1: -0.03930 then -0.28182, and o / l = O[1][1]. */
+static void test_online_terms(void **state)
+{
+    Fixture *f = *state;
+    Explain *e = &f->e;
+    f->a.softmax = SOFTMAX_ONLINE;
+    attn_run_to(&f->a, STAGE_OUTPUT);
+    assert_true(explain_cell(&f->a, M_A, 0, 2, e));
+    assert_true(e->online);
+    assert_int_equal(e->nblocks, 2);
+    assert_int_equal(e->block, 2);
+    assert_true(e->blocks[0].m_new == 0.0057848947805190353);
+    assert_near(e->blocks[1].l_new, 2.8591139345202761, 1e-15);
+    assert_true(e->max == 0.043620431802729787);
+    assert_true(e->prod[2] == 1.0); /* key 3 holds block 2's max: e^0 */
+    assert_true(e->shifted[0] == e->z[0] - e->blocks[0].m_new);
+    assert_near(e->result, 0.34975870948206467, 1e-15);
+    assert_true(explain_cell(&f->a, M_O, 0, 0, e));
+    assert_true(e->online);
+    assert_near(e->blocks[0].o_new, -0.039304375608033418, 1e-16);
+    assert_near(e->blocks[1].o_new, -0.2818196940362645, 1e-15);
+    assert_true(e->result == e->blocks[1].o_new / e->blocks[1].l_new);
+    assert_near(e->result, -0.09856889249275419, 1e-16);
+    assert_true(e->a[1] == 1.0 && e->b[2] == MAT_AT(&f->a.m[M_V], 2, 0));
+}
+
 #define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int main(void)
@@ -426,6 +542,9 @@ int main(void)
         FX(test_masked),
         FX(test_temperature_walk),
         FX(test_positions_terms),
+        cmocka_unit_test(test_modern_cells_consistent),
+        FX(test_window_terms),
+        FX(test_online_terms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
