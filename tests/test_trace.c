@@ -8,6 +8,7 @@
 #include "core/rng.h"
 #include "core/trace.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,6 +289,82 @@ static void test_causes(void **state)
     assert_int_equal(t.kind, TRACE_MASK);
 }
 
+/* `append` a fourth token under the causal mask: the trace follows the new
+ * row, Q[4][j] => S[4][j] => A[4][j] => O[4][j], with nothing before. */
+static void test_append(void **state)
+{
+    Fix *f = *state;
+    static const double x4[] = {0.5, -1, 0.25, 2};
+    Trace t;
+    f->before.mask = MASK_CAUSAL;
+    rerun(&f->before, STAGE_OUTPUT);
+    assert_true(attn_copy(&f->after, &f->before));
+    assert_true(attn_append(&f->after, x4, 4));
+    assert_true(trace_compute(&f->before, &f->after, 0, 3, &t));
+    assert_int_equal(t.kind, TRACE_APPEND);
+    assert_int_equal(t.origin, M_X);
+    assert_int_equal(t.origin_i, 3);
+    assert_true(t.added);
+    assert_int_equal(t.n, 4);
+    static const MatId want[] = {M_Q, M_S, M_A, M_O};
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(t.cell[k].mat, want[k]);
+        assert_int_equal(t.cell[k].i, 3);
+        assert_true(isnan(t.cell[k].before));
+        assert_true(t.cell[k].after == MAT_AT(&f->after.m[want[k]], 3, t.cell[k].j));
+    }
+    assert_int_equal(t.cell[1].j, 3); /* S[4][4]: the new token's score on itself */
+    assert_int_equal(t.cell[0].j, 2); /* Q has 3 columns */
+    /* the reverse (a token fewer) is no append and no trace */
+    assert_false(trace_compute(&f->after, &f->before, 0, 0, &t));
+}
+
+/* A window's width, RoPE's offset, the online softmax's block: each named. */
+static void test_modern_options(void **state)
+{
+    Fix *f = *state;
+    Trace t;
+    f->before.mask = MASK_WINDOW;
+    f->before.window = 3;
+    rerun(&f->before, STAGE_OUTPUT);
+    assert_true(attn_copy(&f->after, &f->before));
+    f->after.window = 1;
+    rerun(&f->after, STAGE_OUTPUT);
+    assert_true(trace_compute(&f->before, &f->after, 2, 0, &t));
+    assert_int_equal(t.kind, TRACE_MASK);
+    assert_int_equal(t.cell[0].mat, M_S);
+    assert_true(isinf(t.cell[0].after));
+
+    f->before.softmax = f->after.softmax = SOFTMAX_ONLINE;
+    f->after.window = 3;
+    f->after.block = 1;
+    rerun(&f->before, STAGE_OUTPUT);
+    rerun(&f->after, STAGE_OUTPUT);
+    assert_true(trace_compute(&f->before, &f->after, 0, 0, &t));
+    assert_int_equal(t.kind, TRACE_SOFTMAX);
+
+    Attn a, b = {0};
+    assert_true(attn_init(&a, 3, 4, 2, 2));
+    memcpy(a.m[M_X].v, f->before.m[M_X].v, sizeof(double) * 12);
+    attn_draw_weights(&a, 42, 0.3);
+    attn_run_to(&a, STAGE_OUTPUT);
+    assert_true(attn_copy(&b, &a));
+    assert_true(attn_set_positions(&b, POS_ROPE));
+    rerun(&b, STAGE_OUTPUT);
+    assert_true(trace_compute(&a, &b, 1, 0, &t));
+    assert_int_equal(t.kind, TRACE_POSITIONS);
+    assert_int_equal(t.origin, M_Q);
+    assert_int_equal(t.cell[0].mat, M_S);
+    assert_true(attn_copy(&a, &b));
+    b.offset = 3;
+    rerun(&b, STAGE_OUTPUT);
+    assert_true(trace_compute(&a, &b, 1, 0, &t));
+    assert_int_equal(t.kind, TRACE_POSITIONS);
+    assert_near(t.cell[0].before, t.cell[0].after, 1e-15); /* S does not move */
+    attn_free(&b);
+    attn_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +376,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_softmax_toggle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_change, setup, teardown),
         cmocka_unit_test_setup_teardown(test_causes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_append, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_modern_options, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
