@@ -224,17 +224,20 @@ static double loss_at(Attn *a)
 /* A random target distribution for row i: one-hot or spread, 0 where masked. */
 static void random_target(Rng *r, const Attn *a, int i, double *t)
 {
-    int n = attn_tokens(a), vis = a->mask == MASK_CAUSAL ? i + 1 : n;
+    int n = attn_tokens(a), lo, vis;
+    attn_visible(a, i, &lo, &vis);
     double sum = 0;
     bool hot = rng_double(r) < 0.4;
-    int pick = (int)(rng_double(r) * vis);
+    int pick = lo + (int)(rng_double(r) * (vis - lo));
     for (int j = 0; j < n; j++) {
-        t[j] = j >= vis ? 0.0 : hot ? (j == pick) : rng_double(r);
+        t[j] = j >= vis || j < lo ? 0.0 : hot ? (j == pick) : rng_double(r);
         sum += t[j];
     }
     for (int j = 0; j < n; j++)
         t[j] /= sum;
 }
+
+static double fd_worst(Attn *ap, Rng *rp);
 
 /* The worst relative error of the analytic gradient of one random lesson
  * by five-point central differences (or -1 when its loss is under 0.01, too
@@ -258,6 +261,15 @@ static double fd_check(uint32_t seed, int heads, bool causal, double temp, bool 
     a.positions = pos ? POS_SINUSOIDAL : POS_NONE;
     a.scale = scaled ? SCALE_SQRT_DK : SCALE_NONE;
     a.softmax = rng_double(&r) < 0.5 ? SOFTMAX_STABLE : SOFTMAX_NAIVE;
+    return fd_worst(&a, &r);
+}
+
+/* Random targets on a, then fd_check's measure; frees a. */
+static double fd_worst(Attn *ap, Rng *rp)
+{
+    Attn a = *ap;
+    Rng r = *rp;
+    int n = attn_tokens(&a);
     for (int h = 0; h < grad_heads(&a); h++)
         for (int i = 0; i < n; i++)
             if (i == 0 || rng_double(&r) < 0.5) {
@@ -272,6 +284,7 @@ static double fd_check(uint32_t seed, int heads, bool causal, double temp, bool 
         return -1;
     }
     assert_true(grad_compute(&a, &g[0], &g[1]));
+    assert_true(mat_same_shape(&g[0], &a.m[M_WQ]) && mat_same_shape(&g[1], &a.m[M_WK]));
     double worst = 0, big = 0;
     for (int p = 0; p < 2; p++)
         for (int c = 0; c < g[p].rows * g[p].cols; c++)
@@ -329,6 +342,82 @@ static void gradient_matches_finite_differences(void **state)
         fprintf(stderr, "grad: %d random lessons, worst relative error %.3g\n", cases, worst);
 }
 
+/* Today's models are learned through too: 4 query heads over g K/V heads,
+ * a sliding window, RoPE with an offset, the online softmax, each crossed
+ * with the others, against central differences (relative error < 1e-6). */
+static void gradient_modern_matches_finite_differences(void **state)
+{
+    double worst = 0;
+    int cases = 0;
+    for (int g = 1; g <= 4; g *= 2)
+        for (int window = 0; window < 2; window++)
+            for (int rope = 0; rope < 2; rope++)
+                for (int online = 0; online < 2; online++)
+                    for (uint32_t seed = 1, tries = 0; seed <= 3; seed++) {
+                        Rng r;
+                        Attn a;
+                        rng_seed(&r, seed * 7919u + tries * 31u + (uint32_t)(g * 100 + window * 10 + rope * 2 + online));
+                        int n = 2 + (int)(rng_double(&r) * 5), dm = 2 + (int)(rng_double(&r) * 4);
+                        int dk = 2 * (1 + (int)(rng_double(&r) * 2));
+                        assert_true(attn_init_kv(&a, n, dm, 4, g, dk, 2, 0));
+                        rng_randn(&r, &a.m[M_X], 1.0);
+                        attn_draw_weights(&a, seed, 0.7);
+                        a.mask = window ? MASK_WINDOW : MASK_NONE;
+                        a.window = 2;
+                        a.softmax = online ? SOFTMAX_ONLINE : SOFTMAX_STABLE;
+                        a.block = 2;
+                        a.offset = rope ? 5 : 0;
+                        a.rope_base = 50.0;
+                        assert_true(attn_set_positions(&a, rope ? POS_ROPE : POS_NONE));
+                        double e = fd_worst(&a, &r);
+                        if (e < 0 && ++tries < 50) {
+                            seed--;
+                            continue;
+                        }
+                        if (!(e < 1e-6))
+                            print_error("g %d window %d rope %d online %d seed %u: relative error %g\n", g, window,
+                                        rope, online, seed, e);
+                        assert_true(e < 1e-6);
+                        worst = fmax(worst, e);
+                        cases++;
+                    }
+    if (getenv("QKV_GRAD_REPORT"))
+        fprintf(stderr, "grad (modern): %d random lessons, worst relative error %.3g\n", cases, worst);
+}
+
+/* With RoPE the chain rule's dL/dq0 is dL/dq turned back: turning it
+ * forward again by the row's angles gives dL/dq. */
+static void explain_rope_turns_back(void **state)
+{
+    Attn a;
+    static const double t[] = {0, 0, 1};
+    static const double x[] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.2};
+    assert_true(attn_init(&a, 3, 4, 4, 4));
+    memcpy(a.m[M_X].v, x, sizeof x);
+    attn_draw_weights(&a, 42, 0.3);
+    a.offset = 2;
+    assert_true(attn_set_positions(&a, POS_ROPE));
+    attn_run_to(&a, STAGE_OUTPUT);
+    assert_true(grad_set_target(&a, 0, 1, t));
+    GradExplain e;
+    assert_true(grad_explain(&a, 0, 2, &e));
+    assert_true(e.rope);
+    for (int m = 0; m < 2; m++) {
+        double th = attn_rope_theta(3, m, 4, a.rope_base), x0 = e.dq0[2 * m], y0 = e.dq0[2 * m + 1];
+        assert_near(x0 * cos(th) - y0 * sin(th), e.dq[2 * m], 1e-15);
+        assert_near(x0 * sin(th) + y0 * cos(th), e.dq[2 * m + 1], 1e-15);
+    }
+    assert_false(e.dq0[0] == e.dq[0]);
+    /* row 2's x is e_2, so dL/dWq's row 2 is dL/dq0 (the only target is row 2) */
+    Mat gq = {0}, gk = {0};
+    assert_true(grad_compute(&a, &gq, &gk));
+    for (int c = 0; c < 4; c++)
+        assert_true(MAT_AT(&gq, 1, c) == e.dq0[c]);
+    mat_free(&gq);
+    mat_free(&gk);
+    attn_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +430,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(step_refusals, setup_lesson1, teardown),
         cmocka_unit_test_setup_teardown(descent_never_leaves_infinity, setup_lesson1, teardown),
         cmocka_unit_test(gradient_matches_finite_differences),
+        cmocka_unit_test(gradient_modern_matches_finite_differences),
+        cmocka_unit_test(explain_rope_turns_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
