@@ -232,7 +232,7 @@ def main():
                                 ("kv_heads", c["g"] < c["h"]), ("rope", c["pos"] == "rope"),
                                 ("offset", c["offset"] and c["pos"] != "none"),
                                 ("online", c["softmax"] == "online")) if on] or ["plain"]
-        for t in tags:
+        for t in tags + (["gradient"] if c["targets"] else []):
             lessons[t] = lessons.get(t, 0) + 1
         names = [k for k in ref if not k.startswith("_")]
         printed = set(out["M"]) - {"gWq", "gWk"}
