@@ -188,6 +188,40 @@ static bool trace_append(const Attn *before, const Attn *after, int head, int j,
     return true;
 }
 
+/* An option changed while no input did (or RoPE's turn is why Q moved):
+ * the kind and origin it names, and the first stage it reaches (else from). */
+static int option_change(const Attn *before, const Attn *after, Trace *t, int from)
+{
+    bool rope = before->positions == POS_ROPE || after->positions == POS_ROPE;
+    if (rope && (t->kind == TRACE_NONE || (t->kind == TRACE_MATRIX && t->origin >= M_Q && t->origin <= M_K)) &&
+        (before->positions != after->positions || before->rope_base != after->rope_base ||
+         before->offset != after->offset)) {
+        t->kind = TRACE_POSITIONS;
+        t->origin = M_Q;
+        from = STAGE_SCORES;
+    }
+    bool window = before->mask == MASK_WINDOW && after->mask == MASK_WINDOW && before->window != after->window;
+    bool block = before->softmax == SOFTMAX_ONLINE && after->softmax == SOFTMAX_ONLINE && before->block != after->block;
+    if (t->kind == TRACE_NONE && before->scale != after->scale) {
+        t->kind = TRACE_SCALE;
+        t->origin = M_S;
+        from = STAGE_SCORES;
+    } else if (t->kind == TRACE_NONE && (before->mask != after->mask || window)) {
+        t->kind = TRACE_MASK;
+        t->origin = M_S;
+        from = STAGE_SCORES;
+    } else if (t->kind == TRACE_NONE && (before->softmax != after->softmax || block)) {
+        t->kind = TRACE_SOFTMAX;
+        t->origin = M_A;
+        from = STAGE_SOFTMAX;
+    } else if (t->kind == TRACE_NONE && before->temp != after->temp) {
+        t->kind = TRACE_TEMP;
+        t->origin = M_A;
+        from = STAGE_SOFTMAX;
+    }
+    return from;
+}
+
 bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t)
 {
     return trace_compute_head(before, after, 0, i, j, t);
@@ -228,33 +262,7 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
         fi = a;
         fj = b < 0 ? a : b;
     }
-    bool rope = before->positions == POS_ROPE || after->positions == POS_ROPE;
-    if (rope && (t->kind == TRACE_NONE || (t->kind == TRACE_MATRIX && t->origin >= M_Q && t->origin <= M_K)) &&
-        (before->positions != after->positions || before->rope_base != after->rope_base ||
-         before->offset != after->offset)) {
-        t->kind = TRACE_POSITIONS;
-        t->origin = M_Q;
-        from = STAGE_SCORES;
-    }
-    bool window = before->mask == MASK_WINDOW && after->mask == MASK_WINDOW && before->window != after->window;
-    bool block = before->softmax == SOFTMAX_ONLINE && after->softmax == SOFTMAX_ONLINE && before->block != after->block;
-    if (t->kind == TRACE_NONE && before->scale != after->scale) {
-        t->kind = TRACE_SCALE;
-        t->origin = M_S;
-        from = STAGE_SCORES;
-    } else if (t->kind == TRACE_NONE && (before->mask != after->mask || window)) {
-        t->kind = TRACE_MASK;
-        t->origin = M_S;
-        from = STAGE_SCORES;
-    } else if (t->kind == TRACE_NONE && (before->softmax != after->softmax || block)) {
-        t->kind = TRACE_SOFTMAX;
-        t->origin = M_A;
-        from = STAGE_SOFTMAX;
-    } else if (t->kind == TRACE_NONE && before->temp != after->temp) {
-        t->kind = TRACE_TEMP;
-        t->origin = M_A;
-        from = STAGE_SOFTMAX;
-    }
+    from = option_change(before, after, t, from);
     /* Nothing among the inputs: a result may still differ (a state computed
      * further, or numbers from elsewhere); the first one is the origin. */
     static const MatId results[] = {M_QKT, M_S, M_A, M_O, M_Y};
