@@ -206,8 +206,8 @@ static void test_kv_heads(void **state)
     for (int m = 0; m < M_COUNT; m++)
         if (plain.m[m].v)
             assert_memory_equal(plain.m[m].v, same.m[m].v, sizeof(double) * (size_t)(plain.m[m].rows * plain.m[m].cols));
-    assert_false(attn_init_kv(&same, 3, 4, 4, 3, 2, 2, 0)); /* 3 does not divide 4 */
     attn_free(&same);
+    assert_false(attn_init_kv(&same, 3, 4, 4, 3, 2, 2, 0)); /* 3 does not divide 4 */
     attn_free(&plain);
     attn_free(&a);
 }
