@@ -598,6 +598,13 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
         action_text(&opt, head, sizeof head);
         break;
     }
+    case TRACE_POSITIONS: /* RoPE on or off, its base, the offset: the positions moved */
+        snprintf(head, sizeof head, "%s", _("positions changed"));
+        break;
+    case TRACE_APPEND:
+        effect_cell_name(M_X, t->origin_i, -1, fo, name, sizeof name);
+        snprintf(head, sizeof head, _("%s added"), name);
+        break;
     case TRACE_SWAP: {
         char other[48];
         effect_cell_name(M_X, t->origin_i, -1, fo, name, sizeof name);
