@@ -396,7 +396,7 @@ int main(int argc, char **argv)
         break;
     }
     case MODE_WORKSHEET: {
-        WorksheetOpt wo = {lang, !utf8, o.answers};
+        WorksheetOpt wo = {lang, !utf8, o.answers, 0};
         rc = render_worksheet(stdout, &l, &wo);
         break;
     }

@@ -26,6 +26,7 @@ typedef struct {
     Lang lang;
     bool ascii;         /* no UTF-8 on this terminal */
     bool answers;       /* add the key */
+    int student;        /* --class: the student's number on the sheet (0: none) */
 } WorksheetOpt;
 
 /* Print the worksheet (and the key). Returns 0, or 2 when out of memory. */
