@@ -375,8 +375,9 @@ int main(int argc, char **argv)
     if (!load(o.lesson, &l))
         return 2;
     if (o.variant && !lesson_reseed(&l, o.seed)) {
-        fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out; only a lesson with random: weights "
-                          "can draw them again\n"), o.variant, l.file);
+        fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "
+                          "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "
+                          "(lessons/README.md)\n"), o.variant, l.file);
         lesson_free(&l);
         return 2;
     }
