@@ -223,11 +223,17 @@ deb-check: all
 # (tests/worksheet.sh), and --json --variant K against numpy's seed K
 # (tests/numpy/variant.py; python3-numpy and python3-yaml installed when
 # missing, skipped without apt-get like the numpy suite).
-worksheet: $(B)/qkvtutor
+# Then tests/worksheet_solve.py solves every built-in lesson's sheet (and
+# tests/worksheet/solve-all.yaml's) from its Markdown alone, the lesson's own
+# and variants 1-30, en and zh, and must reproduce every answer of the key;
+# its self-test first shows that a sheet missing a given fails.
+worksheet: $(B)/qkvtutor $(MO)
 	@sh tests/worksheet.sh $(B)/qkvtutor
 	@sh tests/need.sh worksheet "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
-	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor
+	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor && \
+	 $(PYTHON) tests/worksheet_solve.py --self-test $(B)/qkvtutor | tail -n 1 && \
+	 $(PYTHON) tests/worksheet_solve.py $(B)/qkvtutor $(LESSONS) tests/worksheet/solve-all.yaml
 
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12),
 # and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12).

@@ -531,7 +531,7 @@ static bool put_options(FILE *out, const Lesson *l, int last, bool ascii)
         fmt_exact(l->lr > 0 ? l->lr : ATTN_LR_DEFAULT, v, sizeof v);
         OPT_ROW("lr", _("%s: a step is W ← W − lr·∂L/∂W on Wq and Wk, L = −Σ t·ln A over the targets"), v);
     }
-    OPT_ROW("digits", _("%d decimals"), l->digits);
+    OPT_ROW("digits", _("%d: the decimals shown"), l->digits);
 #undef OPT_ROW
     fprintf(out, "**%s**\n\n", _("Options"));
     Table t;
