@@ -394,6 +394,8 @@ static bool put_key(FILE *out, const Lesson *l, Session *s, const Question *q, i
 {
     char name[48], vals[FMT_LINE], num[16];
     fprintf(out, "## %s", _("Answer key"));
+    if (o->student > 0)
+        fprintf(out, " · %s %02d", _("student"), o->student);
     if (l->reseeded)
         fprintf(out, " · %s %lu", _("variant"), l->seed);
     fputs("\n\n", out);
@@ -624,6 +626,55 @@ static void put_front_matter(FILE *out, const Lesson *l, const WorksheetOpt *o)
             o->lang == LANG_ZH ? "zh-CN" : "en");
 }
 
+/* One row of --class's marking table: "| 01 | 1 | a | b |" with each
+ * question's answer. */
+int worksheet_key_row(FILE *out, const Lesson *l, const WorksheetOpt *o)
+{
+    FmtOpt fo = {l->digits, o->ascii, false};
+    int total = lesson_asks(l);
+    Question *q = malloc(sizeof *q * (size_t)(total > 4 ? total : 4));
+    Session s;
+    if (!q || !session_init(&s, l)) {
+        free(q);
+        return 2;
+    }
+    int nq = collect(l, q);
+    char vals[FMT_LINE];
+    bool ok = true;
+    fprintf(out, "| %02d | %lu |", o->student, l->seed);
+    for (int k = 0; ok && k < nq; k++) {
+        ok = go(&s, q[k].step);
+        ask_values(&q[k].ask, &s.cur, &fo, vals, sizeof vals);
+        fprintf(out, " %s |", vals);
+    }
+    fputc('\n', out);
+    session_free(&s);
+    free(q);
+    return ok ? 0 : 2;
+}
+
+/* The header of that table: student, variant, then each question asked. */
+int worksheet_key_header(FILE *out, const Lesson *l, const WorksheetOpt *o)
+{
+    int total = lesson_asks(l);
+    Question *q = malloc(sizeof *q * (size_t)(total > 4 ? total : 4));
+    if (!q)
+        return 2;
+    int nq = collect(l, q);
+    char name[48];
+    fprintf(out, "| %s | %s |", _("student"), _("variant"));
+    for (int k = 0; k < nq; k++) {
+        ask_name(&q[k].ask, name, sizeof name);
+        fprintf(out, " %d: %s |", k + 1, name);
+    }
+    fputs("\n|---:|---:|", out);
+    for (int k = 0; k < nq; k++)
+        fputs("---|", out);
+    fputc('\n', out);
+    free(q);
+    return 0;
+}
+
 int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
     FmtOpt fo = {l->digits, o->ascii, false};
@@ -638,6 +689,13 @@ int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
         return 2;
     }
     int nq = collect(l, q);
+    if (o->key_only) { /* --class's key.md: this variant's key alone */
+        bool ok = put_key(out, l, &s, q, nq, o, &fo);
+        session_free(&s);
+        attn_free(&base);
+        free(q);
+        return ok ? 0 : 2;
+    }
     put_front_matter(out, l, o);
     fputs("# ", out);
     bool ok = put_md(out, text_get(&l->title, o->lang), o->ascii);
