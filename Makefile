@@ -30,12 +30,12 @@ CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
 LAYOUT_SRC = $(wildcard src/layout/*.c)
 VIEW_SRC   = $(wildcard src/view/*.c)
-MAIN_SRC   = src/main.c src/render.c src/svg.c src/worksheet.c
+MAIN_SRC   = src/main.c src/render.c src/svg.c src/worksheet.c src/classset.c
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit truth keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet install-check e2e \
+.PHONY: all deps run test unit truth keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet worksheet-print install-check e2e \
         asan golden pot clean install uninstall bench fuzz screenshots deb
 
 all: deps $(B)/qkvtutor $(MO)
@@ -228,11 +228,26 @@ deb-check: all
 # (tests/worksheet.sh), and --json --variant K against numpy's seed K
 # (tests/numpy/variant.py; python3-numpy and python3-yaml installed when
 # missing, skipped without apt-get like the numpy suite).
-worksheet: $(B)/qkvtutor
+# Then tests/worksheet_solve.py solves every built-in lesson's sheet (and
+# tests/worksheet/solve-all.yaml's) from its Markdown alone, the lesson's own
+# and variants 1-30, en and zh, and must reproduce every answer of the key;
+# its self-test first shows that a sheet missing a given fails.
+worksheet: $(B)/qkvtutor $(MO)
 	@sh tests/worksheet.sh $(B)/qkvtutor
 	@sh tests/need.sh worksheet "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
-	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor
+	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor && \
+	 $(PYTHON) tests/worksheet_solve.py --self-test $(B)/qkvtutor | tail -n 1 && \
+	 $(PYTHON) tests/worksheet_solve.py $(B)/qkvtutor $(LESSONS) tests/worksheet/solve-all.yaml
+
+# --class as README.md prints it: its command run as written, the PDFs'
+# pages (A4, Letter, a new page per student), no table off the page, the
+# Chinese kept (tests/worksheet_print.sh). chromium, fonts-noto-cjk and
+# poppler-utils are installed when missing (tests/need.sh).
+worksheet-print: $(B)/qkvtutor $(MO)
+	@sh tests/need.sh worksheet-print "chromium fonts-noto-cjk poppler-utils" sh -c 'command -v chromium && command -v pdfinfo && fc-list | grep -q "Noto Sans CJK"'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 sh tests/worksheet_print.sh $(B)/qkvtutor
 
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12),
 # and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12);
@@ -254,7 +269,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit truth keys-doc check-lessons bad-lessons cli svg numpy worksheet install-check deb-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit truth keys-doc check-lessons bad-lessons cli svg numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \

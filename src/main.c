@@ -16,11 +16,12 @@
 #include "svg.h"
 #include "view/view.h"
 #include "worksheet.h"
+#include "classset.h"
 
-typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET } Mode;
+typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET, MODE_CLASS } Mode;
 
 /* Long options without a short letter (worksheets). */
-enum { OPT_ANSWERS = 0x301, OPT_VARIANT };
+enum { OPT_ANSWERS = 0x301, OPT_VARIANT, OPT_CLASS, OPT_OUT, OPT_FORMAT, OPT_PAPER };
 
 typedef struct {
     Mode mode;
@@ -34,6 +35,11 @@ typedef struct {
     bool answers;       /* --answers */
     const char *variant;/* --variant K as given, or NULL */
     unsigned long seed; /* K */
+    int students;       /* --class N */
+    const char *out;    /* --out DIR */
+    int format;         /* --format: ClassFormat, -1 when not given */
+    bool letter;        /* --paper letter */
+    bool paper;         /* --paper given */
 } Options;
 
 static void usage(FILE *out)
@@ -53,6 +59,10 @@ static void usage(FILE *out)
         "  -w, --worksheet      print a Markdown worksheet: the givens, then one question per ask\n"
         "      --answers        with --worksheet: add the answer key, each answer with its arithmetic\n"
         "      --variant K      with --worksheet, --dump or --json: draw the random weights with seed K\n"
+        "      --class N        write a class set: sheets 01..N (variants 1..N) and one key, into --out DIR\n"
+        "      --format F       with --class: md (default), html or pdf (pdf prints with chromium)\n"
+        "      --paper P        with --format html or pdf: a4 (default) or letter\n"
+        "      --out DIR        where --class writes\n"
         "  -L, --lang zh|en     language of the interface and narration\n"
         "      --theme NAME     dark (default), light, mono, projector\n"
         "      --present        presentation mode\n"
@@ -141,7 +151,7 @@ static int set_mode(Options *o, Mode m)
 {
     static const char *const flag[] = {[MODE_LIST] = "--list", [MODE_DUMP] = "--dump", [MODE_JSON] = "--json",
                                        [MODE_CHECK] = "--check", [MODE_SVG] = "--svg",
-                                       [MODE_WORKSHEET] = "--worksheet"};
+                                       [MODE_WORKSHEET] = "--worksheet", [MODE_CLASS] = "--class"};
     if (o->mode != MODE_VIEW && o->mode != m) {
         fprintf(stderr, _("qkvtutor: %s and %s do not go together: each one chooses what qkvtutor does; give one of them"),
                 flag[o->mode], flag[m]);
@@ -164,6 +174,8 @@ static int parse_args(int argc, char **argv, Options *o)
         {"help", no_argument, 0, 'h'},    {"version", no_argument, 0, 'V'},
         {"worksheet", no_argument, 0, 'w'}, {"answers", no_argument, 0, OPT_ANSWERS},
         {"variant", required_argument, 0, OPT_VARIANT},
+        {"class", required_argument, 0, OPT_CLASS}, {"out", required_argument, 0, OPT_OUT},
+        {"format", required_argument, 0, OPT_FORMAT}, {"paper", required_argument, 0, OPT_PAPER},
         {0, 0, 0, 0}};
     int c, rc;
     opterr = 0;
@@ -184,6 +196,25 @@ static int parse_args(int argc, char **argv, Options *o)
             if (!parse_seed(optarg, &o->seed))
                 return usage_error(_("--variant takes a seed from 0 to 4294967295, not \"%s\""), optarg);
             o->variant = optarg;
+            break;
+        case OPT_CLASS:
+            if ((rc = set_mode(o, MODE_CLASS)) >= 0)
+                return rc;
+            if ((o->students = parse_count(optarg)) < 1 || o->students > 99)
+                return usage_error(_("--class takes a number of students from 1 to 99, not \"%s\""), optarg);
+            break;
+        case OPT_OUT: o->out = optarg; break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "md") == 0) o->format = CLASS_MD;
+            else if (strcmp(optarg, "html") == 0) o->format = CLASS_HTML;
+            else if (strcmp(optarg, "pdf") == 0) o->format = CLASS_PDF;
+            else return usage_error(_("--format takes md, html or pdf, not \"%s\""), optarg);
+            break;
+        case OPT_PAPER:
+            if (strcmp(optarg, "a4") != 0 && strcmp(optarg, "letter") != 0)
+                return usage_error(_("--paper takes a4 or letter, not \"%s\""), optarg);
+            o->letter = strcmp(optarg, "letter") == 0;
+            o->paper = true;
             break;
         case 'P': o->present = true; break;
         case 't':
@@ -211,6 +242,16 @@ static int parse_args(int argc, char **argv, Options *o)
         return usage_error(_("one lesson at a time; unexpected \"%s\""), argv[optind]);
     if (o->answers && o->mode != MODE_WORKSHEET)
         return usage_error(_("--answers goes with --worksheet"), "");
+    if (o->mode == MODE_CLASS && !o->out)
+        return usage_error(_("%s needs --out DIR, the folder to write into"), "--class");
+    if (o->out && o->mode != MODE_CLASS)
+        return usage_error(_("%s goes with --class"), "--out");
+    if (o->format >= 0 && o->mode != MODE_CLASS)
+        return usage_error(_("%s goes with --class"), "--format");
+    if (o->paper && !(o->mode == MODE_CLASS && o->format > CLASS_MD))
+        return usage_error(_("%s goes with --class and --format html or pdf"), "--paper");
+    if (o->variant && o->mode == MODE_CLASS)
+        return usage_error(_("--variant goes with --worksheet, --dump or --json; --class gives student k variant k"), "");
     if (o->variant && o->mode != MODE_WORKSHEET && o->mode != MODE_DUMP && o->mode != MODE_JSON)
         return usage_error(_("--variant goes with --worksheet, --dump or --json"), "");
     if (o->at && o->mode == MODE_WORKSHEET)
@@ -353,14 +394,15 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     char dir[4096];
-    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL, false, NULL, 0};
+    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL, false, NULL, 0, 0, NULL, -1, false, false};
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
     /* Work only a mode needs: English needs no catalogue (found only for
      * Chinese or the view, where L switches), and JSON in English is bytes,
      * not text to measure, so it needs no locale at all. */
     bool view = !has_flag(argc, argv, "-djclw",
-                          (const char *[]){"--dump", "--json", "--check", "--list", "--svg", "--worksheet", NULL});
+                          (const char *[]){"--dump", "--json", "--check", "--list", "--svg", "--worksheet", "--class",
+                                           NULL});
     bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
     bool utf8 = json_en || setup_locale();
     i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
@@ -375,8 +417,16 @@ int main(int argc, char **argv)
     if (!load(o.lesson, &l))
         return 2;
     if (o.variant && !lesson_reseed(&l, o.seed)) {
-        fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out; only a lesson with random: weights "
-                          "can draw them again\n"), o.variant, l.file);
+        fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "
+                          "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "
+                          "(lessons/README.md)\n"), o.variant, l.file);
+        lesson_free(&l);
+        return 2;
+    }
+    if (o.mode == MODE_CLASS && !lesson_reseed(&l, 1)) {
+        fprintf(stderr, _("qkvtutor: --class %d: %s writes its weights out and declares no variants:, so every "
+                          "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "
+                          "(lessons/README.md)\n"), o.students, l.file);
         lesson_free(&l);
         return 2;
     }
@@ -395,8 +445,13 @@ int main(int argc, char **argv)
         rc = svg_step(stdout, &l, &so);
         break;
     }
+    case MODE_CLASS: {
+        ClassOpt co = {lang, !utf8, o.students, o.out, o.format < 0 ? CLASS_MD : (ClassFormat)o.format, o.letter};
+        rc = class_write(&l, &co);
+        break;
+    }
     case MODE_WORKSHEET: {
-        WorksheetOpt wo = {lang, !utf8, o.answers};
+        WorksheetOpt wo = {lang, !utf8, o.answers, 0, false};
         rc = render_worksheet(stdout, &l, &wo);
         break;
     }

@@ -26,9 +26,16 @@ typedef struct {
     Lang lang;
     bool ascii;         /* no UTF-8 on this terminal */
     bool answers;       /* add the key */
+    int student;        /* --class: the student's number on the sheet (0: none) */
+    bool key_only;      /* --class's key.md: the key alone, no sheet */
 } WorksheetOpt;
 
 /* Print the worksheet (and the key). Returns 0, or 2 when out of memory. */
 int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o);
+
+/* --class's marking table (key.md): the header (student, variant, each
+ * question), then one row per student with every answer. 0, or 2. */
+int worksheet_key_header(FILE *out, const Lesson *l, const WorksheetOpt *o);
+int worksheet_key_row(FILE *out, const Lesson *l, const WorksheetOpt *o);
 
 #endif

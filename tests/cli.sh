@@ -37,7 +37,40 @@ check "--variant without an output" 2 'qkvtutor: --variant goes with --worksheet
 check "--variant with --check" 2 'qkvtutor: --variant goes with --worksheet, --dump or --json; see qkvtutor --help' --check --variant 7 1
 check "--variant not a seed" 2 'qkvtutor: --variant takes a seed from 0 to 4294967295, not "-1"; see qkvtutor --help' --json --variant -1 1
 check "--variant past 2^32" 2 'qkvtutor: --variant takes a seed from 0 to 4294967295, not "4294967296"; see qkvtutor --help' --json --variant 4294967296 1
-check "--variant, written-out weights" 2 'qkvtutor: --variant 7: lessons/03-scaled-and-stable.yaml writes its weights out; only a lesson with random: weights can draw them again' --worksheet --variant 7 lessons/03-scaled-and-stable.yaml
+sed '/^variants:/d' lessons/03-scaled-and-stable.yaml >"$T/fixed.yaml"
+check "--variant, written-out weights without variants:" 2 "qkvtutor: --variant 7: $T/fixed.yaml writes its weights out and declares no variants:, so every student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} (lessons/README.md)" --worksheet --variant 7 "$T/fixed.yaml"
+check "--variant, written-out weights with variants:" 0 '' --worksheet --variant 7 lessons/03-scaled-and-stable.yaml
+check "--variant, written-out weights with variants: (lesson 8)" 0 '' --worksheet --answers --variant 30 8
+
+# variants: (lessons/README.md "Variants"): each wrong declaration is one line, exit 2.
+vbad()
+{
+    sed "s/^variants:.*/$2/" lessons/03-scaled-and-stable.yaml >"$T/v.yaml"
+    check "variants: $1" 2 "$T/v.yaml:39:$3" --check "$T/v.yaml"
+}
+vbad "not a weight" 'variants: {add: [Wx], scale: 0.3}' '18: add names "Wx", which is not a weight matrix; write Wq, Wk, Wv or Wo'
+vbad "twice" 'variants: {add: [Wq, Wq], scale: 0.3}' '22: add names Wq twice; name each matrix once'
+vbad "no scale" 'variants: {add: [Wq]}' '1: variants is missing scale, write e.g. variants: {add: [Wq, Wk], scale: 0.3}'
+vbad "no Wo" 'variants: {add: Wo, scale: 1}' '17: add names Wo, but this lesson has no Wo (it has one head and no d_out)'
+vbad "scale 0" 'variants: {add: [Wq], scale: 0}' '30: scale must be a number above 0 and at most 100 (randn'"'"'s factor), found "0"'
+vbad "a list" 'variants: [Wq]' '11: variants must be a mapping like variants: {add: [Wq, Wk], scale: 0.3}, found a list'
+sed 's/^tokens:/variants: {add: [Wq], scale: 1}\ntokens:/' lessons/01-three-tokens.yaml >"$T/r.yaml"
+check "variants: with random weights" 2 "$T/r.yaml:14:1: variants goes with written-out weights; a lesson with random: weights already varies with --variant K (its seed)" --check "$T/r.yaml"
+
+# --class: a class set into --out DIR (tests/worksheet_print.sh prints one)
+check "--class without --out" 2 'qkvtutor: --class needs --out DIR, the folder to write into; see qkvtutor --help' --class 3 1
+check "--out without --class" 2 'qkvtutor: --out goes with --class; see qkvtutor --help' --out "$T/x" 1
+check "--class 0" 2 'qkvtutor: --class takes a number of students from 1 to 99, not "0"; see qkvtutor --help' --class 0 --out "$T/x" 1
+check "--format doc" 2 'qkvtutor: --format takes md, html or pdf, not "doc"; see qkvtutor --help' --class 2 --out "$T/x" --format doc 1
+check "--paper with md" 2 'qkvtutor: --paper goes with --class and --format html or pdf; see qkvtutor --help' --class 2 --out "$T/x" --paper letter 1
+check "--class with --variant" 2 'qkvtutor: --variant goes with --worksheet, --dump or --json; --class gives student k variant k; see qkvtutor --help' --class 2 --out "$T/x" --variant 3 1
+check "--class, a lesson that cannot vary" 2 "qkvtutor: --class 2: $T/fixed.yaml writes its weights out and declares no variants:, so every student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} (lessons/README.md)" --class 2 --out "$T/x" "$T/fixed.yaml"
+check "--class 3 --out DIR 8" 0 '' --class 3 --out "$T/class8" 8
+if [ "$(ls "$T/class8" | tr '\n' ' ')" = "key.md sheet-01.md sheet-02.md sheet-03.md " ] &&
+   grep -q '^Worksheet · student 02 · variant 2 · Name:' "$T/class8/sheet-02.md" &&
+   ! cmp -s "$T/class8/sheet-01.md" "$T/class8/sheet-02.md"; then
+    pass=$((pass + 1)); echo "ok: --class 3 writes sheet-01..03.md (each its student's, all different) and key.md"
+else failn=$((failn + 1)); echo "FAIL: --class 3: $(ls "$T/class8")"; fi
 check "--worksheet with --at" 2 'qkvtutor: --at goes with --dump, --json or the view; a worksheet covers every step; see qkvtutor --help' --worksheet --at 2 1
 check "--variant in Chinese" 2 'qkvtutor: --variant 要和 --worksheet、--dump 或 --json 一起用；参见 qkvtutor --help' --lang zh --variant 7 1
 check "--worksheet --answers --variant" 0 '' --worksheet --answers --variant 4294967295 1

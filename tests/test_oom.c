@@ -206,7 +206,7 @@ static void worksheet_fails_cleanly(void **state)
     char *whole = NULL;
     size_t whole_len = 0;
     FILE *full = open_memstream(&whole, &whole_len);
-    WorksheetOpt wo = {LANG_EN, false, true};
+    WorksheetOpt wo = {LANG_EN, false, true, 0, false};
     assert_int_equal(render_worksheet(full, &lesson, &wo), 0);
     fclose(full);
     bool ok = false;

@@ -11,6 +11,7 @@
 #include "../core/rng.h"
 #include "i18n.h"
 #include "num.h"
+#include "variants.h"
 
 static void step_free(Step *st)
 {
@@ -37,6 +38,8 @@ void lesson_free(Lesson *l)
     Mat *mats[] = {&l->X, &l->Wq, &l->Wk, &l->Wv, &l->Wo, &l->over[0], &l->over[1], &l->over[2]};
     for (size_t k = 0; k < sizeof mats / sizeof *mats; k++)
         mat_free(mats[k]);
+    for (int k = 0; k < VARY_MAX; k++)
+        mat_free(&l->vown[k]);
     for (int k = 0; l->steps && k < l->nsteps; k++)
         step_free(&l->steps[k]);
     free(l->steps);
@@ -48,13 +51,18 @@ void lesson_free(Lesson *l)
 
 bool lesson_reseed(Lesson *l, unsigned long seed)
 {
-    if (!l->random)
-        return false;
-    Rng rng;
-    rng_seed(&rng, (uint32_t)seed);
-    rng_randn(&rng, &l->Wq, l->rscale);
-    rng_randn(&rng, &l->Wk, l->rscale);
-    rng_randn(&rng, &l->Wv, l->rscale);
+    if (!l->random) {
+        if (!variants_draw(l, seed))
+            return false;
+    } else {
+        Rng rng;
+        rng_seed(&rng, (uint32_t)seed);
+        rng_randn(&rng, &l->Wq, l->rscale);
+        rng_randn(&rng, &l->Wk, l->rscale);
+        rng_randn(&rng, &l->Wv, l->rscale);
+        if (l->d_out > 0)
+            rng_randn(&rng, &l->Wo, l->rscale);
+    }
     if (!l->reseeded)
         l->own_seed = l->seed;
     l->seed = seed;

@@ -89,6 +89,14 @@ typedef struct {
     unsigned long seed;
     unsigned long own_seed;         /* the seed the file wrote (seed before lesson_reseed) */
     double rscale;
+    /* variants: (variants.h): what --variant K adds a draw to, when the
+     * weights are written out; nvary = 0: the lesson cannot vary */
+#define VARY_MAX 4
+    int nvary;
+    MatId vary[VARY_MAX];           /* in the order add: names them */
+    double vscale;
+    int vdecimals;
+    Mat vown[VARY_MAX];             /* the written weights, kept at the first draw */
     /* overrides: rows of Q, K, V set by hand */
     bool override[3][MAT_MAX];
     unsigned short ovh[3][MAT_MAX]; /* which heads' parts ("Q2[1]"), 0: the whole row */
@@ -122,9 +130,12 @@ void lesson_free(Lesson *l);
 
 /* --variant K: draw the lesson's random weights again with seed K, in the
  * order its random: block describes (numpy's legacy RandomState(K).randn,
- * Wq then Wk then Wv, times the lesson's scale). Sets seed and reseeded; the
- * lesson's expect: values no longer hold for the new numbers. Returns false,
- * changing nothing, when the lesson writes its weights out (!l->random). */
+ * Wq then Wk then Wv, then Wo when there is one, times the lesson's scale);
+ * or, for written-out weights, draw what its variants: declares
+ * (variants.h). Sets seed and reseeded; the lesson's expect: values no
+ * longer hold for the new numbers. Returns false, changing nothing, when the
+ * lesson writes its weights out and declares no variants: (or out of
+ * memory). May be called again on the same lesson. */
 bool lesson_reseed(Lesson *l, unsigned long seed);
 
 /* Fill a (freshly zeroed) Attn with the lesson's starting state: shapes,

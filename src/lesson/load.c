@@ -30,6 +30,7 @@
 #include "schema.h"
 #include "template.h"
 #include "steps.h"
+#include "variants.h"
 
 #define MAX_TOKEN_BYTES 32
 #define FORMAT_ID "qkvtutor/1"
@@ -451,9 +452,10 @@ static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
 /* ---- the top level --------------------------------------------------------------- */
 
 enum { T_FORMAT, T_TITLE, T_ABOUT, T_TOKENS, T_X, T_WEIGHTS, T_OVERRIDES, T_OPTIONS, T_START, T_STEPS, T_HEADS,
-       T_EDITED, T_N };
+       T_EDITED, T_VARIANTS, T_N };
 static const char *const top_keys[T_N] = {"format", "title", "about", "tokens", "X", "weights",
-                                          "overrides", "options", "start", "steps", "heads", "edited"};
+                                          "overrides", "options", "start", "steps", "heads", "edited",
+                                          "variants"};
 
 #define EDITED_MAX 1024
 
@@ -543,6 +545,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         && load_x(c, v[T_X], l)
         && load_heads(c, v[T_HEADS], l)
         && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l)
+        && variants_load(c, k[T_VARIANTS], v[T_VARIANTS], l)
         && load_overrides(c, root, v[T_OVERRIDES], l)
         && load_options(c, v[T_OPTIONS], l)
         && steps_load(c, root, v[T_STEPS], l)

@@ -6,7 +6,9 @@ generated ones of random sizes and options), and several K: numpy draws
 RandomState(K).randn(d_model, d_k) * scale for Wq, then Wk, then Wv (d_v),
 as the lesson's random: block describes; the pipeline (compare.py's) runs on
 the lesson's X, overrides and options; every matrix of qkvtutor's JSON must
-equal numpy's to 1e-12. A lesson with written-out weights must be refused
+equal numpy's to 1e-12. A lesson with written-out weights and variants:
+gets its written weights plus the declared draw (lessons/README.md
+"Variants"); one without variants: must be refused
 with exit 2. Needs numpy and PyYAML (Debian: python3-numpy, python3-yaml)."""
 import glob, json, os, subprocess, sys, tempfile
 import numpy as np
@@ -75,9 +77,30 @@ def main():
     for path in lessons:
         with open(path) as f:
             doc = yaml.safe_load(f)
+        if "random" not in doc["weights"] and "variants" in doc:
+            # variants: {add: [...], scale, decimals}: the written weights plus
+            # np.random.seed(K) randn draws, rounded half away from zero
+            v = doc["variants"]
+            names = v["add"] if isinstance(v["add"], list) else [v["add"]]
+            unit = 10.0 ** v.get("decimals", 2)
+            for k in KS:
+                np.random.seed(k)
+                wantw = {}
+                for w in names:
+                    own = np.array(doc["weights"][w], dtype=float)
+                    d = np.random.randn(*own.shape) * float(v["scale"])
+                    wantw[w] = own + np.sign(d) * np.floor(np.abs(d) * unit + 0.5) / unit
+                out = run(["--json", "--variant", str(k), path])
+                checked += 1
+                got = json.loads(out.stdout)["matrices"] if out.returncode == 0 else {}
+                for w, m in wantw.items():
+                    if out.returncode != 0 or np.max(np.abs(np.array(got[w]) - m)) > 1e-12:
+                        failures.append(f"{path} --variant {k}: {w} is not the written {w} plus the variant's draw")
+                        break
+            continue
         if "random" not in doc["weights"]:
             out = run(["--json", "--variant", "7", path])
-            if out.returncode != 2 or "writes its weights out" not in out.stderr:
+            if out.returncode != 2 or "declares no variants" not in out.stderr:
                 failures.append(f"{path}: written-out weights with --variant: exit {out.returncode}, {out.stderr!r}")
             checked += 1
             continue

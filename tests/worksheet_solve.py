@@ -1,0 +1,455 @@
+#!/usr/bin/python3
+"""tests/worksheet_solve.py - solve a worksheet from its Markdown alone.
+
+    worksheet_solve.py BINARY [LESSON ...] [--variants 1-30] [--langs en,zh]
+    worksheet_solve.py --sheet FILE.md          (print the solver's answers)
+
+For every lesson, language and variant it runs `BINARY --worksheet
+--answers`, cuts the output at the page break before the key, and hands the
+solver only the sheet part: the givens tables (tokens, X, P, the weights,
+rows of Q/K/V the lesson sets, heads and their columns, the options) and,
+per question, the action lines the lesson applies before it. The solver
+knows nothing of the C code or the lesson file: it parses the text and
+computes attention with numpy (positions, scale, mask, temperature, the
+softmax, heads, W_O, and gradient steps on Wq and Wk towards the targets at
+the learning rate). Every answer it gets must print, with the sheet's
+decimals, as the key's answer does; one that only meets the sheet's own
+rule (within 1% or one unit of the last decimal) is counted "close" and
+fails too, since the givens are exact: a sheet that states a numpy draw is
+redrawn (and checked against its tables), others write their numbers with
+every decimal they have.
+
+The last line is "worksheet-solve: N passed, M failed".
+"""
+import re
+import subprocess
+import sys
+
+sys.path = [p for p in sys.path if not p.endswith("tests")]   # tests/numpy/ is not numpy
+import numpy as np  # noqa: E402
+
+MINUS = "\u2212"
+NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?"
+
+
+def num(s):
+    s = s.strip().replace(MINUS, "-").replace("\\", "")
+    if s in ("-∞", "-inf"):
+        return -np.inf
+    return float(s)
+
+
+def unescape(s):
+    return re.sub(r"\\(.)", r"\1", s.strip())
+
+
+# ---- parsing the Markdown ------------------------------------------------------------
+
+def tables_after(lines, k):
+    """The table starting at the first '|' line at or after k: (rows, next k)."""
+    while k < len(lines) and not lines[k].startswith("|"):
+        k += 1
+    rows = []
+    while k < len(lines) and lines[k].startswith("|"):
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", lines[k].strip())[1:-1]]
+        if not re.fullmatch(r"[-:| ]+", lines[k]):
+            rows.append(cells)
+        k += 1
+    return rows, k
+
+
+class Sheet:
+    def __init__(self, text):
+        self.lines = text.split("\n")
+        self.mats = {}        # name -> np.array (givens)
+        self.row_labels = {}  # name -> labels
+        self.over = {"Q": {}, "K": {}, "V": {}}
+        self.options = {}
+        self.tokens = []
+        self.head_cols = None
+        self.draw = None
+        self.questions = []   # (name, [actions])
+        self.parse()
+
+    def parse(self):
+        L = self.lines
+        k = 0
+        while k < len(L):
+            line = L[k]
+            m = re.search(r"np\.random\.seed\((\d+)\)(.*)", line)
+            if m:   # the seed, the factor after ×, the matrices in the order named
+                self.draw = (int(m.group(1)), float(re.search(r"× (" + NUM + ")", m.group(2)).group(1)),
+                             re.findall(r"W[qkvo]", m.group(2)))
+            m = re.match(r"\*\*([^*\[\]]+)\*\*", line)
+            if m and not self.questions:
+                name = m.group(1)
+                rows, after = tables_after(L, k + 1)
+                if name in ("X", "P", "Wq", "Wk", "Wv", "Wo"):
+                    self.mats[name] = np.array([[num(c) for c in r[1:]] for r in rows[1:]])
+                elif name in ("Q", "K", "V"):
+                    for r in rows[1:]:
+                        self.over[name][self.tokens.index(unescape(r[0]))] = np.array([num(c) for c in r[1:]])
+                elif rows and rows[0][0] == "#":
+                    self.tokens = [unescape(r[1]) for r in rows[1:]]
+                elif rows and len(rows[0]) == 3 and "Wq" in rows[0][1]:   # heads and their columns
+                    self.head_cols = [(self.span(r[1]), self.span(r[2])) for r in rows[1:]]
+                elif rows and any(unescape(r[0]) == "d_model" for r in rows):
+                    for r in rows[1:]:
+                        self.options[unescape(r[0])] = re.match(r"[A-Za-z_]+|" + NUM, unescape(r[1])).group(0)
+                else:
+                    k += 1
+                    continue
+                k = after
+                continue
+            if re.match(r"### (\d+) · ", line):
+                self.questions.append([None, []])
+            elif self.questions:
+                m = re.match(r"- `(.*)`$", line)
+                if m:
+                    self.questions[-1][1].append(m.group(1))
+                m = re.match(r"\*\*(.+) = \?\*\*$", line)
+                if m:
+                    self.questions[-1][0] = m.group(1)
+            k += 1
+
+    @staticmethod
+    def span(s):
+        a, b = re.split(r"[–-]", s)
+        return int(a) - 1, int(b)
+
+
+# ---- the state and its pipeline ----------------------------------------------------------
+
+def positions(n, d):
+    P = np.zeros((n, d))
+    for p in range(n):
+        for c in range(d):
+            ang = p / 10000 ** ((c - c % 2) / d)
+            P[p, c] = np.sin(ang) if c % 2 == 0 else np.cos(ang)
+    return P
+
+
+class State:
+    def __init__(self, sh):
+        o = sh.options
+        self.sheet = sh
+        self.digits = int(o["digits"])
+        self.X = sh.mats["X"].copy()
+        self.W = {w: sh.mats[w].copy() for w in ("Wq", "Wk", "Wv", "Wo") if w in sh.mats}
+        if sh.draw:   # a numpy draw the sheet states: redraw it, and it must be the tables' numbers
+            seed, scale, names = sh.draw
+            np.random.seed(seed)
+            for w in names:
+                d = np.random.randn(*self.W[w].shape) * scale
+                if np.max(np.abs(d - self.W[w])) > 0.5 * 10 ** -self.digits + 1e-12:
+                    raise ValueError(f"{w} is not np.random.seed({seed}) × {scale}")
+                self.W[w] = d
+        self.h = int(o.get("heads", 1))
+        self.dk, self.dv = int(o["d_k"]), int(o["d_v"])
+        if self.h > 1:
+            cols = sh.head_cols
+            assert cols and len(cols) == self.h, "a sheet with heads names their columns"
+            assert all(c == (k * self.dk, (k + 1) * self.dk) for k, (c, _) in enumerate(cols))
+            assert all(c == (k * self.dv, (k + 1) * self.dv) for k, (_, c) in enumerate(cols))
+        self.opts = {"scale": o["scale"], "softmax": o["softmax"], "mask": o.get("mask", "none"),
+                     "temperature": float(o.get("temperature", 1)), "positions": o.get("positions", "none")}
+        self.lr = float(o.get("lr", 0.5))
+        self.tokens = list(range(len(self.X)))
+        self.over = {m: {i: (v.copy(), None) for i, v in sh.over[m].items()} for m in "QKV"}
+        if "P" in sh.mats:
+            assert np.max(np.abs(positions(*self.X.shape) - sh.mats["P"])) <= 0.5 * 10 ** -self.digits + 1e-12
+        self.base = (self.X.copy(), {w: v.copy() for w, v in self.W.items()}, dict(self.opts),
+                     {m: dict(v) for m, v in self.over.items()}, self.lr)
+        self.targets = {}
+        self.run()
+
+    def reset(self):
+        X, W, opts, over, lr = self.base
+        self.X, self.W, self.opts, self.lr = X.copy(), {w: v.copy() for w, v in W.items()}, dict(opts), lr
+        self.over = {m: dict(v) for m, v in over.items()}
+        self.tokens = list(range(len(self.X)))
+        self.targets = {}
+
+    # the pipeline
+    def run(self):
+        n, d = self.X.shape
+        self.P = positions(n, d) if self.opts["positions"] == "sinusoidal" else np.zeros((n, d))
+        self.H = self.X + self.P
+        self.m = {"X": self.X, "P": self.P, "H": self.H, **self.W}
+        for name in "QKV":
+            M = self.H @ self.W["W" + name.lower()]
+            width = self.dv if name == "V" else self.dk
+            for i, (v, heads) in self.over[name].items():
+                if heads is None:
+                    M[i] = v
+                else:
+                    for hd in heads:
+                        M[i, hd * width:(hd + 1) * width] = v[hd * width:(hd + 1) * width]
+            self.m[name] = M
+        outs = []
+        for hd in range(self.h):
+            q = self.m["Q"][:, hd * self.dk:(hd + 1) * self.dk]
+            k = self.m["K"][:, hd * self.dk:(hd + 1) * self.dk]
+            v = self.m["V"][:, hd * self.dv:(hd + 1) * self.dv]
+            qkt = q @ k.T
+            s = qkt / np.sqrt(self.dk) if self.opts["scale"] == "sqrt_dk" else qkt.copy()
+            if self.opts["mask"] == "causal":
+                s[np.triu_indices(n, 1)] = -np.inf
+            z = s / self.opts["temperature"]
+            e = np.exp(z - z.max(axis=1, keepdims=True)) if self.opts["softmax"] == "stable" else np.exp(z)
+            a = e / e.sum(axis=1, keepdims=True)
+            o = a @ v
+            outs.append(o)
+            for nm, val in (("Q", q), ("K", k), ("V", v), ("QKt", qkt), ("S", s), ("A", a), ("O", o)):
+                self.m[f"{nm}{hd + 1}"] = val
+                if hd == 0 and nm not in "QKV":
+                    self.m[nm] = val
+        self.m["O"] = np.hstack(outs)
+        if "Wo" in self.W:
+            self.m["Y"] = self.m["O"] @ self.W["Wo"]
+
+    # training: L = sum over targets of -sum_j t_j ln A^h_ij; descent on Wq, Wk
+    def step(self):
+        gq, gk = np.zeros_like(self.W["Wq"]), np.zeros_like(self.W["Wk"])
+        for (hd, i), t in self.targets.items():
+            a = self.m[f"A{hd + 1}"]
+            ds = np.zeros_like(a)
+            ds[i] = (a[i] - t) / self.opts["temperature"]
+            if self.opts["scale"] == "sqrt_dk":
+                ds = ds / np.sqrt(self.dk)
+            q = self.m["Q"][:, hd * self.dk:(hd + 1) * self.dk]
+            k = self.m["K"][:, hd * self.dk:(hd + 1) * self.dk]
+            gq[:, hd * self.dk:(hd + 1) * self.dk] += self.H.T @ (ds @ k)
+            gk[:, hd * self.dk:(hd + 1) * self.dk] += self.H.T @ (ds.T @ q)
+        self.W["Wq"] = self.W["Wq"] - self.lr * gq
+        self.W["Wk"] = self.W["Wk"] - self.lr * gk
+        self.run()
+
+    # the action language, as the sheet writes it
+    def ref(self, s):
+        m = re.fullmatch(r"\s*([A-Za-z]+)(\d*)\[(\d+)\](?:\[(\d+)\])?\s*", s)
+        if not m:
+            raise ValueError(f"not a reference: {s}")
+        return m.group(1), int(m.group(2)) if m.group(2) else 0, int(m.group(3)) - 1, \
+            int(m.group(4)) - 1 if m.group(4) else None
+
+    def act(self, text):
+        t = text.replace(MINUS, "-").strip()
+        if t == "reset":
+            self.reset()
+        elif m := re.fullmatch(r"(scale|softmax|mask|positions|temperature)\s*=\s*(\S+)", t):
+            self.opts[m.group(1)] = float(m.group(2)) if m.group(1) == "temperature" else m.group(2)
+        elif m := re.fullmatch(r"lr\s*=\s*(" + NUM + ")", t):
+            self.lr = float(m.group(1))
+        elif m := re.fullmatch(r"step(?:\s+(\d+))?", t):
+            for _ in range(int(m.group(1) or 1)):
+                self.step()
+            return
+        elif m := re.fullmatch(r"swap\s+(\d+)\s+(\d+)", t):
+            i, j = int(m.group(1)) - 1, int(m.group(2)) - 1
+            self.X[[i, j]] = self.X[[j, i]]
+            self.tokens[i], self.tokens[j] = self.tokens[j], self.tokens[i]
+            for name in "QKV":
+                o = self.over[name]
+                oi, oj = o.pop(i, None), o.pop(j, None)
+                if oi is not None:
+                    o[j] = oi
+                if oj is not None:
+                    o[i] = oj
+        elif m := re.fullmatch(r"target\s+(A\d*\[\d+\])\s*=\s*(.+)", t):
+            _, hd, i, _ = self.ref(m.group(1))
+            hd = max(hd, 1) - 1
+            v = m.group(2).strip()
+            if v == "none":
+                self.targets.pop((hd, i), None)
+            elif v.startswith("["):
+                self.targets[(hd, i)] = np.array([num(x) for x in v.strip("[]").split(",")])
+            else:
+                tt = np.zeros(len(self.X))
+                tt[int(v) - 1] = 1
+                self.targets[(hd, i)] = tt
+        elif m := re.fullmatch(r"(.+?)\s*=\s*(.+)", t):
+            self.assign(m.group(1), m.group(2))
+        else:
+            raise ValueError(f"an action the solver does not know: {text}")
+        self.run()
+
+    def value_of(self, rhs, width):
+        rhs = rhs.strip()
+        if rhs.startswith("["):
+            return np.array([num(x) for x in rhs.strip("[]").split(",")])
+        m = re.fullmatch(r"(.+?\])\s*(?:\*\s*(" + NUM + "))?", rhs)
+        if m:
+            name, hd, i, j = self.ref(m.group(1))
+            key = f"{name}{hd}" if hd else name
+            v = self.m[key][i] if j is None else self.m[key][i, j]
+            return np.array(v, dtype=float) * (float(m.group(2)) if m.group(2) else 1.0)
+        return np.array(num(rhs))
+
+    def assign(self, lhs, rhs):
+        name, hd, i, j = self.ref(lhs)
+        v = self.value_of(rhs, None)
+        if name in ("X", "Wq", "Wk", "Wv", "Wo"):
+            target = self.X if name == "X" else self.W[name]
+            if j is None:
+                target[i] = v
+            else:
+                target[i, j] = v
+            return
+        if name not in "QKV":
+            raise ValueError(f"cannot set {lhs}")
+        width = self.dv if name == "V" else self.dk
+        row = self.m[name][i].copy()
+        old = self.over[name].get(i)
+        if hd:
+            cols = slice((hd - 1) * width, hd * width)
+            if j is None:
+                row[cols] = v
+            else:
+                row[cols.start + j] = v
+            heads = None if old and old[1] is None else (set(old[1]) if old else set()) | {hd - 1}
+        else:
+            if j is None:
+                row[:] = v
+            else:
+                row[j] = v
+            heads = None
+        self.over[name][i] = (row, heads)
+
+    def answer(self, asked):
+        name, hd, i, j = self.ref(asked)
+        key = f"{name}{hd}" if hd else name
+        M = self.m[key]
+        return [M[i, j]] if j is not None else list(M[i])
+
+
+def solve(text):
+    """The answers of a sheet, one list of numbers per question."""
+    sh = Sheet(text)
+    st = State(sh)
+    out = []
+    for asked, actions in sh.questions:
+        for a in actions:
+            st.act(a)
+        out.append((asked, st.answer(asked), st.digits))
+    return out
+
+
+def fmt(v, d):
+    if v == -np.inf:
+        return "-inf"
+    s = f"{v:.{d}f}"
+    return "0." + "0" * d if float(s) == 0 else s
+
+
+def key_answers(text):
+    """The key's table: [(asked, [numbers as printed])]."""
+    lines = text.split("\n")
+    k = next(i for i, line in enumerate(lines) if line.startswith("## ") and ("Answer key" in line or "参考答案" in line))
+    rows, _ = tables_after(lines, k + 1)
+    return [(r[2], [x.strip().replace(MINUS, "-").replace("−∞", "-inf") for x in r[3].split(",")]) for r in rows[1:]]
+
+
+def check(binary, lesson, lang, variant):
+    args = [binary, "--worksheet", "--answers", "--lang", lang] + (["--variant", str(variant)] if variant is not None
+                                                                    else []) + [lesson]
+    full = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    cut = full.index('<div class="page-break"')
+    sheet, key = full[:cut], full[cut:]
+    assert "Answer key" not in sheet and "参考答案" not in sheet
+    want = key_answers(key)
+    got = solve(sheet)
+    if [a for a, _ in want] != [a for a, _, _ in got]:
+        return False, f"asked {[a for a, _ in want]} but the sheet asks {[a for a, _, _ in got]}"
+    for (asked, printed), (_, vals, d) in zip(want, got):
+        mine = [fmt(v, d) for v in vals]
+        if mine != printed:
+            close = all(p == "-inf" and m == "-inf" or abs(float(p) - v) <= max(0.01 * abs(v), 10 ** -d) + 1e-12
+                        for p, m, v in zip(printed, mine, vals))
+            return False, f"{asked}: the key says {', '.join(printed)}, the sheet gives {', '.join(mine)}" + \
+                (" (close: within the sheet's 1% rule only)" if close else "")
+    return True, f"{len(want)} answers"
+
+
+def self_test(binary):
+    """The solver must notice a sheet that leaves something out: drop one
+    given (an action line, an option, the heads table) and the answers no
+    longer equal the key. Returns the number of mutations it missed."""
+    missed = 0
+    cases = [("6", "- `mask = causal`\n", ""),
+             ("6", "- `temperature = 0.5`\n", ""),
+             ("tests/worksheet/solve-all.yaml", "| temperature | 2: ", "| temperature | 1: "),
+             ("tests/worksheet/solve-all.yaml", "- `step 4`\n", "- `step 3`\n"),
+             ("tests/worksheet/solve-all.yaml", "- `swap 1 4`\n", ""),
+             ("3", "| scale       | sqrt\\_dk", "| scale       | none")]
+    for lesson, old, new in cases:
+        full = subprocess.run([binary, "--worksheet", "--answers", lesson], capture_output=True, text=True,
+                              check=True).stdout
+        cut = full.index('<div class="page-break"')
+        sheet, key = full[:cut], full[cut:]
+        if old not in sheet:
+            print(f"FAIL: self-test: {old!r} is not on the sheet of {lesson}")
+            missed += 1
+            continue
+        want = [p for _, p in key_answers(key)]
+        try:
+            got = [[fmt(v, d) for v in vals] for _, vals, d in solve(sheet.replace(old, new, 1))]
+        except Exception:
+            got = None
+        if got == want:
+            print(f"FAIL: self-test: {lesson} without {old.strip()!r} still gives the key's answers")
+            missed += 1
+        else:
+            print(f"ok: self-test: {lesson} without {old.strip()!r} gives other answers")
+    return missed
+
+
+def main(argv):
+    if argv[1:2] == ["--self-test"]:
+        missed = self_test(argv[2])
+        print(f"worksheet-solve self-test: {6 - missed} passed, {missed} failed")
+        return 1 if missed else 0
+    if argv[1:2] == ["--sheet"]:
+        for asked, vals, d in solve(open(argv[2], encoding="utf-8").read()):
+            print(asked, "=", ", ".join(fmt(v, d) for v in vals))
+        return 0
+    binary = argv[1]
+    lessons, variants, langs = [], list(range(1, 31)), ["en", "zh"]
+    k = 2
+    while k < len(argv):
+        if argv[k] == "--variants":
+            a, _, b = argv[k + 1].partition("-")
+            variants = list(range(int(a), int(b or a) + 1))
+            k += 2
+        elif argv[k] == "--langs":
+            langs = argv[k + 1].split(",")
+            k += 2
+        else:
+            lessons.append(argv[k])
+            k += 1
+    passed = failed = 0
+    for lesson in lessons:
+        sheets = answers = 0
+        for lang in langs:
+            for variant in [None] + variants:
+                try:
+                    ok, what = check(binary, lesson, lang, variant)
+                except Exception as e:  # a sheet the solver cannot read is a failure too
+                    ok, what = False, f"{type(e).__name__}: {e}"
+                if ok:
+                    sheets += 1
+                    answers += int(what.split()[0])
+                else:
+                    failed += 1
+                    print(f"FAIL: {lesson} --lang {lang} --variant {variant}: {what}")
+        if sheets:
+            passed += 1 if sheets == len(langs) * (len(variants) + 1) else 0
+        print(f"{'ok' if sheets == len(langs) * (len(variants) + 1) else 'FAIL'}: {lesson}: {sheets} sheets "
+              f"({', '.join(langs)}; the lesson's own and variants {variants[0]}-{variants[-1]}) solved from their "
+              f"Markdown alone, {answers} answers equal the key")
+    print(f"worksheet-solve: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
