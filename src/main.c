@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "layout/layout.h"
+#include "lesson/diag.h"
 #include "lesson/embedded.h"
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
@@ -219,14 +220,31 @@ static int find_embedded(const char *name)
     return -1;
 }
 
-/* Load the lesson the user asked for. Prints the one-line error itself. */
+/* Print a failed load's messages: every error found (up to 20, in file
+ * order), one a line, and when there were several, how many. */
+static void print_errors(const char *err, const DiagList *list)
+{
+    if (list->n == 0) {
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    for (int k = 0; k < list->n; k++)
+        fprintf(stderr, "%s\n", list->m[k].text);
+    if (list->total > list->n)
+        fprintf(stderr, _("... and %d more errors, not shown\n"), list->total - list->n);
+    if (list->total > 1)
+        fprintf(stderr, _("%d errors; the lesson does not load until they are fixed\n"), list->total);
+}
+
+/* Load the lesson the user asked for. Prints the errors itself. */
 static bool load(const char *arg, Lesson *l)
 {
     char err[LESSON_ERR_MAX];
+    static DiagList list;
     struct stat st;
     bool ok;
     if (arg && stat(arg, &st) == 0) {
-        ok = lesson_load_file(arg, l, err, sizeof err);
+        ok = lesson_load_file_all(arg, l, err, sizeof err, &list);
     } else {
         int k = arg ? find_embedded(arg) : 0;
         if (k < 0 || embedded_count == 0) {
@@ -234,11 +252,11 @@ static bool load(const char *arg, Lesson *l)
                     arg ? arg : "");
             return false;
         }
-        ok = lesson_load_buffer(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
-                                err, sizeof err);
+        ok = lesson_load_buffer_all(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
+                                    err, sizeof err, &list);
     }
     if (!ok)
-        fprintf(stderr, "%s\n", err);
+        print_errors(err, &list);
     return ok;
 }
 
@@ -367,7 +385,7 @@ int main(int argc, char **argv)
     switch (o.mode) {
     case MODE_DUMP:  rc = render_dump(stdout, &l, &ro); break;
     case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
-    case MODE_CHECK: rc = render_check_fits(stdout, &l, &ro, layout_narration_fits); break;
+    case MODE_CHECK: rc = render_check_fits(stdout, &l, &ro, layout_narration_room); break;
     case MODE_SVG: {
         SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows};
         rc = svg_step(stdout, &l, &so);

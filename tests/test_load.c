@@ -5,6 +5,7 @@
 #include <string.h>
 #include "testutil.h"
 #undef expect_check  /* cmocka's mock macro; here it is lesson.h's function */
+#include "lesson/diag.h"
 #include "lesson/lesson.h"
 #include "lesson/embedded.h"
 #include "lesson/fmt.h"
@@ -445,6 +446,54 @@ static void errors_stream(void **state)
 }
 
 /* Files: unreadable paths and oversized buffers are refused unread. */
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Every error of a file, in file order (issue 20): a tab (libyaml stops
+ * there) after a full-width comma and point on one line; two steps' mistakes;
+ * the first 20 of 25 bad numbers kept, all 25 counted. */
+static void errors_all_in_file_order(void **state)
+{
+    (void)state;
+    static DiagList list;
+    Lesson l;
+    const char *y = "format: qkvtutor/1\ntokens: [a, b]\nX:\n  - [0, 1]\n  - [1.0， 0．5]\n" RANDOM
+                    "steps:\n  - {stage: qkv, focus: \"A[1]\"}\n  - {stage: scores, do: \"tempreature = 1\"}\n"
+                    "extra:\n\t- 1\n";
+    assert_false(lesson_load_buffer_all("t.yaml", y, strlen(y), &l, err, sizeof err, &list));
+    assert_int_equal(list.n, 5);
+    assert_int_equal(list.total, 5);
+    assert_string_equal(list.m[0].text,
+                        "t.yaml:5:9: \"，\" in \"1.0， 0．5\" is U+FF0C FULLWIDTH COMMA, write \",\" instead");
+    assert_string_equal(list.m[1].text,
+                        "t.yaml:5:12: \"．\" in \"1.0， 0．5\" is U+FF0E FULLWIDTH FULL STOP, write \".\" instead");
+    assert_true(starts(list.m[2].text, "t.yaml:9:25: A is computed at stage softmax"));
+    assert_true(starts(list.m[3].text, "t.yaml:10:26: unknown matrix \"tempreature\""));
+    assert_true(starts(list.m[4].text, "t.yaml:12:1: a tab in the indentation"));
+    assert_string_equal(err, list.m[0].text); /* the one-line form: the first in file order */
+    char big[4096] = "format: qkvtutor/1\ntokens: [a]\nX: [[";
+    for (int k = 0; k < 25; k++)
+        strcat(big, k ? ", x" : "x");
+    strcat(big, "]]\n" RANDOM);
+    assert_false(lesson_load_buffer_all("t.yaml", big, strlen(big), &l, err, sizeof err, &list));
+    assert_int_equal(list.n, 20);
+    assert_int_equal(list.total, 25);
+    assert_string_equal(list.m[19].text, "t.yaml:3:63: \"x\" is not a number, expected a decimal like 0.5 or -1.2e-3");
+}
+
+/* A UTF-8 byte-order mark, as Windows editors save, is read past. */
+static void bom_accepted(void **state)
+{
+    (void)state;
+    Lesson l;
+    const char *y = "\xef\xbb\xbf" "format: qkvtutor/1\ntokens: [a]\nX: [[1, 0]]\n" RANDOM;
+    assert_true(load(y, &l));
+    assert_int_equal(l.d_model, 2);
+    lesson_free(&l);
+}
+
 static void files(void **state)
 {
     (void)state;
@@ -660,6 +709,8 @@ int main(void)
         cmocka_unit_test(errors_steps),
         cmocka_unit_test(errors_action_columns),
         cmocka_unit_test(errors_stream),
+        cmocka_unit_test(errors_all_in_file_order),
+        cmocka_unit_test(bom_accepted),
         cmocka_unit_test(files),
         cmocka_unit_test(expect_tolerance),
         cmocka_unit_test(expect_check_messages),

@@ -2091,7 +2091,14 @@ void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat)
 
 bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int rows)
 {
+    int room[3];
+    return layout_narration_room(s, step, lang, cols, rows, room);
+}
+
+bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int rows, int room[3])
+{
     Session t;
+    room[0] = room[1] = room[2] = 0;
     Plan p;
     if (!session_init(&t, s->lesson))
         return false;
@@ -2104,6 +2111,11 @@ bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int 
     layout_plan(&in, &p);
     const PlanBlock *b = plan_block(&p, BLOCK_SAY);
     bool fits = !p.too_small && !p.oom && (!b || !b->cut);
+    if (b) {
+        room[0] = b->w;
+        room[1] = b->h;
+        room[2] = b->want;
+    }
     plan_free(&p);
     session_free(&t);
     return fits;

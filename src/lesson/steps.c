@@ -80,6 +80,8 @@ static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
     if (!schema_want_text(c, n, _("an action")))
         return false;
     Action *a = &st->act[st->nact];
+    if (!schema_check_lookalike(c, n))
+        return false;
     if (!action_parse(ydoc_str(n), a, e, sizeof e, &errcol))
         return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, errcol > 0 ? (size_t)errcol - 1 : 0),
                             "%s", e);
@@ -109,10 +111,10 @@ static bool load_do(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
         return diag_oom(&c->d, n);
     if (n->type == YAML_SCALAR_NODE)
         return load_action(c, n, scratch, st);
+    bool ok = true;
     for (int k = 0; k < ydoc_seq_len(n); k++)
-        if (!load_action(c, ydoc_seq_item(c->doc, n, k), scratch, st))
-            return false;
-    return true;
+        ok = load_action(c, ydoc_seq_item(c->doc, n, k), scratch, st) && ok;
+    return ok;
 }
 
 /* Half a unit of the last written decimal: 0.873 -> 0.0005, 2 -> 0.5. */
@@ -169,6 +171,17 @@ static bool load_expect(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, cons
     return true;
 }
 
+/* Refuse a second expectation of the same row or cell in one step. */
+static bool expect_once(Ctx *c, const yaml_node_t *k, const Step *st, int at)
+{
+    const Expect *e = &st->expect[at];
+    for (int j = 0; j < at; j++)
+        if (st->expect[j].mat == e->mat && st->expect[j].i == e->i && st->expect[j].j == e->j)
+            return diag_fail(&c->d, k, _("%s is expected twice in this step, the first is at line %d; keep one"),
+                             diag_quote(&c->d, ydoc_str(k)), st->expect[j].line);
+    return true;
+}
+
 /* expect: a mapping of references to values, at most LESSON_MAX_EXPECT. */
 static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
@@ -183,11 +196,14 @@ static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *
     if (!st->expect)
         return diag_oom(&c->d, n);
     yaml_node_pair_t *p = n->data.mapping.pairs.start;
-    for (; st->nexpect < cnt; st->nexpect++, p++)
-        if (!load_expect(c, ydoc_node(c->doc, p->key), ydoc_node(c->doc, p->value), shape, st,
-                         &st->expect[st->nexpect]))
-            return false;
-    return true;
+    bool ok = true;
+    for (int k = 0; k < cnt; k++, p++)
+        if (load_expect(c, ydoc_node(c->doc, p->key), ydoc_node(c->doc, p->value), shape, st,
+                        &st->expect[st->nexpect]))
+            ok = expect_once(c, ydoc_node(c->doc, p->key), st, st->nexpect++) && ok;
+        else
+            ok = false;
+    return ok;
 }
 
 /* Check the {REF} templates of a text field (a string or {zh:, en:}) for a
@@ -195,6 +211,7 @@ static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *
 bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what)
 {
     int cnt = !n ? 0 : n->type == YAML_MAPPING_NODE ? ydoc_map_len(n) : 1;
+    bool ok = true;
     for (int k = 0; k < cnt; k++) {
         const yaml_node_t *s =
             n->type == YAML_MAPPING_NODE ? ydoc_node(c->doc, n->data.mapping.pairs.start[k].value) : n;
@@ -209,9 +226,9 @@ bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage,
             off++;
         while (t[off] && ((unsigned char)t[off] & 0xC0) == 0x80)
             off++;
-        return diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
+        ok = diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
     }
-    return true;
+    return ok;
 }
 
 /* ask: a cell or row reference, or a list of them (see ask.h). */
@@ -244,6 +261,27 @@ static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
 enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_ASK, S_EXPECT, S_N };
 static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask", "expect"};
 
+/* Where each language's narration is written, for --check's messages. */
+static void steps_say_place(Ctx *c, const yaml_node_t *n, Step *st)
+{
+    static const char *const langs[] = {"zh", "en"};
+    static const Lang ids[] = {LANG_ZH, LANG_EN};
+    if (n->type == YAML_SCALAR_NODE) {
+        st->say_line[LANG_EN] = (int)n->start_mark.line + 1;
+        st->say_col[LANG_EN] = (int)n->start_mark.column + 1;
+        return;
+    }
+    for (int k = 0; n->type == YAML_MAPPING_NODE && k < ydoc_map_len(n); k++) {
+        const yaml_node_t *key = ydoc_node(c->doc, n->data.mapping.pairs.start[k].key);
+        const yaml_node_t *v = ydoc_node(c->doc, n->data.mapping.pairs.start[k].value);
+        for (int j = 0; key->type == YAML_SCALAR_NODE && j < 2; j++)
+            if (strcmp(ydoc_str(key), langs[j]) == 0) {
+                st->say_line[ids[j]] = (int)v->start_mark.line + 1;
+                st->say_col[ids[j]] = (int)v->start_mark.column + 1;
+            }
+    }
+}
+
 /* One step of the script; `scratch` is the base state used to check
  * indices (and accumulates the do: actions). */
 static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step *st)
@@ -255,18 +293,23 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
     Keys ks = {step_keys, S_N, _("key"), where};
     yaml_node_t *val[S_N] = {0}, *key[S_N] = {0};
     st->line = (int)n->start_mark.line + 1;
-    if (!schema_keys(c, n, &ks, val, key))
-        return false;
+    bool keys = schema_keys(c, n, &ks, val, key);
     if (!val[S_STAGE])
         return diag_fail(&c->d, n, _("step %d has no stage, expected stage: "
                                      "input, qkv, scores, softmax or output"), no);
-    return load_stage(c, val[S_STAGE], scratch, st)
-        && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
-        && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
-        && schema_text(c, val[S_SAY], "say", &st->say)
-        && steps_templates(c, val[S_SAY], scratch, st->stage, "say")
-        && (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st))
-        && (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st));
+    if (!load_stage(c, val[S_STAGE], scratch, st))
+        return false;
+    if (val[S_SAY])
+        steps_say_place(c, val[S_SAY], st);
+    /* each part on its own, so --check reports all of a step's mistakes */
+    bool ok = !val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st);
+    ok = (!val[S_DO] || load_do(c, val[S_DO], scratch, st)) && ok;
+    if (schema_text(c, val[S_SAY], "say", &st->say))
+        ok = steps_templates(c, val[S_SAY], scratch, st->stage, "say") && ok;
+    else
+        ok = false;
+    ok = (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st)) && ok;
+    return (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st)) && ok && keys;
 }
 
 /* Without a script, one silent step per stage. */
@@ -306,8 +349,8 @@ bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l
     bool ok = l->steps != NULL || diag_oom(&c->d, n);
     if (ok)
         l->nsteps = cnt;
-    for (int k = 0; ok && k < cnt; k++)
-        ok = load_step(c, ydoc_seq_item(c->doc, n, k), k + 1, &scratch, &l->steps[k]);
+    for (int k = 0; l->steps && k < cnt; k++)
+        ok = load_step(c, ydoc_seq_item(c->doc, n, k), k + 1, &scratch, &l->steps[k]) && ok;
     attn_free(&scratch);
     l->steps_given = true;
     return ok;
