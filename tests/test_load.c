@@ -470,7 +470,7 @@ static void errors_all_in_file_order(void **state)
     assert_string_equal(list.m[1].text,
                         "t.yaml:5:12: \"．\" in \"1.0， 0．5\" is U+FF0E FULLWIDTH FULL STOP, write \".\" instead");
     assert_true(starts(list.m[2].text, "t.yaml:9:25: A is computed at stage softmax"));
-    assert_true(starts(list.m[3].text, "t.yaml:10:26: unknown matrix \"tempreature\""));
+    assert_true(starts(list.m[3].text, "t.yaml:10:26: unknown action \"tempreature\" (did you mean \"temperature\"?)"));
     assert_true(starts(list.m[4].text, "t.yaml:12:1: a tab in the indentation"));
     assert_string_equal(err, list.m[0].text); /* the one-line form: the first in file order */
     char big[4096] = "format: qkvtutor/1\ntokens: [a]\nX: [[";

@@ -317,9 +317,10 @@ bool schema_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, const char *wha
     RefStatus st = ref_parse(s, r);
     if (ref_syntax_error(st) || r->n == 0)
         return diag_fail(&c->d, n, _("%s must be %s, found %s"), what, form, diag_quote(&c->d, s));
+    char list[256];
     if (ref_matrix(r) == REF_UNKNOWN)
-        return diag_fail(&c->d, n, _("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"),
-                         diag_quote(&c->d, s));
+        return diag_fail(&c->d, n, _("unknown matrix in %s, expected %s"), diag_quote(&c->d, s),
+                         action_matrix_list(shape, false, list, sizeof list));
     if (st == REF_ZERO)
         return diag_fail(&c->d, n, _("indices start at 1, found %s"), diag_quote(&c->d, s));
     return check_ref(c, n, shape, r);

@@ -82,7 +82,7 @@ static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
     Action *a = &st->act[st->nact];
     if (!schema_check_lookalike(c, n))
         return false;
-    if (!action_parse(ydoc_str(n), a, e, sizeof e, &errcol))
+    if (!action_parse_in(ydoc_str(n), scratch, a, e, sizeof e, &errcol))
         return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, errcol > 0 ? (size_t)errcol - 1 : 0),
                             "%s", e);
     if (a->kind != ACT_RESET && !action_apply(scratch, a, e, sizeof e))
