@@ -1,6 +1,7 @@
 /* test_load.c - the lesson loader: shipped lessons, weights, every error
  * message, load-completely-or-not-at-all, expect tolerances and checks. */
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -545,6 +546,41 @@ static void tutorial_a_state(Lesson *l, Attn *a, const char *steps)
     attn_run_to(a, STAGE_SOFTMAX);
 }
 
+#define MASKED HEAD RANDOM "options: {scale: none, softmax: naive, mask: causal}\n"
+
+/* A masked score is expected as -inf (any of its spellings) and matches
+ * only -inf; a number for it, or -inf for a visible score, is refused at
+ * the place (M6). */
+static void expect_masked_scores(void **state)
+{
+    (void)state;
+    Lesson l;
+    Attn a;
+    char msg[256];
+    assert_true(load(MASKED "steps:\n  - stage: softmax\n    expect: {\"S[1][2]\": -inf, "
+                     "\"S[1][3]\": \"\xe2\x88\x92\xe2\x88\x9e\", \"S[2]\": [2.3, 0.4, -.inf]}\n", &l));
+    assert_true(lesson_base(&l, &a));
+    attn_run_to(&a, STAGE_SOFTMAX);
+    const Expect *e = l.steps[0].expect;
+    assert_true(isinf(e[0].val[0]) && e[0].val[0] < 0);
+    assert_true(expect_check(&e[0], &a, 3, msg, sizeof msg));
+    assert_true(expect_check(&e[1], &a, 3, msg, sizeof msg));
+    a.mask = MASK_NONE; /* the same expectation against an unmasked score fails */
+    attn_run_to(&a, STAGE_SOFTMAX);
+    assert_false(expect_check(&e[0], &a, 3, msg, sizeof msg));
+    attn_free(&a);
+    lesson_free(&l);
+    assert_load_error(MASKED "steps:\n  - stage: scores\n    expect: {\"S[1]\": [1.0]}\n",
+                      "t.yaml:12:22: S[1] expects 3 numbers, one per column of S; this list has 1; S[1][2] to "
+                      "S[1][3] are masked: write -inf there");
+    assert_load_error(MASKED "steps:\n  - stage: scores\n    expect: {\"S[1][2]\": 0}\n",
+                      "t.yaml:12:25: S[1][2] is masked at this step (key 2 comes after query 1), its score is -inf: "
+                      "write -inf, or expect A there, which is 0");
+    assert_load_error(TUTORIAL_A "steps:\n  - stage: scores\n    expect: {\"S[1][2]\": -inf}\n",
+                      "t.yaml:12:25: S[1][2] is not masked at this step; -inf is only for a masked score (mask: causal, "
+                      "a key after its query)");
+}
+
 /* expect_check passes within tolerance and explains a miss in one line. */
 static void expect_check_messages(void **state)
 {
@@ -713,6 +749,7 @@ int main(void)
         cmocka_unit_test(bom_accepted),
         cmocka_unit_test(files),
         cmocka_unit_test(expect_tolerance),
+        cmocka_unit_test(expect_masked_scores),
         cmocka_unit_test(expect_check_messages),
         cmocka_unit_test(unicode_minus_everywhere),
         cmocka_unit_test(dump_numbers_read_back),

@@ -123,25 +123,90 @@ static double tol_of(int decimals)
     return 0.5 * pow(10.0, -decimals);
 }
 
-/* The value of a row expectation: one number per column of the matrix. */
-static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Mat *x, Expect *e)
+/* "-inf", "−∞", "-∞" or "-.inf": the score of a masked cell. */
+static bool minus_infinity(const yaml_node_t *n)
 {
+    static const char *const spellings[] = {"-inf", "\xe2\x88\x92\xe2\x88\x9e", "-\xe2\x88\x9e",
+                                            "-.inf", "-.Inf", "-.INF", "\xe2\x88\x92inf", "-Inf"};
+    for (int k = 0; n->type == YAML_SCALAR_NODE && k < (int)(sizeof spellings / sizeof *spellings); k++)
+        if (strcmp(ydoc_str(n), spellings[k]) == 0)
+            return true;
+    return false;
+}
+
+/* Is cell (i, j) of matrix m masked (a −∞ score) in this state? */
+static bool masked_cell(const Attn *shape, MatId m, int i, int j)
+{
+    return attn_mat_base(m) == M_S && attn_masked(shape, i, j);
+}
+
+/* One expected number at column col of e: a number (its decimals give the
+ * tolerance), or −∞ for a masked score, which is the only value there. */
+static bool load_expect_value(Ctx *c, const yaml_node_t *v, const Attn *shape, Expect *e, int k, int col)
+{
+    bool masked = masked_cell(shape, e->mat, e->i, col);
+    int dec;
+    if (minus_infinity(v) && masked) {
+        e->val[k] = -INFINITY;
+        e->tol[k] = 0;
+        return true;
+    }
+    if (minus_infinity(v))
+        return diag_fail(&c->d, v, _("%s[%d][%d] is not masked at this step; -inf is only for a masked score "
+                                     "(mask: causal, a key after its query)"), attn_mat_name(e->mat), e->i + 1,
+                         col + 1);
+    if (masked && v->type == YAML_SCALAR_NODE)
+        return diag_fail(&c->d, v, _("%s[%d][%d] is masked at this step (key %d comes after query %d), its score is "
+                                     "-inf: write -inf, or expect A there, which is 0"), attn_mat_name(e->mat),
+                         e->i + 1, col + 1, col + 1, e->i + 1);
+    if (!schema_num(c, v, &e->val[k], &dec))
+        return false;
+    e->tol[k] = tol_of(dec);
+    return true;
+}
+
+/* The masked cells of row i of m, as " (S[3][4] to S[3][5] are masked: ...)"
+ * for a message, or "" when none are. */
+static const char *masked_note(const Attn *shape, const Expect *e, int cols, char *buf, size_t len)
+{
+    int first = -1, last = -1;
+    for (int j = 0; j < cols; j++)
+        if (masked_cell(shape, e->mat, e->i, j)) {
+            first = first < 0 ? j : first;
+            last = j;
+        }
+    buf[0] = '\0';
+    if (first < 0)
+        return buf;
+    const char *n = attn_mat_name(e->mat);
+    if (first == last)
+        snprintf(buf, len, _("; %s[%d][%d] is masked: write -inf there"), n, e->i + 1, first + 1);
+    else
+        snprintf(buf, len, _("; %s[%d][%d] to %s[%d][%d] are masked: write -inf there"), n, e->i + 1, first + 1, n,
+                 e->i + 1, last + 1);
+    return buf;
+}
+
+/* The value of a row expectation: one number per column of the matrix
+ * (-inf for a masked score). */
+static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Attn *shape, Expect *e)
+{
+    const Mat *x = &shape->m[e->mat];
     const char *name = attn_mat_name(e->mat);
+    char note[160];
     if (!diag_want(&c->d, v, YAML_SEQUENCE_NODE, _("%s[%d] expects a list of %d numbers"), name, e->i + 1,
                    x->cols) || !schema_lookalikes(c, v))
         return false;
     if (ydoc_seq_len(v) != x->cols)
         return schema_row_length_fail(c, v,
-                                      _("%s[%d] expects %d number%s, one per column of %s; this list has %d"),
-                                      name, e->i + 1, x->cols, x->cols == 1 ? "" : "s", name, ydoc_seq_len(v));
+                                      _("%s[%d] expects %d number%s, one per column of %s; this list has %d%s"),
+                                      name, e->i + 1, x->cols, x->cols == 1 ? "" : "s", name, ydoc_seq_len(v),
+                                      masked_note(shape, e, x->cols, note, sizeof note));
     e->n = x->cols;
-    for (int k = 0; k < e->n; k++) {
-        int dec;
-        if (!schema_num(c, ydoc_seq_item(c->doc, v, k), &e->val[k], &dec))
-            return false;
-        e->tol[k] = tol_of(dec);
-    }
-    return true;
+    bool ok = true;
+    for (int k = 0; k < e->n; k++)
+        ok = load_expect_value(c, ydoc_seq_item(c->doc, v, k), shape, e, k, k) && ok;
+    return ok;
 }
 
 /* One expectation "M[i]": [..] or "M[i][j]": x, valid at the step's stage. */
@@ -162,13 +227,9 @@ static bool load_expect(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, cons
                          _("%s is computed at stage %s, this step shows stage %s; expect it at a later step"),
                          attn_mat_name(e->mat), stage_names[need - 1], stage_names[st->stage - 1]);
     if (e->j < 0)
-        return load_expect_row(c, v, &shape->m[e->mat], e);
-    int dec;
+        return load_expect_row(c, v, shape, e);
     e->n = 1;
-    if (!schema_num(c, v, &e->val[0], &dec))
-        return false;
-    e->tol[0] = tol_of(dec);
-    return true;
+    return load_expect_value(c, v, shape, e, 0, e->j);
 }
 
 /* Refuse a second expectation of the same row or cell in one step. */
@@ -231,6 +292,23 @@ bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage,
     return ok;
 }
 
+/* An ask of a masked score cannot be answered with a number: refused, so
+ * the student is never asked for −∞ (a row: every cell must be visible). */
+static bool ask_unmasked(Ctx *c, const yaml_node_t *n, const Attn *shape, const Ask *a)
+{
+    const char *name = attn_mat_name(a->mat);
+    for (int j = a->j >= 0 ? a->j : 0; j <= (a->j >= 0 ? a->j : shape->m[a->mat].cols - 1); j++)
+        if (masked_cell(shape, a->mat, a->i, j) && a->j >= 0)
+            return diag_fail(&c->d, n, _("%s[%d][%d] is masked at this step (key %d comes after query %d), its score "
+                                         "is -inf: ask a visible score instead, or the same cell of A, which is 0"),
+                             name, a->i + 1, j + 1, j + 1, a->i + 1);
+        else if (masked_cell(shape, a->mat, a->i, j))
+            return diag_fail(&c->d, n, _("%s[%d] has masked cells at this step (from %s[%d][%d] on, -inf): ask its "
+                                         "visible cells one by one, like %s[%d][1]"), name, a->i + 1, name, a->i + 1,
+                             j + 1, name, a->i + 1);
+    return true;
+}
+
 /* ask: a cell or row reference, or a list of them (see ask.h). */
 static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
@@ -251,6 +329,8 @@ static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
             return false;
         if (!ask_parse(ydoc_str(item), shape, st->stage, &st->ask[k], e, sizeof e))
             return diag_fail(&c->d, item, "%s", e);
+        if (!ask_unmasked(c, item, shape, &st->ask[k]))
+            return false;
         st->ask[k].line = (int)item->start_mark.line + 1;
         st->ask[k].col = (int)item->start_mark.column + 1;
         st->nask++;
