@@ -624,6 +624,35 @@ static void error_lists_fit_the_lesson(void **state)
     attn_free(&two);
 }
 
+/* A bare A in a target names no head: in a two-head lesson it is refused at
+ * the place when the shapes are known, and when applied (the : prompt); with
+ * one head it is A1, written back as it was written (M8). */
+static void target_bare_a_needs_a_head(void **state)
+{
+    (void)state;
+    Attn one, two;
+    Action a;
+    char text[64];
+    int col = 0;
+    assert_true(attn_init_heads(&one, 3, 4, 1, 3, 3, 0));
+    assert_true(attn_init_heads(&two, 3, 4, 2, 2, 2, 4));
+    assert_false(action_parse_in("target A[2] = 1", &two, &a, err, sizeof err, &col));
+    assert_string_equal(err, "A is one per head in a lesson with 2 heads: write A1 to A2");
+    assert_int_equal(col, 8);
+    assert_true(action_parse("target A[2] = 1", &a, err, sizeof err, &col));
+    assert_false(action_apply(&two, &a, err, sizeof err));
+    assert_string_equal(err, "A is one per head in a lesson with 2 heads: write A1 to A2");
+    assert_true(action_parse_in("target A1[2] = 1", &two, &a, err, sizeof err, &col));
+    assert_int_equal(a.head, 0);
+    action_format(&a, text, sizeof text);
+    assert_string_equal(text, "target A1[2] = 1");
+    assert_true(action_parse_in("target A[2] = 1", &one, &a, err, sizeof err, &col));
+    action_format(&a, text, sizeof text);
+    assert_string_equal(text, "target A[2] = 1");
+    attn_free(&one);
+    attn_free(&two);
+}
+
 /* A NULL errcol is allowed; a parse failure still writes the message. */
 static void error_without_column(void **state)
 {
@@ -1106,6 +1135,7 @@ int main(void)
         cmocka_unit_test(error_empty),
         cmocka_unit_test(error_unknown_matrix),
         cmocka_unit_test(error_lists_fit_the_lesson),
+        cmocka_unit_test(target_bare_a_needs_a_head),
         cmocka_unit_test(error_computed_target),
         cmocka_unit_test(error_missing_punctuation),
         cmocka_unit_test(error_index),

@@ -427,6 +427,9 @@ static bool target(Lex *lx, Action *a)
     if (j >= 0)
         return fail(lx, at, N_("a target is a whole row of A, like target A[1] = 3 (all of row 1's weight on key "
                                "3), not a cell"));
+    if (a->head == -1 && lx->shape && attn_heads(lx->shape) > 1)
+        return fail(lx, at, N_("A is one per head in a lesson with %d heads: write A1 to A%d"),
+                    attn_heads(lx->shape), attn_heads(lx->shape));
     if (!accept(lx, '='))
         return fail(lx, lx->p, N_("expected \"=\" then a key number, a list like [0, 0.5, 0.5], or none"));
     skip_ws(lx);
