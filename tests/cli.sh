@@ -244,5 +244,29 @@ fi
 # The Chinese tab message is Chinese throughout, libyaml's problem included (L5).
 check "zh tab message" 2 "tests/bad/39-tab-indent.yaml:5:1: 缩进里有制表符：YAML 只能用空格缩进，不能用制表符（YAML 语法错误：遇到一个不能作为开头的字符）" --lang zh --check tests/bad/39-tab-indent.yaml
 
+# A whole number expected of a result means it to the lesson's digits (M9):
+# 1 is 1.000 +- 0.0005, so the 0.525 of A[2][1] fails; [1, 0, 0] holds for row 1.
+cat >"$T/int.yaml" <<EOF
+format: qkvtutor/1
+tokens: [a, b, c]
+X: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]]
+weights:
+  random: {seed: 42, scale: 0.3, d_k: 3}
+options: {mask: causal}
+steps:
+  - stage: softmax
+    expect:
+      "A[1]": [1, 0, 0]
+      "A[2][1]": 1
+EOF
+"$BIN" --check "$T/int.yaml" >"$T/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && [ "$(cat "$T/out")" = "$T/int.yaml:11:7: step 1: A[2][1] is 0.525, expected 1.000 (within 0.0005)
+$T/int.yaml: 1 expectations hold, 1 failed" ]; then
+    pass=$((pass + 1)); echo "ok: --check: a whole-number expectation of A means it to the lesson's digits"
+else
+    failn=$((failn + 1)); echo "FAIL: --check whole-number expectation: status $st: $(cat "$T/out")"
+fi
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -527,11 +527,22 @@ static void expect_tolerance(void **state)
     const Expect *e = l.steps[0].expect;
     assert_near(e[0].tol[0], 0.0005, 1e-15);
     assert_near(e[0].tol[1], 0.0005, 1e-15);
-    assert_near(e[0].tol[2], 0.5, 1e-15);
+    assert_near(e[0].tol[2], 0.0005, 1e-15); /* a whole number of A: to the lesson's 3 digits */
     assert_near(e[0].val[1], 1.2, 0);
     assert_near(e[1].tol[0], 0.00005, 1e-18);
     assert_near(e[1].val[0], 0.0015, 0);
     assert_near(e[2].tol[0], 5, 1e-12);
+    lesson_free(&l);
+    /* a whole number expected of a result means it to the lesson's digits
+     * (M9); of X or a W it still means +-0.5 */
+    assert_true(load(HEAD RANDOM "options: {digits: 2}\nsteps:\n  - stage: softmax\n    expect: {\"A[1]\": [1, 0, 0], "
+                     "\"S[1][1]\": -2, \"X[1][1]\": 1, \"A[2][2]\": 1.0}\n", &l));
+    e = l.steps[0].expect;
+    assert_near(e[0].tol[0], 0.005, 1e-15);
+    assert_near(e[0].tol[2], 0.005, 1e-15);
+    assert_near(e[1].tol[0], 0.005, 1e-15);
+    assert_near(e[2].tol[0], 0.5, 1e-15);
+    assert_near(e[3].tol[0], 0.05, 1e-15);
     lesson_free(&l);
 }
 
@@ -714,7 +725,7 @@ static void expect_describe_written(void **state)
     assert_true(load(TUTORIAL_A "steps:\n  - stage: output\n    expect: {\"A[1]\": [0.873, 0.08, 2], "
                      "\"S[1][2]\": \xe2\x88\x92" "0.0060, \"O[1][1]\": 1.5e-3}\n", &l));
     expect_describe(&l.steps[0].expect[0], buf, sizeof buf);
-    assert_string_equal(buf, "A[1] = [0.873, 0.08, 2]");
+    assert_string_equal(buf, "A[1] = [0.873, 0.08, 2.000]"); /* 2 of A means 2.000 (digits 3) */
     expect_describe(&l.steps[0].expect[1], buf, sizeof buf);
     assert_string_equal(buf, "S[1][2] = -0.0060");
     expect_describe(&l.steps[0].expect[2], buf, sizeof buf);

@@ -553,6 +553,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
     bool options = load_options(c, v[T_OPTIONS], l);
     if (!shapes || !options)
         return false;
+    c->digits = l->digits;
     bool steps = steps_load(c, root, v[T_STEPS], l);
     if (steps && !c->partial)
         steps = load_start(c, v[T_START], l);

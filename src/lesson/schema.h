@@ -27,6 +27,7 @@ typedef struct {
     Diag d;
     yaml_document_t *doc;
     bool partial;            /* the part of a file before its YAML syntax error */
+    int digits;              /* the lesson's digits, once options are read (whole-number expectations) */
 } Ctx;
 
 /* The keys valid in one mapping, for lookup and for "did you mean". */

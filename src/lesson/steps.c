@@ -140,6 +140,19 @@ static bool masked_cell(const Attn *shape, MatId m, int i, int j)
     return attn_mat_base(m) == M_S && attn_masked(shape, i, j);
 }
 
+/* A whole number ("1", "-2") expected of a result (QKt, S, A, O, Y): it
+ * means that number to the lesson's digits, 1 = 1.000 ± 0.0005 with digits
+ * 3, not ± 0.5 (a row [1, 0, 0] of A would pass [0.6, 0.4, 0] otherwise). */
+static bool whole_result(const yaml_node_t *v, MatId m)
+{
+    MatId b = attn_mat_base(m);
+    const char *s = ydoc_str(v);
+    if (b != M_QKT && b != M_S && b != M_A && b != M_O && b != M_Y)
+        return false;
+    s += *s == '-' || *s == '+';
+    return *s && strspn(s, "0123456789") == strlen(s);
+}
+
 /* One expected number at column col of e: a number (its decimals give the
  * tolerance), or −∞ for a masked score, which is the only value there. */
 static bool load_expect_value(Ctx *c, const yaml_node_t *v, const Attn *shape, Expect *e, int k, int col)
@@ -161,7 +174,7 @@ static bool load_expect_value(Ctx *c, const yaml_node_t *v, const Attn *shape, E
                          e->i + 1, col + 1, col + 1, e->i + 1);
     if (!schema_num(c, v, &e->val[k], &dec))
         return false;
-    e->tol[k] = tol_of(dec);
+    e->tol[k] = tol_of(whole_result(v, e->mat) ? c->digits : dec);
     return true;
 }
 
