@@ -268,5 +268,10 @@ else
     failn=$((failn + 1)); echo "FAIL: --check whole-number expectation: status $st: $(cat "$T/out")"
 fi
 
+# A lesson saved with a UTF-8 byte-order mark (some Windows editors) loads (M10).
+printf '\357\273\277' >"$T/bom.yaml"
+cat lessons/01-three-tokens.yaml >>"$T/bom.yaml"
+check "--check with a byte-order mark" 0 '' --check "$T/bom.yaml"
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]
