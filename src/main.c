@@ -35,6 +35,7 @@ typedef struct {
     bool answers;       /* --answers */
     const char *variant;/* --variant K as given, or NULL */
     unsigned long seed; /* K */
+    bool card;          /* --svg --at 0: the title card */
 } Options;
 
 static void usage(FILE *out)
@@ -48,7 +49,8 @@ static void usage(FILE *out)
         "  -d, --dump           print the walkthrough as plain text and exit\n"
         "  -j, --json           print the lesson's matrices as JSON and exit\n"
         "  -c, --check          run the script and verify every expect (exit 0 ok, 1 failed)\n"
-        "      --at N           the state after step N (--dump, --json); the view opens there\n"
+        "      --at N           the state after step N (--dump, --json, --svg; --svg --at 0: the title card);\n"
+        "                       the view opens there\n"
         "      --svg            write the screen of step --at N as an SVG picture to stdout\n"
         "      --size COLSxROWS with --svg: the screen size (default 100x30)\n"
         "  -w, --worksheet      print a Markdown worksheet: the givens, then one question per ask\n"
@@ -175,6 +177,10 @@ static int parse_args(int argc, char **argv, Options *o)
             o->theme = optarg;
             break;
         case 'a':
+            if (strcmp(optarg, "0") == 0) {
+                o->card = true; /* --svg --at 0: the title card before step 1 (checked below) */
+                break;
+            }
             if ((o->at = parse_count(optarg)) < 0)
                 return usage_error(_("--at takes a step number from 1, not \"%s\""), optarg);
             break;
@@ -196,6 +202,8 @@ static int parse_args(int argc, char **argv, Options *o)
         return usage_error(_("--answers goes with --worksheet"), "");
     if (o->variant && o->mode != MODE_WORKSHEET && o->mode != MODE_DUMP && o->mode != MODE_JSON)
         return usage_error(_("--variant goes with --worksheet, --dump or --json"), "");
+    if (o->card && o->mode != MODE_SVG)
+        return usage_error(_("--at takes a step number from 1, not \"%s\""), "0");
     if (o->at && o->mode == MODE_WORKSHEET)
         return usage_error(_("--at goes with --dump, --json or the view; a worksheet covers every step"), "");
     return check_size(o);
@@ -349,7 +357,7 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     char dir[4096];
-    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL, false, NULL, 0};
+    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL, false, NULL, 0, false};
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
     /* Work only a mode needs: English needs no catalogue (found only for
@@ -387,7 +395,7 @@ int main(int argc, char **argv)
     case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
     case MODE_CHECK: rc = render_check_fits(stdout, &l, &ro, layout_narration_room); break;
     case MODE_SVG: {
-        SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows};
+        SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows, o.card};
         rc = svg_step(stdout, &l, &so);
         break;
     }
@@ -397,7 +405,7 @@ int main(int argc, char **argv)
         break;
     }
     default: {
-        ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at};
+        ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at, true};
         rc = view_run(&l, &vo);
     }
     }

@@ -49,7 +49,18 @@ check "--svg too small" 2 'qkvtutor: --size 10x5 is below the smallest screen, 6
 check "--svg one row short" 2 'qkvtutor: --size 60x17 is below the smallest screen, 60x18; see qkvtutor --help' --svg --size 60x17 1
 check "--svg too large" 2 'qkvtutor: --size 1001x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 1001x30 1
 check "--svg --at past the end" 2 'qkvtutor: --at 15: the lesson has 14 steps' --svg --at 15 1
-check "--svg --at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --svg --at 0 1
+check "--dump --at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --dump --at 0 1
+# --svg --at 0 is the title card before step 1: the title and about: (M2)
+if "$BIN" --svg --at 0 1 2>"$T/err" | grep -q "four features per token" && [ ! -s "$T/err" ]; then
+    pass=$((pass + 1)); echo "ok: --svg --at 0 shows lesson 1's about: text"
+else
+    failn=$((failn + 1)); echo "FAIL: --svg --at 0 does not show lesson 1's about: text"
+fi
+if "$BIN" --svg --at 1 1 | grep -q "four features per token"; then
+    failn=$((failn + 1)); echo "FAIL: --svg --at 1 shows the title card"
+else
+    pass=$((pass + 1)); echo "ok: --svg --at 1 is step 1, without the title card"
+fi
 check "--svg far too large" 2 'qkvtutor: --size 99999999999999999999x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 99999999999999999999x30 1
 check "--size leading zeros" 2 'qkvtutor: --size 080x017 is below the smallest screen, 60x18; see qkvtutor --help' --svg --size 080x017 1
 check "--size malformed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100*30"; see qkvtutor --help' --svg --size '100*30' 1

@@ -44,6 +44,7 @@ typedef struct {
     Role msg_role;
     const char *keybar;      /* the key bar's text (or the open field), NULL: none */
     bool field;              /* the key bar holds a text field: it never gives way */
+    bool title_card;         /* before step 1: the narration's place shows the title and about: */
     int cols, rows;
 } LayoutIn;
 

@@ -122,6 +122,12 @@ bool lesson_reseed(Lesson *l, unsigned long seed);
 /* Fill a (freshly zeroed) Attn with the lesson's starting state: shapes,
  * X, the Ws, the overridden rows, the options. Nothing is reached. */
 bool lesson_base(const Lesson *l, Attn *a);
+/* Does the lesson have an about: text (in any language)? The view and
+ * --svg then show a title card before step 1. */
+static inline bool lesson_has_about(const Lesson *l)
+{
+    return (l->about.s[LANG_EN] && *l->about.s[LANG_EN]) || (l->about.s[LANG_ZH] && *l->about.s[LANG_ZH]);
+}
 
 /* The name of the token in row i of state a (a swap moves names with their
  * rows): the lesson's token a->tok[i], as written (sanitise to show). */

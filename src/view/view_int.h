@@ -56,6 +56,7 @@ struct View {
     char save_path[PROMPT_MAX];
     int confirm;             /* what MODE_CONFIRM confirms */
     bool quit;
+    bool card;               /* the title card before step 1 (title and about:) is shown */
     Plan plan;               /* the last frame laid out: painted, and read by view_hit */
 };
 
