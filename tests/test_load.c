@@ -592,6 +592,30 @@ static void expect_masked_scores(void **state)
                       "a key after its query)");
 }
 
+/* A masked score can be asked: its answer is -inf (or −∞), which the
+ * student types; a number is wrong (M7). Saving a student's "mask = causal"
+ * keeps the lesson's later asks, so they must stay loadable. */
+static void ask_masked_scores(void **state)
+{
+    (void)state;
+    Lesson l;
+    Attn a;
+    char msg[256];
+    assert_true(load(MASKED "steps:\n  - stage: scores\n    ask: [\"S[1][2]\", \"S[1]\"]\n", &l));
+    assert_true(lesson_base(&l, &a));
+    attn_run_to(&a, STAGE_SCORES);
+    const Ask *q = l.steps[0].ask;
+    assert_int_equal(ask_grade(&q[0], &a, 3, "-inf", msg, sizeof msg), GRADE_RIGHT);
+    assert_int_equal(ask_grade(&q[0], &a, 3, "\xe2\x88\x92\xe2\x88\x9e", msg, sizeof msg), GRADE_RIGHT);
+    assert_int_equal(ask_grade(&q[0], &a, 3, "0", msg, sizeof msg), GRADE_WRONG);
+    char row[64];
+    snprintf(row, sizeof row, "%.3f, -inf, -inf", MAT_AT(&a.m[M_S], 0, 0));
+    assert_int_equal(ask_grade(&q[1], &a, 3, row, msg, sizeof msg), GRADE_RIGHT);
+    assert_int_equal(ask_grade(&q[1], &a, 3, "-inf, -inf, -inf", msg, sizeof msg), GRADE_WRONG);
+    attn_free(&a);
+    lesson_free(&l);
+}
+
 /* expect_check passes within tolerance and explains a miss in one line. */
 static void expect_check_messages(void **state)
 {
@@ -761,6 +785,7 @@ int main(void)
         cmocka_unit_test(files),
         cmocka_unit_test(expect_tolerance),
         cmocka_unit_test(expect_masked_scores),
+        cmocka_unit_test(ask_masked_scores),
         cmocka_unit_test(expect_check_messages),
         cmocka_unit_test(unicode_minus_everywhere),
         cmocka_unit_test(dump_numbers_read_back),

@@ -305,23 +305,6 @@ bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage,
     return ok;
 }
 
-/* An ask of a masked score cannot be answered with a number: refused, so
- * the student is never asked for −∞ (a row: every cell must be visible). */
-static bool ask_unmasked(Ctx *c, const yaml_node_t *n, const Attn *shape, const Ask *a)
-{
-    const char *name = attn_mat_name(a->mat);
-    for (int j = a->j >= 0 ? a->j : 0; j <= (a->j >= 0 ? a->j : shape->m[a->mat].cols - 1); j++)
-        if (masked_cell(shape, a->mat, a->i, j) && a->j >= 0)
-            return diag_fail(&c->d, n, _("%s[%d][%d] is masked at this step (key %d comes after query %d), its score "
-                                         "is -inf: ask a visible score instead, or the same cell of A, which is 0"),
-                             name, a->i + 1, j + 1, j + 1, a->i + 1);
-        else if (masked_cell(shape, a->mat, a->i, j))
-            return diag_fail(&c->d, n, _("%s[%d] has masked cells at this step (from %s[%d][%d] on, -inf): ask its "
-                                         "visible cells one by one, like %s[%d][1]"), name, a->i + 1, name, a->i + 1,
-                             j + 1, name, a->i + 1);
-    return true;
-}
-
 /* ask: a cell or row reference, or a list of them (see ask.h). */
 static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
@@ -342,8 +325,6 @@ static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
             return false;
         if (!ask_parse(ydoc_str(item), shape, st->stage, &st->ask[k], e, sizeof e))
             return diag_fail(&c->d, item, "%s", e);
-        if (!ask_unmasked(c, item, shape, &st->ask[k]))
-            return false;
         st->ask[k].line = (int)item->start_mark.line + 1;
         st->ask[k].col = (int)item->start_mark.column + 1;
         st->nask++;
