@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "layout/layout.h"
+#include "lesson/diag.h"
 #include "lesson/embedded.h"
 #include "lesson/i18n.h"
 #include "lesson/lesson.h"
@@ -40,6 +41,7 @@ typedef struct {
     int format;         /* --format: ClassFormat, -1 when not given */
     bool letter;        /* --paper letter */
     bool paper;         /* --paper given */
+    bool card;          /* --svg --at 0: the title card */
 } Options;
 
 static void usage(FILE *out)
@@ -53,7 +55,8 @@ static void usage(FILE *out)
         "  -d, --dump           print the walkthrough as plain text and exit\n"
         "  -j, --json           print the lesson's matrices as JSON and exit\n"
         "  -c, --check          run the script and verify every expect (exit 0 ok, 1 failed)\n"
-        "      --at N           the state after step N (--dump, --json); the view opens there\n"
+        "      --at N           the state after step N (--dump, --json, --svg; --svg --at 0: the title card);\n"
+        "                       the view opens there\n"
         "      --svg            write the screen of step --at N as an SVG picture to stdout\n"
         "      --size COLSxROWS with --svg: the screen size (default 100x30)\n"
         "  -w, --worksheet      print a Markdown worksheet: the givens, then one question per ask\n"
@@ -223,6 +226,10 @@ static int parse_args(int argc, char **argv, Options *o)
             o->theme = optarg;
             break;
         case 'a':
+            if (strcmp(optarg, "0") == 0) {
+                o->card = true; /* --svg --at 0: the title card before step 1 (checked below) */
+                break;
+            }
             if ((o->at = parse_count(optarg)) < 0)
                 return usage_error(_("--at takes a step number from 1, not \"%s\""), optarg);
             break;
@@ -254,6 +261,8 @@ static int parse_args(int argc, char **argv, Options *o)
         return usage_error(_("--variant goes with --worksheet, --dump or --json; --class gives student k variant k"), "");
     if (o->variant && o->mode != MODE_WORKSHEET && o->mode != MODE_DUMP && o->mode != MODE_JSON)
         return usage_error(_("--variant goes with --worksheet, --dump or --json"), "");
+    if (o->card && o->mode != MODE_SVG)
+        return usage_error(_("--at takes a step number from 1, not \"%s\""), "0");
     if (o->at && o->mode == MODE_WORKSHEET)
         return usage_error(_("--at goes with --dump, --json or the view; a worksheet covers every step"), "");
     return check_size(o);
@@ -282,14 +291,31 @@ static int find_embedded(const char *name)
     return -1;
 }
 
-/* Load the lesson the user asked for. Prints the one-line error itself. */
+/* Print a failed load's messages: every error found (up to 20, in file
+ * order), one a line, and when there were several, how many. */
+static void print_errors(const char *err, const DiagList *list)
+{
+    if (list->n == 0) {
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    for (int k = 0; k < list->n; k++)
+        fprintf(stderr, "%s\n", list->m[k].text);
+    if (list->total > list->n)
+        fprintf(stderr, _("... and %d more errors, not shown\n"), list->total - list->n);
+    if (list->total > 1)
+        fprintf(stderr, _("%d errors; the lesson does not load until they are fixed\n"), list->total);
+}
+
+/* Load the lesson the user asked for. Prints the errors itself. */
 static bool load(const char *arg, Lesson *l)
 {
     char err[LESSON_ERR_MAX];
+    static DiagList list;
     struct stat st;
     bool ok;
     if (arg && stat(arg, &st) == 0) {
-        ok = lesson_load_file(arg, l, err, sizeof err);
+        ok = lesson_load_file_all(arg, l, err, sizeof err, &list);
     } else {
         int k = arg ? find_embedded(arg) : 0;
         if (k < 0 || embedded_count == 0) {
@@ -297,11 +323,11 @@ static bool load(const char *arg, Lesson *l)
                     arg ? arg : "");
             return false;
         }
-        ok = lesson_load_buffer(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
-                                err, sizeof err);
+        ok = lesson_load_buffer_all(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
+                                    err, sizeof err, &list);
     }
     if (!ok)
-        fprintf(stderr, "%s\n", err);
+        print_errors(err, &list);
     return ok;
 }
 
@@ -394,7 +420,7 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     char dir[4096];
-    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL, false, NULL, 0, 0, NULL, -1, false, false};
+    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL, false, NULL, 0, 0, NULL, -1, false, false, false};
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
     /* Work only a mode needs: English needs no catalogue (found only for
@@ -439,9 +465,9 @@ int main(int argc, char **argv)
     switch (o.mode) {
     case MODE_DUMP:  rc = render_dump(stdout, &l, &ro); break;
     case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
-    case MODE_CHECK: rc = render_check_fits(stdout, &l, &ro, layout_narration_fits); break;
+    case MODE_CHECK: rc = render_check_fits(stdout, &l, &ro, layout_narration_room); break;
     case MODE_SVG: {
-        SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows};
+        SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows, o.card};
         rc = svg_step(stdout, &l, &so);
         break;
     }
@@ -456,7 +482,7 @@ int main(int argc, char **argv)
         break;
     }
     default: {
-        ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at};
+        ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at, true};
         rc = view_run(&l, &vo);
     }
     }

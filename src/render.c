@@ -478,19 +478,28 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 }
 
 /* The step's narration shows whole at CHECK_COLS x CHECK_ROWS in both
- * languages; one line per step and language where it does not. Returns how
- * many did not. */
+ * languages; one line per step and language where it does not, at the
+ * narration's place, with the room it has. Returns how many did not. */
 static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, NarrationFits fits)
 {
     static const Lang langs[] = {LANG_EN, LANG_ZH};
     static const char *const code[] = {"en", "zh"};
-    int bad = 0;
+    const Step *st = &l->steps[k];
+    int bad = 0, room[3];
     for (int n = 0; n < 2; n++) {
-        if (!*text_get(&l->steps[k].say, langs[n]) || fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS))
+        if (!*text_get(&st->say, langs[n]) || fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS, room))
             continue;
         bad++;
-        fprintf(out, "%s:%d: %s %d (%s): ", l->file, l->steps[k].line, _("step"), k + 1, code[n]);
-        fprintf(out, _("the narration cannot be shown whole at %dx%d; shorten it"), CHECK_COLS, CHECK_ROWS);
+        /* a language not written falls back on the other, which is then the place */
+        const TextAt *at = &st->say_at[langs[n]];
+        int line = at->line ? at->line : st->line, col = at->line ? at->col + 1 : 1;
+        fprintf(out, "%s:%d:%d: %s %d (%s): ", l->file, line, col, _("step"), k + 1, code[n]);
+        if (room[1] > 0)
+            fprintf(out, _("the narration needs %d lines, at %dx%d this step has room for %d lines of %d columns; "
+                           "shorten it"), room[2], CHECK_COLS, CHECK_ROWS, room[1], room[0]);
+        else
+            fprintf(out, _("the narration leaves no room for the matrices at %dx%d; shorten it"), CHECK_COLS,
+                    CHECK_ROWS);
         fputc('\n', out);
     }
     return bad;
@@ -550,7 +559,10 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
         }
     }
     session_free(&s);
-    fprintf(out, "%s: %d %s, %d %s\n", l->file, total - failed, _("expectations hold"), failed,
-            _("failed"));
+    fprintf(out, "%s: %d %s, %d %s", l->file, total - failed, _("expectations hold"), failed, _("failed"));
+    if (narration)
+        fprintf(out, narration == 1 ? _("; %d narration too long for %dx%d") : _("; %d narrations too long for %dx%d"),
+                narration, CHECK_COLS, CHECK_ROWS);
+    fputc('\n', out);
     return literals ? 2 : failed || narration ? 1 : 0; /* a literal state number is a lesson error */
 }

@@ -11,10 +11,11 @@
 #include "lesson/lesson.h"
 #include "lesson/session.h"
 
-/* Does step `step`'s narration in `lang` show whole at cols x rows? The
- * layout answers it (layout_narration_fits); render.c does not link the
+/* Does step `step`'s narration in `lang` show whole at cols x rows, and with
+ * how much room (room[] = columns, lines it got, lines it wanted)? The
+ * layout answers it (layout_narration_room); render.c does not link the
  * layout, so the caller passes it in. */
-typedef bool (*NarrationFits)(const Session *s, int step, Lang lang, int cols, int rows);
+typedef bool (*NarrationFits)(const Session *s, int step, Lang lang, int cols, int rows, int room[3]);
 
 typedef struct {
     Lang lang;
@@ -37,11 +38,13 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o);
 /* Run the script and verify every expect; print one line per failure (and a
  * summary). Returns 0 when all hold, 1 otherwise. */
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o);
-/* The same, and with fits (--check passes layout_narration_fits) every
+/* The same, and with fits (--check passes layout_narration_room) every
  * step's narration, in both languages, must show whole at CHECK_COLS x
- * CHECK_ROWS: one line per step and language where it does not, e.g.
- * "my.yaml:12: step 3 (zh): the narration cannot be shown whole at 80x24;
- * shorten it". */
+ * CHECK_ROWS: one line per step and language where it does not, at the
+ * narration's place, with the room that step leaves it, e.g.
+ * "my.yaml:14:11: step 3 (zh): the narration needs 6 lines, at 80x24 this
+ * step has room for 4 lines of 78 columns; shorten it". The summary counts
+ * these apart from the expectations. */
 int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits);
 /* The title of stage 1..5, translated: "scores S = Q·Kᵀ (÷ √d_k when scaled)". */
 const char *render_stage_title(int stage);

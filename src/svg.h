@@ -34,6 +34,7 @@ typedef struct {
     bool present;         /* presentation mode */
     int at;               /* 1-based step; 0: the lesson's start step */
     int cols, rows;       /* the screen: at least LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS */
+    bool card;            /* --at 0: the title card before step 1 (title and about:) */
 } SvgOpt;
 
 /* Write the screen of step o->at as the view shows it when stepped to it

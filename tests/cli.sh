@@ -91,7 +91,18 @@ check "--svg too small" 2 'qkvtutor: --size 10x5 is below the smallest screen, 6
 check "--svg one row short" 2 'qkvtutor: --size 60x17 is below the smallest screen, 60x18; see qkvtutor --help' --svg --size 60x17 1
 check "--svg too large" 2 'qkvtutor: --size 1001x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 1001x30 1
 check "--svg --at past the end" 2 'qkvtutor: --at 15: the lesson has 14 steps' --svg --at 15 1
-check "--svg --at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --svg --at 0 1
+check "--dump --at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --dump --at 0 1
+# --svg --at 0 is the title card before step 1: the title and about: (M2)
+if "$BIN" --svg --at 0 1 2>"$T/err" | grep -q "four features per token" && [ ! -s "$T/err" ]; then
+    pass=$((pass + 1)); echo "ok: --svg --at 0 shows lesson 1's about: text"
+else
+    failn=$((failn + 1)); echo "FAIL: --svg --at 0 does not show lesson 1's about: text"
+fi
+if "$BIN" --svg --at 1 1 | grep -q "four features per token"; then
+    failn=$((failn + 1)); echo "FAIL: --svg --at 1 shows the title card"
+else
+    pass=$((pass + 1)); echo "ok: --svg --at 1 is step 1, without the title card"
+fi
 check "--svg far too large" 2 'qkvtutor: --size 99999999999999999999x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 99999999999999999999x30 1
 check "--size leading zeros" 2 'qkvtutor: --size 080x017 is below the smallest screen, 60x18; see qkvtutor --help' --svg --size 080x017 1
 check "--size malformed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100*30"; see qkvtutor --help' --svg --size '100*30' 1
@@ -154,8 +165,10 @@ steps:
 EOF
 "$BIN" --check "$T/long.yaml" >"$T/out" 2>&1
 st=$?
-if [ ${#long} -eq 900 ] && [ $st -eq 1 ] && [ "$(cat "$T/out")" = "$T/long.yaml:10: step 2 (en): the narration cannot be shown whole at 80x24; shorten it
-$T/long.yaml: 0 expectations hold, 0 failed" ]; then
+# The line names the narration's place (line, column) and the room that step
+# leaves it; the summary counts it apart from the expectations.
+if [ ${#long} -eq 900 ] && [ $st -eq 1 ] && [ "$(cat "$T/out")" = "$T/long.yaml:12:15: step 2 (en): the narration needs 12 lines, at 80x24 this step has room for 7 lines of 78 columns; shorten it
+$T/long.yaml: 0 expectations hold, 0 failed; 1 narration too long for 80x24" ]; then
     pass=$((pass + 1)); echo "ok: --check refuses a 900-character narration, naming step and language"
 else
     failn=$((failn + 1)); echo "FAIL: --check on a 900-character narration: status $st: $(cat "$T/out")"
@@ -292,6 +305,38 @@ if "$BIN" --json 8 | sed 's/"per_head".*//' | grep -q '"S":'; then
 else
     pass=$((pass + 1)); echo "ok: json: no top-level S with two heads"
 fi
+
+# The Chinese tab message is Chinese throughout, libyaml's problem included (L5).
+check "zh tab message" 2 "tests/bad/39-tab-indent.yaml:5:1: 缩进里有制表符：YAML 只能用空格缩进，不能用制表符（YAML 语法错误：遇到一个不能作为开头的字符）" --lang zh --check tests/bad/39-tab-indent.yaml
+
+# A whole number expected of a result means it to the lesson's digits (M9):
+# 1 is 1.000 +- 0.0005, so the 0.525 of A[2][1] fails; [1, 0, 0] holds for row 1.
+cat >"$T/int.yaml" <<EOF
+format: qkvtutor/1
+tokens: [a, b, c]
+X: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]]
+weights:
+  random: {seed: 42, scale: 0.3, d_k: 3}
+options: {mask: causal}
+steps:
+  - stage: softmax
+    expect:
+      "A[1]": [1, 0, 0]
+      "A[2][1]": 1
+EOF
+"$BIN" --check "$T/int.yaml" >"$T/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && [ "$(cat "$T/out")" = "$T/int.yaml:11:7: step 1: A[2][1] is 0.525, expected 1.000 (within 0.0005)
+$T/int.yaml: 1 expectations hold, 1 failed" ]; then
+    pass=$((pass + 1)); echo "ok: --check: a whole-number expectation of A means it to the lesson's digits"
+else
+    failn=$((failn + 1)); echo "FAIL: --check whole-number expectation: status $st: $(cat "$T/out")"
+fi
+
+# A lesson saved with a UTF-8 byte-order mark (some Windows editors) loads (M10).
+printf '\357\273\277' >"$T/bom.yaml"
+cat lessons/01-three-tokens.yaml >>"$T/bom.yaml"
+check "--check with a byte-order mark" 0 '' --check "$T/bom.yaml"
 
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -432,9 +432,11 @@ static void error_unknown_matrix(void **state)
     (void)state;
     /* a target lists only what can be changed; a source everything that can be read */
     assert_parse_error("Z[1] = 1", "unknown matrix \"Z\", expected X, Wq, Wk, Wv, Q, K or V", 1);
-    assert_parse_error("  q[1] = K[1]", "unknown matrix \"q\", expected X, Wq, Wk, Wv, Q, K or V", 3);
+    assert_parse_error("  q[1] = K[1]", "unknown matrix \"q\" (did you mean \"Q\"?), expected X, Wq, Wk, Wv, Q, K or V", 3);
     assert_parse_error("Q[1] = W[1]", "unknown matrix \"W\", expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O", 8);
-    assert_parse_error("resets", "unknown matrix \"resets\", expected X, Wq, Wk, Wv, Q, K or V", 1);
+    assert_parse_error("resets", "unknown action \"resets\" (did you mean \"reset\"?); the actions are M[i] = [a, b], "
+                       "M[i] = N[j] * c, M[i][j] = c, scale =, softmax =, mask =, temperature =, positions =, swap i j, "
+                       "target A[i] = j, lr =, step N, reset", 1);
     /* a long name is cut to 30 characters in the message */
     assert_parse_error("abcdefghijklmnopqrstuvwxyzABCDEFGHIJ[1] = 1",
                        "unknown matrix \"abcdefghijklmnopqrstuvwxyzABCD\", expected X, Wq, Wk, Wv, Q, K or V", 1);
@@ -584,6 +586,71 @@ static void error_row_rhs(void **state)
     strcat(text, "]");
     /* "X[1] = [" is 8 bytes, the first number is at column 9, each next one 2 further */
     assert_parse_error(text, "a row has at most 64 numbers", 9 + 2 * MAT_MAX);
+}
+
+/* With a lesson's shapes the lists name what it has: Wo with W_O, and with
+ * two heads the heads' names from 1, never a bare A it would refuse (M5, L3). */
+static void error_lists_fit_the_lesson(void **state)
+{
+    (void)state;
+    Attn one, two;
+    Action a;
+    int col = 0;
+    assert_true(attn_init_heads(&one, 3, 4, 1, 3, 3, 2));
+    assert_true(attn_init_heads(&two, 3, 4, 2, 2, 2, 4));
+    assert_false(action_parse_in("Wqq[1] = [0, 0, 0]", &one, &a, err, sizeof err, &col));
+    assert_string_equal(err, "unknown matrix \"Wqq\" (did you mean \"Wq\"?), expected X, Wq, Wk, Wv, Wo, Q, K or V");
+    assert_false(action_parse_in("A1[1] = [0, 1, 0]", &two, &a, err, sizeof err, &col));
+    assert_string_equal(err, "A1 is computed by the pipeline; change X, Wq, Wk, Wv, Wo, Q, K or V, or one head's part "
+                             "(heads count from 1): Q1 to Q2, K1 to K2 or V1 to V2 instead");
+    assert_false(action_parse_in("Q[1] = Z[1]", &two, &a, err, sizeof err, &col));
+    assert_string_equal(err, "unknown matrix \"Z\", expected X, Wq, Wk, Wv, Wo, Q, K, V, O or Y, or one head's (heads "
+                             "count from 1): QKt1 to QKt2, S1 to S2 or A1 to A2");
+    assert_int_equal(col, 8);
+    /* an action word misspelt: the closest one and every action */
+    assert_false(action_parse_in("tempreature = 0.5", &one, &a, err, sizeof err, &col));
+    const char *want = "unknown action \"tempreature\" (did you mean \"temperature\"?); the actions are M[i] = ";
+    assert_true(strncmp(err, want, strlen(want)) == 0);
+    assert_false(action_parse_in("lrate = 0.5", &one, &a, err, sizeof err, &col));
+    want = "unknown action \"lrate\"; the actions are";
+    assert_true(strncmp(err, want, strlen(want)) == 0);
+    /* a decimal comma is named, as in the file's numbers (L4) */
+    assert_false(action_parse_in("X[1][1] = 0,5", &one, &a, err, sizeof err, &col));
+    assert_string_equal(err, "unexpected \",5\": it looks like a decimal comma, write 0.5");
+    assert_int_equal(col, 12);
+    /* still parsed as before when it is right */
+    assert_true(action_parse_in("Wo[1] = [1, 0]", &one, &a, err, sizeof err, &col));
+    attn_free(&one);
+    attn_free(&two);
+}
+
+/* A bare A in a target names no head: in a two-head lesson it is refused at
+ * the place when the shapes are known, and when applied (the : prompt); with
+ * one head it is A1, written back as it was written (M8). */
+static void target_bare_a_needs_a_head(void **state)
+{
+    (void)state;
+    Attn one, two;
+    Action a;
+    char text[64];
+    int col = 0;
+    assert_true(attn_init_heads(&one, 3, 4, 1, 3, 3, 0));
+    assert_true(attn_init_heads(&two, 3, 4, 2, 2, 2, 4));
+    assert_false(action_parse_in("target A[2] = 1", &two, &a, err, sizeof err, &col));
+    assert_string_equal(err, "A is one per head in a lesson with 2 heads: write A1 to A2");
+    assert_int_equal(col, 8);
+    assert_true(action_parse("target A[2] = 1", &a, err, sizeof err, &col));
+    assert_false(action_apply(&two, &a, err, sizeof err));
+    assert_string_equal(err, "A is one per head in a lesson with 2 heads: write A1 to A2");
+    assert_true(action_parse_in("target A1[2] = 1", &two, &a, err, sizeof err, &col));
+    assert_int_equal(a.head, 0);
+    action_format(&a, text, sizeof text);
+    assert_string_equal(text, "target A1[2] = 1");
+    assert_true(action_parse_in("target A[2] = 1", &one, &a, err, sizeof err, &col));
+    action_format(&a, text, sizeof text);
+    assert_string_equal(text, "target A[2] = 1");
+    attn_free(&one);
+    attn_free(&two);
 }
 
 /* A NULL errcol is allowed; a parse failure still writes the message. */
@@ -1067,6 +1134,8 @@ int main(void)
         cmocka_unit_test(format_truncates),
         cmocka_unit_test(error_empty),
         cmocka_unit_test(error_unknown_matrix),
+        cmocka_unit_test(error_lists_fit_the_lesson),
+        cmocka_unit_test(target_bare_a_needs_a_head),
         cmocka_unit_test(error_computed_target),
         cmocka_unit_test(error_missing_punctuation),
         cmocka_unit_test(error_index),

@@ -38,7 +38,7 @@ typedef struct {
     View *v;
 } Fix;
 
-static const ViewOpt dark = {LANG_EN, false, "dark", false, 0};
+static const ViewOpt dark = {LANG_EN, false, "dark", false, 0, false};
 
 static Fix *open_at(const char *yaml, int start)
 {

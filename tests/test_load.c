@@ -1,10 +1,12 @@
 /* test_load.c - the lesson loader: shipped lessons, weights, every error
  * message, load-completely-or-not-at-all, expect tolerances and checks. */
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 #undef expect_check  /* cmocka's mock macro; here it is lesson.h's function */
+#include "lesson/diag.h"
 #include "lesson/lesson.h"
 #include "lesson/embedded.h"
 #include "lesson/fmt.h"
@@ -445,6 +447,54 @@ static void errors_stream(void **state)
 }
 
 /* Files: unreadable paths and oversized buffers are refused unread. */
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Every error of a file, in file order (issue 20): a tab (libyaml stops
+ * there) after a full-width comma and point on one line; two steps' mistakes;
+ * the first 20 of 25 bad numbers kept, all 25 counted. */
+static void errors_all_in_file_order(void **state)
+{
+    (void)state;
+    static DiagList list;
+    Lesson l;
+    const char *y = "format: qkvtutor/1\ntokens: [a, b]\nX:\n  - [0, 1]\n  - [1.0， 0．5]\n" RANDOM
+                    "steps:\n  - {stage: qkv, focus: \"A[1]\"}\n  - {stage: scores, do: \"tempreature = 1\"}\n"
+                    "extra:\n\t- 1\n";
+    assert_false(lesson_load_buffer_all("t.yaml", y, strlen(y), &l, err, sizeof err, &list));
+    assert_int_equal(list.n, 5);
+    assert_int_equal(list.total, 5);
+    assert_string_equal(list.m[0].text,
+                        "t.yaml:5:9: \"，\" in \"1.0， 0．5\" is U+FF0C FULLWIDTH COMMA, write \",\" instead");
+    assert_string_equal(list.m[1].text,
+                        "t.yaml:5:12: \"．\" in \"1.0， 0．5\" is U+FF0E FULLWIDTH FULL STOP, write \".\" instead");
+    assert_true(starts(list.m[2].text, "t.yaml:9:25: A is computed at stage softmax"));
+    assert_true(starts(list.m[3].text, "t.yaml:10:26: unknown action \"tempreature\" (did you mean \"temperature\"?)"));
+    assert_true(starts(list.m[4].text, "t.yaml:12:1: a tab in the indentation"));
+    assert_string_equal(err, list.m[0].text); /* the one-line form: the first in file order */
+    char big[4096] = "format: qkvtutor/1\ntokens: [a]\nX: [[";
+    for (int k = 0; k < 25; k++)
+        strcat(big, k ? ", x" : "x");
+    strcat(big, "]]\n" RANDOM);
+    assert_false(lesson_load_buffer_all("t.yaml", big, strlen(big), &l, err, sizeof err, &list));
+    assert_int_equal(list.n, 20);
+    assert_int_equal(list.total, 25);
+    assert_string_equal(list.m[19].text, "t.yaml:3:63: \"x\" is not a number, expected a decimal like 0.5 or -1.2e-3");
+}
+
+/* A UTF-8 byte-order mark, as Windows editors save, is read past. */
+static void bom_accepted(void **state)
+{
+    (void)state;
+    Lesson l;
+    const char *y = "\xef\xbb\xbf" "format: qkvtutor/1\ntokens: [a]\nX: [[1, 0]]\n" RANDOM;
+    assert_true(load(y, &l));
+    assert_int_equal(l.d_model, 2);
+    lesson_free(&l);
+}
+
 static void files(void **state)
 {
     (void)state;
@@ -477,11 +527,22 @@ static void expect_tolerance(void **state)
     const Expect *e = l.steps[0].expect;
     assert_near(e[0].tol[0], 0.0005, 1e-15);
     assert_near(e[0].tol[1], 0.0005, 1e-15);
-    assert_near(e[0].tol[2], 0.5, 1e-15);
+    assert_near(e[0].tol[2], 0.0005, 1e-15); /* a whole number of A: to the lesson's 3 digits */
     assert_near(e[0].val[1], 1.2, 0);
     assert_near(e[1].tol[0], 0.00005, 1e-18);
     assert_near(e[1].val[0], 0.0015, 0);
     assert_near(e[2].tol[0], 5, 1e-12);
+    lesson_free(&l);
+    /* a whole number expected of a result means it to the lesson's digits
+     * (M9); of X or a W it still means +-0.5 */
+    assert_true(load(HEAD RANDOM "options: {digits: 2}\nsteps:\n  - stage: softmax\n    expect: {\"A[1]\": [1, 0, 0], "
+                     "\"S[1][1]\": -2, \"X[1][1]\": 1, \"A[2][2]\": 1.0}\n", &l));
+    e = l.steps[0].expect;
+    assert_near(e[0].tol[0], 0.005, 1e-15);
+    assert_near(e[0].tol[2], 0.005, 1e-15);
+    assert_near(e[1].tol[0], 0.005, 1e-15);
+    assert_near(e[2].tol[0], 0.5, 1e-15);
+    assert_near(e[3].tol[0], 0.05, 1e-15);
     lesson_free(&l);
 }
 
@@ -494,6 +555,65 @@ static void tutorial_a_state(Lesson *l, Attn *a, const char *steps)
         fail_msg("%s", err);
     assert_true(lesson_base(l, a));
     attn_run_to(a, STAGE_SOFTMAX);
+}
+
+#define MASKED HEAD RANDOM "options: {scale: none, softmax: naive, mask: causal}\n"
+
+/* A masked score is expected as -inf (any of its spellings) and matches
+ * only -inf; a number for it, or -inf for a visible score, is refused at
+ * the place (M6). */
+static void expect_masked_scores(void **state)
+{
+    (void)state;
+    Lesson l;
+    Attn a;
+    char msg[256];
+    assert_true(load(MASKED "steps:\n  - stage: softmax\n    expect: {\"S[1][2]\": -inf, "
+                     "\"S[1][3]\": \"\xe2\x88\x92\xe2\x88\x9e\", \"S[2]\": [2.3, 0.4, -.inf]}\n", &l));
+    assert_true(lesson_base(&l, &a));
+    attn_run_to(&a, STAGE_SOFTMAX);
+    const Expect *e = l.steps[0].expect;
+    assert_true(isinf(e[0].val[0]) && e[0].val[0] < 0);
+    assert_true(expect_check(&e[0], &a, 3, msg, sizeof msg));
+    assert_true(expect_check(&e[1], &a, 3, msg, sizeof msg));
+    a.mask = MASK_NONE; /* the same expectation against an unmasked score fails */
+    attn_run_to(&a, STAGE_SOFTMAX);
+    assert_false(expect_check(&e[0], &a, 3, msg, sizeof msg));
+    attn_free(&a);
+    lesson_free(&l);
+    assert_load_error(MASKED "steps:\n  - stage: scores\n    expect: {\"S[1]\": [1.0]}\n",
+                      "t.yaml:12:22: S[1] expects 3 numbers, one per column of S; this list has 1; S[1][2] to "
+                      "S[1][3] are masked: write -inf there");
+    assert_load_error(MASKED "steps:\n  - stage: scores\n    expect: {\"S[1][2]\": 0}\n",
+                      "t.yaml:12:25: S[1][2] is masked at this step (key 2 comes after query 1), its score is -inf: "
+                      "write -inf, or expect A there, which is 0");
+    assert_load_error(TUTORIAL_A "steps:\n  - stage: scores\n    expect: {\"S[1][2]\": -inf}\n",
+                      "t.yaml:12:25: S[1][2] is not masked at this step; -inf is only for a masked score (mask: causal, "
+                      "a key after its query)");
+}
+
+/* A masked score can be asked: its answer is -inf (or −∞), which the
+ * student types; a number is wrong (M7). Saving a student's "mask = causal"
+ * keeps the lesson's later asks, so they must stay loadable. */
+static void ask_masked_scores(void **state)
+{
+    (void)state;
+    Lesson l;
+    Attn a;
+    char msg[256];
+    assert_true(load(MASKED "steps:\n  - stage: scores\n    ask: [\"S[1][2]\", \"S[1]\"]\n", &l));
+    assert_true(lesson_base(&l, &a));
+    attn_run_to(&a, STAGE_SCORES);
+    const Ask *q = l.steps[0].ask;
+    assert_int_equal(ask_grade(&q[0], &a, 3, "-inf", msg, sizeof msg), GRADE_RIGHT);
+    assert_int_equal(ask_grade(&q[0], &a, 3, "\xe2\x88\x92\xe2\x88\x9e", msg, sizeof msg), GRADE_RIGHT);
+    assert_int_equal(ask_grade(&q[0], &a, 3, "0", msg, sizeof msg), GRADE_WRONG);
+    char row[64];
+    snprintf(row, sizeof row, "%.3f, -inf, -inf", MAT_AT(&a.m[M_S], 0, 0));
+    assert_int_equal(ask_grade(&q[1], &a, 3, row, msg, sizeof msg), GRADE_RIGHT);
+    assert_int_equal(ask_grade(&q[1], &a, 3, "-inf, -inf, -inf", msg, sizeof msg), GRADE_WRONG);
+    attn_free(&a);
+    lesson_free(&l);
 }
 
 /* expect_check passes within tolerance and explains a miss in one line. */
@@ -629,7 +749,7 @@ static void expect_describe_written(void **state)
     assert_true(load(TUTORIAL_A "steps:\n  - stage: output\n    expect: {\"A[1]\": [0.873, 0.08, 2], "
                      "\"S[1][2]\": \xe2\x88\x92" "0.0060, \"O[1][1]\": 1.5e-3}\n", &l));
     expect_describe(&l.steps[0].expect[0], buf, sizeof buf);
-    assert_string_equal(buf, "A[1] = [0.873, 0.08, 2]");
+    assert_string_equal(buf, "A[1] = [0.873, 0.08, 2.000]"); /* 2 of A means 2.000 (digits 3) */
     expect_describe(&l.steps[0].expect[1], buf, sizeof buf);
     assert_string_equal(buf, "S[1][2] = -0.0060");
     expect_describe(&l.steps[0].expect[2], buf, sizeof buf);
@@ -660,8 +780,12 @@ int main(void)
         cmocka_unit_test(errors_steps),
         cmocka_unit_test(errors_action_columns),
         cmocka_unit_test(errors_stream),
+        cmocka_unit_test(errors_all_in_file_order),
+        cmocka_unit_test(bom_accepted),
         cmocka_unit_test(files),
         cmocka_unit_test(expect_tolerance),
+        cmocka_unit_test(expect_masked_scores),
+        cmocka_unit_test(ask_masked_scores),
         cmocka_unit_test(expect_check_messages),
         cmocka_unit_test(unicode_minus_everywhere),
         cmocka_unit_test(dump_numbers_read_back),

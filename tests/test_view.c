@@ -75,8 +75,8 @@ static void close_fix(Fix *f)
     free(f);
 }
 
-static const ViewOpt dark = {LANG_EN, false, "dark", false, 0};
-static const ViewOpt mono = {LANG_EN, false, "mono", false, 0};
+static const ViewOpt dark = {LANG_EN, false, "dark", false, 0, false};
+static const ViewOpt mono = {LANG_EN, false, "mono", false, 0, false};
 
 static int setup(void **state)
 {
@@ -244,6 +244,32 @@ static void test_action_before_after(void **state)
     assert_row("▼0.313", "▲0.337");
     assert_on_screen("0.873 → 0.313");
     assert_on_screen("0.052 → 0.350");
+    close_fix(f);
+}
+
+/* The title card (M2): a lesson started from step 1 opens on its title and
+ * about:; any key goes to step 1; p (PgUp) at step 1 shows it again. */
+static void test_title_card(void **state)
+{
+    (void)state;
+    screen_resize(24, 80);
+    ViewOpt o = dark;
+    o.card = true;
+    Fix *f = open_builtin("lessons/01", &o);
+    view_draw(f->v);
+    assert_on_screen("four features per token");
+    assert_on_screen("Press any key to begin with step 1.");
+    view_keys(f->v, "x");
+    view_draw(f->v);
+    assert_false(on_screen("four features per token"));
+    assert_on_screen("Each token is one row of X");
+    assert_on_screen(" 1/14 ");
+    view_keys(f->v, "p");
+    view_draw(f->v);
+    assert_on_screen("four features per token");
+    view_keys(f->v, " ");
+    view_draw(f->v);
+    assert_on_screen(" 1/14 "); /* the key that leaves the card does not also step */
     close_fix(f);
 }
 
@@ -446,7 +472,7 @@ static void test_sixteen_tokens_scroll(void **state)
 /* Without UTF-8 the arithmetic and marks fall back to ASCII. */
 static void test_ascii_fallback(void **state)
 {
-    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0};
+    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0, false};
     screen_resize(30, 100);
     Fix *f = open_plain("lessons/01", &ascii);
     view_keys(f->v, "3kkkhhhl");
@@ -515,7 +541,7 @@ static void test_mouse_click(void **state)
  * softmax stage quotes S: S is shown), big focus marks. */
 static void test_presentation(void **state)
 {
-    static const ViewOpt present = {LANG_EN, false, "projector", true, 0};
+    static const ViewOpt present = {LANG_EN, false, "projector", true, 0, false};
     screen_resize(24, 80);
     Fix *f = open_plain("lessons/01", &present);
     view_keys(f->v, "4");
@@ -557,7 +583,7 @@ static void test_large_sizes(void **state)
  * the lesson; L switches both live. */
 static void test_chinese_and_live_switch(void **state)
 {
-    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0};
+    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0, false};
     screen_resize(24, 80);
     i18n_set(LANG_ZH, "build/locale");
     Fix *f = open_plain("lessons/01", &zh);
@@ -680,7 +706,7 @@ static void test_trace_and_notice(void **state)
     view_draw(f->v);
     assert_on_screen("q₁ changed ⇒ s₁₁ −0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873 ⇒ o₁₁ −0.099 → −0.147");
     close_fix(f);
-    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0};
+    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0, false};
     screen_resize(30, 100); /* the ASCII line is longer: one line at 100 columns */
     f = open_plain("lessons/01", &ascii);
     view_keys(f->v, "5:Q[1] = K[1] * 5\r");
@@ -689,7 +715,7 @@ static void test_trace_and_notice(void **state)
     assert_on_screen("* after Q[1] = K[1] * 5: numbers live, words written for the lesson's numbers");
     close_fix(f);
     i18n_set(LANG_ZH, "build/locale");
-    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0};
+    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0, false};
     screen_resize(24, 80);
     f = open_plain("lessons/01", &zh);
     view_keys(f->v, "4s");
@@ -745,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_overflow_hint),
         cmocka_unit_test(test_mouse_click),
         cmocka_unit_test(test_presentation),
+        cmocka_unit_test(test_title_card),
         cmocka_unit_test(test_large_sizes),
         cmocka_unit_test(test_chinese_and_live_switch),
         cmocka_unit_test(test_shared_labels_scroll_together),

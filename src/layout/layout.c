@@ -1513,10 +1513,32 @@ static int explain_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *m
     return out;
 }
 
+/* The title card before step 1: the lesson's title and its about: (filled
+ * in from the starting state), in the narration's place. */
+static int card_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *more)
+{
+    char title[FMT_LINE];
+    char *about = lesson_about_text(c->l, c->in->lang, c->in->ascii);
+    char *safe = about ? fmt_prose(about, c->in->ascii) : NULL;
+    text_sanitize(text_get(&c->l->title, c->in->lang), title, sizeof title, c->in->ascii);
+    bool cut = false;
+    int n = title[0] ? wrap(title, w, lines, max, false, &cut) : 0;
+    if (safe && *safe && n > 0 && n < max)
+        lines[n++][0] = '\0';
+    n += safe && n < max ? wrap(safe, w, lines + n, max - n, false, more) : 0;
+    *more = *more || cut;
+    free(safe);
+    free(about);
+    return n;
+}
+
 /* The narration, its templates filled in from the live state (open asks
  * as "?"): session_say. */
 static int say_lines(Ctx *c, int w, char lines[][FMT_LINE], int max, bool *more)
 {
+    *more = false;
+    if (c->in->title_card)
+        return card_lines(c, w, lines, max, more);
     char *say = session_say(c->s, c->in->lang, c->in->ascii);
     char *safe = say ? fmt_prose(say, c->in->ascii) : NULL;
     *more = false;
@@ -2217,7 +2239,14 @@ void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat)
 
 bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int rows)
 {
+    int room[3];
+    return layout_narration_room(s, step, lang, cols, rows, room);
+}
+
+bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int rows, int room[3])
+{
     Session t;
+    room[0] = room[1] = room[2] = 0;
     Plan p;
     if (!session_init(&t, s->lesson))
         return false;
@@ -2230,6 +2259,11 @@ bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int 
     layout_plan(&in, &p);
     const PlanBlock *b = plan_block(&p, BLOCK_SAY);
     bool fits = !p.too_small && !p.oom && (!b || !b->cut);
+    if (b) {
+        room[0] = b->w;
+        room[1] = b->h;
+        room[2] = b->want;
+    }
     plan_free(&p);
     session_free(&t);
     return fits;

@@ -44,6 +44,7 @@ typedef struct {
     Role msg_role;
     const char *keybar;      /* the key bar's text (or the open field), NULL: none */
     bool field;              /* the key bar holds a text field: it never gives way */
+    bool title_card;         /* before step 1: the narration's place shows the title and about: */
     int cols, rows;
 } LayoutIn;
 
@@ -162,5 +163,8 @@ void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat);
 /* Does step `step`'s narration in `lang` fit whole at cols x rows in normal
  * mode, on the lesson as written (no edits)? For --check. */
 bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int rows);
+/* The same, and room[] = {the narration's columns, the lines it got, the
+ * lines it wanted} at that step (0s when the screen is too small). */
+bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int rows, int room[3]);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "diag.h"
 #include "i18n.h"
 #include "num.h"
 #include "ref.h"
@@ -21,6 +22,7 @@ typedef struct {
     char *err;
     size_t errlen;
     int *errcol;
+    const Attn *shape;       /* NULL, or the lesson's shapes, for the names in messages */
 } Lex;
 
 /* What may follow the parsed part of an action, for "unexpected ..." messages. */
@@ -123,6 +125,24 @@ static bool number(Lex *lx, double *out)
     return true;
 }
 
+const char *action_matrix_list(const Attn *shape, bool writable, char *buf, size_t len)
+{
+    int h = shape ? attn_heads(shape) : 1;
+    bool wo = shape && shape->has_wo;
+    if (h < 2 && writable)
+        snprintf(buf, len, "%s", wo ? _("X, Wq, Wk, Wv, Wo, Q, K or V") : _("X, Wq, Wk, Wv, Q, K or V"));
+    else if (h < 2)
+        snprintf(buf, len, "%s", wo ? _("X, Wq, Wk, Wv, Wo, Q, K, V, QKt, S, A, O or Y")
+                                    : _("X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"));
+    else if (writable)
+        snprintf(buf, len, _("X, Wq, Wk, Wv, Wo, Q, K or V, or one head's part (heads count from 1): Q1 to Q%d, K1 "
+                             "to K%d or V1 to V%d"), h, h, h);
+    else
+        snprintf(buf, len, _("X, Wq, Wk, Wv, Wo, Q, K, V, O or Y, or one head's (heads count from 1): QKt1 to QKt%d, "
+                             "S1 to S%d or A1 to A%d"), h, h, h);
+    return buf;
+}
+
 static bool is_target(MatId m)
 {
     MatId b = attn_mat_base(m);
@@ -161,16 +181,21 @@ static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
                              quote(r.name, q, sizeof q))
                       : fail(lx, r.name, N_("expected a row like K[1] or a list like [0.5, -1], found %s"),
                              quote(r.name, q, sizeof q));
+    char list[256];
     if (ref_matrix(&r) == REF_UNKNOWN) {
         char name[40];
         snprintf(name, sizeof name, "%.*s", r.name_len > 30 ? 30 : r.name_len, r.name);
-        if (target)
-            return fail(lx, r.name, N_("unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K or V"), name);
-        return fail(lx, r.name, N_("unknown matrix \"%s\", expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"), name);
+        static const char *const mats[] = {"X", "Wq", "Wk", "Wv", "Wo", "Q", "K", "V", "QKt", "S", "A", "O", "Y"};
+        const char *near = diag_suggest(name, mats, (int)(sizeof mats / sizeof *mats));
+        if (near && strcmp(near, name) != 0 && (strcasecmp(near, name) == 0 || strlen(name) > 2))
+            return fail(lx, r.name, N_("unknown matrix \"%s\" (did you mean \"%s\"?), expected %s"), name, near,
+                        action_matrix_list(lx->shape, target, list, sizeof list));
+        return fail(lx, r.name, N_("unknown matrix \"%s\", expected %s"), name,
+                    action_matrix_list(lx->shape, target, list, sizeof list));
     }
     if (target && !is_target(r.mat))
-        return fail(lx, r.name, N_("%s is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead"),
-                    attn_mat_name(r.mat));
+        return fail(lx, r.name, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(r.mat),
+                    action_matrix_list(lx->shape, true, list, sizeof list));
     if (st == REF_NO_NUMBER)
         return fail(lx, r.err_at, N_("expected a row or column number from 1"));
     if (st == REF_NO_CLOSE)
@@ -205,6 +230,14 @@ static bool end_(Lex *lx, EndCtx ctx)
     if (*r == ';' || strchr(r, '='))  /* another action follows */
         return fail(lx, r, N_("unexpected %s: write one action at a time; several actions in a do: are a YAML "
                               "list, like [\"Q[1] = K[1]\", \"scale = none\"]"), quote(r, q, sizeof q));
+    if (*r == ',' && isdigit((unsigned char)r[1]) && r > lx->s && isdigit((unsigned char)r[-1])) {
+        const char *d = r - 1;
+        while (d > lx->s && (isdigit((unsigned char)d[-1]) || d[-1] == '-'))
+            d--;
+        int n = (int)strspn(r + 1, "0123456789");
+        return fail(lx, r, N_("unexpected %s: it looks like a decimal comma, write %.*s.%.*s"), quote(r, q, sizeof q),
+                    (int)(r - d), d, n, r + 1);
+    }
     if (ctx == END_ROW_COPY)
         return fail(lx, r, N_("unexpected %s: after the row comes \"* c\" to scale it, or the end of the action"),
                     quote(r, q, sizeof q));
@@ -394,6 +427,9 @@ static bool target(Lex *lx, Action *a)
     if (j >= 0)
         return fail(lx, at, N_("a target is a whole row of A, like target A[1] = 3 (all of row 1's weight on key "
                                "3), not a cell"));
+    if (a->head == -1 && lx->shape && attn_heads(lx->shape) > 1)
+        return fail(lx, at, N_("A is one per head in a lesson with %d heads: write A1 to A%d"),
+                    attn_heads(lx->shape), attn_heads(lx->shape));
     if (!accept(lx, '='))
         return fail(lx, lx->p, N_("expected \"=\" then a key number, a list like [0, 0.5, 0.5], or none"));
     skip_ws(lx);
@@ -445,9 +481,32 @@ static bool row_rhs(Lex *lx, Action *a)
     return end_(lx, END_FACTOR);
 }
 
+/* The action words, for "did you mean". */
+static const char *const action_words[] = {"scale", "softmax", "mask", "positions", "temperature", "swap",
+                                           "target", "lr", "step", "reset"};
+
+/* A word that is neither an action nor followed by "[" (so not meant as a
+ * matrix): name it an unknown action, with the closest word and the list. */
+static bool unknown_action(Lex *lx, const char *w, int n)
+{
+    char name[40];
+    snprintf(name, sizeof name, "%.*s", n > 30 ? 30 : n, w);
+    const char *near = diag_suggest(name, action_words, (int)(sizeof action_words / sizeof *action_words));
+    const char *list = "M[i] = [a, b], M[i] = N[j] * c, M[i][j] = c, scale =, softmax =, mask =, temperature =, "
+                       "positions =, swap i j, target A[i] = j, lr =, step N, reset";
+    if (near)
+        return fail(lx, w, N_("unknown action \"%s\" (did you mean \"%s\"?); the actions are %s"), name, near, list);
+    return fail(lx, w, N_("unknown action \"%s\"; the actions are %s"), name, list);
+}
+
 bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *errcol)
 {
-    Lex lx = {text, text, err, errlen, errcol};
+    return action_parse_in(text, NULL, out, err, errlen, errcol);
+}
+
+bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err, size_t errlen, int *errcol)
+{
+    Lex lx = {text, text, err, errlen, errcol, shape};
     memset(out, 0, sizeof *out);
     const char *w;
     int n = word(&lx, &w);
@@ -470,13 +529,22 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
         return step(&lx, out);
     if (n == 0 && *lx.p == '\0')
         return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"));
+    if (n > 0 && !isdigit((unsigned char)*w)) {
+        Ref r;
+        ref_scan(w, &r);
+        skip_ws(&lx);
+        if (ref_matrix(&r) == REF_UNKNOWN && *lx.p != '[')
+            return unknown_action(&lx, w, n);
+    }
     lx.p = text;
     const char *at;
     if (!ref(&lx, true, &out->mat, &out->i, &out->j, &at))
         return false;
-    if (!is_target(out->mat))
-        return fail(&lx, at, N_("%s is computed by the pipeline; change X, Wq, Wk, Wv, Q, K or V instead"),
-                    attn_mat_name(out->mat));
+    if (!is_target(out->mat)) {
+        char list[256];
+        return fail(&lx, at, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(out->mat),
+                    action_matrix_list(shape, true, list, sizeof list));
+    }
     const char *ref_end = lx.p;
     if (!accept(&lx, '=')) {
         char q[40];

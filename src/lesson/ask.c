@@ -97,6 +97,13 @@ static bool read_number(const char **sp, double *v)
     } else if (*s == '-' || *s == '+') {
         buf[n++] = *s++;
     }
+    /* -inf, −∞: the score of a masked cell (under mask: causal) */
+    size_t inf = strncmp(s, "inf", 3) == 0 ? 3 : strncmp(s, "\xe2\x88\x9e", 3) == 0 ? 3 : 0;
+    if (inf && n == 1 && buf[0] == '-') {
+        *v = -INFINITY;
+        *sp = s + inf;
+        return true;
+    }
     int digits = 0;
     while (n < 60 && (isdigit((unsigned char)*s) || *s == '.')) {
         digits += isdigit((unsigned char)*s) != 0;
@@ -185,7 +192,8 @@ Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *ans
     Grade g = GRADE_RIGHT;
     for (int k = 0; k < want; k++) {
         double truth = MAT_AT(m, a->i, first + k);
-        bool bad = !(fabs(v[k] - truth) <= ask_tolerance(truth, digits));
+        bool bad = isinf(truth) || isinf(v[k]) ? v[k] != truth /* a masked score is -inf, and only -inf matches it */
+                                               : !(fabs(v[k] - truth) <= ask_tolerance(truth, digits));
         if (off)
             off[k] = bad;
         if (bad)

@@ -8,14 +8,55 @@
 #include "i18n.h"
 #include "text.h"
 
+/* Keep one message in the list: the first DIAG_LIST_MAX in file order. */
+static void list_add(DiagList *list, size_t line, size_t col, const char *text)
+{
+    if (list->before > 0 && line >= list->before)
+        return;
+    list->total++;
+    int at = list->n;
+    if (list->n == DIAG_LIST_MAX) {
+        /* full: the new one replaces the last in file order, when earlier */
+        at = 0;
+        for (int k = 1; k < list->n; k++)
+            if (list->m[k].line > list->m[at].line ||
+                (list->m[k].line == list->m[at].line && list->m[k].col >= list->m[at].col))
+                at = k;
+        if (line > list->m[at].line || (line == list->m[at].line && col >= list->m[at].col))
+            return;
+    } else {
+        list->n++;
+    }
+    list->m[at].line = line;
+    list->m[at].col = col;
+    snprintf(list->m[at].text, sizeof list->m[at].text, "%s", text);
+}
+
 bool diag_vfail_at(Diag *d, size_t line, size_t col, const char *fmt, va_list ap)
 {
-    if (d->errlen == 0)
-        return false;
-    int n = snprintf(d->err, d->errlen, "%s:%zu:%zu: ", d->file, line + 1, col + 1);
-    if (n >= 0 && (size_t)n < d->errlen)
-        vsnprintf(d->err + n, d->errlen - (size_t)n, fmt, ap);
+    char msg[DIAG_MSG_MAX];
+    int n = snprintf(msg, sizeof msg, "%s:%zu:%zu: ", d->file, line + 1, col + 1);
+    if (n >= 0 && (size_t)n < sizeof msg)
+        vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    if (d->failures++ == 0 && d->errlen > 0)
+        snprintf(d->err, d->errlen, "%s", msg);
+    if (d->list)
+        list_add(d->list, line, col, msg);
     return false;
+}
+
+void diag_list_sort(DiagList *list)
+{
+    for (int k = 1; k < list->n; k++)
+        for (int j = k; j > 0; j--) {
+            size_t la = list->m[j - 1].line, lb = list->m[j].line;
+            if (la < lb || (la == lb && list->m[j - 1].col <= list->m[j].col))
+                break;
+            char tmp[sizeof *list->m];
+            memcpy(tmp, &list->m[j], sizeof tmp);
+            memcpy(&list->m[j], &list->m[j - 1], sizeof tmp);
+            memcpy(&list->m[j - 1], tmp, sizeof tmp);
+        }
 }
 
 bool diag_fail_at(Diag *d, size_t line, size_t col, const char *fmt, ...)

@@ -4,7 +4,9 @@
  * written out), overrides of Q/K/V rows, options and the step script.
  * lesson_load_buffer() returns a complete lesson or one error of the form
  * "FILE:LINE:COL: what is wrong, what is expected" (1-based, from libyaml's
- * marks); it never half-succeeds and never exits. The caller owns the Lesson
+ * marks), the first in file order; it never half-succeeds and never exits.
+ * The *_all forms also list every error found (up to 20, in file order) for
+ * --check. The caller owns the Lesson
  * and releases it with lesson_free(). lesson_base() builds the pipeline
  * state the lesson starts from (nothing reached).
  *
@@ -126,6 +128,13 @@ bool lesson_load_buffer(const char *file, const char *buf, size_t len,
 /* Read and parse a file. Errors as above, including unreadable or too-big
  * files ("FILE: cannot read: reason"). */
 bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen);
+/* The same, and every message (the first 20 in file order, and how many in
+ * all) goes to *list (diag.h), including those the loader found past the
+ * first: another step, another row, the lines above a YAML syntax error. */
+struct DiagList;
+bool lesson_load_buffer_all(const char *file, const char *buf, size_t len, Lesson *out, char *err, size_t errlen,
+                            struct DiagList *list);
+bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errlen, struct DiagList *list);
 void lesson_free(Lesson *l);
 
 /* --variant K: draw the lesson's random weights again with seed K, in the
@@ -141,6 +150,12 @@ bool lesson_reseed(Lesson *l, unsigned long seed);
 /* Fill a (freshly zeroed) Attn with the lesson's starting state: shapes,
  * X, the Ws, the overridden rows, the options. Nothing is reached. */
 bool lesson_base(const Lesson *l, Attn *a);
+/* Does the lesson have an about: text (in any language)? The view and
+ * --svg then show a title card before step 1. */
+static inline bool lesson_has_about(const Lesson *l)
+{
+    return (l->about.s[LANG_EN] && *l->about.s[LANG_EN]) || (l->about.s[LANG_ZH] && *l->about.s[LANG_ZH]);
+}
 
 /* The name of the token in row i of state a (a swap moves names with their
  * rows): the lesson's token a->tok[i], as written (sanitise to show). */

@@ -27,6 +27,7 @@
 
 #include "../core/rng.h"
 #include "i18n.h"
+#include "num.h"
 #include "schema.h"
 #include "template.h"
 #include "steps.h"
@@ -53,6 +54,26 @@ static bool load_token(Ctx *c, const yaml_node_t *n, int k, char **out)
     return schema_dup_text(c, n, what, out);
 }
 
+/* [我， 爱， 猫]: a Chinese comma between tokens makes YAML read one token.
+ * A plain token that holds "，" or "、" next to other text is that mistake
+ * (a quoted one, or a token that is only the comma, is meant). */
+static bool tokens_comma(Ctx *c, const yaml_node_t *n)
+{
+    static const char *const commas[][2] = {{"\xef\xbc\x8c", "U+FF0C FULLWIDTH COMMA"},
+                                            {"\xe3\x80\x81", "U+3001 IDEOGRAPHIC COMMA"}};
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return true;
+    const char *s = ydoc_str(n);
+    for (int k = 0; k < 2; k++) {
+        const char *at = strstr(s, commas[k][0]);
+        if (at && strlen(s) > strlen(commas[k][0]))
+            return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, (size_t)(at - s)),
+                                _("\"%s\" in tokens is %s, so YAML reads %s as one token; separate tokens "
+                                  "with \",\" like [我, 爱, 猫]"), commas[k][0], commas[k][1], diag_quote(&c->d, s));
+    }
+    return true;
+}
+
 /* tokens: a list of 1..MAT_MAX tokens; numbers count as their text. */
 static bool load_tokens(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
@@ -66,11 +87,15 @@ static bool load_tokens(Ctx *c, const yaml_node_t *n, Lesson *l)
     l->tokens = calloc((size_t)cnt, sizeof *l->tokens);
     if (!l->tokens)
         return diag_oom(&c->d, n);
+    bool ok = true;
+    for (int k = 0; k < cnt; k++)
+        ok = tokens_comma(c, ydoc_seq_item(c->doc, n, k)) && ok;
+    if (!ok)
+        return false;
     l->ntok = cnt;
     for (int k = 0; k < cnt; k++)
-        if (!load_token(c, ydoc_seq_item(c->doc, n, k), k, &l->tokens[k]))
-            return false;
-    return true;
+        ok = load_token(c, ydoc_seq_item(c->doc, n, k), k, &l->tokens[k]) && ok;
+    return ok;
 }
 
 /* How the width of a matrix's rows is decided, for messages. */
@@ -87,8 +112,9 @@ static bool check_row(Ctx *c, const yaml_node_t *rows, int k, const RowRule *r, 
 {
     const yaml_node_t *row = ydoc_seq_item(c->doc, rows, k), *first = ydoc_seq_item(c->doc, rows, 0);
     char hint[128];
-    if (!diag_want(&c->d, row, YAML_SEQUENCE_NODE, _("%s row %d must be a list of numbers like [0.5, -1]"),
-                   r->name, k + 1) || !schema_lookalikes(c, row))
+    if (!schema_lookalikes(c, row) ||
+        !diag_want(&c->d, row, YAML_SEQUENCE_NODE, _("%s row %d must be a list of numbers like [0.5, -1]"),
+                   r->name, k + 1))
         return false;
     int len = ydoc_seq_len(row);
     if (r->cols > 0 && len != r->cols)
@@ -113,22 +139,28 @@ static bool check_row(Ctx *c, const yaml_node_t *rows, int k, const RowRule *r, 
     return true;
 }
 
-/* Read a list of rows of numbers (its row count already checked) into m. */
+/* Read a list of rows of numbers (its row count already checked) into m.
+ * Every row's shape is checked, then every number (all their messages).
+ * When it fails with the shape known (row 1 decided it), m is still
+ * allocated, a bad number or row read as 0, so the loader can check the
+ * rest of the lesson against the shapes. */
 static bool read_rows(Ctx *c, const yaml_node_t *n, const RowRule *r, Mat *m)
 {
     int rows = ydoc_seq_len(n), cols = r->cols;
-    for (int k = 0; k < rows; k++)
-        if (!check_row(c, n, k, r, &cols))
-            return false;
+    bool ok = true, good[MAT_MAX];
+    /* ragged rows are each reported; a width set elsewhere (Wk by Wq) once */
+    for (int k = 0; k < rows && k < MAT_MAX; k++)
+        ok = (good[k] = (ok || (cols > 0 && r->cols == 0)) && check_row(c, n, k, r, &cols)) && ok;
+    if (cols == 0 || rows > MAT_MAX || (r->cols > 0 && !ok))
+        return false;
     if (!mat_new(m, rows, cols))
         return diag_oom(&c->d, n);
     for (int k = 0; k < rows; k++) {
         const yaml_node_t *row = ydoc_seq_item(c->doc, n, k);
-        for (int j = 0; j < cols; j++)
-            if (!schema_num(c, ydoc_seq_item(c->doc, row, j), &MAT_AT(m, k, j), NULL))
-                return false;
+        for (int j = 0; good[k] && j < cols; j++)
+            ok = schema_num(c, ydoc_seq_item(c->doc, row, j), &MAT_AT(m, k, j), NULL) && ok;
     }
-    return true;
+    return ok;
 }
 
 /* X: one row per token, each d_model numbers; row 1 decides d_model. */
@@ -142,10 +174,9 @@ static bool load_x(Ctx *c, const yaml_node_t *n, Lesson *l)
         return diag_fail(&c->d, n, _("X has %d row%s but there %s %d token%s; X needs one row per token"), rows,
                          rows == 1 ? "" : "s", l->ntok == 1 ? "is" : "are", l->ntok, l->ntok == 1 ? "" : "s");
     RowRule r = {"X", "d_model", 0, ""};
-    if (!read_rows(c, n, &r, &l->X))
-        return false;
-    l->d_model = l->X.cols;
-    return true;
+    bool ok = read_rows(c, n, &r, &l->X);
+    l->d_model = l->X.cols; /* known even when a number is bad: see read_rows */
+    return ok;
 }
 
 /* ---- weights ---------------------------------------------------------------- */
@@ -424,7 +455,11 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
         return false;
     if (val[O_POS] && !load_choice(c, val[O_POS], "positions", "none", "sinusoidal", &pos))
         return false;
-    if (val[O_LR] && (!schema_num(c, val[O_LR], &lr, NULL) || !(lr > 0)))
+    int lr_st = !val[O_LR] ? NUM_OK : val[O_LR]->type == YAML_SCALAR_NODE ? (int)num_parse(ydoc_str(val[O_LR]), &lr, NULL)
+                                                                      : NUM_SYNTAX;
+    if (lr_st == NUM_SYNTAX)
+        return schema_num(c, val[O_LR], &lr, NULL);
+    if (val[O_LR] && (lr_st != NUM_OK || !(lr > 0)))
         return diag_fail(&c->d, val[O_LR], _("lr must be a number above 0 (the learning rate), found %s"),
                          diag_found(&c->d, val[O_LR]));
     l->scale = (Scale)scale;
@@ -497,12 +532,15 @@ static bool load_format(Ctx *c, const yaml_node_t *n)
     return diag_fail(&c->d, n, _("format must be \"%s\", found %s"), FORMAT_ID, diag_found(&c->d, n));
 }
 
-/* Refuse a lesson without format, tokens, X or weights. */
+/* Refuse a lesson without format, tokens, X or weights (a part read before a
+ * syntax error stops there quietly). */
 static bool check_required(Ctx *c, const yaml_node_t *root, yaml_node_t **val)
 {
     static const int req[] = {T_FORMAT, T_TOKENS, T_X, T_WEIGHTS};
     for (size_t k = 0; k < sizeof req / sizeof *req; k++)
-        if (!val[req[k]])
+        if (!val[req[k]] && c->partial)
+            return false;
+        else if (!val[req[k]])
             return diag_fail(&c->d, root,
                              _("missing key \"%s\", a lesson needs at least format, tokens, X and weights"),
                              top_keys[req[k]]);
@@ -523,7 +561,8 @@ static bool load_about_templates(Ctx *c, const yaml_node_t *n, const Lesson *l)
 }
 
 /* The top-level mapping: keys first, then each value in dependency order
- * (tokens before X, X before the weights, shapes before the steps). */
+ * (tokens before X, X before the weights, shapes before the steps). A part
+ * that fails stops only what depends on it, so --check sees the others. */
 static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
 {
     if (root->type == YAML_SCALAR_NODE && root->data.scalar.length == 0)
@@ -534,23 +573,28 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         return false;
     Keys ks = {top_keys, T_N, _("key"), ""};
     yaml_node_t *v[T_N] = {0}, *k[T_N] = {0};
-    if (!schema_keys(c, root, &ks, v, k) || !check_required(c, root, v))
+    bool keys = schema_keys(c, root, &ks, v, k);
+    if (!keys && (!v[T_FORMAT] || !v[T_TOKENS] || !v[T_X] || !v[T_WEIGHTS]))
+        return false; /* "tokenz" (did you mean "tokens"?) says it */
+    if (!check_required(c, root, v))
         return false;
-    return load_format(c, v[T_FORMAT])
-        && schema_text(c, v[T_TITLE], "title", &l->title)
-        && schema_text(c, v[T_ABOUT], "about", &l->about)
-        && load_edited(c, v[T_EDITED], l)
-        && (steps_text_at(c, v[T_ABOUT], l->about_at), true)
-        && load_tokens(c, v[T_TOKENS], l)
-        && load_x(c, v[T_X], l)
-        && load_heads(c, v[T_HEADS], l)
-        && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l)
-        && variants_load(c, k[T_VARIANTS], v[T_VARIANTS], l)
-        && load_overrides(c, root, v[T_OVERRIDES], l)
-        && load_options(c, v[T_OPTIONS], l)
-        && steps_load(c, root, v[T_STEPS], l)
-        && load_start(c, v[T_START], l)
-        && load_about_templates(c, v[T_ABOUT], l);
+    bool ok = load_format(c, v[T_FORMAT]);
+    ok = schema_text(c, v[T_TITLE], "title", &l->title) && ok;
+    bool about = schema_text(c, v[T_ABOUT], "about", &l->about);
+    steps_text_at(c, v[T_ABOUT], l->about_at);
+    ok = load_edited(c, v[T_EDITED], l) && ok;
+    bool heads = load_heads(c, v[T_HEADS], l);
+    bool x = load_tokens(c, v[T_TOKENS], l) && (load_x(c, v[T_X], l) || l->d_model > 0);
+    bool shapes = x && heads && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l) &&
+                  variants_load(c, k[T_VARIANTS], v[T_VARIANTS], l) && load_overrides(c, root, v[T_OVERRIDES], l);
+    bool options = load_options(c, v[T_OPTIONS], l);
+    if (!shapes || !options)
+        return false;
+    c->digits = l->digits;
+    bool steps = steps_load(c, root, v[T_STEPS], l);
+    if (steps && !c->partial)
+        steps = load_start(c, v[T_START], l);
+    return keys && ok && about && steps && load_about_templates(c, v[T_ABOUT], l);
 }
 
 /* Build the lesson from a parsed document into *l. */
@@ -566,24 +610,15 @@ static bool walk(Ctx *c, Lesson *l)
     return load_root(c, root, l);
 }
 
-bool lesson_load_buffer(const char *file, const char *buf, size_t len,
-                        Lesson *out, char *err, size_t errlen)
+/* Parse and walk buf; partial: the part of a file before its syntax error. */
+static bool load_doc(Ctx *c, const char *buf, size_t len, Lesson *out)
 {
-    Ctx c = {.d = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen}};
     yaml_document_t doc;
-    memset(out, 0, sizeof *out);
-    if (errlen)
-        err[0] = '\0';
-    if (len > LESSON_MAX_BYTES) {
-        snprintf(err, errlen, _("%s: cannot read: too big (%zu bytes), a lesson has at most %d bytes"),
-                 c.d.file, len, LESSON_MAX_BYTES);
+    if (!ydoc_read(&c->d, buf, len, &doc))
         return false;
-    }
-    if (!ydoc_read(&c.d, buf, len, &doc))
-        return false;
-    c.doc = &doc;
+    c->doc = &doc;
     Lesson l = {0};
-    bool ok = walk(&c, &l);
+    bool ok = walk(c, &l) && c->d.failures == 0;
     yaml_document_delete(&doc);
     if (!ok) {
         lesson_free(&l);
@@ -591,6 +626,76 @@ bool lesson_load_buffer(const char *file, const char *buf, size_t len,
     }
     *out = l;
     return true;
+}
+
+/* After a YAML syntax error at `line`, the errors above it: the file up to
+ * the last top-level key at or before that line is read on its own, and
+ * its messages join the list. */
+static void load_before(const char *file, const char *buf, size_t len, size_t line, DiagList *list)
+{
+    size_t off = 0, cut = 0, at = 0;
+    for (; off < len && at <= line; at++) {
+        unsigned char ch = (unsigned char)buf[off];
+        if (ch != ' ' && ch != '\t' && ch != '#' && ch != '-' && ch != '\n' && ch != '\r')
+            cut = off;
+        const char *nl = memchr(buf + off, '\n', len - off);
+        off = nl ? (size_t)(nl - buf) + 1 : len;
+    }
+    if (cut == 0)
+        return;
+    Ctx c = {.d = {.file = file, .list = list}, .partial = true};
+    size_t keep = list->before;
+    list->before = line;
+    Lesson l;
+    if (load_doc(&c, buf, cut, &l))
+        lesson_free(&l);
+    list->before = keep;
+}
+
+/* Load buf; every message also goes to list (may be NULL). */
+static bool load_listed(const char *file, const char *buf, size_t len, Lesson *out, char *err, size_t errlen,
+                        DiagList *list)
+{
+    static DiagList own;     /* loading is single-threaded; too big for the stack of every caller */
+    if (!list)
+        list = &own;
+    memset(list, 0, sizeof *list);
+    Ctx c = {.d = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen, .list = list}};
+    memset(out, 0, sizeof *out);
+    if (errlen)
+        err[0] = '\0';
+    if (len > LESSON_MAX_BYTES) {
+        snprintf(err, errlen, _("%s: cannot read: too big (%zu bytes), a lesson has at most %d bytes"),
+                 c.d.file, len, LESSON_MAX_BYTES);
+        if (snprintf(list->m[0].text, sizeof list->m[0].text, "%s", err) >= 0)
+            list->n = list->total = 1;
+        return false;
+    }
+    if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        buf += 3; /* a UTF-8 byte-order mark, as some Windows editors save */
+        len -= 3;
+    }
+    bool ok = load_doc(&c, buf, len, out);
+    if (!ok && c.d.syntax && list->n == 1 && list->m[0].line > 0)
+        load_before(c.d.file, buf, len, list->m[0].line, list);
+    if (!ok) {
+        diag_list_sort(list);
+        if (errlen && list->n > 0)
+            snprintf(err, errlen, "%s", list->m[0].text);
+    }
+    return ok;
+}
+
+bool lesson_load_buffer(const char *file, const char *buf, size_t len,
+                        Lesson *out, char *err, size_t errlen)
+{
+    return load_listed(file, buf, len, out, err, errlen, NULL);
+}
+
+bool lesson_load_buffer_all(const char *file, const char *buf, size_t len, Lesson *out, char *err, size_t errlen,
+                            DiagList *list)
+{
+    return load_listed(file, buf, len, out, err, errlen, list);
 }
 
 /* Read up to LESSON_MAX_BYTES + 1 bytes of f into a malloc'd buffer. */
@@ -611,6 +716,13 @@ static char *read_all(FILE *f, size_t *len)
 
 bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen)
 {
+    return lesson_load_file_all(path, out, err, errlen, NULL);
+}
+
+bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errlen, DiagList *list)
+{
+    if (list)
+        memset(list, 0, sizeof *list);
     struct stat st;
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
@@ -633,7 +745,7 @@ bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen)
         snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(e ? e : ENOMEM));
         return false;
     }
-    bool ok = lesson_load_buffer(path, buf, len, out, err, errlen);
+    bool ok = load_listed(path, buf, len, out, err, errlen, list);
     free(buf);
     return ok;
 }

@@ -183,7 +183,7 @@ static void target_actions(Out *o, Attn *a)
     scalar(o, "do", false);
     seq(o, true, false);
     for (int k = 0; k < a->ntarget; k++) {
-        Action act = {.kind = ACT_TARGET, .mat = M_A, .i = a->target[k].row, .head = a->target[k].head,
+        Action act = {.kind = ACT_TARGET, .mat = M_A, .i = a->target[k].row, .head = attn_heads(a) > 1 ? a->target[k].head : -1,
                       .opt = TARGET_DIST, .n = attn_tokens(a)};
         memcpy(act.vals, a->target[k].t, sizeof(double) * (size_t)act.n);
         action_format(&act, buf, sizeof buf);

@@ -42,7 +42,21 @@ static const struct {
     {"\xef\xbc\x8e", "U+FF0E FULLWIDTH FULL STOP", "."},
     {"\xe3\x80\x82", "U+3002 IDEOGRAPHIC FULL STOP", "."},
     {"\xef\xbc\x8d", "U+FF0D FULLWIDTH HYPHEN-MINUS", "-"},
+    {"\xef\xbc\xbb", "U+FF3B FULLWIDTH LEFT SQUARE BRACKET", "["},
+    {"\xef\xbc\xbd", "U+FF3D FULLWIDTH RIGHT SQUARE BRACKET", "]"},
+    {"\xe3\x80\x90", "U+3010 LEFT BLACK LENTICULAR BRACKET", "["},
+    {"\xe3\x80\x91", "U+3011 RIGHT BLACK LENTICULAR BRACKET", "]"},
+    {"\xef\xbc\x9d", "U+FF1D FULLWIDTH EQUALS SIGN", "="},
+    {"\xef\xbc\x8b", "U+FF0B FULLWIDTH PLUS SIGN", "+"},
+    {"\xef\xbc\x8a", "U+FF0A FULLWIDTH ASTERISK", "*"},
 };
+
+/* A full-width digit ０..９ (U+FF10..U+FF19) at s, or -1. */
+static int fullwidth_digit(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    return u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x99 ? u[2] - 0x90 : -1;
+}
 
 /* The 0-based file column of byte `off` of a one-line scalar's value
  * (columns count characters); the scalar's start when that is unknown. */
@@ -64,21 +78,32 @@ size_t schema_col(const yaml_node_t *n, size_t off)
     }
 }
 
-/* Refuse a scalar holding a full-width lookalike of ",", "." or "-",
- * naming the character, at its place. */
-static bool check_lookalike(Ctx *c, const yaml_node_t *n)
+/* Refuse a scalar holding full-width lookalikes of ASCII number or action
+ * punctuation or digits, naming each kind (at its first place). */
+bool schema_check_lookalike(Ctx *c, const yaml_node_t *n)
 {
     if (n->type != YAML_SCALAR_NODE)
         return true;
     const char *s = ydoc_str(n);
+    bool ok = true;
     for (size_t k = 0; k < sizeof lookalikes / sizeof *lookalikes; k++) {
         const char *at = strstr(s, lookalikes[k].utf8);
         if (at)
-            return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, (size_t)(at - s)),
-                                _("\"%s\" in %s is %s, write \"%s\" instead"), lookalikes[k].utf8,
-                                diag_quote(&c->d, s), lookalikes[k].name, lookalikes[k].ascii);
+            ok = diag_fail_at(&c->d, n->start_mark.line, schema_col(n, (size_t)(at - s)),
+                              _("\"%s\" in %s is %s, write \"%s\" instead"), lookalikes[k].utf8,
+                              diag_quote(&c->d, s), lookalikes[k].name, lookalikes[k].ascii);
     }
-    return true;
+    for (const char *at = s; *at; at++)
+        if (fullwidth_digit(at) >= 0) {
+            char name[40], ascii[2] = {(char)('0' + fullwidth_digit(at)), 0};
+            static const char *const words[] = {"ZERO", "ONE", "TWO", "THREE", "FOUR",
+                                                "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"};
+            snprintf(name, sizeof name, "U+FF1%d FULLWIDTH DIGIT %s", ascii[0] - '0', words[ascii[0] - '0']);
+            return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, (size_t)(at - s)),
+                                _("\"%.3s\" in %s is %s, write \"%s\" instead"), at, diag_quote(&c->d, s), name,
+                                ascii);
+        }
+    return ok;
 }
 
 /* Is s an integer written as plain digits, with an optional '-'? */
@@ -127,20 +152,23 @@ bool schema_row_length_fail(Ctx *c, const yaml_node_t *row, const char *fmt, ...
     return diag_fail(&c->d, at ? at : row, "%s%s", what, hint);
 }
 
-/* Refuse the first lookalike character in a list of numbers. */
+/* Refuse the lookalike characters in a list of numbers (or in the one
+ * scalar YAML reads from [0.5， 1] or ［0.5, 1］). */
 bool schema_lookalikes(Ctx *c, const yaml_node_t *row)
 {
+    if (row->type == YAML_SCALAR_NODE)
+        return schema_check_lookalike(c, row);
+    bool ok = true;
     for (int j = 0; row->type == YAML_SEQUENCE_NODE && j < ydoc_seq_len(row); j++)
-        if (!check_lookalike(c, ydoc_seq_item(c->doc, row, j)))
-            return false;
-    return true;
+        ok = schema_check_lookalike(c, ydoc_seq_item(c->doc, row, j)) && ok;
+    return ok;
 }
 
 /* Parse a finite number from a scalar; *decimals (may be NULL) receives
  * the decimals written, for expect tolerances. */
 bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
 {
-    if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("expected a number")) || !check_lookalike(c, n))
+    if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("expected a number")) || !schema_check_lookalike(c, n))
         return false;
     const char *s = ydoc_str(n), *comma = strchr(s, ',');
     switch (num_parse(s, v, decimals)) {
@@ -200,7 +228,18 @@ bool schema_size(Ctx *c, const yaml_node_t *n, const char *name, int *out)
 /* Refuse a key that is not among ks, suggesting the closest valid one. */
 static bool unknown_key(Ctx *c, const yaml_node_t *k, const Keys *ks)
 {
+    static const char *const in_random[] = {"seed", "d_k", "d_v", "d_out"};
+    static const char *const in_options[] = {"softmax", "digits", "mask", "temperature", "positions", "lr"};
     const char *name = ydoc_str(k), *s = diag_suggest(name, ks->names, ks->n);
+    for (int j = 0; !*ks->where && j < 4; j++)
+        if (strcmp(name, in_random[j]) == 0)
+            return diag_fail(&c->d, k, _("%s goes inside weights, in random: {seed: 42, d_k: 2, %s: ...}; with "
+                                         "Wq, Wk, Wv written out the sizes are their widths (d_out: the width "
+                                         "of Wo)"), diag_quote(&c->d, name), name);
+    for (int j = 0; !*ks->where && j < 6; j++)
+        if (strcmp(name, in_options[j]) == 0)
+            return diag_fail(&c->d, k, _("%s goes inside options, like options: {%s: ...}"), diag_quote(&c->d, name),
+                             name);
     if (s)
         return diag_fail(&c->d, k, _("unknown %s %s%s (did you mean \"%s\"?)"), ks->noun,
                          diag_quote(&c->d, name), ks->where, s);
@@ -210,25 +249,31 @@ static bool unknown_key(Ctx *c, const yaml_node_t *k, const Keys *ks)
 }
 
 /* Read a mapping's pairs into val[] and key[] (indexed like ks->names),
- * refusing keys that are not text, unknown keys and duplicates. */
+ * refusing keys that are not text, unknown keys and duplicates (each one;
+ * the known keys are read all the same). */
 bool schema_keys(Ctx *c, const yaml_node_t *map, const Keys *ks, yaml_node_t **val, yaml_node_t **key)
 {
+    bool ok = true;
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
         yaml_node_t *k = ydoc_node(c->doc, p->key);
-        if (!diag_want(&c->d, k, YAML_SCALAR_NODE, _("keys must be names like %s"), ks->names[0]))
-            return false;
+        if (!diag_want(&c->d, k, YAML_SCALAR_NODE, _("keys must be names like %s"), ks->names[0])) {
+            ok = false;
+            continue;
+        }
         int id = 0;
         while (id < ks->n && strcmp(ydoc_str(k), ks->names[id]) != 0)
             id++;
         if (id == ks->n)
-            return unknown_key(c, k, ks);
-        if (key[id])
-            return diag_fail(&c->d, k, _("%s is given twice, the first is at line %zu"),
-                             diag_quote(&c->d, ydoc_str(k)), key[id]->start_mark.line + 1);
-        key[id] = k;
-        val[id] = ydoc_node(c->doc, p->value);
+            ok = unknown_key(c, k, ks);
+        else if (key[id])
+            ok = diag_fail(&c->d, k, _("%s is given twice, the first is at line %zu"),
+                           diag_quote(&c->d, ydoc_str(k)), key[id]->start_mark.line + 1);
+        else {
+            key[id] = k;
+            val[id] = ydoc_node(c->doc, p->value);
+        }
     }
-    return true;
+    return ok;
 }
 
 /* An index's digits as written (cut after 24), for a message. */
@@ -272,9 +317,10 @@ bool schema_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, const char *wha
     RefStatus st = ref_parse(s, r);
     if (ref_syntax_error(st) || r->n == 0)
         return diag_fail(&c->d, n, _("%s must be %s, found %s"), what, form, diag_quote(&c->d, s));
+    char list[256];
     if (ref_matrix(r) == REF_UNKNOWN)
-        return diag_fail(&c->d, n, _("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"),
-                         diag_quote(&c->d, s));
+        return diag_fail(&c->d, n, _("unknown matrix in %s, expected %s"), diag_quote(&c->d, s),
+                         action_matrix_list(shape, false, list, sizeof list));
     if (st == REF_ZERO)
         return diag_fail(&c->d, n, _("indices start at 1, found %s"), diag_quote(&c->d, s));
     return check_ref(c, n, shape, r);

@@ -26,6 +26,8 @@
 typedef struct {
     Diag d;
     yaml_document_t *doc;
+    bool partial;            /* the part of a file before its YAML syntax error */
+    int digits;              /* the lesson's digits, once options are read (whole-number expectations) */
 } Ctx;
 
 /* The keys valid in one mapping, for lookup and for "did you mean". */
@@ -53,8 +55,10 @@ bool schema_uint(const yaml_node_t *n, unsigned long long max, unsigned long lon
 /* A size such as d_k: a whole number from 1 to MAT_MAX. */
 bool schema_size(Ctx *c, const yaml_node_t *n, const char *name, int *out);
 
-/* Refuse full-width lookalikes of ",", "." or "-" in a list of numbers. */
+/* Refuse full-width lookalikes of ",", ".", "-", "[", "]", "=" or digits in
+ * a list of numbers (every one), or in one scalar (a number, an action). */
 bool schema_lookalikes(Ctx *c, const yaml_node_t *row);
+bool schema_check_lookalike(Ctx *c, const yaml_node_t *n);
 /* When a list of numbers holds "0,5", write a hint into buf and return the
  * node of the "0"; else buf is "" and the result is NULL. */
 const yaml_node_t *schema_decimal_comma(Ctx *c, const yaml_node_t *row, char *buf, size_t len);

@@ -80,7 +80,9 @@ static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
     if (!schema_want_text(c, n, _("an action")))
         return false;
     Action *a = &st->act[st->nact];
-    if (!action_parse(ydoc_str(n), a, e, sizeof e, &errcol))
+    if (!schema_check_lookalike(c, n))
+        return false;
+    if (!action_parse_in(ydoc_str(n), scratch, a, e, sizeof e, &errcol))
         return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, errcol > 0 ? (size_t)errcol - 1 : 0),
                             "%s", e);
     if (a->kind != ACT_RESET && !action_apply(scratch, a, e, sizeof e))
@@ -109,10 +111,10 @@ static bool load_do(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
         return diag_oom(&c->d, n);
     if (n->type == YAML_SCALAR_NODE)
         return load_action(c, n, scratch, st);
+    bool ok = true;
     for (int k = 0; k < ydoc_seq_len(n); k++)
-        if (!load_action(c, ydoc_seq_item(c->doc, n, k), scratch, st))
-            return false;
-    return true;
+        ok = load_action(c, ydoc_seq_item(c->doc, n, k), scratch, st) && ok;
+    return ok;
 }
 
 /* Half a unit of the last written decimal: 0.873 -> 0.0005, 2 -> 0.5. */
@@ -121,25 +123,103 @@ static double tol_of(int decimals)
     return 0.5 * pow(10.0, -decimals);
 }
 
-/* The value of a row expectation: one number per column of the matrix. */
-static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Mat *x, Expect *e)
+/* "-inf", "−∞", "-∞" or "-.inf": the score of a masked cell. */
+static bool minus_infinity(const yaml_node_t *n)
 {
+    static const char *const spellings[] = {"-inf", "\xe2\x88\x92\xe2\x88\x9e", "-\xe2\x88\x9e",
+                                            "-.inf", "-.Inf", "-.INF", "\xe2\x88\x92inf", "-Inf"};
+    for (int k = 0; n->type == YAML_SCALAR_NODE && k < (int)(sizeof spellings / sizeof *spellings); k++)
+        if (strcmp(ydoc_str(n), spellings[k]) == 0)
+            return true;
+    return false;
+}
+
+/* Is cell (i, j) of matrix m masked (a −∞ score) in this state? */
+static bool masked_cell(const Attn *shape, MatId m, int i, int j)
+{
+    return attn_mat_base(m) == M_S && attn_masked(shape, i, j);
+}
+
+/* A whole number ("1", "-2") expected of a result (QKt, S, A, O, Y): it
+ * means that number to the lesson's digits, 1 = 1.000 ± 0.0005 with digits
+ * 3, not ± 0.5 (a row [1, 0, 0] of A would pass [0.6, 0.4, 0] otherwise). */
+static bool whole_result(const yaml_node_t *v, MatId m)
+{
+    MatId b = attn_mat_base(m);
+    const char *s = ydoc_str(v);
+    if (b != M_QKT && b != M_S && b != M_A && b != M_O && b != M_Y)
+        return false;
+    s += *s == '-' || *s == '+';
+    return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* One expected number at column col of e: a number (its decimals give the
+ * tolerance), or −∞ for a masked score, which is the only value there. */
+static bool load_expect_value(Ctx *c, const yaml_node_t *v, const Attn *shape, Expect *e, int k, int col)
+{
+    bool masked = masked_cell(shape, e->mat, e->i, col);
+    int dec;
+    if (minus_infinity(v) && masked) {
+        e->val[k] = -INFINITY;
+        e->tol[k] = 0;
+        return true;
+    }
+    if (minus_infinity(v))
+        return diag_fail(&c->d, v, _("%s[%d][%d] is not masked at this step; -inf is only for a masked score "
+                                     "(mask: causal, a key after its query)"), attn_mat_name(e->mat), e->i + 1,
+                         col + 1);
+    if (masked && v->type == YAML_SCALAR_NODE)
+        return diag_fail(&c->d, v, _("%s[%d][%d] is masked at this step (key %d comes after query %d), its score is "
+                                     "-inf: write -inf, or expect A there, which is 0"), attn_mat_name(e->mat),
+                         e->i + 1, col + 1, col + 1, e->i + 1);
+    if (!schema_num(c, v, &e->val[k], &dec))
+        return false;
+    e->tol[k] = tol_of(whole_result(v, e->mat) ? c->digits : dec);
+    return true;
+}
+
+/* The masked cells of row i of m, as " (S[3][4] to S[3][5] are masked: ...)"
+ * for a message, or "" when none are. */
+static const char *masked_note(const Attn *shape, const Expect *e, int cols, char *buf, size_t len)
+{
+    int first = -1, last = -1;
+    for (int j = 0; j < cols; j++)
+        if (masked_cell(shape, e->mat, e->i, j)) {
+            first = first < 0 ? j : first;
+            last = j;
+        }
+    buf[0] = '\0';
+    if (first < 0)
+        return buf;
+    const char *n = attn_mat_name(e->mat);
+    if (first == last)
+        snprintf(buf, len, _("; %s[%d][%d] is masked: write -inf there"), n, e->i + 1, first + 1);
+    else
+        snprintf(buf, len, _("; %s[%d][%d] to %s[%d][%d] are masked: write -inf there"), n, e->i + 1, first + 1, n,
+                 e->i + 1, last + 1);
+    return buf;
+}
+
+/* The value of a row expectation: one number per column of the matrix
+ * (-inf for a masked score). */
+static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Attn *shape, Expect *e)
+{
+    const Mat *x = &shape->m[e->mat];
     const char *name = attn_mat_name(e->mat);
+    char note[160];
     if (!diag_want(&c->d, v, YAML_SEQUENCE_NODE, _("%s[%d] expects a list of %d numbers"), name, e->i + 1,
                    x->cols) || !schema_lookalikes(c, v))
         return false;
     if (ydoc_seq_len(v) != x->cols)
         return schema_row_length_fail(c, v,
-                                      _("%s[%d] expects %d number%s, one per column of %s; this list has %d"),
-                                      name, e->i + 1, x->cols, x->cols == 1 ? "" : "s", name, ydoc_seq_len(v));
+                                      _("%s[%d] expects %d number%s, one per column of %s; this list has %d%s"),
+                                      name, e->i + 1, x->cols, x->cols == 1 ? "" : "s", name, ydoc_seq_len(v),
+                                      masked_note(shape, e, x->cols, note, sizeof note));
     e->n = x->cols;
-    for (int k = 0; k < e->n; k++) {
-        int dec;
-        if (!schema_num(c, ydoc_seq_item(c->doc, v, k), &e->val[k], &dec))
-            return false;
-        e->tol[k] = tol_of(dec);
-    }
-    return true;
+    bool ok = true;
+    for (int k = 0; k < e->n; k++)
+        ok = load_expect_value(c, ydoc_seq_item(c->doc, v, k), shape, e, k, k) && ok;
+    return ok;
 }
 
 /* One expectation "M[i]": [..] or "M[i][j]": x, valid at the step's stage. */
@@ -160,12 +240,19 @@ static bool load_expect(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, cons
                          _("%s is computed at stage %s, this step shows stage %s; expect it at a later step"),
                          attn_mat_name(e->mat), stage_names[need - 1], stage_names[st->stage - 1]);
     if (e->j < 0)
-        return load_expect_row(c, v, &shape->m[e->mat], e);
-    int dec;
+        return load_expect_row(c, v, shape, e);
     e->n = 1;
-    if (!schema_num(c, v, &e->val[0], &dec))
-        return false;
-    e->tol[0] = tol_of(dec);
+    return load_expect_value(c, v, shape, e, 0, e->j);
+}
+
+/* Refuse a second expectation of the same row or cell in one step. */
+static bool expect_once(Ctx *c, const yaml_node_t *k, const Step *st, int at)
+{
+    const Expect *e = &st->expect[at];
+    for (int j = 0; j < at; j++)
+        if (st->expect[j].mat == e->mat && st->expect[j].i == e->i && st->expect[j].j == e->j)
+            return diag_fail(&c->d, k, _("%s is expected twice in this step, the first is at line %d; keep one"),
+                             diag_quote(&c->d, ydoc_str(k)), st->expect[j].line);
     return true;
 }
 
@@ -183,11 +270,14 @@ static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *
     if (!st->expect)
         return diag_oom(&c->d, n);
     yaml_node_pair_t *p = n->data.mapping.pairs.start;
-    for (; st->nexpect < cnt; st->nexpect++, p++)
-        if (!load_expect(c, ydoc_node(c->doc, p->key), ydoc_node(c->doc, p->value), shape, st,
-                         &st->expect[st->nexpect]))
-            return false;
-    return true;
+    bool ok = true;
+    for (int k = 0; k < cnt; k++, p++)
+        if (load_expect(c, ydoc_node(c->doc, p->key), ydoc_node(c->doc, p->value), shape, st,
+                        &st->expect[st->nexpect]))
+            ok = expect_once(c, ydoc_node(c->doc, p->key), st, st->nexpect++) && ok;
+        else
+            ok = false;
+    return ok;
 }
 
 /* Check the {REF} templates of a text field (a string or {zh:, en:}) for a
@@ -195,6 +285,7 @@ static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *
 bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what)
 {
     int cnt = !n ? 0 : n->type == YAML_MAPPING_NODE ? ydoc_map_len(n) : 1;
+    bool ok = true;
     for (int k = 0; k < cnt; k++) {
         const yaml_node_t *s =
             n->type == YAML_MAPPING_NODE ? ydoc_node(c->doc, n->data.mapping.pairs.start[k].value) : n;
@@ -209,9 +300,9 @@ bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage,
             off++;
         while (t[off] && ((unsigned char)t[off] & 0xC0) == 0x80)
             off++;
-        return diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
+        ok = diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
     }
-    return true;
+    return ok;
 }
 
 static void text_at(const yaml_node_t *s, TextAt *at)
@@ -304,20 +395,23 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
     Keys ks = {step_keys, S_N, _("key"), where};
     yaml_node_t *val[S_N] = {0}, *key[S_N] = {0};
     st->line = (int)n->start_mark.line + 1;
-    if (!schema_keys(c, n, &ks, val, key))
-        return false;
+    bool keys = schema_keys(c, n, &ks, val, key);
     if (!val[S_STAGE])
         return diag_fail(&c->d, n, _("step %d has no stage, expected stage: "
                                      "input, qkv, scores, softmax or output"), no);
-    return load_stage(c, val[S_STAGE], scratch, st)
-        && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
-        && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
-        && schema_text(c, val[S_SAY], "say", &st->say)
-        && (steps_text_at(c, val[S_SAY], st->say_at), true)
-        && steps_templates(c, val[S_SAY], scratch, st->stage, "say")
-        && (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st))
-        && (!val[S_QUESTION] || load_question(c, key[S_QUESTION], val[S_QUESTION], val[S_ASK], scratch, st))
-        && (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st));
+    if (!load_stage(c, val[S_STAGE], scratch, st))
+        return false;
+    /* each part on its own, so --check reports all of a step's mistakes */
+    bool ok = !val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st);
+    ok = (!val[S_DO] || load_do(c, val[S_DO], scratch, st)) && ok;
+    if (schema_text(c, val[S_SAY], "say", &st->say)) {
+        steps_text_at(c, val[S_SAY], st->say_at);
+        ok = steps_templates(c, val[S_SAY], scratch, st->stage, "say") && ok;
+    } else
+        ok = false;
+    ok = (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st)) && ok;
+    ok = (!val[S_QUESTION] || load_question(c, key[S_QUESTION], val[S_QUESTION], val[S_ASK], scratch, st)) && ok;
+    return (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st)) && ok && keys;
 }
 
 /* Without a script, one silent step per stage. */
@@ -357,8 +451,8 @@ bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l
     bool ok = l->steps != NULL || diag_oom(&c->d, n);
     if (ok)
         l->nsteps = cnt;
-    for (int k = 0; ok && k < cnt; k++)
-        ok = load_step(c, ydoc_seq_item(c->doc, n, k), k + 1, &scratch, &l->steps[k]);
+    for (int k = 0; l->steps && k < cnt; k++)
+        ok = load_step(c, ydoc_seq_item(c->doc, n, k), k + 1, &scratch, &l->steps[k]) && ok;
     attn_free(&scratch);
     l->steps_given = true;
     return ok;

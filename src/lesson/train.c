@@ -24,13 +24,13 @@ bool train_target_ref(const char *name, int len, Action *a)
         head = head < 100 ? head * 10 + (name[k] - '0') : head;
     }
     a->mat = M_A;
-    a->head = n > 1 ? head - 1 : 0;
+    a->head = n > 1 ? head - 1 : -1; /* bare A: no head named, which only a one-head lesson takes */
     return n == 1 || head >= 1;
 }
 
 void train_target_name(const Action *a, char *buf, size_t len)
 {
-    if (a->head > 0)
+    if (a->head >= 0)
         snprintf(buf, len, "A%d[%d]", a->head + 1, a->i + 1);
     else
         snprintf(buf, len, "A[%d]", a->i + 1);
@@ -100,6 +100,15 @@ static bool target_dist(const Attn *a, const Action *act, double *t, char *err, 
 static bool apply_target(Attn *a, const Action *act, char *err, size_t errlen)
 {
     double t[MAT_MAX];
+    if (act->head == -1 && grad_heads(a) > 1) {
+        snprintf(err, errlen, _("A is one per head in a lesson with %d heads: write A1 to A%d"), grad_heads(a),
+                 grad_heads(a));
+        return false;
+    }
+    Action named = *act;
+    if (named.head == -1)
+        named.head = 0; /* one head: A is A1 */
+    act = &named;
     if (act->head < 0 || act->head >= grad_heads(a)) {
         snprintf(err, errlen, _("head %d is out of range: this lesson has %d head(s)"), act->head + 1,
                  grad_heads(a));
@@ -276,7 +285,7 @@ static void line_loss(const Lesson *l, const Attn *a, const GradExplain *e, cons
     for (int j = 0; j < e->n; j++)
         if (e->t[j] > 0)
             hot = j, nz++;
-    Action act = {.kind = ACT_TARGET, .i = e->row, .head = e->head};
+    Action act = {.kind = ACT_TARGET, .i = e->row, .head = grad_heads(a) > 1 ? e->head : -1};
     train_target_name(&act, tgt, sizeof tgt);
     size_t o = strlen(tgt);
     if (nz == 1) {

@@ -34,17 +34,40 @@ static char char_at(const char *buf, size_t len, size_t line, size_t col)
     return k < len ? buf[k] : '\0';
 }
 
+/* libyaml's problems a teacher meets most, so that they are translated. */
+static const char *const yaml_problems[] = {
+    N_("found character that cannot start any token"),
+    N_("mapping values are not allowed in this context"),
+    N_("did not find expected key"),
+    N_("did not find expected ',' or ']'"),
+    N_("did not find expected ',' or '}'"),
+    N_("found unexpected end of stream"),
+    N_("could not find expected ':'"),
+    N_("did not find expected '-' indicator"),
+    N_("found a tab character that violates indentation"),
+};
+
+/* libyaml's problem text, translated when we know it. */
+static const char *yaml_problem(const char *what)
+{
+    for (size_t k = 0; k < sizeof yaml_problems / sizeof *yaml_problems; k++)
+        if (strcmp(what, yaml_problems[k]) == 0)
+            return _(yaml_problems[k]);
+    return what;
+}
+
 /* libyaml's syntax errors, with a hint for the two a teacher meets most:
  * a tab in the indentation, and ": " inside unquoted text. */
 static bool syntax_error(Diag *c, const yaml_parser_t *p, const char *buf, size_t len)
 {
     size_t line = p->problem_mark.line, col = p->problem_mark.column;
-    const char *what = p->problem ? p->problem : _("unknown error");
+    const char *what = p->problem ? yaml_problem(p->problem) : _("unknown error");
+    c->syntax = true;
     const char *ctx = p->context ? p->context : "";
-    if (strstr(what, "tab character") || char_at(buf, len, line, col) == '\t')
+    if ((p->problem && strstr(p->problem, "tab character")) || char_at(buf, len, line, col) == '\t')
         return diag_fail_at(c, line, col, _("a tab in the indentation: YAML indents with spaces, not tabs "
                                             "(YAML syntax error, %s)"), what);
-    if (strstr(what, "mapping values are not allowed"))
+    if (p->problem && strstr(p->problem, "mapping values are not allowed"))
         return diag_fail_at(c, line, col, _("\": \" inside unquoted text starts a new key: put the text in "
                                             "double quotes, like say: \"Guess: what is q1?\" "
                                             "(YAML syntax error, %s)"), what);

@@ -41,7 +41,7 @@ static void layout_input(const View *v, LayoutIn *in, char *bar, size_t len)
         .s = &v->s, .lang = v->lang, .ascii = v->ascii, .mono = theme_is_mono(), .present = v->present,
         .mode = v->mode == MODE_EDIT ? LAYOUT_EDIT : LAYOUT_NORMAL,
         .fi = v->fi, .fj = v->fj, .frow = v->frow, .fmat = v->fmat, .emat = v->emat, .ei = v->ei, .ej = v->ej,
-        .msg = v->msg, .msg_role = v->msg_role, .keybar = bar, .field = field,
+        .msg = v->msg, .msg_role = v->msg_role, .keybar = bar, .field = field, .title_card = v->card,
         .cols = COLS, .rows = LINES,
     };
 }

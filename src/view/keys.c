@@ -166,7 +166,10 @@ static int req_next(View *v, wint_t ch)
 
 static int req_prev(View *v, wint_t ch)
 {
-    if (!session_prev(&v->s))
+    if (v->s.step == 0 && lesson_has_about(v->lesson)) {
+        v->card = true; /* before step 1: the title card */
+        say_msg(v, ROLE_HINT, _("Press any key to begin with step 1."));
+    } else if (!session_prev(&v->s))
         say_msg(v, ROLE_HINT, _("This is the first step."));
     else
         moved(v);
@@ -175,7 +178,10 @@ static int req_prev(View *v, wint_t ch)
 
 static int req_first(View *v, wint_t ch)
 {
-    if (session_goto(&v->s, 0))
+    if (v->s.step == 0 && lesson_has_about(v->lesson)) {
+        v->card = true; /* Home at step 1: the title card */
+        say_msg(v, ROLE_HINT, _("Press any key to begin with step 1."));
+    } else if (session_goto(&v->s, 0))
         moved(v);
     return FLAG_REDRAW;
 }
@@ -1056,6 +1062,12 @@ int keys_handle(View *v, wint_t ch, bool is_code)
     }
     if (r >= 0)
         return r;
+    if (v->card && v->mode == MODE_NORMAL && !(is_code && ch == KEY_RESIZE)) {
+        v->card = false; /* any key leaves the title card for step 1; q and ? also do their own */
+        v->msg[0] = '\0';
+        if (is_code || (ch != 'q' && ch != '?'))
+            return FLAG_REDRAW;
+    }
     /* An open question takes digits (1-5 do not jump then) and signs. */
     if (v->mode == MODE_NORMAL && !is_code && answer_key(ch) && session_ask_open(&v->s) >= 0)
         return req_answer(v, ch);

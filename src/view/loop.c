@@ -54,6 +54,9 @@ View *view_new(const Lesson *l, const ViewOpt *o)
     v->ascii = o->ascii;
     v->present = o->present;
     v->fmat = M_Q;
+    v->card = o->card && o->start_step == 0 && v->s.step == 0 && lesson_has_about(l);
+    if (v->card) /* the status row says how to go on (keys.c says it again at PgUp/Home) */
+        snprintf(v->msg, sizeof v->msg, "%s", _("Press any key to begin with step 1."));
     plan_init(&v->plan);
     int t = o->theme ? theme_lookup(o->theme) : -1;
     if (t < 0)

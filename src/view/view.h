@@ -18,6 +18,7 @@ typedef struct {
     const char *theme;   /* NULL: dark, or mono under NO_COLOR */
     bool present;        /* presentation mode */
     int start_step;      /* 1-based step to open at (--at N); 0: the lesson's start */
+    bool card;           /* open on the title card (about:) when the lesson starts at step 1 */
 } ViewOpt;
 
 typedef struct View View;

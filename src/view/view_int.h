@@ -58,6 +58,7 @@ struct View {
     bool quit;
     int help_top;            /* the help's first line shown (it scrolls where it does not fit) */
     int help_page, help_max; /* set by the last help drawn: lines shown, largest help_top */
+    bool card;               /* the title card before step 1 (title and about:) is shown */
     Plan plan;               /* the last frame laid out: painted, and read by view_hit */
 };
 

@@ -96,7 +96,7 @@ sys.exit(1 if bad else 0)
 t_steps()
 {
     s=t_steps
-    start $s 80 24 "$BIN" "$L1"
+    start_view $s 80 24 "$BIN" "$L1"
     expect $s "[1 X]" "lesson $L1 did not open at stage 1" || return 1
     n=$(steps_of "$SCREEN")
     [ -n "$n" ] || { fail "no k/N step counter in the header"; return 1; }
@@ -174,7 +174,7 @@ t_steps()
 t_placeholder_label()
 {
     s=t_placeholder_label
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 3
     expect $s "[3 " "3 did not jump to stage 3" || return 1
@@ -188,7 +188,7 @@ t_placeholder_label()
 t_stray_escape()
 {
     s=t_stray_escape
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     n=$(steps_of "$SCREEN")
     tm send-keys -t $s -l -- "$(printf '\033[4~')"     # End, as tmux sends it
@@ -206,7 +206,7 @@ t_stray_escape()
 t_focus()
 {
     s=t_focus
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 3
     expect $s "[3 " "3 did not jump to stage 3" || return 1
@@ -228,7 +228,7 @@ t_focus()
 t_resize()
 {
     s=t_resize
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     tm resize-window -t $s -x 30 -y 8
     size=$(pane_fmt $s '#{pane_width}x#{pane_height}')
@@ -249,7 +249,7 @@ t_resize()
 t_help()
 {
     s=t_help
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s '?'
     expect $s "next step" "? did not open the help" || return 1
@@ -269,7 +269,7 @@ t_help()
 t_help_complete()
 {
     s=t_help_complete
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s '?'
     expect $s "next step" "? did not open the help" || return 1
@@ -337,6 +337,7 @@ t_suspend()
     typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1P'"
     keys $s Enter
     expect $s "[1 X]" "the tool did not start from the shell" || return 1
+    past_card $s
     wait_until file_ready "$f.pid" || { fail "no pid file"; return 1; }
     pid=$(cat "$f.pid")
     n=$(steps_of "$SCREEN")
@@ -404,7 +405,7 @@ t_dumb()
 t_edit_experiment()
 {
     s=t_edit_experiment
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "[4 softmax]" "4 did not jump to the softmax stage" || return 1
@@ -441,7 +442,7 @@ t_edit_save()
     s=t_edit_save
     dir=$E2E_TMP/save
     mkdir -p "$dir"
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect_re $s "$(row_re 我 0.313 0.337 0.350)" "4: A row 我 is not 0.313 0.337 0.350" || return 1
@@ -483,7 +484,7 @@ print(" ".join("%.3f" % x for x in d["matrices"]["A"][0]))' "$dir/saved.json" 2>
         { fail "--check of the saved file failed: $(head -c 300 "$dir/check.out")"; return 1; }
     # Loading it shows what was saved.
     s2=t_edit_save_reopen
-    start $s2 80 24 "$BIN" "$dir/saved.yaml"
+    start_view $s2 80 24 "$BIN" "$dir/saved.yaml"
     expect $s2 "[4 softmax]" "the saved lesson does not open at the step it was saved at" || { stop $s2; return 1; }
     got=$(row_after "A  3×3 result" 我 3 3)
     stop $s2
@@ -494,7 +495,7 @@ print(" ".join("%.3f" % x for x in d["matrices"]["A"][0]))' "$dir/saved.json" 2>
 t_quit_unsaved()
 {
     s=t_quit_unsaved
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "[4 softmax]" || return 1
@@ -546,7 +547,7 @@ t_ctrlc_unsaved()
 t_edit_huge()
 {
     s=t_edit_huge
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4 :
     expect_re $s "^ :$" "':' did not open the action prompt" || return 1
@@ -566,7 +567,7 @@ t_lesson2()
 {
     [ -n "$L2" ] || { echo "    (no lessons/02-*.yaml yet: skipped)"; return 0; }
     s=t_lesson2
-    start $s 80 24 "$BIN" "$L2"
+    start_view $s 80 24 "$BIN" "$L2"
     expect $s " 1/" "lesson 2 did not open" || return 1
     n=$(steps_of "$SCREEN") k=1 got=""
     while [ "$k" -lt "$n" ]; do
@@ -590,7 +591,7 @@ t_lesson2()
 t_big()
 {
     s=t_big
-    start $s 120 40 "$BIN" "$L1P"
+    start_view $s 120 40 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     n=$(steps_of "$SCREEN") k=1
     while :; do
@@ -613,7 +614,7 @@ t_big()
 t_zh()
 {
     s=t_zh
-    start $s 80 24 "$BIN" --lang zh "$L1P"
+    start_view $s 80 24 "$BIN" --lang zh "$L1P"
     expect $s "三个词走完一次自注意力" "--lang zh: the Chinese title is not shown" || return 1
     n=$(steps_of "$SCREEN") k=1
     while :; do
@@ -635,7 +636,7 @@ help_words() { printf '%s\n' "$1" | tr -s ' \t' '\n\n' | grep -v '^$' | sort; }
 t_big_help()
 {
     s=t_big_help
-    start $s 200 60 "$BIN" "$L1P"
+    start_view $s 200 60 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s '?'
     expect $s "next step" "? did not open the help at 200×60" || return 1
@@ -660,13 +661,13 @@ t_big_help()
 t_nocolor()
 {
     s=t_nocolor
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "α₁ = exp ÷ sum" || return 1
     colour=$SCREEN
     stop $s
-    start $s 80 24 -e NO_COLOR=1 "$BIN" "$L1P"
+    start_view $s 80 24 -e NO_COLOR=1 "$BIN" "$L1P"
     expect $s "[1 X]" "NO_COLOR=1: the lesson did not open" || return 1
     keys $s 4
     expect $s "α₁ = exp ÷ sum" "NO_COLOR=1: 4 did not reach the softmax stage" || return 1
@@ -697,6 +698,7 @@ t_projector_mono()
     tm new-session -d -s "$s" -x 80 -y 24 -c "$E2E_ROOT" -e LANG=C.UTF-8 \
         env TERM=vt100 "$BIN" --theme projector "$L1P"   # tmux sets TERM itself; env has the last word
     expect $s "[1 X]" "--theme projector on vt100: the lesson did not open" || return 1
+    past_card $s
     keys $s 3
     expect $s "score₁₂ = q₁·k₂" "--theme projector on vt100: 3 did not reach the scores" || return 1
     esc=$(capture_e $s)
@@ -715,7 +717,7 @@ t_projector_mono()
 t_trace_notice()
 {
     s=t_trace_notice
-    start $s 80 24 "$BIN" "$L1P"
+    start_view $s 80 24 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4 :
     expect_re $s "^ :$" "':' did not open the action prompt" || return 1
@@ -744,7 +746,7 @@ t_trace_notice()
 t_exercise()
 {
     s=t_exercise
-    start $s 80 24 "$BIN" tests/live/templates-asks.yaml
+    start_view $s 80 24 "$BIN" tests/live/templates-asks.yaml
     expect $s " 1/5 · " "the test lesson did not open" || return 1
     keys $s n
     expect $s "score₁₂ = q₁·k₂ = ?." "step 2: the narration does not ask with ?" || return 1
@@ -776,7 +778,7 @@ t_exercise()
 t_small_softmax()
 {
     s=t_small_softmax
-    start $s 60 18 "$BIN" "$L1P"
+    start_view $s 60 18 "$BIN" "$L1P"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "α₁ = exp ÷ sum" "4 did not reach the softmax stage at 60×18" || return 1
@@ -796,7 +798,7 @@ t_heads()
     L8=$E2E_ROOT/lessons/08-two-heads.yaml
     for lang in en zh; do
         s=t_heads_$lang
-        start $s 80 24 "$BIN" --lang $lang "$L8"
+        start_view $s 80 24 "$BIN" --lang $lang "$L8"
         expect $s "[1 X]" "lesson 08 did not open ($lang)" || return 1
         n=$(steps_of "$SCREEN") k=1
         while :; do
@@ -813,7 +815,7 @@ t_heads()
         stop $s
     done
     s=t_heads
-    start $s 80 24 "$BIN" --lang en "$L8"
+    start_view $s 80 24 "$BIN" --lang en "$L8"
     expect $s "[1 X]" || return 1
     keys $s 4
     expect $s "head 1/2" "4: the ribbon does not say head 1/2" || return 1
@@ -833,7 +835,7 @@ t_heads()
     screen_re "h2·1" || { fail "6: O's columns are not labelled by head"; return 1; }
     stop $s
     s=t_heads_one
-    start $s 80 24 "$BIN" --lang en "$L1"
+    start_view $s 80 24 "$BIN" --lang en "$L1"
     expect $s "[1 X]" || return 1
     keys $s ']'
     expect $s "This lesson has one head" "]: a one-head lesson does not say why nothing changed" || return 1
