@@ -93,7 +93,7 @@ check "--svg too large" 2 'qkvtutor: --size 1001x30 is above the largest picture
 check "--svg --at past the end" 2 'qkvtutor: --at 15: the lesson has 14 steps' --svg --at 15 1
 check "--dump --at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtutor --help' --dump --at 0 1
 # --svg --at 0 is the title card before step 1: the title and about: (M2)
-if "$BIN" --svg --at 0 1 2>"$T/err" | grep -q "four features per token" && [ ! -s "$T/err" ]; then
+if "$BIN" --svg --at 0 1 2>"$T/err" | grep -q "its own Q (query), K (key)" && [ ! -s "$T/err" ]; then
     pass=$((pass + 1)); echo "ok: --svg --at 0 shows lesson 1's about: text"
 else
     failn=$((failn + 1)); echo "FAIL: --svg --at 0 does not show lesson 1's about: text"
