@@ -26,11 +26,17 @@ CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(PKG_CFLAGS) \
              -DQKV_VERSION='"$(VERSION)"' -DQKV_LOCALEDIR='"$(LOCALEDIR)"' -DQKV_DATADIR='"$(DATADIR)"' $(CFLAGS)
 LDLIBS_ALL = -lm $(LDFLAGS)
 
+# One folder per layer (README.md "How the code is laid out"); each folder
+# links with the ones below it only: core <- lesson <- text <- layout <- ui
+# <- term / out <- main (tests/arch.sh checks it).
 CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
+TEXT_SRC   = $(wildcard src/text/*.c)
 LAYOUT_SRC = $(wildcard src/layout/*.c)
-VIEW_SRC   = $(wildcard src/view/*.c)
-MAIN_SRC   = src/main.c src/render.c src/svg.c src/worksheet.c src/classset.c
+UI_SRC     = $(wildcard src/ui/*.c)
+TERM_SRC   = $(wildcard src/term/*.c)
+OUT_SRC    = $(wildcard src/out/*.c)
+MAIN_SRC   = src/main.c $(OUT_SRC)
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
@@ -85,9 +91,12 @@ $(B)/lessons.o: $(B)/lessons.c
 	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
 
 CORE_OBJ   = $(CORE_SRC:src/%.c=$(B)/%.o)
-LESSON_OBJ = $(LESSON_SRC:src/%.c=$(B)/%.o)
+# The lesson model and its words link together: the model's messages are
+# translated and its numbers printed by text/'s base (i18n, num, text).
+LESSON_OBJ = $(LESSON_SRC:src/%.c=$(B)/%.o) $(TEXT_SRC:src/%.c=$(B)/%.o)
 LAYOUT_OBJ = $(LAYOUT_SRC:src/%.c=$(B)/%.o)
-VIEW_OBJ   = $(VIEW_SRC:src/%.c=$(B)/%.o) $(LAYOUT_OBJ)
+UI_OBJ     = $(UI_SRC:src/%.c=$(B)/%.o) $(LAYOUT_OBJ)
+VIEW_OBJ   = $(TERM_SRC:src/%.c=$(B)/%.o) $(UI_OBJ)
 MAIN_OBJ   = $(MAIN_SRC:src/%.c=$(B)/%.o) $(B)/lessons.o
 
 # The binary links ncursesw and libyaml statically and is not PIE: fewer
@@ -111,7 +120,7 @@ $(B)/locale/%/LC_MESSAGES/qkvtutor.mo: src/po/%.po | deps
 
 # Refresh the template and merge it into each translation (for translators).
 pot:
-	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(LAYOUT_SRC) $(VIEW_SRC))
+	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(TEXT_SRC) $(LAYOUT_SRC) $(UI_SRC) $(TERM_SRC))
 	for p in $(PO); do msgmerge -q -U --backup=none $$p src/po/qkvtutor.pot; done
 
 e2e: all
@@ -166,7 +175,7 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(B)/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).

@@ -11,13 +11,13 @@
 #include "layout/layout.h"
 #include "lesson/diag.h"
 #include "lesson/embedded.h"
-#include "lesson/i18n.h"
+#include "text/i18n.h"
 #include "lesson/lesson.h"
-#include "render.h"
-#include "svg.h"
-#include "view/view.h"
-#include "worksheet.h"
-#include "classset.h"
+#include "out/render.h"
+#include "out/svg.h"
+#include "term/view.h"
+#include "out/worksheet.h"
+#include "out/classset.h"
 
 typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET, MODE_CLASS } Mode;
 

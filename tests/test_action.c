@@ -10,7 +10,7 @@
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/action.h"
 #include "lesson/lesson.h"
-#include "lesson/num.h"
+#include "text/num.h"
 #include "lesson/ref.h"
 
 #define TUTORIAL_A "format: qkvtutor/1\n" \

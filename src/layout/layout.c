@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/explain.h"
-#include "../lesson/fmt.h"
-#include "../lesson/i18n.h"
-#include "../lesson/train.h"
-#include "../lesson/live.h"
+#include "core/explain.h"
+#include "text/fmt.h"
+#include "text/i18n.h"
+#include "lesson/train.h"
+#include "text/live.h"
 
 #define MAX_BOXES 4
 #define MAX_BANDS 4

@@ -10,10 +10,10 @@
 #include <strings.h>
 
 #include "diag.h"
-#include "i18n.h"
-#include "num.h"
+#include "text/i18n.h"
+#include "text/num.h"
 #include "ref.h"
-#include "text.h"
+#include "text/text.h"
 #include "train.h"
 
 /* A cursor over the action text; errors record the column they happened at. */

@@ -25,9 +25,9 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-#include "../core/rng.h"
-#include "i18n.h"
-#include "num.h"
+#include "core/rng.h"
+#include "text/i18n.h"
+#include "text/num.h"
 #include "schema.h"
 #include "template.h"
 #include "steps.h"

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "i18n.h"
+#include "text/fmt.h"
+#include "text/i18n.h"
 #include "heads.h"
-#include "../core/grad.h"
+#include "core/grad.h"
 
 #define REF_MAX 160         /* bytes between the braces */
 

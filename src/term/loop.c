@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lesson/i18n.h"
+#include "text/i18n.h"
 #include "view_int.h"
 #include <term.h>
 

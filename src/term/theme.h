@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "../layout/role.h"
+#include "layout/role.h"
 
 typedef enum { THEME_DARK, THEME_LIGHT, THEME_MONO, THEME_PROJECTOR, THEME_COUNT } ThemeId;
 

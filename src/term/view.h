@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <wchar.h>
-#include "../lesson/lesson.h"
+#include "lesson/lesson.h"
 
 typedef struct {
     Lang lang;

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson/i18n.h"
-#include "lesson/live.h"
+#include "text/i18n.h"
+#include "text/live.h"
 #include "lesson/session.h"
-#include "view/palette.h"
-#include "view/theme.h"
-#include "view/view.h"
+#include "layout/palette.h"
+#include "term/theme.h"
+#include "term/view.h"
 
 /* One cell of the painted screen: a character (UTF-8) or the right half of
  * a wide one (w 0), and the look of the run that put it there. */

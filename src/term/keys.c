@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/grad.h"
-#include "../lesson/fmt.h"
-#include "../lesson/live.h"
-#include "../lesson/i18n.h"
-#include "../lesson/live.h"
-#include "../lesson/save.h"
+#include "core/grad.h"
+#include "text/fmt.h"
+#include "text/live.h"
+#include "text/i18n.h"
+#include "text/live.h"
+#include "lesson/save.h"
 #include <sys/stat.h>
 #include "view_int.h"
 

@@ -8,7 +8,7 @@
 #ifndef QKV_PALETTE_H
 #define QKV_PALETTE_H
 
-#include "../layout/role.h"
+#include "role.h"
 
 enum {
     PAL_DEFAULT = -1, PAL_BLACK, PAL_RED, PAL_GREEN, PAL_YELLOW, PAL_BLUE, PAL_MAGENTA, PAL_CYAN, PAL_WHITE

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "action.h"
+#include "lesson/action.h"
 #include "i18n.h"
 
 /* ---- narration ---------------------------------------------------------------- */

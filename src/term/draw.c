@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lesson/fmt.h"
+#include "text/fmt.h"
 #include "view_int.h"
 
 MatId view_focus_mat(const View *v)

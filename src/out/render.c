@@ -7,9 +7,9 @@
 
 #include "core/explain.h"
 #include "core/grad.h"
-#include "lesson/fmt.h"
-#include "lesson/i18n.h"
-#include "lesson/live.h"
+#include "text/fmt.h"
+#include "text/i18n.h"
+#include "text/live.h"
 #include "lesson/session.h"
 #include "lesson/train.h"
 

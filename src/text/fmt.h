@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../core/explain.h"
+#include "core/explain.h"
 
 #define FMT_LINE 4096
 #define FMT_MAX_LINES 8
@@ -65,7 +65,7 @@ char *fmt_exact(double v, char *buf, size_t len);
 #ifndef QKV_FMT_SESSION
 #define QKV_FMT_SESSION
 /* Notes that need to know who set a number (session.h). */
-#include "action.h"
+#include "lesson/action.h"
 struct Session;
 
 /* fmt_explain, with the notes only the session knows: an X or W cell or a

@@ -23,11 +23,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../core/trace.h"
-#include "ask.h"
+#include "core/trace.h"
+#include "lesson/ask.h"
 #include "fmt.h"
-#include "session.h"
-#include "template.h"
+#include "lesson/session.h"
+#include "lesson/template.h"
 
 /* ---- narration -------------------------------------------------------------- */
 

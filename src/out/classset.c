@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lesson/i18n.h"
+#include "text/i18n.h"
 #include "worksheet.h"
 
 /* ---- Markdown to HTML ------------------------------------------------------------ */

@@ -12,7 +12,7 @@
 
 #include "i18n.h"
 #include "num.h"
-#include "session.h"
+#include "lesson/session.h"
 #include "text.h"
 
 /* "%.*f" of 0 <= v < 1e6 without printf, which is slow and is called for

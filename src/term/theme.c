@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "palette.h"
+#include "layout/palette.h"
 
 /* The palette numbers its colours as curses does. */
 _Static_assert(PAL_BLACK == COLOR_BLACK && PAL_RED == COLOR_RED && PAL_BLUE == COLOR_BLUE && PAL_WHITE == COLOR_WHITE,

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "core/explain.h"
-#include "lesson/fmt.h"
-#include "lesson/i18n.h"
-#include "lesson/live.h"
+#include "text/fmt.h"
+#include "text/i18n.h"
+#include "text/live.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
 #include "render.h"

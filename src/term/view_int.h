@@ -9,8 +9,8 @@
 #define QKV_VIEW_INT_H
 
 #include <curses.h>
-#include "../layout/layout.h"
-#include "../lesson/session.h"
+#include "layout/layout.h"
+#include "lesson/session.h"
 #include "theme.h"
 #include "view.h"
 
