@@ -41,7 +41,7 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit truth keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet worksheet-print install-check e2e \
+.PHONY: all deps run test arch unit truth keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet worksheet-print install-check e2e \
         asan golden pot clean install uninstall bench fuzz screenshots deb
 
 all: deps $(B)/qkvtutor $(MO)
@@ -203,6 +203,12 @@ golden: $(B)/tests/test_view
 	QKV_GOLDEN=1 $(B)/tests/test_view
 	@git --no-pager diff --stat -- tests/golden 2>/dev/null || true
 
+# The shape of the code (tests/arch.sh): includes point one way, curses only
+# in src/term/, files <= 700 lines, functions <= 60, no two files calling
+# each other (nm on the objects).
+arch: $(B)/qkvtutor
+	@sh tests/arch.sh $(B)
+
 check-lessons: $(B)/qkvtutor
 	@set -e; for f in $(LESSONS); do \
 	  for l in en zh; do $(B)/qkvtutor --check --lang $$l $$f >/dev/null || { echo "FAIL: --check $$f ($$l)"; $(B)/qkvtutor --check --lang $$l $$f; exit 1; }; done; \
@@ -278,7 +284,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit truth keys-doc check-lessons bad-lessons cli svg numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = arch unit truth keys-doc check-lessons bad-lessons cli svg numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \
