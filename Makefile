@@ -187,7 +187,7 @@ $(VIEW_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(B)/tests/screen.o $
 $(B)/tests/svg_screen: $(B)/tests/svg_screen.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 
-# The key table of src/view/keys.c as text, and the check that README.md's
+# The key table of src/ui/keymap.c as text, and the check that README.md's
 # key table and the man page's KEYS section say the same (tests/keys_doc.sh).
 $(B)/tests/keys_table: $(B)/tests/keys_table.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)

@@ -1,6 +1,8 @@
 /* palette.c - each role's look per theme (see palette.h). No curses. */
 #include "palette.h"
 
+#include <string.h>
+
 /* Per role: dark, light, projector looks, then the mono attributes. */
 const PalRole palette[ROLE_COUNT] = {
     [ROLE_NORMAL]     = {{PAL_DEFAULT, PAL_DEFAULT, 0}, {PAL_DEFAULT, PAL_DEFAULT, 0}, {PAL_WHITE, PAL_BLACK, PAL_BOLD}, 0},
@@ -36,3 +38,18 @@ const PalRole palette[ROLE_COUNT] = {
 
 const short palette_heat256[4] = {17, 24, 130, 208};
 const short palette_heat8[4] = {PAL_BLACK, PAL_BLUE, PAL_MAGENTA, PAL_RED};
+
+static const char *theme_names[THEME_COUNT] = {"dark", "light", "mono", "projector"};
+
+int theme_lookup(const char *name)
+{
+    for (int t = 0; t < THEME_COUNT; t++)
+        if (strcmp(name, theme_names[t]) == 0)
+            return t;
+    return -1;
+}
+
+const char *theme_name(ThemeId t)
+{
+    return theme_names[t];
+}

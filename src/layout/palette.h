@@ -31,6 +31,13 @@ typedef struct {
 
 extern const PalRole palette[ROLE_COUNT];
 
+/* The themes, by name: "dark", "light", "mono", "projector". */
+typedef enum { THEME_DARK, THEME_LIGHT, THEME_MONO, THEME_PROJECTOR, THEME_COUNT } ThemeId;
+
+/* Theme by name; -1 if unknown. */
+int theme_lookup(const char *name);
+const char *theme_name(ThemeId t);
+
 /* Background shades of the heat roles (ROLE_HEAT1..4), dark blue to bright
  * orange: on 256-colour terminals (xterm's colour numbers), and on 8. The
  * text on them is white, but black on the brightest 256-colour shade. */

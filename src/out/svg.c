@@ -10,8 +10,7 @@
 #include "text/live.h"
 #include "lesson/session.h"
 #include "layout/palette.h"
-#include "term/theme.h"
-#include "term/view.h"
+#include "ui/ui.h"
 
 /* One cell of the painted screen: a character (UTF-8) or the right half of
  * a wide one (w 0), and the look of the run that put it there. */

@@ -1,49 +1,20 @@
-/* draw.c - paint a frame plan, and the View's focus rules.
+/* draw.c - paint a frame plan and the help screen.
  *
- * src/layout decides what goes where (layout_plan); this file only fills
- * the layout's input from the View, paints the plan run by run (a role
- * becomes the theme's attributes) and keeps the plan for mouse clicks.
- * The help screen is drawn by keys.c from the key table. */
+ * src/layout decides what goes where (layout_plan) from the View's state
+ * (ui_layout_input); this file only paints the plan run by run (a role
+ * becomes the theme's attributes) and keeps it in the View for mouse
+ * clicks. The help's lines come from src/ui (ui_help). */
 #include <stdio.h>
 #include <string.h>
 
 #include "text/fmt.h"
+#include "text/text.h"
 #include "view_int.h"
 
-MatId view_focus_mat(const View *v)
+void draw_size(View *v)
 {
-    if (v->mode == MODE_EDIT)
-        return v->emat;
-    int st = session_stage(&v->s);
-    return st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
-}
-
-void view_explained(const View *v, MatId *m, int *i, int *j)
-{
-    int st = session_stage(&v->s);
-    if (v->mode == MODE_EDIT && st <= STAGE_QKV) {
-        *m = v->emat;
-        *i = v->ei;
-        *j = v->ej;
-        return;
-    }
-    *m = st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
-    *i = v->fi;
-    *j = v->fj;
-}
-
-/* What the layout needs from the View; bar holds the key bar's text. */
-static void layout_input(const View *v, LayoutIn *in, char *bar, size_t len)
-{
-    bool field = view_field_open(v);
-    keys_bar(v, bar, len);
-    *in = (LayoutIn){
-        .s = &v->s, .lang = v->lang, .ascii = v->ascii, .mono = theme_is_mono(), .present = v->present,
-        .mode = v->mode == MODE_EDIT ? LAYOUT_EDIT : LAYOUT_NORMAL,
-        .fi = v->fi, .fj = v->fj, .frow = v->frow, .fmat = v->fmat, .emat = v->emat, .ei = v->ei, .ej = v->ej,
-        .msg = v->msg, .msg_role = v->msg_role, .keybar = bar, .field = field, .title_card = v->card,
-        .cols = COLS, .rows = LINES,
-    };
+    v->cols = COLS;
+    v->rows = LINES;
 }
 
 /* Paint the plan: each run in its role's look. */
@@ -57,37 +28,44 @@ static void paint(const Plan *p)
     attrset(A_NORMAL);
 }
 
+/* The help screen: the title, then the key lines from help_top. */
+static void paint_help(View *v)
+{
+    static HelpText h;
+    ui_help(v, &h);
+    attrset(theme_attr(ROLE_TITLE));
+    mvaddnstr(0, 2, h.title, (int)text_fit(h.title, COLS - 3));
+    for (int r = 0; r < v->help_page && v->help_top + r < h.n; r++) {
+        int k = v->help_top + r, y = 2 + r;
+        if (h.keys[k]) {
+            attrset(theme_attr(ROLE_KEY));
+            mvaddnstr(y, h.kx, h.keys[k], (int)text_fit(h.keys[k], h.tx - h.kx - 1));
+        }
+        attrset(theme_attr(k >= h.first_edit ? ROLE_HINT : ROLE_NORMAL));
+        int x = k >= h.first_edit ? 2 : h.tx;
+        mvaddnstr(y, x, h.text[k], (int)text_fit(h.text[k], COLS - 1 - x) < h.tlen[k]
+                                       ? (int)text_fit(h.text[k], COLS - 1 - x) : h.tlen[k]);
+    }
+    if (h.scroll) {
+        attrset(theme_attr(ROLE_HINT));
+        mvaddnstr(LINES - 1, 2, h.more, (int)text_fit(h.more, COLS - 3));
+    }
+    attrset(A_NORMAL);
+}
+
 void draw_frame(View *v)
 {
     erase();
+    draw_size(v);
     if (v->mode == MODE_HELP && COLS >= LAYOUT_MIN_COLS && LINES >= LAYOUT_MIN_ROWS) {
         v->plan.nbox = 0; /* nothing to click on */
-        keys_draw_help(v);
+        paint_help(v);
         return;
     }
     view_clamp_focus(v);
     LayoutIn in;
     char bar[FMT_LINE];
-    layout_input(v, &in, bar, sizeof bar);
+    ui_layout_input(v, theme_is_mono(), &in, bar, sizeof bar);
     layout_plan(&in, &v->plan);
     paint(&v->plan);
-}
-
-bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role)
-{
-    return plan_hit(&v->plan, y, x, id, i, j, role);
-}
-
-/* ---- focus ------------------------------------------------------------------- */
-
-/* The focus (fi, fj) indexes the stage's matrix, in edit mode too: from
- * stage 3 on, edit mode's arithmetic works out the stage's focused cell. */
-void view_clamp_focus(View *v)
-{
-    layout_clamp_focus(&v->s, &v->fi, &v->fj, v->fmat);
-}
-
-void view_focus_from_step(View *v)
-{
-    layout_focus_step(&v->s, &v->fi, &v->fj, &v->frow, &v->fmat);
 }

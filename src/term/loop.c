@@ -61,7 +61,9 @@ View *view_new(const Lesson *l, const ViewOpt *o)
     int t = o->theme ? theme_lookup(o->theme) : -1;
     if (t < 0)
         t = getenv("NO_COLOR") && *getenv("NO_COLOR") ? THEME_MONO : THEME_DARK;
+    v->apply_theme = theme_apply;
     v->theme = theme_apply((ThemeId)t);
+    draw_size(v);
     view_focus_from_step(v);
     return v;
 }
@@ -82,13 +84,14 @@ void view_free(View *v)
 
 bool view_key(View *v, wint_t ch, bool is_code)
 {
+    draw_size(v);
     if (is_code && ch == KEY_RESIZE)
         return true;
     if (is_code && ch == KEY_MOUSE) {
         MEVENT ev;
-        return getmouse(&ev) != OK || !(keys_mouse(v, ev.y, ev.x, ev.bstate) & FLAG_QUIT);
+        return getmouse(&ev) != OK || !(keys_mouse(v, ev.y, ev.x, term_mouse(ev.bstate)) & FLAG_QUIT);
     }
-    return !(keys_handle(v, ch, is_code) & FLAG_QUIT);
+    return !(keys_handle(v, term_key(ch, is_code)) & FLAG_QUIT);
 }
 
 void view_draw(View *v)
@@ -98,7 +101,8 @@ void view_draw(View *v)
 
 bool view_click(View *v, int y, int x)
 {
-    return !(keys_mouse(v, y, x, BUTTON1_PRESSED) & FLAG_QUIT);
+    draw_size(v);
+    return !(keys_mouse(v, y, x, term_mouse(BUTTON1_PRESSED)) & FLAG_QUIT);
 }
 
 void view_keys(View *v, const char *keys)
@@ -123,6 +127,7 @@ static void place_cursor(View *v)
         return;
     }
     char bar[PROMPT_MAX + 64];
+    draw_size(v);
     int x = keys_field(v, bar, sizeof bar);
     curs_set(1);
     move(LINES - 1, x < COLS ? x : COLS - 1);

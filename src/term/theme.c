@@ -19,25 +19,10 @@ static int curses_attr(int pal)
            (pal & PAL_REVERSE ? A_REVERSE : 0);
 }
 
-static const char *names[THEME_COUNT] = {"dark", "light", "mono", "projector"};
-
 static struct {
     ThemeId theme;
     int attr[ROLE_COUNT];
 } cur;
-
-int theme_lookup(const char *name)
-{
-    for (int t = 0; t < THEME_COUNT; t++)
-        if (strcmp(name, names[t]) == 0)
-            return t;
-    return -1;
-}
-
-const char *theme_name(ThemeId t)
-{
-    return names[t];
-}
 
 static PalLook look_of(int r, ThemeId t)
 {

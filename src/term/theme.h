@@ -11,13 +11,8 @@
 
 #include <stdbool.h>
 
+#include "layout/palette.h"
 #include "layout/role.h"
-
-typedef enum { THEME_DARK, THEME_LIGHT, THEME_MONO, THEME_PROJECTOR, THEME_COUNT } ThemeId;
-
-/* Theme by name ("dark", "light", "mono", "projector"); -1 if unknown. */
-int theme_lookup(const char *name);
-const char *theme_name(ThemeId t);
 /* Set up colour pairs for theme t (after initscr). Falls back to mono when
  * the terminal has no colours. Returns the theme actually in use. */
 ThemeId theme_apply(ThemeId t);

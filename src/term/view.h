@@ -1,4 +1,4 @@
-/* view.h - the interactive step-through view (ncursesw).
+/* view.h - the interactive step-through view in a terminal (ncursesw).
  *
  * view_run() owns the terminal from start to end: it checks that stdin and
  * stdout are terminals, sets up curses, runs the key loop and restores the
@@ -29,10 +29,6 @@ int view_run(const Lesson *l, const ViewOpt *o);
 
 /* Is name a theme (dark, light, mono, projector)? */
 bool view_theme_known(const char *name);
-
-/* The normal mode's key bar at a screen width, as the view shows it (for
- * --svg, which paints the view's screen without a terminal). */
-void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len);
 
 /* For tests and the benchmark: curses must already be initialised. */
 View *view_new(const Lesson *l, const ViewOpt *o);

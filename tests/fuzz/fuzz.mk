@@ -6,7 +6,7 @@
 #                                 skipped (recorded for `make test`) without apt-get
 #   make fuzz-regress             replay tests/fuzz/regress/ and the seeds, no fuzzing
 # The targets compile src/core, src/lesson and src/out/render.c (fuzz_view also
-# src/view, tests/screen.c and the embedded lessons) themselves with clang
+# src/ui and src/term, tests/screen.c and the embedded lessons) themselves with clang
 # (-fsanitize=fuzzer,address,undefined) into $(B)/fuzz/; the gcc objects are
 # not used. The corpora live in $(B)/fuzz/corpus-*: seeded on every run from
 # lessons/, tests/bad/, tests/fuzz/actions.txt and a few key scripts, kept
