@@ -1952,6 +1952,8 @@ static void ask_text(const Ctx *c, char *buf, size_t len)
     char name[64], tally[256];
     buf[0] = '\0';
     int k = session_ask_open(s);
+    if (k < 0)
+        k = session_ask_retry(s); /* answered wrong: still asked until retried or revealed */
     if (k >= 0) {
         ask_name(session_ask_at(s, k), name, sizeof name);
         const char *q = text_get(&session_step(s)->question, c->in->lang);
