@@ -39,6 +39,7 @@ typedef struct {
     int lrow;               /* row label to highlight for the band, -1 none */
     bool quoted;            /* the arithmetic quotes its highlighted row/column whole */
     bool all;               /* the arithmetic quotes every cell (a row focus's operand) */
+    bool panel;             /* quoted only by the training panel (W_Q, W_K): gives way to it */
 } Box;
 
 typedef struct {
@@ -218,7 +219,7 @@ static MatId hm(const Session *s, MatId base)
 
 static Box mkbox(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
 {
-    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false, false};
+    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false, false, false};
     return b;
 }
 
@@ -395,6 +396,7 @@ static int board_bands(Ctx *c, Band *b)
         b[0].n = 0;
         Box wq = mkbox(M_WQ, -1, ROLE_ROW, -1, -1, -1), wk = mkbox(M_WK, -1, ROLE_ROW, -1, -1, -1);
         wq.quoted = wk.quoted = true; /* the panel's ∂L/∂W_Q and ∂L/∂W_K: kept on screen */
+        wq.panel = wk.panel = true;   /* ... unless the panel itself needs the rows */
         add(&b[0], wq);
         add(&b[0], wk);
         if (st == STAGE_OUTPUT)
@@ -1871,7 +1873,8 @@ static bool band_needed(const Band *b)
 
 /* Give way, in order, until everything fits: presentation's double rows,
  * the blank lines, the bands the arithmetic quotes nothing from (Q K V at
- * the softmax stage: whole, so they read as left out, in Plan.omitted), the
+ * the softmax stage: whole, so they read as left out, in Plan.omitted), then
+ * those only the training panel names (W_Q and W_K, before its lines), the
  * parts down to their soft floors (narration to two lines, the key bar),
  * presentation's marks row, then the rows no arithmetic quotes
  * (band_heights); past that, the blanks between bands and the parts down
@@ -1892,6 +1895,23 @@ static void budget(Ctx *c, Band *b, int *nb, Budget *g)
         for (int m = k; m + 1 < *nb; m++)
             b[m] = b[m + 1];
         (*nb)--;
+    }
+    /* then W_Q and W_K, shown for the training panel: the panel's own
+     * lines come first (newcomer review 14); a band left empty goes */
+    for (int k = 0; k < *nb && *nb > 1 && !fits(c, b, *nb, g, false); k++) {
+        int n = 0;
+        for (int m = 0; m < b[k].n; m++)
+            if (!b[k].box[m].panel)
+                b[k].box[n++] = b[k].box[m];
+        if (n == b[k].n)
+            continue;
+        b[k].n = n;
+        if (n == 0) {
+            for (int m = k; m + 1 < *nb; m++)
+                b[m] = b[m + 1];
+            (*nb)--;
+        }
+        k--;
     }
     give_way(c, b, *nb, g, false, false);
     if (c->top == 3 && !fits(c, b, *nb, g, false))
@@ -2022,8 +2042,12 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
             if (note && note - raw[k] >= 3)
                 note[-3] = '\0';
         }
-        /* rank 0, before the narration: the chain rule's later lines go first */
-        p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = 0});
+        /* at the softmax stage, whose α the panel carries on, rank 2 with the
+         * arithmetic: the narration (to two lines), the key bar and the trace
+         * give way first (newcomer review 14); later, rank 0: its later lines
+         * go before the narration */
+        int trank = session_stage(c->s) == STAGE_SOFTMAX ? 2 : 0;
+        p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = trank});
         int head = 0; /* the lines of the first: the target and the loss, kept whole */
         for (int k = 0; k < nraw && p->n < 8; k++) {
             p->n += wrap(raw[k], w, train + p->n, 8 - p->n, true, &more);
