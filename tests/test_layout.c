@@ -788,6 +788,61 @@ static void test_training_panel_whole(void **state)
     unload(&c);
 }
 
+/* Newcomer review 27: a custom 8-token lesson at 80x24 (and 100x30), digits
+ * 3 and 4: at every step and every focused cell, every operand the
+ * arithmetic quotes is in a visible cell (check_case); at the output stage
+ * the arithmetic is whole and all eight weights α_i1 .. α_i8 of A's row are
+ * on screen, not A cut to five columns. */
+static void test_eight_tokens(void **state)
+{
+    static const int at[][2] = {{80, 24}, {100, 30}};
+    FILE *f = popen("sh tests/bench/gen_lesson.sh 8 4", "r");
+    assert_non_null(f);
+    static char yaml[1 << 16];
+    size_t len = fread(yaml, 1, sizeof yaml - 1, f);
+    assert_int_equal(pclose(f), 0);
+    yaml[len] = '\0';
+    int cases = 0, output = 0;
+    for (int digits = 3; digits <= 4; digits++) {
+        char *d = strstr(yaml, "digits: ");
+        assert_non_null(d);
+        d[strlen("digits: ")] = (char)('0' + digits);
+        Case c;
+        load(&c, "eight.yaml", yaml, len);
+        for (int step = 0; step < session_steps(&c.s); step++) {
+            session_goto(&c.s, step);
+            assert_int_equal(c.s.step, step);
+            int st = session_stage(&c.s);
+            if (st < STAGE_SCORES)
+                continue;
+            MatId rm = attn_stage_mat(st);
+            for (size_t z = 0; z < sizeof at / sizeof *at; z++)
+                for (int i = 0; i < c.s.cur.m[rm].rows; i++)
+                    for (int j = 0; j < c.s.cur.m[rm].cols; j++) {
+                        view_state(&c, MODE_NORMAL, LANG_EN, at[z][0], at[z][1]);
+                        c.in.fi = i;
+                        c.in.fj = j;
+                        c.in.frow = false;
+                        snprintf(c.where, sizeof c.where, "8 tokens, digits %d, step %d, %dx%d, %s[%d][%d]", digits,
+                                 step + 1, at[z][0], at[z][1], attn_mat_name(rm), i + 1, j + 1);
+                        check_case(&c); /* every operand, when the arithmetic is whole */
+                        const PlanBlock *ab = plan_block(&c.p, BLOCK_ARITH);
+                        if (st == STAGE_OUTPUT && (!ab || ab->cut))
+                            fail_msg("%s: the arithmetic is cut", c.where);
+                        for (int k = 0; st == STAGE_OUTPUT && k < 8; k++) /* the property, said once more */
+                            if (!visible(&c, M_A, i, k))
+                                fail_msg("%s: the arithmetic quotes α%d%d, which is not on screen", c.where, i + 1,
+                                         k + 1);
+                        output += st == STAGE_OUTPUT;
+                        cases++;
+                    }
+        }
+        unload(&c);
+    }
+    assert_int_equal(output, 2 * 2 * 8 * 4);
+    assert_true(cases > output);
+}
+
 /* The bars have one scale at a size: 0.313 is as long in edit mode as in
  * normal mode. */
 static void test_bars_one_scale(void **state)
@@ -1168,6 +1223,7 @@ int main(void)
         cmocka_unit_test(test_change_marks),
         cmocka_unit_test(test_training_panel),
         cmocka_unit_test(test_training_panel_whole),
+        cmocka_unit_test(test_eight_tokens),
         cmocka_unit_test(test_bars_one_scale),
         cmocka_unit_test(test_override_mark_apart),
         cmocka_unit_test(test_very_wide),

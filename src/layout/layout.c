@@ -1174,8 +1174,10 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
         w += b->n - 1;
         gap = 1;
     }
-    /* Still short: boxes nothing is highlighted in leave the band, last first. */
-    for (int k = b->n - 1; k > 0 && total > w; k--)
+    /* Still short: boxes nothing is highlighted in leave the band, last
+     * first; the first too (S beside A and O at the output stage, newcomer
+     * review 27), the next one then labelling the rows. */
+    for (int k = b->n - 1; k >= 0 && b->n > 1 && total > w; k--)
         if (rank[k] <= 1) {
             total -= need[k];
             w += gap;
@@ -1185,6 +1187,13 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
                 rank[m] = rank[m + 1];
             }
             b->n--;
+            if (k == 0 && b->box[0].nolabel) {
+                const Mat *m0 = &c->a->m[b->box[0].id];
+                int more = label_width(c, b->box[0].id, m0, false) - label_width(c, b->box[0].id, m0, true);
+                b->box[0].nolabel = false;
+                need[0] += more;
+                total += more;
+            }
         }
     if (total > w) {
         int any[MAX_BOXES], last[MAX_BOXES];
@@ -1728,6 +1737,8 @@ static void split_bands(Ctx *c, Band *b, int *nb)
                 Box y = x->box[m];
                 if (y.hrow >= 0 && y.hrow_role == ROLE_COL)
                     y.nolabel = false; /* a key's row keeps its own labels when rows scroll */
+                if (quoted == 0)
+                    y.nolabel = false; /* the first labels the rows once the others leave */
                 quoted++;
                 floors += box_floor(c, &y) + 1;
             }
