@@ -843,6 +843,42 @@ static void test_eight_tokens(void **state)
     assert_true(cases > output);
 }
 
+/* Newcomer review 26: presentation at 200x50 puts the bars beside A (within
+ * 10 columns of its right edge), not 120 columns away at the screen's edge;
+ * every softmax step of lesson 1, both languages. */
+static void test_present_bars_beside_a(void **state)
+{
+    Case c;
+    int seen = 0;
+    load_builtin(&c, "lessons/01");
+    for (int step = 0; step < session_steps(&c.s); step++) {
+        session_goto(&c.s, step);
+        session_ask_reveal(&c.s);
+        if (session_stage(&c.s) != STAGE_SOFTMAX)
+            continue;
+        for (int lang = 0; lang < LANG_COUNT; lang++) {
+            i18n_set((Lang)lang, "build/locale");
+            view_state(&c, MODE_PRESENT, (Lang)lang, 200, 50);
+            layout_plan(&c.in, &c.p);
+            const PlanBlock *bars = plan_block(&c.p, BLOCK_BARS);
+            const PlanBox *a = NULL;
+            for (int k = 0; k < c.p.nbox; k++)
+                if (c.p.box[k].id == M_A)
+                    a = &c.p.box[k];
+            assert_non_null(bars);
+            assert_non_null(a);
+            int right = a->x + a->w;
+            if (bars->x < right || bars->x - right > 10)
+                fail_msg("step %d: A ends at column %d, the bars start at %d", step + 1, right, bars->x);
+            assert_true(bars->x + bars->w <= 200);
+            seen++;
+        }
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_true(seen >= 2);
+    unload(&c);
+}
+
 /* The bars have one scale at a size: 0.313 is as long in edit mode as in
  * normal mode. */
 static void test_bars_one_scale(void **state)
@@ -1224,6 +1260,7 @@ int main(void)
         cmocka_unit_test(test_training_panel),
         cmocka_unit_test(test_training_panel_whole),
         cmocka_unit_test(test_eight_tokens),
+        cmocka_unit_test(test_present_bars_beside_a),
         cmocka_unit_test(test_bars_one_scale),
         cmocka_unit_test(test_override_mark_apart),
         cmocka_unit_test(test_very_wide),

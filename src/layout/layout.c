@@ -1125,8 +1125,9 @@ static int squeeze(Band *b, int *need, const int *rank, const int *floor, int to
 }
 
 /* Lay the boxes of a band side by side in the screen's width less `extra`,
- * shrinking the widest first when they do not all fit. */
-static void band(Ctx *c, Band *b, int y, int h, int extra)
+ * shrinking the widest first when they do not all fit. Returns the column
+ * after the last box. */
+static int band(Ctx *c, Band *b, int y, int h, int extra)
 {
     int need[MAX_BOXES], total = 0, w = 0;
     c->rows_cut = (h - c->top) / c->row_step < band_rows(c, b);
@@ -1221,6 +1222,7 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
         x += need[k] + gap;
     }
     c->rows_cut = false;
+    return x - gap;
 }
 
 /* ---- the focused row's weights as bars ----------------------------------- */
@@ -2130,9 +2132,11 @@ static void frame(Ctx *c, char (*lines)[FMT_LINE])
     for (int k = 0; k < nb; k++) {
         int h = rows[k] * c->row_step + c->top, extra = bars_room(c, &bands[k]);
         bool tight = c->gap < BAND_GAP;
-        band(c, &bands[k], y, h, extra);
+        int end = band(c, &bands[k], y, h, extra), bx = c->cols - extra;
+        if (c->in->present && end + BAND_GAP < bx) /* a big screen: the bars beside A, not at the edge (review 26) */
+            bx = end + BAND_GAP;
         if (extra > 0)
-            bars(c, y, c->cols - extra, tight ? extra : extra - 1, h);
+            bars(c, y, bx, tight ? extra : extra - 1, h);
         c->gap = BAND_GAP;
         y += h + g.band_gap;
     }
