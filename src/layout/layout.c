@@ -1978,7 +1978,8 @@ static int lay_part(Ctx *c, Part *p, int y)
 
 /* The exercise line: the open question (in the step's question: words,
  * their templates filled in, when it has them) and how to answer it; on
- * the lesson's last step the tally. "" when neither. */
+ * the lesson's last step the tally, except on a slide (newcomer review
+ * 28). "" when neither. */
 static void ask_text(const Ctx *c, char *buf, size_t len)
 {
     const Session *s = c->s;
@@ -2000,7 +2001,7 @@ static void ask_text(const Ctx *c, char *buf, size_t len)
         free(safe);
         free(words);
     }
-    if (s->step == session_steps(s) - 1) {
+    if (s->step == session_steps(s) - 1 && !c->in->slide) {
         session_ask_tally(s, tally, sizeof tally);
         if (tally[0])
             snprintf(buf + strlen(buf), len - strlen(buf), _("%sYour answers: %s."), buf[0] ? "  " : "", tally);
