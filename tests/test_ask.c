@@ -396,6 +396,29 @@ static void test_zh(void **state)
     i18n_set(LANG_EN, NULL);
 }
 
+/* Lesson-author review L8: at a question step the effect trace shows the
+ * value before the step's change (it was on screen a step earlier); only
+ * the asked value after it is "?". Lesson 9, step 5 asks A[1][3] after
+ * nine gradient steps. */
+static void test_trace_before(void **state)
+{
+    (void)state;
+    Fix *f = builtin("09-", 4);
+    FmtOpt fo = {3, false, false};
+    char line[FMT_LINE];
+    assert_true(session_next(&f->s));
+    assert_int_equal(session_ask_open(&f->s), 0);
+    assert_true(session_trace_line(&f->s, 0, 2, &fo, line, sizeof line));
+    assert_string_equal(line, "Wq₁ changed ⇒ q₁₁ 0.073 → −0.066 ⇒ s₁₃ 0.156 → 2.649 ⇒ α₁₃ 0.387 → ?");
+    assert_int_equal(session_ask_answer(&f->s, "0.5", false, line, sizeof line), GRADE_WRONG);
+    session_trace_line(&f->s, 0, 2, &fo, line, sizeof line); /* answered wrong: still ? */
+    assert_non_null(strstr(line, "α₁₃ 0.387 → ?"));
+    session_ask_reveal(&f->s);
+    session_trace_line(&f->s, 0, 2, &fo, line, sizeof line);
+    assert_non_null(strstr(line, "α₁₃ 0.387 → 0.959"));
+    lessonfix_close(f);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8"); /* gettext translates only under a real locale */
@@ -409,6 +432,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_explain_hidden, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_zh, setup, lessonfix_teardown),
         cmocka_unit_test(test_hidden_everywhere),
+        cmocka_unit_test(test_trace_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -481,14 +481,18 @@ static const char *shown(const Session *s, MatId m, int i, int j, double v, cons
     return fmt_num(v, fo, buf, len);
 }
 
-/* "α₁₁ 0.313 → 0.873" into buf. */
+/* "α₁₁ 0.313 → 0.873" into buf. While the cell is asked only the after
+ * value is "?": the before value was on screen a step earlier (lesson
+ * review L8), unless it prints as the answer does. */
 static void put_change(const Session *s, MatId m, int i, int j, double before, double after, const FmtOpt *fo,
                        char *buf, size_t len)
 {
-    char name[48], b[64], a[64];
+    char name[48], b[64], a[64], truth[64];
+    const char *bs = fmt_num(before, fo, b, sizeof b), *as = shown(s, m, i, j, after, fo, a, sizeof a);
+    if (strcmp(as, "?") == 0 && strcmp(bs, fmt_num(after, fo, truth, sizeof truth)) == 0)
+        bs = "?";
     effect_cell_name(m, i, j, fo, name, sizeof name);
-    snprintf(buf, len, "%s %s %s %s", name, shown(s, m, i, j, before, fo, b, sizeof b), fo->ascii ? "->" : "→",
-             shown(s, m, i, j, after, fo, a, sizeof a));
+    snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
 }
 
 /* The row of s->before holding the token of row r now (a swap moves
