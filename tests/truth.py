@@ -896,7 +896,7 @@ def check_dumps(path, fails):
                         continue
                     name = None
                     st = line.strip()
-                    if re.match(r"^(?:expect|do|options|effect|ask|预期|效果|选项|提问)\s*[:：]", st):
+                    if re.match(r"^(?:expect|do|options|effect|ask|question|预期|效果|选项|提问|问题)\s*[:：]", st):
                         continue
                     if line.startswith("            ") and arith:
                         arith.append(st)            # the training panel's lines
