@@ -11,6 +11,7 @@
 #include "lesson/i18n.h"
 #include "lesson/live.h"
 #include "lesson/session.h"
+#include "lesson/template.h"
 #include "lesson/train.h"
 
 /* Print lesson text safely: control characters become visible stand-ins. */
@@ -254,6 +255,19 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     if (say && *say)
         put_wrapped(out, say, o->ascii, 76);
     free(say);
+    const char *question = st->nask > 0 ? text_get(&st->question, o->lang) : "";
+    if (*question) { /* the question's own words, as the view's question line has them (asked cells "?") */
+        TplOpt to = {l->digits, o->ascii, session_ask_hidden_cb, s, o->lang};
+        char *words = template_expand_dup(question, &s->cur, l, &to);
+        char *prose = words ? fmt_prose(words, o->ascii) : NULL;
+        if (prose && *prose) {
+            fprintf(out, "  %s ", _("question:"));
+            put_text(out, prose, o->ascii);
+            fputc('\n', out);
+        }
+        free(prose);
+        free(words);
+    }
     for (int k = 0; k < st->nask; k++) {
         char name[32], vals[FMT_LINE];
         ask_name(&st->ask[k], name, sizeof name);

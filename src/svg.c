@@ -368,7 +368,7 @@ int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
     LayoutIn in = {
         .s = &s, .lang = o->lang, .ascii = o->ascii, .mono = theme == THEME_MONO, .present = o->present,
         .mode = LAYOUT_NORMAL, .fi = fi, .fj = fj, .frow = frow, .fmat = fmat, .msg = "", .msg_role = ROLE_NORMAL,
-        .keybar = bar, .field = false, .cols = o->cols, .rows = o->rows, .title_card = o->card,
+        .keybar = bar, .field = false, .cols = o->cols, .rows = o->rows, .title_card = o->card, .slide = true,
     };
     Plan p;
     plan_init(&p);

@@ -269,6 +269,16 @@ if "$BIN" --dump tests/live/templates-asks.yaml >"$T/out" 2>&1 && cmp -s tests/l
 else
     failn=$((failn + 1)); echo "FAIL: --dump of tests/live/templates-asks.yaml differs:"; diff tests/live/templates-asks.dump "$T/out" | head -20
 fi
+# The question's own words above its ask line (step 7 of lesson 1), in both
+# languages; asked cells in them read "?" as on screen.
+if "$BIN" --dump 1 | grep -A1 -x '  question: What is score₁₂ = q₁·k₂, 我.s query dotted with love.s key?' |
+       grep -qx '  ask: S\[1\]\[2\] = ?   answer: 0.006' &&
+   "$BIN" --lang zh --dump 1 | grep -A1 -x '  问题： softmax 之后，“我”（第 1 行）的注意力权重是多少？' |
+       grep -qx '  提问： A\[1\] = ?   答案： 0.313, 0.337, 0.350'; then
+    pass=$((pass + 1)); echo "ok: --dump prints each ask's question above it"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump 1 has no question: line above an ask line"
+fi
 # Masks, temperature, positions (lessons 06 and 07): the arithmetic says what
 # the mask leaves out and shows P's formula; --json writes null where S is masked.
 has() { # has NAME PATTERN ARGS...: the output of qkvtutor ARGS holds the fixed string PATTERN

@@ -39,6 +39,7 @@ typedef struct {
     int lrow;               /* row label to highlight for the band, -1 none */
     bool quoted;            /* the arithmetic quotes its highlighted row/column whole */
     bool all;               /* the arithmetic quotes every cell (a row focus's operand) */
+    bool panel;             /* quoted only by the training panel (W_Q, W_K): gives way to it */
 } Box;
 
 typedef struct {
@@ -218,7 +219,7 @@ static MatId hm(const Session *s, MatId base)
 
 static Box mkbox(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
 {
-    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false, false};
+    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false, false, false};
     return b;
 }
 
@@ -395,6 +396,7 @@ static int board_bands(Ctx *c, Band *b)
         b[0].n = 0;
         Box wq = mkbox(M_WQ, -1, ROLE_ROW, -1, -1, -1), wk = mkbox(M_WK, -1, ROLE_ROW, -1, -1, -1);
         wq.quoted = wk.quoted = true; /* the panel's ∂L/∂W_Q and ∂L/∂W_K: kept on screen */
+        wq.panel = wk.panel = true;   /* ... unless the panel itself needs the rows */
         add(&b[0], wq);
         add(&b[0], wk);
         if (st == STAGE_OUTPUT)
@@ -1123,8 +1125,9 @@ static int squeeze(Band *b, int *need, const int *rank, const int *floor, int to
 }
 
 /* Lay the boxes of a band side by side in the screen's width less `extra`,
- * shrinking the widest first when they do not all fit. */
-static void band(Ctx *c, Band *b, int y, int h, int extra)
+ * shrinking the widest first when they do not all fit. Returns the column
+ * after the last box. */
+static int band(Ctx *c, Band *b, int y, int h, int extra)
 {
     int need[MAX_BOXES], total = 0, w = 0;
     c->rows_cut = (h - c->top) / c->row_step < band_rows(c, b);
@@ -1172,8 +1175,10 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
         w += b->n - 1;
         gap = 1;
     }
-    /* Still short: boxes nothing is highlighted in leave the band, last first. */
-    for (int k = b->n - 1; k > 0 && total > w; k--)
+    /* Still short: boxes nothing is highlighted in leave the band, last
+     * first; the first too (S beside A and O at the output stage, newcomer
+     * review 27), the next one then labelling the rows. */
+    for (int k = b->n - 1; k >= 0 && b->n > 1 && total > w; k--)
         if (rank[k] <= 1) {
             total -= need[k];
             w += gap;
@@ -1183,6 +1188,13 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
                 rank[m] = rank[m + 1];
             }
             b->n--;
+            if (k == 0 && b->box[0].nolabel) {
+                const Mat *m0 = &c->a->m[b->box[0].id];
+                int more = label_width(c, b->box[0].id, m0, false) - label_width(c, b->box[0].id, m0, true);
+                b->box[0].nolabel = false;
+                need[0] += more;
+                total += more;
+            }
         }
     if (total > w) {
         int any[MAX_BOXES], last[MAX_BOXES];
@@ -1210,6 +1222,7 @@ static void band(Ctx *c, Band *b, int y, int h, int extra)
         x += need[k] + gap;
     }
     c->rows_cut = false;
+    return x - gap;
 }
 
 /* ---- the focused row's weights as bars ----------------------------------- */
@@ -1748,6 +1761,8 @@ static void split_bands(Ctx *c, Band *b, int *nb)
                 Box y = x->box[m];
                 if (y.hrow >= 0 && y.hrow_role == ROLE_COL)
                     y.nolabel = false; /* a key's row keeps its own labels when rows scroll */
+                if (quoted == 0)
+                    y.nolabel = false; /* the first labels the rows once the others leave */
                 quoted++;
                 floors += box_floor(c, &y) + 1;
             }
@@ -1893,7 +1908,8 @@ static bool band_needed(const Band *b)
 
 /* Give way, in order, until everything fits: presentation's double rows,
  * the blank lines, the bands the arithmetic quotes nothing from (Q K V at
- * the softmax stage: whole, so they read as left out, in Plan.omitted), the
+ * the softmax stage: whole, so they read as left out, in Plan.omitted), then
+ * those only the training panel names (W_Q and W_K, before its lines), the
  * parts down to their soft floors (narration to two lines, the key bar),
  * presentation's marks row, then the rows no arithmetic quotes
  * (band_heights); past that, the blanks between bands and the parts down
@@ -1914,6 +1930,23 @@ static void budget(Ctx *c, Band *b, int *nb, Budget *g)
         for (int m = k; m + 1 < *nb; m++)
             b[m] = b[m + 1];
         (*nb)--;
+    }
+    /* then W_Q and W_K, shown for the training panel: the panel's own
+     * lines come first (newcomer review 14); a band left empty goes */
+    for (int k = 0; k < *nb && *nb > 1 && !fits(c, b, *nb, g, false); k++) {
+        int n = 0;
+        for (int m = 0; m < b[k].n; m++)
+            if (!b[k].box[m].panel)
+                b[k].box[n++] = b[k].box[m];
+        if (n == b[k].n)
+            continue;
+        b[k].n = n;
+        if (n == 0) {
+            for (int m = k; m + 1 < *nb; m++)
+                b[m] = b[m + 1];
+            (*nb)--;
+        }
+        k--;
     }
     give_way(c, b, *nb, g, false, false);
     if (c->top == 3 && !fits(c, b, *nb, g, false))
@@ -1967,13 +2000,16 @@ static int lay_part(Ctx *c, Part *p, int y)
 
 /* The exercise line: the open question (in the step's question: words,
  * their templates filled in, when it has them) and how to answer it; on
- * the lesson's last step the tally. "" when neither. */
+ * the lesson's last step the tally, except on a slide (newcomer review
+ * 28). "" when neither. */
 static void ask_text(const Ctx *c, char *buf, size_t len)
 {
     const Session *s = c->s;
     char name[64], tally[256];
     buf[0] = '\0';
     int k = session_ask_open(s);
+    if (k < 0)
+        k = session_ask_retry(s); /* answered wrong: still asked until retried or revealed */
     if (k >= 0) {
         ask_name(session_ask_at(s, k), name, sizeof name);
         const char *q = text_get(&session_step(s)->question, c->in->lang);
@@ -1987,7 +2023,7 @@ static void ask_text(const Ctx *c, char *buf, size_t len)
         free(safe);
         free(words);
     }
-    if (s->step == session_steps(s) - 1) {
+    if (s->step == session_steps(s) - 1 && !c->in->slide) {
         session_ask_tally(s, tally, sizeof tally);
         if (tally[0])
             snprintf(buf + strlen(buf), len - strlen(buf), _("%sYour answers: %s."), buf[0] ? "  " : "", tally);
@@ -2042,8 +2078,12 @@ static void parts(Ctx *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE
             if (note && note - raw[k] >= 3)
                 note[-3] = '\0';
         }
-        /* rank 0, before the narration: the chain rule's later lines go first */
-        p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = 0});
+        /* at the softmax stage, whose α the panel carries on, rank 2 with the
+         * arithmetic: the narration (to two lines), the key bar and the trace
+         * give way first (newcomer review 14); later, rank 0: its later lines
+         * go before the narration */
+        int trank = session_stage(c->s) == STAGE_SOFTMAX ? 2 : 0;
+        p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = trank});
         int head = 0; /* the lines of the first: the target and the loss, kept whole */
         for (int k = 0; k < nraw && p->n < 8; k++) {
             p->n += wrap(raw[k], w, train + p->n, 8 - p->n, true, &more);
@@ -2115,9 +2155,11 @@ static void frame(Ctx *c, char (*lines)[FMT_LINE])
     for (int k = 0; k < nb; k++) {
         int h = rows[k] * c->row_step + c->top, extra = bars_room(c, &bands[k]);
         bool tight = c->gap < BAND_GAP;
-        band(c, &bands[k], y, h, extra);
+        int end = band(c, &bands[k], y, h, extra), bx = c->cols - extra;
+        if (c->in->present && end + BAND_GAP < bx) /* a big screen: the bars beside A, not at the edge (review 26) */
+            bx = end + BAND_GAP;
         if (extra > 0)
-            bars(c, y, c->cols - extra, tight ? extra : extra - 1, h);
+            bars(c, y, bx, tight ? extra : extra - 1, h);
         c->gap = BAND_GAP;
         y += h + g.band_gap;
     }

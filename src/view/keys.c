@@ -153,8 +153,8 @@ static void reveal(View *v);
 
 static int req_next(View *v, wint_t ch)
 {
-    if (session_ask_open(&v->s) >= 0) {
-        reveal(v); /* an open question: next reveals it, and stays */
+    if (session_ask_open(&v->s) >= 0 || session_ask_retry(&v->s) >= 0) {
+        reveal(v); /* an open question (or one answered wrong): next reveals it, and stays */
         return FLAG_REDRAW;
     }
     if (!session_next(&v->s))
@@ -776,15 +776,16 @@ static int req_answer(View *v, wint_t ch)
     return FLAG_REDRAW;
 }
 
-/* Next at an open question reveals every open ask of the step, and says
- * the values: "Revealed: S[1][2] = 0.006. Space goes on." */
+/* Next at an open question reveals every open ask of the step (and every
+ * one answered wrong), and says the values: "Revealed: S[1][2] = 0.006.
+ * Space goes on." */
 static void reveal(View *v)
 {
     char list[sizeof v->msg / 2] = "", name[32], vals[96], msg[sizeof v->msg];
     FmtOpt fo = {v->lesson->digits, v->ascii, false};
     const Ask *last = NULL;
     for (int k = 0; k < session_ask_count(&v->s); k++)
-        if (session_ask_state(&v->s, k) == ASK_OPEN) {
+        if (session_ask_state(&v->s, k) == ASK_OPEN || session_ask_state(&v->s, k) == ASK_WRONG) {
             last = session_ask_at(&v->s, k);
             ask_name(last, name, sizeof name);
             ask_values(last, &v->s.cur, &fo, vals, sizeof vals);
@@ -797,9 +798,10 @@ static void reveal(View *v)
     say_msg(v, ROLE_HINT, msg);
 }
 
-/* Enter grades the answer: ✓ or ✗ with the true value; the cell shows its
- * number again and the arithmetic works it out. An answer that cannot be
- * read keeps the field open and says why. */
+/* Enter grades the answer: ✓ with the value (the cell shows its number
+ * again and the arithmetic works it out), or ✗ with the student's answer
+ * and no true value (the cell stays "?": type again, or Space reveals). An
+ * answer that cannot be read keeps the field open and says why. */
 static int answer_enter(View *v)
 {
     char msg[sizeof v->msg];
@@ -1285,7 +1287,7 @@ void keys_bar(const View *v, char *buf, size_t len)
         snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
-    view_keybar(v->ascii, session_ask_open(&v->s) >= 0, COLS, buf, len);
+    view_keybar(v->ascii, session_ask_open(&v->s) >= 0 || session_ask_retry(&v->s) >= 0, COLS, buf, len);
 }
 
 void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len)
