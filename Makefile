@@ -30,12 +30,12 @@ CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
 LAYOUT_SRC = $(wildcard src/layout/*.c)
 VIEW_SRC   = $(wildcard src/view/*.c)
-MAIN_SRC   = src/main.c src/render.c src/svg.c src/worksheet.c src/classset.c
+MAIN_SRC   = src/main.c src/render.c src/svg.c src/slides.c src/worksheet.c src/classset.c
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit truth keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet worksheet-print install-check e2e \
+.PHONY: all deps run test unit truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
         asan golden pot clean install uninstall bench fuzz screenshots deb
 
 all: deps $(B)/qkvtutor $(MO)
@@ -214,6 +214,15 @@ svg: $(B)/qkvtutor $(B)/tests/svg_screen $(MO)
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 PYTHON=$(PYTHON) sh tests/svg.sh $(B)/qkvtutor $(B)/tests/svg_screen $(B)/locale
 
+# --slides: a deck per built-in lesson in en and zh (a slide per step and per
+# reveal, valid XML, listed by index.html, no key bar or tally without
+# --chrome), and index.html stepping in headless chromium when it is
+# installed (tests/slides.sh).
+slides: $(B)/qkvtutor $(MO)
+	@sh tests/need.sh slides "libxml2-utils python3-yaml" sh -c 'command -v xmllint && $(PYTHON) -c "import yaml"'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 PYTHON=$(PYTHON) sh tests/slides.sh $(B)/qkvtutor
+
 # The Debian package: built, its file list and control checked, lintian clean
 # (tests/deb.sh). dpkg-dev and lintian are installed when missing; without
 # apt-get the suite is skipped when dpkg-dev is missing, and runs without
@@ -269,7 +278,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit truth keys-doc check-lessons bad-lessons cli svg numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = unit truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \

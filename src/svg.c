@@ -340,11 +340,43 @@ bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const ch
 
 /* ---- the step's screen ------------------------------------------------------------------ */
 
-int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
+int svg_theme(const SvgOpt *o)
 {
     int theme = o->theme ? theme_lookup(o->theme) : -1;
     if (theme < 0)
         theme = getenv("NO_COLOR") && *getenv("NO_COLOR") ? THEME_MONO : THEME_DARK;
+    return theme;
+}
+
+void svg_focus_step(Session *s, SvgFocus *f)
+{
+    layout_focus_step(s, &f->fi, &f->fj, &f->frow, &f->fmat);
+    layout_clamp_focus(s, &f->fi, &f->fj, f->fmat);
+}
+
+bool svg_frame(FILE *out, const Session *s, const SvgOpt *o, const SvgFocus *f, const char *msg, bool chrome,
+               const char *name)
+{
+    int theme = svg_theme(o);
+    char bar[1024];
+    if (chrome)
+        view_keybar(o->ascii, session_ask_open(s) >= 0, o->cols, bar, sizeof bar);
+    LayoutIn in = {
+        .s = s, .lang = o->lang, .ascii = o->ascii, .mono = theme == THEME_MONO, .present = o->present,
+        .mode = LAYOUT_NORMAL, .fi = f->fi, .fj = f->fj, .frow = f->frow, .fmat = f->fmat, .msg = msg ? msg : "",
+        .msg_role = ROLE_HINT, .keybar = chrome ? bar : NULL, .field = false, .cols = o->cols, .rows = o->rows,
+        .slide = !chrome,
+    };
+    Plan p;
+    plan_init(&p);
+    layout_plan(&in, &p);
+    bool ok = !p.oom && svg_paint(out, &p, o->cols, o->rows, theme, name);
+    plan_free(&p);
+    return ok;
+}
+
+int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
+{
     /* Step from the first step with "next", as a class goes through it. */
     Lesson from_first = *l;
     from_first.start = 0;
@@ -354,29 +386,14 @@ int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
         return 2;
     }
-    int fi = 0, fj = 0;
-    bool frow = false;
-    MatId fmat = M_Q;
-    layout_focus_step(&s, &fi, &fj, &frow, &fmat);
-    layout_clamp_focus(&s, &fi, &fj, fmat);
-    while (s.step < at - 1 && (session_ask_reveal(&s), session_next(&s))) { /* next reveals a question first */
-        layout_focus_step(&s, &fi, &fj, &frow, &fmat);
-        layout_clamp_focus(&s, &fi, &fj, fmat);
-    }
-    char bar[1024], title[512], name[600];
-    view_keybar(o->ascii, session_ask_open(&s) >= 0, o->cols, bar, sizeof bar);
-    LayoutIn in = {
-        .s = &s, .lang = o->lang, .ascii = o->ascii, .mono = theme == THEME_MONO, .present = o->present,
-        .mode = LAYOUT_NORMAL, .fi = fi, .fj = fj, .frow = frow, .fmat = fmat, .msg = "", .msg_role = ROLE_NORMAL,
-        .keybar = bar, .field = false, .cols = o->cols, .rows = o->rows,
-    };
-    Plan p;
-    plan_init(&p);
-    layout_plan(&in, &p);
+    SvgFocus f = {0, 0, false, M_Q};
+    svg_focus_step(&s, &f);
+    while (s.step < at - 1 && (session_ask_reveal(&s), session_next(&s))) /* next reveals a question first */
+        svg_focus_step(&s, &f);
+    char title[512], name[600];
     text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
     snprintf(name, sizeof name, "qkvtutor: %s (%d/%d)", title, at, l->nsteps);
-    bool ok = !p.oom && svg_paint(out, &p, o->cols, o->rows, theme, name);
-    plan_free(&p);
+    bool ok = svg_frame(out, &s, o, &f, "", true, name);
     session_free(&s);
     if (!ok) {
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));

@@ -1958,14 +1958,18 @@ static void ask_text(const Ctx *c, char *buf, size_t len)
         TplOpt o = {c->l->digits, c->in->ascii, session_ask_hidden_cb, s, c->in->lang};
         char *words = *q ? template_expand_dup(q, &s->cur, c->l, &o) : NULL;
         char *safe = words ? fmt_prose(words, c->in->ascii) : NULL;
-        if (safe && *safe)
+        if (c->in->slide && safe && *safe) /* a class sees the question; how to answer is the terminal's */
+            snprintf(buf, len, "? %s %s", safe, name);
+        else if (c->in->slide)
+            snprintf(buf, len, "? %s", name);
+        else if (safe && *safe)
             snprintf(buf, len, _("? %s %s: type your answer, Enter grades it; Space reveals it."), safe, name);
         else
             snprintf(buf, len, _("? %s: type your answer, Enter grades it; Space reveals it."), name);
         free(safe);
         free(words);
     }
-    if (s->step == session_steps(s) - 1) {
+    if (s->step == session_steps(s) - 1 && !c->in->slide) { /* a slide shows no student's tally */
         session_ask_tally(s, tally, sizeof tally);
         if (tally[0])
             snprintf(buf + strlen(buf), len - strlen(buf), _("%sYour answers: %s."), buf[0] ? "  " : "", tally);

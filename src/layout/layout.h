@@ -45,6 +45,7 @@ typedef struct {
     const char *keybar;      /* the key bar's text (or the open field), NULL: none */
     bool field;              /* the key bar holds a text field: it never gives way */
     int cols, rows;
+    bool slide;              /* a slide (--slides): the question without how to answer it, no tally */
 } LayoutIn;
 
 /* A run of text: already sanitised UTF-8, w display columns from (y, x). */
