@@ -59,7 +59,7 @@ check "variants: with random weights" 2 "$T/r.yaml:14:1: variants goes with writ
 
 # --class: a class set into --out DIR (tests/worksheet_print.sh prints one)
 check "--class without --out" 2 'qkvtutor: --class needs --out DIR, the folder to write into; see qkvtutor --help' --class 3 1
-check "--out without --class" 2 'qkvtutor: --out goes with --class; see qkvtutor --help' --out "$T/x" 1
+check "--out without --class" 2 'qkvtutor: --out goes with --class or --slides; see qkvtutor --help' --out "$T/x" 1
 check "--class 0" 2 'qkvtutor: --class takes a number of students from 1 to 99, not "0"; see qkvtutor --help' --class 0 --out "$T/x" 1
 check "--format doc" 2 'qkvtutor: --format takes md, html or pdf, not "doc"; see qkvtutor --help' --class 2 --out "$T/x" --format doc 1
 check "--paper with md" 2 'qkvtutor: --paper goes with --class and --format html or pdf; see qkvtutor --help' --class 2 --out "$T/x" --paper letter 1
@@ -108,7 +108,7 @@ check "--size leading zeros" 2 'qkvtutor: --size 080x017 is below the smallest s
 check "--size malformed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100*30"; see qkvtutor --help' --svg --size '100*30' 1
 check "--size half" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100x"; see qkvtutor --help' --svg --size 100x 1
 check "--size signed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "-80x24"; see qkvtutor --help' --svg --size=-80x24 1
-check "--size without --svg" 2 'qkvtutor: --size goes with --svg; see qkvtutor --help' --size 80x24 --dump 1
+check "--size without --svg" 2 'qkvtutor: --size goes with --svg or --slides; see qkvtutor --help' --size 80x24 --dump 1
 check "--svg smallest" 0 '' --svg --size 60x18 1
 if [ -w /dev/full ]; then
     "$BIN" --svg 1 >/dev/full 2>"$T/err"; st=$?

@@ -11,7 +11,10 @@
 #    lesson 1 at every step at 80x24, and at 60x18, 132x40 and 200x60 at
 #    a few steps; mono and presentation mode too.
 # 3. The picture's size and colours: the dark theme's black background and
-#    the focused cell's yellow, mono's white background.
+#    the focused cell's yellow, mono's white background; the projector's
+#    lowest heat shade is not navy (#00005f, black on a projector); a change
+#    mark (▲ ▼) takes its number's background.
+# 4. In mono no heat shade covers a digit (tests/svg_shade.py).
 # xmllint and python3 come from tests/need.sh (libxml2-utils, python3).
 BIN=${1:?usage: tests/svg.sh BINARY SCREEN LOCALEDIR}
 SCREEN=${2:?usage: tests/svg.sh BINARY SCREEN LOCALEDIR}
@@ -123,6 +126,21 @@ fi
 # 2. the text equals the terminal's
 "$PY" "$DIR/svg_grid.py" "$T/list" || fail=1
 
+# 4. mono: every lesson at every step, 100x30 and 60x18, in en; the shades
+#    are rectangles clear of the digits (tests/svg_shade.py)
+mkdir -p "$T/mono"
+for f in lessons/*.yaml; do
+    s=$(steps "$f")
+    k=1
+    while [ "$k" -le "$s" ]; do
+        for size in 100x30 60x18; do
+            "$BIN" --svg --at "$k" --size "$size" --theme mono "$f" >"$T/mono/$(basename "$f" .yaml)-$k-$size.svg" || fail=1
+        done
+        k=$((k + 1))
+    done
+done
+"$PY" "$DIR/svg_shade.py" "$T"/mono/*.svg || fail=1
+
 # 3. size and colours
 "$BIN" --svg --at 7 1 >"$T/dark.svg" && "$BIN" --svg --at 7 --theme mono --size 80x24 1 >"$T/mono.svg" || fail=1
 grep -q 'width="1000" height="720" viewBox="0 0 1000 720"' "$T/dark.svg" &&
@@ -146,5 +164,12 @@ done
     { echo "FAIL: the view's last step of $L1 has no tally"; fail=1; }
 echo "svg: $(wc -l <"$T/tallied") last steps with a tally in the view, none on the slide"
 
+# lesson 1 step 7 shades S; lesson 3 step 7 marks S's changes on the focus row
+"$BIN" --svg --at 7 --theme projector 1 >"$T/proj.svg" && "$BIN" --svg --at 7 3 >"$T/marks.svg" || fail=1
+grep -q 'fill="#5f5f87"/>' "$T/proj.svg" && ! grep -q 'fill="#00005f"/>' "$T/proj.svg" ||
+    { echo "FAIL: the projector's lowest heat shade is not #5f5f87"; fail=1; }
+# the focus row (y 264) is blue from its label to its last number: one rectangle, the marks inside it
+grep -q '<rect x="10" y="264" width="310" height="24" fill="#0000ee"/>' "$T/marks.svg" ||
+    { echo "FAIL: lesson 3 step 7: the change marks split the focus row's background"; fail=1; }
 [ "$fail" = 0 ] && echo "svg: ok"
 exit "$fail"

@@ -1248,6 +1248,63 @@ static void test_small_softmax(void **state)
     unload(&c);
 }
 
+/* An arithmetic line shortened to fit (its block cut) ends in " …" at a
+ * term boundary, never inside a number (classroom review 9: "= 1.69 …" for
+ * 1.697): what it shows, without the " …", is followed by a blank or the
+ * end in the arithmetic the session writes. Every built-in lesson and
+ * step, normal and presentation mode, en and zh, at 60x18 and 80x24. */
+static void test_arith_cut_at_terms(void **state)
+{
+    static const int small[][2] = {{60, 18}, {80, 24}};
+    int cut = 0;
+    for (int e = 0; e < embedded_count; e++) {
+        Case c;
+        load(&c, embedded_lessons[e].name, embedded_lessons[e].data, embedded_lessons[e].len);
+        for (int step = 0; step < session_steps(&c.s); step++) {
+            session_goto(&c.s, step);
+            for (int m = 0; m < MODE_COUNT; m++)
+                for (int lg = 0; lg < 2 && m != MODE_EDIT; lg++)
+                    for (int z = 0; z < 2; z++) {
+                        Lang lang = lg ? LANG_ZH : LANG_EN;
+                        i18n_set(lang, "build/locale");
+                        view_state(&c, (GridMode)m, lang, small[z][0], small[z][1]);
+                        layout_plan(&c.in, &c.p);
+                        const PlanBlock *b = plan_block(&c.p, BLOCK_ARITH);
+                        if (!b || !b->cut || b->h < 1)
+                            continue;
+                        char shown[FMT_LINE * 2], raw[FMT_MAX_LINES][FMT_LINE];
+                        row_text(&c.p, b->y + b->h - 1, b->x, b->x + b->w, shown, sizeof shown);
+                        size_t n = strlen(shown);
+                        while (n > 0 && shown[n - 1] == ' ')
+                            n--;
+                        if (n < strlen(" …") || strncmp(shown + n - strlen(" …"), " …", strlen(" …")) != 0)
+                            fail_msg("%s step %d %s %s %dx%d: a cut arithmetic line does not end in \" …\": %s",
+                                     c.l.file, step + 1, mode_name[m], lg ? "zh" : "en", small[z][0], small[z][1],
+                                     shown);
+                        n -= strlen(" …");
+                        shown[n] = '\0';
+                        const char *from = shown;
+                        while (*from == ' ')
+                            from++;
+                        FmtOpt fo = {c.l.digits, false, false};
+                        int nraw = layout_arith(&c.s, c.p.xmat, c.p.xi, c.p.xj, c.in.frow, &fo, raw, FMT_MAX_LINES);
+                        bool ok = false;
+                        for (int k = 0; k < nraw && !ok; k++)
+                            for (const char *at = strstr(raw[k], from); at && !ok; at = strstr(at + 1, from))
+                                ok = at[strlen(from)] == ' ' || at[strlen(from)] == '\0';
+                        if (!ok)
+                            fail_msg("%s step %d %s %s %dx%d: the arithmetic is cut inside a term: \"%s …\" (%s)",
+                                     c.l.file, step + 1, mode_name[m], lg ? "zh" : "en", small[z][0], small[z][1],
+                                     from, nraw ? raw[0] : "");
+                        cut++;
+                    }
+        }
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_true(cut > 10); /* the small screens do cut arithmetic: the test saw some */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1274,6 +1331,7 @@ int main(void)
         cmocka_unit_test(test_narration_fits),
         cmocka_unit_test(test_hit),
         cmocka_unit_test(test_small_softmax),
+        cmocka_unit_test(test_arith_cut_at_terms),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1406,12 +1406,52 @@ static int bars_room(Ctx *c, Band *b)
 
 /* ---- text ------------------------------------------------------------------ */
 
-/* Cut line (safe text, FMT_LINE bytes) to w columns, ending in " …". */
-static void ellipsize(const Ctx *c, char *line, int w)
+/* Is byte b part of a number or a word (digits, letters, the point)? */
+static bool wordish(unsigned char b)
+{
+    return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '.' || b == '_';
+}
+
+/* Cut line (safe text, FMT_LINE bytes) to w columns, ending in " …",
+ * never inside a number or a word. Arithmetic (terms) is cut at a space
+ * between its terms, and an operator left dangling at the end (+ − × ÷ · =
+ * , ;) goes with what was cut: "= (1.210)(0.510) + (0.900)(1.200) …", not
+ * "= 1.69 …". Text without a space to cut at in reach (Chinese) is cut
+ * between characters, but still not inside a number. */
+static void ellipsize(const Ctx *c, char *line, int w, bool terms)
 {
     const char *more = sym(c, " …", " ...");
     int room = w - text_width(more);
-    snprintf(line + text_fit(line, room > 0 ? room : 0), 8, "%s", more);
+    size_t cut = text_fit(line, room > 0 ? room : 0), full = strlen(line);
+    if (cut < full) {
+        size_t k = cut;
+        if (terms)
+            while (k > 0 && line[k] != ' ')
+                k--;
+        else {
+            while (k > 0 && wordish((unsigned char)line[k]) && wordish((unsigned char)line[k - 1]))
+                k--;
+            if (line[k] >= '0' && line[k] <= '9') /* a sign belongs to its number */
+                k = k >= 3 && strncmp(line + k - 3, "−", 3) == 0 ? k - 3 : k >= 1 && line[k - 1] == '-' ? k - 1 : k;
+        }
+        if (k > 0)
+            cut = k;
+    }
+    static const char *const dangling[] = {"+", "−", "-", "×", "÷", "·", "=", "*", "/", ",", ";", "→", "⇒"};
+    for (bool again = true; again && cut > 0;) {
+        while (cut > 0 && line[cut - 1] == ' ')
+            cut--;
+        again = false;
+        for (size_t d = 0; terms && d < sizeof dangling / sizeof *dangling; d++) {
+            size_t n = strlen(dangling[d]);
+            if (cut > n && strncmp(line + cut - n, dangling[d], n) == 0 && line[cut - n - 1] == ' ') {
+                cut -= n;
+                again = true;
+                break;
+            }
+        }
+    }
+    snprintf(line + cut, 8, "%s", more);
 }
 
 /* Wrap `text` (safe) at w columns into up to max lines, arithmetic between
@@ -1990,7 +2030,8 @@ static int lay_part(Ctx *c, Part *p, int y)
         return 1;
     }
     if (p->cut && p->n > 0)
-        ellipsize(c, p->lines[p->n - 1], c->cols - 2);
+        ellipsize(c, p->lines[p->n - 1], c->cols - 2,
+                  p->kind == BLOCK_ARITH || p->kind == BLOCK_TRAIN || p->kind == BLOCK_TRACE);
     for (int i = 0; i < p->n; i++)
         put_b(c, y + i, 1, c->cols - 2, p->lines[i], p->role, p->bold);
     if (p->n > 0 || p->want > 0)
@@ -2016,14 +2057,18 @@ static void ask_text(const Ctx *c, char *buf, size_t len)
         TplOpt o = {c->l->digits, c->in->ascii, session_ask_hidden_cb, s, c->in->lang};
         char *words = *q ? template_expand_dup(q, &s->cur, c->l, &o) : NULL;
         char *safe = words ? fmt_prose(words, c->in->ascii) : NULL;
-        if (safe && *safe)
+        if (c->in->slide && safe && *safe) /* a class sees the question; how to answer is the terminal's */
+            snprintf(buf, len, "? %s %s", safe, name);
+        else if (c->in->slide)
+            snprintf(buf, len, "? %s", name);
+        else if (safe && *safe)
             snprintf(buf, len, _("? %s %s: type your answer, Enter grades it; Space reveals it."), safe, name);
         else
             snprintf(buf, len, _("? %s: type your answer, Enter grades it; Space reveals it."), name);
         free(safe);
         free(words);
     }
-    if (s->step == session_steps(s) - 1 && !c->in->slide) {
+    if (s->step == session_steps(s) - 1 && !c->in->picture) { /* a picture shows no student's tally */
         session_ask_tally(s, tally, sizeof tally);
         if (tally[0])
             snprintf(buf + strlen(buf), len - strlen(buf), _("%sYour answers: %s."), buf[0] ? "  " : "", tally);
