@@ -11,7 +11,9 @@ LOCALEDIR = $(PREFIX)/share/locale
 DOCDIR   = $(PREFIX)/share/doc/qkvtutor
 APPDIR   = $(PREFIX)/share/applications
 ICONDIR  = $(PREFIX)/share/icons/hicolor/scalable/apps
-HOMEPAGE = https://github.com/qkvtutor/qkvtutor
+# The package's Homepage: field. The project has no public page yet, so it is
+# left out unless given (make deb HOMEPAGE=https://...); lintian is told why.
+HOMEPAGE ?=
 # The man pages name the installed paths: @DATADIR@, @LOCALEDIR@ and
 # @DOCDIR@ in src/man are filled in from PREFIX at install (and /usr for deb).
 MAN_PAGES = src/man/qkvtutor.1 src/man/zh_CN/qkvtutor.1
@@ -404,7 +406,7 @@ $(DEB): deb-bin $(MO) $(LESSONS) lessons/README.md $(MAN_PAGES) README.md $(wild
 	   sed -n 's/^shlibs:Depends=//p') && [ -n "$$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies"; exit 1; }; \
 	 size=$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1) && \
 	 sed -e 's/@VERSION@/$(VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' -e "s/@SIZE@/$$size/" -e "s/@DEPENDS@/$$depends/" \
-	   -e 's|@HOMEPAGE@|$(HOMEPAGE)|' src/debian/control >$(DEB_ROOT)/DEBIAN/control && \
+	   $(if $(HOMEPAGE),-e 's|@HOMEPAGE@|$(HOMEPAGE)|',-e '/^Homepage:/d') src/debian/control >$(DEB_ROOT)/DEBIAN/control && \
 	 (cd $(DEB_ROOT) && find usr -type f | LC_ALL=C sort | xargs md5sum >DEBIAN/md5sums) && \
 	 chmod 644 $(DEB_ROOT)/DEBIAN/control $(DEB_ROOT)/DEBIAN/md5sums && \
 	 dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $@ >/dev/null && echo "deb: $@ (Depends: $$depends)"
