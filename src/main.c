@@ -283,13 +283,13 @@ static int find_embedded(const char *name)
 }
 
 /* Load the lesson the user asked for. Prints the one-line error itself. */
-static bool load(const char *arg, Lesson *l)
+static bool load(const char *arg, Lesson *l, unsigned flags)
 {
     char err[LESSON_ERR_MAX];
     struct stat st;
     bool ok;
     if (arg && stat(arg, &st) == 0) {
-        ok = lesson_load_file(arg, l, err, sizeof err);
+        ok = lesson_load_file_flags(arg, l, err, sizeof err, flags);
     } else {
         int k = arg ? find_embedded(arg) : 0;
         if (k < 0 || embedded_count == 0) {
@@ -297,8 +297,8 @@ static bool load(const char *arg, Lesson *l)
                     arg ? arg : "");
             return false;
         }
-        ok = lesson_load_buffer(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
-                                err, sizeof err);
+        ok = lesson_load_buffer_flags(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len,
+                                      l, err, sizeof err, flags);
     }
     if (!ok)
         fprintf(stderr, "%s\n", err);
@@ -414,7 +414,8 @@ int main(int argc, char **argv)
     if (o.mode == MODE_LIST)
         return list(lang);
     Lesson l;
-    if (!load(o.lesson, &l))
+    /* --json prints no narration, so it does not read any */
+    if (!load(o.lesson, &l, o.mode == MODE_JSON ? LESSON_LOAD_NO_NARRATION : 0))
         return 2;
     if (o.variant && !lesson_reseed(&l, o.seed)) {
         fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "

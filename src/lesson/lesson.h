@@ -126,6 +126,13 @@ bool lesson_load_buffer(const char *file, const char *buf, size_t len,
 /* Read and parse a file. Errors as above, including unreadable or too-big
  * files ("FILE: cannot read: reason"). */
 bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen);
+/* The same with flags. LESSON_LOAD_NO_NARRATION: about:, say: and
+ * question: are neither read nor checked (they stay empty), for --json,
+ * which prints none of them. */
+#define LESSON_LOAD_NO_NARRATION 1u
+bool lesson_load_buffer_flags(const char *file, const char *buf, size_t len, Lesson *out, char *err,
+                              size_t errlen, unsigned flags);
+bool lesson_load_file_flags(const char *path, Lesson *out, char *err, size_t errlen, unsigned flags);
 void lesson_free(Lesson *l);
 
 /* --variant K: draw the lesson's random weights again with seed K, in the

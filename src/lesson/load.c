@@ -538,9 +538,9 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         return false;
     return load_format(c, v[T_FORMAT])
         && schema_text(c, v[T_TITLE], "title", &l->title)
-        && schema_text(c, v[T_ABOUT], "about", &l->about)
+        && schema_text(c, c->no_narration ? NULL : v[T_ABOUT], "about", &l->about)
         && load_edited(c, v[T_EDITED], l)
-        && (steps_text_at(c, v[T_ABOUT], l->about_at), true)
+        && (c->no_narration || (steps_text_at(c, v[T_ABOUT], l->about_at), true))
         && load_tokens(c, v[T_TOKENS], l)
         && load_x(c, v[T_X], l)
         && load_heads(c, v[T_HEADS], l)
@@ -550,7 +550,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         && load_options(c, v[T_OPTIONS], l)
         && steps_load(c, root, v[T_STEPS], l)
         && load_start(c, v[T_START], l)
-        && load_about_templates(c, v[T_ABOUT], l);
+        && (c->no_narration || load_about_templates(c, v[T_ABOUT], l));
 }
 
 /* Build the lesson from a parsed document into *l. */
@@ -569,7 +569,14 @@ static bool walk(Ctx *c, Lesson *l)
 bool lesson_load_buffer(const char *file, const char *buf, size_t len,
                         Lesson *out, char *err, size_t errlen)
 {
-    Ctx c = {.d = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen}};
+    return lesson_load_buffer_flags(file, buf, len, out, err, errlen, 0);
+}
+
+bool lesson_load_buffer_flags(const char *file, const char *buf, size_t len, Lesson *out, char *err,
+                              size_t errlen, unsigned flags)
+{
+    Ctx c = {.d = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen},
+             .no_narration = (flags & LESSON_LOAD_NO_NARRATION) != 0};
     yaml_document_t doc;
     memset(out, 0, sizeof *out);
     if (errlen)
@@ -611,6 +618,11 @@ static char *read_all(FILE *f, size_t *len)
 
 bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen)
 {
+    return lesson_load_file_flags(path, out, err, errlen, 0);
+}
+
+bool lesson_load_file_flags(const char *path, Lesson *out, char *err, size_t errlen, unsigned flags)
+{
     struct stat st;
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
@@ -633,7 +645,7 @@ bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen)
         snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(e ? e : ENOMEM));
         return false;
     }
-    bool ok = lesson_load_buffer(path, buf, len, out, err, errlen);
+    bool ok = lesson_load_buffer_flags(path, buf, len, out, err, errlen, flags);
     free(buf);
     return ok;
 }

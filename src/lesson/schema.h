@@ -26,6 +26,7 @@
 typedef struct {
     Diag d;
     yaml_document_t *doc;
+    bool no_narration; /* LESSON_LOAD_NO_NARRATION: about:, say:, question: not read */
 } Ctx;
 
 /* The keys valid in one mapping, for lookup and for "did you mean". */

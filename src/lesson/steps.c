@@ -312,11 +312,11 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
     return load_stage(c, val[S_STAGE], scratch, st)
         && (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st))
         && (!val[S_DO] || load_do(c, val[S_DO], scratch, st))
-        && schema_text(c, val[S_SAY], "say", &st->say)
-        && (steps_text_at(c, val[S_SAY], st->say_at), true)
-        && steps_templates(c, val[S_SAY], scratch, st->stage, "say")
+        && (c->no_narration || schema_text(c, val[S_SAY], "say", &st->say))
+        && (c->no_narration || (steps_text_at(c, val[S_SAY], st->say_at), true))
+        && (c->no_narration || steps_templates(c, val[S_SAY], scratch, st->stage, "say"))
         && (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st))
-        && (!val[S_QUESTION] || load_question(c, key[S_QUESTION], val[S_QUESTION], val[S_ASK], scratch, st))
+        && (!val[S_QUESTION] || c->no_narration || load_question(c, key[S_QUESTION], val[S_QUESTION], val[S_ASK], scratch, st))
         && (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st));
 }
 

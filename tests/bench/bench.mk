@@ -17,7 +17,7 @@ BENCH_RUNS   ?= 60
 
 $(BENCH_DIR)/bench: tests/bench/bench.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 
 $(BENCH_DIR)/launch: tests/bench/launch.c
 	@mkdir -p $(dir $@)
