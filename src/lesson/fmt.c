@@ -696,9 +696,9 @@ static bool closing(const char *s)
 
 size_t fmt_wrap(const char *s, int cols, bool terms)
 {
-    size_t len = strlen(s), fit = text_fit(s, cols);
-    if (fit >= len)
-        return len;
+    size_t fit = text_fit(s, cols); /* no strlen: --dump wraps a long text line by line */
+    if (!s[fit])
+        return fit;
     /* Arithmetic breaks best between terms: before " = " or after " + ". */
     for (size_t b = fit; terms && b > fit / 2; b--)
         if (break_space(s, b) && (strncmp(s + b, " = ", 3) == 0 || strncmp(s + b, " ≈ ", 5) == 0 ||
@@ -732,7 +732,7 @@ size_t fmt_wrap(const char *s, int cols, bool terms)
             return b;
     }
     if (fit == 0) /* one character wider than the line: take it anyway */
-        for (fit = 1; fit < len && (s[fit] & 0xC0) == 0x80; fit++) {}
+        for (fit = 1; s[fit] && (s[fit] & 0xC0) == 0x80; fit++) {}
     return fit;
 }
 

@@ -28,6 +28,10 @@
 #define LESSON_MAX_STEPS 256
 #define LESSON_MAX_ACTIONS 16           /* per step */
 #define LESSON_MAX_EXPECT 32            /* per step */
+/* Gradient steps a lesson's script (its do: actions and its edited: log)
+ * may take in all: every move between steps replays them, so more would
+ * hang --check and the view (DESIGN.md "Speed and limits"). */
+#define LESSON_MAX_GRAD_STEPS 100000
 #define LESSON_ERR_MAX 512
 
 typedef enum { FOCUS_NONE, FOCUS_ROW, FOCUS_CELL } FocusKind;

@@ -486,6 +486,8 @@ static bool load_edited(Ctx *c, const yaml_node_t *n, Lesson *l)
         if (!action_parse(l->edited[k], &act, err, sizeof err, &col))
             return diag_fail_at(&c->d, item->start_mark.line, schema_col(item, col > 0 ? (size_t)col - 1 : 0),
                                 _("edited: %s"), err);
+        if (!steps_count_training(c, item))
+            return false;
     }
     return true;
 }

@@ -27,6 +27,7 @@ typedef struct {
     Diag d;
     yaml_document_t *doc;
     bool no_narration; /* LESSON_LOAD_NO_NARRATION: about:, say:, question: not read */
+    long grad_steps;   /* `step N` actions counted so far (LESSON_MAX_GRAD_STEPS) */
 } Ctx;
 
 /* The keys valid in one mapping, for lookup and for "did you mean". */
