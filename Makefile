@@ -22,15 +22,14 @@ MAN_SED  = sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@LOCALEDIR@|$(LOCALEDIR)|g' -
 VERSION  = 0.2.0
 CC       = cc
 B        = build
-PKGS     = ncursesw yaml-0.1 libcjson cmocka
-DEBS     = libncurses-dev libyaml-dev libcjson-dev libcmocka-dev pkg-config gettext tmux
+PKGS     = ncursesw yaml-0.1 cmocka
+DEBS     = libncurses-dev libyaml-dev libcmocka-dev pkg-config gettext tmux
 
 WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT     ?= -O2 -g
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS_VIEW = $(shell pkg-config --libs ncursesw 2>/dev/null)
 PKG_LIBS_YAML = $(shell pkg-config --libs yaml-0.1 2>/dev/null)
-PKG_LIBS_JSON = $(shell pkg-config --libs libcjson 2>/dev/null)
 PKG_LIBS_TEST = $(shell pkg-config --libs cmocka 2>/dev/null)
 CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(PKG_CFLAGS) \
              -DQKV_VERSION='"$(VERSION)"' -DQKV_LOCALEDIR='"$(LOCALEDIR)"' -DQKV_DATADIR='"$(DATADIR)"' $(CFLAGS)
@@ -40,7 +39,7 @@ CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
 LAYOUT_SRC = $(wildcard src/layout/*.c)
 VIEW_SRC   = $(wildcard src/view/*.c)
-MAIN_SRC   = src/main.c src/render.c src/svg.c src/slides.c src/worksheet.c src/classset.c
+MAIN_SRC   = src/main.c src/render.c src/json.c src/svg.c src/slides.c src/worksheet.c src/classset.c
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
@@ -102,11 +101,11 @@ MAIN_OBJ   = $(MAIN_SRC:src/%.c=$(B)/%.o) $(B)/lessons.o
 
 # The binary links ncursesw and libyaml statically and is not PIE: fewer
 # libraries to map and relocate at every start (`make bench`: startup_ms).
-# Debian ships no static cJSON, so it stays shared. STATIC= links all shared.
+# The lessons' --json needs no library of its own (src/json.c). STATIC= links all shared.
 STATIC ?= -no-pie -Wl,-Bstatic
 SHARED_AGAIN = -Wl,-Bdynamic
 $(B)/qkvtutor: $(CORE_OBJ) $(LESSON_OBJ) $(VIEW_OBJ) $(MAIN_OBJ)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(STATIC) $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(if $(STATIC),$(SHARED_AGAIN)) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(STATIC) $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(if $(STATIC),$(SHARED_AGAIN)) $(LDLIBS_ALL)
 
 -include $(wildcard $(B)/*/*.d $(B)/*.d)
 
@@ -133,7 +132,7 @@ screenshots: all
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern
-LESSON_TESTS = test_text test_action test_load test_session test_template test_ask test_live test_heads_lesson test_train
+LESSON_TESTS = test_text test_shortest test_action test_load test_session test_template test_ask test_live test_heads_lesson test_train
 UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration
 
 $(B)/tests/%.o: tests/%.c | deps
@@ -176,8 +175,8 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(B)/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(B)/json.o $(B)/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
 VIEW_TESTS = test_view test_keys
@@ -270,15 +269,17 @@ worksheet-print: $(B)/qkvtutor $(MO)
 
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12),
 # and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12);
-# the core's modern options through tests/modern_dump (tests/numpy/modern.py).
-# python3-numpy is installed when missing (tests/need.sh); without apt-get
-# the suite is skipped, and `make test` counts it so.
+# the core's modern options through tests/modern_dump (tests/numpy/modern.py);
+# every --json number of every built-in lesson and of the 64-token 8-head
+# lesson read back bit for bit and in the fewest digits (tests/numpy/json_roundtrip.py).
+# python3-numpy and python3-yaml are installed when missing (tests/need.sh);
+# without apt-get the suite is skipped, and `make test` counts it so.
 PYTHON ?= /usr/bin/python3
 numpy: $(B)/qkvtutor $(B)/tests/modern_dump
-	@sh tests/need.sh numpy python3-numpy $(PYTHON) -c 'import numpy'; rc=$$?; \
+	@sh tests/need.sh numpy "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor && \
-	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump
+	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump && $(PYTHON) tests/numpy/json_roundtrip.py $(B)/qkvtutor
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:

@@ -322,14 +322,14 @@ static void print_errors(const char *err, const DiagList *list)
 }
 
 /* Load the lesson the user asked for. Prints the errors itself. */
-static bool load(const char *arg, Lesson *l)
+static bool load(const char *arg, Lesson *l, unsigned flags)
 {
     char err[LESSON_ERR_MAX];
     static DiagList list;
     struct stat st;
     bool ok;
     if (arg && stat(arg, &st) == 0) {
-        ok = lesson_load_file_all(arg, l, err, sizeof err, &list);
+        ok = lesson_load_file_all(arg, l, err, sizeof err, &list, flags);
     } else {
         int k = arg ? find_embedded(arg) : 0;
         if (k < 0 || embedded_count == 0) {
@@ -338,7 +338,7 @@ static bool load(const char *arg, Lesson *l)
             return false;
         }
         ok = lesson_load_buffer_all(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
-                                    err, sizeof err, &list);
+                                    err, sizeof err, &list, flags);
     }
     if (!ok)
         print_errors(err, &list);
@@ -454,7 +454,8 @@ int main(int argc, char **argv)
     if (o.mode == MODE_LIST)
         return list(lang);
     Lesson l;
-    if (!load(o.lesson, &l))
+    /* --json prints no narration, so it does not read any */
+    if (!load(o.lesson, &l, o.mode == MODE_JSON ? LESSON_LOAD_NO_NARRATION : 0))
         return 2;
     if (o.variant && !lesson_reseed(&l, o.seed)) {
         fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "
