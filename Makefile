@@ -8,19 +8,28 @@ BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man/man1
 DATADIR  = $(PREFIX)/share/qkvtutor
 LOCALEDIR = $(PREFIX)/share/locale
+DOCDIR   = $(PREFIX)/share/doc/qkvtutor
+APPDIR   = $(PREFIX)/share/applications
+ICONDIR  = $(PREFIX)/share/icons/hicolor/scalable/apps
+# The package's Homepage: field. The project has no public page yet, so it is
+# left out unless given (make deb HOMEPAGE=https://...); lintian is told why.
+HOMEPAGE ?=
+# The man pages name the installed paths: @DATADIR@, @LOCALEDIR@ and
+# @DOCDIR@ in src/man are filled in from PREFIX at install (and /usr for deb).
+MAN_PAGES = src/man/qkvtutor.1 src/man/zh_CN/qkvtutor.1
+MAN_SED  = sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@LOCALEDIR@|$(LOCALEDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g'
 
 VERSION  = 0.2.0
 CC       = cc
 B        = build
-PKGS     = ncursesw yaml-0.1 libcjson cmocka
-DEBS     = libncurses-dev libyaml-dev libcjson-dev libcmocka-dev pkg-config gettext tmux
+PKGS     = ncursesw yaml-0.1 cmocka
+DEBS     = libncurses-dev libyaml-dev libcmocka-dev pkg-config gettext tmux
 
 WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT     ?= -O2 -g
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS_VIEW = $(shell pkg-config --libs ncursesw 2>/dev/null)
 PKG_LIBS_YAML = $(shell pkg-config --libs yaml-0.1 2>/dev/null)
-PKG_LIBS_JSON = $(shell pkg-config --libs libcjson 2>/dev/null)
 PKG_LIBS_TEST = $(shell pkg-config --libs cmocka 2>/dev/null)
 CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(PKG_CFLAGS) \
              -DQKV_VERSION='"$(VERSION)"' -DQKV_LOCALEDIR='"$(LOCALEDIR)"' -DQKV_DATADIR='"$(DATADIR)"' $(CFLAGS)
@@ -41,8 +50,8 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test arch unit truth keys-doc check-lessons bad-lessons cli svg deb-check numpy worksheet worksheet-print install-check e2e \
-        asan golden pot clean install uninstall bench fuzz screenshots deb
+.PHONY: all deps run test arch unit truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
+        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin
 
 all: deps $(B)/qkvtutor $(MO)
 
@@ -101,11 +110,11 @@ MAIN_OBJ   = $(MAIN_SRC:src/%.c=$(B)/%.o) $(B)/lessons.o
 
 # The binary links ncursesw and libyaml statically and is not PIE: fewer
 # libraries to map and relocate at every start (`make bench`: startup_ms).
-# Debian ships no static cJSON, so it stays shared. STATIC= links all shared.
+# The lessons' --json needs no library of its own (src/out/json.c). STATIC= links all shared.
 STATIC ?= -no-pie -Wl,-Bstatic
 SHARED_AGAIN = -Wl,-Bdynamic
 $(B)/qkvtutor: $(CORE_OBJ) $(LESSON_OBJ) $(VIEW_OBJ) $(MAIN_OBJ)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(STATIC) $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(if $(STATIC),$(SHARED_AGAIN)) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(STATIC) $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(if $(STATIC),$(SHARED_AGAIN)) $(LDLIBS_ALL)
 
 -include $(wildcard $(B)/*/*.d $(B)/*.d)
 
@@ -132,7 +141,7 @@ screenshots: all
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern
-LESSON_TESTS = test_text test_action test_load test_session test_template test_ask test_live test_heads_lesson test_train
+LESSON_TESTS = test_text test_shortest test_action test_load test_session test_template test_ask test_live test_heads_lesson test_train
 UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration
 
 $(B)/tests/%.o: tests/%.c | deps
@@ -175,8 +184,8 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/json.o $(B)/out/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
 VIEW_TESTS = test_view test_keys
@@ -229,6 +238,15 @@ svg: $(B)/qkvtutor $(B)/tests/svg_screen $(MO)
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 PYTHON=$(PYTHON) sh tests/svg.sh $(B)/qkvtutor $(B)/tests/svg_screen $(B)/locale
 
+# --slides: a deck per built-in lesson in en and zh (a slide per step and per
+# reveal, valid XML, listed by index.html, no key bar or tally without
+# --chrome), and index.html stepping in headless chromium when it is
+# installed (tests/slides.sh).
+slides: $(B)/qkvtutor $(MO)
+	@sh tests/need.sh slides "libxml2-utils python3-yaml" sh -c 'command -v xmllint && $(PYTHON) -c "import yaml"'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 PYTHON=$(PYTHON) sh tests/slides.sh $(B)/qkvtutor
+
 # The Debian package: built, its file list and control checked, lintian clean
 # (tests/deb.sh). dpkg-dev and lintian are installed when missing; without
 # apt-get the suite is skipped when dpkg-dev is missing, and runs without
@@ -266,15 +284,17 @@ worksheet-print: $(B)/qkvtutor $(MO)
 
 # --json against numpy's pipeline on lesson 01 and 60 random lessons (1e-12),
 # and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12);
-# the core's modern options through tests/modern_dump (tests/numpy/modern.py).
-# python3-numpy is installed when missing (tests/need.sh); without apt-get
-# the suite is skipped, and `make test` counts it so.
+# the core's modern options through tests/modern_dump (tests/numpy/modern.py);
+# every --json number of every built-in lesson and of the 64-token 8-head
+# lesson read back bit for bit and in the fewest digits (tests/numpy/json_roundtrip.py).
+# python3-numpy and python3-yaml are installed when missing (tests/need.sh);
+# without apt-get the suite is skipped, and `make test` counts it so.
 PYTHON ?= /usr/bin/python3
 numpy: $(B)/qkvtutor $(B)/tests/modern_dump
-	@sh tests/need.sh numpy python3-numpy $(PYTHON) -c 'import numpy'; rc=$$?; \
+	@sh tests/need.sh numpy "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor && \
-	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump
+	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump && $(PYTHON) tests/numpy/json_roundtrip.py $(B)/qkvtutor
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:
@@ -284,7 +304,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = arch unit truth keys-doc check-lessons bad-lessons cli svg numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = arch unit truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \
@@ -305,25 +325,38 @@ install-check: all
 	@d=$$(mktemp -d); $(MAKE) --no-print-directory install DESTDIR=$$d PREFIX=/usr >/dev/null && \
 	 (cd / && $$d/usr/bin/qkvtutor --check 1 >/dev/null && $$d/usr/bin/qkvtutor --lang zh --help | grep -q "用法") && \
 	 test -f $$d/usr/share/qkvtutor/lessons/01-three-tokens.yaml && test -f $$d/usr/share/man/man1/qkvtutor.1 && \
+	 test -f $$d/usr/share/man/zh_CN/man1/qkvtutor.1 && test -f $$d/usr/share/doc/qkvtutor/README.md && \
+	 test -f $$d/usr/share/applications/qkvtutor.desktop && test -f $$d/usr/share/icons/hicolor/scalable/apps/qkvtutor.svg && \
+	 grep -q '^\.I /usr/share/qkvtutor/lessons/$$' $$d/usr/share/man/man1/qkvtutor.1 && \
+	 grep -q '^\.I /usr/share/qkvtutor/lessons/$$' $$d/usr/share/man/zh_CN/man1/qkvtutor.1 && \
+	 ! grep -q '@[A-Z]*DIR@' $$d/usr/share/man/man1/qkvtutor.1 $$d/usr/share/man/zh_CN/man1/qkvtutor.1 && \
 	 $(MAKE) --no-print-directory uninstall DESTDIR=$$d PREFIX=/usr >/dev/null && \
 	 test -z "$$(find $$d -type f)" && rm -rf $$d && echo "install: ok (installed, used from /, uninstalled)" || \
 	 { echo "install: FAILED in $$d"; exit 1; }
-	@if command -v man >/dev/null 2>&1; then w=$$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -l src/man/qkvtutor.1 2>&1 >/dev/null); \
-	 if [ -n "$$w" ]; then echo "man: warnings:"; echo "$$w"; exit 1; else echo "man: qkvtutor.1 is clean"; fi; \
+	@if command -v man >/dev/null 2>&1; then for m in $(MAN_PAGES); do \
+	   w=$$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -l $$m 2>&1 >/dev/null); \
+	   if [ -n "$$w" ]; then echo "man: $$m: warnings:"; echo "$$w"; exit 1; else echo "man: $$m is clean"; fi; done; \
 	 else echo "man: skipped, man is not installed"; fi
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/lessons
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(PREFIX)/share/man/zh_CN/man1 \
+	  $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DOCDIR) $(DESTDIR)$(APPDIR) $(DESTDIR)$(ICONDIR)
 	install -m 755 $(B)/qkvtutor $(DESTDIR)$(BINDIR)/qkvtutor
-	install -m 644 src/man/qkvtutor.1 $(DESTDIR)$(MANDIR)/qkvtutor.1
+	$(MAN_SED) src/man/qkvtutor.1 >$(DESTDIR)$(MANDIR)/qkvtutor.1
+	$(MAN_SED) src/man/zh_CN/qkvtutor.1 >$(DESTDIR)$(PREFIX)/share/man/zh_CN/man1/qkvtutor.1
+	chmod 644 $(DESTDIR)$(MANDIR)/qkvtutor.1 $(DESTDIR)$(PREFIX)/share/man/zh_CN/man1/qkvtutor.1
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 644 src/debian/qkvtutor.desktop $(DESTDIR)$(APPDIR)/qkvtutor.desktop
+	install -m 644 src/debian/qkvtutor.svg $(DESTDIR)$(ICONDIR)/qkvtutor.svg
 	install -m 644 $(LESSONS) lessons/README.md $(DESTDIR)$(DATADIR)/lessons/
 	for mo in $(MO); do l=$${mo#$(B)/locale/}; l=$${l%%/*}; \
 	  install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES; \
 	  install -m 644 $$mo $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/qkvtutor.mo; done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/qkvtutor $(DESTDIR)$(MANDIR)/qkvtutor.1
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(BINDIR)/qkvtutor $(DESTDIR)$(MANDIR)/qkvtutor.1 $(DESTDIR)$(PREFIX)/share/man/zh_CN/man1/qkvtutor.1
+	rm -f $(DESTDIR)$(APPDIR)/qkvtutor.desktop $(DESTDIR)$(ICONDIR)/qkvtutor.svg
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 	for po in $(PO); do l=$$(basename $$po .po); rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/qkvtutor.mo; done
 
 clean:
@@ -331,50 +364,65 @@ clean:
 
 # --- the Debian package ------------------------------------------------------------
 # `make deb` stages the package's tree under $(B)/deb/root and builds
-# $(B)/qkvtutor_VERSION_ARCH.deb with dpkg-deb. Its binary is linked for
-# Debian: shared libraries (the Depends come from dpkg-shlibdeps), PIE and
-# full RELRO; main.o is compiled again for the locale directory /usr; the
-# other objects are the build's own. The binary is stripped, the man page
-# and changelog gzipped -9n (no timestamp), and everything is owned by root.
-# The version has no Debian revision, so the package is native and its
-# changelog is changelog.gz (lintian: wrong-name-for-changelog-of-native-package
-# for changelog.Debian.gz, duplicate-changelog-files for both).
+# $(B)/qkvtutor_VERSION_ARCH.deb with dpkg-deb. Its binary is compiled
+# again in $(B)/debbuild for Debian: PREFIX /usr, dpkg-buildflags' CFLAGS,
+# CPPFLAGS and LDFLAGS with hardening=+all (stack protector, fortified
+# functions, PIE, full RELRO), every library shared (the Depends come from
+# dpkg-shlibdeps). The binary is stripped; the man pages (English and
+# Chinese, their FILES naming /usr) and the changelog are gzipped -9n (no
+# timestamp); README.md, the desktop entry and its icon go in; everything
+# is owned by root. The version has no Debian revision, so the package is
+# native and its changelog is changelog.gz (lintian:
+# wrong-name-for-changelog-of-native-package for changelog.Debian.gz,
+# duplicate-changelog-files for both). The one lintian override
+# (src/debian/lintian-overrides) says why.
 DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
 DEB      = $(B)/qkvtutor_$(VERSION)_$(DEB_ARCH).deb
 DEB_ROOT = $(B)/deb/root
 DEB_DOC  = $(DEB_ROOT)/usr/share/doc/qkvtutor
+DEB_BIN  = $(B)/debbuild/qkvtutor
+DEB_MAN_SED = sed -e 's|@DATADIR@|/usr/share/qkvtutor|g' -e 's|@LOCALEDIR@|/usr/share/locale|g' \
+              -e 's|@DOCDIR@|/usr/share/doc/qkvtutor|g'
 
-$(B)/deb/main.o: LOCALEDIR = /usr/share/locale
-$(B)/deb/main.o: src/main.c Makefile | deps
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
-$(B)/deb/qkvtutor: $(B)/deb/main.o $(filter-out $(B)/main.o,$(CORE_OBJ) $(LESSON_OBJ) $(VIEW_OBJ) $(MAIN_OBJ))
-	$(CC) $(CFLAGS_ALL) -pie -Wl,-z,relro -Wl,-z,now -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+deb-bin: deps
+	@command -v dpkg-buildflags >/dev/null || { echo "deb: needs dpkg-buildflags (package dpkg-dev)"; exit 1; }
+	@export DEB_BUILD_MAINT_OPTIONS=hardening=+all; \
+	 $(MAKE) --no-print-directory B=$(B)/debbuild PREFIX=/usr STATIC= \
+	   OPT="$$(dpkg-buildflags --get CFLAGS) $$(dpkg-buildflags --get CPPFLAGS)" \
+	   LDFLAGS="$$(dpkg-buildflags --get LDFLAGS)" $(DEB_BIN) | grep -v '^cc ' || true; test -x $(DEB_BIN)
 
 deb: $(DEB)
-$(DEB): $(B)/deb/qkvtutor $(MO) $(LESSONS) lessons/README.md src/man/qkvtutor.1 $(wildcard src/debian/*) LICENSE
+$(DEB): deb-bin $(MO) $(LESSONS) lessons/README.md $(MAN_PAGES) README.md $(wildcard src/debian/*) LICENSE
 	@command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null || \
 	 { echo "deb: needs dpkg-deb and dpkg-shlibdeps (packages dpkg and dpkg-dev)"; exit 1; }
 	@rm -rf $(DEB_ROOT) $(B)/deb/shlibs && umask 022 && \
 	 install -d $(DEB_ROOT)/DEBIAN $(DEB_ROOT)/usr/bin $(DEB_ROOT)/usr/share/man/man1 \
-	   $(DEB_ROOT)/usr/share/qkvtutor/lessons $(DEB_DOC) && \
-	 strip --remove-section=.comment --remove-section=.note -o $(DEB_ROOT)/usr/bin/qkvtutor $(B)/deb/qkvtutor && \
+	   $(DEB_ROOT)/usr/share/man/zh_CN/man1 $(DEB_ROOT)/usr/share/qkvtutor/lessons $(DEB_DOC) \
+	   $(DEB_ROOT)/usr/share/applications $(DEB_ROOT)/usr/share/icons/hicolor/scalable/apps \
+	   $(DEB_ROOT)/usr/share/lintian/overrides && \
+	 strip --remove-section=.comment --remove-section=.note -o $(DEB_ROOT)/usr/bin/qkvtutor $(DEB_BIN) && \
 	 chmod 755 $(DEB_ROOT)/usr/bin/qkvtutor && \
-	 gzip -9n <src/man/qkvtutor.1 >$(DEB_ROOT)/usr/share/man/man1/qkvtutor.1.gz && \
+	 $(DEB_MAN_SED) src/man/qkvtutor.1 | gzip -9n >$(DEB_ROOT)/usr/share/man/man1/qkvtutor.1.gz && \
+	 $(DEB_MAN_SED) src/man/zh_CN/qkvtutor.1 | gzip -9n >$(DEB_ROOT)/usr/share/man/zh_CN/man1/qkvtutor.1.gz && \
 	 install -m 644 $(LESSONS) lessons/README.md $(DEB_ROOT)/usr/share/qkvtutor/lessons/ && \
 	 for mo in $(MO); do l=$${mo#$(B)/locale/}; l=$${l%%/*}; \
 	   install -d $(DEB_ROOT)/usr/share/locale/$$l/LC_MESSAGES && \
 	   install -m 644 $$mo $(DEB_ROOT)/usr/share/locale/$$l/LC_MESSAGES/qkvtutor.mo || exit 1; done && \
 	 install -m 644 src/debian/copyright $(DEB_DOC)/copyright && \
+	 install -m 644 README.md $(DEB_DOC)/README.md && \
 	 gzip -9n <src/debian/changelog >$(DEB_DOC)/changelog.gz && \
-	 chmod 644 $(DEB_ROOT)/usr/share/man/man1/qkvtutor.1.gz $(DEB_DOC)/changelog.gz && \
+	 install -m 644 src/debian/qkvtutor.desktop $(DEB_ROOT)/usr/share/applications/qkvtutor.desktop && \
+	 install -m 644 src/debian/qkvtutor.svg $(DEB_ROOT)/usr/share/icons/hicolor/scalable/apps/qkvtutor.svg && \
+	 install -m 644 src/debian/lintian-overrides $(DEB_ROOT)/usr/share/lintian/overrides/qkvtutor && \
+	 chmod 644 $(DEB_ROOT)/usr/share/man/man1/qkvtutor.1.gz $(DEB_ROOT)/usr/share/man/zh_CN/man1/qkvtutor.1.gz \
+	   $(DEB_DOC)/changelog.gz && \
 	 mkdir -p $(B)/deb/shlibs/debian && \
 	 printf 'Source: qkvtutor\n\nPackage: qkvtutor\nArchitecture: any\n' >$(B)/deb/shlibs/debian/control && \
 	 depends=$$(cd $(B)/deb/shlibs && dpkg-shlibdeps -O -e$(abspath $(DEB_ROOT))/usr/bin/qkvtutor 2>/dev/null | \
 	   sed -n 's/^shlibs:Depends=//p') && [ -n "$$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies"; exit 1; }; \
 	 size=$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1) && \
 	 sed -e 's/@VERSION@/$(VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' -e "s/@SIZE@/$$size/" -e "s/@DEPENDS@/$$depends/" \
-	   src/debian/control >$(DEB_ROOT)/DEBIAN/control && \
+	   $(if $(HOMEPAGE),-e 's|@HOMEPAGE@|$(HOMEPAGE)|',-e '/^Homepage:/d') src/debian/control >$(DEB_ROOT)/DEBIAN/control && \
 	 (cd $(DEB_ROOT) && find usr -type f | LC_ALL=C sort | xargs md5sum >DEBIAN/md5sums) && \
 	 chmod 644 $(DEB_ROOT)/DEBIAN/control $(DEB_ROOT)/DEBIAN/md5sums && \
 	 dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $@ >/dev/null && echo "deb: $@ (Depends: $$depends)"

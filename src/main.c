@@ -19,10 +19,10 @@
 #include "out/worksheet.h"
 #include "out/classset.h"
 
-typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET, MODE_CLASS } Mode;
+typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET, MODE_CLASS, MODE_SLIDES } Mode;
 
 /* Long options without a short letter (worksheets). */
-enum { OPT_ANSWERS = 0x301, OPT_VARIANT, OPT_CLASS, OPT_OUT, OPT_FORMAT, OPT_PAPER };
+enum { OPT_ANSWERS = 0x301, OPT_VARIANT, OPT_CLASS, OPT_OUT, OPT_FORMAT, OPT_PAPER, OPT_SLIDES, OPT_CHROME };
 
 typedef struct {
     Mode mode;
@@ -42,6 +42,7 @@ typedef struct {
     bool letter;        /* --paper letter */
     bool paper;         /* --paper given */
     bool card;          /* --svg --at 0: the title card */
+    bool chrome;        /* --chrome: slides keep the key bar and the tally */
 } Options;
 
 static void usage(FILE *out)
@@ -58,14 +59,17 @@ static void usage(FILE *out)
         "      --at N           the state after step N (--dump, --json, --svg; --svg --at 0: the title card);\n"
         "                       the view opens there\n"
         "      --svg            write the screen of step --at N as an SVG picture to stdout\n"
-        "      --size COLSxROWS with --svg: the screen size (default 100x30)\n"
+        "      --size COLSxROWS with --svg or --slides: the screen size (default 100x30; slides 128x30, 16:9)\n"
+        "      --slides         write a slide deck into --out DIR: an SVG per step (a question, then its\n"
+        "                       answer) and index.html, stepped with the arrow keys, PgDn/PgUp or a clicker\n"
+        "      --chrome         with --slides: keep the key bar and the student's tally\n"
         "  -w, --worksheet      print a Markdown worksheet: the givens, then one question per ask\n"
         "      --answers        with --worksheet: add the answer key, each answer with its arithmetic\n"
         "      --variant K      with --worksheet, --dump or --json: draw the random weights with seed K\n"
         "      --class N        write a class set: sheets 01..N (variants 1..N) and one key, into --out DIR\n"
         "      --format F       with --class: md (default), html or pdf (pdf prints with chromium)\n"
         "      --paper P        with --format html or pdf: a4 (default) or letter\n"
-        "      --out DIR        where --class writes\n"
+        "      --out DIR        where --class or --slides writes\n"
         "  -L, --lang zh|en     language of the interface and narration\n"
         "      --theme NAME     dark (default), light, mono, projector\n"
         "      --present        presentation mode\n"
@@ -114,12 +118,12 @@ static int check_size(Options *o)
 {
     char bound[24];
     if (o->cols == 0) {
-        o->cols = SVG_COLS;
-        o->rows = SVG_ROWS;
+        o->cols = o->mode == MODE_SLIDES ? SLIDES_COLS : SVG_COLS;
+        o->rows = o->mode == MODE_SLIDES ? SLIDES_ROWS : SVG_ROWS;
         return -1;
     }
-    if (o->mode != MODE_SVG)
-        return usage_error(_("%s goes with --svg"), "--size");
+    if (o->mode != MODE_SVG && o->mode != MODE_SLIDES)
+        return usage_error(_("%s goes with --svg or --slides"), "--size");
     const char *size = o->size;
     if (o->cols < LAYOUT_MIN_COLS || o->rows < LAYOUT_MIN_ROWS) {
         snprintf(bound, sizeof bound, "%dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
@@ -154,7 +158,8 @@ static int set_mode(Options *o, Mode m)
 {
     static const char *const flag[] = {[MODE_LIST] = "--list", [MODE_DUMP] = "--dump", [MODE_JSON] = "--json",
                                        [MODE_CHECK] = "--check", [MODE_SVG] = "--svg",
-                                       [MODE_WORKSHEET] = "--worksheet", [MODE_CLASS] = "--class"};
+                                       [MODE_WORKSHEET] = "--worksheet", [MODE_CLASS] = "--class",
+                                       [MODE_SLIDES] = "--slides"};
     if (o->mode != MODE_VIEW && o->mode != m) {
         fprintf(stderr, _("qkvtutor: %s and %s do not go together: each one chooses what qkvtutor does; give one of them"),
                 flag[o->mode], flag[m]);
@@ -179,6 +184,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"variant", required_argument, 0, OPT_VARIANT},
         {"class", required_argument, 0, OPT_CLASS}, {"out", required_argument, 0, OPT_OUT},
         {"format", required_argument, 0, OPT_FORMAT}, {"paper", required_argument, 0, OPT_PAPER},
+        {"slides", no_argument, 0, OPT_SLIDES},     {"chrome", no_argument, 0, OPT_CHROME},
         {0, 0, 0, 0}};
     int c, rc;
     opterr = 0;
@@ -207,6 +213,8 @@ static int parse_args(int argc, char **argv, Options *o)
                 return usage_error(_("--class takes a number of students from 1 to 99, not \"%s\""), optarg);
             break;
         case OPT_OUT: o->out = optarg; break;
+        case OPT_SLIDES: if ((rc = set_mode(o, MODE_SLIDES)) >= 0) return rc; break;
+        case OPT_CHROME: o->chrome = true; break;
         case OPT_FORMAT:
             if (strcmp(optarg, "md") == 0) o->format = CLASS_MD;
             else if (strcmp(optarg, "html") == 0) o->format = CLASS_HTML;
@@ -251,8 +259,14 @@ static int parse_args(int argc, char **argv, Options *o)
         return usage_error(_("--answers goes with --worksheet"), "");
     if (o->mode == MODE_CLASS && !o->out)
         return usage_error(_("%s needs --out DIR, the folder to write into"), "--class");
-    if (o->out && o->mode != MODE_CLASS)
-        return usage_error(_("%s goes with --class"), "--out");
+    if (o->mode == MODE_SLIDES && !o->out)
+        return usage_error(_("%s needs --out DIR, the folder to write into"), "--slides");
+    if (o->out && o->mode != MODE_CLASS && o->mode != MODE_SLIDES)
+        return usage_error(_("%s goes with --class or --slides"), "--out");
+    if (o->chrome && o->mode != MODE_SLIDES)
+        return usage_error(_("%s goes with --slides"), "--chrome");
+    if (o->at && o->mode == MODE_SLIDES)
+        return usage_error(_("--at goes with --dump, --json, --svg or the view; a deck covers every step"), "");
     if (o->format >= 0 && o->mode != MODE_CLASS)
         return usage_error(_("%s goes with --class"), "--format");
     if (o->paper && !(o->mode == MODE_CLASS && o->format > CLASS_MD))
@@ -308,14 +322,14 @@ static void print_errors(const char *err, const DiagList *list)
 }
 
 /* Load the lesson the user asked for. Prints the errors itself. */
-static bool load(const char *arg, Lesson *l)
+static bool load(const char *arg, Lesson *l, unsigned flags)
 {
     char err[LESSON_ERR_MAX];
     static DiagList list;
     struct stat st;
     bool ok;
     if (arg && stat(arg, &st) == 0) {
-        ok = lesson_load_file_all(arg, l, err, sizeof err, &list);
+        ok = lesson_load_file_all(arg, l, err, sizeof err, &list, flags);
     } else {
         int k = arg ? find_embedded(arg) : 0;
         if (k < 0 || embedded_count == 0) {
@@ -324,7 +338,7 @@ static bool load(const char *arg, Lesson *l)
             return false;
         }
         ok = lesson_load_buffer_all(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
-                                    err, sizeof err, &list);
+                                    err, sizeof err, &list, flags);
     }
     if (!ok)
         print_errors(err, &list);
@@ -420,7 +434,7 @@ static int lang_arg(int argc, char **argv)
 int main(int argc, char **argv)
 {
     char dir[4096];
-    Options o = {MODE_VIEW, 0, -1, NULL, false, NULL, 0, 0, NULL, false, NULL, 0, 0, NULL, -1, false, false, false};
+    Options o = {.mode = MODE_VIEW, .lang = -1, .format = -1}; /* the rest: 0, NULL, false */
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();
     /* Work only a mode needs: English needs no catalogue (found only for
@@ -428,7 +442,7 @@ int main(int argc, char **argv)
      * not text to measure, so it needs no locale at all. */
     bool view = !has_flag(argc, argv, "-djclw",
                           (const char *[]){"--dump", "--json", "--check", "--list", "--svg", "--worksheet", "--class",
-                                           NULL});
+                                           "--slides", NULL});
     bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
     bool utf8 = json_en || setup_locale();
     i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
@@ -440,7 +454,8 @@ int main(int argc, char **argv)
     if (o.mode == MODE_LIST)
         return list(lang);
     Lesson l;
-    if (!load(o.lesson, &l))
+    /* --json prints no narration, so it does not read any */
+    if (!load(o.lesson, &l, o.mode == MODE_JSON ? LESSON_LOAD_NO_NARRATION : 0))
         return 2;
     if (o.variant && !lesson_reseed(&l, o.seed)) {
         fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "
@@ -469,6 +484,11 @@ int main(int argc, char **argv)
     case MODE_SVG: {
         SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows, o.card};
         rc = svg_step(stdout, &l, &so);
+        break;
+    }
+    case MODE_SLIDES: {
+        SvgOpt so = {.lang = lang, .ascii = !utf8, .theme = o.theme, .present = o.present, .cols = o.cols, .rows = o.rows};
+        rc = slides_write(&l, &so, o.out, o.chrome);
         break;
     }
     case MODE_CLASS: {

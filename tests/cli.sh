@@ -59,7 +59,7 @@ check "variants: with random weights" 2 "$T/r.yaml:14:1: variants goes with writ
 
 # --class: a class set into --out DIR (tests/worksheet_print.sh prints one)
 check "--class without --out" 2 'qkvtutor: --class needs --out DIR, the folder to write into; see qkvtutor --help' --class 3 1
-check "--out without --class" 2 'qkvtutor: --out goes with --class; see qkvtutor --help' --out "$T/x" 1
+check "--out without --class" 2 'qkvtutor: --out goes with --class or --slides; see qkvtutor --help' --out "$T/x" 1
 check "--class 0" 2 'qkvtutor: --class takes a number of students from 1 to 99, not "0"; see qkvtutor --help' --class 0 --out "$T/x" 1
 check "--format doc" 2 'qkvtutor: --format takes md, html or pdf, not "doc"; see qkvtutor --help' --class 2 --out "$T/x" --format doc 1
 check "--paper with md" 2 'qkvtutor: --paper goes with --class and --format html or pdf; see qkvtutor --help' --class 2 --out "$T/x" --paper letter 1
@@ -108,7 +108,7 @@ check "--size leading zeros" 2 'qkvtutor: --size 080x017 is below the smallest s
 check "--size malformed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100*30"; see qkvtutor --help' --svg --size '100*30' 1
 check "--size half" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100x"; see qkvtutor --help' --svg --size 100x 1
 check "--size signed" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "-80x24"; see qkvtutor --help' --svg --size=-80x24 1
-check "--size without --svg" 2 'qkvtutor: --size goes with --svg; see qkvtutor --help' --size 80x24 --dump 1
+check "--size without --svg" 2 'qkvtutor: --size goes with --svg or --slides; see qkvtutor --help' --size 80x24 --dump 1
 check "--svg smallest" 0 '' --svg --size 60x18 1
 if [ -w /dev/full ]; then
     "$BIN" --svg 1 >/dev/full 2>"$T/err"; st=$?
@@ -269,8 +269,19 @@ if "$BIN" --dump tests/live/templates-asks.yaml >"$T/out" 2>&1 && cmp -s tests/l
 else
     failn=$((failn + 1)); echo "FAIL: --dump of tests/live/templates-asks.yaml differs:"; diff tests/live/templates-asks.dump "$T/out" | head -20
 fi
+# The question's own words above its ask line (step 7 of lesson 1), in both
+# languages; asked cells in them read "?" as on screen.
+if "$BIN" --dump 1 | grep -A1 -x '  question: What is score₁₂ = q₁·k₂, 我.s query dotted with love.s key?' |
+       grep -qx '  ask: S\[1\]\[2\] = ?   answer: 0.006' &&
+   "$BIN" --lang zh --dump 1 | grep -A1 -x '  问题： softmax 之后，“我”（第 1 行）的注意力权重是多少？' |
+       grep -qx '  提问： A\[1\] = ?   答案： 0.313, 0.337, 0.350'; then
+    pass=$((pass + 1)); echo "ok: --dump prints each ask's question above it"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump 1 has no question: line above an ask line"
+fi
 # Masks, temperature, positions (lessons 06 and 07): the arithmetic says what
 # the mask leaves out and shows P's formula; --json writes null where S is masked.
+# (cJSON wrote -0.0659236561677307 here, a double 1 ulp away; the shortest printer writes the one held)
 has() { # has NAME PATTERN ARGS...: the output of qkvtutor ARGS holds the fixed string PATTERN
     name=$1 pat=$2; shift 2
     if "$BIN" "$@" 2>&1 | grep -qF -- "$pat"; then pass=$((pass + 1)); echo "ok: $name"
@@ -283,7 +294,7 @@ has "dump: masked output terms" "o₁ = 1.000·v₁   (keys 2 to 3 come after qu
 has "dump: P's formula" "p₂₁ = sin(1 / 10000^(0/4)) = sin(1.000) = 0.841   (p = token number − 1 = 1)" --lang en --dump --at 3 7
 has "dump: h = x + p" "h₂₁ = x₂₁ + p₂₁ = 0.000 + 0.841 = 0.841" --lang en --dump --at 3 7
 has "dump: zh mask" "（第 2 到第 3 个键在第 1 个查询之后：被掩码遮住，不参与计算，注意力权重为 0）" --lang zh --dump --at 3 6
-has "json: masked S is null" '"S":[[-0.0659236561677307,null,null],[0.10983454218805208,-0.062351980582683042,null]' --json --at 2 6
+has "json: masked S is null" '"S":[[-0.06592365616773072,null,null],[0.10983454218805208,-0.06235198058268304,null]' --json --at 2 6
 has "json: options" '"options":{"scale":"none","softmax":"naive","mask":"causal","temperature":1,"positions":"none"}' --json --at 2 6
 has "json: swapped tokens" '"tokens":["猫","love","我"]' --json --at 2 7
 has "json: P" '"P":[[0,1,0,1],[0.8414709848078965,' --json --at 3 7
@@ -299,7 +310,7 @@ has "dump: zh shares" "y₂₁ = 头 1 贡献 0.895 + 头 2 贡献 0.472 = 1.367
 has "dump: the trace follows head 2" "effect: q₂ changed ⇒ s₂₁ 0.000 → 2.828 ⇒ α₂₁ 0.028 → 0.472" --lang en --dump --at 8 8
 has "json: heads" '"heads":2,"d_out":4,' --json 8
 has "json: per_head A" '"per_head":[{"Q":[[0,-2],[2,0],[0,2],[-2,0]]' --json 8
-has "json: Y" '"Y":[[0.57748193737948039,' --json 8
+has "json: Y" '"Y":[[0.5774819373794804,' --json 8
 if "$BIN" --json 8 | sed 's/"per_head".*//' | grep -q '"S":'; then
     failn=$((failn + 1)); echo "FAIL: json: a two-head lesson has a top-level S"
 else

@@ -3,7 +3,8 @@
 LIST has one line per case: "SVG TXT COLS ROWS". The SVG (from qkvtutor
 --svg) is read with an XML parser; every <text>'s characters are put on a
 COLS x ROWS grid by their own x positions (column = x / cell width, row from
-y), a wide character taking two columns; the grid's rows, trailing blanks
+y), a wide character taking two columns, and a block element's <rect>
+by its data-ch; the grid's rows, trailing blanks
 trimmed, must equal TXT (tests/svg_screen: the view on a headless screen).
 Also checked: one x position per character, every character in its own
 cell, no control characters. Prints one line per failure with the first
@@ -41,6 +42,15 @@ def grid_text(path, cols, rows):
             if (row, int(col)) in cells:
                 raise ValueError("two characters in row %d, column %d" % (row, int(col)))
             cells[(row, int(col))] = c
+    # block elements are drawn as rectangles that carry their character
+    for r in root.iter(NS + "rect"):
+        c = r.get("data-ch")
+        if c is None:
+            continue
+        row, col = int(float(r.get("y")) // ch), int(float(r.get("x")) // cw)
+        if (row, col) in cells:
+            raise ValueError("a block and a character in row %d, column %d" % (row, col))
+        cells[(row, col)] = c
     lines = []
     for r in range(rows):
         out, c = [], 0

@@ -192,23 +192,31 @@ static void test_session(void **state)
     assert_true(session_ask_hidden(s, M_A, 1, 0)); /* A[2][2] hides row 2: it adds up to 1 */
     assert_false(session_ask_hidden(s, M_A, 2, 0));
     assert_int_equal(session_ask_answer(s, "0.3 0.3 0.4", false, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "✗ not quite: A[1] = 0.313, 0.337, 0.350 (your answer: 0.3 0.3 0.4); numbers 1, 2, 3 are "
-                             "off. Type again to retry.");
+    /* no true value: a retry must not be a copy (newcomer review 12) */
+    assert_string_equal(msg, "✗ not quite: A[1] (your answer: 0.3 0.3 0.4); numbers 1, 2, 3 are off. Type again, or "
+                             "Space to reveal.");
     assert_int_equal(session_ask_open(s), 1);
-    assert_false(session_ask_hidden(s, M_A, 0, 2));
+    assert_int_equal(session_ask_state(s, 0), ASK_WRONG);
+    assert_true(session_ask_hidden(s, M_A, 0, 2)); /* still "?" until right or revealed */
+    say = session_say(s, LANG_EN, false);
+    assert_null(strstr(say, "0.313"));
+    free(say);
     assert_int_equal(session_ask_answer(s, "-0.32", true, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "not quite: A[2][2] = 0.320 (your answer: -0.32). Type again to retry.");
+    assert_string_equal(msg, "not quite: A[2][2] (your answer: -0.32). Type again, or Space to reveal.");
+    assert_true(session_ask_hidden(s, M_A, 1, 0));
     /* Retry (newcomer review 12): nothing open, the first wrong answer is graded again */
     assert_int_equal(session_ask_open(s), -1);
     assert_int_equal(session_ask_retry(s), 0);
     assert_int_equal(session_ask_answer(s, "0.313 0.3 0.35", false, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "✗ not quite: A[1] = 0.313, 0.337, 0.350 (your answer: 0.313 0.3 0.35); number 2 is off. "
-                             "Type again to retry."); /* lesson review L7: which numbers */
+    assert_string_equal(msg, "✗ not quite: A[1] (your answer: 0.313 0.3 0.35); number 2 is off. Type again, or Space to "
+                             "reveal."); /* lesson review L7: which numbers */
     assert_int_equal(session_ask_state(s, 0), ASK_WRONG);
     assert_int_equal(session_ask_answer(s, "0.313 0.337 0.35", false, msg, sizeof msg), GRADE_RIGHT);
     assert_string_equal(msg, "✓ right: A[1] = 0.313, 0.337, 0.350");
     assert_int_equal(session_ask_state(s, 0), ASK_RETRIED);
+    assert_false(session_ask_hidden(s, M_A, 0, 2));
     assert_int_equal(session_ask_retry(s), 1);
+    assert_true(session_ask_hidden(s, M_A, 1, 1));
     session_ask_tally(s, tally, sizeof tally);
     assert_string_equal(tally, "right 2 of 4 (1 after a retry), 1 wrong, 1 not answered");
 
@@ -218,6 +226,16 @@ static void test_session(void **state)
     assert_int_equal(session_ask_state(s, 0), ASK_REVEALED);
     assert_false(session_ask_hidden(s, M_O, 2, 0));
 
+    session_ask_tally(s, tally, sizeof tally);
+    assert_string_equal(tally, "right 2 of 4 (1 after a retry), 1 wrong, 1 revealed");
+    session_goto(s, ST_SOFTMAX); /* the wrong one, still hidden, revealed: it stays wrong */
+    assert_true(session_ask_hidden(s, M_A, 1, 1));
+    assert_int_equal(session_ask_reveal(s), 1);
+    assert_int_equal(session_ask_state(s, 1), ASK_WRONG_REVEALED);
+    assert_int_equal(session_ask_state(s, 0), ASK_RETRIED);
+    assert_false(session_ask_hidden(s, M_A, 1, 1));
+    assert_int_equal(session_ask_retry(s), -1); /* revealed: no more tries */
+    assert_int_equal(session_ask_answer(s, "0.320", false, msg, sizeof msg), GRADE_BAD);
     session_ask_tally(s, tally, sizeof tally);
     assert_string_equal(tally, "right 2 of 4 (1 after a retry), 1 wrong, 1 revealed");
     int total, right, wrong, revealed;
@@ -240,7 +258,9 @@ static void test_live_value(void **state)
     session_goto(&f->s, ST_SCORES);
     assert_true(session_act_text(&f->s, "Q[1] = K[1] * 5", err, sizeof err));
     assert_int_equal(session_ask_answer(&f->s, "0.006", false, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "✗ not quite: S[1][2] = 0.567 (your answer: 0.006). Type again to retry.");
+    assert_string_equal(msg, "✗ not quite: S[1][2] (your answer: 0.006). Type again, or Space to reveal.");
+    assert_int_equal(session_ask_answer(&f->s, "0.567", false, msg, sizeof msg), GRADE_RIGHT);
+    assert_string_equal(msg, "✓ right: S[1][2] = 0.567");
 }
 
 /* The arithmetic hides the asked values until answered or revealed. */
@@ -364,14 +384,39 @@ static void test_zh(void **state)
     assert_string_equal(msg, "✓ 答对了：S[1][2] = 0.006");
     session_goto(&f->s, ST_SOFTMAX);
     assert_int_equal(session_ask_answer(&f->s, "1, 0, 0", false, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "✗ 不太对：A[1] = 0.313, 0.337, 0.350（你的答案：1, 0, 0）；第 1、2、3 个数不对。再输入一次可以重答。");
-    session_ask_reveal(&f->s);
+    assert_string_equal(msg, "✗ 不太对：A[1]（你的答案：1, 0, 0）；第 1、2、3 个数不对。再输入一次，或按空格揭晓。");
+    assert_int_equal(session_ask_answer(&f->s, "0.3", false, msg, sizeof msg), GRADE_WRONG); /* A[2][2] */
+    assert_string_equal(msg, "✗ 不太对：A[2][2]（你的答案：0.3）。再输入一次，或按空格揭晓。");
     session_ask_tally(&f->s, tally, sizeof tally);
-    assert_string_equal(tally, "答对 1 题，共 4 题，答错 1 题，看答案 1 题，未作答 1 题");
+    assert_string_equal(tally, "答对 1 题，共 4 题，答错 2 题，未作答 1 题");
     assert_int_equal(session_ask_answer(&f->s, "0.313, 0.337, 0.350", false, msg, sizeof msg), GRADE_RIGHT);
+    session_ask_reveal(&f->s); /* A[2][2]: wrong, then revealed */
     session_ask_tally(&f->s, tally, sizeof tally);
-    assert_string_equal(tally, "答对 2 题，共 4 题（其中 1 题是重答后答对的），看答案 1 题，未作答 1 题");
+    assert_string_equal(tally, "答对 2 题，共 4 题（其中 1 题是重答后答对的），答错 1 题，未作答 1 题");
     i18n_set(LANG_EN, NULL);
+}
+
+/* Lesson-author review L8: at a question step the effect trace shows the
+ * value before the step's change (it was on screen a step earlier); only
+ * the asked value after it is "?". Lesson 9, step 5 asks A[1][3] after
+ * nine gradient steps. */
+static void test_trace_before(void **state)
+{
+    (void)state;
+    Fix *f = builtin("09-", 4);
+    FmtOpt fo = {3, false, false};
+    char line[FMT_LINE];
+    assert_true(session_next(&f->s));
+    assert_int_equal(session_ask_open(&f->s), 0);
+    assert_true(session_trace_line(&f->s, 0, 2, &fo, line, sizeof line));
+    assert_string_equal(line, "Wq₁ changed ⇒ q₁₁ 0.073 → −0.066 ⇒ s₁₃ 0.156 → 2.649 ⇒ α₁₃ 0.387 → ?");
+    assert_int_equal(session_ask_answer(&f->s, "0.5", false, line, sizeof line), GRADE_WRONG);
+    session_trace_line(&f->s, 0, 2, &fo, line, sizeof line); /* answered wrong: still ? */
+    assert_non_null(strstr(line, "α₁₃ 0.387 → ?"));
+    session_ask_reveal(&f->s);
+    session_trace_line(&f->s, 0, 2, &fo, line, sizeof line);
+    assert_non_null(strstr(line, "α₁₃ 0.387 → 0.959"));
+    lessonfix_close(f);
 }
 
 int main(void)
@@ -387,6 +432,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_explain_hidden, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_zh, setup, lessonfix_teardown),
         cmocka_unit_test(test_hidden_everywhere),
+        cmocka_unit_test(test_trace_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -409,8 +409,11 @@ static void asks_answered(void **state)
     assert_int_equal(v->msg_role, ROLE_ERROR);
     keys(v, "\x15" "0.01\r");
     assert_int_equal(v->mode, MODE_NORMAL);
-    assert_string_equal(v->msg, "✗ not quite: S[1][2] = 0.006 (your answer: 0.01). Type again to retry.");
-    assert_shown("(0.194)(0.094) = 0.006");                     /* the true value's arithmetic */
+    assert_string_equal(v->msg, "✗ not quite: S[1][2] (your answer: 0.01). Type again, or Space to reveal.");
+    assert_shown("(0.194)(0.094) = ?");                          /* no true value: a retry is real */
+    assert_false(shown("0.006"));
+    assert_shown("? S[1][2]: type your answer, Enter grades it; Space reveals it.");
+    assert_shown(" 0-9 answer (1-5 do not jump)  Space reveal ");
     keys(v, "r");                                               /* not "Nothing to reset" */
     assert_string_equal(v->msg, "Your answer to S[1][2] stays graded; type a new one (or Enter) to try again.");
     keys(v, "\r");                                              /* Enter opens the field again */
@@ -431,16 +434,20 @@ static void asks_answered(void **state)
     assert_string_equal(v->msg, "✓ right: A[1] = 0.313, 0.337, 0.350");
     assert_shown("α₁ = exp ÷ sum = [0.313, 0.337, 0.350]");
     assert_shown("? A[3][3]: type");
+    keys(v, "0.5\r");
+    assert_string_equal(v->msg, "✗ not quite: A[3][3] (your answer: 0.5). Type again, or Space to reveal.");
+    assert_shown("? A[3][3]: type");
     keys(v, " ");                                               /* next reveals, and stays */
     assert_int_equal(v->s.step, 2);
     assert_string_equal(v->msg, "Revealed: A[3][3] = 0.287. Space goes on.");
+    assert_false(shown("? A[3][3]"));
     assert_int_equal(v->fi, 2);                                 /* the focus on what was asked */
     keys(v, "  ");
     assert_int_equal(v->s.step, 4);
     assert_shown("o₁₁ = ?");
     keys(v, "−0.147\r");                                        /* U+2212 opens the field too */
     assert_string_equal(v->msg, "✓ right: O[1][1] = −0.147");
-    assert_shown("Your answers: right 3 of 4 (1 after a retry), 1 revealed.");
+    assert_shown("Your answers: right 3 of 4 (1 after a retry), 1 wrong.");
     close_fix(f);
     /* zh */
     i18n_set(LANG_ZH, "build/locale");

@@ -701,8 +701,8 @@ static void test_change_marks(void **state)
     }
 }
 
-/* Training (lesson 09 after its target): a step marks every W_Q and W_K
- * cell that moved with ▲/▼ (and X is not on the board to be marked), the
+/* Training (lesson 09 after its target): a step marks every W_Q, W_K, S
+ * and A cell that moved with ▲/▼ (and X is not on the board to be marked), the
  * training panel is laid out with the loss and the chain rule, the bars
  * show before -> after, and at 60x18 the panel keeps at least its loss line. */
 static void test_training_panel(void **state)
@@ -725,12 +725,12 @@ static void test_training_panel(void **state)
             fail_msg("%dx%d: the panel reads \"%s\"", at[z][0], at[z][1], text);
         if (at[z][1] >= 24 && !strstr(text, "∂L/∂s₁=α₁−t=[0.276,0.337,−0.613]"))
             fail_msg("%dx%d: no dL/ds in \"%s\"", at[z][0], at[z][1], text);
-        int marked = 0;
+        int marked = 0, marked_sa = 0;
         FmtOpt fo = {c.l.digits, false, false};
         for (int k = 0; k < c.p.ncell; k++) {
             const PlanCell *x = &c.p.cell[k];
             assert_true(x->id != M_X || !(x->flags & (CELL_UP | CELL_DOWN)));
-            if (x->id != M_WQ && x->id != M_WK)
+            if (x->id != M_WQ && x->id != M_WK && x->id != M_S && x->id != M_A)
                 continue;
             char now[64], was[64];
             fmt_num(MAT_AT(&c.s.cur.m[x->id], x->i, x->j), &fo, now, sizeof now);
@@ -740,19 +740,143 @@ static void test_training_panel(void **state)
                 if (!strstr(cell, "▲") && !strstr(cell, "▼"))
                     fail_msg("%s[%d][%d] moved %s -> %s but shows \"%s\"", attn_mat_name(x->id), x->i + 1, x->j + 1,
                              was, now, cell);
-                marked++;
+                marked += x->id == M_WQ || x->id == M_WK;
+                marked_sa += x->id == M_S || x->id == M_A;
             } else if (strstr(cell, "▲") || strstr(cell, "▼")) {
                 fail_msg("%s[%d][%d] did not move but shows \"%s\"", attn_mat_name(x->id), x->i + 1, x->j + 1, cell);
             }
         }
-        /* W_Q's row 1 and all of W_K at 100x32; at 80x24 the trace and the
-         * edited-state notice take rows, and W_K's rows may scroll */
+        /* W_Q's row 1 and all of W_K at 100x32; at 80x24 the panel comes
+         * before W_Q and W_K (newcomer review 14): S and A show what moved */
         if (at[z][1] >= 32)
             assert_true(marked >= 3 + 12);
         else if (at[z][1] >= 24)
-            assert_true(marked >= 3);
+            assert_true(marked + marked_sa >= 3);
         unload(&c);
     }
+}
+
+/* Newcomer review 14: at 80x24 lesson 9's chain-rule panel, which the
+ * narration points to, is whole at every step of the softmax stage (W_Q and
+ * W_K give way to it), in both languages, walking as a class does. */
+static void test_training_panel_whole(void **state)
+{
+    Case c;
+    int seen = 0;
+    load_builtin(&c, "lessons/09");
+    for (int n = 0; n < session_steps(&c.s); n++) {
+        if (n > 0) {
+            session_ask_reveal(&c.s);
+            assert_true(session_next(&c.s));
+        }
+        if (session_stage(&c.s) != STAGE_SOFTMAX || c.s.cur.ntarget == 0)
+            continue;
+        for (int lang = 0; lang < LANG_COUNT; lang++) {
+            i18n_set((Lang)lang, "build/locale");
+            view_state(&c, MODE_NORMAL, (Lang)lang, 80, 24);
+            layout_plan(&c.in, &c.p);
+            const PlanBlock *b = plan_block(&c.p, BLOCK_TRAIN);
+            assert_non_null(b);
+            if (b->cut || b->h != b->want || b->h < 7)
+                fail_msg("step %d (%s): the panel shows %d of its %d lines", n + 1, lang == LANG_ZH ? "zh" : "en",
+                         b->h, b->want);
+            seen++;
+        }
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_int_equal(seen, 2 * 6); /* steps 2 to 6 and 8 */
+    unload(&c);
+}
+
+/* Newcomer review 27: a custom 8-token lesson at 80x24 (and 100x30), digits
+ * 3 and 4: at every step and every focused cell, every operand the
+ * arithmetic quotes is in a visible cell (check_case); at the output stage
+ * the arithmetic is whole and all eight weights α_i1 .. α_i8 of A's row are
+ * on screen, not A cut to five columns. */
+static void test_eight_tokens(void **state)
+{
+    static const int at[][2] = {{80, 24}, {100, 30}};
+    FILE *f = popen("sh tests/bench/gen_lesson.sh 8 4", "r");
+    assert_non_null(f);
+    static char yaml[1 << 16];
+    size_t len = fread(yaml, 1, sizeof yaml - 1, f);
+    assert_int_equal(pclose(f), 0);
+    yaml[len] = '\0';
+    int cases = 0, output = 0;
+    for (int digits = 3; digits <= 4; digits++) {
+        char *d = strstr(yaml, "digits: ");
+        assert_non_null(d);
+        d[strlen("digits: ")] = (char)('0' + digits);
+        Case c;
+        load(&c, "eight.yaml", yaml, len);
+        for (int step = 0; step < session_steps(&c.s); step++) {
+            session_goto(&c.s, step);
+            assert_int_equal(c.s.step, step);
+            int st = session_stage(&c.s);
+            if (st < STAGE_SCORES)
+                continue;
+            MatId rm = attn_stage_mat(st);
+            for (size_t z = 0; z < sizeof at / sizeof *at; z++)
+                for (int i = 0; i < c.s.cur.m[rm].rows; i++)
+                    for (int j = 0; j < c.s.cur.m[rm].cols; j++) {
+                        view_state(&c, MODE_NORMAL, LANG_EN, at[z][0], at[z][1]);
+                        c.in.fi = i;
+                        c.in.fj = j;
+                        c.in.frow = false;
+                        snprintf(c.where, sizeof c.where, "8 tokens, digits %d, step %d, %dx%d, %s[%d][%d]", digits,
+                                 step + 1, at[z][0], at[z][1], attn_mat_name(rm), i + 1, j + 1);
+                        check_case(&c); /* every operand, when the arithmetic is whole */
+                        const PlanBlock *ab = plan_block(&c.p, BLOCK_ARITH);
+                        if (st == STAGE_OUTPUT && (!ab || ab->cut))
+                            fail_msg("%s: the arithmetic is cut", c.where);
+                        for (int k = 0; st == STAGE_OUTPUT && k < 8; k++) /* the property, said once more */
+                            if (!visible(&c, M_A, i, k))
+                                fail_msg("%s: the arithmetic quotes α%d%d, which is not on screen", c.where, i + 1,
+                                         k + 1);
+                        output += st == STAGE_OUTPUT;
+                        cases++;
+                    }
+        }
+        unload(&c);
+    }
+    assert_int_equal(output, 2 * 2 * 8 * 4);
+    assert_true(cases > output);
+}
+
+/* Newcomer review 26: presentation at 200x50 puts the bars beside A (within
+ * 10 columns of its right edge), not 120 columns away at the screen's edge;
+ * every softmax step of lesson 1, both languages. */
+static void test_present_bars_beside_a(void **state)
+{
+    Case c;
+    int seen = 0;
+    load_builtin(&c, "lessons/01");
+    for (int step = 0; step < session_steps(&c.s); step++) {
+        session_goto(&c.s, step);
+        session_ask_reveal(&c.s);
+        if (session_stage(&c.s) != STAGE_SOFTMAX)
+            continue;
+        for (int lang = 0; lang < LANG_COUNT; lang++) {
+            i18n_set((Lang)lang, "build/locale");
+            view_state(&c, MODE_PRESENT, (Lang)lang, 200, 50);
+            layout_plan(&c.in, &c.p);
+            const PlanBlock *bars = plan_block(&c.p, BLOCK_BARS);
+            const PlanBox *a = NULL;
+            for (int k = 0; k < c.p.nbox; k++)
+                if (c.p.box[k].id == M_A)
+                    a = &c.p.box[k];
+            assert_non_null(bars);
+            assert_non_null(a);
+            int right = a->x + a->w;
+            if (bars->x < right || bars->x - right > 10)
+                fail_msg("step %d: A ends at column %d, the bars start at %d", step + 1, right, bars->x);
+            assert_true(bars->x + bars->w <= 200);
+            seen++;
+        }
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_true(seen >= 2);
+    unload(&c);
 }
 
 /* The bars have one scale at a size: 0.313 is as long in edit mode as in
@@ -1124,6 +1248,63 @@ static void test_small_softmax(void **state)
     unload(&c);
 }
 
+/* An arithmetic line shortened to fit (its block cut) ends in " …" at a
+ * term boundary, never inside a number (classroom review 9: "= 1.69 …" for
+ * 1.697): what it shows, without the " …", is followed by a blank or the
+ * end in the arithmetic the session writes. Every built-in lesson and
+ * step, normal and presentation mode, en and zh, at 60x18 and 80x24. */
+static void test_arith_cut_at_terms(void **state)
+{
+    static const int small[][2] = {{60, 18}, {80, 24}};
+    int cut = 0;
+    for (int e = 0; e < embedded_count; e++) {
+        Case c;
+        load(&c, embedded_lessons[e].name, embedded_lessons[e].data, embedded_lessons[e].len);
+        for (int step = 0; step < session_steps(&c.s); step++) {
+            session_goto(&c.s, step);
+            for (int m = 0; m < MODE_COUNT; m++)
+                for (int lg = 0; lg < 2 && m != MODE_EDIT; lg++)
+                    for (int z = 0; z < 2; z++) {
+                        Lang lang = lg ? LANG_ZH : LANG_EN;
+                        i18n_set(lang, "build/locale");
+                        view_state(&c, (GridMode)m, lang, small[z][0], small[z][1]);
+                        layout_plan(&c.in, &c.p);
+                        const PlanBlock *b = plan_block(&c.p, BLOCK_ARITH);
+                        if (!b || !b->cut || b->h < 1)
+                            continue;
+                        char shown[FMT_LINE * 2], raw[FMT_MAX_LINES][FMT_LINE];
+                        row_text(&c.p, b->y + b->h - 1, b->x, b->x + b->w, shown, sizeof shown);
+                        size_t n = strlen(shown);
+                        while (n > 0 && shown[n - 1] == ' ')
+                            n--;
+                        if (n < strlen(" …") || strncmp(shown + n - strlen(" …"), " …", strlen(" …")) != 0)
+                            fail_msg("%s step %d %s %s %dx%d: a cut arithmetic line does not end in \" …\": %s",
+                                     c.l.file, step + 1, mode_name[m], lg ? "zh" : "en", small[z][0], small[z][1],
+                                     shown);
+                        n -= strlen(" …");
+                        shown[n] = '\0';
+                        const char *from = shown;
+                        while (*from == ' ')
+                            from++;
+                        FmtOpt fo = {c.l.digits, false, false};
+                        int nraw = layout_arith(&c.s, c.p.xmat, c.p.xi, c.p.xj, c.in.frow, &fo, raw, FMT_MAX_LINES);
+                        bool ok = false;
+                        for (int k = 0; k < nraw && !ok; k++)
+                            for (const char *at = strstr(raw[k], from); at && !ok; at = strstr(at + 1, from))
+                                ok = at[strlen(from)] == ' ' || at[strlen(from)] == '\0';
+                        if (!ok)
+                            fail_msg("%s step %d %s %s %dx%d: the arithmetic is cut inside a term: \"%s …\" (%s)",
+                                     c.l.file, step + 1, mode_name[m], lg ? "zh" : "en", small[z][0], small[z][1],
+                                     from, nraw ? raw[0] : "");
+                        cut++;
+                    }
+        }
+        unload(&c);
+    }
+    i18n_set(LANG_EN, "build/locale");
+    assert_true(cut > 10); /* the small screens do cut arithmetic: the test saw some */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1134,6 +1315,9 @@ int main(void)
         cmocka_unit_test(test_lesson4_softmax_shows_s),
         cmocka_unit_test(test_change_marks),
         cmocka_unit_test(test_training_panel),
+        cmocka_unit_test(test_training_panel_whole),
+        cmocka_unit_test(test_eight_tokens),
+        cmocka_unit_test(test_present_bars_beside_a),
         cmocka_unit_test(test_bars_one_scale),
         cmocka_unit_test(test_override_mark_apart),
         cmocka_unit_test(test_very_wide),
@@ -1147,6 +1331,7 @@ int main(void)
         cmocka_unit_test(test_narration_fits),
         cmocka_unit_test(test_hit),
         cmocka_unit_test(test_small_softmax),
+        cmocka_unit_test(test_arith_cut_at_terms),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -463,7 +463,7 @@ static void errors_all_in_file_order(void **state)
     const char *y = "format: qkvtutor/1\ntokens: [a, b]\nX:\n  - [0, 1]\n  - [1.0， 0．5]\n" RANDOM
                     "steps:\n  - {stage: qkv, focus: \"A[1]\"}\n  - {stage: scores, do: \"tempreature = 1\"}\n"
                     "extra:\n\t- 1\n";
-    assert_false(lesson_load_buffer_all("t.yaml", y, strlen(y), &l, err, sizeof err, &list));
+    assert_false(lesson_load_buffer_all("t.yaml", y, strlen(y), &l, err, sizeof err, &list, 0));
     assert_int_equal(list.n, 5);
     assert_int_equal(list.total, 5);
     assert_string_equal(list.m[0].text,
@@ -478,7 +478,7 @@ static void errors_all_in_file_order(void **state)
     for (int k = 0; k < 25; k++)
         strcat(big, k ? ", x" : "x");
     strcat(big, "]]\n" RANDOM);
-    assert_false(lesson_load_buffer_all("t.yaml", big, strlen(big), &l, err, sizeof err, &list));
+    assert_false(lesson_load_buffer_all("t.yaml", big, strlen(big), &l, err, sizeof err, &list, 0));
     assert_int_equal(list.n, 20);
     assert_int_equal(list.total, 25);
     assert_string_equal(list.m[19].text, "t.yaml:3:63: \"x\" is not a number, expected a decimal like 0.5 or -1.2e-3");

@@ -22,7 +22,7 @@ and the output of `qkvtutor --dump` (between "@@ DUMP" lines), and reports:
              scalar (T, lr, loss, steps, sizes), the value of one of the step's
              own {templates} evaluated here on the state, or a {=fixed} figure;
              or be a whole number <= 99.
-  leak       an open question whose answer is on screen: an asked value printed
+  leak       an open question (or one answered wrong) whose answer is on screen: an asked value printed
              with the lesson's digits in an ARITH/TRAIN/TRACE/STATUS/SAY/NOTICE/
              ASK/BARS line or in the asked cell itself, or one step away (see
              ONE_STEP below). Printed 0 or 1 (0.000, 1.000) are not looked for
@@ -786,7 +786,7 @@ def trivial(v, digits):
 
 def check_leaks(rec, candidates, report):
     for mat, i, j, state, digits, values in rec.asks:
-        if state != "open":
+        if state not in ("open", "wrong"):   # answered wrong: hidden until retried or revealed
             continue
         js = [j] if j > 0 else list(range(1, len(values) + 1))
         for jj, v in zip(js, values):
@@ -896,7 +896,7 @@ def check_dumps(path, fails):
                         continue
                     name = None
                     st = line.strip()
-                    if re.match(r"^(?:expect|do|options|effect|ask|预期|效果|选项|提问)\s*[:：]", st):
+                    if re.match(r"^(?:expect|do|options|effect|ask|question|预期|效果|选项|提问|问题)\s*[:：]", st):
                         continue
                     if line.startswith("            ") and arith:
                         arith.append(st)            # the training panel's lines

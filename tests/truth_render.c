@@ -23,7 +23,10 @@
  * (toggled); swap (1 3, or 1 2 with two tokens); head2 (head 2 shown, not a
  * departure); train (a target on A[1] and one step, where allowed); variant7
  * (random weights drawn with seed 7, as --variant 7); reopen (the edit, saved
- * with lesson_save, loaded again and opened at the same step).
+ * with lesson_save, loaded again and opened at the same step); wrong (at a
+ * step that asks, every ask answered wrong, as the view's answer field
+ * does: the cells stay hidden, the status line has the grade, not a
+ * departure).
  *
  * Usage: truth_render [LESSON-PREFIX]   (all built-in lessons by default) */
 #include <locale.h>
@@ -46,10 +49,11 @@
 static const char keybar[] = " Space next  PgUp back  ←↑↓→ focus  e edit  : action  s scale  ? help  q quit";
 
 typedef enum {
-    ST_SCRIPTED, ST_EDIT, ST_MASK, ST_TEMP, ST_POSITIONS, ST_SWAP, ST_HEAD2, ST_TRAIN, ST_VARIANT, ST_REOPEN, ST_N
+    ST_SCRIPTED, ST_EDIT, ST_MASK, ST_TEMP, ST_POSITIONS, ST_SWAP, ST_HEAD2, ST_TRAIN, ST_VARIANT, ST_REOPEN,
+    ST_WRONG, ST_N
 } StateKind;
 static const char *state_name[ST_N] = {"scripted", "edit", "mask", "temp", "positions",
-                                       "swap", "head2", "train", "variant7", "reopen"};
+                                       "swap", "head2", "train", "variant7", "reopen", "wrong"};
 
 static const char *block_name[BLOCK_KINDS] = {
     [BLOCK_HEADER] = "HEADER", [BLOCK_RIBBON] = "RIBBON", [BLOCK_MATRICES] = "MATRICES", [BLOCK_BARS] = "BARS",
@@ -138,7 +142,7 @@ static void print_values(const Session *s)
 
 static void print_asks(const Session *s)
 {
-    static const char *sname[] = {"open", "right", "wrong", "revealed"};
+    static const char *sname[] = {"open", "right", "wrong", "revealed", "retried", "wrong-revealed"};
     for (int k = 0; k < session_ask_count(s); k++) {
         const Ask *q = session_ask_at(s, k);
         const Mat *m = &s->cur.m[q->mat];
@@ -309,7 +313,7 @@ static bool make_state(const Lesson *l, StateKind st, int n, Session *s, Focus2 
 {
     char text[128];
     applied[0] = '\0';
-    *departed = st != ST_SCRIPTED && st != ST_HEAD2;
+    *departed = st != ST_SCRIPTED && st != ST_HEAD2 && st != ST_WRONG;
     if (!session_init(s, l))
         abort();
     walk_to(s, f, n);
@@ -354,6 +358,22 @@ static bool make_state(const Lesson *l, StateKind st, int n, Session *s, Focus2 
         if (act(s, f, attn_heads(a) > 1 && s->head > 1 ? "target A2[1] = 2" : "target A[1] = 2", applied, alen))
             act(s, f, "step", applied, alen); /* a refusal is printed; the target stays */
         break;
+    case ST_WRONG: { /* each ask answered wrong: 99 for every cell asked (no ask's value) */
+        if (session_ask_count(s) == 0) {
+            attn_free(&script);
+            return false;
+        }
+        for (int k = 0; k < session_ask_count(s); k++) {
+            char answer[256] = "";
+            for (int c = 0; c < ask_cells(session_ask_at(s, k), &s->cur); c++)
+                snprintf(answer + strlen(answer), sizeof answer - strlen(answer), "%s99", c ? " " : "");
+            if (session_ask_answer(s, answer, false, f->msg, sizeof f->msg) != GRADE_WRONG)
+                abort();
+            snprintf(applied + strlen(applied), alen - strlen(applied), "%s%s", k ? "; " : "APPLIED answer ",
+                     answer);
+        }
+        break;
+    }
     case ST_REOPEN:
     default:
         break;

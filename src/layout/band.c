@@ -184,11 +184,33 @@ static void band_widen_titles(Frame *c, Band *b, int *need, int total, int w, in
     }
 }
 
+/* Still short: boxes nothing is highlighted in leave the band, last first;
+ * the first too (S beside A and O at the output stage, newcomer review 27),
+ * the next one then labelling the rows. Returns the new total. */
+static int band_drop_plain(Frame *c, Band *b, int *need, int *rank, int total, int *w, int gap)
+{
+    for (int k = b->n - 1; k >= 0 && b->n > 1 && total > *w; k--)
+        if (rank[k] <= 1) {
+            total -= need[k];
+            *w += gap;
+            band_remove(b, k, need, rank);
+            if (k == 0 && b->box[0].nolabel) {
+                const Mat *m0 = &c->a->m[b->box[0].id];
+                int more = box_label_width(c, b->box[0].id, m0, false) - box_label_width(c, b->box[0].id, m0, true);
+                b->box[0].nolabel = false;
+                need[0] += more;
+                total += more;
+            }
+        }
+    return total;
+}
+
 /* Lay the boxes of a band side by side in the screen's width less `extra`,
  * shrinking the widest first when they do not all fit. Who gives way: dots
  * first, then the boxes no highlight is in, then the inputs, then all
- * alike; then, short of room, anything down to one column. */
-void band_lay(Frame *c, Band *b, int y, int h, int extra)
+ * alike; then, short of room, anything down to one column. Returns the
+ * column after the last box. */
+int band_lay(Frame *c, Band *b, int y, int h, int extra)
 {
     int need[MAX_BOXES], rank[MAX_BOXES], total = 0, w = 0, gap = c->gap;
     c->rows_cut = (h - c->top) / c->row_step < band_rows(c, b);
@@ -203,13 +225,7 @@ void band_lay(Frame *c, Band *b, int y, int h, int extra)
         w += b->n - 1;
         gap = 1;
     }
-    /* Still short: boxes nothing is highlighted in leave the band, last first. */
-    for (int k = b->n - 1; k > 0 && total > w; k--)
-        if (rank[k] <= 1) {
-            total -= need[k];
-            w += gap;
-            band_remove(b, k, need, rank);
-        }
+    total = band_drop_plain(c, b, need, rank, total, &w, gap);
     if (total > w)
         total = band_squeeze_last(c, b, need, total, w);
     band_widen_titles(c, b, need, total, w, gap);
@@ -219,6 +235,7 @@ void band_lay(Frame *c, Band *b, int y, int h, int extra)
         x += need[k] + gap;
     }
     c->rows_cut = false;
+    return x - gap;
 }
 
 /* Does this band show A as the matrix being worked on (the softmax stage,

@@ -64,6 +64,8 @@ static void split_bands(Frame *c, Band *b, int *nb)
                 Box y = x->box[m];
                 if (y.hrow >= 0 && y.hrow_role == ROLE_COL)
                     y.nolabel = false; /* a key's row keeps its own labels when rows scroll */
+                if (quoted == 0)
+                    y.nolabel = false; /* the first labels the rows once the others leave */
                 quoted++;
                 floors += box_floor(c, &y) + 1;
             }
@@ -207,9 +209,32 @@ static bool band_needed(const Band *b)
     return false;
 }
 
+/* W_Q and W_K, shown for the training panel, give way when nothing fits:
+ * the panel's own lines come first (newcomer review 14); a band left empty
+ * goes. */
+static void drop_panel_boxes(Frame *c, Band *b, int *nb, Budget *g)
+{
+    for (int k = 0; k < *nb && *nb > 1 && !fits(c, b, *nb, g, false); k++) {
+        int n = 0;
+        for (int m = 0; m < b[k].n; m++)
+            if (!b[k].box[m].panel)
+                b[k].box[n++] = b[k].box[m];
+        if (n == b[k].n)
+            continue;
+        b[k].n = n;
+        if (n == 0) {
+            for (int m = k; m + 1 < *nb; m++)
+                b[m] = b[m + 1];
+            (*nb)--;
+        }
+        k--;
+    }
+}
+
 /* Give way, in order, until everything fits: presentation's double rows,
  * the blank lines, the bands the arithmetic quotes nothing from (Q K V at
- * the softmax stage: whole, so they read as left out, in Plan.omitted), the
+ * the softmax stage: whole, so they read as left out, in Plan.omitted), then
+ * those only the training panel names (W_Q and W_K, before its lines), the
  * parts down to their soft floors (narration to two lines, the key bar),
  * presentation's marks row, then the rows no arithmetic quotes
  * (band_heights); past that, the blanks between bands and the parts down
@@ -231,6 +256,7 @@ static void budget(Frame *c, Band *b, int *nb, Budget *g)
             b[m] = b[m + 1];
         (*nb)--;
     }
+    drop_panel_boxes(c, b, nb, g);
     give_way(c, b, *nb, g, false, false);
     if (c->top == 3 && !fits(c, b, *nb, g, false))
         c->top = 2; /* presentation's marks row goes before a matrix row */
@@ -273,7 +299,8 @@ static int lay_part(Frame *c, Part *p, int y)
         return 1;
     }
     if (p->cut && p->n > 0)
-        line_ellipsize(c, p->lines[p->n - 1], c->cols - 2);
+        line_ellipsize(c, p->lines[p->n - 1], c->cols - 2,
+                       p->kind == BLOCK_ARITH || p->kind == BLOCK_TRAIN || p->kind == BLOCK_TRACE);
     for (int i = 0; i < p->n; i++)
         plan_put_styled(c, y + i, 1, c->cols - 2, p->lines[i], p->role, p->bold);
     if (p->n > 0 || p->want > 0)
@@ -283,27 +310,34 @@ static int lay_part(Frame *c, Part *p, int y)
 
 /* The exercise line: the open question (in the step's question: words,
  * their templates filled in, when it has them) and how to answer it; on
- * the lesson's last step the tally. "" when neither. */
+ * the lesson's last step the tally, except on a slide (newcomer review
+ * 28). "" when neither. */
 static void ask_text(const Frame *c, char *buf, size_t len)
 {
     const Session *s = c->s;
     char name[64], tally[256];
     buf[0] = '\0';
     int k = session_ask_open(s);
+    if (k < 0)
+        k = session_ask_retry(s); /* answered wrong: still asked until retried or revealed */
     if (k >= 0) {
         ask_name(session_ask_at(s, k), name, sizeof name);
         const char *q = text_get(&session_step(s)->question, c->in->lang);
         TplOpt o = {c->l->digits, c->in->ascii, session_ask_hidden_cb, s, c->in->lang};
         char *words = *q ? template_expand_dup(q, &s->cur, c->l, &o) : NULL;
         char *safe = words ? fmt_prose(words, c->in->ascii) : NULL;
-        if (safe && *safe)
+        if (c->in->slide && safe && *safe) /* a class sees the question; how to answer is the terminal's */
+            snprintf(buf, len, "? %s %s", safe, name);
+        else if (c->in->slide)
+            snprintf(buf, len, "? %s", name);
+        else if (safe && *safe)
             snprintf(buf, len, _("? %s %s: type your answer, Enter grades it; Space reveals it."), safe, name);
         else
             snprintf(buf, len, _("? %s: type your answer, Enter grades it; Space reveals it."), name);
         free(safe);
         free(words);
     }
-    if (s->step == session_steps(s) - 1) {
+    if (s->step == session_steps(s) - 1 && !c->in->picture) { /* a picture shows no student's tally */
         session_ask_tally(s, tally, sizeof tally);
         if (tally[0])
             snprintf(buf + strlen(buf), len - strlen(buf), _("%sYour answers: %s."), buf[0] ? "  " : "", tally);
@@ -343,8 +377,12 @@ static void train_part(Frame *c, Budget *g, char (*train)[FMT_LINE], bool arith)
         if (note && note - raw[k] >= 3)
             note[-3] = '\0';
     }
-    /* rank 0, before the narration: the chain rule's later lines go first */
-    p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = 0});
+    /* at the softmax stage, whose α the panel carries on, rank 2 with the
+     * arithmetic: the narration (to two lines), the key bar and the trace
+     * give way first (newcomer review 14); later, rank 0: its later lines
+     * go before the narration */
+    int trank = session_stage(c->s) == STAGE_SOFTMAX ? 2 : 0;
+    p = add_part(g, (Part){BLOCK_TRAIN, ROLE_ARITH, .lines = train, .rank = trank});
     int head = 0; /* the lines of the first: the target and the loss, kept whole */
     for (int k = 0; k < nraw && p->n < 8; k++) {
         p->n += lines_wrap(raw[k], w, train + p->n, 8 - p->n, true, &more);
@@ -450,9 +488,11 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
     for (int k = 0; k < nb; k++) {
         int h = rows[k] * c->row_step + c->top, extra = bars_room(c, &bands[k]);
         bool tight = c->gap < BAND_GAP;
-        band_lay(c, &bands[k], y, h, extra);
+        int end = band_lay(c, &bands[k], y, h, extra), bx = c->cols - extra;
+        if (c->in->present && end + BAND_GAP < bx) /* a big screen: the bars beside A, not at the edge (review 26) */
+            bx = end + BAND_GAP;
         if (extra > 0)
-            bars_lay(c, y, c->cols - extra, tight ? extra : extra - 1, h);
+            bars_lay(c, y, bx, tight ? extra : extra - 1, h);
         c->gap = BAND_GAP;
         y += h + g.band_gap;
     }

@@ -46,6 +46,8 @@ typedef struct {
     bool field;              /* the key bar holds a text field: it never gives way */
     bool title_card;         /* before step 1: the narration's place shows the title and about: */
     int cols, rows;
+    bool slide;              /* a slide (--slides): the question without how to answer it */
+    bool picture;            /* a picture of the step (--svg, --slides), not a student's screen: no tally */
 } LayoutIn;
 
 /* A run of text: already sanitised UTF-8, w display columns from (y, x). */

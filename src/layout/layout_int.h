@@ -30,6 +30,7 @@ typedef struct {
     int lrow;               /* row label to highlight for the band, -1 none */
     bool quoted;            /* the arithmetic quotes its highlighted row/column whole */
     bool all;               /* the arithmetic quotes every cell (a row focus's operand) */
+    bool panel;             /* quoted only by the training panel (W_Q, W_K): gives way to it */
 } Box;
 
 typedef struct {
@@ -97,7 +98,7 @@ int box_window(int n, int vis, int focus);
 /* band.c */
 bool band_has_a(const Frame *c, const Band *b);
 int band_keep(const Frame *c, const Band *b);
-void band_lay(Frame *c, Band *b, int y, int h, int extra);
+int band_lay(Frame *c, Band *b, int y, int h, int extra);
 int band_need(Frame *c, Band *b, int extra, int *need, int *room);
 int band_rows(const Frame *c, const Band *b);
 int band_spare(Frame *c, Band *b);
@@ -111,7 +112,7 @@ const char *arith_approx_note(const Frame *c);
 int arith_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more, int *first);
 int block_lines(const Frame *c, const char *text, int w, char lines[][FMT_LINE], int max, bool terms,
                       bool *more);
-void line_ellipsize(const Frame *c, char *line, int w);
+void line_ellipsize(const Frame *c, char *line, int w, bool terms);
 int lines_wrap(const char *text, int w, char lines[][FMT_LINE], int max, bool terms, bool *more);
 int narration_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more);
 Role status_line_text(const Frame *c, char *line, size_t len);

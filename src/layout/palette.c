@@ -37,6 +37,10 @@ const PalRole palette[ROLE_COUNT] = {
 };
 
 const short palette_heat256[4] = {17, 24, 130, 208};
+/* A projector washes out dark colours: navy (17) on black looks black.
+ * Its lowest shade is a grey-blue that stands out from black (3.3:1), and
+ * white stays readable on each (5:1 and more; black on the gold). */
+const short palette_heat256_proj[4] = {60, 25, 94, 214};
 const short palette_heat8[4] = {PAL_BLACK, PAL_BLUE, PAL_MAGENTA, PAL_RED};
 
 static const char *theme_names[THEME_COUNT] = {"dark", "light", "mono", "projector"};

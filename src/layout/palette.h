@@ -42,6 +42,8 @@ const char *theme_name(ThemeId t);
  * orange: on 256-colour terminals (xterm's colour numbers), and on 8. The
  * text on them is white, but black on the brightest 256-colour shade. */
 extern const short palette_heat256[4];
+/* The projector theme's 256-colour shades: the low end visible on black. */
+extern const short palette_heat256_proj[4];
 extern const short palette_heat8[4];
 
 #endif

@@ -16,7 +16,7 @@
 
 Box box_make(MatId id, int hrow, Role hrole, int hcol, int ci, int cj)
 {
-    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false, false};
+    Box b = {id, false, hrow, hrole, hcol, ci, cj, false, false, -1, false, false, false};
     return b;
 }
 
@@ -196,6 +196,7 @@ int board_bands(Frame *c, Band *b)
         b[0].n = 0;
         Box wq = box_make(M_WQ, -1, ROLE_ROW, -1, -1, -1), wk = box_make(M_WK, -1, ROLE_ROW, -1, -1, -1);
         wq.quoted = wk.quoted = true; /* the panel's ∂L/∂W_Q and ∂L/∂W_K: kept on screen */
+        wq.panel = wk.panel = true;   /* ... unless the panel itself needs the rows */
         band_add(&b[0], wq);
         band_add(&b[0], wk);
         if (st == STAGE_OUTPUT)

@@ -14,12 +14,58 @@
 
 /* ---- text ------------------------------------------------------------------ */
 
-/* Cut line (safe text, FMT_LINE bytes) to w columns, ending in " …". */
-void line_ellipsize(const Frame *c, char *line, int w)
+/* Is byte b part of a number or a word (digits, letters, the point)? */
+static bool wordish(unsigned char b)
+{
+    return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '.' || b == '_';
+}
+
+/* Where to cut line, at most `cut` bytes in: arithmetic (terms) at a space
+ * between its terms; other text not inside a number or a word, a sign
+ * with its number. */
+static size_t cut_point(const char *line, size_t cut, bool terms)
+{
+    size_t k = cut;
+    if (terms)
+        while (k > 0 && line[k] != ' ')
+            k--;
+    else {
+        while (k > 0 && wordish((unsigned char)line[k]) && wordish((unsigned char)line[k - 1]))
+            k--;
+        if (line[k] >= '0' && line[k] <= '9') /* a sign belongs to its number */
+            k = k >= 3 && strncmp(line + k - 3, "−", 3) == 0 ? k - 3 : k >= 1 && line[k - 1] == '-' ? k - 1 : k;
+    }
+    return k > 0 ? k : cut;
+}
+
+/* Cut line (safe text, FMT_LINE bytes) to w columns, ending in " …",
+ * never inside a number or a word. Arithmetic (terms) is cut at a space
+ * between its terms, and an operator left dangling at the end (+ − × ÷ · =
+ * , ;) goes with what was cut: "= (1.210)(0.510) + (0.900)(1.200) …", not
+ * "= 1.69 …". Text without a space to cut at in reach (Chinese) is cut
+ * between characters, but still not inside a number. */
+void line_ellipsize(const Frame *c, char *line, int w, bool terms)
 {
     const char *more = frame_sym(c, " …", " ...");
     int room = w - text_width(more);
-    snprintf(line + text_fit(line, room > 0 ? room : 0), 8, "%s", more);
+    size_t cut = text_fit(line, room > 0 ? room : 0);
+    if (cut < strlen(line))
+        cut = cut_point(line, cut, terms);
+    static const char *const dangling[] = {"+", "−", "-", "×", "÷", "·", "=", "*", "/", ",", ";", "→", "⇒"};
+    for (bool again = true; again && cut > 0;) {
+        while (cut > 0 && line[cut - 1] == ' ')
+            cut--;
+        again = false;
+        for (size_t d = 0; terms && d < sizeof dangling / sizeof *dangling; d++) {
+            size_t n = strlen(dangling[d]);
+            if (cut > n && strncmp(line + cut - n, dangling[d], n) == 0 && line[cut - n - 1] == ' ') {
+                cut -= n;
+                again = true;
+                break;
+            }
+        }
+    }
+    snprintf(line + cut, 8, "%s", more);
 }
 
 /* Wrap `text` (safe) at w columns into up to max lines, arithmetic between

@@ -25,9 +25,10 @@ typedef struct {
     int line, col;          /* where it was written (1-based) */
 } Ask;
 
-/* ASK_RETRIED: wrong first, right on a later try (a graded ask can be
- * answered again while its step is shown). */
-typedef enum { ASK_OPEN, ASK_RIGHT, ASK_WRONG, ASK_REVEALED, ASK_RETRIED } AskState;
+/* ASK_WRONG: answered wrong, still hidden and open to a retry while its
+ * step is shown; ASK_RETRIED: wrong first, right on a later try;
+ * ASK_WRONG_REVEALED: wrong, then revealed (counts as wrong). */
+typedef enum { ASK_OPEN, ASK_RIGHT, ASK_WRONG, ASK_REVEALED, ASK_RETRIED, ASK_WRONG_REVEALED } AskState;
 typedef enum { GRADE_BAD = -1, GRADE_WRONG = 0, GRADE_RIGHT = 1 } Grade;
 
 /* Parse "S[1][2]" or "A[1]" for a step showing `stage` against the shapes

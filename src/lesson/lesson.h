@@ -30,6 +30,10 @@
 #define LESSON_MAX_STEPS 256
 #define LESSON_MAX_ACTIONS 16           /* per step */
 #define LESSON_MAX_EXPECT 32            /* per step */
+/* Gradient steps a lesson's script (its do: actions and its edited: log)
+ * may take in all: every move between steps replays them, so more would
+ * hang --check and the view (DESIGN.md "Speed and limits"). */
+#define LESSON_MAX_GRAD_STEPS 100000
 #define LESSON_ERR_MAX 512
 
 typedef enum { FOCUS_NONE, FOCUS_ROW, FOCUS_CELL } FocusKind;
@@ -128,13 +132,18 @@ bool lesson_load_buffer(const char *file, const char *buf, size_t len,
 /* Read and parse a file. Errors as above, including unreadable or too-big
  * files ("FILE: cannot read: reason"). */
 bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen);
-/* The same, and every message (the first 20 in file order, and how many in
- * all) goes to *list (diag.h), including those the loader found past the
- * first: another step, another row, the lines above a YAML syntax error. */
+/* The same with every message (the first 20 in file order, and how many in
+ * all) in *list (diag.h; NULL: none), including those the loader found past
+ * the first: another step, another row, the lines above a YAML syntax
+ * error. flags: LESSON_LOAD_NO_NARRATION: about:, say: and question: are
+ * neither read nor checked (they stay empty), for --json, which prints none
+ * of them. */
+#define LESSON_LOAD_NO_NARRATION 1u
 struct DiagList;
 bool lesson_load_buffer_all(const char *file, const char *buf, size_t len, Lesson *out, char *err, size_t errlen,
-                            struct DiagList *list);
-bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errlen, struct DiagList *list);
+                            struct DiagList *list, unsigned flags);
+bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errlen, struct DiagList *list,
+                          unsigned flags);
 void lesson_free(Lesson *l);
 
 /* --variant K: draw the lesson's random weights again with seed K, in the

@@ -521,6 +521,8 @@ static bool load_edited(Ctx *c, const yaml_node_t *n, Lesson *l)
         if (!action_parse(l->edited[k], &act, err, sizeof err, &col))
             return diag_fail_at(&c->d, item->start_mark.line, schema_col(item, col > 0 ? (size_t)col - 1 : 0),
                                 _("edited: %s"), err);
+        if (!steps_count_training(c, item))
+            return false;
     }
     return true;
 }
@@ -580,8 +582,9 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
         return false;
     bool ok = load_format(c, v[T_FORMAT]);
     ok = schema_text(c, v[T_TITLE], "title", &l->title) && ok;
-    bool about = schema_text(c, v[T_ABOUT], "about", &l->about);
-    steps_text_at(c, v[T_ABOUT], l->about_at);
+    bool about = c->no_narration || schema_text(c, v[T_ABOUT], "about", &l->about);
+    if (!c->no_narration)
+        steps_text_at(c, v[T_ABOUT], l->about_at);
     ok = load_edited(c, v[T_EDITED], l) && ok;
     bool heads = load_heads(c, v[T_HEADS], l);
     bool x = load_tokens(c, v[T_TOKENS], l) && (load_x(c, v[T_X], l) || l->d_model > 0);
@@ -594,7 +597,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
     bool steps = steps_load(c, root, v[T_STEPS], l);
     if (steps && !c->partial)
         steps = load_start(c, v[T_START], l);
-    return keys && ok && about && steps && load_about_templates(c, v[T_ABOUT], l);
+    return keys && ok && about && steps && (c->no_narration || load_about_templates(c, v[T_ABOUT], l));
 }
 
 /* Build the lesson from a parsed document into *l. */
@@ -654,13 +657,14 @@ static void load_before(const char *file, const char *buf, size_t len, size_t li
 
 /* Load buf; every message also goes to list (may be NULL). */
 static bool load_listed(const char *file, const char *buf, size_t len, Lesson *out, char *err, size_t errlen,
-                        DiagList *list)
+                        DiagList *list, unsigned flags)
 {
     static DiagList own;     /* loading is single-threaded; too big for the stack of every caller */
     if (!list)
         list = &own;
     memset(list, 0, sizeof *list);
-    Ctx c = {.d = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen, .list = list}};
+    Ctx c = {.d = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen, .list = list},
+             .no_narration = (flags & LESSON_LOAD_NO_NARRATION) != 0};
     memset(out, 0, sizeof *out);
     if (errlen)
         err[0] = '\0';
@@ -689,13 +693,13 @@ static bool load_listed(const char *file, const char *buf, size_t len, Lesson *o
 bool lesson_load_buffer(const char *file, const char *buf, size_t len,
                         Lesson *out, char *err, size_t errlen)
 {
-    return load_listed(file, buf, len, out, err, errlen, NULL);
+    return load_listed(file, buf, len, out, err, errlen, NULL, 0);
 }
 
 bool lesson_load_buffer_all(const char *file, const char *buf, size_t len, Lesson *out, char *err, size_t errlen,
-                            DiagList *list)
+                            DiagList *list, unsigned flags)
 {
-    return load_listed(file, buf, len, out, err, errlen, list);
+    return load_listed(file, buf, len, out, err, errlen, list, flags);
 }
 
 /* Read up to LESSON_MAX_BYTES + 1 bytes of f into a malloc'd buffer. */
@@ -716,10 +720,10 @@ static char *read_all(FILE *f, size_t *len)
 
 bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen)
 {
-    return lesson_load_file_all(path, out, err, errlen, NULL);
+    return lesson_load_file_all(path, out, err, errlen, NULL, 0);
 }
 
-bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errlen, DiagList *list)
+bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errlen, DiagList *list, unsigned flags)
 {
     if (list)
         memset(list, 0, sizeof *list);
@@ -745,7 +749,7 @@ bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errle
         snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(e ? e : ENOMEM));
         return false;
     }
-    bool ok = load_listed(path, buf, len, out, err, errlen, list);
+    bool ok = load_listed(path, buf, len, out, err, errlen, list, flags);
     free(buf);
     return ok;
 }

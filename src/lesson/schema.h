@@ -28,6 +28,8 @@ typedef struct {
     yaml_document_t *doc;
     bool partial;            /* the part of a file before its YAML syntax error */
     int digits;              /* the lesson's digits, once options are read (whole-number expectations) */
+    bool no_narration; /* LESSON_LOAD_NO_NARRATION: about:, say:, question: not read */
+    long grad_steps;   /* `step N` actions counted so far (LESSON_MAX_GRAD_STEPS) */
 } Ctx;
 
 /* The keys valid in one mapping, for lookup and for "did you mean". */

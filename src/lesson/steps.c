@@ -404,13 +404,16 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
     /* each part on its own, so --check reports all of a step's mistakes */
     bool ok = !val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st);
     ok = (!val[S_DO] || load_do(c, val[S_DO], scratch, st)) && ok;
-    if (schema_text(c, val[S_SAY], "say", &st->say)) {
+    if (c->no_narration) /* --json prints no narration: neither read nor checked */
+        ;
+    else if (schema_text(c, val[S_SAY], "say", &st->say)) {
         steps_text_at(c, val[S_SAY], st->say_at);
         ok = steps_templates(c, val[S_SAY], scratch, st->stage, "say") && ok;
     } else
         ok = false;
     ok = (!val[S_ASK] || load_asks(c, val[S_ASK], scratch, st)) && ok;
-    ok = (!val[S_QUESTION] || load_question(c, key[S_QUESTION], val[S_QUESTION], val[S_ASK], scratch, st)) && ok;
+    ok = (!val[S_QUESTION] || c->no_narration ||
+          load_question(c, key[S_QUESTION], val[S_QUESTION], val[S_ASK], scratch, st)) && ok;
     return (!val[S_EXPECT] || load_expects(c, val[S_EXPECT], scratch, st)) && ok && keys;
 }
 
@@ -430,6 +433,48 @@ static bool default_steps(Ctx *c, const yaml_node_t *root, Lesson *l)
     return true;
 }
 
+/* Count action `n`'s gradient steps (a `step N`) towards the lesson's
+ * budget, before anything is applied; refuse the one that passes it. An
+ * action that does not parse is left to load_action's message. */
+bool steps_count_training(Ctx *c, const yaml_node_t *n)
+{
+    char e[LESSON_ERR_MAX];
+    int errcol = 0;
+    Action a;
+    if (n->type != YAML_SCALAR_NODE || !action_parse(ydoc_str(n), &a, e, sizeof e, &errcol) || a.kind != ACT_STEP)
+        return true;
+    c->grad_steps += a.n;
+    if (c->grad_steps <= LESSON_MAX_GRAD_STEPS)
+        return true;
+    return diag_fail(&c->d, n, _("this action brings the lesson's gradient steps to %ld in all, at most %d are "
+                                 "allowed (each move between steps replays them); take fewer or smaller steps"),
+                     c->grad_steps, LESSON_MAX_GRAD_STEPS);
+}
+
+/* Every do: of the script counted before any is applied (a script of many
+ * `step 10000` is refused at once, not after minutes of training). */
+static bool count_training(Ctx *c, const yaml_node_t *steps)
+{
+    for (int k = 0; k < ydoc_seq_len(steps); k++) {
+        const yaml_node_t *st = ydoc_seq_item(c->doc, steps, k), *dn = NULL;
+        if (!st || st->type != YAML_MAPPING_NODE)
+            continue;
+        for (yaml_node_pair_t *p = st->data.mapping.pairs.start; p < st->data.mapping.pairs.top; p++) {
+            const yaml_node_t *key = yaml_document_get_node(c->doc, p->key);
+            if (key && key->type == YAML_SCALAR_NODE && strcmp(ydoc_str(key), "do") == 0)
+                dn = yaml_document_get_node(c->doc, p->value);
+        }
+        if (!dn)
+            continue;
+        if (dn->type == YAML_SCALAR_NODE && !steps_count_training(c, dn))
+            return false;
+        for (int a = 0; dn->type == YAML_SEQUENCE_NODE && a < ydoc_seq_len(dn) && a < LESSON_MAX_ACTIONS; a++)
+            if (!steps_count_training(c, ydoc_seq_item(c->doc, dn, a)))
+                return false;
+    }
+    return true;
+}
+
 /* steps: the script, or one step per stage when it is absent. */
 bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l)
 {
@@ -444,6 +489,8 @@ bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l
                          _("steps is empty; write at least one step, or leave steps out for one per stage"));
     if (cnt > LESSON_MAX_STEPS)
         return diag_fail(&c->d, n, _("%d steps, at most %d are allowed"), cnt, LESSON_MAX_STEPS);
+    if (!count_training(c, n))
+        return false;
     Attn scratch;
     if (!lesson_base(l, &scratch))
         return diag_oom(&c->d, n);

@@ -15,6 +15,9 @@
 /* Fill l->steps from n (NULL: one silent step per stage). root is the
  * top-level mapping, for the place of messages about the whole file. */
 bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l);
+/* Count a `step N` action towards LESSON_MAX_GRAD_STEPS; false (with the
+ * message) for the one that passes it. */
+bool steps_count_training(Ctx *c, const yaml_node_t *n);
 /* Check the {REF} templates of a text field n (a string or {zh:, en:}) for a
  * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
 bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what);

@@ -1,16 +1,17 @@
 /* render.c - --dump, --json and --check (see render.h). */
 #include "render.h"
 
-#include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/explain.h"
 #include "core/grad.h"
+#include "json.h"
 #include "text/fmt.h"
 #include "text/i18n.h"
 #include "text/live.h"
 #include "lesson/session.h"
+#include "lesson/template.h"
 #include "lesson/train.h"
 
 /* Print lesson text safely: control characters become visible stand-ins. */
@@ -254,6 +255,19 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     if (say && *say)
         put_wrapped(out, say, o->ascii, 76);
     free(say);
+    const char *question = st->nask > 0 ? text_get(&st->question, o->lang) : "";
+    if (*question) { /* the question's own words, as the view's question line has them (asked cells "?") */
+        TplOpt to = {l->digits, o->ascii, session_ask_hidden_cb, s, o->lang};
+        char *words = template_expand_dup(question, &s->cur, l, &to);
+        char *prose = words ? fmt_prose(words, o->ascii) : NULL;
+        if (prose && *prose) {
+            fprintf(out, "  %s ", _("question:"));
+            put_text(out, prose, o->ascii);
+            fputc('\n', out);
+        }
+        free(prose);
+        free(words);
+    }
     for (int k = 0; k < st->nask; k++) {
         char name[32], vals[FMT_LINE];
         ask_name(&st->ask[k], name, sizeof name);
@@ -317,139 +331,110 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
 
 /* A matrix as a list of rows; with `masked` (S under a mask), the masked
  * entries are null. */
-static cJSON *json_matrix(const Mat *m, const Attn *masked)
+static void json_matrix(Json *j, const char *name, const Mat *m, const Attn *masked)
 {
-    cJSON *rows = cJSON_CreateArray();
-    for (int i = 0; rows && i < m->rows; i++) {
-        cJSON *row = cJSON_CreateDoubleArray(&MAT_AT(m, i, 0), m->cols);
-        for (int j = 0; row && masked && j < m->cols; j++)
-            if (attn_masked(masked, i, j))
-                cJSON_ReplaceItemInArray(row, j, cJSON_CreateNull());
-        if (!row || !cJSON_AddItemToArray(rows, row)) {
-            cJSON_Delete(row);
-            cJSON_Delete(rows);
-            return NULL;
+    json_array(j, name);
+    for (int i = 0; i < m->rows; i++) {
+        json_array(j, NULL);
+        for (int c = 0; c < m->cols; c++) {
+            if (masked && attn_masked(masked, i, c))
+                json_null(j, NULL);
+            else
+                json_number(j, NULL, MAT_AT(m, i, c));
         }
+        json_end(j);
     }
-    return rows;
-}
-
-/* Add item to obj under name (to an array when name is NULL); on failure
- * item is freed. */
-static bool json_put(cJSON *obj, const char *name, cJSON *item)
-{
-    bool ok = item && (name ? cJSON_AddItemToObject(obj, name, item) : cJSON_AddItemToArray(obj, item));
-    if (!ok)
-        cJSON_Delete(item);
-    return ok;
+    json_end(j);
 }
 
 /* "training": {lr, targets: [{head, row, target}], loss, grad: {Wq, Wk}}
  * for state a (reached the softmax), 1-based head and row. */
-static bool json_training(cJSON *root, const Attn *a)
+static bool json_training(Json *j, const Attn *a)
 {
     Mat gq = {0}, gk = {0};
-    cJSON *tr = cJSON_AddObjectToObject(root, "training"), *list = NULL, *grad = NULL;
-    bool ok = tr && cJSON_AddNumberToObject(tr, "lr", a->lr) && (list = cJSON_AddArrayToObject(tr, "targets"));
-    for (int k = 0; ok && k < a->ntarget; k++) {
-        cJSON *one = cJSON_CreateObject();
-        ok = json_put(list, NULL, one) && cJSON_AddNumberToObject(one, "head", a->target[k].head + 1) &&
-             cJSON_AddNumberToObject(one, "row", a->target[k].row + 1) &&
-             json_put(one, "target", cJSON_CreateDoubleArray(a->target[k].t, attn_tokens(a)));
+    json_object(j, "training");
+    json_number(j, "lr", a->lr);
+    json_array(j, "targets");
+    for (int k = 0; k < a->ntarget; k++) {
+        json_object(j, NULL);
+        json_number(j, "head", a->target[k].head + 1);
+        json_number(j, "row", a->target[k].row + 1);
+        json_array(j, "target");
+        for (int c = 0; c < attn_tokens(a); c++)
+            json_number(j, NULL, a->target[k].t[c]);
+        json_end(j);
+        json_end(j);
     }
-    ok = ok && cJSON_AddNumberToObject(tr, "loss", grad_loss(a)) && grad_compute(a, &gq, &gk) &&
-         (grad = cJSON_AddObjectToObject(tr, "grad")) && json_put(grad, "Wq", json_matrix(&gq, NULL)) &&
-         json_put(grad, "Wk", json_matrix(&gk, NULL));
+    json_end(j);
+    json_number(j, "loss", grad_loss(a));
+    bool ok = grad_compute(a, &gq, &gk);
+    if (ok) {
+        json_object(j, "grad");
+        json_matrix(j, "Wq", &gq, NULL);
+        json_matrix(j, "Wk", &gk, NULL);
+        json_end(j);
+    }
+    json_end(j);
     mat_free(&gq);
     mat_free(&gk);
     return ok;
 }
 
-/* Build the --json object for state a; NULL when out of memory. */
-static cJSON *json_state(const Lesson *l, const Attn *a, Lang lang)
+/* Write the --json object for state a, straight to the stream; false when
+ * out of memory (the gradient's matrices). */
+static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
 {
-    cJSON *root = cJSON_CreateObject(), *opts, *mats, *toks;
-    const char *names[MAT_MAX];
+    json_object(j, NULL);
+    json_string(j, "format", "qkvtutor/1");
+    json_string(j, "title", text_get(&l->title, lang));
+    json_array(j, "tokens");
     for (int i = 0; i < l->ntok && i < MAT_MAX; i++)
-        names[i] = lesson_token(l, a, i); /* in the order a swap left them */
-    bool ok = root && cJSON_AddStringToObject(root, "format", "qkvtutor/1") &&
-              cJSON_AddStringToObject(root, "title", text_get(&l->title, lang)) &&
-              (toks = cJSON_CreateStringArray(names, l->ntok)) &&
-              cJSON_AddItemToObject(root, "tokens", toks) &&
-              (opts = cJSON_AddObjectToObject(root, "options")) &&
-              cJSON_AddStringToObject(opts, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none") &&
-              cJSON_AddStringToObject(opts, "softmax", a->softmax == SOFTMAX_STABLE ? "stable" : "naive") &&
-              cJSON_AddStringToObject(opts, "mask", a->mask == MASK_CAUSAL ? "causal" : "none") &&
-              cJSON_AddNumberToObject(opts, "temperature", a->temp) &&
-              cJSON_AddStringToObject(opts, "positions", a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none") &&
-              cJSON_AddNumberToObject(root, "d_model", l->d_model) &&
-              cJSON_AddNumberToObject(root, "d_k", l->d_k) && cJSON_AddNumberToObject(root, "d_v", l->d_v) &&
-              (mats = cJSON_AddObjectToObject(root, "matrices"));
-    if (ok && a->ntarget > 0 && a->reached >= STAGE_SOFTMAX)
-        ok = json_training(root, a);
+        json_string(j, NULL, lesson_token(l, a, i)); /* in the order a swap left them */
+    json_end(j);
+    json_object(j, "options");
+    json_string(j, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none");
+    json_string(j, "softmax", a->softmax == SOFTMAX_STABLE ? "stable" : "naive");
+    json_string(j, "mask", a->mask == MASK_CAUSAL ? "causal" : "none");
+    json_number(j, "temperature", a->temp);
+    json_string(j, "positions", a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none");
+    json_end(j);
+    json_number(j, "d_model", l->d_model);
+    json_number(j, "d_k", l->d_k);
+    json_number(j, "d_v", l->d_v);
     bool multi = attn_heads(a) > 1;
-    /* With 2+ heads or W_O: "heads" and "d_out"; one-head lessons print
-     * exactly what they did before. */
-    if (ok && (multi || a->has_wo))
-        ok = cJSON_AddNumberToObject(root, "heads", attn_heads(a)) &&
-             cJSON_AddNumberToObject(root, "d_out", attn_d_out(a));
-    for (int id = 0; ok && id < M_HEAD0; id++) {
+    json_object(j, "matrices");
+    for (int id = 0; id < M_HEAD0; id++) {
         if (!a->m[id].v || (multi && (id == M_QKT || id == M_S || id == M_A)))
             continue; /* no W_O; per head (below) */
         if ((id == M_P || id == M_H) && a->positions != POS_SINUSOIDAL)
             continue; /* P and H only with positions */
-        cJSON *m = json_matrix(&a->m[id], id == M_S && a->mask != MASK_NONE ? a : NULL);
-        ok = m && cJSON_AddItemToObject(mats, attn_mat_name((MatId)id), m);
-        if (!ok)
-            cJSON_Delete(m);
+        json_matrix(j, attn_mat_name((MatId)id), &a->m[id], id == M_S && a->mask != MASK_NONE ? a : NULL);
     }
-    cJSON *heads = multi && ok ? cJSON_AddArrayToObject(root, "per_head") : NULL;
-    ok = ok && (!multi || heads);
-    for (int h = 1; multi && ok && h <= attn_heads(a); h++) {
-        static const char *const hnames[ATTN_HM_N] = {"Q", "K", "V", "QKt", "S", "A", "O"};
-        cJSON *one = cJSON_CreateObject();
-        ok = one && cJSON_AddItemToArray(heads, one);
-        if (!ok)
-            cJSON_Delete(one);
-        for (int k = 0; ok && k < ATTN_HM_N; k++) {
-            MatId id = attn_head_id((MatId)(M_Q + k), h);
-            cJSON *m = json_matrix(&a->m[id], M_Q + k == M_S && a->mask != MASK_NONE ? a : NULL);
-            ok = m && cJSON_AddItemToObject(one, hnames[k], m);
-            if (!ok)
-                cJSON_Delete(m);
+    json_end(j);
+    bool ok = true;
+    if (a->ntarget > 0 && a->reached >= STAGE_SOFTMAX)
+        ok = json_training(j, a);
+    /* With 2+ heads or W_O: "heads" and "d_out"; one-head lessons print
+     * exactly what they did before. */
+    if (multi || a->has_wo) {
+        json_number(j, "heads", attn_heads(a));
+        json_number(j, "d_out", attn_d_out(a));
+    }
+    if (multi) {
+        json_array(j, "per_head");
+        for (int h = 1; h <= attn_heads(a); h++) {
+            static const char *const hnames[ATTN_HM_N] = {"Q", "K", "V", "QKt", "S", "A", "O"};
+            json_object(j, NULL);
+            for (int k = 0; k < ATTN_HM_N; k++) {
+                MatId id = attn_head_id((MatId)(M_Q + k), h);
+                json_matrix(j, hnames[k], &a->m[id], M_Q + k == M_S && a->mask != MASK_NONE ? a : NULL);
+            }
+            json_end(j);
         }
+        json_end(j);
     }
-    if (!ok) {
-        cJSON_Delete(root);
-        return NULL;
-    }
-    return root;
-}
-
-/* Print cJSON's text with DEL and the C1 controls (U+0080..U+009F, UTF-8
- * 0xC2 0x80..0x9F) written as \u escapes: cJSON escapes only C0, and a
- * terminal acts on U+009B as CSI. The JSON means the same. */
-static void put_json(FILE *out, const char *text)
-{
-    const char *p = text;
-    for (;;) {
-        size_t n = strcspn(p, "\x7f\xc2"); /* a run that needs no escape */
-        fwrite(p, 1, n, out);
-        p += n;
-        if (!*p)
-            break;
-        const unsigned char *u = (const unsigned char *)p;
-        if (u[0] == 0x7F) {
-            fputs("\\u007f", out);
-            p++;
-        } else if (u[1] >= 0x80 && u[1] <= 0x9F) { /* 0xC2 then a C1 control */
-            fprintf(out, "\\u%04x", u[1]);
-            p += 2;
-        } else {
-            fputc(*p++, out);
-        }
-    }
-    fputc('\n', out);
+    json_end(j);
+    return ok;
 }
 
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
@@ -465,13 +450,14 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
         ok = lesson_base(l, &a);
     if (ok)
         attn_run_to(&a, attn_last_stage(&a));
-    cJSON *root = ok ? json_state(l, &a, o->lang) : NULL;
-    char *text = root ? cJSON_PrintUnformatted(root) : NULL;
-    int rc = text ? 0 : no_memory();
-    if (text)
-        put_json(out, text);
-    free(text);
-    cJSON_Delete(root);
+    Json *j = ok ? malloc(sizeof *j) : NULL;
+    if (j) {
+        json_init(j, out);
+        ok = json_state(j, l, &a, o->lang);
+        json_finish(j);
+        free(j);
+    }
+    int rc = j && ok ? 0 : no_memory();
     attn_free(&a);
     session_free(&s);
     return rc;

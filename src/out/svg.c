@@ -164,7 +164,7 @@ static Ink ink_of(Role r, bool bold, int theme)
         k = (PalLook){PAL_DEFAULT, PAL_DEFAULT, palette[r].mono};
     } else if (r >= ROLE_HEAT1 && r <= ROLE_HEAT4) {
         int h = r - ROLE_HEAT1;
-        heat = palette_heat256[h];
+        heat = (theme == THEME_PROJECTOR ? palette_heat256_proj : palette_heat256)[h];
         k.fg = h == 3 ? PAL_BLACK : PAL_WHITE; /* dark text on orange, as theme.c */
     }
     Ink ink = {.bold = bold || (k.attr & PAL_BOLD), .dim = k.attr & PAL_DIM, .under = k.attr & PAL_UNDERLINE};
@@ -233,6 +233,59 @@ static int face(const Cell *c)
     return c->n == 3 && s[0] == 0xE2 && s[1] == 0x96 && s[2] >= 0x80 && s[2] <= 0x9F ? FACE_BLOCK : FACE_NARROW;
 }
 
+/* A block element (U+2580 to U+2595: ▀ ▁…▇ █ ▉…▏ ▐ ░ ▒ ▓ ▔ ▕) as the
+ * rectangle it fills in its cell, in eighths of the cell's width (x0..x1)
+ * and height (y0..y1), with its opacity (the shades ░ ▒ ▓: a quarter, a
+ * half, three quarters). A font draws these wider than a 10-pixel column
+ * (over the number beside them); a rectangle stays in its cell. False
+ * for any other character. */
+static bool block_shape(const Cell *c, int *x0, int *x1, int *y0, int *y1, int *op)
+{
+    const unsigned char *s = (const unsigned char *)c->s;
+    if (c->n != 3 || c->w != 1 || s[0] != 0xE2 || s[1] != 0x96 || s[2] < 0x80 || s[2] > 0x95)
+        return false;
+    int k = s[2] - 0x80; /* U+2580 + k */
+    *x0 = 0, *x1 = 8, *y0 = 0, *y1 = 8, *op = 100;
+    if (k == 0)
+        *y1 = 4;                      /* ▀ upper half */
+    else if (k <= 8)
+        *y0 = 8 - k;                  /* ▁ … █: the lower k eighths */
+    else if (k <= 0xF)
+        *x1 = 8 - (k - 8);            /* ▉ … ▏: the left 7 … 1 eighths */
+    else if (k == 0x10)
+        *x0 = 4;                      /* ▐ right half */
+    else if (k <= 0x13)
+        *op = 25 * (k - 0x10);        /* ░ ▒ ▓ */
+    else if (k == 0x14)
+        *y1 = 1;                      /* ▔ upper eighth */
+    else
+        *x0 = 7;                      /* ▕ right eighth */
+    return true;
+}
+
+/* Row y's block elements as rectangles in their ink's colour. One that
+ * reaches its cell's right edge and stands before a character that is not
+ * a block (a shade before its number, the last eighth before a number)
+ * keeps two pixels clear of it. Each carries its character (data-ch) for
+ * readers of the picture's text (tests/svg_grid.py). */
+static void put_row_blocks(FILE *out, const Cell *row, const Ink *inks, int cols, int y)
+{
+    for (int x = 0; x < cols; x++) {
+        int x0, x1, y0, y1, op, a, b;
+        if (!block_shape(&row[x], &x0, &x1, &y0, &y1, &op))
+            continue;
+        int left = x * SVG_CELL_W + x0 * SVG_CELL_W / 8, right = x * SVG_CELL_W + x1 * SVG_CELL_W / 8;
+        if (x1 == 8 && x + 1 < cols && row[x + 1].n && !block_shape(&row[x + 1], &a, &a, &a, &b, &b))
+            right -= 2;
+        fprintf(out, "<rect data-ch=\"%.*s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%06x\"", row[x].n,
+                row[x].s, left, y * SVG_CELL_H + y0 * SVG_CELL_H / 8, right - left, (y1 - y0) * SVG_CELL_H / 8,
+                (unsigned)inks[x].fg);
+        if (op < 100 || inks[x].dim)
+            fprintf(out, " fill-opacity=\"%.2f\"", op / 100.0 * (inks[x].dim ? 0.6 : 1));
+        fputs("/>\n", out);
+    }
+}
+
 static const char *face_attr[] = {
     [FACE_MAIN] = "",
     [FACE_NARROW] = " font-family=\"'DejaVu Sans Mono', monospace\" font-size=\"" SVG_NARROW_PX "\"",
@@ -287,9 +340,11 @@ bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const ch
 {
     Cell *grid = calloc((size_t)cols * (size_t)rows, sizeof *grid);
     Ink *inks = malloc((size_t)cols * sizeof *inks);
-    if (!grid || !inks) {
+    Cell *text_row = malloc((size_t)cols * sizeof *text_row);
+    if (!grid || !inks || !text_row) {
         free(grid);
         free(inks);
+        free(text_row);
         return false;
     }
     for (int k = 0; k < cols * rows; k++)
@@ -310,6 +365,12 @@ bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const ch
         const Cell *row = grid + (size_t)y * (size_t)cols;
         for (int x = 0; x < cols; x++)
             inks[x] = ink_of(row[x].role, row[x].bold, theme);
+        /* A change mark (▲ ▼) stands inside its cell: the number's
+         * background after it, not the screen's between coloured cells. */
+        for (int x = cols - 2; x >= 0; x--)
+            if ((row[x].role == ROLE_UP || row[x].role == ROLE_DOWN) && row[x + 1].role != ROLE_UP &&
+                row[x + 1].role != ROLE_DOWN && inks[x + 1].bg != base.bg && inks[x + 1].fg != inks[x].fg)
+                inks[x].bg = inks[x + 1].bg;
         /* backgrounds and underlines, one rectangle per stretch */
         for (int x = 0; x < cols;) {
             int end = x + 1;
@@ -329,21 +390,62 @@ bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const ch
                         y * SVG_CELL_H + SVG_CELL_H - 3, (end - x) * SVG_CELL_W, (unsigned)inks[x].fg);
             x = end;
         }
-        put_row_text(out, row, inks, cols, y);
+        put_row_blocks(out, row, inks, cols, y);
+        for (int x = 0; x < cols; x++) { /* the text without the blocks, drawn above */
+            int a, b;
+            text_row[x] = row[x];
+            if (block_shape(&row[x], &a, &a, &a, &b, &b))
+                text_row[x] = (Cell){.w = 1, .role = row[x].role};
+        }
+        put_row_text(out, text_row, inks, cols, y);
     }
     fputs("</svg>\n", out);
     free(grid);
     free(inks);
+    free(text_row);
     return true;
 }
 
 /* ---- the step's screen ------------------------------------------------------------------ */
 
-int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
+int svg_theme(const SvgOpt *o)
 {
     int theme = o->theme ? theme_lookup(o->theme) : -1;
     if (theme < 0)
         theme = getenv("NO_COLOR") && *getenv("NO_COLOR") ? THEME_MONO : THEME_DARK;
+    return theme;
+}
+
+void svg_focus_step(Session *s, SvgFocus *f)
+{
+    layout_focus_step(s, &f->fi, &f->fj, &f->frow, &f->fmat);
+    layout_clamp_focus(s, &f->fi, &f->fj, f->fmat);
+}
+
+bool svg_frame(FILE *out, const Session *s, const SvgOpt *o, const SvgFocus *f, const char *msg, SvgLook look,
+               const char *name)
+{
+    int theme = svg_theme(o);
+    char bar[1024];
+    bool chrome = look != SVG_SLIDE;
+    if (chrome)
+        view_keybar(o->ascii, session_ask_open(s) >= 0, o->cols, bar, sizeof bar);
+    LayoutIn in = {
+        .s = s, .lang = o->lang, .ascii = o->ascii, .mono = theme == THEME_MONO, .present = o->present,
+        .mode = LAYOUT_NORMAL, .fi = f->fi, .fj = f->fj, .frow = f->frow, .fmat = f->fmat, .msg = msg ? msg : "",
+        .msg_role = ROLE_HINT, .keybar = chrome ? bar : NULL, .field = false, .cols = o->cols, .rows = o->rows,
+        .slide = !chrome, .picture = look != SVG_CHROME, .title_card = o->card,
+    };
+    Plan p;
+    plan_init(&p);
+    layout_plan(&in, &p);
+    bool ok = !p.oom && svg_paint(out, &p, o->cols, o->rows, theme, name);
+    plan_free(&p);
+    return ok;
+}
+
+int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
+{
     /* Step from the first step with "next", as a class goes through it. */
     Lesson from_first = *l;
     from_first.start = 0;
@@ -353,29 +455,14 @@ int svg_step(FILE *out, const Lesson *l, const SvgOpt *o)
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
         return 2;
     }
-    int fi = 0, fj = 0;
-    bool frow = false;
-    MatId fmat = M_Q;
-    layout_focus_step(&s, &fi, &fj, &frow, &fmat);
-    layout_clamp_focus(&s, &fi, &fj, fmat);
-    while (s.step < at - 1 && (session_ask_reveal(&s), session_next(&s))) { /* next reveals a question first */
-        layout_focus_step(&s, &fi, &fj, &frow, &fmat);
-        layout_clamp_focus(&s, &fi, &fj, fmat);
-    }
-    char bar[1024], title[512], name[600];
-    view_keybar(o->ascii, session_ask_open(&s) >= 0, o->cols, bar, sizeof bar);
-    LayoutIn in = {
-        .s = &s, .lang = o->lang, .ascii = o->ascii, .mono = theme == THEME_MONO, .present = o->present,
-        .mode = LAYOUT_NORMAL, .fi = fi, .fj = fj, .frow = frow, .fmat = fmat, .msg = "", .msg_role = ROLE_NORMAL,
-        .keybar = bar, .field = false, .cols = o->cols, .rows = o->rows, .title_card = o->card,
-    };
-    Plan p;
-    plan_init(&p);
-    layout_plan(&in, &p);
+    SvgFocus f = {0, 0, false, M_Q};
+    svg_focus_step(&s, &f);
+    while (s.step < at - 1 && (session_ask_reveal(&s), session_next(&s))) /* next reveals a question first */
+        svg_focus_step(&s, &f);
+    char title[512], name[600];
     text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
     snprintf(name, sizeof name, "qkvtutor: %s (%d/%d)", title, at, l->nsteps);
-    bool ok = !p.oom && svg_paint(out, &p, o->cols, o->rows, theme, name);
-    plan_free(&p);
+    bool ok = svg_frame(out, &s, o, &f, "", SVG_SCREEN, name);
     session_free(&s);
     if (!ok) {
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));

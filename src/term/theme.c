@@ -45,7 +45,7 @@ ThemeId theme_apply(ThemeId t)
         PalLook k = look_of(r, t);
         if (r >= ROLE_HEAT1 && r <= ROLE_HEAT4) {
             int h = r - ROLE_HEAT1;
-            k.bg = COLORS >= 256 ? palette_heat256[h] : palette_heat8[h];
+            k.bg = COLORS >= 256 ? (t == THEME_PROJECTOR ? palette_heat256_proj : palette_heat256)[h] : palette_heat8[h];
             k.fg = COLORS >= 256 && h == 3 ? COLOR_BLACK : COLOR_WHITE; /* dark text on orange */
         }
         init_pair((short)(r + 1), k.fg, k.bg);

@@ -1,5 +1,6 @@
 /* fmt.c - writing out numbers and the explain terms (see fmt.h). */
 #include "fmt.h"
+#include "shortest.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -590,36 +591,13 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
 
 char *fmt_exact(double v, char *buf, size_t len)
 {
-    char tmp[64];
-    if (!isfinite(v)) {
-        snprintf(buf, len, "%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
-        return buf;
+    char tmp[SHORTEST_MAX];
+    size_t n = shortest_print(v, tmp); /* the one printer: '.' whatever the locale */
+    if (len) {
+        n = n < len ? n : len - 1;
+        memcpy(buf, tmp, n);
+        buf[n] = '\0';
     }
-    for (int p = 1; p <= 17; p++) {
-        snprintf(tmp, sizeof tmp, "%.*g", p, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
-    /* %g writes 20 as "2e+01": between 1e-4 and 1e15 a number prints as
-     * people write it, the fewest decimals that read back exactly. */
-    if (strchr(tmp, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15)
-        for (int p = 0; p <= 20; p++) {
-            snprintf(tmp, sizeof tmp, "%.*f", p, v);
-            if (strtod(tmp, NULL) == v)
-                break;
-        }
-    /* The locale's decimal point, whatever it is, becomes '.'. */
-    const char *dp = localeconv()->decimal_point;
-    size_t dn = dp ? strlen(dp) : 0, o = 0;
-    for (size_t k = 0; tmp[k] && o + 1 < len;) {
-        if (dn && !(dn == 1 && dp[0] == '.') && strncmp(tmp + k, dp, dn) == 0) {
-            buf[o++] = '.';
-            k += dn;
-        } else {
-            buf[o++] = tmp[k++];
-        }
-    }
-    buf[o] = '\0';
     return buf;
 }
 
@@ -718,9 +696,9 @@ static bool closing(const char *s)
 
 size_t fmt_wrap(const char *s, int cols, bool terms)
 {
-    size_t len = strlen(s), fit = text_fit(s, cols);
-    if (fit >= len)
-        return len;
+    size_t fit = text_fit(s, cols); /* no strlen: --dump wraps a long text line by line */
+    if (!s[fit])
+        return fit;
     /* Arithmetic breaks best between terms: before " = " or after " + ". */
     for (size_t b = fit; terms && b > fit / 2; b--)
         if (break_space(s, b) && (strncmp(s + b, " = ", 3) == 0 || strncmp(s + b, " ≈ ", 5) == 0 ||
@@ -754,7 +732,7 @@ size_t fmt_wrap(const char *s, int cols, bool terms)
             return b;
     }
     if (fit == 0) /* one character wider than the line: take it anyway */
-        for (fit = 1; fit < len && (s[fit] & 0xC0) == 0x80; fit++) {}
+        for (fit = 1; s[fit] && (s[fit] & 0xC0) == 0x80; fit++) {}
     return fit;
 }
 

@@ -481,14 +481,18 @@ static const char *shown(const Session *s, MatId m, int i, int j, double v, cons
     return fmt_num(v, fo, buf, len);
 }
 
-/* "α₁₁ 0.313 → 0.873" into buf. */
+/* "α₁₁ 0.313 → 0.873" into buf. While the cell is asked only the after
+ * value is "?": the before value was on screen a step earlier (lesson
+ * review L8), unless it prints as the answer does. */
 static void put_change(const Session *s, MatId m, int i, int j, double before, double after, const FmtOpt *fo,
                        char *buf, size_t len)
 {
-    char name[48], b[64], a[64];
+    char name[48], b[64], a[64], truth[64];
+    const char *bs = fmt_num(before, fo, b, sizeof b), *as = shown(s, m, i, j, after, fo, a, sizeof a);
+    if (strcmp(as, "?") == 0 && strcmp(bs, fmt_num(after, fo, truth, sizeof truth)) == 0)
+        bs = "?";
     effect_cell_name(m, i, j, fo, name, sizeof name);
-    snprintf(buf, len, "%s %s %s %s", name, shown(s, m, i, j, before, fo, b, sizeof b), fo->ascii ? "->" : "→",
-             shown(s, m, i, j, after, fo, a, sizeof a));
+    snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
 }
 
 /* The row of s->before holding the token of row r now (a swap moves
@@ -732,13 +736,13 @@ Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, 
     char name[32], vals[1024], safe[256], cut[80];
     FmtOpt fo = {s->lesson->digits, ascii, false};
     ask_name(a, name, sizeof name);
-    ask_values(a, &s->cur, &fo, vals, sizeof vals);
     if (g == GRADE_RIGHT) {
+        ask_values(a, &s->cur, &fo, vals, sizeof vals);
         snprintf(msg, len, _("%sright: %s = %s"), ascii ? "" : "✓ ", name, vals);
-    } else {
+    } else { /* no true value: the student may try again, or reveal it */
         snprintf(cut, sizeof cut, "%s", answer);
         text_sanitize(cut, safe, sizeof safe, ascii);
-        snprintf(msg, len, _("%snot quite: %s = %s (your answer: %s)"), ascii ? "" : "✗ ", name, vals, safe);
+        snprintf(msg, len, _("%snot quite: %s (your answer: %s)"), ascii ? "" : "✗ ", name, safe);
         int cells = ask_cells(a, &s->cur), nbad = 0;
         char which[128] = "";
         for (int c = 0; c < cells; c++)
@@ -749,7 +753,7 @@ Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, 
             snprintf(msg + n, len - n, nbad == 1 ? _("; number %s is off") : _("; numbers %s are off"), which);
         n = strlen(msg);
         if (n < len)
-            snprintf(msg + n, len - n, "%s", _(". Type again to retry."));
+            snprintf(msg + n, len - n, "%s", _(". Type again, or Space to reveal."));
     }
     return g;
 }
@@ -757,11 +761,13 @@ Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, 
 int session_ask_reveal(Session *s)
 {
     int n = 0, base = ask_base(s->lesson, s->step);
-    for (int k = 0; k < session_ask_count(s); k++)
-        if (session_ask_state(s, k) == ASK_OPEN && records(s)) {
-            s->asked[base + k] = ASK_REVEALED;
+    for (int k = 0; k < session_ask_count(s); k++) {
+        AskState st = session_ask_state(s, k);
+        if ((st == ASK_OPEN || st == ASK_WRONG) && records(s)) {
+            s->asked[base + k] = st == ASK_OPEN ? ASK_REVEALED : ASK_WRONG_REVEALED;
             n++;
         }
+    }
     return n;
 }
 
@@ -770,7 +776,8 @@ bool session_ask_hidden(const Session *s, MatId m, int i, int j)
     const Step *st = session_step(s);
     for (int k = 0; k < st->nask; k++) {
         const Ask *a = &st->ask[k];
-        if (session_ask_state(s, k) != ASK_OPEN)
+        AskState as = session_ask_state(s, k);
+        if (as != ASK_OPEN && as != ASK_WRONG) /* a wrong answer keeps it hidden: retry or reveal */
             continue;
         if (ask_covers(a, m, i, j))
             return true;
@@ -909,7 +916,7 @@ void session_ask_counts2(const Session *s, int *total, int *right, int *wrong, i
     for (int k = 0; s->asked && k < n; k++) {
         *right += s->asked[k] == ASK_RIGHT || s->asked[k] == ASK_RETRIED;
         *retried += s->asked[k] == ASK_RETRIED;
-        *wrong += s->asked[k] == ASK_WRONG;
+        *wrong += s->asked[k] == ASK_WRONG || s->asked[k] == ASK_WRONG_REVEALED;
         *revealed += s->asked[k] == ASK_REVEALED;
         *open -= s->asked[k] != ASK_OPEN;
     }

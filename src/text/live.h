@@ -140,19 +140,22 @@ AskState session_ask_state(const Session *s, int k);
 /* The first ask at this step still open, or -1: while there is one, typed
  * digits go to the answer, not to the stage keys. */
 int session_ask_open(const Session *s);
-/* Grade an answer to the first open ask at this step and record it. msg
- * gets the result line: "✓ right: S[1][2] = 0.006", "✗ not quite: S[1][2]
- * = 0.006 (your answer: 0.01)", or why the answer cannot be read
- * (GRADE_BAD, nothing recorded). With no open ask, GRADE_BAD and "". */
+/* Grade an answer to the first open ask at this step (else the first
+ * answered wrong: a retry) and record it. msg gets the result line:
+ * "✓ right: S[1][2] = 0.006", or "✗ not quite: S[1][2] (your answer: 0.01).
+ * Type again, or Space to reveal." without the true value (a row also says
+ * which numbers are off), or why the answer cannot be read (GRADE_BAD,
+ * nothing recorded). With no open ask, GRADE_BAD and "". */
 Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, size_t len);
 /* The first ask at this step answered wrong, which the student may answer
  * again (session_ask_answer grades it when none is open), or -1. */
 int session_ask_retry(const Session *s);
-/* Reveal every open ask at this step (the view calls it when next is
- * pressed there, before moving on). Returns how many were revealed. */
+/* Reveal every open ask at this step, and every one answered wrong (the
+ * view calls it when next is pressed there, before moving on; a wrong one
+ * still counts as wrong). Returns how many were revealed. */
 int session_ask_reveal(Session *s);
 /* Is cell (m, i, j) hidden as "?" now: asked at this step, not yet
- * answered or revealed? One asked weight of A hides its whole row (the
+ * answered right or revealed (a wrong answer keeps it hidden)? One asked weight of A hides its whole row (the
  * row adds up to 1). */
 bool session_ask_hidden(const Session *s, MatId m, int i, int j);
 /* Does an open ask hide the training panel's numbers for the target of

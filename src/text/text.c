@@ -173,11 +173,11 @@ int text_width_n(const char *s, size_t n)
 size_t text_fit(const char *s, int cols)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s), k = 0;
+    size_t k = 0;
     int w = 0;
-    while (k < n) {
+    while (p[k]) { /* never past the line: linear in what fits, not in s */
         uint32_t cp;
-        size_t m = utf8_next(p + k, n - k, &cp);
+        size_t m = utf8_next(p + k, strnlen(s + k, 4), &cp);
         int cw = cp_width(cp);
         if (w + cw > cols)
             break;

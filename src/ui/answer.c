@@ -45,15 +45,16 @@ int req_answer(View *v, UiKey ch)
     return FLAG_REDRAW;
 }
 
-/* Next at an open question reveals every open ask of the step, and says
- * the values: "Revealed: S[1][2] = 0.006. Space goes on." */
+/* Next at an open question reveals every open ask of the step (and every
+ * one answered wrong), and says the values: "Revealed: S[1][2] = 0.006.
+ * Space goes on." */
 void answer_reveal(View *v)
 {
     char list[sizeof v->msg / 2] = "", name[32], vals[96], msg[sizeof v->msg];
     FmtOpt fo = {v->lesson->digits, v->ascii, false};
     const Ask *last = NULL;
     for (int k = 0; k < session_ask_count(&v->s); k++)
-        if (session_ask_state(&v->s, k) == ASK_OPEN) {
+        if (session_ask_state(&v->s, k) == ASK_OPEN || session_ask_state(&v->s, k) == ASK_WRONG) {
             last = session_ask_at(&v->s, k);
             ask_name(last, name, sizeof name);
             ask_values(last, &v->s.cur, &fo, vals, sizeof vals);
@@ -66,9 +67,10 @@ void answer_reveal(View *v)
     ui_say(v, ROLE_HINT, msg);
 }
 
-/* Enter grades the answer: ✓ or ✗ with the true value; the cell shows its
- * number again and the arithmetic works it out. An answer that cannot be
- * read keeps the field open and says why. */
+/* Enter grades the answer: ✓ with the value (the cell shows its number
+ * again and the arithmetic works it out), or ✗ with the student's answer
+ * and no true value (the cell stays "?": type again, or Space reveals). An
+ * answer that cannot be read keeps the field open and says why. */
 static int answer_enter(View *v)
 {
     char msg[sizeof v->msg];

@@ -148,7 +148,7 @@ void keys_bar(const View *v, char *buf, size_t len)
         snprintf(buf, len, " %s", _("←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave"));
         return;
     }
-    view_keybar(v->ascii, session_ask_open(&v->s) >= 0, v->cols, buf, len);
+    view_keybar(v->ascii, session_ask_open(&v->s) >= 0 || session_ask_retry(&v->s) >= 0, v->cols, buf, len);
 }
 
 void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len)

@@ -18,8 +18,8 @@
 
 int req_next(View *v, UiKey ch)
 {
-    if (session_ask_open(&v->s) >= 0) {
-        answer_reveal(v); /* an open question: next reveals it, and stays */
+    if (session_ask_open(&v->s) >= 0 || session_ask_retry(&v->s) >= 0) {
+        answer_reveal(v); /* an open question (or one answered wrong): next reveals it, and stays */
         return FLAG_REDRAW;
     }
     if (!session_next(&v->s))

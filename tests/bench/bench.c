@@ -1,6 +1,7 @@
 /* bench.c - how fast qkvtutor answers a key, and how much it writes.
  *
- * Usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--numpy PYTHON SCRIPT] LESSON1 LESSON64
+ * Usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--empty EMPTY_DYN EMPTY_STATIC]
+ *              [--numpy PYTHON SCRIPT] LESSON1 LESSON64 [LESSON64_8HEADS [LESSON...]]
  * Prints one line per figure, "bench: NAME VALUE UNIT":
  *   keypress_us_*  median µs of one keypress (next, back, arrows, s, u):
  *                  view_key + view_draw + wnoutrefresh + doupdate on a
@@ -19,32 +20,31 @@
  *                  (median over every next of lesson 1, output to a file) at
  *                  80x24, the budget's size; bytes_ratio_next_120x40 the same
  *                  on a larger terminal, for comparison.
- * With --proc, whole processes too (30 runs each, medians):
- *   svg_ms         `BINARY --svg --at 7 1` from fork to exit (median;
- *                  reported, no budget)
- *   startup_ms, peak_rss_kib   `BINARY --json 1` from fork to exit, and its
- *                  peak resident set (wait4's ru_maxrss), through LAUNCH
- *                  (tests/bench/launch.c);
- * and with --numpy, the same pipeline as a numpy script, run interleaved:
- *   numpy_startup_ms, numpy_peak_rss_kib, ratio_wall_interleaved, ratio_rss; once with
- *   the environment as it is, and once (numpy_noenv_*) without
+ * With --proc, whole processes, every command once per round, the rounds
+ * repeated PROC_RUNS times (alternated, never in blocks, so a change in the
+ * machine's load falls on all of them alike), medians of wall time from
+ * spawn to exit and peak resident set (wait4's ru_maxrss), through LAUNCH
+ * (tests/bench/launch.c):
+ *   empty_dynamic_ms, empty_static_ms  `int main(void) { return 0; }`
+ *                  linked dynamically and statically (EMPTY_DYN, EMPTY_STATIC
+ *                  from --empty): the floor of any process on this machine;
+ *   startup_ms, peak_rss_kib   `BINARY --json 1`; ratio_empty: it over the
+ *                  empty dynamic program (budget <= 1.25);
+ *   json_ms_8heads_64x64  `BINARY --json` of the 8-head lesson; ratio_json_8heads
+ *                  over --json 1 (budget <= 15);
+ *   worksheet_ms   `BINARY --worksheet --answers --variant 7 1`;
+ *   svg_ms         `BINARY --svg --at 7 1` (reported, no budget);
+ * and with --numpy, the same pipeline as a numpy script in the same rounds:
+ *   numpy_ms, numpy_peak_rss_kib, ratio_wall, ratio_rss, ratio_wall_worksheet;
+ *   once with the environment as it is, and once (numpy_noenv_*) without
  *   OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, which some machines set.
- * With --proc, also worksheet_ms_interleaved: `BINARY --worksheet --answers
- * --variant 7 1` (issue 15: a student's sheet with its key), whole process.
- * With --hyperfine JSON (hyperfine -N --export-json of `qkvtutor --json 1`
- * then the numpy script, then the worksheet command), hyperfine_ms,
- * numpy_hyperfine_ms and ratio_wall from its medians, and worksheet_ms and
- * ratio_wall_worksheet (numpy / worksheet, budget >= 40 like --json's): each command in its own steady state, as issue 2's
- * "side by side with /usr/bin/time or hyperfine" measures it. Interleaved,
- * every qkvtutor run follows a 30 MB numpy process, and on this kind of VM
- * the first touch of each page costs 10-20 us, which qkvtutor's hundred page
- * faults pay for; both figures are printed, the budget uses hyperfine's.
+ * Every lesson after LESSON64_8HEADS gets its own bytes_ratio_next (80x24)
+ * against the budget (<= 0.45): `make bench` passes every built-in lesson.
  * Then a verdict per budget: "bench: budget NAME ok|OVER". The exit status
  * is 0 unless a measurement could not be taken. QKV_BENCH_THEME=mono (or
  * light, projector) measures another theme; QKV_BENCH_VERBOSE=1 prints the
  * bytes of each next keypress and of its full repaint; QKV_BENCH_DUMP=DIR
  * writes those bytes to DIR/80x24-next-N and DIR/80x24-full-N (and 120x40). */
-#include <cJSON.h>
 #include <curses.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -299,7 +299,7 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples)
 }
 
 static const char *launcher;   /* tests/bench/launch.c, built next to bench */
-static const char *hyperfine;  /* hyperfine --export-json of qkvtutor and numpy */
+static char *empty_dyn, *empty_static; /* int main(void) { return 0; }, two links */
 
 /* Run argv to the end with stdout on /dev/null, through the launcher (see
  * launch.c for why); wall ms and peak RSS KiB. */
@@ -368,120 +368,82 @@ static const char *verdict(bool ok)
     return ok ? "ok" : "OVER";
 }
 
-/* The medians (ms) of hyperfine's commands, qkvtutor's first, numpy's
- * second, the worksheet's third (*ws = -1 when absent), from its
- * --export-json file. */
-static bool hyperfine_medians(const char *path, double *q, double *np, double *ws)
-{
-    FILE *f = fopen(path, "rb");
-    char buf[1 << 16];
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    cJSON *root = cJSON_Parse(buf), *res = cJSON_GetObjectItem(root, "results");
-    cJSON *a = cJSON_GetArrayItem(res, 0), *b = cJSON_GetArrayItem(res, 1);
-    cJSON *ma = cJSON_GetObjectItem(a, "median"), *mb = cJSON_GetObjectItem(b, "median");
-    cJSON *mc = cJSON_GetObjectItem(cJSON_GetArrayItem(res, 2), "median");
-    bool ok = cJSON_IsNumber(ma) && cJSON_IsNumber(mb) && ma->valuedouble > 0;
-    if (ok) {
-        *q = ma->valuedouble * 1e3;
-        *np = mb->valuedouble * 1e3;
-        *ws = cJSON_IsNumber(mc) && mc->valuedouble > 0 ? mc->valuedouble * 1e3 : -1;
-    } else {
-        fprintf(stderr, "bench: cannot read hyperfine's medians from %s\n", path);
-    }
-    cJSON_Delete(root);
-    return ok;
-}
+enum { P_EMPTY_DYN, P_EMPTY_STATIC, P_JSON1, P_JSON8H, P_WORKSHEET, P_SVG, P_NUMPY, P_NUMPY_NOENV, P_N };
 
-/* `qkvtutor --json LESSON` as a whole process: the median ms and peak RSS. */
-static bool bench_json_of(char *bin, char *lesson, double *ms, double *rss)
+/* Whole processes, alternated: each round runs every command once. */
+static bool bench_proc(char *bin, char *l8h, char *python, char *script)
 {
-    char *argv[] = {bin, "--json", lesson, NULL};
-    static Runs r;
-    r.n = 0;
-    for (int k = 0; k < 3; k++) { /* warm the page cache */
-        long x;
-        double t;
-        run_proc(argv, environ, &t, &x);
-    }
-    for (int k = 0; k < PROC_RUNS; k++)
-        if (!sample(&r, argv, environ))
-            return false;
-    *ms = median(r.ms, r.n);
-    *rss = median(r.rss, r.n);
-    return true;
-}
-
-/* Whole processes: qkvtutor --json 1, and the numpy script when given. */
-static bool bench_proc(char *bin, char *python, char *script)
-{
-    char *q_argv[] = {bin, "--json", "1", NULL};
-    char *np_argv[] = {python, script, NULL};
-    char *ws_argv[] = {bin, "--worksheet", "--answers", "--variant", "7", "1", NULL};
+    char *argv[P_N][8] = {
+        [P_EMPTY_DYN] = {empty_dyn, NULL},
+        [P_EMPTY_STATIC] = {empty_static, NULL},
+        [P_JSON1] = {bin, "--json", "1", NULL},
+        [P_JSON8H] = {l8h ? bin : NULL, "--json", l8h, NULL},
+        [P_WORKSHEET] = {bin, "--worksheet", "--answers", "--variant", "7", "1", NULL},
+        [P_SVG] = {bin, "--svg", "--at", "7", "1", NULL},
+        [P_NUMPY] = {python, script, NULL},
+        [P_NUMPY_NOENV] = {python, script, NULL},
+    };
     char **noenv = env_without_openblas();
-    static Runs q, np, np2, ws;
-    for (int k = 0; k < 3; k++) { /* warm the page cache */
-        double ms;
-        long rss;
-        run_proc(q_argv, environ, &ms, &rss);
-        if (python)
-            run_proc(np_argv, environ, &ms, &rss);
-    }
-    for (int k = 0; k < PROC_RUNS; k++)
-        if (!sample(&q, q_argv, environ) || !sample(&ws, ws_argv, environ) ||
-            (python && (!sample(&np, np_argv, environ) || !sample(&np2, np_argv, noenv))))
-            return false;
+    static Runs r[P_N];
+    double ms[P_N] = {0}, rss[P_N] = {0};
+    for (int round = -2; round < PROC_RUNS; round++) /* two rounds to warm the page cache */
+        for (int c = 0; c < P_N; c++) {
+            if (!argv[c][0])
+                continue;
+            char **env = c == P_NUMPY_NOENV ? noenv : environ;
+            if (round < 0) {
+                long x;
+                double t;
+                run_proc(argv[c], env, &t, &x);
+            } else if (!sample(&r[c], argv[c], env)) {
+                free(noenv);
+                return false;
+            }
+        }
     free(noenv);
-    double q_ms = median(q.ms, q.n), q_rss = median(q.rss, q.n);
-    printf("bench: startup_ms %.2f ms (qkvtutor --json 1, median of %d)\n", q_ms, q.n);
-    printf("bench: peak_rss_kib %.0f KiB\n", q_rss);
-    /* --svg, the whole process: reported, no budget */
-    char *svg_argv[] = {bin, "--svg", "--at", "7", "1", NULL};
-    static Runs svg;
-    for (int k = 0; k < PROC_RUNS; k++)
-        if (!sample(&svg, svg_argv, environ))
-            return false;
-    printf("bench: svg_ms %.2f ms (qkvtutor --svg --at 7 1, median of %d)\n", median(svg.ms, svg.n), svg.n);
-    double ws_ms = median(ws.ms, ws.n);
-    printf("bench: worksheet_ms_interleaved %.2f ms (qkvtutor --worksheet --answers --variant 7 1, median of %d)\n",
-           ws_ms, ws.n);
+    for (int c = 0; c < P_N; c++)
+        if (r[c].n) {
+            ms[c] = median(r[c].ms, r[c].n);
+            rss[c] = median(r[c].rss, r[c].n);
+        }
+    printf("bench: processes: %d rounds, each running every command below once, in turn\n", PROC_RUNS);
+    if (empty_dyn)
+        printf("bench: empty_dynamic_ms %.3f ms (int main(void) { return 0; }, dynamically linked)\n",
+               ms[P_EMPTY_DYN]);
+    if (empty_static)
+        printf("bench: empty_static_ms %.3f ms (the same, linked statically)\n", ms[P_EMPTY_STATIC]);
+    printf("bench: startup_ms %.3f ms (qkvtutor --json 1)\n", ms[P_JSON1]);
+    printf("bench: peak_rss_kib %.0f KiB\n", rss[P_JSON1]);
+    if (l8h)
+        printf("bench: json_ms_8heads_64x64 %.2f ms (qkvtutor --json of the 8-head lesson), %.0f KiB peak\n",
+               ms[P_JSON8H], rss[P_JSON8H]);
+    printf("bench: worksheet_ms %.2f ms (qkvtutor --worksheet --answers --variant 7 1)\n", ms[P_WORKSHEET]);
+    printf("bench: svg_ms %.2f ms (qkvtutor --svg --at 7 1)\n", ms[P_SVG]);
+    if (empty_dyn) {
+        double q = ms[P_JSON1] / ms[P_EMPTY_DYN];
+        printf("bench: budget ratio_empty %s (%.2f <= 1.25: --json 1 / the empty dynamic program)\n",
+               verdict(q <= 1.25), q);
+    }
+    if (l8h) {
+        double q = ms[P_JSON8H] / ms[P_JSON1];
+        printf("bench: budget ratio_json_8heads %s (%.1f <= 15: the 8-head lesson's --json / --json 1)\n",
+               verdict(q <= 15), q);
+    }
     if (!python) {
         printf("bench: numpy skipped (no /usr/bin/python3 with numpy)\n");
         return true;
     }
-    double n_ms = median(np.ms, np.n), n_rss = median(np.rss, np.n);
-    double n2_ms = median(np2.ms, np2.n), n2_rss = median(np2.rss, np2.n);
-    printf("bench: numpy_startup_ms %.1f ms (environment as it is%s)\n", n_ms,
-           getenv("OPENBLAS_CORETYPE") ? ", OPENBLAS_CORETYPE set" : "");
-    printf("bench: numpy_peak_rss_kib %.0f KiB\n", n_rss);
-    printf("bench: ratio_wall_interleaved %.1f x (numpy / qkvtutor, each run right after the other's)\n", n_ms / q_ms);
-    printf("bench: ratio_rss %.1f x (numpy / qkvtutor)\n", n_rss / q_rss);
-    printf("bench: numpy_noenv_startup_ms %.1f ms (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset)\n", n2_ms);
-    printf("bench: numpy_noenv_peak_rss_kib %.0f KiB\n", n2_rss);
-    printf("bench: ratio_wall_noenv %.1f x\n", n2_ms / q_ms);
-    printf("bench: ratio_rss_noenv %.1f x\n", n2_rss / q_rss);
-    double h_q, h_np, h_ws = -1, ratio = n_ms / q_ms, ratio_ws = n_ms / ws_ms;
-    printf("bench: ratio_wall_worksheet_interleaved %.1f x (numpy / the worksheet)\n", ratio_ws);
-    if (hyperfine && hyperfine_medians(hyperfine, &h_q, &h_np, &h_ws)) {
-        printf("bench: hyperfine_ms %.2f ms (qkvtutor --json 1, hyperfine -N median)\n", h_q);
-        printf("bench: numpy_hyperfine_ms %.1f ms (the same hyperfine run)\n", h_np);
-        printf("bench: ratio_wall %.1f x (numpy / qkvtutor, hyperfine medians)\n", ratio = h_np / h_q);
-    } else {
-        printf("bench: ratio_wall %.1f x (no hyperfine: the interleaved figure)\n", ratio);
-    }
-    if (h_ws > 0) {
-        printf("bench: worksheet_ms %.2f ms (qkvtutor --worksheet --answers --variant 7 1, hyperfine -N median)\n",
-               h_ws);
-        printf("bench: ratio_wall_worksheet %.1f x (numpy / the worksheet, hyperfine medians)\n",
-               ratio_ws = h_np / h_ws);
-    } else {
-        printf("bench: ratio_wall_worksheet %.1f x (no hyperfine: the interleaved figure)\n", ratio_ws);
-    }
-    printf("bench: budget ratio_wall %s (%.1f >= 40)\n", verdict(ratio >= 40), ratio);
-    printf("bench: budget ratio_wall_worksheet %s (%.1f >= 40)\n", verdict(ratio_ws >= 40), ratio_ws);
-    printf("bench: budget ratio_rss %s (%.1f >= 8)\n", verdict(n_rss / q_rss >= 8), n_rss / q_rss);
+    printf("bench: numpy_ms %.1f ms (environment as it is%s), %.0f KiB peak\n", ms[P_NUMPY],
+           getenv("OPENBLAS_CORETYPE") ? ", OPENBLAS_CORETYPE set" : "", rss[P_NUMPY]);
+    printf("bench: numpy_noenv_ms %.1f ms (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset), %.0f KiB peak\n",
+           ms[P_NUMPY_NOENV], rss[P_NUMPY_NOENV]);
+    double ratio = ms[P_NUMPY] / ms[P_JSON1], ratio_ws = ms[P_NUMPY] / ms[P_WORKSHEET];
+    double ratio_rss = rss[P_NUMPY] / rss[P_JSON1];
+    printf("bench: budget ratio_wall %s (%.1f >= 40: numpy / --json 1)\n", verdict(ratio >= 40), ratio);
+    printf("bench: budget ratio_wall_worksheet %s (%.1f >= 40: numpy / the worksheet)\n", verdict(ratio_ws >= 40),
+           ratio_ws);
+    printf("bench: budget ratio_rss %s (%.1f >= 8: numpy / --json 1, peak memory)\n", verdict(ratio_rss >= 8),
+           ratio_rss);
     return true;
 }
 
@@ -497,17 +459,17 @@ int main(int argc, char **argv)
             launcher = argv[a + 1], bin = argv[a + 2], a += 2;
         else if (strcmp(argv[a], "--numpy") == 0 && a + 2 < argc)
             python = argv[a + 1], script = argv[a + 2], a += 2;
-        else if (strcmp(argv[a], "--hyperfine") == 0 && a + 1 < argc)
-            hyperfine = argv[++a];
+        else if (strcmp(argv[a], "--empty") == 0 && a + 2 < argc)
+            empty_dyn = argv[a + 1], empty_static = argv[a + 2], a += 2;
         else
             break;
     }
-    if ((argc - a != 2 && argc - a != 3) || iters < 10) {
-        fprintf(stderr, "usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--numpy PYTHON SCRIPT] "
-                        "[--hyperfine JSON] LESSON1 LESSON64 [LESSON64_8HEADS]\n");
+    if (argc - a < 2 || iters < 10) {
+        fprintf(stderr, "usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--empty EMPTY_DYN EMPTY_STATIC] "
+                        "[--numpy PYTHON SCRIPT] LESSON1 LESSON64 [LESSON64_8HEADS [LESSON...]]\n");
         return 2;
     }
-    const char *l1 = argv[a], *l64 = argv[a + 1], *l8h = argc - a == 3 ? argv[a + 2] : NULL;
+    const char *l1 = argv[a], *l64 = argv[a + 1], *l8h = argc - a >= 3 ? argv[a + 2] : NULL;
     setenv("TERM", "xterm-256color", 1);
     i18n_set(LANG_EN, NULL);
     if (getenv("QKV_BENCH_THEME"))
@@ -547,15 +509,24 @@ int main(int argc, char **argv)
     printf("bench: edit_us_64x64 %.1f us (median of %d)\n", e64, iters / 4);
     printf("bench: bytes_ratio_next %.3f ratio (80x24, median of %d next keypresses)\n", ratio, samples);
     printf("bench: bytes_ratio_next_120x40 %.3f ratio (the same at 120x40, for comparison)\n", ratio_big);
-    printf("bench: budget keypress_us_lesson1 %s (%.1f < 200)\n", verdict(k1 < 200), k1);
-    printf("bench: budget keypress_us_lesson1_present %s (%.1f < 200)\n", verdict(kp < 200), kp);
+    printf("bench: budget keypress_us_lesson1 %s (%.1f < 150)\n", verdict(k1 < 150), k1);
+    printf("bench: budget keypress_us_lesson1_present %s (%.1f < 150)\n", verdict(kp < 150), kp);
     printf("bench: budget keypress_us_64x64 %s (%.1f < 2000)\n", verdict(k64 < 2000), k64);
     printf("bench: budget keypress_us_64x64_mask_temp_pos %s (%.1f < 2000)\n", verdict(k64m < 2000), k64m);
     if (l8h)
         printf("bench: budget keypress_us_8heads_64x64 %s (%.1f < 2000)\n", verdict(k8h < 2000), k8h);
     printf("bench: budget edit_us_lesson1 %s (%.1f < 300)\n", verdict(e1 < 300), e1);
     printf("bench: budget edit_us_64x64 %s (%.1f < 2000)\n", verdict(e64 < 2000), e64);
-    printf("bench: budget bytes_ratio_next %s (%.3f < 0.45)\n", verdict(ratio < 0.45), ratio);
+    printf("bench: budget bytes_ratio_next %s (%.3f <= 0.45)\n", verdict(ratio <= 0.45), ratio);
+    for (int k = a + 3; k < argc; k++) { /* every built-in lesson */
+        int n = 0;
+        double q = bench_bytes(argv[k], 24, 80, &n);
+        if (q < 0)
+            return 1;
+        const char *base = strrchr(argv[k], '/');
+        printf("bench: budget bytes_ratio_next %s (%.3f <= 0.45, %s, median of %d nexts at 80x24)\n",
+               verdict(q <= 0.45), q, base ? base + 1 : argv[k], n);
+    }
     printf("bench: train_step_us_lesson1 %.1f us (median of %d: g, one gradient step, recompute and frame)\n", t1,
            iters);
     printf("bench: train_step_us_64x64 %.1f us (median of %d)\n", t64, iters / 4);
@@ -564,16 +535,7 @@ int main(int argc, char **argv)
     printf("bench: budget train_step_us_64x64 %s (%.1f < 3000)\n", verdict(t64 < 3000), t64);
     printf("bench: budget train_ten_us_64x64 %s (%.1f < 10000)\n", verdict(g64 < 10000), g64);
     fflush(stdout);
-    double jm, jr;
-    if (bin && l8h) {
-        if (!bench_json_of(bin, (char *)l8h, &jm, &jr))
-            return 1;
-        printf("bench: json_ms_8heads_64x64 %.2f ms (qkvtutor --json of the 8-head lesson, whole process, median "
-               "of %d)\n", jm, PROC_RUNS);
-        printf("bench: json_peak_rss_kib_8heads_64x64 %.0f KiB\n", jr);
-        fflush(stdout);
-    }
-    if (bin && !bench_proc(bin, python, script))
+    if (bin && !bench_proc(bin, (char *)l8h, python, script))
         return 1;
     return 0;
 }

@@ -1,23 +1,22 @@
 # The benchmark: `make bench` prints "bench: NAME VALUE UNIT" lines and a
-# verdict per budget (tests/bench/bench.c). It is built with the normal -O2
-# objects, draws on a headless screen (tests/screen.c) and times the whole
-# `qkvtutor --json 1` process and `qkvtutor --worksheet --answers --variant 7 1`
-# (worksheet_ms); when /usr/bin/python3 can import numpy, the
-# numpy version of the same pipeline (tests/bench/attn_numpy.py) is timed
-# side by side: interleaved by bench's own launcher, and with hyperfine
-# (installed with apt-get when missing), whose medians the wall-time budget
-# uses. It exits 0 unless a measurement could not be taken.
+# verdict per budget of DESIGN.md's "Speed and limits" (tests/bench/bench.c).
+# It is built with the normal -O2 objects and draws on a headless screen
+# (tests/screen.c); whole processes (--json 1, the 8-head lesson's --json,
+# the worksheet, --svg, an empty C program linked dynamically and
+# statically, and the numpy version of the pipeline when /usr/bin/python3
+# can import numpy) are run alternated, one of each per round, through
+# tests/bench/launch.c. Bytes per next are measured for every built-in
+# lesson. It exits 0 unless a measurement could not be taken.
 
 BENCH_DIR    = $(B)/bench
 BENCH_PYTHON ?= /usr/bin/python3
 BENCH_ITERS  ?= 2000
-BENCH_RUNS   ?= 60
 
 .PHONY: bench
 
 $(BENCH_DIR)/bench: tests/bench/bench.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 
 $(BENCH_DIR)/launch: tests/bench/launch.c
 	@mkdir -p $(dir $@)
@@ -33,17 +32,16 @@ $(BENCH_DIR)/64x64h8.yaml: tests/bench/gen_lesson.sh
 	@mkdir -p $(dir $@)
 	sh tests/bench/gen_lesson.sh 64 64 8 > $@
 
-bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml
-	@if ! command -v hyperfine >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
-	   SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	   { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq hyperfine; } >/dev/null 2>&1 || true; fi
+# The floor of any process here: an empty C program, linked both ways.
+$(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static: $(BENCH_DIR)/empty_%:
+	@mkdir -p $(dir $@)
+	printf 'int main(void) { return 0; }\n' | $(CC) -O2 $(if $(filter static,$*),-static) -x c - -o $@
+
+bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml \
+       $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static
 	@echo "bench: machine: $$(nproc) cores, $$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), load average $$(cut -d" " -f1-3 /proc/loadavg)"
-	@if $(BENCH_PYTHON) -c 'import numpy' 2>/dev/null; then np="--numpy $(BENCH_PYTHON) tests/bench/attn_numpy.py"; \
-	   if command -v hyperfine >/dev/null 2>&1 && hyperfine -N --warmup 10 --runs $(BENCH_RUNS) --style none \
-	      --export-json $(BENCH_DIR)/hyperfine.json '$(B)/qkvtutor --json 1' '$(BENCH_PYTHON) tests/bench/attn_numpy.py' \
-	      '$(B)/qkvtutor --worksheet --answers --variant 7 1' \
-	      >$(BENCH_DIR)/hyperfine.log 2>&1; \
-	   then np="$$np --hyperfine $(BENCH_DIR)/hyperfine.json"; \
-	   else echo "bench: no hyperfine run (see $(BENCH_DIR)/hyperfine.log): the wall ratio is the interleaved one"; fi; \
-	 else np=""; fi; \
-	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor $$np lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml
+	@if $(BENCH_PYTHON) -c 'import numpy' 2>/dev/null; then np="--numpy $(BENCH_PYTHON) tests/bench/attn_numpy.py"; else np=""; fi; \
+	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor \
+	   --empty $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static $$np \
+	   lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml $(LESSONS)
+	@echo "bench: load average at the end $$(cut -d" " -f1-3 /proc/loadavg)"

@@ -4,7 +4,8 @@
 # formula, the weights drawn with random: {seed: 1, scale: 0.3, d_k: D},
 # and one step per stage with a focus and some narration. With H heads
 # (H >= 2), heads: H, d_k = D / H per head, W_O drawn, the focus on head
-# 2's matrices and a sixth step at stage project. Used by the benchmark
+# 2's matrices and a sixth step at stage project. Any N >= 1, D >= 1 and
+# H >= 1 (d_k = D / H rounded down, at least 1). Used by the benchmark
 # (64 x 64, and 64 x 64 with 8 heads) and the interrupted-save test.
 set -eu
 n=${1:?usage: gen_lesson.sh N D [H]}
@@ -22,12 +23,18 @@ awk -v n="$n" -v d="$d" -v h="$h" 'BEGIN {
         printf "]\n"
     }
     if (h > 1) printf "heads: %d\n", h
-    printf "weights:\n  random: {seed: 1, scale: 0.3, d_k: %d}\n", d / h
+    printf "weights:\n  random: {seed: 1, scale: 0.3, d_k: %d}\n", (int(d / h) < 1 ? 1 : int(d / h))
     printf "options: {scale: sqrt_dk, softmax: stable, digits: 3}\n"
     printf "steps:\n"
     split("input qkv scores softmax output project", st, " ")
-    if (h > 1) split("X[1] Q[2][3] S2[2][3] A2[2] O2[2][3] Y[2][3]", fo, " ")
-    else split("X[1] Q[2][3] S[2][3] A[2] O[2][3]", fo, " ")
+    # any sizes: a focus stays inside its matrix (row 2 and column 3 when
+    # there are that many, else the last)
+    dk = int(d / h); if (dk < 1) dk = 1
+    r = n < 2 ? n : 2; ct = n < 3 ? n : 3; ck = dk < 3 ? dk : 3; cd = d < 3 ? d : 3
+    hd = h > 1 ? "2" : ""
+    fo[1] = "X[1]"; fo[2] = sprintf("Q[%d][%d]", r, ck)
+    fo[3] = sprintf("S%s[%d][%d]", hd, r, ct); fo[4] = sprintf("A%s[%d]", hd, r)
+    fo[5] = sprintf("O%s[%d][%d]", hd, r, ck); fo[6] = sprintf("Y[%d][%d]", r, cd)
     for (k = 1; k <= (h > 1 ? 6 : 5); k++) {
         printf "  - stage: %s\n    focus: \"%s\"\n", st[k], fo[k]
         printf "    say: {en: \"Stage %d of a %d-token lesson: every row is a token, every column a feature; the focused cell is worked out below.\", zh: \"第 %d 阶段：每行是一个词，每列是一个特征，下面写出焦点格的算式。\"}\n", k, n, k

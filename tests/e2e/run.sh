@@ -741,8 +741,8 @@ t_trace_notice()
 }
 
 # An exercise (tests/live/templates-asks.yaml): "?" until answered; digits go
-# to the answer, not to the stage keys; ✗ with the true value; ✓; Space
-# reveals; the last step tallies.
+# to the answer, not to the stage keys; ✗ without the true value (n reveals
+# it); ✓; Space reveals; the last step tallies.
 t_exercise()
 {
     s=t_exercise
@@ -758,8 +758,11 @@ t_exercise()
     keys $s BSpace
     typetext $s "0.01"
     keys $s Enter
-    expect $s "✗ not quite: S[1][2] = 0.006 (your answer: 0.01)" "a wrong answer is not graded ✗" || return 1
-    screen_has "(0.194)(0.094) = 0.006" || { fail "after grading the arithmetic does not show the value"; return 1; }
+    expect $s "✗ not quite: S[1][2] (your answer: 0.01). Type again, or Space to reveal." "a wrong answer is not graded ✗" || return 1
+    screen_has "(0.194)(0.094) = ?" || { fail "after a wrong answer the arithmetic shows the value"; return 1; }
+    keys $s n
+    expect $s "Revealed: S[1][2] = 0.006. Space goes on." "n did not reveal the answer graded wrong" || return 1
+    screen_has "(0.194)(0.094) = 0.006" || { fail "after revealing the arithmetic does not show the value"; return 1; }
     keys $s n
     expect $s "我 weighs ?, ?, ?." "step 3: the row is not asked" || return 1
     typetext $s "0.313 0.337 0.350"

@@ -458,6 +458,8 @@ if wait_for $s " 1/5 · "; then
     keys $s n
     wait_for $s "? S[1][2]:" && typetext $s "0.01" && keys $s Enter
     wait_for $s "✗ not quite" && shoot $s 17-answer-wrong || missed 17-answer-wrong "no ✗ after answering 0.01"
+    keys $s n # reveals the answer graded wrong; the next n goes on
+    wait_for $s "Revealed"
     keys $s n
     wait_for $s "? A[1]:" && typetext $s "0.313 0.337 0.350" && keys $s Enter
     wait_for $s "✓ right" && shoot $s 16-answer-right || missed 16-answer-right "no ✓ after answering 0.313 0.337 0.350"

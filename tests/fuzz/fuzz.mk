@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR      = $(B)/fuzz
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CFLAGS_ALL) -O1 -g $(FUZZ_SAN) -Isrc -Itests
-FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) $(TEXT_SRC) src/out/render.c
+FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) $(TEXT_SRC) src/out/render.c src/out/json.c
 FUZZ_OBJ      = $(FUZZ_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_VIEW_OBJ = $(TERM_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(UI_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(LAYOUT_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/screen.o $(FUZZ_DIR)/obj/lessons.o
 FUZZ_TARGETS  = fuzz_lesson fuzz_action fuzz_view
@@ -45,9 +45,9 @@ $(FUZZ_DIR)/obj/lessons.o: $(B)/lessons.c
 -include $(wildcard $(FUZZ_DIR)/obj/*.d $(FUZZ_DIR)/obj/*/*.d)
 
 $(FUZZ_DIR)/fuzz_lesson $(FUZZ_DIR)/fuzz_action: $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/%.o $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 $(FUZZ_DIR)/fuzz_view: $(FUZZ_DIR)/obj/fuzz_view.o $(FUZZ_OBJ) $(FUZZ_VIEW_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_JSON) $(LDLIBS_ALL)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 
 # Can clang build a libFuzzer binary here? (clang plus its compiler-rt runtime.)
 $(FUZZ_PROBE):

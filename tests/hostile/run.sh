@@ -6,7 +6,8 @@
 # Every input is generated here, into a temporary directory:
 #   - size and shape: a lesson of several megabytes, 400,000 tokens, a
 #     billion-laughs alias bomb, 100,000 nested '[' and '{', /dev/zero, a
-#     directory: each refused with a clear message, exit status 2, within a
+#     directory, a 64x64 lesson asking for 1,600,000 gradient steps: each
+#     refused with a clear message, exit status 2, within a
 #     second (HOSTILE_BUDGET_MS), and without a crash (no signal, no
 #     sanitizer report);
 #   - terminal safety: a lesson whose title, tokens and narration hold OSC
@@ -133,6 +134,31 @@ refuse "1,000 nested block mappings" "$T/deep3.yaml" "nested more than"
 ( ulimit -s 256 2>/dev/null; "$BIN" --dump "$T/deep.yaml" >/dev/null 2>&1; exit $? )
 rc=$?
 if [ $rc -eq 2 ]; then ok "100,000 nested [ with a 256 KiB stack: refused"; else bad "100,000 nested [ with a 256 KiB stack: exit status $rc"; fi
+
+# Training work: 64 tokens x 64 dimensions and ten steps of sixteen
+# `step 10000` (25 KB; it hung --check for an hour): refused at load, at the
+# action that passes 100,000 gradient steps in all, before any is taken.
+{ sh "$(dirname "$0")/../bench/gen_lesson.sh" 64 64 | sed '/^steps:/,$d'
+  echo 'steps:'; echo '  - stage: softmax'; echo '    do: "target A[1] = 3"'
+  for s in 1 2 3 4 5 6 7 8 9 10; do
+      printf '  - stage: softmax\n    do: ["step 10000"'
+      for a in 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do printf ', "step 10000"'; done; echo ']'
+  done; } >"$T/train64.yaml"
+refuse "64x64 lesson asking for 1,600,000 gradient steps" "$T/train64.yaml" \
+    "train64.yaml:76:[0-9]*: this action brings the lesson's gradient steps to 110000 in all, at most 100000"
+
+# Narration length: 16,000 templates {A[1]} of 64 numbers each in one say:
+# (119 KB; --dump took 45 s when every wrapped line measured the rest of the
+# text): --dump is linear in the narration and done within the budget.
+{ sh "$(dirname "$0")/../bench/gen_lesson.sh" 64 64 | sed '/^steps:/,$d'
+  echo 'steps:'; echo '  - stage: softmax'; printf '    say: "'
+  awk 'BEGIN { for (i = 0; i < 16000; i++) printf "{A[1]}" }'; echo '"'; } >"$T/longsay.yaml"
+t0=$(now_ms)
+"$BIN" --dump "$T/longsay.yaml" >"$T/out" 2>"$T/err"
+rc=$? ms=$(($(now_ms) - t0))
+if [ $rc -ne 0 ]; then bad "--dump of a $(wc -c <"$T/longsay.yaml")-byte narration: exit status $rc"
+elif [ "$ms" -ge "$BUDGET_MS" ]; then bad "--dump of a $(wc -c <"$T/longsay.yaml")-byte narration took $ms ms (budget $BUDGET_MS ms)"
+else ok "--dump of a $(wc -c <"$T/longsay.yaml")-byte narration ($(wc -l <"$T/out") lines) in $ms ms"; fi
 
 # Not a lesson file at all.
 refuse "/dev/zero" /dev/zero "cannot read\|too big\|control character"
