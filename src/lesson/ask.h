@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/attn.h"
-#include "text/fmt.h"
+#include "text/num.h"
 
 #define ASK_MAX 16          /* per step */
 

@@ -1,8 +1,8 @@
 /* save.c - the current state as a lesson file, atomically (see save.h). */
 #include "save.h"
-#include "text/fmt.h"
+#include "text/num.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "departures.h"
 #include "train.h"
 
 #include <errno.h>

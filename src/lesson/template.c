@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text/fmt.h"
+#include "text/num.h"
 #include "text/i18n.h"
 #include "heads.h"
 #include "core/grad.h"

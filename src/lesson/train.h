@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include "core/grad.h"
 #include "action.h"
-#include "text/fmt.h"
+#include "text/num.h"
 #include "lesson.h"
 
 /* Is the reference name[0..len) (as written, with its index) a row of an

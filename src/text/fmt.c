@@ -16,84 +16,6 @@
 #include "lesson/session.h"
 #include "text.h"
 
-/* "%.*f" of 0 <= v < 1e6 without printf, which is slow and is called for
- * every cell of every frame. Gives up (false) when v * 10^digits lies too
- * close to a rounding tie for a double to decide; printf decides those. */
-static bool fixed_fast(double v, int digits, char *out)
-{
-    static const double pow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
-    if (digits < 0 || digits > 6)
-        return false;
-    double x = v * pow10[digits], f = floor(x);
-    if (fabs(x - f - 0.5) < 1e-6)
-        return false;
-    long long n = (long long)f + (x - f > 0.5);
-    char rev[32];
-    int k = 0;
-    do { /* digits from the right, with the point after `digits` of them */
-        rev[k++] = (char)('0' + n % 10);
-        n /= 10;
-        if (k == digits)
-            rev[k++] = '.';
-    } while (n > 0 || k < (digits ? digits + 2 : 1));
-    for (int i = 0; i < k; i++)
-        out[i] = rev[k - 1 - i];
-    out[k] = '\0';
-    return true;
-}
-
-char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
-{
-    if (isnan(v)) {
-        snprintf(buf, len, "NaN");
-        return buf;
-    }
-    if (isinf(v)) {
-        snprintf(buf, len, "%sinf", v < 0 ? (o->ascii ? "-" : "\xe2\x88\x92") : "");
-        return buf;
-    }
-    char tmp[64];
-    if (fabs(v) >= 1e6) /* keep huge values to a cell's width */
-        snprintf(tmp, sizeof tmp, "%.*e", o->digits > 1 ? o->digits - 1 : 1, fabs(v));
-    else if (!fixed_fast(fabs(v), o->digits, tmp))
-        snprintf(tmp, sizeof tmp, "%.*f", o->digits, fabs(v));
-    bool zero = strspn(tmp, "0.") == strlen(tmp);
-    snprintf(buf, len, "%s%s", v < 0 && !zero ? (o->ascii ? "-" : "\xe2\x88\x92") : "", tmp);
-    return buf;
-}
-
-char *fmt_sub(int i1, const FmtOpt *o, char *buf, size_t len)
-{
-    char digits[16];
-    snprintf(digits, sizeof digits, "%d", i1);
-    if (o->ascii) {
-        snprintf(buf, len, "_%s", digits);
-        return buf;
-    }
-    size_t n = 0;
-    for (const char *d = digits; *d && n + 4 < len; d++) {
-        /* U+2080..U+2089: E2 82 80+d */
-        buf[n++] = (char)0xe2;
-        buf[n++] = (char)0x82;
-        buf[n++] = (char)(0x80 + (*d - '0'));
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
-char *fmt_sub2(int i1, int j1, const FmtOpt *o, char *buf, size_t len)
-{
-    char a[32], b[32];
-    fmt_sub(i1, o, a, sizeof a);
-    fmt_sub(j1, o, b, sizeof b);
-    bool sep = i1 > 9 || j1 > 9;
-    if (o->ascii)
-        snprintf(buf, len, "_%d%s%d", i1, sep ? "," : "", j1);
-    else
-        snprintf(buf, len, "%s%s%s", a, sep ? "," : "", b);
-    return buf;
-}
-
 /* Append formatted text to a line, never overflowing it. */
 static void put(char *line, const char *fmt, ...)
 {
@@ -115,74 +37,13 @@ static void put_products(char *line, const Explain *e, const FmtOpt *o)
             fmt_num(e->b[k], o, y, sizeof y));
 }
 
-/* v as the screen shows it: rounded to the digits shown. The text has a
- * '.', which strtod reads as the locale's decimal point. */
-static double shown(double v, const FmtOpt *o)
-{
-    FmtOpt plain = {o->digits, true, false};
-    char buf[64], num[80];
-    if (v == FMT_HIDDEN)
-        return NAN;
-    if (!isfinite(v))
-        return v;
-    fmt_num(v, &plain, buf, sizeof buf);
-    const char *dp = localeconv()->decimal_point;
-    size_t n = 0;
-    for (const char *c = buf; *c && n + 8 < sizeof num; c++)
-        n += (size_t)snprintf(num + n, sizeof num - n, "%s", *c == '.' && dp && *dp ? dp : (char[2]){*c, 0});
-    return strtod(num, NULL);
-}
-
 /* The sum of e's products of the operands as shown. */
 static double shown_sum(const Explain *e, const FmtOpt *o)
 {
     double sum = 0;
     for (int k = 0; k < e->n; k++)
-        sum += shown(e->a[k], o) * shown(e->b[k], o);
+        sum += fmt_shown(e->a[k], o) * fmt_shown(e->b[k], o);
     return sum;
-}
-
-/* " = " when `from` (worked out from numbers as shown) shows as `result`
- * does, else " ≈ ": the reader who redoes the sum gets another last digit. */
-static const char *eq(double from, double result, const FmtOpt *o)
-{
-    char x[64], y[64];
-    if (isnan(from) || isnan(result) || result == FMT_HIDDEN ||
-        strcmp(fmt_num(from, o, x, sizeof x), fmt_num(result, o, y, sizeof y)) == 0)
-        return " = ";
-    return o->ascii ? " ~ " : " ≈ ";
-}
-
-double fmt_shown(double v, const FmtOpt *o)
-{
-    return shown(v, o);
-}
-
-const char *fmt_eq(double from, double result, const FmtOpt *o)
-{
-    return eq(from, result, o);
-}
-
-const char *fmt_eq_vec(const double *from, const double *result, int n, const FmtOpt *o)
-{
-    for (int k = 0; k < n; k++)
-        if (strcmp(eq(from[k], result[k], o), " = ") != 0)
-            return eq(from[k], result[k], o);
-    return " = ";
-}
-
-void fmt_note_add(char *line, bool ascii)
-{
-    put(line, "   %s", ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
-}
-
-void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted)
-{
-    for (int k = 0; k < n && !*noted; k++)
-        if (strstr(lines[k], ascii ? " ~ " : " ≈ ")) {
-            fmt_note_add(lines[k], ascii);
-            *noted = true;
-        }
 }
 
 /* "[a, b, c]" of n values. */
@@ -277,7 +138,7 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
     put_head(lines[0], e);
     put(lines[0], "%s%s = %s%s%s%s[:,%d] = ", m, s, e->from_h ? "h" : "x", i, o->ascii ? "." : "·", w, e->wcol + 1);
     put_products(lines[0], e, o);
-    put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), v);
+    put(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->result, o), v);
     return 1;
 }
 
@@ -296,10 +157,10 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     }
     put(lines[0], "score%s = q%s%sk%s = ", s, i, o->ascii ? "." : "·", j);
     put_products(lines[0], e, o);
-    put(lines[0], "%s%s", eq(shown_sum(e, o), e->sum, o), fmt_num(e->sum, o, v, sizeof v));
+    put(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->sum, o), fmt_num(e->sum, o, v, sizeof v));
     if (e->scaled)
         put(lines[0], o->ascii ? " / sqrt(%d)%s%s" : " ÷ √%d%s%s", e->d_k,
-            eq(shown(e->sum, o) / e->divisor, e->result, o), fmt_num(e->result, o, w, sizeof w));
+            fmt_eq(fmt_shown(e->sum, o) / e->divisor, e->result, o), fmt_num(e->result, o, w, sizeof w));
     return 1;
 }
 
@@ -329,16 +190,16 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put_vec(lines[n], e->a, e->vis, o);
     if (t) { /* each z from s as shown, divided by T (written exactly) */
         for (int k = 0; k < e->vis; k++)
-            from[k] = shown(e->a[k], o) / e->temp;
+            from[k] = fmt_shown(e->a[k], o) / e->temp;
         put(lines[n], ";  z = s %s %s%s", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v),
             fmt_eq_vec(from, e->z, e->vis, o));
         put_vec(lines[n], e->z, e->vis, o);
     }
     put_masked(lines[n++], e->vis, e->n, e->i + 1);
     if (e->stable) { /* the max is one of the z as shown; z − max from both as shown */
-        double mx = shown(e->max, o);
+        double mx = fmt_shown(e->max, o);
         for (int k = 0; k < e->vis; k++)
-            from[k] = shown(e->z[k], o) - mx;
+            from[k] = fmt_shown(e->z[k], o) - mx;
         put(lines[n], "max = %s;  %s %s max%s", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−",
             fmt_eq_vec(from, e->shifted, e->vis, o));
         put_vec(lines[n++], e->shifted, e->vis, o);
@@ -347,14 +208,14 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
         put(lines[n], "exp(%s)", z);
     }
     for (int k = 0; k < e->vis; k++) { /* exp of the exponent as shown; the sum of the exps as shown */
-        from[k] = exp(shown(e->shifted[k], o));
-        sum += shown(e->prod[k], o);
+        from[k] = exp(fmt_shown(e->shifted[k], o));
+        sum += fmt_shown(e->prod[k], o);
     }
     put(lines[n], "%s", fmt_eq_vec(from, e->prod, e->vis, o));
     put_vec(lines[n], e->prod, e->vis, o);
-    put(lines[n++], ";  %s%s%s", _("sum"), eq(sum, e->sum, o), fmt_num(e->sum, o, v, sizeof v));
+    put(lines[n++], ";  %s%s%s", _("sum"), fmt_eq(sum, e->sum, o), fmt_num(e->sum, o, v, sizeof v));
     for (int k = 0; k < e->n; k++) /* each exp as shown over the sum as shown; masked weights are 0 */
-        from[k] = k < e->vis ? shown(e->prod[k], o) / shown(e->sum, o) : 0;
+        from[k] = k < e->vis ? fmt_shown(e->prod[k], o) / fmt_shown(e->sum, o) : 0;
     put(lines[n], "%s%s = exp %s %s%s", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"),
         fmt_eq_vec(from, e->weight, e->n, o));
     put_vec(lines[n++], e->weight, e->n, o);
@@ -366,13 +227,13 @@ static int ex_pos(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char s[32], x[48], p[48], h[48], t[48];
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
-    double a = shown(e->angle, o);
+    double a = fmt_shown(e->angle, o);
     put(lines[0], "h%s = x%s + p%s = %s + %s%s%s", s, s, s, fmt_num(e->x, o, x, sizeof x),
-        fmt_num(e->p, o, p, sizeof p), eq(shown(e->x, o) + shown(e->p, o), e->x + e->p, o),
+        fmt_num(e->p, o, p, sizeof p), fmt_eq(fmt_shown(e->x, o) + fmt_shown(e->p, o), e->x + e->p, o),
         fmt_num(e->x + e->p, o, h, sizeof h));
     put(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s)%s%s   ", s, e->cosine ? "cos" : "sin", e->pos,
         2 * e->pos_m, e->d_model, e->cosine ? "cos" : "sin", fmt_num(e->angle, o, t, sizeof t),
-        eq(e->cosine ? cos(a) : sin(a), e->p, o), p);
+        fmt_eq(e->cosine ? cos(a) : sin(a), e->p, o), p);
     put(lines[1], _("(p = token number %s 1 = %d)"), o->ascii ? "-" : "−", e->pos);
     return 2;
 }
@@ -391,7 +252,7 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     fmt_sub2(e->i + 1, e->jh + 1, o, s, sizeof s);
     put(lines[1], "o%s = ", s);
     put_products(lines[1], e, o);
-    put(lines[1], "%s%s", eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
+    put(lines[1], "%s%s", fmt_eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
     return 2;
 }
 
@@ -410,7 +271,7 @@ static int ex_project(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
             fmt_num(e->a[k], o, x, sizeof x), fmt_num(e->b[k], o, y, sizeof y),
             grouped && (k + 1) % g == 0 ? "]" : "");
     }
-    put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
+    put(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
     if (e->heads < 2)
         return 1;
     double from = 0;
@@ -418,9 +279,9 @@ static int ex_project(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     for (int h = 0; h < e->heads; h++) {
         put(lines[1], "%s", h ? " + " : "");
         put(lines[1], _("head %d %s"), h + 1, fmt_num(e->head_sum[h], o, x, sizeof x));
-        from += shown(e->head_sum[h], o);
+        from += fmt_shown(e->head_sum[h], o);
     }
-    put(lines[1], "%s%s", eq(from, e->result, o), fmt_num(e->result, o, v, sizeof v));
+    put(lines[1], "%s%s", fmt_eq(from, e->result, o), fmt_num(e->result, o, v, sizeof v));
     return 2;
 }
 
@@ -587,18 +448,6 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
         action_format(act, buf, len);
         return;
     }
-}
-
-char *fmt_exact(double v, char *buf, size_t len)
-{
-    char tmp[SHORTEST_MAX];
-    size_t n = shortest_print(v, tmp); /* the one printer: '.' whatever the locale */
-    if (len) {
-        n = n < len ? n : len - 1;
-        memcpy(buf, tmp, n);
-        buf[n] = '\0';
-    }
-    return buf;
 }
 
 static bool word_char(char c)
