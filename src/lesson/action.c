@@ -333,7 +333,6 @@ static bool swap(Lex *lx, Action *a)
     return end_(lx, END_PLAIN);
 }
 
-static void shortest(char *buf, size_t len, double v);
 
 /* A whole number from 1 written at lx->p into *out (saturated at 100000);
  * false with msg (one %s: what was found) when there is none. */
@@ -391,7 +390,7 @@ static bool learning_rate(Lex *lx, Action *a)
         return false;
     if (!(a->c > 0)) {
         char v[40];
-        shortest(v, sizeof v, a->c);
+        fmt_exact(a->c, v, sizeof v);
         return fail(lx, at, N_("lr must be above 0 (each step moves W by -lr times the gradient), found %s"), v);
     }
     return end_(lx, END_PLAIN);
@@ -724,94 +723,4 @@ bool action_is_option(const Action *act)
 {
     return act->kind == ACT_SCALE || act->kind == ACT_SOFTMAX || act->kind == ACT_MASK || act->kind == ACT_TEMP ||
            act->kind == ACT_POS;
-}
-
-/* The fewest decimals of v that read back as v (0.1, not 0.10000000000000001;
- * 20, not 2e+01); "%.17g" when no plain decimal does. */
-static void shortest(char *buf, size_t len, double v)
-{
-    for (int dec = 0; dec <= 17; dec++) {
-        double back;
-        num_snprintf(buf, len, "%.*f", dec, v);
-        if (num_parse(buf, &back, NULL) == NUM_OK && back == v)
-            return;
-    }
-    num_snprintf(buf, len, "%.17g", v);
-}
-
-void action_format(const Action *act, char *buf, size_t len)
-{
-    const char *name = attn_mat_name(act->mat);
-    char t[40];
-    int o = 0;
-    switch (act->kind) {
-    case ACT_MASK:
-        snprintf(buf, len, "mask = %s", act->opt ? "causal" : "none");
-        return;
-    case ACT_POS:
-        snprintf(buf, len, "positions = %s", act->opt ? "sinusoidal" : "none");
-        return;
-    case ACT_TEMP:
-        shortest(t, sizeof t, act->c);
-        snprintf(buf, len, "temperature = %s", t);
-        return;
-    case ACT_SWAP:
-        snprintf(buf, len, "swap %d %d", act->i + 1, act->src_i + 1);
-        return;
-    case ACT_TARGET:
-        o = snprintf(buf, len, "target ");
-        if (o > 0 && (size_t)o < len)
-            train_target_name(act, buf + o, len - (size_t)o);
-        o = (int)strlen(buf);
-        if (act->opt == TARGET_NONE)
-            snprintf(buf + o, len - (size_t)o, " = none");
-        else if (act->opt == TARGET_KEY)
-            snprintf(buf + o, len - (size_t)o, " = %d", act->j + 1);
-        else {
-            o += snprintf(buf + o, len - (size_t)o, " = [");
-            for (int k = 0; k < act->n && o > 0 && (size_t)o < len; k++) {
-                shortest(t, sizeof t, act->vals[k]);
-                o += snprintf(buf + o, len - (size_t)o, "%s%s", k ? ", " : "", t);
-            }
-            if (o > 0 && (size_t)o < len)
-                snprintf(buf + o, len - (size_t)o, "]");
-        }
-        return;
-    case ACT_LR:
-        shortest(t, sizeof t, act->c);
-        snprintf(buf, len, "lr = %s", t);
-        return;
-    case ACT_STEP:
-        if (act->n == 1)
-            snprintf(buf, len, "step");
-        else
-            snprintf(buf, len, "step %d", act->n);
-        return;
-    case ACT_SCALE:
-        snprintf(buf, len, "scale = %s", act->opt ? "sqrt_dk" : "none");
-        return;
-    case ACT_SOFTMAX:
-        snprintf(buf, len, "softmax = %s", act->opt ? "stable" : "naive");
-        return;
-    case ACT_RESET:
-        snprintf(buf, len, "reset");
-        return;
-    case ACT_CELL_SET:
-        num_snprintf(buf, len, "%s[%d][%d] = %.17g", name, act->i + 1, act->j + 1, act->c);
-        return;
-    case ACT_ROW_COPY:
-        if (act->c == 1)
-            snprintf(buf, len, "%s[%d] = %s[%d]", name, act->i + 1, attn_mat_name(act->src), act->src_i + 1);
-        else
-            num_snprintf(buf, len, "%s[%d] = %s[%d] * %.17g", name, act->i + 1, attn_mat_name(act->src),
-                         act->src_i + 1, act->c);
-        return;
-    case ACT_ROW_SET:
-        o = snprintf(buf, len, "%s[%d] = [", name, act->i + 1);
-        for (int k = 0; k < act->n && o > 0 && (size_t)o < len; k++)
-            o += num_snprintf(buf + o, len - (size_t)o, "%s%.17g", k ? ", " : "", act->vals[k]);
-        if (o > 0 && (size_t)o < len)
-            snprintf(buf + o, len - (size_t)o, "]");
-        return;
-    }
 }

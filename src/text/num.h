@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "shortest.h"
 
 #define NUM_MINUS "\xe2\x88\x92"   /* U+2212 MINUS SIGN, as UTF-8 */
 
