@@ -291,13 +291,13 @@ has "dump: masked keys left out" "s₁ = [−0.066]   (keys 2 to 3 come after qu
 has "dump: masked score" "score₁₂ = −∞   (masked: key 2 comes after query 1, so it is hidden; q₁·k₂ is left out)" --lang en --dump --at 2 6
 has "dump: ÷ T" "s₁ = [3.013, 0.567, 0.184];  z = s ÷ 0.5 ≈ [6.025, 1.134, 0.368]" --lang en --dump --at 8 6
 has "dump: masked output terms" "o₁ = 1.000·v₁   (keys 2 to 3 come after query 1: masked, left out, weight 0)" --lang en --dump --at 6 6
-has "dump: P's formula" "p₂₁ = sin(1 / 10000^(0/4)) = sin(1.000) = 0.841   (p = token number − 1 = 1)" --lang en --dump --at 3 7
-has "dump: h = x + p" "h₂₁ = x₂₁ + p₂₁ = 0.000 + 0.841 = 0.841" --lang en --dump --at 3 7
+has "dump: P's formula" "p₂₁ = sin(1 / 10000^(0/4)) = sin(1.000) = 0.841   (p = token number − 1 = 1)" --lang en --dump --at 4 7
+has "dump: h = x + p" "h₂₁ = x₂₁ + p₂₁ = 0.000 + 0.841 = 0.841" --lang en --dump --at 4 7
 has "dump: zh mask" "（第 2 到第 3 个键在第 1 个查询之后：被掩码遮住，不参与计算，注意力权重为 0）" --lang zh --dump --at 3 6
 has "json: masked S is null" '"S":[[-0.06592365616773072,null,null],[0.10983454218805208,-0.06235198058268304,null]' --json --at 2 6
 has "json: options" '"options":{"scale":"none","softmax":"naive","mask":"causal","temperature":1,"positions":"none"}' --json --at 2 6
 has "json: swapped tokens" '"tokens":["猫","love","我"]' --json --at 2 7
-has "json: P" '"P":[[0,1,0,1],[0.8414709848078965,' --json --at 3 7
+has "json: P" '"P":[[0,1,0,1],[0.8414709848078965,' --json --at 4 7
 
 # Heads (lesson 08): --dump shows each head and splits y by head; --json has
 # heads, d_out, Wo, Y and per_head, and no top-level S with two heads.

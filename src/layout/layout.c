@@ -587,7 +587,13 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
     Session t;
     room[0] = room[1] = room[2] = 0;
     Plan p;
-    if (!session_init(&t, s->lesson))
+    /* The rule is the author's: the narration fits in the script's own state.
+     * A saved lesson's edited: log would add the departure notice, which
+     * the narration may give a line to (it then ends in "…"). */
+    Lesson scripted = *s->lesson;
+    scripted.nedited = 0;
+    scripted.edited = NULL;
+    if (!session_init(&t, &scripted))
         return false;
     session_goto(&t, step);
     LayoutIn in = {.s = &t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,

@@ -103,7 +103,7 @@ static void put_val(Out *o, const Val *v, const Attn *a, const Lesson *l, const 
         put_num(o, v->x, v->integer, opt);
         return;
     case V_TOKEN:
-        puts_(o, l && v->r.i < l->ntok ? l->tokens[v->r.i] : "?");
+        puts_(o, !l ? "?" : a ? lesson_token(l, a, v->r.i) : v->r.i < l->ntok ? l->tokens[v->r.i] : "?"); /* the token now in row i */
         return;
     case V_ROW:
         for (int j = 0; j < a->m[v->r.m].cols; j++) {

@@ -366,6 +366,8 @@ sigint_prompt_test() {
     tmux -L "$sock" -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color \
         "sleep 0.3; '$BIN' --lang en 1 2>'$T/sig-err'; echo view-exit=\$?; sleep 60" || { bad "tmux cannot start"; return; }
     sleep 1
+    tmux -L "$sock" send-keys x # past the title card before step 1
+    sleep 0.3
     tmux -L "$sock" send-keys ":" "Q[1"
     sleep 0.3
     pid=$(pgrep -P "$(tmux -L "$sock" display -p '#{pane_pid}')" -x qkvtutor)
