@@ -481,6 +481,22 @@ int worksheet_key_header(FILE *out, const Lesson *l, const WorksheetOpt *o)
     return 0;
 }
 
+/* The sheet's front matter and title line: the lesson, "Worksheet", the
+ * student's number and the variant, a line for the name. */
+static bool put_title(FILE *out, const Lesson *l, const WorksheetOpt *o)
+{
+    put_front_matter(out, l, o);
+    fputs("# ", out);
+    bool ok = put_md(out, text_get(&l->title, o->lang), o->ascii);
+    fprintf(out, "\n\n%s", _("Worksheet"));
+    if (o->student > 0)
+        fprintf(out, " · %s %02d", _("student"), o->student);
+    if (l->reseeded)
+        fprintf(out, " · %s %lu", _("variant"), l->seed);
+    fprintf(out, " · %s ____________________\n\n", _("Name:"));
+    return ok;
+}
+
 int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
     FmtOpt fo = {l->digits, o->ascii, false};
@@ -502,15 +518,7 @@ int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
         free(q);
         return ok ? 0 : 2;
     }
-    put_front_matter(out, l, o);
-    fputs("# ", out);
-    bool ok = put_md(out, text_get(&l->title, o->lang), o->ascii);
-    fprintf(out, "\n\n%s", _("Worksheet"));
-    if (o->student > 0)
-        fprintf(out, " · %s %02d", _("student"), o->student);
-    if (l->reseeded)
-        fprintf(out, " · %s %lu", _("variant"), l->seed);
-    fprintf(out, " · %s ____________________\n\n", _("Name:"));
+    bool ok = put_title(out, l, o);
     char *about = lesson_about_text(l, o->lang, o->ascii);
     if (l->reseeded && session_diverged(&s) && ((about && *about) || nq > 0)) { /* --variant K */
         fputs(o->ascii ? "* " : "✎ ", out);

@@ -257,6 +257,28 @@ bool session_trace(const Session *s, int i, int j, Trace *t)
     return trace_compute_head(&s->before, &s->cur, s->head, i, j, t);
 }
 
+/* The head of a matrix change's trace: "x₁, x₃ changed" for several rows,
+ * "q₁ changed" or "Wq₁₂ changed" for one. */
+static void trace_matrix_head(const Trace *t, const FmtOpt *fo, char *head, size_t len)
+{
+    char name[128];
+    if (t->nrows > 1) {
+        size_t n = 0;
+        head[0] = '\0';
+        for (int k = 0; k < t->nrows && k < TRACE_ROWS && n < len; k++) {
+            effect_cell_name(t->origin, t->rows[k], -1, fo, name, sizeof name);
+            n += (size_t)snprintf(head + n, len - n, "%s%s", k ? ", " : "", name);
+        }
+        if (t->nrows > TRACE_ROWS && n < len)
+            snprintf(head + n, len - n, ", %s", fo->ascii ? "..." : "…");
+        snprintf(name, sizeof name, "%s", head);
+        snprintf(head, len, _("%s changed"), name);
+        return;
+    }
+    effect_cell_name(t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
+    snprintf(head, len, _("%s changed"), name);
+}
+
 void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len)
 {
     char head[160], name[128];
@@ -294,21 +316,7 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
         break;
     }
     case TRACE_MATRIX:
-        if (t->nrows > 1) { /* "x₁, x₃ changed", "Wo₁, Wo₂ changed" */
-            size_t n = 0;
-            head[0] = '\0';
-            for (int k = 0; k < t->nrows && k < TRACE_ROWS && n < sizeof head; k++) {
-                effect_cell_name(t->origin, t->rows[k], -1, fo, name, sizeof name);
-                n += (size_t)snprintf(head + n, sizeof head - n, "%s%s", k ? ", " : "", name);
-            }
-            if (t->nrows > TRACE_ROWS && n < sizeof head)
-                snprintf(head + n, sizeof head - n, ", %s", fo->ascii ? "..." : "…");
-            snprintf(name, sizeof name, "%s", head);
-            snprintf(head, sizeof head, _("%s changed"), name);
-            break;
-        }
-        effect_cell_name(t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
-        snprintf(head, sizeof head, _("%s changed"), name);
+        trace_matrix_head(t, fo, head, sizeof head);
         break;
     }
     size_t n = (size_t)snprintf(buf, len, "%s", head);

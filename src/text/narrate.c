@@ -188,6 +188,43 @@ static bool same_number(const char *digits, int k, double x, double v, int shown
     return strcmp(buf, digits) == 0;
 }
 
+/* Is the number (digits, k decimals, value x) a cell of matrix id, or
+ * (S and A) a row or column sum? ref gets its name: "S[1][2]", "sum(S[1])". */
+static bool matrix_number(const Mat *mm, MatId id, const char *digits, int k, double x, int shown, char *ref,
+                          size_t len)
+{
+    const char *name = attn_mat_name(id);
+    for (int i = 0; i < mm->rows; i++)
+        for (int j = 0; j < mm->cols; j++)
+            if (same_number(digits, k, x, MAT_AT(mm, i, j), shown, false)) {
+                snprintf(ref, len, "%s[%d][%d]", name, i + 1, j + 1);
+                return true;
+            }
+    if (attn_mat_base(id) != M_S && attn_mat_base(id) != M_A)
+        return false;
+    /* row sums, then column sums; A's rows always sum to 1 (a literal 1.000
+     * there is the rule, not the state) */
+    for (int i = 0; attn_mat_base(id) == M_S && i < mm->rows; i++) {
+        double sum = 0;
+        for (int j = 0; j < mm->cols; j++)
+            sum += MAT_AT(mm, i, j);
+        if (same_number(digits, k, x, sum, shown, false)) {
+            snprintf(ref, len, "sum(%s[%d])", name, i + 1);
+            return true;
+        }
+    }
+    for (int j = 0; j < mm->cols; j++) {
+        double sum = 0;
+        for (int i = 0; i < mm->rows; i++)
+            sum += MAT_AT(mm, i, j);
+        if (same_number(digits, k, x, sum, shown, false)) {
+            snprintf(ref, len, "sum(%s[*][%d])", name, j + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The first cell, sum or scalar of a equal to the literal; name in ref. */
 static bool state_number(const Attn *a, const char *digits, int k, int shown, bool about, char *ref, size_t len)
 {
@@ -221,35 +258,8 @@ static bool state_number(const Attn *a, const char *digits, int k, int shown, bo
             bool param = id == M_X || id == M_WQ || id == M_WK || id == M_WV || id == M_WO;
             if (!mm->v || mm->rows == 0 || (about ? !param : attn_mat_stage(id) > a->reached))
                 continue;
-            const char *name = attn_mat_name(id);
-            for (int i = 0; i < mm->rows; i++)
-                for (int j = 0; j < mm->cols; j++)
-                    if (same_number(digits, k, x, MAT_AT(mm, i, j), shown, false)) {
-                        snprintf(ref, len, "%s[%d][%d]", name, i + 1, j + 1);
-                        return true;
-                    }
-            if (attn_mat_base(id) != M_S && attn_mat_base(id) != M_A)
-                continue;
-            /* row sums, then column sums; A's rows always sum to 1 (a
-             * literal 1.000 there is the rule, not the state) */
-            for (int i = 0; attn_mat_base(id) == M_S && i < mm->rows; i++) {
-                double sum = 0;
-                for (int j = 0; j < mm->cols; j++)
-                    sum += MAT_AT(mm, i, j);
-                if (same_number(digits, k, x, sum, shown, false)) {
-                    snprintf(ref, len, "sum(%s[%d])", name, i + 1);
-                    return true;
-                }
-            }
-            for (int j = 0; j < mm->cols; j++) {
-                double sum = 0;
-                for (int i = 0; i < mm->rows; i++)
-                    sum += MAT_AT(mm, i, j);
-                if (same_number(digits, k, x, sum, shown, false)) {
-                    snprintf(ref, len, "sum(%s[*][%d])", name, j + 1);
-                    return true;
-                }
-            }
+            if (matrix_number(mm, id, digits, k, x, shown, ref, len))
+                return true;
         }
     }
     return false;
