@@ -225,6 +225,25 @@ static void put_training(FILE *out, const Lesson *l, const Session *s, Focus f, 
     }
 }
 
+/* The step's expect: checks, each "holds" or why not (not under --variant:
+ * its numbers are not the lesson's). */
+static void put_expects(FILE *out, const Lesson *l, const Session *s, const Step *st)
+{
+    for (int k = 0; k < st->nexpect && !l->reseeded; k++) {
+        static char msg[EXPECT_MSG_MAX];
+        char what[EXPECT_MSG_MAX / 8];
+        if (expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg)) {
+            expect_describe(&st->expect[k], what, sizeof what);
+            fprintf(out, "  %s ", _("expect:"));
+            /* TRANSLATORS: "expect: A[1] = [0.873, 0.076, 0.052] holds" in --dump */
+            fprintf(out, _("%s holds"), what);
+            fputc('\n', out);
+        } else {
+            fprintf(out, "  %s %s\n", _("expect:"), msg);
+        }
+    }
+}
+
 static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o, const FmtOpt *fo)
 {
     const Step *st = session_step(s);
@@ -280,19 +299,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         put_matrix(out, l, s, ids[k], fo);
     put_explain(out, s, step_focus(st), fo);
     put_training(out, l, s, step_focus(st), fo);
-    for (int k = 0; k < st->nexpect && !l->reseeded; k++) { /* a --variant's numbers are not the lesson's */
-        static char msg[EXPECT_MSG_MAX];
-        char what[EXPECT_MSG_MAX / 8];
-        if (expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg)) {
-            expect_describe(&st->expect[k], what, sizeof what);
-            fprintf(out, "  %s ", _("expect:"));
-            /* TRANSLATORS: "expect: A[1] = [0.873, 0.076, 0.052] holds" in --dump */
-            fprintf(out, _("%s holds"), what);
-            fputc('\n', out);
-        } else {
-            fprintf(out, "  %s %s\n", _("expect:"), msg);
-        }
-    }
+    put_expects(out, l, s, st);
 }
 
 int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)

@@ -336,6 +336,29 @@ static void put_row_text(FILE *out, const Cell *row, const Ink *inks, int cols, 
     }
 }
 
+/* Row y's backgrounds and underlines, one rectangle per stretch. */
+static void put_row_rects(FILE *out, const Ink *inks, int cols, int y, Ink base)
+{
+    for (int x = 0; x < cols;) {
+        int end = x + 1;
+        while (end < cols && inks[end].bg == inks[x].bg)
+            end++;
+        if (inks[x].bg != base.bg)
+            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%06x\"/>\n", x * SVG_CELL_W,
+                    y * SVG_CELL_H, (end - x) * SVG_CELL_W, SVG_CELL_H, (unsigned)inks[x].bg);
+        x = end;
+    }
+    for (int x = 0; x < cols;) {
+        int end = x + 1;
+        while (end < cols && inks[end].under == inks[x].under && inks[end].fg == inks[x].fg)
+            end++;
+        if (inks[x].under)
+            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"2\" fill=\"#%06x\"/>\n", x * SVG_CELL_W,
+                    y * SVG_CELL_H + SVG_CELL_H - 3, (end - x) * SVG_CELL_W, (unsigned)inks[x].fg);
+        x = end;
+    }
+}
+
 bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const char *title)
 {
     Cell *grid = calloc((size_t)cols * (size_t)rows, sizeof *grid);
@@ -371,25 +394,7 @@ bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const ch
             if ((row[x].role == ROLE_UP || row[x].role == ROLE_DOWN) && row[x + 1].role != ROLE_UP &&
                 row[x + 1].role != ROLE_DOWN && inks[x + 1].bg != base.bg && inks[x + 1].fg != inks[x].fg)
                 inks[x].bg = inks[x + 1].bg;
-        /* backgrounds and underlines, one rectangle per stretch */
-        for (int x = 0; x < cols;) {
-            int end = x + 1;
-            while (end < cols && inks[end].bg == inks[x].bg)
-                end++;
-            if (inks[x].bg != base.bg)
-                fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%06x\"/>\n", x * SVG_CELL_W,
-                        y * SVG_CELL_H, (end - x) * SVG_CELL_W, SVG_CELL_H, (unsigned)inks[x].bg);
-            x = end;
-        }
-        for (int x = 0; x < cols;) {
-            int end = x + 1;
-            while (end < cols && inks[end].under == inks[x].under && inks[end].fg == inks[x].fg)
-                end++;
-            if (inks[x].under)
-                fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"2\" fill=\"#%06x\"/>\n", x * SVG_CELL_W,
-                        y * SVG_CELL_H + SVG_CELL_H - 3, (end - x) * SVG_CELL_W, (unsigned)inks[x].fg);
-            x = end;
-        }
+        put_row_rects(out, inks, cols, y, base);
         put_row_blocks(out, row, inks, cols, y);
         for (int x = 0; x < cols; x++) { /* the text without the blocks, drawn above */
             int a, b;

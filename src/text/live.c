@@ -353,6 +353,38 @@ static void unmark(char *line, const char *mark)
     }
 }
 
+#define HIDE(v, cond) do { if (cond) { (v) = HIDDEN_MARK; any = true; } } while (0)
+
+/* The softmax row's numbers an open ask hides; true when any. */
+static bool hide_softmax(const Session *s, Explain *e, MatId ms, MatId mq, MatId ma)
+{
+    bool any = false;
+    /* Rule (lessons/README.md "Exercises"): an asked score hides itself
+     * wherever the row writes it (s, z, s − max, its exp) and what gives
+     * it back in one step (the max when it is the max, the sum of the
+     * exps); an asked weight hides its whole row of α, and the exps and
+     * their sum, from which a weight is one division away. */
+    bool srow = false, arow = session_ask_row_hidden(s, ma, e->i);
+    for (int k = 0; k < e->n; k++) {
+        bool h = session_ask_hidden(s, ms, e->i, k) || session_ask_hidden(s, mq, e->i, k);
+        srow = srow || h;
+        if (h && e->stable && e->z[k] == e->max)
+            HIDE(e->max, true);
+        HIDE(e->a[k], h);
+        HIDE(e->z[k], h);
+        HIDE(e->shifted[k], h);
+        HIDE(e->prod[k], h || arow);
+        HIDE(e->weight[k], arow);
+    }
+    for (int k = 0; k < e->n && e->max == HIDDEN_MARK; k++) { /* s − (s − max) would give the max */
+        HIDE(e->shifted[k], true);
+        HIDE(e->prod[k], true);
+    }
+    HIDE(e->sum, srow || arow);
+    HIDE(e->result, arow);
+    return any;
+}
+
 int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo, char lines[][FMT_LINE], int max)
 {
     Explain e;
@@ -361,7 +393,6 @@ int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo,
     bool any = false;
     const Attn *a = &s->cur;
     MatId ms = attn_shown(a, M_S, e.head), mq = attn_shown(a, M_QKT, e.head), ma = attn_shown(a, M_A, e.head);
-#define HIDE(v, cond) do { if (cond) { (v) = HIDDEN_MARK; any = true; } } while (0)
     switch (e.kind) {
     case EX_PROJ:
         HIDE(e.result, session_ask_hidden(s, e.mat, e.i, e.j) ||
@@ -383,29 +414,7 @@ int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo,
         break;
     }
     case EX_SOFTMAX: {
-        /* Rule (lessons/README.md "Exercises"): an asked score hides itself
-         * wherever the row writes it (s, z, s − max, its exp) and what gives
-         * it back in one step (the max when it is the max, the sum of the
-         * exps); an asked weight hides its whole row of α, and the exps and
-         * their sum, from which a weight is one division away. */
-        bool srow = false, arow = session_ask_row_hidden(s, ma, e.i);
-        for (int k = 0; k < e.n; k++) {
-            bool h = session_ask_hidden(s, ms, e.i, k) || session_ask_hidden(s, mq, e.i, k);
-            srow = srow || h;
-            if (h && e.stable && e.z[k] == e.max)
-                HIDE(e.max, true);
-            HIDE(e.a[k], h);
-            HIDE(e.z[k], h);
-            HIDE(e.shifted[k], h);
-            HIDE(e.prod[k], h || arow);
-            HIDE(e.weight[k], arow);
-        }
-        for (int k = 0; k < e.n && e.max == HIDDEN_MARK; k++) { /* s − (s − max) would give the max */
-            HIDE(e.shifted[k], true);
-            HIDE(e.prod[k], true);
-        }
-        HIDE(e.sum, srow || arow);
-        HIDE(e.result, arow);
+        any = hide_softmax(s, &e, ms, mq, ma) || any;
         break;
     }
     case EX_OUTPUT:
@@ -417,7 +426,6 @@ int session_explain(const Session *s, MatId mat, int i, int j, const FmtOpt *fo,
     default:
         break;
     }
-#undef HIDE
     FmtOpt o = *fo;
     o.hiding = any;
     int n = fmt_explain_in(s, &e, &o, lines, max);
