@@ -120,6 +120,48 @@ static void html_table(FILE *out, char **lines, int nlines, int max_cols)
     }
 }
 
+/* Skip the front matter of lines[0..n), its pagetitle into title (when not
+ * NULL); returns the first line after it. */
+static int front_matter(char **line, int n, char *title, size_t tlen)
+{
+    int k = 0;
+    if (n > 0 && strcmp(line[0], "---") == 0) {
+        for (k = 1; k < n && strcmp(line[k], "---") != 0; k++)
+            if (title && strncmp(line[k], "pagetitle: \"", 12) == 0) {
+                size_t len = strlen(line[k] + 12);
+                len = len > 0 ? len - 1 : 0;
+                snprintf(title, tlen, "%.*s", (int)len, line[k] + 12);
+            }
+        k++;
+    }
+    return k;
+}
+
+/* A fenced block from line k as <pre>; returns its closing line. */
+static int html_pre(FILE *out, char **line, int n, int k)
+{
+    fputs("<pre>", out);
+    for (k++; k < n && strncmp(line[k], "```", 3) != 0; k++) {
+        html_text(out, line[k], strlen(line[k]));
+        fputc('\n', out);
+    }
+    fputs("</pre>\n", out);
+    return k;
+}
+
+/* A list from line k as <ul>; returns its last line. */
+static int html_list(FILE *out, char **line, int n, int k)
+{
+    fputs("<ul>\n", out);
+    for (; k < n && strncmp(line[k], "- ", 2) == 0; k++) {
+        fputs("<li>", out);
+        html_inline(out, line[k] + 2, strlen(line[k] + 2));
+        fputs("</li>\n", out);
+    }
+    fputs("</ul>\n", out);
+    return k - 1;
+}
+
 void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_cols)
 {
     char *text = strdup(md);
@@ -134,16 +176,7 @@ void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_col
         if (p)
             *p++ = '\0';
     }
-    int k = 0;
-    if (n > 0 && strcmp(line[0], "---") == 0) { /* front matter */
-        for (k = 1; k < n && strcmp(line[k], "---") != 0; k++)
-            if (title && strncmp(line[k], "pagetitle: \"", 12) == 0) {
-                size_t len = strlen(line[k] + 12);
-                len = len > 0 ? len - 1 : 0;
-                snprintf(title, tlen, "%.*s", (int)len, line[k] + 12);
-            }
-        k++;
-    }
+    int k = line ? front_matter(line, n, title, tlen) : 0;
     bool para = false;
     for (; line && k < n; k++) {
         const char *s = line[k];
@@ -163,26 +196,14 @@ void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_col
             html_inline(out, s + h + 1, strlen(s + h + 1));
             fprintf(out, "</h%d>\n", h);
         } else if (strncmp(s, "```", 3) == 0) {
-            fputs("<pre>", out);
-            for (k++; k < n && strncmp(line[k], "```", 3) != 0; k++) {
-                html_text(out, line[k], strlen(line[k]));
-                fputc('\n', out);
-            }
-            fputs("</pre>\n", out);
+            k = html_pre(out, line, n, k);
         } else if (s[0] == '|') {
             int first = k;
             while (k + 1 < n && line[k + 1][0] == '|')
                 k++;
             html_table(out, line + first, k - first + 1, max_cols);
         } else if (strncmp(s, "- ", 2) == 0) {
-            fputs("<ul>\n", out);
-            for (; k < n && strncmp(line[k], "- ", 2) == 0; k++) {
-                fputs("<li>", out);
-                html_inline(out, line[k] + 2, strlen(line[k] + 2));
-                fputs("</li>\n", out);
-            }
-            k--;
-            fputs("</ul>\n", out);
+            k = html_list(out, line, n, k);
         } else {
             /* a caption (a bold name right before a table) stays with it */
             bool caption = s[0] == '*' && k + 2 < n && line[k + 2][0] == '|';
@@ -352,38 +373,20 @@ static bool write_html(const char *dir, const char *name, char **md, int n, cons
     return close_out(f, path);
 }
 
-int class_write(Lesson *l, const ClassOpt *o)
+/* key.md into k: the title, the marking table, then each variant's key;
+ * each student's sheet into sheet[] on the way. */
+static bool write_keys(FILE *k, Lesson *l, const ClassOpt *o, char **sheet, WorksheetOpt *wo0)
 {
-    char path[4096], name[64], chromium[4096];
+    WorksheetOpt wo = *wo0;
     int n = o->students;
-    if (o->format == CLASS_PDF && !on_path("chromium", chromium, sizeof chromium) &&
-        !on_path("chromium-browser", chromium, sizeof chromium) && !on_path("google-chrome", chromium, sizeof chromium)) {
-        fprintf(stderr, "%s\n", _("qkvtutor: --format pdf prints with chromium, which is not installed "
-                                  "(Debian: apt-get install chromium fonts-noto-cjk); --format html writes the "
-                                  "pages to print from a browser"));
-        return 2;
-    }
-    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), o->dir, strerror(errno));
-        return 2;
-    }
-    char **sheet = calloc((size_t)n, sizeof *sheet);
-    char *key = NULL;
-    size_t klen = 0;
-    FILE *k = open_memstream(&key, &klen);
-    bool ok = sheet && k;
-    WorksheetOpt wo = {o->lang, o->ascii, false, 0, false};
-    /* key.md: the title, the marking table, then each variant's key */
-    if (ok) {
-        char title[512];
-        text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
-        fprintf(k, "---\npagetitle: \"%s · %s\"\nlang: %s\n---\n\n# ", title, _("answer key"),
-                o->lang == LANG_ZH ? "zh-CN" : "en");
-        fprintf(k, "%s · %s\n\n", title, _("answer key"));
-        fprintf(k, _("Students 01 to %02d; student k has variant k (qkvtutor --worksheet --variant k)."), n);
-        fputs("\n\n", k);
-        ok = lesson_reseed(l, 1) && worksheet_key_header(k, l, &wo) == 0;
-    }
+    char title[512];
+    text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
+    fprintf(k, "---\npagetitle: \"%s · %s\"\nlang: %s\n---\n\n# ", title, _("answer key"),
+            o->lang == LANG_ZH ? "zh-CN" : "en");
+    fprintf(k, "%s · %s\n\n", title, _("answer key"));
+    fprintf(k, _("Students 01 to %02d; student k has variant k (qkvtutor --worksheet --variant k)."), n);
+    fputs("\n\n", k);
+    bool ok = lesson_reseed(l, 1) && worksheet_key_header(k, l, &wo) == 0;
     for (int s = 1; ok && s <= n; s++) {
         wo.student = s;
         ok = lesson_reseed(l, (unsigned long)s) && worksheet_key_row(k, l, &wo) == 0;
@@ -405,6 +408,31 @@ int class_write(Lesson *l, const ClassOpt *o)
             free(part);
         }
     }
+    return ok;
+}
+
+int class_write(Lesson *l, const ClassOpt *o)
+{
+    char path[4096], name[64], chromium[4096];
+    int n = o->students;
+    if (o->format == CLASS_PDF && !on_path("chromium", chromium, sizeof chromium) &&
+        !on_path("chromium-browser", chromium, sizeof chromium) && !on_path("google-chrome", chromium, sizeof chromium)) {
+        fprintf(stderr, "%s\n", _("qkvtutor: --format pdf prints with chromium, which is not installed "
+                                  "(Debian: apt-get install chromium fonts-noto-cjk); --format html writes the "
+                                  "pages to print from a browser"));
+        return 2;
+    }
+    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), o->dir, strerror(errno));
+        return 2;
+    }
+    char **sheet = calloc((size_t)n, sizeof *sheet);
+    char *key = NULL;
+    size_t klen = 0;
+    FILE *k = open_memstream(&key, &klen);
+    bool ok = sheet && k;
+    WorksheetOpt wo = {o->lang, o->ascii, false, 0, false};
+    ok = ok && write_keys(k, l, o, sheet, &wo);
     if (k)
         fclose(k);
     for (int s = 1; ok && s <= n; s++) {
