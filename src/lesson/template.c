@@ -240,6 +240,62 @@ static bool loss_hidden(const Px *p)
     return false;
 }
 
+/* The value of a resolved reference: a cell, a row, a column, a token, a
+ * size or a setting of the state (p->shape); false when there is none. */
+static bool ref_value(Px *p, Val *v, bool column)
+{
+    v->integer = false;
+    v->setting = false;
+    v->x = 0;
+    const Attn *a = p->shape;
+    Ref *r = &v->r;
+    switch (r->kind) {
+    case R_MAT:
+        if (column) {
+            r->kind = R_COLUMN;
+            r->i = -1;
+            v->kind = V_COL;
+            return true;
+        }
+        if (r->j < 0) {
+            v->kind = V_ROW;
+            return true;
+        }
+        v->kind = V_NUM;
+        v->x = MAT_AT(&a->m[r->m], r->i, r->j);
+        p->hidden |= cell_hidden(p, r->m, r->i, r->j);
+        return true;
+    case R_TOKEN:
+        v->kind = V_TOKEN;
+        return true;
+    default:
+        break;
+    }
+    v->kind = V_NUM;
+    v->integer = true;
+    switch (r->kind) {
+    case R_DK:     v->x = attn_d_k(a); break;
+    case R_DV:     v->x = attn_d_v(a); break;
+    case R_DMODEL: v->x = attn_d_model(a); break;
+    case R_N:      v->x = attn_tokens(a); break;
+    case R_HEADS:  v->x = attn_heads(a); break;
+    case R_STEPS:  v->x = a->nloss; break;
+    case R_T:      v->x = a->temp; v->integer = false; v->setting = true; break;
+    case R_LR:     v->x = a->lr; v->integer = false; v->setting = true; break;
+    case R_LOSS:
+        v->integer = false;
+        if (p->eval && a->ntarget == 0)
+            return false; /* nothing to learn: "…" */
+        if (p->eval) {
+            v->x = grad_loss(a);
+            p->hidden |= loss_hidden(p);
+        }
+        break;
+    default: break;
+    }
+    return true;
+}
+
 /* A reference at p->s: a name, then any "[...]" groups ("[*]" first: a column). */
 static bool reference(Px *p, Val *v)
 {
@@ -289,55 +345,7 @@ static bool reference(Px *p, Val *v)
                                        "column number"), quote(p->inner, qb, sizeof qb));
         return false;
     }
-    v->integer = false;
-    v->setting = false;
-    v->x = 0;
-    const Attn *a = p->shape;
-    switch (r->kind) {
-    case R_MAT:
-        if (column) {
-            r->kind = R_COLUMN;
-            r->i = -1;
-            v->kind = V_COL;
-            return true;
-        }
-        if (r->j < 0) {
-            v->kind = V_ROW;
-            return true;
-        }
-        v->kind = V_NUM;
-        v->x = MAT_AT(&a->m[r->m], r->i, r->j);
-        p->hidden |= cell_hidden(p, r->m, r->i, r->j);
-        return true;
-    case R_TOKEN:
-        v->kind = V_TOKEN;
-        return true;
-    default:
-        break;
-    }
-    v->kind = V_NUM;
-    v->integer = true;
-    switch (r->kind) {
-    case R_DK:     v->x = attn_d_k(a); break;
-    case R_DV:     v->x = attn_d_v(a); break;
-    case R_DMODEL: v->x = attn_d_model(a); break;
-    case R_N:      v->x = attn_tokens(a); break;
-    case R_HEADS:  v->x = attn_heads(a); break;
-    case R_STEPS:  v->x = a->nloss; break;
-    case R_T:      v->x = a->temp; v->integer = false; v->setting = true; break;
-    case R_LR:     v->x = a->lr; v->integer = false; v->setting = true; break;
-    case R_LOSS:
-        v->integer = false;
-        if (p->eval && a->ntarget == 0)
-            return false; /* nothing to learn: "…" */
-        if (p->eval) {
-            v->x = grad_loss(a);
-            p->hidden |= loss_hidden(p);
-        }
-        break;
-    default: break;
-    }
-    return true;
+    return ref_value(p, v, column);
 }
 
 /* sum( ), max( ) of a row or a column; exp( ), ln( ), sqrt( ) of a number. */
