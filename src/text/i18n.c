@@ -21,13 +21,14 @@ Lang i18n_detect(void)
 
 void i18n_set(Lang lang, const char *localedir)
 {
-    extern int _nl_msg_cat_cntr; /* glibc: bump to drop cached translations */
     if (localedir)
         bindtextdomain(DOMAIN, localedir);
     bind_textdomain_codeset(DOMAIN, "UTF-8");
-    textdomain(DOMAIN);
     setenv("LANGUAGE", lang == LANG_ZH ? "zh_CN" : "en", 1);
-    ++_nl_msg_cat_cntr;
+    /* Set the domain after LANGUAGE: textdomain() is gettext's public way to
+     * say an environment variable changed (glibc then drops the translations
+     * it cached), so no private counter is needed to switch live. */
+    textdomain(DOMAIN);
     current = lang;
 }
 
