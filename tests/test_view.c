@@ -752,6 +752,61 @@ static void test_row_focus(void **state)
     close_fix(f);
 }
 
+/* Every cell of the screen: character, attributes and colour pair. */
+typedef struct {
+    wchar_t wch[CCHARW_MAX];
+    attr_t attr;
+    short pair;
+} Cell;
+
+static Cell *screen_cells(void)
+{
+    Cell *c = calloc((size_t)(LINES * COLS), sizeof *c);
+    assert_non_null(c);
+    for (int y = 0; y < LINES; y++)
+        for (int x = 0; x < COLS; x++) {
+            cchar_t cc;
+            Cell *e = &c[y * COLS + x];
+            assert_int_equal(mvin_wch(y, x, &cc), OK);
+            assert_int_equal(getcchar(&cc, e->wch, &e->attr, &e->pair, NULL), OK);
+        }
+    return c;
+}
+
+/* A frame painted over the last one (only what differs) leaves the screen
+ * exactly as the same frame painted whole on a blank screen: every
+ * built-in lesson, walked forward and back with focus moves, toggles,
+ * the mask, temperature and positions, language, presentation, edit mode,
+ * training, the help and a theme switch, at 80x24 and 60x18. */
+static void test_partial_paint_equals_whole(void **state)
+{
+    static const int sizes[][2] = {{24, 80}, {18, 60}};
+    const char *walk = "nnnnjlsu[]c<>oLLPPejl\x1bnnnnnnnnnnnnnnnnnnnnhkTg?\x1btnnnnnnnnnnnnnnnnnnnnbbbbbbbb";
+    for (int s = 0; s < 2; s++) {
+        screen_resize(sizes[s][0], sizes[s][1]);
+        for (int k = 0; k < embedded_count; k++) {
+            Fix *f = open_lesson_text(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, &dark);
+            view_draw(f->v);
+            for (const char *p = walk; *p; p++) {
+                view_key(f->v, (wint_t)(unsigned char)*p, false);
+                view_draw(f->v);
+                Cell *partial = screen_cells();
+                view_repaint(f->v);
+                view_draw(f->v);
+                Cell *whole = screen_cells();
+                for (int c = 0; c < LINES * COLS; c++)
+                    if (memcmp(&partial[c], &whole[c], sizeof *whole) != 0)
+                        fail_msg("%s at %dx%d after key %d (%c): cell (%d, %d) differs", embedded_lessons[k].name,
+                                 COLS, LINES, (int)(p - walk), *p, c / COLS, c % COLS);
+                free(partial);
+                free(whole);
+            }
+            close_fix(f);
+        }
+    }
+    screen_resize(30, 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -779,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_status_whole),
         cmocka_unit_test(test_trace_and_notice),
         cmocka_unit_test(test_row_focus),
+        cmocka_unit_test(test_partial_paint_equals_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

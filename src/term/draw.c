@@ -5,6 +5,7 @@
  * becomes the theme's attributes) and keeps it in the View for mouse
  * clicks. The help's lines come from src/ui (ui_help). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text/fmt.h"
@@ -17,15 +18,207 @@ void draw_size(View *v)
     v->rows = LINES;
 }
 
-/* Paint the plan: each run in its role's look. */
-static void paint(const Plan *p)
+/* What stdscr holds: the runs of the plan painted last, row by row, each
+ * run (its place, width, look and text) as bytes, so the next frame paints
+ * only what differs. curses then compares and sends only those cells, where
+ * erase() and a whole paint made it walk every line and decode every
+ * character again. Kept per View (two records: the last and the one being
+ * built); when the window, its size or the theme changed since, or the help
+ * was shown, the frame is painted whole. */
+typedef struct {
+    int y, x, w, len;
+    Role role;
+    bool bold;
+} RunKey;
+
+typedef struct {
+    char *buf;               /* every run's RunKey and text, row after row */
+    int len, cap;
+    int *first, nfirst;      /* row y's runs are order[first[y] .. first[y + 1]) */
+    int *order, norder;      /* the plan's runs by row, in plan order within a row */
+    int *at, nat;            /* run order[k]'s bytes are buf[at[k] .. at[k + 1]) */
+} Rows;
+
+struct Painted {
+    WINDOW *win;
+    int cols, rows;
+    ThemeId theme;
+    bool valid;              /* rec[last] is what stdscr holds */
+    Rows rec[2];
+    int last;
+};
+
+/* Grow *buf (elements of size sz) to hold need. */
+static bool grow(void **buf, int *cap, int need, size_t sz)
 {
+    if (need <= *cap)
+        return true;
+    int n = *cap > 64 ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*buf, (size_t)n * sz);
+    if (!q)
+        return false;
+    *buf = q;
+    *cap = n;
+    return true;
+}
+
+static bool keep_bytes(Rows *d, const void *s, int n)
+{
+    if (!grow((void **)&d->buf, &d->cap, d->len + n, 1))
+        return false;
+    memcpy(d->buf + d->len, s, (size_t)n);
+    d->len += n;
+    return true;
+}
+
+/* The plan's runs row by row into d (a counting sort on y: plan order
+ * stays within a row, where later runs paint over earlier ones). False when
+ * out of memory or a run lies outside the rows. */
+static bool rows_of(const Plan *p, int rows, Rows *d)
+{
+    if (!grow((void **)&d->first, &d->nfirst, rows + 1, sizeof *d->first) ||
+        !grow((void **)&d->order, &d->norder, p->nrun + 1, sizeof *d->order) ||
+        !grow((void **)&d->at, &d->nat, p->nrun + 1, sizeof *d->at))
+        return false;
+    int *first = d->first;
+    for (int y = 0; y <= rows; y++)
+        first[y] = 0;
     for (int k = 0; k < p->nrun; k++) {
-        const PlanRun *r = &p->run[k];
-        attrset(theme_attr(r->role) | (r->bold ? A_BOLD : 0));
-        mvaddnstr(r->y, r->x, plan_text(p, r->off), r->len);
+        if (p->run[k].y < 0 || p->run[k].y >= rows)
+            return false;
+        first[p->run[k].y + 1]++;
+    }
+    for (int y = 0; y < rows; y++)
+        first[y + 1] += first[y];
+    int placed[rows];       /* each row's runs placed so far */
+    memset(placed, 0, sizeof placed);
+    for (int k = 0; k < p->nrun; k++) {
+        int y = p->run[k].y;
+        d->order[first[y] + placed[y]++] = k;
+    }
+    d->len = 0;
+    for (int k = 0; k < p->nrun; k++) {
+        const PlanRun *r = &p->run[d->order[k]];
+        RunKey h = {r->y, r->x, r->w, r->len, r->role, r->bold};
+        d->at[k] = d->len;
+        if (!keep_bytes(d, &h, (int)sizeof h) || !keep_bytes(d, plan_text(p, r->off), r->len))
+            return false;
+    }
+    d->at[p->nrun] = d->len;
+    return true;
+}
+
+static const RunKey *run_key(const Rows *d, int k)
+{
+    return (const RunKey *)(const void *)(d->buf + d->at[k]);
+}
+
+static bool run_same(const Rows *a, int ka, const Rows *b, int kb)
+{
+    int n = a->at[ka + 1] - a->at[ka];
+    return n == b->at[kb + 1] - b->at[kb] && memcmp(a->buf + a->at[ka], b->buf + b->at[kb], (size_t)n) == 0;
+}
+
+static void paint_run(const Plan *p, const PlanRun *r)
+{
+    attrset(theme_attr(r->role) | (r->bold ? A_BOLD : 0));
+    mvaddnstr(r->y, r->x, plan_text(p, r->off), r->len);
+}
+
+/* Row y again. When its runs sit where the last paint's did (same count,
+ * columns and widths), paint those that differ and those over a column
+ * painted now (a run may lie on an earlier one); else clear the row and
+ * paint all its runs. */
+static void paint_row(const Plan *p, const Rows *was, const Rows *now, int y, unsigned char *dirty)
+{
+    int a0 = was->first[y], n = was->first[y + 1] - a0, b0 = now->first[y];
+    bool same_places = n == now->first[y + 1] - b0;
+    for (int k = 0; same_places && k < n; k++) {
+        const RunKey *a = run_key(was, a0 + k), *b = run_key(now, b0 + k);
+        same_places = a->x == b->x && a->w == b->w;
+    }
+    if (!same_places) {
+        attrset(A_NORMAL);
+        move(y, 0);
+        clrtoeol();
+        for (int k = b0; k < now->first[y + 1]; k++)
+            paint_run(p, &p->run[now->order[k]]);
+        return;
+    }
+    memset(dirty, 0, (size_t)COLS);
+    for (int k = 0; k < n; k++) {
+        const RunKey *b = run_key(now, b0 + k);
+        int x1 = b->x + b->w < COLS ? b->x + b->w : COLS;
+        bool over = memchr(dirty + b->x, 1, (size_t)(x1 - b->x)) != NULL;
+        if (!over && run_same(was, a0 + k, now, b0 + k))
+            continue;
+        paint_run(p, &p->run[now->order[b0 + k]]);
+        memset(dirty + b->x, 1, (size_t)(x1 - b->x));
+    }
+}
+
+/* Paint the plan: what differs from the last paint, or all of it on a
+ * blank screen when the screen is not the one last painted. */
+static void paint(View *v)
+{
+    const Plan *p = &v->plan;
+    if (!v->painted)
+        v->painted = calloc(1, sizeof *v->painted);
+    struct Painted *d = v->painted;
+    unsigned char dirty[COLS > 0 ? COLS : 1];
+    if (!d || LINES <= 0 || COLS <= 0 || !rows_of(p, LINES, &d->rec[!d->last])) {
+        erase();
+        for (int k = 0; k < p->nrun; k++)
+            paint_run(p, &p->run[k]);
+        attrset(A_NORMAL);
+        if (d)
+            d->valid = false;
+        return;
+    }
+    const Rows *was = &d->rec[d->last], *now = &d->rec[!d->last];
+    bool whole = !d->valid || d->win != stdscr || d->cols != COLS || d->rows != LINES || d->theme != v->theme;
+    if (whole) {
+        erase();
+        for (int k = 0; k < p->nrun; k++)
+            paint_run(p, &p->run[now->order[k]]);
+    } else {
+        for (int y = 0; y < LINES; y++) {
+            int a0 = was->at[was->first[y]], a1 = was->at[was->first[y + 1]];
+            int b0 = now->at[now->first[y]], b1 = now->at[now->first[y + 1]];
+            if (a1 - a0 != b1 - b0 || memcmp(was->buf + a0, now->buf + b0, (size_t)(a1 - a0)) != 0)
+                paint_row(p, was, now, y, dirty);
+        }
     }
     attrset(A_NORMAL);
+    d->win = stdscr;
+    d->cols = COLS;
+    d->rows = LINES;
+    d->theme = v->theme;
+    d->valid = true;
+    d->last = !d->last;
+}
+
+void view_repaint(View *v)
+{
+    if (v->painted)
+        v->painted->valid = false;
+}
+
+void draw_forget(View *v)
+{
+    if (!v->painted)
+        return;
+    for (int k = 0; k < 2; k++) {
+        Rows *r = &v->painted->rec[k];
+        free(r->buf);
+        free(r->first);
+        free(r->order);
+        free(r->at);
+    }
+    free(v->painted);
+    v->painted = NULL;
 }
 
 /* The help screen: the title, then the key lines from help_top. */
@@ -55,10 +248,12 @@ static void paint_help(View *v)
 
 void draw_frame(View *v)
 {
-    erase();
     draw_size(v);
     if (v->mode == MODE_HELP && COLS >= LAYOUT_MIN_COLS && LINES >= LAYOUT_MIN_ROWS) {
         v->plan.nbox = 0; /* nothing to click on */
+        if (v->painted) /* the next frame is painted whole */
+            v->painted->valid = false;
+        erase();
         paint_help(v);
         return;
     }
@@ -67,5 +262,5 @@ void draw_frame(View *v)
     char bar[FMT_LINE];
     ui_layout_input(v, theme_is_mono(), &in, bar, sizeof bar);
     layout_plan(&in, &v->plan);
-    paint(&v->plan);
+    paint(v);
 }

@@ -79,6 +79,7 @@ void view_free(View *v)
         return;
     session_free(&v->s);
     plan_free(&v->plan);
+    draw_forget(v);
     free(v);
 }
 

@@ -36,8 +36,12 @@ void view_free(View *v);
 /* Handle one key (a character, or a KEY_ code when is_code). Returns false
  * once the view wants to quit. */
 bool view_key(View *v, wint_t ch, bool is_code);
-/* Draw the whole frame into stdscr (does not refresh). */
+/* Draw the frame into stdscr (does not refresh): only what differs from
+ * the last frame drawn, which stdscr is taken to still hold. */
 void view_draw(View *v);
+/* Forget what was drawn: the next view_draw paints the whole screen (for
+ * a caller that wrote to stdscr itself). */
+void view_repaint(View *v);
 /* A left click at screen row y, column x (as drawn by the last view_draw). */
 bool view_click(View *v, int y, int x);
 /* Feed a string of keys (characters only), e.g. ":Q[1] = K[1] * 5\r". */

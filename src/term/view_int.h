@@ -25,6 +25,8 @@
 void draw_size(View *v);
 /* Lay out and paint the frame (or the help screen) into stdscr. */
 void draw_frame(View *v);
+/* Drop the record of what was painted (view_free). */
+void draw_forget(View *v);
 
 /* keys.c */
 /* A curses key (a character, or a KEY_ code when is_code) as a UI key. */

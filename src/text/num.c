@@ -172,8 +172,17 @@ char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
         snprintf(tmp, sizeof tmp, "%.*e", o->digits > 1 ? o->digits - 1 : 1, fabs(v));
     else if (!fixed_fast(fabs(v), o->digits, tmp))
         snprintf(tmp, sizeof tmp, "%.*f", o->digits, fabs(v));
-    bool zero = strspn(tmp, "0.") == strlen(tmp);
-    snprintf(buf, len, "%s%s", v < 0 && !zero ? (o->ascii ? "-" : "\xe2\x88\x92") : "", tmp);
+    size_t n = strlen(tmp);
+    bool zero = strspn(tmp, "0.") == n;
+    const char *sign = v < 0 && !zero ? (o->ascii ? "-" : "\xe2\x88\x92") : "";
+    size_t m = strlen(sign);
+    if (len == 0)
+        return buf;
+    m = m < len - 1 ? m : len - 1; /* cut as snprintf would; no printf: called for every cell of every frame */
+    n = n < len - 1 - m ? n : len - 1 - m;
+    memcpy(buf, sign, m);
+    memcpy(buf + m, tmp, n);
+    buf[m + n] = '\0';
     return buf;
 }
 
@@ -221,6 +230,8 @@ static double shown(double v, const FmtOpt *o)
         return v;
     fmt_num(v, &plain, buf, sizeof buf);
     const char *dp = localeconv()->decimal_point;
+    if (!dp || !*dp || strcmp(dp, ".") == 0) /* the usual case: the text as it is */
+        return strtod(buf, NULL);
     size_t n = 0;
     for (const char *c = buf; *c && n + 8 < sizeof num; c++)
         n += (size_t)snprintf(num + n, sizeof num - n, "%s", *c == '.' && dp && *dp ? dp : (char[2]){*c, 0});

@@ -144,9 +144,12 @@ void text_sanitize(const char *src, char *dst, size_t len, bool ascii)
     dst[o] = '\0';
 }
 
-/* Columns taken by one decoded character, as it shows after sanitising. */
+/* Columns taken by one decoded character, as it shows after sanitising.
+ * Printable ASCII is one column in every locale: no wcwidth() for it. */
 static int cp_width(uint32_t cp)
 {
+    if (cp >= 0x20 && cp < 0x7F)
+        return 1;
     cp = safe_cp(cp);
     int w = wcwidth((wchar_t)cp);
     return w < 0 ? 1 : w;
@@ -163,6 +166,11 @@ int text_width_n(const char *s, size_t n)
     size_t k = 0;
     int w = 0;
     while (k < n) {
+        if (p[k] >= 0x20 && p[k] < 0x7F) { /* printable ASCII: one column each */
+            k++;
+            w++;
+            continue;
+        }
         uint32_t cp;
         k += utf8_next(p + k, n - k, &cp);
         w += cp_width(cp);
@@ -176,6 +184,13 @@ size_t text_fit(const char *s, int cols)
     size_t k = 0;
     int w = 0;
     while (p[k]) { /* never past the line: linear in what fits, not in s */
+        if (p[k] >= 0x20 && p[k] < 0x7F) { /* printable ASCII: one column */
+            if (w + 1 > cols)
+                break;
+            w++;
+            k++;
+            continue;
+        }
         uint32_t cp;
         size_t m = utf8_next(p + k, strnlen(s + k, 4), &cp);
         int cw = cp_width(cp);

@@ -83,6 +83,7 @@ typedef struct View {
     int help_page, help_max; /* set by the last help laid out: lines shown, largest help_top */
     bool card;               /* the title card before step 1 (title and about:) is shown */
     Plan plan;               /* the last frame laid out: painted, and read by ui_hit */
+    struct Painted *painted; /* the back end's own record of what it painted last (NULL: none) */
     int cols, rows;          /* the screen's size, kept up to date by the back end */
     /* The back end's theme switch: sets theme t up and returns the theme
      * in use (mono on a screen without colours); NULL keeps t as it is. */
