@@ -108,11 +108,15 @@ UI_OBJ     = $(UI_SRC:src/%.c=$(B)/%.o) $(LAYOUT_OBJ)
 VIEW_OBJ   = $(TERM_SRC:src/%.c=$(B)/%.o) $(UI_OBJ)
 MAIN_OBJ   = $(MAIN_SRC:src/%.c=$(B)/%.o) $(B)/lessons.o
 
-# The binary links ncursesw and libyaml statically and is not PIE: fewer
-# libraries to map and relocate at every start (`make bench`: startup_ms).
-# The lessons' --json needs no library of its own (src/out/json.c). STATIC= links all shared.
-STATIC ?= -no-pie -Wl,-Bstatic
-SHARED_AGAIN = -Wl,-Bdynamic
+# The binary is linked statically (libc, libm, ncursesw, libyaml): no
+# dynamic loader, no library to map and relocate at every start, which was
+# half of `--json 1`'s time over an empty dynamically linked program
+# (`make bench`: startup_ms, ratio_empty). It needs no NSS and no dlopen;
+# glibc's static setlocale and gettext read the same locale and catalogues.
+# STATIC="-no-pie -Wl,-Bstatic" links only ncursesw and libyaml statically;
+# STATIC= links all shared (the Debian package does).
+STATIC ?= -static
+SHARED_AGAIN = $(if $(filter -static,$(STATIC)),,-Wl,-Bdynamic)
 $(B)/qkvtutor: $(CORE_OBJ) $(LESSON_OBJ) $(VIEW_OBJ) $(MAIN_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(STATIC) $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(if $(STATIC),$(SHARED_AGAIN)) $(LDLIBS_ALL)
 
