@@ -1,5 +1,6 @@
 /* test_text.c - bilingual text, UTF-8 checks, sanitising and display widths. */
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -468,6 +469,33 @@ static void numbers_ignore_lc_numeric(void **state)
     assert_string_equal(line, "o₁₁ = (0.313)(−0.163) + (0.337)(0.113) + (0.350)(−0.244) = −0.098");
 }
 
+/* fmt_shown (a number as the screen shows it, read back) is exactly
+ * strtod of fmt_num's text, for every digits setting, near rounding ties,
+ * signs, zeros and both sides of the 1e6 switch to exponents. */
+static void shown_is_the_text_read_back(void **state)
+{
+    unsigned long long r = 88172645463325252ull;
+    for (int k = 0; k < 200000; k++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        double mag = (double)(r >> 11) / 9007199254740992.0; /* [0, 1) */
+        double v = ldexp(mag, (int)(r % 48) - 24);
+        if (k % 7 == 0) /* near a tie: x.xxx5 */
+            v = (double)(r % 2000000) / 1000.0 + 0.0005;
+        if (k % 11 == 0)
+            v = 1e6 - ldexp(mag, -(int)(r % 30));
+        if (r & 1)
+            v = -v;
+        for (int d = 0; d <= 6; d++) {
+            FmtOpt o = {d, true, false};
+            char buf[80];
+            fmt_num(v, &o, buf, sizeof buf);
+            double want = strtod(buf, NULL), got = fmt_shown(v, &o);
+            if (memcmp(&want, &got, sizeof got) != 0)
+                fail_msg("%.17g with %d digits: text %s reads %.17g, fmt_shown %.17g", v, d, buf, want, got);
+        }
+    }
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -480,6 +508,7 @@ int main(void)
         cmocka_unit_test(sanitize_truncates_whole_chars),
         cmocka_unit_test(sanitize_ascii),
         cmocka_unit_test(widths),
+        cmocka_unit_test(shown_is_the_text_read_back),
         cmocka_unit_test(fit_cjk),
         cmocka_unit_test(wrap_prose_and_arithmetic),
         cmocka_unit_test(wrap_keeps_numbers_whole),

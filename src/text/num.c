@@ -134,15 +134,26 @@ void num_format(char *buf, size_t len, double v, int dec)
 /* "%.*f" of 0 <= v < 1e6 without printf, which is slow and is called for
  * every cell of every frame. Gives up (false) when v * 10^digits lies too
  * close to a rounding tie for a double to decide; printf decides those. */
-static bool fixed_fast(double v, int digits, char *out)
+static const double pow10_fixed[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+
+/* "%.*f" of 0 <= v < 1e6 as the whole number n of 10^-digits it shows, or
+ * false near a rounding tie (printf decides those). */
+static bool fixed_units(double v, int digits, long long *n)
 {
-    static const double pow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
     if (digits < 0 || digits > 6)
         return false;
-    double x = v * pow10[digits], f = floor(x);
+    double x = v * pow10_fixed[digits], f = floor(x);
     if (fabs(x - f - 0.5) < 1e-6)
         return false;
-    long long n = (long long)f + (x - f > 0.5);
+    *n = (long long)f + (x - f > 0.5);
+    return true;
+}
+
+static bool fixed_fast(double v, int digits, char *out)
+{
+    long long n;
+    if (!fixed_units(v, digits, &n))
+        return false;
     char rev[32];
     int k = 0;
     do { /* digits from the right, with the point after `digits` of them */
@@ -228,6 +239,15 @@ static double shown(double v, const FmtOpt *o)
         return NAN;
     if (!isfinite(v))
         return v;
+    long long units;
+    /* The text would be units / 10^digits exactly: strtod rounds that decimal
+     * correctly, and so does one IEEE division of two exact doubles (n and
+     * 10^digits are below 2^53), so they give the same double, without the
+     * text (shown for every term of every arithmetic line, every frame). */
+    if (fabs(v) < 1e6 && fixed_units(fabs(v), o->digits, &units)) {
+        double u = (double)units / pow10_fixed[o->digits];
+        return v < 0 && units != 0 ? -u : u;
+    }
     fmt_num(v, &plain, buf, sizeof buf);
     const char *dp = localeconv()->decimal_point;
     if (!dp || !*dp || strcmp(dp, ".") == 0) /* the usual case: the text as it is */
