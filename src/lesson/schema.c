@@ -86,6 +86,11 @@ bool schema_check_lookalike(Ctx *c, const yaml_node_t *n)
         return true;
     const char *s = ydoc_str(n);
     bool ok = true;
+    const unsigned char *b = (const unsigned char *)s;
+    while (*b && *b < 0x80)
+        b++;
+    if (!*b) /* plain ASCII (every number written right): no look-alike, all of them UTF-8 */
+        return true;
     for (size_t k = 0; k < sizeof lookalikes / sizeof *lookalikes; k++) {
         const char *at = strstr(s, lookalikes[k].utf8);
         if (at)

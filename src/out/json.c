@@ -1,6 +1,8 @@
 /* json.c - the streaming JSON writer behind --json (json.h). */
 #include "json.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text/shortest.h"
@@ -11,6 +13,8 @@ void json_init(Json *j, FILE *out)
     j->depth = 0;
     j->first[0] = true;
     j->n = 0;
+    j->numbers = 0;
+    j->memo = NULL;
 }
 
 static void flush(Json *j)
@@ -121,12 +125,47 @@ void json_end(Json *j)
         put_char(j, j->close[j->depth--]);
 }
 
+/* The text of recently printed doubles, by a hash of their bits: one slot
+ * each, a new double takes the slot over. 4096 slots (128 KiB) catch three
+ * of four numbers of a 64-token, 8-head lesson's output. */
+#define MEMO_SLOTS 4096
+struct JsonMemo {
+    struct {
+        uint64_t bits;
+        unsigned char len;  /* 0: empty */
+        char text[23];
+    } slot[MEMO_SLOTS];
+};
+
+/* Finite v's shortest text into num (SHORTEST_MAX bytes); its length. */
+static size_t number_text(Json *j, double v, char *num)
+{
+    if (++j->numbers == JSON_MEMO_AFTER)
+        j->memo = calloc(1, sizeof *j->memo); /* NULL: print every number */
+    if (!j->memo)
+        return shortest_print(v, num);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    unsigned h = (unsigned)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 52); /* 12 bits */
+    if (j->memo->slot[h].len && j->memo->slot[h].bits == bits) {
+        memcpy(num, j->memo->slot[h].text, j->memo->slot[h].len);
+        return j->memo->slot[h].len;
+    }
+    size_t n = shortest_print(v, num);
+    if (n <= sizeof j->memo->slot[h].text) {
+        j->memo->slot[h].bits = bits;
+        j->memo->slot[h].len = (unsigned char)n;
+        memcpy(j->memo->slot[h].text, num, n);
+    }
+    return n;
+}
+
 void json_number(Json *j, const char *key, double v)
 {
     char num[SHORTEST_MAX + 2];
     item(j, key);
     if (v == v && v - v == 0) { /* finite */
-        put(j, num, shortest_print(v, num));
+        put(j, num, number_text(j, v, num));
         return;
     }
     size_t n = shortest_print(v, num + 1); /* "nan", "inf", "-inf" as strings */
@@ -152,5 +191,7 @@ bool json_finish(Json *j)
 {
     put_char(j, '\n');
     flush(j);
+    free(j->memo);
+    j->memo = NULL;
     return !ferror(j->out);
 }

@@ -1,8 +1,11 @@
 /* json.h - a small streaming JSON writer for --json.
  *
- * Writes straight to a stdio stream through its own buffer: no tree, no
- * allocation. Numbers go through the one shortest round-trip printer
- * (lesson/shortest.h), so each reads back as the same double. Strings are
+ * Writes straight to a stdio stream through its own buffer: no tree. Numbers
+ * go through the one shortest round-trip printer (text/shortest.h), so each
+ * reads back as the same double; past JSON_MEMO_AFTER numbers, the writer
+ * keeps the text of the last numbers it printed in a small table (allocated
+ * then, freed by json_finish), because big lessons print the same doubles
+ * again and again (a head's Q is a slice of Q, S is QKᵀ unscaled). Strings are
  * escaped as JSON requires, and DEL and the C1 controls (U+0080..U+009F)
  * are written as \u escapes too, so the output never carries a byte a
  * terminal acts on. Keys are the caller's (ASCII literals); a NULL key
@@ -14,9 +17,14 @@
 #include <stdio.h>
 
 #define JSON_DEPTH 16
+#define JSON_MEMO_AFTER 1024
+
+struct JsonMemo;
 
 typedef struct {
     FILE *out;
+    size_t numbers;         /* printed so far */
+    struct JsonMemo *memo;  /* NULL until JSON_MEMO_AFTER numbers, or out of memory */
     int depth;
     bool first[JSON_DEPTH]; /* nothing written yet at this depth */
     char close[JSON_DEPTH]; /* '}' or ']' */
@@ -34,7 +42,8 @@ void json_end(Json *j);
 void json_number(Json *j, const char *key, double v);
 void json_string(Json *j, const char *key, const char *s);
 void json_null(Json *j, const char *key);
-/* Write what is buffered and a newline; false when the stream failed. */
+/* Write what is buffered and a newline, free the memo; false when the
+ * stream failed. Call it once for each json_init. */
 bool json_finish(Json *j);
 
 #endif

@@ -446,12 +446,14 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
 
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
-    Session s;
-    if (!session_init(&s, l))
+    Session s = {0};
+    /* the state after step N (a session walks the script there), else the
+     * lesson as written: no session to set up */
+    if (o->at && !session_init(&s, l))
         return no_memory();
     Attn a = {0};
     bool ok;
-    if (o->at) /* the state after step N, else the lesson as written */
+    if (o->at)
         ok = (session_goto(&s, o->at - 1) || s.step == o->at - 1) && attn_copy(&a, &s.cur);
     else
         ok = lesson_base(l, &a);
@@ -466,7 +468,8 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
     }
     int rc = j && ok ? 0 : no_memory();
     attn_free(&a);
-    session_free(&s);
+    if (o->at)
+        session_free(&s);
     return rc;
 }
 

@@ -71,6 +71,9 @@ static void ascii_minus(const char *s, char *out)
  * the program (or a library it loaded) set. s has passed syntax(). */
 static double c_strtod(const char *s)
 {
+    const char *dp = localeconv()->decimal_point;
+    if (dp && strcmp(dp, ".") == 0) /* the usual case: LC_NUMERIC is C (main sets only CTYPE and MESSAGES) */
+        return strtod(s, NULL);
     locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     locale_t old = c ? uselocale(c) : (locale_t)0;
     double v = strtod(s, NULL);
