@@ -137,7 +137,7 @@ struct JsonMemo {
     } slot[MEMO_SLOTS];
 };
 
-/* Finite v's shortest text into num (SHORTEST_MAX bytes); its length. */
+/* Finite v's shortest text into num (SHORTEST_MAX bytes of room); its length. */
 static size_t number_text(Json *j, double v, char *num)
 {
     if (++j->numbers == JSON_MEMO_AFTER)
@@ -148,7 +148,7 @@ static size_t number_text(Json *j, double v, char *num)
     memcpy(&bits, &v, sizeof bits);
     unsigned h = (unsigned)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 52); /* 12 bits */
     if (j->memo->slot[h].len && j->memo->slot[h].bits == bits) {
-        memcpy(num, j->memo->slot[h].text, j->memo->slot[h].len);
+        memcpy(num, j->memo->slot[h].text, sizeof j->memo->slot[h].text); /* a fixed size: one move */
         return j->memo->slot[h].len;
     }
     size_t n = shortest_print(v, num);
@@ -162,12 +162,13 @@ static size_t number_text(Json *j, double v, char *num)
 
 void json_number(Json *j, const char *key, double v)
 {
-    char num[SHORTEST_MAX + 2];
     item(j, key);
-    if (v == v && v - v == 0) { /* finite */
-        put(j, num, number_text(j, v, num));
+    if (v == v && v - v == 0) { /* finite: printed straight into the buffer */
+        char *out = room(j, SHORTEST_MAX);
+        j->n += number_text(j, v, out);
         return;
     }
+    char num[SHORTEST_MAX + 2];
     size_t n = shortest_print(v, num + 1); /* "nan", "inf", "-inf" as strings */
     num[0] = num[n + 1] = '"';
     put(j, num, n + 2);
