@@ -40,7 +40,12 @@
  *   OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, which some machines set.
  * Every lesson after LESSON64_8HEADS gets its own bytes_ratio_next (80x24)
  * against the budget (<= 0.45): `make bench` passes every built-in lesson.
- * Then a verdict per budget: "bench: budget NAME ok|OVER". The exit status
+ * json_roundtrip: every number of every lesson given (all its matrices, computed
+ * through the last stage, as --json prints them) through the one printer
+ * (shortest_print) and back through strtod: how many come back with other
+ * bits (budget: none).
+ * Then a verdict per budget: "bench: budget NAME ok|OVER"; the design's one
+ * budget it cannot measure (the whole `make test`) is named, not judged. The exit status
  * is 0 unless a measurement could not be taken. QKV_BENCH_THEME=mono (or
  * light, projector) measures another theme; QKV_BENCH_VERBOSE=1 prints the
  * bytes of each next keypress and of its full repaint; QKV_BENCH_DUMP=DIR
@@ -62,6 +67,7 @@
 #include "lesson/session.h"
 #include "screen.h"
 #include "term/view.h"
+#include "text/shortest.h"
 
 extern char **environ;
 
@@ -298,6 +304,34 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples)
     return n ? median(ratio, n) : -1;
 }
 
+/* Every value of every matrix of the lesson at path, as --json prints it,
+ * printed and read back: adds the values to *n and those whose bits differ
+ * to *bad. */
+static bool bench_roundtrip(const char *path, long *n, long *bad)
+{
+    Lesson l;
+    Attn a = {0};
+    if (!load(path, &l))
+        return false;
+    bool ok = lesson_base(&l, &a);
+    if (ok)
+        attn_run_to(&a, attn_last_stage(&a));
+    for (int id = 0; ok && id < M_COUNT; id++)
+        for (int k = 0; a.m[id].v && k < a.m[id].rows * a.m[id].cols; k++) {
+            char text[SHORTEST_MAX];
+            double v = a.m[id].v[k], back;
+            if (v != v || v - v != 0) /* NaN, inf: --json writes them as strings */
+                continue;
+            shortest_print(v, text);
+            back = strtod(text, NULL);
+            ++*n;
+            *bad += memcmp(&v, &back, sizeof v) != 0;
+        }
+    attn_free(&a);
+    lesson_free(&l);
+    return ok;
+}
+
 static const char *launcher;   /* tests/bench/launch.c, built next to bench */
 static char *empty_dyn, *empty_static; /* int main(void) { return 0; }, two links */
 
@@ -527,6 +561,13 @@ int main(int argc, char **argv)
         printf("bench: budget bytes_ratio_next %s (%.3f <= 0.45, %s, median of %d nexts at 80x24)\n",
                verdict(q <= 0.45), q, base ? base + 1 : argv[k], n);
     }
+    long nums = 0, bad = 0;
+    for (int k = a; k < argc; k++)
+        if (!bench_roundtrip(argv[k], &nums, &bad))
+            return 1;
+    printf("bench: json_roundtrip %ld of %ld numbers read back with other bits (every lesson above, all matrices)\n",
+           bad, nums);
+    printf("bench: budget json_roundtrip %s (%ld differ; none may)\n", verdict(bad == 0), bad);
     printf("bench: train_step_us_lesson1 %.1f us (median of %d: g, one gradient step, recompute and frame)\n", t1,
            iters);
     printf("bench: train_step_us_64x64 %.1f us (median of %d)\n", t64, iters / 4);
@@ -537,5 +578,6 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (bin && !bench_proc(bin, (char *)l8h, python, script))
         return 1;
+    printf("bench: budget make_test_minutes not measured here (<= 6 on this machine, idle: `time make test`)\n");
     return 0;
 }
