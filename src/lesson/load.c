@@ -669,8 +669,9 @@ static bool load_listed(const char *file, const char *buf, size_t len, Lesson *o
     if (errlen)
         err[0] = '\0';
     if (len > LESSON_MAX_BYTES) {
+        char shown[DIAG_MSG_MAX / 2];
         snprintf(err, errlen, _("%s: cannot read: too big (%zu bytes), a lesson has at most %d bytes"),
-                 c.d.file, len, LESSON_MAX_BYTES);
+                 text_shown(c.d.file, shown, sizeof shown), len, LESSON_MAX_BYTES);
         if (snprintf(list->m[0].text, sizeof list->m[0].text, "%s", err) >= 0)
             list->n = list->total = 1;
         return false;
@@ -728,14 +729,16 @@ bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errle
     if (list)
         memset(list, 0, sizeof *list);
     struct stat st;
+    char shown[DIAG_MSG_MAX / 2];  /* the name as messages show it */
+    text_shown(path, shown, sizeof shown);
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(errno));
+        snprintf(err, errlen, _("%s: cannot read: %s"), shown, strerror(errno));
         return false;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > LESSON_MAX_BYTES) {
-        snprintf(err, errlen, _("%s: cannot read: too big (%lld bytes), a lesson has at most %d bytes"), path,
+        snprintf(err, errlen, _("%s: cannot read: too big (%lld bytes), a lesson has at most %d bytes"), shown,
                  (long long)st.st_size, LESSON_MAX_BYTES);
         fclose(f);
         return false;
@@ -746,7 +749,7 @@ bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errle
     int e = errno;
     fclose(f);
     if (!buf) {
-        snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(e ? e : ENOMEM));
+        snprintf(err, errlen, _("%s: cannot read: %s"), shown, strerror(e ? e : ENOMEM));
         return false;
     }
     bool ok = load_listed(path, buf, len, out, err, errlen, list, flags);

@@ -126,3 +126,24 @@ void num_format(char *buf, size_t len, double v, int dec)
     else
         num_snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
 }
+
+size_t num_whole(const char *s, long long *v)
+{
+    size_t n = 0;
+    *v = 0;
+    for (; s[n] >= '0' && s[n] <= '9'; n++)
+        *v = *v > (NUM_WHOLE_MAX - (s[n] - '0')) / 10 ? NUM_WHOLE_MAX : *v * 10 + (s[n] - '0');
+    return n;
+}
+
+bool num_whole_all(const char *s, long long *v)
+{
+    size_t n = num_whole(s, v);
+    return n > 0 && s[n] == '\0';
+}
+
+const char *num_whole_text(const char *s, size_t n, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*s%s", n > 24 ? 24 : (int)n, s, n > 24 ? "..." : "");
+    return buf;
+}

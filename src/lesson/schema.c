@@ -20,6 +20,16 @@ bool schema_want_text(Ctx *c, const yaml_node_t *n, const char *what)
         return diag_fail(&c->d, n, _("invalid UTF-8 in %s, lessons must be UTF-8 text"), what);
     if (strlen(ydoc_str(n)) != len)
         return diag_fail(&c->d, n, _("%s contains a NUL character (\\0), which a lesson cannot hold"), what);
+    unsigned cp;
+    const char *name;
+    bool bidi;
+    size_t at = text_find_format(ydoc_str(n), len, &cp, &name, &bidi);
+    if (at < len)
+        return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, at),
+                            bidi ? _("U+%04X %s is not allowed in %s: it can reorder what the student reads; remove it")
+                                 : _("U+%04X %s is not allowed in %s: it cannot be seen, so the student cannot tell "
+                                     "it is there; remove it"),
+                            cp, name, what);
     return true;
 }
 
@@ -279,8 +289,7 @@ bool schema_keys(Ctx *c, const yaml_node_t *map, const Keys *ks, yaml_node_t **v
 /* An index's digits as written (cut after 24), for a message. */
 const char *schema_index_text(const RefIndex *x, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.*s%s", x->len > 24 ? 24 : x->len, x->at, x->len > 24 ? "..." : "");
-    return buf;
+    return num_whole_text(x->at, (size_t)x->len, buf, len);
 }
 
 /* Check a resolved reference against the shapes, naming the index as
