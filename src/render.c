@@ -295,6 +295,54 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     }
 }
 
+int render_variant_skips(const Lesson *l, VariantSkip *out, int max)
+{
+    Attn base = {0}, a = {0};
+    int n = 0;
+    if (!l->reseeded)
+        return 0;
+    if (!lesson_base(l, &base) || !attn_copy(&a, &base)) {
+        attn_free(&base);
+        return -1;
+    }
+    for (int k = 0; k < l->nsteps; k++)
+        for (int m = 0; m < l->steps[k].nact; m++) {
+            const Action *act = &l->steps[k].act[m];
+            char why[200];
+            if (act->kind == ACT_RESET) {
+                if (!attn_copy(&a, &base))
+                    n = -1;
+            } else if (!action_apply(&a, act, why, sizeof why) && n >= 0) {
+                if (n < max) {
+                    out[n].step = k;
+                    out[n].act = m;
+                    snprintf(out[n].why, sizeof out[n].why, "%s", why);
+                }
+                n++;
+            }
+        }
+    attn_free(&a);
+    attn_free(&base);
+    return n;
+}
+
+/* --dump --variant K: one line per script action the seed refuses. */
+static void put_variant_skips(FILE *out, const Lesson *l, bool ascii)
+{
+    VariantSkip sk[16];
+    int n = render_variant_skips(l, sk, 16);
+    for (int k = 0; k < n && k < 16; k++) {
+        char act[200], why[400];
+        text_quote_n(l->steps[sk[k].step].act_text[sk[k].act], 80, "", "", act, sizeof act);
+        text_sanitize(sk[k].why, why, sizeof why, ascii);
+        fprintf(out, _("variant %lu: step %d's action \"%s\" is skipped under this seed: %s"), l->seed,
+                sk[k].step + 1, act, why);
+        fputc('\n', out);
+    }
+    if (n > 16)
+        fprintf(out, _("variant %lu: %d more actions are skipped under this seed\n"), l->seed, n - 16);
+}
+
 /* The lesson's file name as messages show it (text_shown: no raw escape
  * or control bytes reach the terminal). */
 static const char *file_shown(const Lesson *l)
@@ -318,6 +366,7 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
     if (l->reseeded) /* --variant K */
         fprintf(out, " · %s %lu", _("variant"), l->seed);
     fputc('\n', out);
+    put_variant_skips(out, l, o->ascii);
     char *about = lesson_about_text(l, o->lang, o->ascii);
     if (about && *about)
         put_wrapped(out, about, o->ascii, 76);
