@@ -2,6 +2,7 @@
 #include "action.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,12 +147,12 @@ static bool is_target(MatId m)
     return m <= M_V || m == M_WO || (attn_mat_head(m) && b >= M_Q && b <= M_V);
 }
 
-/* Refuse an index too long to be any matrix's (kept saturated by ref.h),
+/* Refuse an index too large for an int (any matrix refuses it anyway),
  * quoting its digits as typed. */
 static bool huge_index(Lex *lx, const Ref *r)
 {
     for (int k = 0; k < r->n; k++)
-        if (r->idx[k].v >= REF_INDEX_MAX) {
+        if (r->idx[k].v > INT_MAX) {
             char digits[32];
             num_whole_text(r->idx[k].at, (size_t)r->idx[k].len, digits, sizeof digits);
             return fail(lx, r->idx[k].at, k == 0 ? N_("row %s is out of range: %.*s has at most %d rows")
