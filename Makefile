@@ -254,7 +254,9 @@ deb-check: all
 	 QKV_SKIP_DIR= sh tests/need.sh deb-check lintian lintian --version; rc=$$?; \
 	 if [ $$rc = 3 ]; then echo "deb: lintian skipped"; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(MAKE) --no-print-directory deb >/dev/null && sh tests/deb.sh $(DEB) $(VERSION) $(MO)
-# --worksheet, --answers, --variant: goldens, the key against --json
+# --worksheet, --answers, --variant: goldens, the key against --json, the
+# tables rendered by cmark-gfm (installed when missing; without apt-get the
+# suite is counted as skipped)
 # (tests/worksheet.sh), and --json --variant K against numpy's seed K
 # (tests/numpy/variant.py; python3-numpy and python3-yaml installed when
 # missing, skipped without apt-get like the numpy suite).
@@ -263,6 +265,7 @@ deb-check: all
 # and variants 1-30, en and zh, and must reproduce every answer of the key;
 # its self-test first shows that a sheet missing a given fails.
 worksheet: $(B)/qkvtutor $(MO)
+	@sh tests/need.sh worksheet cmark-gfm sh -c 'command -v cmark-gfm'; [ $$? != 1 ] || exit 1
 	@sh tests/worksheet.sh $(B)/qkvtutor
 	@sh tests/need.sh worksheet "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
