@@ -230,7 +230,7 @@ static bool load_random(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *
     if (!val[R_SEED] || !val[R_DK])
         return diag_fail(&c->d, key_node, _("random is missing %s, write e.g. %s"), val[R_SEED] ? "d_k" : "seed",
                          ex);
-    if (!schema_uint(val[R_SEED], 4294967295ULL, &seed))
+    if (!schema_uint(c, val[R_SEED], 4294967295ULL, &seed))
         return diag_fail(&c->d, val[R_SEED], _("seed must be a whole number from 0 to 4294967295, found %s"),
                          diag_found(&c->d, val[R_SEED]));
     l->seed = (unsigned long)seed;
@@ -326,7 +326,7 @@ static bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t 
 static bool load_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
     unsigned long long v = 1;
-    if (n && (!schema_uint(n, 1000000, &v) || v < 1 || v > ATTN_HEADS_MAX))
+    if (n && (!schema_uint(c, n, 1000000, &v) || v < 1 || v > ATTN_HEADS_MAX))
         return diag_fail(&c->d, n, _("heads must be a whole number from 1 to %d, found %s"), ATTN_HEADS_MAX,
                          diag_found(&c->d, n));
     l->heads = (int)v;
@@ -446,7 +446,7 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
         return false;
     if (val[O_SOFTMAX] && !load_choice(c, val[O_SOFTMAX], "softmax", "naive", "stable", &softmax))
         return false;
-    if (val[O_DIGITS] && (!schema_uint(val[O_DIGITS], 6, &digits) || digits < 1))
+    if (val[O_DIGITS] && (!schema_uint(c, val[O_DIGITS], 6, &digits) || digits < 1))
         return diag_fail(&c->d, val[O_DIGITS], _("digits must be a whole number from 1 to 6, found %s"),
                          diag_found(&c->d, val[O_DIGITS]));
     if (val[O_MASK] && !load_choice(c, val[O_MASK], "mask", "none", "causal", &mask))
@@ -477,7 +477,7 @@ static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
     unsigned long long v;
     if (!n)
         return true;
-    if (!schema_uint(n, 1000000, &v) || v < 1 || v > (unsigned long long)l->nsteps)
+    if (!schema_uint(c, n, 1000000, &v) || v < 1 || v > (unsigned long long)l->nsteps)
         return diag_fail(&c->d, n, _("start must be a step number from 1 to %d, found %s"), l->nsteps,
                          diag_found(&c->d, n));
     l->start = (int)v;
@@ -620,6 +620,8 @@ static bool load_doc(Ctx *c, const char *buf, size_t len, Lesson *out)
     if (!ydoc_read(&c->d, buf, len, &doc))
         return false;
     c->doc = &doc;
+    c->src = buf;
+    c->srclen = len;
     Lesson l = {0};
     bool ok = walk(c, &l) && c->d.failures == 0;
     yaml_document_delete(&doc);

@@ -181,6 +181,9 @@ bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
     if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("expected a number")) || !schema_check_lookalike(c, n))
         return false;
     const char *s = ydoc_str(n), *comma = strchr(s, ',');
+    if (schema_not_plain(c, n) && num_parse(s, v, NULL) == NUM_OK)
+        return diag_fail(&c->d, n, _("%s is written as text (quoted or tagged), not as a number; write the number "
+                                     "alone, without quotes or a tag: %s"), diag_quote(&c->d, s), s);
     switch (num_parse(s, v, decimals)) {
     case NUM_OK:
         return true;
@@ -202,31 +205,38 @@ bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
                      diag_quote(&c->d, s));
 }
 
-/* Parse a whole number 0..max written as plain digits. No message. */
-bool schema_uint(const yaml_node_t *n, unsigned long long max, unsigned long long *out)
+bool schema_not_plain(const Ctx *c, const yaml_node_t *n)
 {
     if (n->type != YAML_SCALAR_NODE)
         return false;
-    const char *s = ydoc_str(n);
-    unsigned long long v = 0;
-    if (!isdigit((unsigned char)*s))
+    if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return true;
+    /* libyaml resolves !!str and no tag alike; a node's start mark is its
+     * first property, so a tag as written starts there with '!' */
+    if (n->tag && strcmp((const char *)n->tag, YAML_DEFAULT_SCALAR_TAG) != 0)
+        return true;
+    return c && c->src && n->start_mark.index < c->srclen && c->src[n->start_mark.index] == '!';
+}
+
+/* Parse a whole number 0..max written as plain digits (num_whole: the one
+ * whole-number parser). No message. */
+bool schema_uint(const Ctx *c, const yaml_node_t *n, unsigned long long max, unsigned long long *out)
+{
+    long long v;
+    if (n->type != YAML_SCALAR_NODE || schema_not_plain(c, n) || !num_whole_all(ydoc_str(n), &v) ||
+        (unsigned long long)v > max)
         return false;
-    for (; isdigit((unsigned char)*s); s++) {
-        v = v * 10 + (unsigned long long)(*s - '0');
-        if (v > max)
-            return false;
-    }
-    *out = v;
-    return *s == '\0';
+    *out = (unsigned long long)v;
+    return true;
 }
 
 /* Parse a size such as d_k: a whole number from 1 to MAT_MAX. */
 bool schema_size(Ctx *c, const yaml_node_t *n, const char *name, int *out)
 {
     unsigned long long v;
-    if (schema_uint(n, 1000000, &v) && v > MAT_MAX)
+    if (schema_uint(c, n, 1000000, &v) && v > MAT_MAX)
         return diag_fail(&c->d, n, _("%s is %llu, at most %d are allowed"), name, v, MAT_MAX);
-    if (!schema_uint(n, MAT_MAX, &v) || v < 1)
+    if (!schema_uint(c, n, MAT_MAX, &v) || v < 1)
         return diag_fail(&c->d, n, _("%s must be a whole number from 1 to %d, found %s"), name, MAT_MAX,
                          diag_found(&c->d, n));
     *out = (int)v;
