@@ -79,6 +79,8 @@ static void usage(FILE *out)
         "  -h, --help           show this help\n"
         "  -V, --version        show the version\n"
         "\n"
+        "Numbers are digits only (no sign or space): --at 1 to the lesson's steps, --variant 0 to 4294967295,\n"
+        "--class 1 to 99, --size 60x18 to 1000x1000.\n"
         "Exit status: 0 ok, 1 a check failed, 2 usage error, lesson error or no terminal.\n"));
 }
 
