@@ -49,7 +49,8 @@
  * is 0 unless a measurement could not be taken. QKV_BENCH_THEME=mono (or
  * light, projector) measures another theme; QKV_BENCH_VERBOSE=1 prints the
  * bytes of each next keypress and of its full repaint; QKV_BENCH_DUMP=DIR
- * writes those bytes to DIR/80x24-next-N and DIR/80x24-full-N (and 120x40). */
+ * writes those bytes to DIR/80x24-next-N and DIR/80x24-full-N (and 120x40);
+ * QKV_BENCH_PROC_ONLY=1 runs the whole processes alone. */
 #include <curses.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -508,6 +509,8 @@ int main(int argc, char **argv)
     i18n_set(LANG_EN, NULL);
     if (getenv("QKV_BENCH_THEME"))
         opt.theme = getenv("QKV_BENCH_THEME");
+    if (getenv("QKV_BENCH_PROC_ONLY") && bin) /* the whole processes alone */
+        return bench_proc(bin, (char *)l8h, python, script) ? 0 : 1;
     if (!screen_open(24, 80)) {
         fprintf(stderr, "bench: cannot open a headless screen\n");
         return 2;
