@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "text/fmt.h"
 #include "text/text.h"
@@ -121,10 +122,23 @@ static bool run_same(const Rows *a, int ka, const Rows *b, int kb)
     return n == b->at[kb + 1] - b->at[kb] && memcmp(a->buf + a->at[ka], b->buf + b->at[kb], (size_t)n) == 0;
 }
 
+/* A run in its role's look. Its text goes in as wide characters: curses'
+ * own path for bytes decodes them one at a time, which cost more than the
+ * rest of painting (the same cells either way; bytes that do not decode,
+ * never in a plan, keep that path). */
 static void paint_run(const Plan *p, const PlanRun *r)
 {
     attrset(theme_attr(r->role) | (r->bold ? A_BOLD : 0));
-    mvaddnstr(r->y, r->x, plan_text(p, r->off), r->len);
+    const char *s = plan_text(p, r->off);
+    wchar_t w[512];
+    mbstate_t st = {0};
+    const char *at = s;
+    size_t n = r->len < (int)(sizeof w / sizeof *w) ? mbsnrtowcs(w, &at, (size_t)r->len, sizeof w / sizeof *w, &st)
+                                                      : (size_t)-1;
+    if (n == (size_t)-1 || (at && at != s + r->len))
+        mvaddnstr(r->y, r->x, s, r->len);
+    else
+        mvaddnwstr(r->y, r->x, w, (int)n);
 }
 
 /* Row y again. When its runs sit where the last paint's did (same count,
