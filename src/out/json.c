@@ -175,6 +175,24 @@ void json_number(Json *j, const char *key, double v)
     put(j, num, n + 2);
 }
 
+void json_numbers(Json *j, const char *key, const double *v, int n)
+{
+    json_array(j, key);
+    for (int k = 0; k < n; k++) {
+        if (!(v[k] == v[k] && v[k] - v[k] == 0)) { /* NaN, inf: the strings */
+            json_number(j, NULL, v[k]);
+            continue;
+        }
+        char *out = room(j, SHORTEST_MAX + 1);
+        size_t at = 0;
+        if (!j->first[j->depth])
+            out[at++] = ',';
+        j->first[j->depth] = false;
+        j->n += at + number_text(j, v[k], out + at);
+    }
+    json_end(j);
+}
+
 void json_string(Json *j, const char *key, const char *s)
 {
     item(j, key);

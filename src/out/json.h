@@ -40,6 +40,8 @@ void json_end(Json *j);
 /* A number; NaN and the infinities, which JSON has no number for, are the
  * strings "nan", "inf" and "-inf". */
 void json_number(Json *j, const char *key, double v);
+/* "key": [v[0], ..., v[n-1]], each as json_number writes it. */
+void json_numbers(Json *j, const char *key, const double *v, int n);
 void json_string(Json *j, const char *key, const char *s);
 void json_null(Json *j, const char *key);
 /* Write what is buffered and a newline, free the memo; false when the

@@ -399,6 +399,10 @@ static void json_matrix(Json *j, const char *name, const Mat *m, const Attn *mas
 {
     json_array(j, name);
     for (int i = 0; i < m->rows; i++) {
+        if (!masked) { /* a row at once */
+            json_numbers(j, NULL, &MAT_AT(m, i, 0), m->cols);
+            continue;
+        }
         json_array(j, NULL);
         for (int c = 0; c < m->cols; c++) {
             if (masked && attn_masked(masked, i, c))
