@@ -521,6 +521,8 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
 void layout_plan(const LayoutIn *in, Plan *p)
 {
     Frame c = {0};
+    int tokw[MAT_MAX] = {0};
+    c.tokw = tokw;
     c.in = in;
     c.p = p;
     c.s = in->s;

@@ -139,10 +139,15 @@ const char *frame_sym(const Frame *c, const char *utf8, const char *ascii)
 
 int frame_tok_width(const Frame *c, int i)
 {
+    if (c->tokw && i >= 0 && i < MAT_MAX && c->tokw[i] > 0) /* measured once a frame */
+        return c->tokw[i] - 1;
     char safe[256];
     text_sanitize(lesson_token(c->l, c->a, i), safe, sizeof safe, c->in->ascii);
     int w = text_width(safe);
-    return w > 8 ? 8 : w;
+    w = w > 8 ? 8 : w;
+    if (c->tokw && i >= 0 && i < MAT_MAX)
+        c->tokw[i] = w + 1;
+    return w;
 }
 
 PlanBlock *plan_add_block(Frame *c, BlockKind k, int y, int x, int w, int h, int want, bool cut)

@@ -126,6 +126,12 @@ void text_sanitize(const char *src, char *dst, size_t len, bool ascii)
     const unsigned char *p = (const unsigned char *)(src ? src : "");
     size_t n = strlen((const char *)p), k = 0, o = 0;
     while (k < n) {
+        if (p[k] >= 0x20 && p[k] < 0x7F) { /* printable ASCII stays as it is */
+            if (o + 1 >= len)
+                break;
+            dst[o++] = (char)p[k++];
+            continue;
+        }
         uint32_t cp;
         k += utf8_next(p + k, n - k, &cp);
         char enc[4];
