@@ -102,7 +102,14 @@ static bool rows_of(const Plan *p, int rows, Rows *d)
     d->len = 0;
     for (int k = 0; k < p->nrun; k++) {
         const PlanRun *r = &p->run[d->order[k]];
-        RunKey h = {r->y, r->x, r->w, r->len, r->role, r->bold};
+        RunKey h;
+        memset(&h, 0, sizeof h); /* the padding too: runs are compared byte for byte */
+        h.y = r->y;
+        h.x = r->x;
+        h.w = r->w;
+        h.len = r->len;
+        h.role = r->role;
+        h.bold = r->bold;
         d->at[k] = d->len;
         if (!keep_bytes(d, &h, (int)sizeof h) || !keep_bytes(d, plan_text(p, r->off), r->len))
             return false;
