@@ -542,6 +542,8 @@ void fmt_toggle_name(const Action *act, int d_k, bool ascii, char *buf, size_t l
         snprintf(buf, len, ascii ? _("scaling / sqrt(%d)") : _("scaling ÷√%d"), d_k);
     else if (act->kind == ACT_SCALE)
         snprintf(buf, len, "%s", _("no scaling"));
+    else if (act->kind == ACT_SOFTMAX && act->opt == SOFTMAX_ONLINE)
+        snprintf(buf, len, "%s", _("online softmax"));
     else if (act->kind == ACT_SOFTMAX)
         snprintf(buf, len, "%s", act->opt == SOFTMAX_STABLE ? _("stable softmax") : _("naive softmax"));
     else
@@ -582,7 +584,7 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
     case ACT_LR:
         snprintf(buf, len, _("learning rate %s"), fmt_exact(act->c, x, sizeof x));
         return;
-    case ACT_TARGET:
+    case ACT_TARGET: case ACT_APPEND: case ACT_OFFSET: case ACT_BLOCK: case ACT_ROPE_BASE:
     case ACT_MASK: case ACT_TEMP: case ACT_POS: case ACT_SWAP: /* as written (action.c) */
         action_format(act, buf, len);
         return;

@@ -185,5 +185,6 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
 const char *lesson_token(const Lesson *l, const Attn *a, int i)
 {
     int t = i >= 0 && i < MAT_MAX ? a->tok[i] : i;
-    return t >= 0 && t < l->ntok ? l->tokens[t] : "?";
+    const char *appended = action_token_name(t); /* a token appended by an action */
+    return t >= 0 && t < l->ntok ? l->tokens[t] : appended ? appended : "?";
 }
