@@ -2,6 +2,7 @@
  * the trace line and the exercises' records (see live.h). */
 #include "live.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -496,7 +497,30 @@ static void put_change(const Session *s, MatId m, int i, int j, double before, d
     if (strcmp(as, "?") == 0 && strcmp(bs, fmt_num(after, fo, truth, sizeof truth)) == 0)
         bs = "?";
     effect_cell_name(m, i, j, fo, name, sizeof name);
-    snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
+    if (isnan(before)) /* an appended row: nothing before it */
+        snprintf(buf, len, _("%s = %s (new)"), name, as);
+    else
+        snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
+}
+
+/* What an append cost, after "x₄ added": the new row's work against a full
+ * recompute, and whether the earlier rows stayed (a KV cache is exact) or
+ * which changed (without a mask the cache would be stale). */
+static void append_work(const Attn *before, const Attn *after, char *buf, size_t len)
+{
+    AttnWork w;
+    int n = attn_tokens(after), lo, hi;
+    attn_visible(after, n - 1, &lo, &hi);
+    bool known = before && attn_append_work(before, after, &w);
+    size_t o = (size_t)snprintf(buf, len, _(": it costs 1 row of Q, K, V and %d scores, not %d rows and %d"),
+                                known ? w.scores_new : hi - lo, n, n * n);
+    if (!known || o >= len)
+        return;
+    if (w.exact) {
+        snprintf(buf + o, len - o, _("; rows 1 to %d unchanged: K and V cached"), n - 1);
+        return;
+    }
+    snprintf(buf + o, len - o, _("; %d earlier rows changed: a cache would be stale"), w.nstale);
 }
 
 /* The row of s->before holding the token of row r now (a swap moves
@@ -609,10 +633,13 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
     case TRACE_POSITIONS: /* RoPE on or off, its base, the offset: the positions moved */
         snprintf(head, sizeof head, "%s", _("positions changed"));
         break;
-    case TRACE_APPEND:
+    case TRACE_APPEND: {
+        char work[128];
         effect_cell_name(M_X, t->origin_i, -1, fo, name, sizeof name);
-        snprintf(head, sizeof head, _("%s added"), name);
+        append_work(s && s->has_before ? &s->before : NULL, after, work, sizeof work);
+        snprintf(head, sizeof head, _("%s added%s"), name, work);
         break;
+    }
     case TRACE_SWAP: {
         char other[48];
         effect_cell_name(M_X, t->origin_i, -1, fo, name, sizeof name);
