@@ -574,8 +574,7 @@ static bool unknown_action(Lex *lx, const char *w, int n)
     snprintf(name, sizeof name, "%.*s", n > 30 ? 30 : n, w);
     const char *near = diag_suggest(name, action_words, (int)(sizeof action_words / sizeof *action_words));
     const char *list = "M[i] = [a, b], M[i] = N[j] * c, M[i][j] = c, scale =, softmax =, mask =, temperature =, "
-                       "positions =, swap i j, target A[i] = j, lr =, step N, reset, append TOKEN [x], offset =, "
-                       "block =, rope_base =";
+                       "positions =, swap i j, target A[i] = j, lr =, step N, reset, append, offset =, block =";
     if (near)
         return fail(lx, w, N_("unknown action \"%s\" (did you mean \"%s\"?); the actions are %s"), name, near, list);
     return fail(lx, w, N_("unknown action \"%s\"; the actions are %s"), name, list);

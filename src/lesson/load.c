@@ -32,6 +32,7 @@
 #include "template.h"
 #include "steps.h"
 #include "variants.h"
+#include "options_modern.h"
 
 #define MAX_TOKEN_BYTES 32
 #define FORMAT_ID "qkvtutor/1"
@@ -191,8 +192,9 @@ static const char *const random_keys[R_N] = {"seed", "scale", "d_k", "d_v", "d_o
 static bool draw_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
     int h = l->heads;
-    if (!mat_new(&l->Wq, l->d_model, h * l->d_k) || !mat_new(&l->Wk, l->d_model, h * l->d_k) ||
-        !mat_new(&l->Wv, l->d_model, h * l->d_v) || (l->d_out > 0 && !mat_new(&l->Wo, h * l->d_v, l->d_out)))
+    int g = l->kv_heads > 0 ? l->kv_heads : h; /* grouped-query attention: g K/V heads */
+    if (!mat_new(&l->Wq, l->d_model, h * l->d_k) || !mat_new(&l->Wk, l->d_model, g * l->d_k) ||
+        !mat_new(&l->Wv, l->d_model, g * l->d_v) || (l->d_out > 0 && !mat_new(&l->Wo, h * l->d_v, l->d_out)))
         return diag_oom(&c->d, n);
     Rng rng;
     rng_seed(&rng, (uint32_t)l->seed);
@@ -261,24 +263,27 @@ static bool load_w(Ctx *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m
         return diag_fail(&c->d, n, _("%s must have d_model = %d rows, one per X column; it has %d"), name,
                          l->d_model,
                          rows);
-    RowRule r = {name, id == W_V ? "d_v" : "d_k", id == W_K ? l->Wq.cols : 0,
-                 id == W_K ? _(", the width of Wq") : ""};
-    if (l->heads > 1)
-        r.width = id == W_V ? "heads x d_v" : "heads x d_k";
+    int g = l->kv_heads > 0 ? l->kv_heads : l->heads, parts = id == W_Q ? l->heads : g;
+    RowRule r = {name, id == W_V ? "d_v" : "d_k", id == W_K ? l->Wq.cols / l->heads * g : 0,
+                 id == W_K ? g == l->heads ? _(", the width of Wq") : _(", kv_heads x d_k of Wq") : ""};
+    if (parts > 1)
+        r.width = id == W_V ? g < l->heads ? "kv_heads x d_v" : "heads x d_v"
+                            : id == W_K && g < l->heads ? "kv_heads x d_k" : "heads x d_k";
     if (!read_rows(c, n, &r, m))
         return false;
-    if (m->cols % l->heads != 0)
+    if (m->cols % parts != 0)
         return diag_fail(&c->d, ydoc_seq_item(c->doc, n, 0),
-                         _("%s has %d columns, which do not split into %d heads; it needs heads x %s columns, "
+                         _("%s has %d columns, which do not split into %d heads; it needs %s x %s columns, "
                            "a multiple of %d"),
-                         name, m->cols, l->heads, id == W_V ? "d_v" : "d_k", l->heads);
+                         name, m->cols, parts, parts == l->heads ? "heads" : "kv_heads", id == W_V ? "d_v" : "d_k",
+                         parts);
     return true;
 }
 
 /* Wo: heads x d_v rows (one per column of O), d_out columns. */
 static bool load_wo(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
-    int rows = l->Wv.cols;
+    int rows = l->heads * l->d_v;
     if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("Wo must be a list of heads x d_v = %d rows"), rows))
         return false;
     if (ydoc_seq_len(n) != rows)
@@ -315,10 +320,10 @@ static bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t 
         !load_w(c, val[W_V], W_V, l, &l->Wv))
         return false;
     l->d_k = l->Wq.cols / l->heads;
-    l->d_v = l->Wv.cols / l->heads;
+    l->d_v = l->Wv.cols / (l->kv_heads > 0 ? l->kv_heads : l->heads);
     if (!val[W_O] && l->heads >= 2)
         return diag_fail(&c->d, key_node, _("weights is missing Wo; a lesson with %d heads joins them with Wo, "
-                                            "heads x d_v = %d rows of d_out numbers"), l->heads, l->Wv.cols);
+                                            "heads x d_v = %d rows of d_out numbers"), l->heads, l->heads * l->d_v);
     return !val[W_O] || load_wo(c, val[W_O], l);
 }
 
@@ -414,9 +419,9 @@ static bool load_choice(Ctx *c, const yaml_node_t *n, const char *name, const ch
     return true;
 }
 
-enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_MASK, O_TEMP, O_POS, O_LR, O_N };
+enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_MASK, O_TEMP, O_POS, O_LR, O_ROPE_BASE, O_OFFSET, O_BLOCK, O_N };
 static const char *const option_keys[O_N] = {"scale", "softmax", "digits", "mask", "temperature", "positions",
-                                             "lr"};
+                                             "lr", "rope_base", "offset", "block"};
 
 /* temperature: a number from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
 static bool load_temperature(Ctx *c, const yaml_node_t *n, double *t)
@@ -444,16 +449,18 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
         return false;
     if (val[O_SCALE] && !load_choice(c, val[O_SCALE], "scale", "none", "sqrt_dk", &scale))
         return false;
-    if (val[O_SOFTMAX] && !load_choice(c, val[O_SOFTMAX], "softmax", "naive", "stable", &softmax))
+    if (val[O_SOFTMAX] && !options_choice(c, val[O_SOFTMAX], "softmax", "naive", "stable", "online", &softmax))
         return false;
     if (val[O_DIGITS] && (!schema_uint(val[O_DIGITS], 6, &digits) || digits < 1))
         return diag_fail(&c->d, val[O_DIGITS], _("digits must be a whole number from 1 to 6, found %s"),
                          diag_found(&c->d, val[O_DIGITS]));
-    if (val[O_MASK] && !load_choice(c, val[O_MASK], "mask", "none", "causal", &mask))
+    if (val[O_MASK] && !options_mask(c, val[O_MASK], l, &mask))
         return false;
     if (val[O_TEMP] && !load_temperature(c, val[O_TEMP], &temp))
         return false;
-    if (val[O_POS] && !load_choice(c, val[O_POS], "positions", "none", "sinusoidal", &pos))
+    if (val[O_POS] && !options_choice(c, val[O_POS], "positions", "none", "sinusoidal", "rope", &pos))
+        return false;
+    if (!options_modern(c, val[O_POS], pos, val[O_ROPE_BASE], val[O_OFFSET], val[O_BLOCK], l))
         return false;
     int lr_st = !val[O_LR] ? NUM_OK : val[O_LR]->type == YAML_SCALAR_NODE ? (int)num_parse(ydoc_str(val[O_LR]), &lr, NULL)
                                                                       : NUM_SYNTAX;
@@ -487,10 +494,10 @@ static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
 /* ---- the top level --------------------------------------------------------------- */
 
 enum { T_FORMAT, T_TITLE, T_ABOUT, T_TOKENS, T_X, T_WEIGHTS, T_OVERRIDES, T_OPTIONS, T_START, T_STEPS, T_HEADS,
-       T_EDITED, T_VARIANTS, T_N };
+       T_EDITED, T_VARIANTS, T_KV_HEADS, T_N };
 static const char *const top_keys[T_N] = {"format", "title", "about", "tokens", "X", "weights",
                                           "overrides", "options", "start", "steps", "heads", "edited",
-                                          "variants"};
+                                          "variants", "kv_heads"};
 
 #define EDITED_MAX 1024
 
@@ -586,7 +593,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
     if (!c->no_narration)
         steps_text_at(c, v[T_ABOUT], l->about_at);
     ok = load_edited(c, v[T_EDITED], l) && ok;
-    bool heads = load_heads(c, v[T_HEADS], l);
+    bool heads = load_heads(c, v[T_HEADS], l) && options_kv_heads(c, v[T_KV_HEADS], l);
     bool x = load_tokens(c, v[T_TOKENS], l) && (load_x(c, v[T_X], l) || l->d_model > 0);
     bool shapes = x && heads && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l) &&
                   variants_load(c, k[T_VARIANTS], v[T_VARIANTS], l) && load_overrides(c, root, v[T_OVERRIDES], l);
