@@ -1,5 +1,6 @@
 /* fmt.c - writing out numbers and the explain terms (see fmt.h). */
 #include "fmt.h"
+#include "fmt_modern.h"
 #include "shortest.h"
 
 #include <math.h>
@@ -275,9 +276,17 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
         return 1;
     }
     put_head(lines[0], e);
-    put(lines[0], "%s%s = %s%s%s%s[:,%d] = ", m, s, e->from_h ? "h" : "x", i, o->ascii ? "." : "·", w, e->wcol + 1);
+    if (e->rope) /* the cell before the turn (Q0, K0), then the turn */
+        fmt_num(e->unrotated, o, v, sizeof v);
+    put(lines[0], "%s%s%s = %s%s%s%s[:,%d] = ", m, e->rope ? o->ascii ? "0" : "⁰" : "", s, e->from_h ? "h" : "x", i,
+        o->ascii ? "." : "·", w, e->wcol + 1);
     put_products(lines[0], e, o);
-    put(lines[0], "%s%s", eq(shown_sum(e, o), e->result, o), v);
+    put(lines[0], "%s%s", eq(shown_sum(e, o), e->rope ? e->unrotated : e->result, o), v);
+    if (e->rope) {
+        put(lines[0], "   ");
+        put(lines[0], "%s", _("(before the turn)"));
+        return 1 + fmt_rope(e, o, lines + 1);
+    }
     return 1;
 }
 
@@ -290,8 +299,12 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put_head(lines[0], e);
     if (e->masked) {
         put(lines[0], "score%s = %s   ", s, o->ascii ? "-inf" : "−∞");
-        put(lines[0], _("(masked: key %d comes after query %d, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
-            e->i + 1, i, o->ascii ? "." : "·", j);
+        if (e->j < e->i) /* a sliding window hides the keys long before the query */
+            put(lines[0], _("(masked: key %d is outside query %d's window, so it is hidden; q%s%sk%s is left out)"),
+                e->j + 1, e->i + 1, i, o->ascii ? "." : "·", j);
+        else
+            put(lines[0], _("(masked: key %d comes after query %d, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
+                e->i + 1, i, o->ascii ? "." : "·", j);
         return 1;
     }
     put(lines[0], "score%s = q%s%sk%s = ", s, i, o->ascii ? "." : "·", j);
@@ -316,6 +329,18 @@ static void put_masked(char *line, int vis, int n, int i1)
         put(line, _("(keys %d to %d come after query %d: masked, left out, weight 0)"), vis + 1, n, i1);
 }
 
+/* "   (keys 1 to 2 are outside query 4's window: masked, weight 0)". */
+static void put_window(char *line, int lo, int i1)
+{
+    if (lo <= 0)
+        return;
+    put(line, "   ");
+    if (lo == 1)
+        put(line, _("(key 1 is outside query %d's window: masked, left out, weight 0)"), i1);
+    else
+        put(line, _("(keys 1 to %d are outside query %d's window: masked, left out, weight 0)"), lo, i1);
+}
+
 static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char i[16], v[48];
@@ -326,35 +351,39 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     fmt_sub(e->i + 1, o, i, sizeof i);
     put_head(lines[n], e);
     put(lines[n], "s%s = ", i);
-    put_vec(lines[n], e->a, e->vis, o);
+    int lo = e->lo, nv = e->vis - e->lo; /* the keys taking part: lo .. vis-1 (a window hides those below lo) */
+    put_vec(lines[n], e->a + lo, nv, o);
     if (t) { /* each z from s as shown, divided by T (written exactly) */
-        for (int k = 0; k < e->vis; k++)
+        for (int k = lo; k < e->vis; k++)
             from[k] = shown(e->a[k], o) / e->temp;
         put(lines[n], ";  z = s %s %s%s", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v),
-            fmt_eq_vec(from, e->z, e->vis, o));
-        put_vec(lines[n], e->z, e->vis, o);
+            fmt_eq_vec(from + lo, e->z + lo, nv, o));
+        put_vec(lines[n], e->z + lo, nv, o);
     }
-    put_masked(lines[n++], e->vis, e->n, e->i + 1);
+    put_masked(lines[n], e->vis, e->n, e->i + 1);
+    put_window(lines[n++], e->lo, e->i + 1);
+    if (e->online)
+        return fmt_online_softmax(e, o, lines, n, FMT_MAX_LINES);
     if (e->stable) { /* the max is one of the z as shown; z − max from both as shown */
         double mx = shown(e->max, o);
-        for (int k = 0; k < e->vis; k++)
+        for (int k = lo; k < e->vis; k++)
             from[k] = shown(e->z[k], o) - mx;
         put(lines[n], "max = %s;  %s %s max%s", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−",
-            fmt_eq_vec(from, e->shifted, e->vis, o));
-        put_vec(lines[n++], e->shifted, e->vis, o);
+            fmt_eq_vec(from + lo, e->shifted + lo, nv, o));
+        put_vec(lines[n++], e->shifted + lo, nv, o);
         put(lines[n], "exp(%s %s max)", z, o->ascii ? "-" : "−");
     } else {
         put(lines[n], "exp(%s)", z);
     }
-    for (int k = 0; k < e->vis; k++) { /* exp of the exponent as shown; the sum of the exps as shown */
+    for (int k = lo; k < e->vis; k++) { /* exp of the exponent as shown; the sum of the exps as shown */
         from[k] = exp(shown(e->shifted[k], o));
         sum += shown(e->prod[k], o);
     }
-    put(lines[n], "%s", fmt_eq_vec(from, e->prod, e->vis, o));
-    put_vec(lines[n], e->prod, e->vis, o);
+    put(lines[n], "%s", fmt_eq_vec(from + lo, e->prod + lo, nv, o));
+    put_vec(lines[n], e->prod + lo, nv, o);
     put(lines[n++], ";  %s%s%s", _("sum"), eq(sum, e->sum, o), fmt_num(e->sum, o, v, sizeof v));
     for (int k = 0; k < e->n; k++) /* each exp as shown over the sum as shown; masked weights are 0 */
-        from[k] = k < e->vis ? shown(e->prod[k], o) / shown(e->sum, o) : 0;
+        from[k] = k >= lo && k < e->vis ? shown(e->prod[k], o) / shown(e->sum, o) : 0;
     put(lines[n], "%s%s = exp %s %s%s", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"),
         fmt_eq_vec(from, e->weight, e->n, o));
     put_vec(lines[n++], e->weight, e->n, o);
@@ -383,11 +412,14 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     const char *dot = o->ascii ? "*" : "·";
     fmt_sub(e->i + 1, o, i, sizeof i);
     put_head(lines[0], e);
+    if (e->online)
+        return fmt_online_output(e, o, lines, 0, FMT_MAX_LINES);
     put(lines[0], "o%s = ", i);
     for (int k = 0; k < e->n; k++)
         put(lines[0], "%s%s%sv%s", k ? " + " : "", fmt_num(e->a[k], o, v, sizeof v), dot,
-            fmt_sub(k + 1, o, k1, sizeof k1));
-    put_masked(lines[0], e->n, e->n + e->nmasked, e->i + 1);
+            fmt_sub(e->lo + k + 1, o, k1, sizeof k1));
+    put_masked(lines[0], e->lo + e->n, e->n + e->nmasked, e->i + 1);
+    put_window(lines[0], e->lo, e->i + 1);
     fmt_sub2(e->i + 1, e->jh + 1, o, s, sizeof s);
     put(lines[1], "o%s = ", s);
     put_products(lines[1], e, o);
