@@ -309,6 +309,16 @@ class Parser:
         if kind == "op" and val == "√":
             return vmap(safe(math.sqrt), self.primary())
         if kind == "name":
+            if val == "max" and self.peek() == ("op", "("):   # online softmax: m = max(m_old, z...)
+                self.take("(")
+                items = [self.expr()]
+                while self.peek() == ("op", ","):
+                    self.take()
+                    items.append(self.expr())
+                self.take(")")
+                if any(isinstance(x, list) for x in items):
+                    raise Unparsed("max of a vector")
+                return max(items)
             if val in FUNCS:
                 if self.peek() == ("op", "("):
                     return vmap(safe(FUNCS[val]), self.primary())

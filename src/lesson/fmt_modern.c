@@ -58,8 +58,8 @@ int fmt_rope(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
         fmt_eq(e->rope_pos * pow(e->rope_base, -2.0 * e->rope_m / e->rope_dk), e->rope_theta, o), t, t,
         fmt_eq(cos(th), e->rope_cos, o), num(e->rope_cos, o, c, sizeof c), t, fmt_eq(sin(th), e->rope_sin, o),
         num(e->rope_sin, o, sn, sizeof sn));
-    put(lines[0], _("(the angle of pair %d, columns %d and %d of the head, at position p = %d: p times the base "
-                    "to the power -2(m-1)/d_k)"), e->rope_m + 1, 2 * e->rope_m + 1, 2 * e->rope_m + 2, e->rope_pos);
+    put(lines[0], _("(the angle of pair m = %d at position p = %d: p·B to the power −2·[m−1]/d_k, columns %d and %d "
+                    "of the head)"), e->rope_m + 1, e->rope_pos, 2 * e->rope_m + 1, 2 * e->rope_m + 2);
     /* the turn: (x, y) -> (x cos θ − y sin θ, x sin θ + y cos θ) */
     double cx = sh(e->rope_cos, o), sx = sh(e->rope_sin, o), px = sh(e->rope_x, o), py = sh(e->rope_y, o);
     num(e->rope_x, o, x, sizeof x);
@@ -180,13 +180,13 @@ int fmt_online_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE]
 
 int fmt_online_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE], int n, int max)
 {
-    char s[32], v[48], w[48];
+    char s[32], v[48], w[48], r[48];
     n = online_lines(e, o, lines, n, max - n - 1, true);
     const AttnBlock *last = &e->blocks[e->nblocks - 1];
     fmt_sub2(e->i + 1, e->jh + 1, o, s, sizeof s);
     put(lines[n], "o%s = %s %s %s%s%s   ", s, num(last->o_new, o, v, sizeof v), o->ascii ? "/" : "÷",
         num(e->sum, o, w, sizeof w), fmt_eq(sh(last->o_new, o) / sh(e->sum, o), e->result, o),
-        num(e->result, o, v, sizeof v));
+        num(e->result, o, r, sizeof r));
     put(lines[n++], _("(the last o over the last l: the weights were never stored)"));
     return n;
 }
