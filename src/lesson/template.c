@@ -15,7 +15,8 @@
 
 #define REF_MAX 160         /* bytes between the braces */
 
-typedef enum { R_MAT, R_COLUMN, R_TOKEN, R_DK, R_DV, R_DMODEL, R_N, R_HEADS, R_T, R_LR, R_LOSS, R_STEPS } RefKind;
+typedef enum { R_MAT, R_COLUMN, R_TOKEN, R_DK, R_DV, R_DMODEL, R_N, R_HEADS, R_T, R_LR, R_LOSS, R_STEPS,
+               R_KV_HEADS, R_WINDOW, R_OFFSET, R_BLOCK, R_CACHE } RefKind;
 
 typedef struct {
     RefKind kind;
@@ -183,7 +184,11 @@ static bool resolve(const char *inner, const Attn *shape, int stage, const char 
     size_t wn = (size_t)(s - w);
     static const struct { const char *name; RefKind kind; } sizes[] = {
         {"d_k", R_DK}, {"d_v", R_DV}, {"d_model", R_DMODEL}, {"n", R_N}, {"heads", R_HEADS},
-        {"T", R_T}, {"lr", R_LR}, {"loss", R_LOSS}, {"steps", R_STEPS}};
+        {"T", R_T}, {"lr", R_LR}, {"loss", R_LOSS}, {"steps", R_STEPS},
+        /* today's models: K/V heads, the window's width, the first position, keys per block, and the
+           numbers a KV cache keeps per token (kv_heads x (d_k + d_v)) */
+        {"kv_heads", R_KV_HEADS}, {"window", R_WINDOW}, {"offset", R_OFFSET}, {"block", R_BLOCK},
+        {"cache", R_CACHE}};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
         if (word_is(w, wn, sizes[k].name)) {
             r->kind = sizes[k].kind;
@@ -358,6 +363,11 @@ static bool reference(Px *p, Val *v)
     case R_N:      v->x = attn_tokens(a); break;
     case R_HEADS:  v->x = attn_heads(a); break;
     case R_STEPS:  v->x = a->nloss; break;
+    case R_KV_HEADS: v->x = attn_kv_heads(a); break;
+    case R_WINDOW: v->x = a->window; break;
+    case R_OFFSET: v->x = a->offset; break;
+    case R_BLOCK:  v->x = a->block; break;
+    case R_CACHE:  v->x = attn_cache_per_token(a); break;
     case R_T:      v->x = a->temp; v->integer = false; v->setting = true; break;
     case R_LR:     v->x = a->lr; v->integer = false; v->setting = true; break;
     case R_LOSS:
