@@ -626,7 +626,8 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
     }
     case TRACE_MASK:
     case TRACE_TEMP: {
-        Action opt = {.kind = t->kind == TRACE_MASK ? ACT_MASK : ACT_TEMP, .opt = (int)after->mask, .c = after->temp};
+        Action opt = {.kind = t->kind == TRACE_MASK ? ACT_MASK : ACT_TEMP, .opt = (int)after->mask, .c = after->temp,
+                      .n = after->window};
         action_text(&opt, head, sizeof head);
         break;
     }
