@@ -399,8 +399,11 @@ def compare(value, seg):
     parts = literal_parts(seg)
     if not isinstance(value, list):
         value = [value]
-    if len(value) < len(parts) and all(p in ("?",) or re.fullmatch(r"0\.?0*", p) for p in parts[len(value):]):
-        parts = parts[:len(value)]       # α's masked keys: exactly 0, not in the exp vector
+    zero = lambda p: p in ("?",) or re.fullmatch(r"0\.?0*", p)
+    for k in range(len(parts) - len(value) + 1 if len(value) < len(parts) else 0):
+        if all(zero(p) for p in parts[:k] + parts[k + len(value):]):
+            parts = parts[k:k + len(value)]  # α's masked keys (after a causal mask, outside a window): exactly 0
+            break
     if len(value) > len(parts):
         value = value[:len(parts)]       # a causal mask's keys (the last ones) left out of the printed vector
     if len(value) != len(parts):
