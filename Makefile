@@ -279,7 +279,8 @@ numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 	@sh tests/need.sh numpy "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor && \
-	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump && $(PYTHON) tests/numpy/json_roundtrip.py $(B)/qkvtutor
+	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump && $(PYTHON) tests/numpy/json_roundtrip.py $(B)/qkvtutor && \
+	 $(PYTHON) tests/numpy/lessons_modern.py $(B)/qkvtutor
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:
