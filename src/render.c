@@ -230,8 +230,8 @@ static void put_options(FILE *out, const Attn *a, bool ascii)
     }
     if (attn_kv_heads(a) != attn_heads(a)) {
         fprintf(out, "%s", any ? sep : "");
-        fprintf(out, _("%d query heads share %d K/V head%s"), attn_heads(a), attn_kv_heads(a),
-                attn_kv_heads(a) == 1 ? "" : "s");
+        fprintf(out, attn_kv_heads(a) == 1 ? _("%d query heads share %d K/V head") : _("%d query heads share %d K/V heads"),
+                attn_heads(a), attn_kv_heads(a));
     }
     fputc('\n', out);
 }

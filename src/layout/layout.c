@@ -604,7 +604,7 @@ static int label_width(const Ctx *c, MatId id, const Mat *m, bool nolabel)
             return text_width(buf) + 1;
         return snprintf(buf, sizeof buf, "%d", m->rows) + 1;
     }
-    for (int i = 0; i < m->rows && i < c->l->ntok; i++)
+    for (int i = 0; i < m->rows && i < attn_tokens(c->a); i++)
         w = tok_width(c, i) > w ? tok_width(c, i) : w;
     /* room for the "set by hand" mark, a blank apart from the token */
     return w + (any_override(c, id) ? 3 : 2);
@@ -773,11 +773,57 @@ static Role cell_role(const Ctx *c, const Box *b, int i, int j, unsigned *flags)
     return ROLE_NORMAL;
 }
 
-/* What a box's title says it is. */
-static const char *box_role(const Box *b)
+/* What a box's title says it is: not yet, parameter, input or result. */
+static const char *box_role_plain(const Box *b)
 {
     return b->placeholder ? _("not yet") : attn_mat_is_param(b->id) ? _("parameter")
            : b->id == M_X ? _("input") : _("result");
+}
+
+/* After an append that left every earlier row as it was (the causal mask
+ * or a window): how many rows of K and V a cache kept, else 0. */
+static int cached_rows(const Ctx *c)
+{
+    const Session *s = c->s;
+    AttnWork w;
+    if (!s->has_before || attn_tokens(&s->before) + 1 != attn_tokens(&s->cur) ||
+        !attn_append_work(&s->before, &s->cur, &w) || !w.exact)
+        return 0;
+    return w.n - 1;
+}
+
+/* What a box's title says it is; for today's models also what is special
+ * about it: K's and V's cached rows after an append, the query heads that
+ * share a K/V head, A never stored whole under the online softmax, Q and K
+ * turned by RoPE. Written into a static buffer, used at once. */
+static const char *box_role(const Ctx *c, const Box *b)
+{
+    static char role[96];
+    MatId base = attn_mat_base(b->id);
+    int head = attn_mat_head(b->id), h = attn_heads(c->a), g = attn_kv_heads(c->a), cached;
+    if (b->placeholder)
+        return _("not yet");
+    if (attn_mat_is_param(b->id) || b->id == M_X)
+        return attn_mat_is_param(b->id) ? _("parameter") : _("input");
+    if ((base == M_K || base == M_V) && (cached = cached_rows(c)) > 0) {
+        snprintf(role, sizeof role, cached == 1 ? _("result, row 1 cached") : _("result, rows 1-%d cached"), cached);
+        return role;
+    }
+    if ((base == M_K || base == M_V) && head && g < h) { /* query heads k with the same K/V head */
+        int kv = attn_kv_head(c->a, head), first = 0, last = 0;
+        for (int k = 1; k <= h; k++)
+            if (attn_kv_head(c->a, k) == kv) {
+                first = first ? first : k;
+                last = k;
+            }
+        snprintf(role, sizeof role, _("result, shared by heads %d-%d"), first, last);
+        return role;
+    }
+    if (base == M_A && c->a->softmax == SOFTMAX_ONLINE)
+        return _("result, never stored whole");
+    if ((base == M_Q || base == M_K) && c->a->positions == POS_ROPE)
+        return _("result, rotated");
+    return _("result");
 }
 
 /* The width of a box's whole title: "A = softmax(S)  3×3 result". */
@@ -786,7 +832,7 @@ static int box_title_width(Ctx *c, const Box *b)
     const Mat *m = &c->a->m[b->id];
     char t[64], line[160];
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, sym(c, "×", "x"), m->cols);
-    return text_width(line) + 1 + text_width(box_role(b));
+    return text_width(line) + 1 + text_width(box_role_plain(b));
 }
 
 /* The title line: name, shape, and whether it is a parameter or a result. */
@@ -794,8 +840,10 @@ static void box_title_line(Ctx *c, const Box *b, int y, int x, int w)
 {
     const Mat *m = &c->a->m[b->id];
     char t[64], line[160];
-    const char *role = box_role(b);
+    const char *role = box_role(c, b);
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, sym(c, "×", "x"), m->cols);
+    if (text_width(line) + 1 + text_width(role) > w) /* the note on today's models only where it fits */
+        role = box_role_plain(b);
     /* No room for the formula and the role ("result", "not yet"): the name
      * and the shape, else the name alone, so every box keeps saying what it
      * is; the role goes last, only where not even "K result" fits. */
@@ -836,7 +884,7 @@ static void box_header(Ctx *c, const Box *b, int y, int x, int lw, int cw, int c
         char num[16];
         Role r = j == b->hcol || j == b->cj ? ROLE_COL : ROLE_LABEL;
         int cx = x + lw + (j - c0) * cw;
-        if (cols_are_tokens(b->id) && j < c->l->ntok) {
+        if (cols_are_tokens(b->id) && j < attn_tokens(c->a)) {
             int tw = tok_width(c, j) > cw - 1 ? cw - 1 : tok_width(c, j);
             put_lesson(c, y, cx + cw - tw, tw, lesson_token(c->l, c->a, j), r);
         } else {
@@ -867,7 +915,7 @@ static void row_label(Ctx *c, const Box *b, int y, int x, int lw, int i)
     bool lit = i == b->hrow || i == b->ci || i == b->lrow;
     Role r = i == b->hrow ? b->hrow_role : lit ? ROLE_ROW : ROLE_LABEL;
     int tw = lw - 2 - (any_override(c, b->id) ? 1 : 0), used;
-    if (rows_are_tokens(b->id) && i < c->l->ntok)
+    if (rows_are_tokens(b->id) && i < attn_tokens(c->a))
         used = put_lesson(c, y, x, tw, lesson_token(c->l, c->a, i), r);
     else {
         char num[32], grp[32];
@@ -1659,6 +1707,31 @@ static Role status_text(const Ctx *c, char *line, size_t len)
 
 /* ---- header, ribbon ----------------------------------------------------------- */
 
+/* Today's models in the header: the window, RoPE and its offset, the
+ * online softmax's blocks, and with shared K/V heads the numbers the KV
+ * cache keeps per token. Returns the new length. */
+static int header_modern(const Ctx *c, char *right, size_t len, int n, const char *dot)
+{
+    const Attn *a = c->a;
+    char item[4][64];
+    int k = 0;
+    if (a->mask == MASK_WINDOW)
+        snprintf(item[k++], sizeof item[0], "%s%s %d", dot, _("window"), a->window);
+    if (a->positions == POS_ROPE)
+        snprintf(item[k++], sizeof item[0], "%sRoPE", dot);
+    if (a->softmax == SOFTMAX_ONLINE)
+        snprintf(item[k++], sizeof item[0], "%s%s %d", dot, _("block"), a->block);
+    if (attn_kv_heads(a) != attn_heads(a))
+        snprintf(item[k++], sizeof item[0], _("%skv %d/%d, cache %d/token"), dot, attn_kv_heads(a), attn_heads(a),
+                 attn_cache_per_token(a));
+    for (int x = 0; x < k && n > 0 && n < (int)len; x++) /* each whole, leaving the title a third of the row */
+        if (text_width(right) + text_width(item[x]) <= c->cols * 2 / 3)
+            n += snprintf(right + n, len - (size_t)n, "%s", item[x]);
+    if (a->offset != 0 && n > 0 && n < (int)len)
+        n += snprintf(right + n, len - (size_t)n, "%s%s %d", dot, _("offset"), a->offset);
+    return n;
+}
+
 static void header(Ctx *c)
 {
     char right[256], t[40];
@@ -1666,10 +1739,11 @@ static void header(Ctx *c)
     const char *dot = " · ";
     int n = snprintf(right, sizeof right, "%d/%d%s%s %s%s%s", s->step + 1, session_steps(s), dot, _("scale"),
                      c->a->scale == SCALE_SQRT_DK ? sym(c, "÷√d", "/sqrt(d)") : _("none"), dot,
-                     c->a->softmax == SOFTMAX_STABLE ? _("stable") : _("naive"));
+                     c->a->softmax == SOFTMAX_ONLINE ? _("online") : c->a->softmax == SOFTMAX_STABLE ? _("stable") : _("naive"));
     /* The newer options, only when they differ from the defaults. */
     if (c->a->mask == MASK_CAUSAL && n > 0 && n < (int)sizeof right)
         n += snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("causal"));
+    n = header_modern(c, right, sizeof right, n, dot);
     if (c->a->temp != 1.0 && n > 0 && n < (int)sizeof right)
         n += snprintf(right + n, sizeof right - (size_t)n, "%sT=%s", dot, fmt_exact(c->a->temp, t, sizeof t));
     if (c->a->positions == POS_SINUSOIDAL && n > 0 && n < (int)sizeof right)

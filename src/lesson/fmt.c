@@ -282,10 +282,19 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
         o->ascii ? "." : "·", w, e->wcol + 1);
     put_products(lines[0], e, o);
     put(lines[0], "%s%s", eq(shown_sum(e, o), e->rope ? e->unrotated : e->result, o), v);
-    if (e->rope) {
+    if (e->rope) { /* the turn first (it gives the result), then the angle, then x before the turn */
         put(lines[0], "   ");
         put(lines[0], "%s", _("(before the turn)"));
-        return 1 + fmt_rope(e, o, lines + 1);
+        char pre[FMT_LINE];
+        memcpy(pre, lines[0], sizeof pre);
+        lines[0][0] = lines[1][0] = '\0';
+        int k = fmt_rope(e, o, lines);
+        memcpy(lines[k], pre, sizeof pre);
+        char t[FMT_LINE];
+        memcpy(t, lines[0], sizeof t); /* turn, angle, projection */
+        memcpy(lines[0], lines[1], sizeof t);
+        memcpy(lines[1], t, sizeof t);
+        return k + 1;
     }
     return 1;
 }

@@ -58,8 +58,7 @@ int fmt_rope(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
         fmt_eq(e->rope_pos * pow(e->rope_base, -2.0 * e->rope_m / e->rope_dk), e->rope_theta, o), t, t,
         fmt_eq(cos(th), e->rope_cos, o), num(e->rope_cos, o, c, sizeof c), t, fmt_eq(sin(th), e->rope_sin, o),
         num(e->rope_sin, o, sn, sizeof sn));
-    put(lines[0], _("(the angle of pair m = %d at position p = %d: p·B to the power −2·[m−1]/d_k, columns %d and %d "
-                    "of the head)"), e->rope_m + 1, e->rope_pos, 2 * e->rope_m + 1, 2 * e->rope_m + 2);
+    put(lines[0], _("(pair m = %d at position p = %d)"), e->rope_m + 1, e->rope_pos);
     /* the turn: (x, y) -> (x cos θ − y sin θ, x sin θ + y cos θ) */
     double cx = sh(e->rope_cos, o), sx = sh(e->rope_sin, o), px = sh(e->rope_x, o), py = sh(e->rope_y, o);
     num(e->rope_x, o, x, sizeof x);
@@ -71,8 +70,6 @@ int fmt_rope(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     else
         put(lines[1], "%s%s = x sin %s + y cos %s = (%s)(%s) + (%s)(%s)%s%s", m, s, th_, th_, x, sn, y, c,
             fmt_eq(px * sx + py * cx, e->result, o), num(e->result, o, v, sizeof v));
-    put(lines[1], "   ");
-    put(lines[1], _("(RoPE turns the pair x, y by the angle; it adds nothing)"));
     return 2;
 }
 
