@@ -497,10 +497,21 @@ static void put_change(const Session *s, MatId m, int i, int j, double before, d
     if (strcmp(as, "?") == 0 && strcmp(bs, fmt_num(after, fo, truth, sizeof truth)) == 0)
         bs = "?";
     effect_cell_name(m, i, j, fo, name, sizeof name);
-    if (isnan(before)) /* an appended row: nothing before it */
-        snprintf(buf, len, _("%s = %s (new)"), name, as);
-    else
-        snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
+    snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
+}
+
+/* A cell of a trace: "α₁₁ 0.313 → 0.873", or "α₄₁ = 0.268 (new)" in an
+ * appended row (nothing before it). */
+static void put_trace_cell(const Session *s, const Trace *t, const TraceCell *c, const FmtOpt *fo, char *buf,
+                           size_t len)
+{
+    char name[48], a[64];
+    if (!t->added) {
+        put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, buf, len);
+        return;
+    }
+    effect_cell_name(c->mat, c->i, c->j, fo, name, sizeof name);
+    snprintf(buf, len, _("%s = %s (new)"), name, shown(s, c->mat, c->i, c->j, c->after, fo, a, sizeof a));
 }
 
 /* What an append cost, after "x₄ added": the new row's work against a full
@@ -559,8 +570,7 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
         Trace t;
         if (!session_trace(s, i, j, &t) || t.n == 0)
             return true;
-        const TraceCell *c = &t.cell[t.n - 1];
-        put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, change, sizeof change);
+        put_trace_cell(s, &t, &t.cell[t.n - 1], fo, change, sizeof change);
         snprintf(buf, len, _("%s: %s"), name, change);
         return true;
     }
@@ -669,8 +679,7 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
     size_t n = (size_t)snprintf(buf, len, "%s", head);
     for (int k = 0; k < t->n && n < len; k++) {
         char change[256];
-        const TraceCell *c = &t->cell[k];
-        put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, change, sizeof change);
+        put_trace_cell(s, t, &t->cell[k], fo, change, sizeof change);
         n += (size_t)snprintf(buf + n, len - n, "%s%s", arrow, change);
     }
 }
