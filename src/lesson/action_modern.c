@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "num.h"
+#include "text/i18n.h"
+#include "text/num.h"
 
 #define TOKEN_NAMES 512
 
@@ -116,28 +116,15 @@ bool action_apply_modern(Attn *a, const Action *act, char *err, size_t errlen)
     }
 }
 
-/* The shortest decimal that reads back as v (20, not 2e+01). */
-static void number(char *buf, size_t len, double v)
-{
-    for (int dec = 0; dec <= 17; dec++) {
-        double back;
-        num_snprintf(buf, len, "%.*f", dec, v);
-        if (num_parse(buf, &back, NULL) == NUM_OK && back == v)
-            return;
-    }
-    num_snprintf(buf, len, "%.17g", v);
-}
-
 bool action_format_modern(const Action *act, char *buf, size_t len)
 {
-    char x[48];
+    char x[SHORTEST_MAX];
     size_t o;
     switch (act->kind) {
     case ACT_APPEND:
         o = (size_t)snprintf(buf, len, "append %s [", act->word);
         for (int k = 0; k < act->n && o < len; k++) {
-            number(x, sizeof x, act->vals[k]);
-            o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? ", " : "", x);
+            o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? ", " : "", fmt_exact(act->vals[k], x, sizeof x));
         }
         if (o < len)
             snprintf(buf + o, len - o, "]");
@@ -149,8 +136,7 @@ bool action_format_modern(const Action *act, char *buf, size_t len)
         snprintf(buf, len, "block = %d", act->n);
         return true;
     case ACT_ROPE_BASE:
-        number(x, sizeof x, act->c);
-        snprintf(buf, len, "rope_base = %s", x);
+        snprintf(buf, len, "rope_base = %s", fmt_exact(act->c, x, sizeof x));
         return true;
     case ACT_MASK:
         if (act->opt != MASK_WINDOW)

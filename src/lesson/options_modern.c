@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "num.h"
+#include "text/i18n.h"
+#include "text/num.h"
 
 bool options_kv_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
