@@ -149,11 +149,46 @@ def check_step(path, k, step, fails):
     return worst
 
 
+KS = [0, 1, 7, 42, 2026, 4294967295]
+
+
+def check_variants(path, lesson, fails):
+    """--json --variant K: W_Q, W_K, W_V (kv_heads wide), W_O drawn as numpy's
+    RandomState(K).randn in that order, bit for bit, and every matrix of the
+    lesson as written recomputed."""
+    r = lesson["weights"].get("random")
+    if r is None:
+        return 0
+    d, h = len(lesson["X"][0]), int(lesson.get("heads", 1))
+    g = int(lesson.get("kv_heads", h))
+    dk = int(r["d_k"])
+    dv, sc = int(r.get("d_v", dk)), float(r.get("scale", 1.0))
+    for k in KS:
+        js = json.loads(subprocess.run([BIN, "--json", "--variant", str(k), path], check=True, capture_output=True,
+                                       text=True).stdout)
+        rs = np.random.RandomState(k)
+        shapes = [("Wq", (d, h * dk)), ("Wk", (d, g * dk)), ("Wv", (d, g * dv))]
+        if "Wo" in js["matrices"]:
+            shapes.append(("Wo", (h * dv, len(js["matrices"]["Wo"][0]))))
+        for name, shape in shapes:
+            want = rs.randn(*shape) * sc
+            if not np.array_equal(np.array(js["matrices"][name], dtype=float), want):
+                fails.append(f"{path} --variant {k}: {name} is not numpy's draw")
+        ref, _ = recompute(js)
+        got = json_mats(js)
+        for name, M in ref.items():
+            if name in got and not close(got[name], M)[0]:
+                fails.append(f"{path} --variant {k}: {name} differs from numpy")
+    return len(KS)
+
+
 def main():
     fails, checked, worst = [], 0, 0.0
+    variants = 0
     for path in LESSONS:
         with open(path, encoding="utf-8") as f:
             lesson = yaml.load(f, Loader=yaml.BaseLoader)
+        variants += check_variants(path, lesson, fails)
         for k, step in enumerate(lesson["steps"], 1):
             if not step.get("expect"):
                 continue
@@ -161,7 +196,7 @@ def main():
             checked += len(step.get("expect") or {})
     for f in fails:
         print("FAIL:", f)
-    print(f"lessons 10-13 against numpy: {len(LESSONS)} lessons, {checked} expectations, "
+    print(f"lessons 10-13 against numpy: {len(LESSONS)} lessons, {checked} expectations, {variants} variants, "
           f"largest matrix difference {worst:.2g}, {len(fails)} failures")
     sys.exit(1 if fails else 0)
 
