@@ -16,7 +16,7 @@ bool options_kv_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
     l->kv_heads = l->heads;
     if (!n)
         return true;
-    if (!schema_uint(n, 1000000, &g) || g < 1 || g > (unsigned long long)l->heads)
+    if (!schema_uint(c, n, 1000000, &g) || g < 1 || g > (unsigned long long)l->heads)
         return diag_fail(&c->d, n, _("kv_heads must be a whole number from 1 to heads = %d (K/V heads shared by "
                                      "the query heads), found %s"), l->heads, diag_found(&c->d, n));
     if (l->heads % (int)g != 0) {
@@ -77,7 +77,7 @@ static bool whole(Ctx *c, const yaml_node_t *n, const char *name, long lo, long 
     unsigned long long v;
     if (!n)
         return true;
-    if (!schema_uint(n, (unsigned long long)hi, &v) || v < (unsigned long long)lo)
+    if (!schema_uint(c, n, (unsigned long long)hi, &v) || v < (unsigned long long)lo)
         return diag_fail(&c->d, n, _("%s must be a whole number from %ld to %ld (%s), found %s"), name, lo, hi,
                          what, diag_found(&c->d, n));
     *out = (int)v;
