@@ -158,6 +158,8 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
         SAY("%s", hm);
         return false;
     }
+    if ((r->m == M_Q0 || r->m == M_K0) && (shape->positions != POS_ROPE || !shape->m[r->m].v))
+        r->m = r->m == M_Q0 ? M_Q : M_K; /* without RoPE nothing turns: Q and K are as they were */
     const Mat *x = &shape->m[r->m];
     const char *name = attn_mat_name(r->m);
     int need = attn_mat_stage(r->m);

@@ -61,7 +61,8 @@ static const char *lower_name(MatId m)
 {
     static const char *names[M_HEAD0] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "score", "score", "α", "o",
                                          "p", "h", "Wo", "y"};
-    return names[attn_mat_base(m)];
+    m = m == M_Q0 ? M_Q : m == M_K0 ? M_K : attn_mat_base(m); /* RoPE's Q and K before the turn */
+    return m < M_HEAD0 ? names[m] : "?";
 }
 
 /* "head 2: " before the arithmetic of a head's cell (lessons with 2+ heads). */
@@ -114,7 +115,8 @@ static int ex_input(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_L
 static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_LINE])
 {
     char s[32], i[16], j[16], v[48], act[512];
-    const char *m = lower_name(e->mat), *w = attn_mat_name((MatId)(attn_mat_base(e->mat) - M_Q + M_WQ));
+    MatId base = e->mat == M_Q0 ? M_Q : e->mat == M_K0 ? M_K : attn_mat_base(e->mat);
+    const char *m = lower_name(e->mat), *w = attn_mat_name((MatId)(base - M_Q + M_WQ));
     const char *dot = o->ascii ? "*" : "·";
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     fmt_sub(e->i + 1, o, i, sizeof i);
