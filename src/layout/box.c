@@ -141,7 +141,8 @@ static const char *head_title(const Frame *c, MatId id, char *buf, size_t len)
     switch (attn_mat_base(id)) {
     case M_Q: case M_K: case M_V: /* "Q2 = X·Wq2", H with positions */
         snprintf(buf, len, "%s = %s%s%s%d", attn_mat_name(id), c->a->positions == POS_SINUSOIDAL ? "H" : "X",
-                 a ? "*" : "·", attn_mat_name((MatId)(attn_mat_base(id) - M_Q + M_WQ)), h);
+                 a ? "*" : "·", attn_mat_name((MatId)(attn_mat_base(id) - M_Q + M_WQ)),
+                 attn_mat_base(id) == M_Q ? h : attn_kv_head(c->a, h)); /* K3 = X·Wk2 when heads share K/V */
         break;
     case M_S:
         if (c->a->scale == SCALE_SQRT_DK)
@@ -363,7 +364,11 @@ static void box_title_line(Frame *c, const Box *b, int y, int x, int w)
     char t[64], line[160];
     const char *role = box_role(c, b);
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, frame_sym(c, "×", "x"), m->cols);
-    if (text_width(line) + 1 + text_width(role) > w) /* the note on today's models only where it fits */
+    char shortl[160];
+    snprintf(shortl, sizeof shortl, "%s  %d%s%d", attn_mat_name(b->id), m->rows, frame_sym(c, "×", "x"), m->cols);
+    if (text_width(line) + 1 + text_width(role) > w && text_width(shortl) + 1 + text_width(role) <= w)
+        snprintf(line, sizeof line, "%s", shortl); /* the note on today's models before the formula */
+    else if (text_width(line) + 1 + text_width(role) > w) /* the note only where it fits */
         role = box_role_plain(b);
     /* No room for the formula and the role ("result", "not yet"): the name
      * and the shape, else the name alone, so every box keeps saying what it
