@@ -45,7 +45,7 @@ PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
 .PHONY: all deps run test unit truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
-        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin
+        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test
 
 all: deps $(B)/qkvtutor $(MO)
 
@@ -415,3 +415,4 @@ $(DEB): deb-bin $(MO) $(LESSONS) lessons/README.md $(MAN_PAGES) README.md $(wild
 # Fuzzing (libFuzzer) and the benchmark have their own rules.
 include tests/fuzz/fuzz.mk
 include tests/bench/bench.mk
+include src/web/web.mk
