@@ -96,6 +96,7 @@ static bool web_view(int at, Lang lang, ThemeId theme, bool present, int cols, i
 WEB_API void web_init(void);
 void web_init(void)
 {
+    umask(022); /* emscripten starts with 0777: a saved lesson would be mode 0, unreadable */
     setlocale(LC_ALL, "C.UTF-8");
     i18n_set(LANG_EN, NULL);
 }

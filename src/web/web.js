@@ -287,6 +287,8 @@
       return Array.prototype.map.call(screen.children, function (r) { return r.textContent.replace(/ +$/, ""); }).join("\n") + "\n";
     },
     frame: function () { return frame; },
+    lessons: function () { return info.lessons.length; },
+    cell: function () { return cell; },
     open: open,
     openText: function (name, text) { openFile(new File([text], name)); },
     ready: false

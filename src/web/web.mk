@@ -79,3 +79,27 @@ $(WEB)/%: src/web/%
 	cp $< $@
 
 -include $(wildcard $(WASM)/*/*.d)
+
+# --- the browser tests (tests/web.py) --------------------------------------------
+# The terminal's screens of every built-in lesson (tests/web_plans.c), and
+# --json from the C compiled for wasm, run by node (tests/web_json.c; one
+# file, -sSINGLE_FILE: the loader then fetches nothing, a trap with node's
+# global fetch).
+$(B)/tests/web_plans: $(B)/tests/web_plans.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
+WEB_JSON_OBJ = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WASM)/web/gettext.o $(WASM)/out/render.o $(WASM)/out/json.o \
+               $(WASM)/lessons.o $(WASM)/mo.o $(WASM)/tests/web_json.o
+$(WASM)/tests/web_json.o: tests/web_json.c $(WASM)/libyaml.a
+	@mkdir -p $(dir $@)
+	$(EMENV) $(EMCC) $(WEB_CFLAGS) -c $< -o $@
+$(WASM)/web_json.js: $(WEB_JSON_OBJ) $(WASM)/libyaml.a
+	$(EMENV) $(EMCC) -O2 -sSINGLE_FILE=1 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 \
+	  -o $@ $(WEB_JSON_OBJ) $(WASM)/libyaml.a
+
+# make test's suite: the page in headless chromium against the terminal.
+# chromium and python3 are installed when missing (tests/need.sh).
+web-test: web $(B)/tests/web_plans $(WASM)/web_json.js $(B)/qkvtutor $(MO)
+	@sh tests/need.sh web "chromium python3" sh -c 'command -v chromium && command -v python3 && command -v node'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 $(PYTHON) tests/web.py $(B)
