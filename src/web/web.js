@@ -53,19 +53,39 @@
     if (w === undefined) w = widthCache[cp] = M._web_width(cp);
     return w;
   }
+  /* Does a character's glyph in the grid's font fill exactly its columns?
+   * Then it goes in as plain text; else in a box of its columns' width, so
+   * a fallback font never shifts the columns after it. */
+  var fits = {}, ctx = null;
+  function fitsGrid(ch, w) {
+    var f = fits[ch];
+    if (f === undefined) {
+      if (!ctx) { ctx = document.createElement("canvas").getContext("2d"); }
+      var cs = getComputedStyle(screen); /* its font shorthand may be "" (ligatures off) */
+      ctx.font = cs.fontSize + " " + cs.fontFamily;
+      f = fits[ch] = Math.abs(ctx.measureText(ch).width - w * cell.w) < 0.02;
+    }
+    return f;
+  }
   function esc(c) { return c === "<" ? "&lt;" : c === "&" ? "&amp;" : c === ">" ? "&gt;" : c; }
   /* One row of cells as spans: a class per role (r0..), b for bold; a
-   * character outside ASCII sits in a box one or two columns wide, so
-   * fallback fonts never shift the columns after it. */
+   * character outside ASCII whose glyph is not its columns wide sits in a
+   * box one or two columns wide (fitsGrid). */
   function rowHtml(cells, cols) {
-    var out = "", cls = null, open = false;
+    var out = "", cls = "r0", open = false;
     for (var x = 0; x < cols; x++) {
       var c = cells[x];
       if (c === 0) continue; /* the second column of a wide character */
       var k = c ? c[1] : "r0";
-      if (k !== cls) { if (open) out += "</span>"; out += '<span class="' + k + '">'; cls = k; open = true; }
+      if (k !== cls) { /* the grid itself has role 0's look: its text needs no span */
+        if (open) out += "</span>";
+        open = k !== "r0";
+        if (open) out += '<span class="' + k + '">';
+        cls = k;
+      }
       var ch = c ? c[0] : " ";
       if (ch.charCodeAt(0) < 128) out += esc(ch);
+      else if (fitsGrid(ch, c[2])) out += ch;
       else out += '<i class="' + (c[2] === 2 ? "w" : "n") + '">' + ch + "</i>";
     }
     return out + (open ? "</span>" : "");
@@ -96,6 +116,7 @@
     }
     caret();
     document.body.className = "t-" + frame.theme + (frame.present ? " present" : "");
+    screen.className = "r0";
     document.documentElement.lang = frame.lang === "zh" ? "zh-CN" : "en";
     if (state.lang !== frame.lang || state.theme !== frame.theme || state.present !== !!frame.present) {
       state.lang = frame.lang; state.theme = frame.theme; state.present = !!frame.present;
@@ -116,13 +137,14 @@
 
   /* ---- size: the grid fills the window; at least 60x18 cells ---- */
   function measure() {
-    var p = document.createElement("div");
+    var p = document.createElement("span");
     p.className = "probe";
     p.textContent = "M".repeat(100);
     screen.appendChild(p);
     cell.w = p.getBoundingClientRect().width / 100;
     cell.h = p.getBoundingClientRect().height;
     screen.removeChild(p);
+    fits = {};
   }
   function fit() {
     var box = document.getElementById("stage"), W = box.clientWidth, H = box.clientHeight, cols, rows;
@@ -305,6 +327,6 @@
     fromHash();
     screen.focus();
     window.qkv.ready = true;
-    window.qkv.loaded = performance.now();
+    requestAnimationFrame(function () { requestAnimationFrame(function (t) { window.qkv.firstFrame = t; }); });
   });
 })();
