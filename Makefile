@@ -35,16 +35,22 @@ CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(PKG_CFLAGS) \
              -DQKV_VERSION='"$(VERSION)"' -DQKV_LOCALEDIR='"$(LOCALEDIR)"' -DQKV_DATADIR='"$(DATADIR)"' $(CFLAGS)
 LDLIBS_ALL = -lm $(LDFLAGS)
 
+# One folder per layer (README.md "How the code is laid out"); each folder
+# links with the ones below it only: core <- lesson <- text <- layout <- ui
+# <- term / out <- main (tests/arch.sh checks it).
 CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
+TEXT_SRC   = $(wildcard src/text/*.c)
 LAYOUT_SRC = $(wildcard src/layout/*.c)
-VIEW_SRC   = $(wildcard src/view/*.c)
-MAIN_SRC   = src/main.c src/render.c src/json.c src/svg.c src/slides.c src/worksheet.c src/classset.c
+UI_SRC     = $(wildcard src/ui/*.c)
+TERM_SRC   = $(wildcard src/term/*.c)
+OUT_SRC    = $(wildcard src/out/*.c)
+MAIN_SRC   = src/main.c $(OUT_SRC)
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test unit truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
+.PHONY: all deps run test arch unit truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
         asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test
 
 all: deps $(B)/qkvtutor $(MO)
@@ -94,14 +100,17 @@ $(B)/lessons.o: $(B)/lessons.c
 	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
 
 CORE_OBJ   = $(CORE_SRC:src/%.c=$(B)/%.o)
-LESSON_OBJ = $(LESSON_SRC:src/%.c=$(B)/%.o)
+# The lesson model and its words link together: the model's messages are
+# translated and its numbers printed by text/'s base (i18n, num, text).
+LESSON_OBJ = $(LESSON_SRC:src/%.c=$(B)/%.o) $(TEXT_SRC:src/%.c=$(B)/%.o)
 LAYOUT_OBJ = $(LAYOUT_SRC:src/%.c=$(B)/%.o)
-VIEW_OBJ   = $(VIEW_SRC:src/%.c=$(B)/%.o) $(LAYOUT_OBJ)
+UI_OBJ     = $(UI_SRC:src/%.c=$(B)/%.o) $(LAYOUT_OBJ)
+VIEW_OBJ   = $(TERM_SRC:src/%.c=$(B)/%.o) $(UI_OBJ)
 MAIN_OBJ   = $(MAIN_SRC:src/%.c=$(B)/%.o) $(B)/lessons.o
 
 # The binary links ncursesw and libyaml statically and is not PIE: fewer
 # libraries to map and relocate at every start (`make bench`: startup_ms).
-# The lessons' --json needs no library of its own (src/json.c). STATIC= links all shared.
+# The lessons' --json needs no library of its own (src/out/json.c). STATIC= links all shared.
 STATIC ?= -no-pie -Wl,-Bstatic
 SHARED_AGAIN = -Wl,-Bdynamic
 $(B)/qkvtutor: $(CORE_OBJ) $(LESSON_OBJ) $(VIEW_OBJ) $(MAIN_OBJ)
@@ -120,7 +129,7 @@ $(B)/locale/%/LC_MESSAGES/qkvtutor.mo: src/po/%.po | deps
 
 # Refresh the template and merge it into each translation (for translators).
 pot:
-	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(LAYOUT_SRC) $(VIEW_SRC))
+	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(TEXT_SRC) $(LAYOUT_SRC) $(UI_SRC) $(TERM_SRC))
 	for p in $(PO); do msgmerge -q -U --backup=none $$p src/po/qkvtutor.pot; done
 
 e2e: all
@@ -175,7 +184,7 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/render.o $(B)/json.o $(B)/worksheet.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/mdtable.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
@@ -187,7 +196,7 @@ $(VIEW_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(B)/tests/screen.o $
 $(B)/tests/svg_screen: $(B)/tests/svg_screen.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 
-# The key table of src/view/keys.c as text, and the check that README.md's
+# The key table of src/ui/keymap.c as text, and the check that README.md's
 # key table and the man page's KEYS section say the same (tests/keys_doc.sh).
 $(B)/tests/keys_table: $(B)/tests/keys_table.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
@@ -202,6 +211,12 @@ unit: $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/test_
 golden: $(B)/tests/test_view
 	QKV_GOLDEN=1 $(B)/tests/test_view
 	@git --no-pager diff --stat -- tests/golden 2>/dev/null || true
+
+# The shape of the code (tests/arch.sh): includes point one way, curses only
+# in src/term/, files <= 700 lines, functions <= 60, no two files calling
+# each other (nm on the objects).
+arch: $(B)/qkvtutor
+	@sh tests/arch.sh $(B)
 
 check-lessons: $(B)/qkvtutor
 	@set -e; for f in $(LESSONS); do \
@@ -289,7 +304,7 @@ asan:
 # whose tool cannot be had (no apt-get to install it: tests/need.sh) exits 0
 # but leaves $(B)/suites/NAME, so it is counted as skipped, not passed. The
 # last line is "suites: N passed, M failed", then ", K skipped" when K > 0.
-TEST_SUITES = unit truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
+TEST_SUITES = arch unit truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \

@@ -11,13 +11,13 @@
 #include "layout/layout.h"
 #include "lesson/diag.h"
 #include "lesson/embedded.h"
-#include "lesson/i18n.h"
+#include "text/i18n.h"
 #include "lesson/lesson.h"
-#include "render.h"
-#include "svg.h"
-#include "view/view.h"
-#include "worksheet.h"
-#include "classset.h"
+#include "out/render.h"
+#include "out/svg.h"
+#include "term/view.h"
+#include "out/worksheet.h"
+#include "out/classset.h"
 
 typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET, MODE_CLASS, MODE_SLIDES } Mode;
 
@@ -170,91 +170,64 @@ static int set_mode(Options *o, Mode m)
     return -1;
 }
 
-/* Parse argv into *o. Returns -1 to go on, or an exit status. */
-static int parse_args(int argc, char **argv, Options *o)
+/* An option's value (--size, --variant, --format, --paper, --theme, --at,
+ * --lang) into *o. Returns -1 to go on, or an exit status. */
+static int option_value(int c, const char *arg, Options *o)
 {
-    static const struct option longs[] = {
-        {"list", no_argument, 0, 'l'},    {"dump", no_argument, 0, 'd'},
-        {"json", no_argument, 0, 'j'},    {"check", no_argument, 0, 'c'},
-        {"at", required_argument, 0, 'a'}, {"lang", required_argument, 0, 'L'},
-        {"theme", required_argument, 0, 't'}, {"present", no_argument, 0, 'P'},
-        {"svg", no_argument, 0, 'S'},     {"size", required_argument, 0, 'z'},
-        {"help", no_argument, 0, 'h'},    {"version", no_argument, 0, 'V'},
-        {"worksheet", no_argument, 0, 'w'}, {"answers", no_argument, 0, OPT_ANSWERS},
-        {"variant", required_argument, 0, OPT_VARIANT},
-        {"class", required_argument, 0, OPT_CLASS}, {"out", required_argument, 0, OPT_OUT},
-        {"format", required_argument, 0, OPT_FORMAT}, {"paper", required_argument, 0, OPT_PAPER},
-        {"slides", no_argument, 0, OPT_SLIDES},     {"chrome", no_argument, 0, OPT_CHROME},
-        {0, 0, 0, 0}};
-    int c, rc;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ldjcwL:hV", longs, NULL)) != -1) {
-        switch (c) {
-        case 'l': if ((rc = set_mode(o, MODE_LIST)) >= 0) return rc; break;
-        case 'd': if ((rc = set_mode(o, MODE_DUMP)) >= 0) return rc; break;
-        case 'j': if ((rc = set_mode(o, MODE_JSON)) >= 0) return rc; break;
-        case 'c': if ((rc = set_mode(o, MODE_CHECK)) >= 0) return rc; break;
-        case 'S': if ((rc = set_mode(o, MODE_SVG)) >= 0) return rc; break;
+    int rc;
+    switch (c) {
         case 'z':
-            if (!parse_size(optarg, o))
-                return usage_error(_("--size takes COLSxROWS, such as 100x30, not \"%s\""), optarg);
+            if (!parse_size(arg, o))
+                return usage_error(_("--size takes COLSxROWS, such as 100x30, not \"%s\""), arg);
             break;
-        case 'w': if ((rc = set_mode(o, MODE_WORKSHEET)) >= 0) return rc; break;
-        case OPT_ANSWERS: o->answers = true; break;
         case OPT_VARIANT:
-            if (!parse_seed(optarg, &o->seed))
-                return usage_error(_("--variant takes a seed from 0 to 4294967295, not \"%s\""), optarg);
-            o->variant = optarg;
+            if (!parse_seed(arg, &o->seed))
+                return usage_error(_("--variant takes a seed from 0 to 4294967295, not \"%s\""), arg);
+            o->variant = arg;
             break;
         case OPT_CLASS:
             if ((rc = set_mode(o, MODE_CLASS)) >= 0)
                 return rc;
-            if ((o->students = parse_count(optarg)) < 1 || o->students > 99)
-                return usage_error(_("--class takes a number of students from 1 to 99, not \"%s\""), optarg);
+            if ((o->students = parse_count(arg)) < 1 || o->students > 99)
+                return usage_error(_("--class takes a number of students from 1 to 99, not \"%s\""), arg);
             break;
-        case OPT_OUT: o->out = optarg; break;
-        case OPT_SLIDES: if ((rc = set_mode(o, MODE_SLIDES)) >= 0) return rc; break;
-        case OPT_CHROME: o->chrome = true; break;
         case OPT_FORMAT:
-            if (strcmp(optarg, "md") == 0) o->format = CLASS_MD;
-            else if (strcmp(optarg, "html") == 0) o->format = CLASS_HTML;
-            else if (strcmp(optarg, "pdf") == 0) o->format = CLASS_PDF;
-            else return usage_error(_("--format takes md, html or pdf, not \"%s\""), optarg);
+            if (strcmp(arg, "md") == 0) o->format = CLASS_MD;
+            else if (strcmp(arg, "html") == 0) o->format = CLASS_HTML;
+            else if (strcmp(arg, "pdf") == 0) o->format = CLASS_PDF;
+            else return usage_error(_("--format takes md, html or pdf, not \"%s\""), arg);
             break;
         case OPT_PAPER:
-            if (strcmp(optarg, "a4") != 0 && strcmp(optarg, "letter") != 0)
-                return usage_error(_("--paper takes a4 or letter, not \"%s\""), optarg);
-            o->letter = strcmp(optarg, "letter") == 0;
+            if (strcmp(arg, "a4") != 0 && strcmp(arg, "letter") != 0)
+                return usage_error(_("--paper takes a4 or letter, not \"%s\""), arg);
+            o->letter = strcmp(arg, "letter") == 0;
             o->paper = true;
             break;
-        case 'P': o->present = true; break;
         case 't':
-            if (!view_theme_known(optarg))
-                return usage_error(_("--theme takes dark, light, mono or projector, not \"%s\""), optarg);
-            o->theme = optarg;
+            if (!view_theme_known(arg))
+                return usage_error(_("--theme takes dark, light, mono or projector, not \"%s\""), arg);
+            o->theme = arg;
             break;
         case 'a':
-            if (strcmp(optarg, "0") == 0) {
+            if (strcmp(arg, "0") == 0) {
                 o->card = true; /* --svg --at 0: the title card before step 1 (checked below) */
                 break;
             }
-            if ((o->at = parse_count(optarg)) < 0)
-                return usage_error(_("--at takes a step number from 1, not \"%s\""), optarg);
+            if ((o->at = parse_count(arg)) < 0)
+                return usage_error(_("--at takes a step number from 1, not \"%s\""), arg);
             break;
         case 'L':
-            if ((o->lang = text_lang_parse(optarg)) < 0)
-                return usage_error(_("--lang takes zh or en, not \"%s\""), optarg);
+            if ((o->lang = text_lang_parse(arg)) < 0)
+                return usage_error(_("--lang takes zh or en, not \"%s\""), arg);
             break;
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("qkvtutor %s\n", QKV_VERSION); return 0;
-        case ':': return usage_error(_("%s needs a value"), argv[optind - 1]);
-        default:  return usage_error(_("unknown option \"%s\""), argv[optind - 1]);
-        }
     }
-    if (optind < argc)
-        o->lesson = argv[optind++];
-    if (optind < argc)
-        return usage_error(_("one lesson at a time; unexpected \"%s\""), argv[optind]);
+    return -1;
+}
+
+/* The options that need or exclude each other. Returns -1 to go on, or an
+ * exit status. */
+static int check_together(Options *o)
+{
     if (o->answers && o->mode != MODE_WORKSHEET)
         return usage_error(_("--answers goes with --worksheet"), "");
     if (o->mode == MODE_CLASS && !o->out)
@@ -280,6 +253,54 @@ static int parse_args(int argc, char **argv, Options *o)
     if (o->at && o->mode == MODE_WORKSHEET)
         return usage_error(_("--at goes with --dump, --json or the view; a worksheet covers every step"), "");
     return check_size(o);
+}
+
+/* Parse argv into *o. Returns -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, Options *o)
+{
+    static const struct option longs[] = {
+        {"list", no_argument, 0, 'l'},    {"dump", no_argument, 0, 'd'},
+        {"json", no_argument, 0, 'j'},    {"check", no_argument, 0, 'c'},
+        {"at", required_argument, 0, 'a'}, {"lang", required_argument, 0, 'L'},
+        {"theme", required_argument, 0, 't'}, {"present", no_argument, 0, 'P'},
+        {"svg", no_argument, 0, 'S'},     {"size", required_argument, 0, 'z'},
+        {"help", no_argument, 0, 'h'},    {"version", no_argument, 0, 'V'},
+        {"worksheet", no_argument, 0, 'w'}, {"answers", no_argument, 0, OPT_ANSWERS},
+        {"variant", required_argument, 0, OPT_VARIANT},
+        {"class", required_argument, 0, OPT_CLASS}, {"out", required_argument, 0, OPT_OUT},
+        {"format", required_argument, 0, OPT_FORMAT}, {"paper", required_argument, 0, OPT_PAPER},
+        {"slides", no_argument, 0, OPT_SLIDES},     {"chrome", no_argument, 0, OPT_CHROME},
+        {0, 0, 0, 0}};
+    int c, rc;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ldjcwL:hV", longs, NULL)) != -1) {
+        switch (c) {
+        case 'l': if ((rc = set_mode(o, MODE_LIST)) >= 0) return rc; break;
+        case 'd': if ((rc = set_mode(o, MODE_DUMP)) >= 0) return rc; break;
+        case 'j': if ((rc = set_mode(o, MODE_JSON)) >= 0) return rc; break;
+        case 'c': if ((rc = set_mode(o, MODE_CHECK)) >= 0) return rc; break;
+        case 'S': if ((rc = set_mode(o, MODE_SVG)) >= 0) return rc; break;
+        case 'w': if ((rc = set_mode(o, MODE_WORKSHEET)) >= 0) return rc; break;
+        case OPT_ANSWERS: o->answers = true; break;
+        case OPT_OUT: o->out = optarg; break;
+        case OPT_SLIDES: if ((rc = set_mode(o, MODE_SLIDES)) >= 0) return rc; break;
+        case OPT_CHROME: o->chrome = true; break;
+        case 'P': o->present = true; break;
+        case 'z': case OPT_VARIANT: case OPT_CLASS: case OPT_FORMAT: case OPT_PAPER: case 't': case 'a': case 'L':
+            if ((rc = option_value(c, optarg, o)) >= 0)
+                return rc;
+            break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("qkvtutor %s\n", QKV_VERSION); return 0;
+        case ':': return usage_error(_("%s needs a value"), argv[optind - 1]);
+        default:  return usage_error(_("unknown option \"%s\""), argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        o->lesson = argv[optind++];
+    if (optind < argc)
+        return usage_error(_("one lesson at a time; unexpected \"%s\""), argv[optind]);
+    return check_together(o);
 }
 
 /* The built-in lesson named by a number ("2") or a name ("02-attend-to-itself",
@@ -431,6 +452,37 @@ static int lang_arg(int argc, char **argv)
     return -1;
 }
 
+/* Run the mode the options chose on the loaded lesson; its exit status. */
+static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
+{
+    RenderOpt ro = {lang, !utf8, o->at};
+    switch (o->mode) {
+    case MODE_DUMP:  return render_dump(stdout, l, &ro);
+    case MODE_JSON:  return render_json(stdout, l, &ro);
+    case MODE_CHECK: return render_check_fits(stdout, l, &ro, layout_narration_room);
+    case MODE_SVG: {
+        SvgOpt so = {lang, !utf8, o->theme, o->present, o->at, o->cols, o->rows, o->card};
+        return svg_step(stdout, l, &so);
+    }
+    case MODE_SLIDES: {
+        SvgOpt so = {.lang = lang, .ascii = !utf8, .theme = o->theme, .present = o->present, .cols = o->cols, .rows = o->rows};
+        return slides_write(l, &so, o->out, o->chrome);
+    }
+    case MODE_CLASS: {
+        ClassOpt co = {lang, !utf8, o->students, o->out, o->format < 0 ? CLASS_MD : (ClassFormat)o->format, o->letter};
+        return class_write(l, &co);
+    }
+    case MODE_WORKSHEET: {
+        WorksheetOpt wo = {lang, !utf8, o->answers, 0, false};
+        return render_worksheet(stdout, l, &wo);
+    }
+    default: {
+        ViewOpt vo = {lang, !utf8, o->theme, o->present, o->at, true};
+        return view_run(l, &vo);
+    }
+    }
+}
+
 int main(int argc, char **argv)
 {
     char dir[4096];
@@ -471,41 +523,12 @@ int main(int argc, char **argv)
         lesson_free(&l);
         return 2;
     }
-    RenderOpt ro = {lang, !utf8, o.at};
     if (o.at > l.nsteps) {
         fprintf(stderr, _("qkvtutor: --at %d: the lesson has %d steps\n"), o.at, l.nsteps);
         lesson_free(&l);
         return 2;
     }
-    switch (o.mode) {
-    case MODE_DUMP:  rc = render_dump(stdout, &l, &ro); break;
-    case MODE_JSON:  rc = render_json(stdout, &l, &ro); break;
-    case MODE_CHECK: rc = render_check_fits(stdout, &l, &ro, layout_narration_room); break;
-    case MODE_SVG: {
-        SvgOpt so = {lang, !utf8, o.theme, o.present, o.at, o.cols, o.rows, o.card};
-        rc = svg_step(stdout, &l, &so);
-        break;
-    }
-    case MODE_SLIDES: {
-        SvgOpt so = {.lang = lang, .ascii = !utf8, .theme = o.theme, .present = o.present, .cols = o.cols, .rows = o.rows};
-        rc = slides_write(&l, &so, o.out, o.chrome);
-        break;
-    }
-    case MODE_CLASS: {
-        ClassOpt co = {lang, !utf8, o.students, o.out, o.format < 0 ? CLASS_MD : (ClassFormat)o.format, o.letter};
-        rc = class_write(&l, &co);
-        break;
-    }
-    case MODE_WORKSHEET: {
-        WorksheetOpt wo = {lang, !utf8, o.answers, 0, false};
-        rc = render_worksheet(stdout, &l, &wo);
-        break;
-    }
-    default: {
-        ViewOpt vo = {lang, !utf8, o.theme, o.present, o.at, true};
-        rc = view_run(&l, &vo);
-    }
-    }
+    rc = run_mode(&o, &l, lang, utf8);
     lesson_free(&l);
     return rc;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/keys_doc.sh KEYS_TABLE README MANPAGE - the key tables of README.md
 # and of the man page's KEYS section must say what the key table of
-# src/view/keys.c says (the one that binds the keys and writes the ? help).
+# src/ui/keymap.c says (the one that binds the keys and writes the ? help).
 #
 # KEYS_TABLE is build/tests/keys_table: it prints one line per help line,
 # "KEYS<tab>HELP". Each document must have exactly those lines, in that

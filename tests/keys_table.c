@@ -1,4 +1,4 @@
-/* keys_table - print the key table of src/view/keys.c, one help-screen line
+/* keys_table - print the key table of src/ui/keymap.c, one help-screen line
  * per output line: KEYS, a tab, the help text (English). tests/keys_doc.sh
  * checks README.md and the man page against it. */
 #include <stdio.h>

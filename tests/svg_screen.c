@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson/i18n.h"
+#include "text/i18n.h"
 #include "lesson/lesson.h"
 #include "screen.h"
-#include "view/view.h"
+#include "term/view.h"
 
 int main(int argc, char **argv)
 {

@@ -10,9 +10,9 @@
 #include "lessonfix.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/embedded.h"
-#include "lesson/i18n.h"
+#include "text/i18n.h"
 #include "lesson/lesson.h"
-#include "lesson/live.h"
+#include "text/live.h"
 #include "lesson/session.h"
 
 #define HEAD "format: qkvtutor/1\n" \

@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lesson/i18n.h"
-#include "lesson/live.h"
+#include "text/i18n.h"
+#include "text/live.h"
 #include "lesson/session.h"
 #include "screen.h"
-#include "view/view_int.h"
+#include "term/view_int.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 
 #define HEAD "format: qkvtutor/1\n" \

@@ -10,11 +10,11 @@
 #include "lessonfix.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
-#include "lesson/live.h"
+#include "text/live.h"
 #include "lesson/session.h"
 #include "lesson/save.h"
-#include "lesson/i18n.h"
-#include "lesson/text.h"
+#include "text/i18n.h"
+#include "text/text.h"
 #include <unistd.h>
 
 /* Lesson 1's set-up; steps at every stage, a do: step and narration that

@@ -9,8 +9,8 @@
 #include "lesson/diag.h"
 #include "lesson/lesson.h"
 #include "lesson/embedded.h"
-#include "lesson/fmt.h"
-#include "lesson/num.h"
+#include "text/fmt.h"
+#include "text/num.h"
 
 /* numpy: seed(42); randn(4,3)*0.3 three times (REFERENCE.md, tutorial A). */
 static const double ref_wq[] = {0.1490142459, -0.0414792904, 0.1943065614, 0.4569089569, -0.0702460124,

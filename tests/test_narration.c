@@ -35,8 +35,8 @@
 
 #include "layout/layout.h"
 #include "lesson/embedded.h"
-#include "lesson/i18n.h"
-#include "lesson/live.h"
+#include "text/i18n.h"
+#include "text/live.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */

@@ -13,8 +13,8 @@
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
 #include "lesson/session.h"
-#include "render.h"
-#include "worksheet.h"
+#include "out/render.h"
+#include "out/worksheet.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define INTERPOSED 0

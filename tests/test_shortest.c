@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "lesson/fmt.h"
-#include "lesson/shortest.h"
+#include "text/fmt.h"
+#include "text/shortest.h"
 
 static const char *sp(double v)
 {

@@ -8,7 +8,7 @@
 #include "testutil.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
-#include "lesson/live.h"
+#include "text/live.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
 #include "lesson/template.h"

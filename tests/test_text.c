@@ -7,10 +7,10 @@
 #include "core/explain.h"
 #include "core/grad.h"
 #include "lesson/embedded.h"
-#include "lesson/fmt.h"
+#include "text/fmt.h"
 #include "lesson/lesson.h"
 #include "lesson/session.h"
-#include "lesson/text.h"
+#include "text/text.h"
 #include "lesson/train.h"
 
 static char out[256];

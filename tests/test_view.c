@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "lesson/embedded.h"
-#include "lesson/fmt.h"
+#include "text/fmt.h"
 #include "lesson/session.h"
-#include "lesson/i18n.h"
+#include "text/i18n.h"
 #include "screen.h"
-#include "view/view.h"
+#include "term/view.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 
 typedef struct {

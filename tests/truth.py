@@ -802,7 +802,11 @@ def check_leaks(rec, candidates, report):
                     if kind not in TEXT_KINDS:
                         continue
                     for m in NUM_RE.finditer(t):
-                        if m.group(0) == shown:
+                        # an operand of the asked cell's own sum ("o₁₁ = (1.000)(−0.244) = ?")
+                        # is an input of the exercise (here v₁₁ under a weight of 1), not its answer
+                        operand = re.search(r"= \?( …)?$", t.rstrip()) and t[m.start() - 1:m.start()] == "(" and \
+                            t[m.end():m.end() + 1] == ")"
+                        if m.group(0) == shown and not operand:
                             report("leak", "%s = %s is on the %s line: %s" % (name, shown, kind, t.strip()))
                             break
             # one step away

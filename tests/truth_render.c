@@ -39,10 +39,10 @@
 #include "core/grad.h"
 #include "layout/layout.h"
 #include "lesson/embedded.h"
-#include "lesson/fmt.h"
-#include "lesson/i18n.h"
+#include "text/fmt.h"
+#include "text/i18n.h"
 #include "lesson/lesson.h"
-#include "lesson/live.h"
+#include "text/live.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
 

@@ -227,6 +227,20 @@ bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t
     return trace_compute_head(before, after, 0, i, j, t);
 }
 
+/* Did two tokens trade places? *a and *b get their rows. */
+static bool swapped_rows(const Attn *before, const Attn *after, int *a, int *b)
+{
+    if (memcmp(before->tok, after->tok, sizeof before->tok) == 0)
+        return false;
+    int x = -1, y = -1;
+    for (int r = 0; r < before->m[M_X].rows && r < MAT_MAX; r++)
+        if (before->tok[r] != after->tok[r])
+            x < 0 ? (x = r) : (y = r);
+    *a = x;
+    *b = y < 0 ? x : y;
+    return true;
+}
+
 bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, int j, Trace *t)
 {
     memset(t, 0, sizeof *t);
@@ -250,17 +264,10 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
             from = m == M_WO ? STAGE_PROJECT : attn_mat_stage(m) + 1;
         }
     }
-    bool swapped = memcmp(before->tok, after->tok, sizeof before->tok) != 0;
-    if (swapped) { /* a swap: the two rows whose tokens traded places */
-        int a = -1, b = -1;
-        for (int r = 0; r < before->m[M_X].rows && r < MAT_MAX; r++)
-            if (before->tok[r] != after->tok[r])
-                a < 0 ? (a = r) : (b = r);
+    if (swapped_rows(before, after, &fi, &fj)) { /* a swap: the two rows whose tokens traded places */
         t->kind = TRACE_SWAP;
         t->origin = M_X;
         from = STAGE_QKV;
-        fi = a;
-        fj = b < 0 ? a : b;
     }
     from = option_change(before, after, t, from);
     /* Nothing among the inputs: a result may still differ (a state computed

@@ -16,8 +16,8 @@
 #define QKV_LAYOUT_H
 
 #include <stdbool.h>
-#include "../lesson/fmt.h"
-#include "../lesson/session.h"
+#include "text/fmt.h"
+#include "lesson/session.h"
 #include "role.h"
 
 /* The smallest screen the layout works on; below it the plan holds one

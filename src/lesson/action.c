@@ -1,4 +1,4 @@
-/* action.c - parse, apply and format the action language (see action.h). */
+/* action.c - parse the action language (see action.h); apply.c applies it, actiontext.c writes it back. */
 #include "action.h"
 
 #include <ctype.h>
@@ -10,10 +10,10 @@
 #include <strings.h>
 
 #include "diag.h"
-#include "i18n.h"
-#include "num.h"
+#include "text/i18n.h"
+#include "text/num.h"
 #include "ref.h"
-#include "text.h"
+#include "text/text.h"
 #include "train.h"
 
 /* A cursor over the action text; errors record the column they happened at. */
@@ -333,7 +333,6 @@ static bool swap(Lex *lx, Action *a)
     return end_(lx, END_PLAIN);
 }
 
-static void shortest(char *buf, size_t len, double v);
 
 /* A whole number from 1 written at lx->p into *out (saturated at 100000);
  * false with msg (one %s: what was found) when there is none. */
@@ -391,7 +390,7 @@ static bool learning_rate(Lex *lx, Action *a)
         return false;
     if (!(a->c > 0)) {
         char v[40];
-        shortest(v, sizeof v, a->c);
+        fmt_exact(a->c, v, sizeof v);
         return fail(lx, at, N_("lr must be above 0 (each step moves W by -lr times the gradient), found %s"), v);
     }
     return end_(lx, END_PLAIN);
@@ -560,258 +559,4 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     if (!number(&lx, &out->c))
         return false;
     return end_(&lx, END_PLAIN);
-}
-
-/* Check that row i (and cell j, when >= 0) exist in matrix m. */
-static bool check_index(const Attn *a, MatId m, int i, int j, char *err, size_t errlen)
-{
-    const Mat *x = &a->m[m];
-    if (i >= x->rows) {
-        snprintf(err, errlen, _("row %d is out of range: %s has rows 1 to %d"), i + 1, attn_mat_name(m), x->rows);
-        return false;
-    }
-    if (j >= x->cols) {
-        snprintf(err, errlen, _("column %d is out of range: %s has columns 1 to %d"), j + 1, attn_mat_name(m),
-                 x->cols);
-        return false;
-    }
-    return true;
-}
-
-/* Refuse a row holding inf or NaN (a product that overflowed, or a row of
- * Q/K/V that the pipeline computed as inf): a lesson cannot hold it, so the
- * state could not be saved and loaded back. */
-static bool row_finite(const Attn *a, const Action *act, const double *vals, char *err, size_t errlen)
-{
-    for (int k = 0; k < a->m[act->mat].cols; k++)
-        if (!isfinite(vals[k])) {
-            snprintf(err, errlen, _("%s[%d][%d] would not be a finite number; use smaller numbers"),
-                     attn_mat_name(act->mat), act->i + 1, k + 1);
-            return false;
-        }
-    return true;
-}
-
-/* Write values into row i of a target; Q/K/V rows become overrides. A
- * head's row ("Q2[1]") is that head's columns of the full row: only they
- * are overridden, the other heads' columns stay X·W. */
-static void put_row(Attn *a, MatId m, int i, const double *vals)
-{
-    int h = attn_mat_head(m);
-    MatId b = attn_mat_base(m);
-    Mat *x = &a->m[b];
-    int w = a->m[m].cols, c0 = h ? (h - 1) * w : 0;
-    memcpy(&MAT_AT(x, i, c0), vals, sizeof(double) * (size_t)w);
-    if (b >= M_Q && b <= M_V) {
-        int p = b - M_Q;
-        if (!h)
-            a->ovh[p][i] = 0;
-        else if (!a->override[p][i] || a->ovh[p][i])
-            a->ovh[p][i] |= (unsigned short)(1u << (h - 1));
-        a->override[p][i] = true;
-    }
-    a->reached = a->reached < STAGE_INPUT ? a->reached : STAGE_INPUT;
-}
-
-static bool apply_row(Attn *a, const Action *act, char *err, size_t errlen)
-{
-    const Mat *x = &a->m[act->mat];
-    double row[MAT_MAX];
-    if (act->kind == ACT_ROW_SET) {
-        if (act->n != x->cols) {
-            snprintf(err, errlen, _("a row of %s takes %d numbers; this one has %d"), attn_mat_name(act->mat),
-                     x->cols, act->n);
-            return false;
-        }
-        put_row(a, act->mat, act->i, act->vals);
-        return true;
-    }
-    if (!check_index(a, act->src, act->src_i, -1, err, errlen))
-        return false;
-    const Mat *src = &a->m[act->src];
-    if (src->cols != x->cols) {
-        snprintf(err, errlen, _("%s rows have %d numbers but %s rows have %d; widths must match"),
-                 attn_mat_name(act->mat), x->cols, attn_mat_name(act->src), src->cols);
-        return false;
-    }
-    if (a->reached < attn_mat_stage(act->src))
-        attn_run_to(a, attn_mat_stage(act->src));
-    for (int k = 0; k < x->cols; k++)
-        row[k] = MAT_AT(src, act->src_i, k) * act->c;
-    if (!row_finite(a, act, row, err, errlen))
-        return false;
-    put_row(a, act->mat, act->i, row);
-    return true;
-}
-
-static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen);
-
-/* Head names are resolved against the state first: "Q1" with one head is
- * Q, "Q3" with two heads is refused (ref_head). */
-bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
-{
-    Action x = *act;
-    if (x.kind == ACT_ROW_COPY || x.kind == ACT_ROW_SET || x.kind == ACT_CELL_SET) {
-        if (ref_head(a, &x.mat, err, errlen) != REF_OK)
-            return false;
-        if (x.kind == ACT_ROW_COPY && ref_head(a, &x.src, err, errlen) != REF_OK)
-            return false;
-    }
-    return apply_one(a, &x, err, errlen);
-}
-
-static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
-{
-    switch (act->kind) {
-    case ACT_SCALE: /* S, A and O are stale now */
-        a->scale = (Scale)act->opt;
-        a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
-        return true;
-    case ACT_SOFTMAX:
-        a->softmax = (Softmax)act->opt;
-        a->reached = a->reached < STAGE_SCORES ? a->reached : STAGE_SCORES;
-        return true;
-    case ACT_MASK: /* S, A and O are stale now */
-        a->mask = (Mask)act->opt;
-        a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
-        return true;
-    case ACT_TEMP:
-        a->temp = act->c;
-        a->reached = a->reached < STAGE_SCORES ? a->reached : STAGE_SCORES;
-        return true;
-    case ACT_POS: /* P and H change, and everything after them */
-        a->positions = (Positions)act->opt;
-        a->reached = STAGE_NONE;
-        return true;
-    case ACT_SWAP:
-        for (int k = 0; k < 2; k++) {
-            int t = k ? act->src_i : act->i;
-            if (t >= attn_tokens(a)) {
-                snprintf(err, errlen, _("token %d is out of range: there are %d tokens, swap takes two of 1 to %d"),
-                         t + 1, attn_tokens(a), attn_tokens(a));
-                return false;
-            }
-        }
-        attn_swap_tokens(a, act->i, act->src_i);
-        return true;
-    case ACT_TARGET:
-    case ACT_LR:
-    case ACT_STEP:
-        return train_apply(a, act, err, errlen);
-    case ACT_RESET:
-        snprintf(err, errlen, _("reset is handled by the session"));
-        return false;
-    case ACT_ROW_COPY:
-    case ACT_ROW_SET:
-        return check_index(a, act->mat, act->i, -1, err, errlen) && apply_row(a, act, err, errlen);
-    case ACT_CELL_SET:
-        if (!check_index(a, act->mat, act->i, act->j, err, errlen))
-            return false;
-        if (attn_mat_base(act->mat) >= M_Q && attn_mat_base(act->mat) <= M_V && a->reached < STAGE_QKV)
-            attn_run_to(a, STAGE_QKV);
-        double row[MAT_MAX];
-        memcpy(row, &MAT_AT(&a->m[act->mat], act->i, 0), sizeof(double) * (size_t)a->m[act->mat].cols);
-        row[act->j] = act->c;
-        if (!row_finite(a, act, row, err, errlen))
-            return false;
-        put_row(a, act->mat, act->i, row);
-        return true;
-    }
-    return false;
-}
-
-bool action_is_option(const Action *act)
-{
-    return act->kind == ACT_SCALE || act->kind == ACT_SOFTMAX || act->kind == ACT_MASK || act->kind == ACT_TEMP ||
-           act->kind == ACT_POS;
-}
-
-/* The fewest decimals of v that read back as v (0.1, not 0.10000000000000001;
- * 20, not 2e+01); "%.17g" when no plain decimal does. */
-static void shortest(char *buf, size_t len, double v)
-{
-    for (int dec = 0; dec <= 17; dec++) {
-        double back;
-        num_snprintf(buf, len, "%.*f", dec, v);
-        if (num_parse(buf, &back, NULL) == NUM_OK && back == v)
-            return;
-    }
-    num_snprintf(buf, len, "%.17g", v);
-}
-
-void action_format(const Action *act, char *buf, size_t len)
-{
-    const char *name = attn_mat_name(act->mat);
-    char t[40];
-    int o = 0;
-    switch (act->kind) {
-    case ACT_MASK:
-        snprintf(buf, len, "mask = %s", act->opt ? "causal" : "none");
-        return;
-    case ACT_POS:
-        snprintf(buf, len, "positions = %s", act->opt ? "sinusoidal" : "none");
-        return;
-    case ACT_TEMP:
-        shortest(t, sizeof t, act->c);
-        snprintf(buf, len, "temperature = %s", t);
-        return;
-    case ACT_SWAP:
-        snprintf(buf, len, "swap %d %d", act->i + 1, act->src_i + 1);
-        return;
-    case ACT_TARGET:
-        o = snprintf(buf, len, "target ");
-        if (o > 0 && (size_t)o < len)
-            train_target_name(act, buf + o, len - (size_t)o);
-        o = (int)strlen(buf);
-        if (act->opt == TARGET_NONE)
-            snprintf(buf + o, len - (size_t)o, " = none");
-        else if (act->opt == TARGET_KEY)
-            snprintf(buf + o, len - (size_t)o, " = %d", act->j + 1);
-        else {
-            o += snprintf(buf + o, len - (size_t)o, " = [");
-            for (int k = 0; k < act->n && o > 0 && (size_t)o < len; k++) {
-                shortest(t, sizeof t, act->vals[k]);
-                o += snprintf(buf + o, len - (size_t)o, "%s%s", k ? ", " : "", t);
-            }
-            if (o > 0 && (size_t)o < len)
-                snprintf(buf + o, len - (size_t)o, "]");
-        }
-        return;
-    case ACT_LR:
-        shortest(t, sizeof t, act->c);
-        snprintf(buf, len, "lr = %s", t);
-        return;
-    case ACT_STEP:
-        if (act->n == 1)
-            snprintf(buf, len, "step");
-        else
-            snprintf(buf, len, "step %d", act->n);
-        return;
-    case ACT_SCALE:
-        snprintf(buf, len, "scale = %s", act->opt ? "sqrt_dk" : "none");
-        return;
-    case ACT_SOFTMAX:
-        snprintf(buf, len, "softmax = %s", act->opt ? "stable" : "naive");
-        return;
-    case ACT_RESET:
-        snprintf(buf, len, "reset");
-        return;
-    case ACT_CELL_SET:
-        num_snprintf(buf, len, "%s[%d][%d] = %.17g", name, act->i + 1, act->j + 1, act->c);
-        return;
-    case ACT_ROW_COPY:
-        if (act->c == 1)
-            snprintf(buf, len, "%s[%d] = %s[%d]", name, act->i + 1, attn_mat_name(act->src), act->src_i + 1);
-        else
-            num_snprintf(buf, len, "%s[%d] = %s[%d] * %.17g", name, act->i + 1, attn_mat_name(act->src),
-                         act->src_i + 1, act->c);
-        return;
-    case ACT_ROW_SET:
-        o = snprintf(buf, len, "%s[%d] = [", name, act->i + 1);
-        for (int k = 0; k < act->n && o > 0 && (size_t)o < len; k++)
-            o += num_snprintf(buf + o, len - (size_t)o, "%s%.17g", k ? ", " : "", act->vals[k]);
-        if (o > 0 && (size_t)o < len)
-            snprintf(buf + o, len - (size_t)o, "]");
-        return;
-    }
 }

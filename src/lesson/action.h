@@ -22,7 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../core/attn.h"
+#include "core/attn.h"
 
 typedef enum {
     ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET,

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
+#include "text/i18n.h"
 #include "template.h"
-#include "text.h"
+#include "text/text.h"
 
 /* text made safe for a message, in quotes, cut after 40 bytes */
 static const char *quote(const char *s, char *buf, size_t len)

@@ -14,8 +14,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../core/attn.h"
-#include "fmt.h"
+#include "core/attn.h"
+#include "text/num.h"
 
 #define ASK_MAX 16          /* per step */
 

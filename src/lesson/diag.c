@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "i18n.h"
-#include "text.h"
+#include "text/i18n.h"
+#include "text/text.h"
 
 /* Keep one message in the list: the first DIAG_LIST_MAX in file order. */
 static void list_add(DiagList *list, size_t line, size_t col, const char *text)

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../core/attn.h"
+#include "core/attn.h"
 
 /* ref_head() as a yes/no: true when *m is fine (and mapped), else false
  * with the message in msg. */

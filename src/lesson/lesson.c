@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/rng.h"
-#include "i18n.h"
-#include "num.h"
+#include "core/rng.h"
+#include "text/i18n.h"
+#include "text/num.h"
 #include "variants.h"
 
 static void step_free(Step *st)

@@ -21,10 +21,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../core/attn.h"
+#include "core/attn.h"
 #include "action.h"
 #include "ask.h"
-#include "text.h"
+#include "text/text.h"
 
 #define LESSON_MAX_BYTES (1024 * 1024)  /* larger files are refused unread */
 #define LESSON_MAX_STEPS 256

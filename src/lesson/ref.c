@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "heads.h"
-#include "i18n.h"
+#include "text/i18n.h"
 
 static const char *skip_ws(const char *s)
 {

@@ -22,7 +22,7 @@
 #define QKV_REF_H
 
 #include <stdbool.h>
-#include "../core/attn.h"
+#include "core/attn.h"
 
 #define REF_INDEX_MAX 9999999L  /* a larger index is kept as this (out of range anyway) */
 

@@ -1,8 +1,8 @@
 /* save.c - the current state as a lesson file, atomically (see save.h). */
 #include "save.h"
-#include "fmt.h"
-#include "i18n.h"
-#include "live.h"
+#include "text/num.h"
+#include "text/i18n.h"
+#include "departures.h"
 #include "train.h"
 
 #include <errno.h>

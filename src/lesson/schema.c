@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "num.h"
+#include "text/i18n.h"
+#include "text/num.h"
 
 /* Require a scalar that is valid UTF-8 without NUL; `what` says what it is. */
 bool schema_want_text(Ctx *c, const yaml_node_t *n, const char *what)

@@ -1,6 +1,6 @@
 /* session.c - the script cursor, the user's edits, undo/redo (see session.h). */
 #include "session.h"
-#include "i18n.h"
+#include "text/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ask.h"
-#include "i18n.h"
+#include "text/i18n.h"
 #include "template.h"
 
 static const char *const stage_names[] = {"input", "qkv", "scores", "softmax", "output", "project"};

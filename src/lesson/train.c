@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "num.h"
-#include "text.h"
+#include "text/i18n.h"
+#include "text/num.h"
+#include "text/text.h"
 
 bool train_target_ref(const char *name, int len, Action *a)
 {

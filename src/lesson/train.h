@@ -15,9 +15,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../core/grad.h"
+#include "core/grad.h"
 #include "action.h"
-#include "fmt.h"
+#include "text/num.h"
 #include "lesson.h"
 
 /* Is the reference name[0..len) (as written, with its index) a row of an

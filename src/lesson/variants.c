@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../core/rng.h"
-#include "i18n.h"
+#include "core/rng.h"
+#include "text/i18n.h"
 
 enum { V_ADD, V_SCALE, V_DECIMALS, V_N };
 static const char *const variant_keys[V_N] = {"add", "scale", "decimals"};

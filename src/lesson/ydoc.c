@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "i18n.h"
+#include "text/i18n.h"
 
 /* The 0-based line and column (in characters) of a byte offset. */
 static void offset_mark(const char *buf, size_t len, size_t off, size_t *line, size_t *col)

@@ -57,11 +57,11 @@
 #include <unistd.h>
 
 #include "layout/layout.h"
-#include "lesson/i18n.h"
+#include "text/i18n.h"
 #include "lesson/lesson.h"
 #include "lesson/session.h"
 #include "screen.h"
-#include "view/view.h"
+#include "term/view.h"
 
 extern char **environ;
 

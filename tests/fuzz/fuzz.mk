@@ -5,8 +5,8 @@
 #                                 clang and libclang-rt-dev when the probe fails,
 #                                 skipped (recorded for `make test`) without apt-get
 #   make fuzz-regress             replay tests/fuzz/regress/ and the seeds, no fuzzing
-# The targets compile src/core, src/lesson and src/render.c (fuzz_view also
-# src/view, tests/screen.c and the embedded lessons) themselves with clang
+# The targets compile src/core, src/lesson and src/out/render.c (fuzz_view also
+# src/ui and src/term, tests/screen.c and the embedded lessons) themselves with clang
 # (-fsanitize=fuzzer,address,undefined) into $(B)/fuzz/; the gcc objects are
 # not used. The corpora live in $(B)/fuzz/corpus-*: seeded on every run from
 # lessons/, tests/bad/, tests/fuzz/actions.txt and a few key scripts, kept
@@ -17,9 +17,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR      = $(B)/fuzz
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CFLAGS_ALL) -O1 -g $(FUZZ_SAN) -Isrc -Itests
-FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) src/render.c src/json.c
+FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) $(TEXT_SRC) src/out/render.c src/out/json.c
 FUZZ_OBJ      = $(FUZZ_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
-FUZZ_VIEW_OBJ = $(VIEW_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(LAYOUT_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/screen.o $(FUZZ_DIR)/obj/lessons.o
+FUZZ_VIEW_OBJ = $(TERM_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(UI_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(LAYOUT_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/screen.o $(FUZZ_DIR)/obj/lessons.o
 FUZZ_TARGETS  = fuzz_lesson fuzz_action fuzz_view
 FUZZ_SECONDS_LESSON ?= $(FUZZ_SECONDS)
 FUZZ_SECONDS_ACTION ?= $(FUZZ_SECONDS)

@@ -25,12 +25,12 @@
 #include <unistd.h>
 
 #include "core/explain.h"
-#include "lesson/fmt.h"
+#include "text/fmt.h"
 #include "lesson/lesson.h"
-#include "lesson/live.h"
+#include "text/live.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
-#include "render.h"
+#include "out/render.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

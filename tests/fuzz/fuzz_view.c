@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include "lesson/embedded.h"
-#include "lesson/i18n.h"
+#include "text/i18n.h"
 #include "lesson/lesson.h"
 #include "screen.h"
-#include "view/view.h"
+#include "term/view.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,0 +1,125 @@
+/* layout_int.h - what the layout's files share, and nobody else sees.
+ *
+ * The layout is split by widget: plan.c (the plan's storage), stagebands.c
+ * (which matrices a stage shows), box.c (one matrix), band.c (boxes side by
+ * side), bars.c (the weights as bars), textblock.c (arithmetic, narration,
+ * status), header.c (header and ribbon) and layout.c (the frame's budget).
+ * A Frame is one frame being laid out: it lives on layout_plan()'s stack
+ * and is written into the Plan; nothing here keeps state between frames.
+ * Only the layout's own .c files include this file. No curses. */
+#ifndef QKV_LAYOUT_INT_H
+#define QKV_LAYOUT_INT_H
+
+#include "layout.h"
+
+#define MAX_BOXES 4
+#define MAX_BANDS 4
+#define MAX_LINES 16
+#define BAND_GAP 2
+
+/* A matrix to show and what is highlighted in it. */
+typedef struct {
+    MatId id;
+    bool placeholder;       /* stage not reached: shape only, dots */
+    int hrow;               /* highlighted row, -1 none */
+    Role hrow_role;
+    int hcol;               /* highlighted column (key column), -1 none */
+    int ci, cj;             /* focused cell, -1 none */
+    bool heat;              /* shade the cells by value (a heatmap) */
+    bool nolabel;           /* rows are labelled by the box to its left */
+    int lrow;               /* row label to highlight for the band, -1 none */
+    bool quoted;            /* the arithmetic quotes its highlighted row/column whole */
+    bool all;               /* the arithmetic quotes every cell (a row focus's operand) */
+    bool panel;             /* quoted only by the training panel (W_Q, W_K): gives way to it */
+} Box;
+
+typedef struct {
+    int n;
+    Box box[MAX_BOXES];
+} Band;
+
+/* One frame being laid out. */
+typedef struct {
+    const LayoutIn *in;
+    Plan *p;
+    const Session *s;
+    const Lesson *l;
+    const Attn *a;
+    int cols, rows;
+    int pad;                /* extra column per cell when the band has room */
+    int widest[M_COUNT];    /* the widest number per matrix, 0: not yet known */
+    int row_step;           /* rows per matrix row: 2 in presentation mode with room */
+    int top;                /* rows above a box's cells: title, (marks,) column header */
+    int band_r0;            /* the first row shown by the last labelled box */
+    bool rows_cut;          /* the band being laid out scrolls its rows */
+    int gap;                /* blank columns between boxes: BAND_GAP, or 1 beside tight bars */
+    bool noted;             /* the arithmetic says "(≈: computed before rounding)" already */
+} Frame;
+
+/* The head's matrix shown for base (M_Q .. M_O) at stages 3-5, the base
+ * itself with one head (attn_shown). */
+#define HEAD_MAT(c, base) attn_shown(&(c)->s->cur, (base), (c)->s->head)
+
+/* plan.c */
+const char *frame_sym(const Frame *c, const char *utf8, const char *ascii);
+int frame_tok_width(const Frame *c, int i);
+PlanBlock *plan_add_block(Frame *c, BlockKind k, int y, int x, int w, int h, int want, bool cut);
+void plan_fill(Frame *c, int y, int x, int w, Role r);
+void plan_fill_styled(Frame *c, int y, int x, int w, Role r, bool bold);
+bool plan_grow(void **buf, int *cap, int need, size_t sz);
+int plan_keep_text(Plan *p, const char *s, size_t n);
+int plan_put(Frame *c, int y, int x, int w, const char *s, Role r);
+int plan_put_lesson(Frame *c, int y, int x, int w, const char *s, Role r);
+int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool bold);
+void plan_reset(Plan *p);
+
+/* stagebands.c */
+void band_add(Band *b, Box x);
+int board_bands(Frame *c, Band *b);
+Box box_make(MatId id, int hrow, Role hrole, int hcol, int ci, int cj);
+int edit_bands(Frame *c, Band *b);
+int stage_bands(const Frame *c, Band *b);
+void stage_row_focus(const Frame *c, Band *b, int n);
+bool stage_training(const Frame *c);
+
+/* box.c */
+double box_before_cell(const Frame *c, MatId id, int i, int j);
+int box_cell_width(Frame *c, MatId id);
+int box_changed(const Frame *c, MatId id, int i, int j);
+int box_floor(Frame *c, const Box *b);
+int box_keep_rows(const Frame *c, const Box *b);
+int box_label_width(const Frame *c, MatId id, const Mat *m, bool nolabel);
+void box_lay(Frame *c, const Box *b, int y, int x, int w, int h, int more);
+int box_need(Frame *c, const Box *b);
+bool box_rows_are_tokens(MatId id);
+int box_title_width(Frame *c, const Box *b);
+int box_window(int n, int vis, int focus);
+
+/* band.c */
+bool band_has_a(const Frame *c, const Band *b);
+int band_keep(const Frame *c, const Band *b);
+int band_lay(Frame *c, Band *b, int y, int h, int extra);
+int band_need(Frame *c, Band *b, int extra, int *need, int *room);
+int band_rows(const Frame *c, const Band *b);
+int band_spare(Frame *c, Band *b);
+
+/* bars.c */
+void bars_lay(Frame *c, int y, int x, int w, int h);
+int bars_room(Frame *c, Band *b);
+
+/* textblock.c */
+const char *arith_approx_note(const Frame *c);
+int arith_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more, int *first);
+int block_lines(const Frame *c, const char *text, int w, char lines[][FMT_LINE], int max, bool terms,
+                      bool *more);
+void line_ellipsize(const Frame *c, char *line, int w, bool terms);
+int lines_wrap(const char *text, int w, char lines[][FMT_LINE], int max, bool terms, bool *more);
+int narration_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more);
+Role status_line_text(const Frame *c, char *line, size_t len);
+
+/* header.c */
+void header_lay(Frame *c);
+void ribbon_lay(Frame *c, int y);
+void too_small_lay(Frame *c);
+
+#endif

@@ -1,0 +1,312 @@
+/* loadmats.c - a lesson's tokens, X, weights (written out or drawn at
+ * random) and heads, read and checked against each other (see loadmats.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "core/rng.h"
+#include "loadmats.h"
+#include "text/i18n.h"
+#include "text/num.h"
+#include "variants.h"
+
+#define MAX_TOKEN_BYTES 32
+
+/* ---- tokens and matrices -------------------------------------------------- */
+
+/* One token: non-empty text of at most MAX_TOKEN_BYTES bytes. */
+static bool load_token(Ctx *c, const yaml_node_t *n, int k, char **out)
+{
+    char what[32];
+    snprintf(what, sizeof what, _("token %d"), k + 1);
+    if (!schema_want_text(c, n, what))
+        return false;
+    size_t len = n->data.scalar.length;
+    if (len == 0)
+        return diag_fail(&c->d, n, _("token %d is empty, every token needs some text"), k + 1);
+    if (len > MAX_TOKEN_BYTES)
+        return diag_fail(&c->d, n, _("token %d is longer than %d bytes (it has %zu), shorten it"), k + 1,
+                         MAX_TOKEN_BYTES, len);
+    return schema_dup_text(c, n, what, out);
+}
+
+/* [我， 爱， 猫]: a Chinese comma between tokens makes YAML read one token.
+ * A plain token that holds "，" or "、" next to other text is that mistake
+ * (a quoted one, or a token that is only the comma, is meant). */
+static bool tokens_comma(Ctx *c, const yaml_node_t *n)
+{
+    static const char *const commas[][2] = {{"\xef\xbc\x8c", "U+FF0C FULLWIDTH COMMA"},
+                                            {"\xe3\x80\x81", "U+3001 IDEOGRAPHIC COMMA"}};
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return true;
+    const char *s = ydoc_str(n);
+    for (int k = 0; k < 2; k++) {
+        const char *at = strstr(s, commas[k][0]);
+        if (at && strlen(s) > strlen(commas[k][0]))
+            return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, (size_t)(at - s)),
+                                _("\"%s\" in tokens is %s, so YAML reads %s as one token; separate tokens "
+                                  "with \",\" like [我, 爱, 猫]"), commas[k][0], commas[k][1], diag_quote(&c->d, s));
+    }
+    return true;
+}
+
+/* tokens: a list of 1..MAT_MAX tokens; numbers count as their text. */
+bool load_tokens(Ctx *c, const yaml_node_t *n, Lesson *l)
+{
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("tokens must be a list like [I, love, cats]")))
+        return false;
+    int cnt = ydoc_seq_len(n);
+    if (cnt == 0)
+        return diag_fail(&c->d, n, _("tokens is empty, a lesson needs 1 to %d tokens"), MAT_MAX);
+    if (cnt > MAT_MAX)
+        return diag_fail(&c->d, n, _("%d tokens, at most %d are allowed"), cnt, MAT_MAX);
+    l->tokens = calloc((size_t)cnt, sizeof *l->tokens);
+    if (!l->tokens)
+        return diag_oom(&c->d, n);
+    bool ok = true;
+    for (int k = 0; k < cnt; k++)
+        ok = tokens_comma(c, ydoc_seq_item(c->doc, n, k)) && ok;
+    if (!ok)
+        return false;
+    l->ntok = cnt;
+    for (int k = 0; k < cnt; k++)
+        ok = load_token(c, ydoc_seq_item(c->doc, n, k), k, &l->tokens[k]) && ok;
+    return ok;
+}
+
+/* How the width of a matrix's rows is decided, for messages. */
+typedef struct {
+    const char *name;    /* "X", "Wq" */
+    const char *width;   /* "d_model", "d_k", "d_v" */
+    int cols;            /* required width, or 0: row 1 decides */
+    const char *why;     /* why cols is required, e.g. ", the width of Wq" */
+} RowRule;
+
+/* Check that row k is a list whose length follows the rule; *cols is set
+ * from row 1 when the rule leaves it open. */
+static bool check_row(Ctx *c, const yaml_node_t *rows, int k, const RowRule *r, int *cols)
+{
+    const yaml_node_t *row = ydoc_seq_item(c->doc, rows, k), *first = ydoc_seq_item(c->doc, rows, 0);
+    char hint[128];
+    if (!schema_lookalikes(c, row) ||
+        !diag_want(&c->d, row, YAML_SEQUENCE_NODE, _("%s row %d must be a list of numbers like [0.5, -1]"),
+                   r->name, k + 1))
+        return false;
+    int len = ydoc_seq_len(row);
+    if (r->cols > 0 && len != r->cols)
+        return schema_row_length_fail(c, row, _("%s row %d has %d number%s; every row needs %s = %d%s"),
+                                      r->name, k + 1, len, len == 1 ? "" : "s", r->width, r->cols, r->why);
+    if (k == 0 && len == 0)
+        return diag_fail(&c->d, row, _("%s row 1 is empty, %s must be 1 to %d"), r->name, r->width, MAT_MAX);
+    if (k == 0 && len > MAT_MAX)
+        return diag_fail(&c->d, row, _("%s row 1 has %d numbers, at most %d are allowed (%s <= %d)"), r->name,
+                         len, MAT_MAX, r->width, MAT_MAX);
+    if (k == 0)
+        *cols = len;
+    else if (len != *cols && !schema_decimal_comma(c, row, hint, sizeof hint) &&
+             schema_decimal_comma(c, first, hint, sizeof hint))
+        /* row 1 decided the width, and its decimal comma is the mistake */
+        return diag_fail(&c->d, schema_decimal_comma(c, first, hint, sizeof hint),
+                         _("%s row 1 has %d numbers and row %d has %d%s"), r->name, *cols, k + 1, len, hint);
+    else if (len != *cols)
+        return schema_row_length_fail(c, row,
+                                      _("%s row %d has %d number%s, row 1 has %d; every row needs %s = %d"),
+                                      r->name, k + 1, len, len == 1 ? "" : "s", *cols, r->width, *cols);
+    return true;
+}
+
+/* Read a list of rows of numbers (its row count already checked) into m.
+ * Every row's shape is checked, then every number (all their messages).
+ * When it fails with the shape known (row 1 decided it), m is still
+ * allocated, a bad number or row read as 0, so the loader can check the
+ * rest of the lesson against the shapes. */
+static bool read_rows(Ctx *c, const yaml_node_t *n, const RowRule *r, Mat *m)
+{
+    int rows = ydoc_seq_len(n), cols = r->cols;
+    bool ok = true, good[MAT_MAX];
+    /* ragged rows are each reported; a width set elsewhere (Wk by Wq) once */
+    for (int k = 0; k < rows && k < MAT_MAX; k++)
+        ok = (good[k] = (ok || (cols > 0 && r->cols == 0)) && check_row(c, n, k, r, &cols)) && ok;
+    if (cols == 0 || rows > MAT_MAX || (r->cols > 0 && !ok))
+        return false;
+    if (!mat_new(m, rows, cols))
+        return diag_oom(&c->d, n);
+    for (int k = 0; k < rows; k++) {
+        const yaml_node_t *row = ydoc_seq_item(c->doc, n, k);
+        for (int j = 0; good[k] && j < cols; j++)
+            ok = schema_num(c, ydoc_seq_item(c->doc, row, j), &MAT_AT(m, k, j), NULL) && ok;
+    }
+    return ok;
+}
+
+/* X: one row per token, each d_model numbers; row 1 decides d_model. */
+bool load_x(Ctx *c, const yaml_node_t *n, Lesson *l)
+{
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE,
+                   _("X must be a list of rows, one per token, like [[1, 0], [0, 1]]")))
+        return false;
+    int rows = ydoc_seq_len(n);
+    if (rows != l->ntok)
+        return diag_fail(&c->d, n, _("X has %d row%s but there %s %d token%s; X needs one row per token"), rows,
+                         rows == 1 ? "" : "s", l->ntok == 1 ? "is" : "are", l->ntok, l->ntok == 1 ? "" : "s");
+    RowRule r = {"X", "d_model", 0, ""};
+    bool ok = read_rows(c, n, &r, &l->X);
+    l->d_model = l->X.cols; /* known even when a number is bad: see read_rows */
+    return ok;
+}
+
+/* ---- weights ---------------------------------------------------------------- */
+
+enum { W_RANDOM, W_Q, W_K, W_V, W_O, W_N };
+static const char *const weight_keys[W_N] = {"random", "Wq", "Wk", "Wv", "Wo"};
+enum { R_SEED, R_SCALE, R_DK, R_DV, R_DOUT, R_N };
+static const char *const random_keys[R_N] = {"seed", "scale", "d_k", "d_v", "d_out"};
+
+/* Draw the weights like numpy's legacy seed(s); randn(...) * scale, in
+ * the order Wq, Wk, Wv, then Wo (only with heads >= 2 or d_out). */
+static bool draw_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
+{
+    int h = l->heads;
+    if (!mat_new(&l->Wq, l->d_model, h * l->d_k) || !mat_new(&l->Wk, l->d_model, h * l->d_k) ||
+        !mat_new(&l->Wv, l->d_model, h * l->d_v) || (l->d_out > 0 && !mat_new(&l->Wo, h * l->d_v, l->d_out)))
+        return diag_oom(&c->d, n);
+    Rng rng;
+    rng_seed(&rng, (uint32_t)l->seed);
+    rng_randn(&rng, &l->Wq, l->rscale);
+    rng_randn(&rng, &l->Wk, l->rscale);
+    rng_randn(&rng, &l->Wv, l->rscale);
+    if (l->d_out > 0)
+        rng_randn(&rng, &l->Wo, l->rscale);
+    l->random = true;
+    return true;
+}
+
+/* heads x width must fit in one matrix (MAT_MAX columns). */
+static bool heads_fit(Ctx *c, const yaml_node_t *n, const Lesson *l, const char *w, int width, const char *mat)
+{
+    if (l->heads * width <= MAT_MAX)
+        return true;
+    return diag_fail(&c->d, n, _("heads x %s = %d x %d = %d columns of %s, at most %d are allowed; "
+                                 "use fewer heads or a smaller %s"),
+                     w, l->heads, width, l->heads * width, mat, MAT_MAX, w);
+}
+
+/* weights: random: {seed, scale, d_k, d_v}; seed and d_k are required,
+ * scale defaults to 1 and d_v to d_k. */
+static bool load_random(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Lesson *l)
+{
+    const char *ex = "random: {seed: 42, scale: 0.3, d_k: 3}";
+    if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("random must be a mapping like {seed: 42, scale: 0.3, d_k: 3}")))
+        return false;
+    Keys ks = {random_keys, R_N, _("key"), _(" in random")};
+    yaml_node_t *val[R_N] = {0}, *key[R_N] = {0};
+    unsigned long long seed;
+    if (!schema_keys(c, n, &ks, val, key))
+        return false;
+    if (!val[R_SEED] || !val[R_DK])
+        return diag_fail(&c->d, key_node, _("random is missing %s, write e.g. %s"), val[R_SEED] ? "d_k" : "seed",
+                         ex);
+    if (!schema_uint(val[R_SEED], 4294967295ULL, &seed))
+        return diag_fail(&c->d, val[R_SEED], _("seed must be a whole number from 0 to 4294967295, found %s"),
+                         diag_found(&c->d, val[R_SEED]));
+    l->seed = (unsigned long)seed;
+    l->rscale = 1.0;
+    if (val[R_SCALE] && !schema_num(c, val[R_SCALE], &l->rscale, NULL))
+        return false;
+    if (!schema_size(c, val[R_DK], "d_k", &l->d_k) || !heads_fit(c, val[R_DK], l, "d_k", l->d_k, "Wq"))
+        return false;
+    l->d_v = l->d_k;
+    if (val[R_DV] && !schema_size(c, val[R_DV], "d_v", &l->d_v))
+        return false;
+    if (!heads_fit(c, val[R_DV] ? val[R_DV] : val[R_DK], l, "d_v", l->d_v, "Wv"))
+        return false;
+    l->d_out = l->heads >= 2 ? l->d_model : 0;
+    if (val[R_DOUT] && !schema_size(c, val[R_DOUT], "d_out", &l->d_out))
+        return false;
+    return draw_weights(c, n, l);
+}
+
+/* Read one written-out weight matrix: d_model rows; Wk must match Wq. */
+static bool load_w(Ctx *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m)
+{
+    const char *name = weight_keys[id];
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("%s must be a list of d_model = %d rows"), name, l->d_model))
+        return false;
+    int rows = ydoc_seq_len(n);
+    if (rows != l->d_model)
+        return diag_fail(&c->d, n, _("%s must have d_model = %d rows, one per X column; it has %d"), name,
+                         l->d_model,
+                         rows);
+    RowRule r = {name, id == W_V ? "d_v" : "d_k", id == W_K ? l->Wq.cols : 0,
+                 id == W_K ? _(", the width of Wq") : ""};
+    if (l->heads > 1)
+        r.width = id == W_V ? "heads x d_v" : "heads x d_k";
+    if (!read_rows(c, n, &r, m))
+        return false;
+    if (m->cols % l->heads != 0)
+        return diag_fail(&c->d, ydoc_seq_item(c->doc, n, 0),
+                         _("%s has %d columns, which do not split into %d heads; it needs heads x %s columns, "
+                           "a multiple of %d"),
+                         name, m->cols, l->heads, id == W_V ? "d_v" : "d_k", l->heads);
+    return true;
+}
+
+/* Wo: heads x d_v rows (one per column of O), d_out columns. */
+static bool load_wo(Ctx *c, const yaml_node_t *n, Lesson *l)
+{
+    int rows = l->Wv.cols;
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("Wo must be a list of heads x d_v = %d rows"), rows))
+        return false;
+    if (ydoc_seq_len(n) != rows)
+        return diag_fail(&c->d, n, _("Wo must have heads x d_v = %d x %d = %d rows, one per column of O; it has %d"),
+                         l->heads, l->d_v, rows, ydoc_seq_len(n));
+    RowRule r = {"Wo", "d_out", 0, ""};
+    if (!read_rows(c, n, &r, &l->Wo))
+        return false;
+    l->d_out = l->Wo.cols;
+    return true;
+}
+
+/* weights: either random: or all of Wq, Wk, Wv written out, never both. */
+bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Lesson *l)
+{
+    if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("weights must be a mapping: random: {seed, scale, d_k}, "
+                                                  "or Wq, Wk and Wv written out")))
+        return false;
+    Keys ks = {weight_keys, W_N, _("key"), _(" in weights")};
+    yaml_node_t *val[W_N] = {0}, *key[W_N] = {0};
+    if (!schema_keys(c, n, &ks, val, key))
+        return false;
+    if (val[W_RANDOM]) {
+        if (val[W_Q] || val[W_K] || val[W_V] || val[W_O])
+            return diag_fail(&c->d, key[W_RANDOM], _("weights cannot mix random with written-out Wq, Wk, Wv; "
+                                                     "use one or the other"));
+        return load_random(c, key[W_RANDOM], val[W_RANDOM], l);
+    }
+    for (int w = W_Q; w <= W_V; w++)
+        if (!val[w])
+            return diag_fail(&c->d, key_node, _("weights is missing %s; write Wq, Wk and Wv out, or use random: "
+                                                "{seed, scale, d_k}"), weight_keys[w]);
+    if (!load_w(c, val[W_Q], W_Q, l, &l->Wq) || !load_w(c, val[W_K], W_K, l, &l->Wk) ||
+        !load_w(c, val[W_V], W_V, l, &l->Wv))
+        return false;
+    l->d_k = l->Wq.cols / l->heads;
+    l->d_v = l->Wv.cols / l->heads;
+    if (!val[W_O] && l->heads >= 2)
+        return diag_fail(&c->d, key_node, _("weights is missing Wo; a lesson with %d heads joins them with Wo, "
+                                            "heads x d_v = %d rows of d_out numbers"), l->heads, l->Wv.cols);
+    return !val[W_O] || load_wo(c, val[W_O], l);
+}
+
+/* heads: 1 to ATTN_HEADS_MAX (default 1). */
+bool load_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
+{
+    unsigned long long v = 1;
+    if (n && (!schema_uint(n, 1000000, &v) || v < 1 || v > ATTN_HEADS_MAX))
+        return diag_fail(&c->d, n, _("heads must be a whole number from 1 to %d, found %s"), ATTN_HEADS_MAX,
+                         diag_found(&c->d, n));
+    l->heads = (int)v;
+    return true;
+}

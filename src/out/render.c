@@ -1,0 +1,561 @@
+/* render.c - --dump, --json and --check (see render.h). */
+#include "render.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/explain.h"
+#include "core/grad.h"
+#include "json.h"
+#include "text/fmt.h"
+#include "text/i18n.h"
+#include "text/live.h"
+#include "lesson/session.h"
+#include "lesson/template.h"
+#include "lesson/train.h"
+
+/* Print lesson text safely: control characters become visible stand-ins. */
+static void put_text(FILE *out, const char *s, bool ascii)
+{
+    size_t n = strlen(s) * 3 + 4;
+    char *buf = malloc(n);
+    if (!buf)
+        return;
+    text_sanitize(s, buf, n, ascii);
+    fputs(buf, out);
+    free(buf);
+}
+
+/* Print `s` sanitised and wrapped at `width` columns, indented by two. */
+static void put_wrapped(FILE *out, const char *s, bool ascii, int width)
+{
+    char *buf = fmt_prose(s, ascii);
+    for (const char *p = buf; p && *p;) {
+        size_t n = fmt_wrap(p, width, false);
+        fprintf(out, "  %.*s\n", (int)n, p);
+        for (p += n; *p == ' '; p++) {}
+    }
+    free(buf);
+}
+
+static void pad(FILE *out, int n)
+{
+    for (int k = 0; k < n; k++)
+        fputc(' ', out);
+}
+
+/* Say so, for a renderer that ran out of memory; returns 2, the exit status. */
+static int no_memory(void)
+{
+    fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
+    return 2;
+}
+
+/* Who set an overridden row of Q/K/V, after its numbers in the dump. */
+static const char *row_note(const Session *s, MatId id, int i, char *buf, size_t len)
+{
+    Origin o = session_row_origin(s, id, i);
+    if (o.by == OV_HAND)
+        return _("   (set by hand, no longer X·W)");
+    if (o.by == OV_SCRIPT && o.step >= 0) {
+        snprintf(buf, len, _("   (set by the lesson at step %d, no longer X·W)"), o.step + 1);
+        return buf;
+    }
+    return o.by == OV_SCRIPT ? _("   (set by the lesson, no longer X·W)") : "";
+}
+
+/* Print one matrix with its name, shape, role and row/column labels. */
+static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, const FmtOpt *fo)
+{
+    const Attn *a = &s->cur;
+    char note[128];
+    const Mat *m = &a->m[id];
+    char v[64], safe[160];
+    int w = 0, lw = 0;
+    for (int i = 0; i < m->rows * m->cols; i++) {
+        int n = text_width(fmt_num(m->v[i], fo, v, sizeof v));
+        w = n > w ? n : w;
+    }
+    bool by_token = m->rows == l->ntok && !attn_mat_is_param(id);
+    for (int i = 0; i < m->rows && by_token; i++) {
+        text_sanitize(lesson_token(l, a, i), safe, sizeof safe, fo->ascii);
+        int n = text_width(safe);
+        lw = n > lw ? n : lw;
+    }
+    if (lw < 3)
+        lw = 3;
+    fprintf(out, "\n  %s  %d%s%d  %s\n", attn_mat_name(id), m->rows, fo->ascii ? "x" : "×", m->cols,
+            attn_mat_is_param(id) ? _("parameter (learned in training, fixed at inference)")
+            : id == M_X        ? _("input: this sentence")
+            : id == M_P        ? _("positions: sin/cos of the token's place, p = 0, 1, 2, ...")
+            : id == M_H        ? _("the input with positions: H = X + P")
+                               : _("result for this input"));
+    pad(out, 4 + lw);
+    MatId base = attn_mat_base(id);
+    for (int j = 0; j < m->cols; j++) {
+        bool tok = (base == M_S || base == M_QKT || base == M_A) && j < l->ntok;
+        if (tok) {
+            text_sanitize(lesson_token(l, a, j), safe, sizeof safe, fo->ascii);
+            pad(out, w + 2 - text_width(safe));
+            fputs(safe, out);
+        } else {
+            fprintf(out, "%*d", w + 2, j + 1);
+        }
+    }
+    fputc('\n', out);
+    for (int i = 0; i < m->rows; i++) {
+        if (by_token) {
+            text_sanitize(lesson_token(l, a, i), safe, sizeof safe, fo->ascii);
+            fprintf(out, "    %s", safe);
+            pad(out, lw - text_width(safe));
+        } else {
+            fprintf(out, "    %*d", lw, i + 1);
+        }
+        for (int j = 0; j < m->cols; j++) {
+            if (id == M_S && attn_masked(a, i, j))
+                snprintf(v, sizeof v, "%s", fo->ascii ? "-inf" : "−∞"); /* masked: hidden */
+            else
+                fmt_num(MAT_AT(m, i, j), fo, v, sizeof v);
+            pad(out, w + 2 - text_width(v));
+            fputs(v, out);
+        }
+        bool over = id >= M_Q && id <= M_V && a->override[id - M_Q][i];
+        fprintf(out, "%s\n", over ? row_note(s, id, i, note, sizeof note) : "");
+    }
+}
+
+/* The matrices a stage shows in the dump: what it produced (with heads,
+ * each head's, then O joined). ids has room for 4 * ATTN_HEADS_MAX + 8. */
+static int stage_mats(int stage, const Attn *a, MatId *ids)
+{
+    int n = 0;
+    if (stage == STAGE_PROJECT) {
+        ids[n++] = M_O;
+        ids[n++] = M_WO;
+        ids[n++] = M_Y;
+        return n;
+    }
+    if (attn_heads(a) > 1 && stage >= STAGE_SCORES) {
+        for (int h = 1; h <= attn_heads(a); h++) {
+            if (stage == STAGE_SCORES && a->scale == SCALE_SQRT_DK)
+                ids[n++] = attn_head_id(M_QKT, h);
+            ids[n++] = attn_head_id(stage == STAGE_SCORES ? M_S : stage == STAGE_SOFTMAX ? M_A : M_O, h);
+        }
+        if (stage == STAGE_OUTPUT)
+            ids[n++] = M_O;
+        return n;
+    }
+    switch (stage) {
+    case STAGE_INPUT:  ids[0] = M_X; ids[1] = M_P; ids[2] = M_H;
+                       return a->positions == POS_SINUSOIDAL ? 3 : 1;
+    case STAGE_QKV:    ids[0] = M_WQ; ids[1] = M_WK; ids[2] = M_WV;
+                       ids[3] = M_Q; ids[4] = M_K; ids[5] = M_V; return 6;
+    case STAGE_SCORES: ids[0] = a->scale == SCALE_SQRT_DK ? M_QKT : M_S; ids[1] = M_S;
+                       return a->scale == SCALE_SQRT_DK ? 2 : 1;
+    case STAGE_SOFTMAX: ids[0] = M_A; return 1;
+    default:           ids[0] = M_O; return 1;
+    }
+}
+
+const char *render_stage_title(int stage)
+{
+    static const char *t[] = {"", N_("input X"), N_("Q = X·Wq, K = X·Wk, V = X·Wv"),
+                              N_("scores S = Q·Kᵀ (÷ √d_k when scaled)"), N_("softmax A, row by row"),
+                              N_("output O = A·V"), N_("projection Y = O·Wo (the heads joined)")};
+    return _(t[stage]);
+}
+
+/* The focus of a step, or a default one for its stage. */
+static Focus step_focus(const Step *st)
+{
+    if (st->focus.kind != FOCUS_NONE)
+        return st->focus;
+    Focus f = {FOCUS_CELL, attn_stage_mat(st->stage), 0, 0};
+    return f;
+}
+
+static void put_explain(FILE *out, const Session *s, Focus f, const FmtOpt *fo)
+{
+    Explain e;
+    static char lines[FMT_MAX_LINES][FMT_LINE];
+    int j = f.kind == FOCUS_CELL ? f.j : 0;
+    if (!explain_cell(&s->cur, f.mat, f.i, j, &e))
+        return;
+    int n = fmt_explain_in(s, &e, fo, lines, FMT_MAX_LINES);
+    if (n)
+        fputc('\n', out);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "  %s\n", lines[k]);
+}
+
+/* "  options: causal mask · T = 0.5 · sinusoidal positions" when any of the
+ * newer options differs from its default; nothing otherwise. */
+static void put_options(FILE *out, const Attn *a, bool ascii)
+{
+    char t[40];
+    if (a->mask == MASK_NONE && a->temp == 1.0 && a->positions == POS_NONE)
+        return;
+    const char *sep = ascii ? " - " : " · ";
+    fprintf(out, "  %s ", _("options:"));
+    bool any = false;
+    if (a->mask == MASK_CAUSAL) {
+        fputs(_("causal mask"), out);
+        any = true;
+    }
+    if (a->temp != 1.0) {
+        fprintf(out, "%sT = %s", any ? sep : "", fmt_exact(a->temp, t, sizeof t));
+        any = true;
+    }
+    if (a->positions == POS_SINUSOIDAL)
+        fprintf(out, "%s%s", any ? sep : "", _("sinusoidal positions"));
+    fputc('\n', out);
+}
+
+/* The training panel's lines, as the view shows them (from the softmax stage on, with targets). */
+static void put_training(FILE *out, const Lesson *l, const Session *s, Focus f, const FmtOpt *fo)
+{
+    char lines[6][FMT_LINE];
+    if (session_stage(s) < STAGE_SOFTMAX || s->cur.ntarget == 0 || s->cur.reached < STAGE_SOFTMAX)
+        return;
+    int n = train_lines(l, &s->cur, train_focus_target(&s->cur, s->head > 0 ? s->head - 1 : 0, f.i), f.kind == FOCUS_CELL ? f.j : 0, fo, lines, 6);
+    for (int k = 0; k < n; k++) {
+        fprintf(out, "  %s ", k == 0 ? _("training:") : "         ");
+        put_text(out, lines[k], fo->ascii);
+        fputc('\n', out);
+    }
+}
+
+/* The step's expect: checks, each "holds" or why not (not under --variant:
+ * its numbers are not the lesson's). */
+static void put_expects(FILE *out, const Lesson *l, const Session *s, const Step *st)
+{
+    for (int k = 0; k < st->nexpect && !l->reseeded; k++) {
+        static char msg[EXPECT_MSG_MAX];
+        char what[EXPECT_MSG_MAX / 8];
+        if (expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg)) {
+            expect_describe(&st->expect[k], what, sizeof what);
+            fprintf(out, "  %s ", _("expect:"));
+            /* TRANSLATORS: "expect: A[1] = [0.873, 0.076, 0.052] holds" in --dump */
+            fprintf(out, _("%s holds"), what);
+            fputc('\n', out);
+        } else {
+            fprintf(out, "  %s %s\n", _("expect:"), msg);
+        }
+    }
+}
+
+static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o, const FmtOpt *fo)
+{
+    const Step *st = session_step(s);
+    fprintf(out, "\n%s %d/%d %s %d: %s %s\n", o->ascii ? "==" : "──", s->step + 1, l->nsteps,
+            _("· stage"), st->stage, render_stage_title(st->stage), o->ascii ? "==" : "──");
+    for (int k = 0; k < st->nact; k++) {
+        fprintf(out, "  do: ");
+        put_text(out, st->act_text[k], o->ascii);
+        fputc('\n', out);
+    }
+    put_options(out, &s->cur, o->ascii);
+    if (s->has_before) { /* the step's do: changed numbers: follow the change */
+        char line[FMT_LINE];
+        Focus f = step_focus(st);
+        if (session_trace_line(s, f.i, f.kind == FOCUS_CELL ? f.j : 0, fo, line, sizeof line) && *line) {
+            fprintf(out, "  %s ", _("effect:"));
+            put_text(out, line, o->ascii);
+            fputc('\n', out);
+        }
+    }
+    char *say = session_say(s, o->lang, o->ascii), notice[FMT_LINE];
+    /* a saved lesson's edits: every step says its words were for other numbers */
+    if (l->nedited > 0 && say && *say && session_notice(s, o->ascii, 0, notice, sizeof notice)) {
+        fputs("  ", out);
+        put_text(out, notice, o->ascii);
+        fputc('\n', out);
+    }
+    if (say && *say)
+        put_wrapped(out, say, o->ascii, 76);
+    free(say);
+    const char *question = st->nask > 0 ? text_get(&st->question, o->lang) : "";
+    if (*question) { /* the question's own words, as the view's question line has them (asked cells "?") */
+        TplOpt to = {l->digits, o->ascii, session_ask_hidden_cb, s, o->lang};
+        char *words = template_expand_dup(question, &s->cur, l, &to);
+        char *prose = words ? fmt_prose(words, o->ascii) : NULL;
+        if (prose && *prose) {
+            fprintf(out, "  %s ", _("question:"));
+            put_text(out, prose, o->ascii);
+            fputc('\n', out);
+        }
+        free(prose);
+        free(words);
+    }
+    for (int k = 0; k < st->nask; k++) {
+        char name[32], vals[FMT_LINE];
+        ask_name(&st->ask[k], name, sizeof name);
+        ask_values(&st->ask[k], &s->cur, fo, vals, sizeof vals);
+        fprintf(out, "  %s %s = ?   %s %s\n", _("ask:"), name, _("answer:"), vals);
+    }
+    MatId ids[4 * ATTN_HEADS_MAX + 8];
+    int n = stage_mats(st->stage, &s->cur, ids);
+    for (int k = 0; k < n; k++)
+        put_matrix(out, l, s, ids[k], fo);
+    put_explain(out, s, step_focus(st), fo);
+    put_training(out, l, s, step_focus(st), fo);
+    put_expects(out, l, s, st);
+}
+
+int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
+{
+    Session s;
+    FmtOpt fo = {l->digits, o->ascii, false};
+    if (!session_init(&s, l))
+        return no_memory();
+    fputs("qkvtutor · ", out);
+    put_text(out, text_get(&l->title, o->lang), o->ascii);
+    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d", l->file, l->ntok, _("tokens"), l->d_model,
+            l->d_k, l->d_v);
+    if (l->heads > 1 || l->d_out > 0)
+        fprintf(out, ", %s %d, d_out %d", _("heads"), l->heads, l->d_out);
+    if (l->reseeded) /* --variant K */
+        fprintf(out, " · %s %lu", _("variant"), l->seed);
+    fputc('\n', out);
+    char *about = lesson_about_text(l, o->lang, o->ascii);
+    if (about && *about)
+        put_wrapped(out, about, o->ascii, 76);
+    free(about);
+    char notice[FMT_LINE];
+    if (l->nedited == 0 && session_notice(&s, o->ascii, 0, notice, sizeof notice)) { /* --variant K: once */
+        put_text(out, notice, o->ascii);
+        fputc('\n', out);
+    }
+    int first = o->at ? o->at - 1 : 0, last = o->at ? o->at - 1 : l->nsteps - 1;
+    session_goto(&s, first);
+    for (int k = first; k <= last; k++) {
+        session_goto(&s, k);
+        put_step(out, l, &s, o, &fo);
+    }
+    session_free(&s);
+    return 0;
+}
+
+/* A matrix as a list of rows; with `masked` (S under a mask), the masked
+ * entries are null. */
+static void json_matrix(Json *j, const char *name, const Mat *m, const Attn *masked)
+{
+    json_array(j, name);
+    for (int i = 0; i < m->rows; i++) {
+        json_array(j, NULL);
+        for (int c = 0; c < m->cols; c++) {
+            if (masked && attn_masked(masked, i, c))
+                json_null(j, NULL);
+            else
+                json_number(j, NULL, MAT_AT(m, i, c));
+        }
+        json_end(j);
+    }
+    json_end(j);
+}
+
+/* "training": {lr, targets: [{head, row, target}], loss, grad: {Wq, Wk}}
+ * for state a (reached the softmax), 1-based head and row. */
+static bool json_training(Json *j, const Attn *a)
+{
+    Mat gq = {0}, gk = {0};
+    json_object(j, "training");
+    json_number(j, "lr", a->lr);
+    json_array(j, "targets");
+    for (int k = 0; k < a->ntarget; k++) {
+        json_object(j, NULL);
+        json_number(j, "head", a->target[k].head + 1);
+        json_number(j, "row", a->target[k].row + 1);
+        json_array(j, "target");
+        for (int c = 0; c < attn_tokens(a); c++)
+            json_number(j, NULL, a->target[k].t[c]);
+        json_end(j);
+        json_end(j);
+    }
+    json_end(j);
+    json_number(j, "loss", grad_loss(a));
+    bool ok = grad_compute(a, &gq, &gk);
+    if (ok) {
+        json_object(j, "grad");
+        json_matrix(j, "Wq", &gq, NULL);
+        json_matrix(j, "Wk", &gk, NULL);
+        json_end(j);
+    }
+    json_end(j);
+    mat_free(&gq);
+    mat_free(&gk);
+    return ok;
+}
+
+/* Write the --json object for state a, straight to the stream; false when
+ * out of memory (the gradient's matrices). */
+static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
+{
+    json_object(j, NULL);
+    json_string(j, "format", "qkvtutor/1");
+    json_string(j, "title", text_get(&l->title, lang));
+    json_array(j, "tokens");
+    for (int i = 0; i < l->ntok && i < MAT_MAX; i++)
+        json_string(j, NULL, lesson_token(l, a, i)); /* in the order a swap left them */
+    json_end(j);
+    json_object(j, "options");
+    json_string(j, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none");
+    json_string(j, "softmax", a->softmax == SOFTMAX_STABLE ? "stable" : "naive");
+    json_string(j, "mask", a->mask == MASK_CAUSAL ? "causal" : "none");
+    json_number(j, "temperature", a->temp);
+    json_string(j, "positions", a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none");
+    json_end(j);
+    json_number(j, "d_model", l->d_model);
+    json_number(j, "d_k", l->d_k);
+    json_number(j, "d_v", l->d_v);
+    bool multi = attn_heads(a) > 1;
+    json_object(j, "matrices");
+    for (int id = 0; id < M_HEAD0; id++) {
+        if (!a->m[id].v || (multi && (id == M_QKT || id == M_S || id == M_A)))
+            continue; /* no W_O; per head (below) */
+        if ((id == M_P || id == M_H) && a->positions != POS_SINUSOIDAL)
+            continue; /* P and H only with positions */
+        json_matrix(j, attn_mat_name((MatId)id), &a->m[id], id == M_S && a->mask != MASK_NONE ? a : NULL);
+    }
+    json_end(j);
+    bool ok = true;
+    if (a->ntarget > 0 && a->reached >= STAGE_SOFTMAX)
+        ok = json_training(j, a);
+    /* With 2+ heads or W_O: "heads" and "d_out"; one-head lessons print
+     * exactly what they did before. */
+    if (multi || a->has_wo) {
+        json_number(j, "heads", attn_heads(a));
+        json_number(j, "d_out", attn_d_out(a));
+    }
+    if (multi) {
+        json_array(j, "per_head");
+        for (int h = 1; h <= attn_heads(a); h++) {
+            static const char *const hnames[ATTN_HM_N] = {"Q", "K", "V", "QKt", "S", "A", "O"};
+            json_object(j, NULL);
+            for (int k = 0; k < ATTN_HM_N; k++) {
+                MatId id = attn_head_id((MatId)(M_Q + k), h);
+                json_matrix(j, hnames[k], &a->m[id], M_Q + k == M_S && a->mask != MASK_NONE ? a : NULL);
+            }
+            json_end(j);
+        }
+        json_end(j);
+    }
+    json_end(j);
+    return ok;
+}
+
+int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
+{
+    Session s;
+    if (!session_init(&s, l))
+        return no_memory();
+    Attn a = {0};
+    bool ok;
+    if (o->at) /* the state after step N, else the lesson as written */
+        ok = (session_goto(&s, o->at - 1) || s.step == o->at - 1) && attn_copy(&a, &s.cur);
+    else
+        ok = lesson_base(l, &a);
+    if (ok)
+        attn_run_to(&a, attn_last_stage(&a));
+    Json *j = ok ? malloc(sizeof *j) : NULL;
+    if (j) {
+        json_init(j, out);
+        ok = json_state(j, l, &a, o->lang);
+        json_finish(j);
+        free(j);
+    }
+    int rc = j && ok ? 0 : no_memory();
+    attn_free(&a);
+    session_free(&s);
+    return rc;
+}
+
+/* The step's narration shows whole at CHECK_COLS x CHECK_ROWS in both
+ * languages; one line per step and language where it does not, at the
+ * narration's place, with the room it has. Returns how many did not. */
+static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, NarrationFits fits)
+{
+    static const Lang langs[] = {LANG_EN, LANG_ZH};
+    static const char *const code[] = {"en", "zh"};
+    const Step *st = &l->steps[k];
+    int bad = 0, room[3];
+    for (int n = 0; n < 2; n++) {
+        if (!*text_get(&st->say, langs[n]) || fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS, room))
+            continue;
+        bad++;
+        /* a language not written falls back on the other, which is then the place */
+        const TextAt *at = &st->say_at[langs[n]];
+        int line = at->line ? at->line : st->line, col = at->line ? at->col + 1 : 1;
+        fprintf(out, "%s:%d:%d: %s %d (%s): ", l->file, line, col, _("step"), k + 1, code[n]);
+        if (room[1] > 0)
+            fprintf(out, _("the narration needs %d lines, at %dx%d this step has room for %d lines of %d columns; "
+                           "shorten it"), room[2], CHECK_COLS, CHECK_ROWS, room[1], room[0]);
+        else
+            fprintf(out, _("the narration leaves no room for the matrices at %dx%d; shorten it"), CHECK_COLS,
+                    CHECK_ROWS);
+        fputc('\n', out);
+    }
+    return bad;
+}
+
+/* No literal state numbers (template.h): step k's say: and question:, or
+ * with k < 0 the about:, in both languages (a text written once is checked
+ * once). A lesson error: one line each on `out` (stderr, like the loader's
+ * errors). Returns how many numbers are written out. */
+static int check_literals(FILE *out, const Lesson *l, const Attn *a, int k)
+{
+    int bad = 0;
+    const Text *t[2] = {k < 0 ? &l->about : &l->steps[k].say, k < 0 ? NULL : &l->steps[k].question};
+    const TextAt *at[2] = {k < 0 ? l->about_at : l->steps[k].say_at, k < 0 ? NULL : l->steps[k].question_at};
+    for (int f = 0; f < 2; f++)
+        for (int n = 0; t[f] && n < LANG_COUNT; n++) {
+            /* in the order they are written */
+            int g = (at[f][LANG_ZH].line < at[f][LANG_EN].line) == (n == 0) ? LANG_ZH : LANG_EN;
+            const char *text = text_get(t[f], (Lang)g);
+            if (n == 1 && text == text_get(t[f], (Lang)(g == LANG_ZH ? LANG_EN : LANG_ZH)))
+                continue;
+            bad += template_literals_report(out, l->file, text, &at[f][g], a, l->digits, k < 0);
+        }
+    return bad;
+}
+
+int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
+{
+    return render_check_fits(out, l, o, NULL);
+}
+
+int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits)
+{
+    Session s;
+    int total = 0, failed = 0, narration = 0, literals = 0;
+    if (!session_init(&s, l))
+        return no_memory();
+    Attn base = {0};
+    if (lesson_base(l, &base))
+        literals += check_literals(stderr, l, &base, -1);
+    attn_free(&base);
+    session_goto(&s, 0);
+    for (int k = 0; k < l->nsteps; k++) {
+        session_goto(&s, k);
+        const Step *st = session_step(&s);
+        literals += check_literals(stderr, l, &s.cur, k);
+        if (fits)
+            narration += check_narration(out, l, &s, k, fits);
+        for (int e = 0; e < st->nexpect; e++) {
+            static char msg[EXPECT_MSG_MAX];
+            total++;
+            if (!expect_check(&st->expect[e], &s.cur, l->digits, msg, sizeof msg)) {
+                failed++;
+                fprintf(out, "%s:%d:%d: %s %d: %s\n", l->file, st->expect[e].line, st->expect[e].col,
+                        _("step"), k + 1, msg);
+            }
+        }
+    }
+    session_free(&s);
+    fprintf(out, "%s: %d %s, %d %s", l->file, total - failed, _("expectations hold"), failed, _("failed"));
+    if (narration)
+        fprintf(out, narration == 1 ? _("; %d narration too long for %dx%d") : _("; %d narrations too long for %dx%d"),
+                narration, CHECK_COLS, CHECK_ROWS);
+    fputc('\n', out);
+    return literals ? 2 : failed || narration ? 1 : 0; /* a literal state number is a lesson error */
+}

@@ -1,0 +1,199 @@
+/* slides.c - --slides --out DIR: a lesson as a deck of SVG slides and an
+ * index.html that steps through them (see svg.h). No curses here. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/attn.h"
+#include "lesson/ask.h"
+#include "text/i18n.h"
+#include "text/live.h"
+#include "lesson/session.h"
+#include "svg.h"
+
+/* The asked cell focused, as the view's reveal does (keys.c focus_ask):
+ * the arithmetic then works the answer out. */
+static void focus_ask(const Session *s, const Ask *a, SvgFocus *f)
+{
+    int st = session_stage(s);
+    bool qkv = st == STAGE_QKV && a->mat >= M_Q && a->mat <= M_V;
+    if (a->mat != attn_stage_mat(st) && !qkv)
+        return;
+    if (qkv)
+        f->fmat = a->mat;
+    f->fi = a->i;
+    if (a->j >= 0)
+        f->fj = a->j;
+    layout_clamp_focus(s, &f->fi, &f->fj, f->fmat);
+}
+
+/* Reveal every open ask of this step; msg gets "Answer: S[1][2] = 0.006". */
+static void reveal(Session *s, const Lesson *l, const SvgOpt *o, SvgFocus *f, char *msg, size_t len)
+{
+    char list[512] = "", name[32], vals[96];
+    FmtOpt fo = {l->digits, o->ascii, false};
+    const Ask *last = NULL;
+    for (int k = 0; k < session_ask_count(s); k++)
+        if (session_ask_state(s, k) == ASK_OPEN) {
+            last = session_ask_at(s, k);
+            ask_name(last, name, sizeof name);
+            ask_values(last, &s->cur, &fo, vals, sizeof vals);
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s = %s", list[0] ? "; " : "", name, vals);
+        }
+    session_ask_reveal(s);
+    if (last)
+        focus_ask(s, last, f);
+    snprintf(msg, len, _("Answer: %s."), list);
+}
+
+/* The HTML text of s: & < > escaped. */
+static void html_put(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '&')
+            fputs("&amp;", out);
+        else if (*s == '<')
+            fputs("&lt;", out);
+        else if (*s == '>')
+            fputs("&gt;", out);
+        else if (*s == '"')
+            fputs("&quot;", out);
+        else
+            fputc(*s, out);
+}
+
+/* index.html: every slide as an <img>, one shown at a time; the script
+ * needs no network and works from file://. */
+static void write_index(FILE *out, const char *title, char (*label)[64], int n, const SvgOpt *o)
+{
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+            o->lang == LANG_ZH ? "zh-CN" : "en");
+    html_put(out, title);
+    fputs("</title>\n<style>\n"
+          "html, body { margin: 0; height: 100%; background: #000; overflow: hidden; }\n"
+          "#deck img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; display: none; }\n"
+          "#deck img.on { display: block; }\n"
+          "#count { position: fixed; right: 0.8em; bottom: 0.5em; font: 16px sans-serif; color: #888; }\n"
+          "@media print { #deck img { position: static; display: block; height: auto; page-break-after: always; }\n"
+          "  #count { display: none; } body { overflow: visible; } }\n"
+          "</style>\n</head>\n<body>\n<div id=\"deck\">\n",
+          out);
+    for (int k = 0; k < n; k++) {
+        fprintf(out, "<img src=\"slide-%03d.svg\" alt=\"", k + 1);
+        html_put(out, label[k]);
+        fputs("\">\n", out);
+    }
+    fputs("</div>\n<div id=\"count\"></div>\n<script>\n"
+          "(function () {\n"
+          "  var s = document.querySelectorAll('#deck img'), n = s.length, at = 0;\n"
+          "  var count = document.getElementById('count');\n"
+          "  function show(k) {\n"
+          "    at = Math.max(0, Math.min(n - 1, k));\n"
+          "    for (var i = 0; i < n; i++) s[i].className = i === at ? 'on' : '';\n"
+          "    count.textContent = (at + 1) + ' / ' + n;\n"
+          "    document.title = s[at].alt;\n"
+          "    if (location.hash !== '#' + (at + 1)) history.replaceState(null, '', '#' + (at + 1));\n"
+          "  }\n"
+          "  var next = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ' ': 1, Spacebar: 1, Enter: 1, N: 1, n: 1 };\n"
+          "  var back = { ArrowLeft: 1, ArrowUp: 1, PageUp: 1, Backspace: 1, P: 1, p: 1 };\n"
+          "  document.addEventListener('keydown', function (e) {\n"
+          "    if (e.altKey || e.ctrlKey || e.metaKey) return;\n"
+          "    if (next[e.key]) show(at + 1);\n"
+          "    else if (back[e.key]) show(at - 1);\n"
+          "    else if (e.key === 'Home') show(0);\n"
+          "    else if (e.key === 'End') show(n - 1);\n"
+          "    else return;\n"
+          "    e.preventDefault();\n"
+          "  });\n"
+          "  document.addEventListener('click', function (e) { show(e.clientX < window.innerWidth / 4 ? at - 1 : at + 1); });\n"
+          "  window.addEventListener('hashchange', function () { show(parseInt(location.hash.slice(1), 10) - 1 || 0); });\n"
+          "  show(parseInt(location.hash.slice(1), 10) - 1 || 0);\n"
+          "})();\n"
+          "</script>\n</body>\n</html>\n",
+          out);
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), path, strerror(errno));
+    return f;
+}
+
+static bool close_out(FILE *f, const char *path)
+{
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* One slide into dir/slide-NNN.svg; label gets its name. */
+static int one_slide(const char *dir, int k, const Session *s, const SvgOpt *o, const SvgFocus *f, const char *msg,
+                     bool chrome, const char *label)
+{
+    char file[32], path[4200];
+    snprintf(file, sizeof file, "slide-%03d.svg", k);
+    FILE *out = open_out(dir, file, path, sizeof path);
+    if (!out)
+        return 2;
+    if (!svg_frame(out, s, o, f, msg, chrome ? SVG_CHROME : SVG_SLIDE, label)) {
+        fclose(out);
+        fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
+        return 2;
+    }
+    return close_out(out, path) ? 0 : 2;
+}
+
+int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), dir, strerror(errno));
+        return 2;
+    }
+    Lesson from_first = *l; /* from the first step with "next", as a class goes through it */
+    from_first.start = 0;
+    Session s;
+    /* a slide per step, and one more per step that asks */
+    char (*label)[64] = malloc(sizeof *label * (size_t)(2 * l->nsteps + 1));
+    if (!label || !session_init(&s, &from_first)) {
+        free(label);
+        fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
+        return 2;
+    }
+    char title[512], name[700], msg[600];
+    text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
+    SvgFocus f = {0, 0, false, M_Q};
+    svg_focus_step(&s, &f);
+    int n = 0, rc = 0;
+    for (int step = 1; rc == 0; step++) {
+        bool asks = session_ask_open(&s) >= 0;
+        snprintf(label[n], sizeof label[n], asks ? _("step %d/%d, question") : _("step %d/%d"), step, l->nsteps);
+        snprintf(name, sizeof name, "qkvtutor: %s (%s)", title, label[n]);
+        rc = one_slide(dir, ++n, &s, o, &f, "", chrome, name);
+        if (rc == 0 && asks) {
+            reveal(&s, l, o, &f, msg, sizeof msg);
+            snprintf(label[n], sizeof label[n], _("step %d/%d, answer"), step, l->nsteps);
+            snprintf(name, sizeof name, "qkvtutor: %s (%s)", title, label[n]);
+            rc = one_slide(dir, ++n, &s, o, &f, msg, chrome, name);
+        }
+        if (rc != 0 || !session_next(&s))
+            break;
+        svg_focus_step(&s, &f);
+    }
+    session_free(&s);
+    if (rc == 0) {
+        char path[4200];
+        FILE *out = open_out(dir, "index.html", path, sizeof path);
+        snprintf(name, sizeof name, "qkvtutor: %s", title);
+        if (out)
+            write_index(out, name, label, n, o);
+        rc = out && close_out(out, path) ? 0 : 2;
+    }
+    free(label);
+    return rc;
+}

@@ -1,0 +1,253 @@
+/* loop.c - the terminal's owner: set-up, the key loop, and restoring it.
+ *
+ * The terminal is restored on every way out: q, Ctrl-C (SIGINT, taken as a
+ * key: it cancels a prompt and asks before losing edits, like q),
+ * SIGTERM/SIGHUP (the handler only sets a flag; the loop polls it), a fatal
+ * error (atexit), and
+ * Ctrl-Z suspends through ncurses' own SIGTSTP handling, which restores the
+ * screen on resume. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "text/i18n.h"
+#include "view_int.h"
+#include <term.h>
+
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+    caught = sig;
+}
+
+static void restore_terminal(void)
+{
+    if (!isendwin())
+        endwin();
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+View *view_new(const Lesson *l, const ViewOpt *o)
+{
+    View *v = calloc(1, sizeof *v);
+    if (!v || !session_init(&v->s, l)) {
+        free(v);
+        return NULL;
+    }
+    if (o->start_step > 0) /* --at N: open there, as if the lesson started there */
+        session_open_at(&v->s, o->start_step - 1);
+    v->lesson = l;
+    v->lang = o->lang;
+    v->ascii = o->ascii;
+    v->present = o->present;
+    v->fmat = M_Q;
+    v->card = o->card && o->start_step == 0 && v->s.step == 0 && lesson_has_about(l);
+    if (v->card) /* the status row says how to go on (keys.c says it again at PgUp/Home) */
+        snprintf(v->msg, sizeof v->msg, "%s", _("Press any key to begin with step 1."));
+    plan_init(&v->plan);
+    int t = o->theme ? theme_lookup(o->theme) : -1;
+    if (t < 0)
+        t = getenv("NO_COLOR") && *getenv("NO_COLOR") ? THEME_MONO : THEME_DARK;
+    v->apply_theme = theme_apply;
+    v->theme = theme_apply((ThemeId)t);
+    draw_size(v);
+    view_focus_from_step(v);
+    return v;
+}
+
+bool view_theme_known(const char *name)
+{
+    return theme_lookup(name) >= 0;
+}
+
+void view_free(View *v)
+{
+    if (!v)
+        return;
+    session_free(&v->s);
+    plan_free(&v->plan);
+    free(v);
+}
+
+bool view_key(View *v, wint_t ch, bool is_code)
+{
+    draw_size(v);
+    if (is_code && ch == KEY_RESIZE)
+        return true;
+    if (is_code && ch == KEY_MOUSE) {
+        MEVENT ev;
+        return getmouse(&ev) != OK || !(keys_mouse(v, ev.y, ev.x, term_mouse(ev.bstate)) & FLAG_QUIT);
+    }
+    return !(keys_handle(v, term_key(ch, is_code)) & FLAG_QUIT);
+}
+
+void view_draw(View *v)
+{
+    draw_frame(v);
+}
+
+bool view_click(View *v, int y, int x)
+{
+    draw_size(v);
+    return !(keys_mouse(v, y, x, term_mouse(BUTTON1_PRESSED)) & FLAG_QUIT);
+}
+
+void view_keys(View *v, const char *keys)
+{
+    mbstate_t st = {0};
+    wchar_t wc;
+    size_t n;
+    for (const char *p = keys; *p; p += n) {
+        n = mbrtowc(&wc, p, MB_CUR_MAX, &st);
+        if (n == 0 || n == (size_t)-1 || n == (size_t)-2)
+            return;
+        view_key(v, (wint_t)wc, false);
+    }
+}
+
+/* Place the terminal cursor in the open text field, or hide it. */
+static void place_cursor(View *v)
+{
+    bool field = view_field_open(v);
+    if (!field || LINES < VIEW_MIN_LINES || COLS < VIEW_MIN_COLS) {
+        curs_set(0);
+        return;
+    }
+    char bar[PROMPT_MAX + 64];
+    draw_size(v);
+    int x = keys_field(v, bar, sizeof bar);
+    curs_set(1);
+    move(LINES - 1, x < COLS ? x : COLS - 1);
+}
+
+/* After a lone ESC, swallow the rest of an escape sequence the terminal
+ * description does not know (e.g. ESC [ 4 ~ for End inside tmux), so its
+ * bytes are not taken as keys ("4" would jump to stage 4). Returns true
+ * when a sequence was swallowed, false for a real Esc key. */
+static bool swallow_sequence(void)
+{
+    wint_t ch;
+    timeout(0);
+    int r = get_wch(&ch);
+    bool seq = r == OK && (ch == '[' || ch == 'O');
+    if (r != ERR && !seq)
+        unget_wch(ch);
+    while (seq && get_wch(&ch) == OK && !(ch >= 0x40 && ch <= 0x7e)) {}
+    timeout(250);
+    return seq;
+}
+
+static bool too_small(void)
+{
+    return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
+}
+
+/* A SIGINT (Ctrl-C) is taken as the key Ctrl-C: it cancels an open prompt,
+ * asks when edits are unsaved, and quits like q otherwise; a quit that
+ * Ctrl-C asked for ends with SIGINT's status (130), as shells expect.
+ * SIGTERM and SIGHUP end the loop at once. */
+static int run(View *v)
+{
+    for (;;) {
+        if (caught && caught != SIGINT)
+            return 128 + caught;
+        draw_frame(v);
+        place_cursor(v);
+        refresh();
+        wint_t ch;
+        int r = get_wch(&ch);
+        while (r == ERR && !caught)
+            r = get_wch(&ch);
+        if (caught == SIGINT) {
+            caught = 0;
+            r = OK;
+            ch = 3; /* Ctrl-C */
+        }
+        if (caught)
+            return 128 + caught;
+        if (r == OK && ch == 27 && swallow_sequence())
+            continue;
+        bool intr = r == OK && ch == 3;
+        if (too_small() && r == OK && (ch == 'q' || intr) && !session_dirty(&v->s))
+            return intr ? 128 + SIGINT : 0; /* the too-small screen offers q; nothing is lost */
+        if (too_small() && !(r == KEY_CODE_YES && ch == KEY_RESIZE))
+            continue;
+        if (!view_key(v, ch, r == KEY_CODE_YES))
+            return intr ? 128 + SIGINT : 0;
+    }
+}
+
+int view_run(const Lesson *l, const ViewOpt *o)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "%s\n", _("qkvtutor: the interactive view needs a terminal; "
+                                  "use --dump to print the walkthrough, or --json for the numbers"));
+        return 2;
+    }
+    /* newterm, not initscr: initscr prints its own message and exits 1
+     * when TERM names a terminal it does not know. */
+    const char *term = getenv("TERM");
+    /* A terminal that cannot address the cursor (TERM=dumb, a hardcopy
+     * terminal) would get a blank screen: refuse before curses writes
+     * anything, pointing to --dump. */
+    int tierr = 0;
+    if (term && *term && setupterm(NULL, STDOUT_FILENO, &tierr) == OK) {
+        char *cup = tigetstr("cup");
+        bool blind = cup == NULL || cup == (char *)-1 || tigetflag("hc") > 0;
+        del_curterm(cur_term);
+        if (blind) {
+            fprintf(stderr, _("qkvtutor: the terminal type \"%s\" (TERM) cannot move the cursor; "
+                              "use --dump to print the walkthrough, or try TERM=xterm-256color\n"), term);
+            return 2;
+        }
+    }
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr && (!term || !*term))
+        fprintf(stderr, "%s\n", _("qkvtutor: TERM is not set; try TERM=xterm-256color, or --dump to print the walkthrough"));
+    else if (!scr)
+        fprintf(stderr, _("qkvtutor: cannot use the terminal type \"%s\" (TERM); try TERM=xterm-256color, "
+                          "or --dump to print the walkthrough\n"), term);
+    if (!scr)
+        return 2;
+    set_term(scr);
+    install_signals();
+    atexit(restore_terminal);
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    mouseinterval(0);
+    /* Home/End as tmux and screen send them under TERM=xterm-256color. */
+    define_key("\033[1~", KEY_HOME);
+    define_key("\033[4~", KEY_END);
+    define_key("\033[H", KEY_HOME);
+    define_key("\033[F", KEY_END);
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    timeout(250);
+    curs_set(0);
+    View *v = view_new(l, o);
+    int rc = v ? run(v) : 2;
+    view_free(v);
+    restore_terminal();
+    if (!v)
+        fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
+    if (rc > 128) {
+        signal(rc - 128, SIG_DFL);
+        raise(rc - 128);
+    }
+    return rc;
+}

@@ -1,0 +1,339 @@
+/* narrate.c - narration's {REF}s filled in from the state, as people read
+ * numbers (the lesson's digits, the one number printer), and the literal
+ * state numbers a lesson should not write (see lesson/template.h). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/grad.h"
+#include "i18n.h"
+#include "lesson/heads.h"
+#include "lesson/template_int.h"
+#include "num.h"
+
+/* The output of an expansion: bytes written, whether it was cut, and the
+ * length the whole expansion needs. */
+typedef struct {
+    char *out;
+    size_t len, w, need;
+    bool cut;
+} Out;
+
+static void put(Out *o, const char *s, size_t n)
+{
+    o->need += n;
+    if (o->cut || o->len == 0)
+        return;
+    size_t room = o->len - 1 - o->w, k = n < room ? n : room;
+    memcpy(o->out + o->w, s, k);
+    o->w += k;
+    if (k < n) { /* cut, never inside a character */
+        o->cut = true;
+        if (((unsigned char)s[k] & 0xC0) == 0x80) {
+            while (o->w > 0 && ((unsigned char)o->out[o->w - 1] & 0xC0) == 0x80)
+                o->w--;
+            if (o->w > 0)
+                o->w--; /* the lead byte of the cut character */
+        }
+    }
+}
+
+static void puts_(Out *o, const char *s)
+{
+    put(o, s, strlen(s));
+}
+
+/* A number as the screen writes it: fmt_num, a masked −∞ as the matrix
+ * shows it, a whole number (a size, a count) without decimals. */
+static void put_num(Out *o, double x, bool integer, const TplOpt *opt)
+{
+    char buf[64];
+    if (isinf(x)) {
+        puts_(o, x > 0 ? (opt->ascii ? "inf" : "∞") : (opt->ascii ? "-inf" : "−∞"));
+        return;
+    }
+    if (integer && fabs(x) < 1e15) {
+        snprintf(buf, sizeof buf, "%.0f", fabs(x));
+        if (x < 0)
+            puts_(o, opt->ascii ? "-" : "−");
+        puts_(o, buf);
+        return;
+    }
+    FmtOpt fo = {opt->digits, opt->ascii, false};
+    puts_(o, fmt_num(x, &fo, buf, sizeof buf));
+}
+
+static void put_cell(Out *o, const Attn *a, const TplOpt *opt, MatId m, int i, int j)
+{
+    if (opt->hidden && opt->hidden(opt->ctx, m, i, j)) {
+        puts_(o, "?");
+        return;
+    }
+    put_num(o, MAT_AT(&a->m[m], i, j), false, opt);
+}
+
+/* A fixed figure as written, the minus as the screen writes it. */
+static void put_fixed(Out *o, const char *body, const TplOpt *opt)
+{
+    const char *s = tpl_skip_space(body);
+    if (*s == '-' || strncmp(s, "\xe2\x88\x92", 3) == 0) {
+        puts_(o, opt->ascii ? "-" : "−");
+        s += *s == '-' ? 1 : 3;
+    }
+    size_t n = 0;
+    while (s[n] && s[n] != ' ')
+        n++;
+    put(o, s, n);
+}
+
+/* Write one value: a number, a row or column joined (", ", Chinese "、"), a token. */
+static void put_val(Out *o, const Val *v, const Attn *a, const Lesson *l, const TplOpt *opt)
+{
+    const char *sep = opt->lang == LANG_ZH ? "、" : ", ";
+    switch (v->kind) {
+    case V_NUM:
+        if (v->setting && isfinite(v->x)) { /* as the header writes it */
+            char buf[64];
+            fmt_exact(v->x, buf, sizeof buf);
+            puts_(o, buf);
+            return;
+        }
+        put_num(o, v->x, v->integer, opt);
+        return;
+    case V_TOKEN:
+        puts_(o, !l ? "?" : a ? lesson_token(l, a, v->r.i) : v->r.i < l->ntok ? l->tokens[v->r.i] : "?"); /* the token now in row i */
+        return;
+    case V_ROW:
+        for (int j = 0; j < a->m[v->r.m].cols; j++) {
+            if (j)
+                puts_(o, sep);
+            put_cell(o, a, opt, v->r.m, v->r.i, j);
+        }
+        return;
+    case V_COL:
+        for (int i = 0; i < a->m[v->r.m].rows; i++) {
+            if (i)
+                puts_(o, sep);
+            put_cell(o, a, opt, v->r.m, i, v->r.j);
+        }
+        return;
+    }
+}
+
+size_t template_expand(const char *text, const Attn *state, const Lesson *l, const TplOpt *opt, char *out,
+                       size_t len)
+{
+    Out o = {out, len, 0, 0, false};
+    for (const char *p = text; p && *p;) {
+        size_t run = strcspn(p, "{");
+        put(&o, p, run);
+        p += run;
+        if (!*p)
+            break;
+        if (p[1] == '{') {
+            put(&o, "{", 1);
+            p += 2;
+            continue;
+        }
+        char inner[REF_MAX + 1];
+        size_t n = tpl_ref_span(p, inner, sizeof inner);
+        int stage = state->reached < STAGE_INPUT ? TEMPLATE_ABOUT : state->reached;
+        if (n == 0) { /* unclosed: the rest as written */
+            puts_(&o, p);
+            break;
+        }
+        Px px = {inner, inner, state, true, stage, "", opt, false, NULL, 0};
+        Val v;
+        if (n - 2 > REF_MAX || !tpl_evaluate(&px, &v))
+            puts_(&o, opt->ascii ? "..." : "…");
+        else if (*tpl_skip_space(inner) == '=')
+            put_fixed(&o, tpl_skip_space(inner) + 1, opt);
+        else if (px.hidden && (v.kind == V_NUM))
+            puts_(&o, "?");
+        else
+            put_val(&o, &v, state, l, opt);
+        p += n;
+    }
+    if (len > 0)
+        out[o.w] = '\0';
+    return o.need;
+}
+
+char *template_expand_dup(const char *text, const Attn *state, const Lesson *l, const TplOpt *o)
+{
+    size_t n = template_expand(text, state, l, o, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (buf)
+        template_expand(text, state, l, o, buf, n + 1);
+    return buf;
+}
+
+/* ---- no literal state numbers ------------------------------------------------ */
+
+/* Does the literal (digits only, k decimals, value x; `neg`: written with
+ * a minus) stand for v? Without a sign it may quote a negative value after
+ * a minus ("0.217 − 0.132×0.500"). */
+static bool same_number(const char *digits, int k, double x, double v, int shown, bool exact)
+{
+    if (!isfinite(v) || (digits[-1] == '-' && v >= 0))
+        return false;
+    if (exact && fabs(fabs(v) - x) < 1e-9)
+        return true;
+    if (k != shown)
+        return false;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*f", shown, fabs(v));
+    return strcmp(buf, digits) == 0;
+}
+
+/* Is the number (digits, k decimals, value x) a cell of matrix id, or
+ * (S and A) a row or column sum? ref gets its name: "S[1][2]", "sum(S[1])". */
+static bool matrix_number(const Mat *mm, MatId id, const char *digits, int k, double x, int shown, char *ref,
+                          size_t len)
+{
+    const char *name = attn_mat_name(id);
+    for (int i = 0; i < mm->rows; i++)
+        for (int j = 0; j < mm->cols; j++)
+            if (same_number(digits, k, x, MAT_AT(mm, i, j), shown, false)) {
+                snprintf(ref, len, "%s[%d][%d]", name, i + 1, j + 1);
+                return true;
+            }
+    if (attn_mat_base(id) != M_S && attn_mat_base(id) != M_A)
+        return false;
+    /* row sums, then column sums; A's rows always sum to 1 (a literal 1.000
+     * there is the rule, not the state) */
+    for (int i = 0; attn_mat_base(id) == M_S && i < mm->rows; i++) {
+        double sum = 0;
+        for (int j = 0; j < mm->cols; j++)
+            sum += MAT_AT(mm, i, j);
+        if (same_number(digits, k, x, sum, shown, false)) {
+            snprintf(ref, len, "sum(%s[%d])", name, i + 1);
+            return true;
+        }
+    }
+    for (int j = 0; j < mm->cols; j++) {
+        double sum = 0;
+        for (int i = 0; i < mm->rows; i++)
+            sum += MAT_AT(mm, i, j);
+        if (same_number(digits, k, x, sum, shown, false)) {
+            snprintf(ref, len, "sum(%s[*][%d])", name, j + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The first cell, sum or scalar of a equal to the literal; name in ref. */
+static bool state_number(const Attn *a, const char *digits, int k, int shown, bool about, char *ref, size_t len)
+{
+    double x = strtod(digits, NULL);
+    /* T is a state number once it is set (the plain softmax's 1 is not
+     * shown), lr once there is something to learn (the training panel) */
+    if (a->temp != 1.0 && same_number(digits, k, x, a->temp, shown, true)) {
+        snprintf(ref, len, "T");
+        return true;
+    }
+    if (!about && a->ntarget > 0 && same_number(digits, k, x, a->lr, shown, true)) {
+        snprintf(ref, len, "lr");
+        return true;
+    }
+    if (!about && a->ntarget > 0 && a->reached >= STAGE_SOFTMAX &&
+        same_number(digits, k, x, grad_loss(a), shown, false)) {
+        snprintf(ref, len, "loss");
+        return true;
+    }
+    static const MatId order[] = {M_A, M_S, M_O, M_Y, M_QKT, M_Q, M_K, M_V, M_H, M_P, M_X, M_WQ, M_WK, M_WV, M_WO};
+    int heads = attn_heads(a);
+    for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
+        MatId base = order[o];
+        bool per_head = base >= M_Q && base <= M_O;
+        for (int h = 0; h <= (per_head && heads > 1 ? heads : 0); h++) {
+            MatId id = h ? attn_head_id(base, h) : base;
+            MatId m = id;
+            if (!heads_resolve(a, &m, NULL, 0) || m != id)
+                continue;
+            const Mat *mm = &a->m[id];
+            bool param = id == M_X || id == M_WQ || id == M_WK || id == M_WV || id == M_WO;
+            if (!mm->v || mm->rows == 0 || (about ? !param : attn_mat_stage(id) > a->reached))
+                continue;
+            if (matrix_number(mm, id, digits, k, x, shown, ref, len))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool template_literal_find(const char *text, size_t from, const Attn *a, int digits, bool about, TplLiteral *hit)
+{
+    static const char minus[] = "\xe2\x88\x92";
+    for (const char *p = text + from; p && *p;) {
+        if (*p == '{') {
+            if (p[1] == '{') {
+                p += 2;
+                continue;
+            }
+            const char *e = strchr(p, '}');
+            if (!e)
+                return false;
+            p = e + 1;
+            continue;
+        }
+        bool after_word = p > text && (tpl_is_word((unsigned char)p[-1]) || p[-1] == '.');
+        if (!isdigit((unsigned char)*p) || after_word) {
+            p++;
+            continue;
+        }
+        const char *s = p, *e = p;
+        while (isdigit((unsigned char)*e))
+            e++;
+        if (*e != '.' || !isdigit((unsigned char)e[1])) { /* a whole number: an index, a size, a count */
+            p = e;
+            continue;
+        }
+        const char *dot = e;
+        for (e++; isdigit((unsigned char)*e);)
+            e++;
+        p = e;
+        if (tpl_is_word((unsigned char)*e))
+            continue;
+        const char *start = s;
+        if (s - text >= 3 && memcmp(s - 3, minus, 3) == 0)
+            start = s - 3;
+        else if (s > text && s[-1] == '-')
+            start = s - 1;
+        char num[40];
+        if ((size_t)(e - s) + 1 >= sizeof num)
+            continue;
+        snprintf(num, sizeof num, "%c%.*s", start < s ? '-' : '+', (int)(e - s), s);
+        if (!state_number(a, num + 1, (int)(e - dot - 1), digits, about, hit->ref, sizeof hit->ref))
+            continue;
+        hit->off = (size_t)(start - text);
+        hit->end = (size_t)(e - text);
+        snprintf(hit->lit, sizeof hit->lit, "%.*s", (int)(e - start), start);
+        return true;
+    }
+    return false;
+}
+
+int template_literals_report(FILE *out, const char *file, const char *text, const TextAt *at, const Attn *a,
+                             int digits, bool about)
+{
+    int n = 0;
+    TplLiteral hit;
+    for (size_t from = 0; text && template_literal_find(text, from, a, digits, about, &hit); from = hit.end) {
+        int col = at->col + 1;
+        if (at->quote >= 0) {
+            col += at->quote;
+            for (size_t k = 0; k < hit.off; k++)
+                col += ((unsigned char)text[k] & 0xC0) != 0x80;
+        }
+        fprintf(out, "%s:%d:%d: ", file, at->line, col);
+        fprintf(out, _("%s is %s here; write {%s} so the text stays true after an edit (or {=%s} for a fixed "
+                       "figure)"), hit.lit, hit.ref, hit.ref, hit.lit);
+        fputc('\n', out);
+        n++;
+    }
+    return n;
+}

@@ -1,0 +1,285 @@
+/* num.c - lesson numbers, whatever the locale (see num.h). */
+#include "num.h"
+#include "shortest.h"
+#include "i18n.h"
+
+#include <ctype.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Check the syntax of an ASCII decimal and count the decimals it was
+ * written with, minus its exponent. */
+static bool syntax(const char *s, int *decimals)
+{
+    int digits = 0, dec = 0;
+    if (*s == '+' || *s == '-')
+        s++;
+    for (; isdigit((unsigned char)*s); s++)
+        digits++;
+    if (*s == '.')
+        for (s++; isdigit((unsigned char)*s); s++, dec++)
+            digits++;
+    if (digits == 0)
+        return false;
+    if (*s == 'e' || *s == 'E') {
+        int sign = 1, e = 0;
+        s++;
+        if (*s == '+' || *s == '-')
+            sign = *s++ == '-' ? -1 : 1;
+        if (!isdigit((unsigned char)*s))
+            return false;
+        for (; isdigit((unsigned char)*s); s++)
+            e = e < 10000 ? e * 10 + (*s - '0') : e;
+        dec -= sign * e;
+    }
+    *decimals = dec < -400 ? -400 : dec > 400 ? 400 : dec;
+    return *s == '\0';
+}
+
+/* Is s a YAML or C spelling of infinity or NaN? */
+static bool nonfinite_word(const char *s)
+{
+    static const char *const words[] = {".inf", "inf", "infinity", ".nan", "nan"};
+    if (*s == '+' || *s == '-')
+        s++;
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++)
+        if (strcasecmp(s, words[k]) == 0)
+            return true;
+    return false;
+}
+
+/* Copy s into out (room for strlen(s) + 1) with each U+2212 as '-'. */
+static void ascii_minus(const char *s, char *out)
+{
+    while (*s) {
+        if (strncmp(s, NUM_MINUS, 3) == 0) {
+            *out++ = '-';
+            s += 3;
+        } else {
+            *out++ = *s++;
+        }
+    }
+    *out = '\0';
+}
+
+/* strtod in the C locale: '.' is the decimal point whatever LC_NUMERIC
+ * the program (or a library it loaded) set. s has passed syntax(). */
+static double c_strtod(const char *s)
+{
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    double v = strtod(s, NULL);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    return v;
+}
+
+NumStatus num_parse(const char *s, double *v, int *decimals)
+{
+    char small[128];
+    size_t n = strlen(s);
+    char *a = n < sizeof small ? small : malloc(n + 1);
+    if (!a)
+        return NUM_SYNTAX;
+    ascii_minus(s, a);
+    int dec = 0;
+    NumStatus st = NUM_OK;
+    if (nonfinite_word(a))
+        st = NUM_NONFINITE;
+    else if (!syntax(a, &dec))
+        st = NUM_SYNTAX;
+    else if (!isfinite(*v = c_strtod(a)))
+        st = NUM_RANGE;
+    if (a != small)
+        free(a);
+    if (st == NUM_OK && decimals)
+        *decimals = dec;
+    return st;
+}
+
+int num_snprintf(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    return n;
+}
+
+void num_format(char *buf, size_t len, double v, int dec)
+{
+    if (isnan(v))
+        snprintf(buf, len, "NaN");
+    else if (isinf(v))
+        snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
+    else
+        num_snprintf(buf, len, "%.*f", dec < 0 ? 0 : dec, v);
+}
+
+/* ---- printing for people: the lesson's digits, the ≈ rule, the shortest ---- */
+
+/* "%.*f" of 0 <= v < 1e6 without printf, which is slow and is called for
+ * every cell of every frame. Gives up (false) when v * 10^digits lies too
+ * close to a rounding tie for a double to decide; printf decides those. */
+static bool fixed_fast(double v, int digits, char *out)
+{
+    static const double pow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+    if (digits < 0 || digits > 6)
+        return false;
+    double x = v * pow10[digits], f = floor(x);
+    if (fabs(x - f - 0.5) < 1e-6)
+        return false;
+    long long n = (long long)f + (x - f > 0.5);
+    char rev[32];
+    int k = 0;
+    do { /* digits from the right, with the point after `digits` of them */
+        rev[k++] = (char)('0' + n % 10);
+        n /= 10;
+        if (k == digits)
+            rev[k++] = '.';
+    } while (n > 0 || k < (digits ? digits + 2 : 1));
+    for (int i = 0; i < k; i++)
+        out[i] = rev[k - 1 - i];
+    out[k] = '\0';
+    return true;
+}
+
+char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
+{
+    if (isnan(v)) {
+        snprintf(buf, len, "NaN");
+        return buf;
+    }
+    if (isinf(v)) {
+        snprintf(buf, len, "%sinf", v < 0 ? (o->ascii ? "-" : "\xe2\x88\x92") : "");
+        return buf;
+    }
+    char tmp[64];
+    if (fabs(v) >= 1e6) /* keep huge values to a cell's width */
+        snprintf(tmp, sizeof tmp, "%.*e", o->digits > 1 ? o->digits - 1 : 1, fabs(v));
+    else if (!fixed_fast(fabs(v), o->digits, tmp))
+        snprintf(tmp, sizeof tmp, "%.*f", o->digits, fabs(v));
+    bool zero = strspn(tmp, "0.") == strlen(tmp);
+    snprintf(buf, len, "%s%s", v < 0 && !zero ? (o->ascii ? "-" : "\xe2\x88\x92") : "", tmp);
+    return buf;
+}
+
+char *fmt_sub(int i1, const FmtOpt *o, char *buf, size_t len)
+{
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", i1);
+    if (o->ascii) {
+        snprintf(buf, len, "_%s", digits);
+        return buf;
+    }
+    size_t n = 0;
+    for (const char *d = digits; *d && n + 4 < len; d++) {
+        /* U+2080..U+2089: E2 82 80+d */
+        buf[n++] = (char)0xe2;
+        buf[n++] = (char)0x82;
+        buf[n++] = (char)(0x80 + (*d - '0'));
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+char *fmt_sub2(int i1, int j1, const FmtOpt *o, char *buf, size_t len)
+{
+    char a[32], b[32];
+    fmt_sub(i1, o, a, sizeof a);
+    fmt_sub(j1, o, b, sizeof b);
+    bool sep = i1 > 9 || j1 > 9;
+    if (o->ascii)
+        snprintf(buf, len, "_%d%s%d", i1, sep ? "," : "", j1);
+    else
+        snprintf(buf, len, "%s%s%s", a, sep ? "," : "", b);
+    return buf;
+}
+
+/* v as the screen shows it: rounded to the digits shown. The text has a
+ * '.', which strtod reads as the locale's decimal point. */
+static double shown(double v, const FmtOpt *o)
+{
+    FmtOpt plain = {o->digits, true, false};
+    char buf[64], num[80];
+    if (v == FMT_HIDDEN)
+        return NAN;
+    if (!isfinite(v))
+        return v;
+    fmt_num(v, &plain, buf, sizeof buf);
+    const char *dp = localeconv()->decimal_point;
+    size_t n = 0;
+    for (const char *c = buf; *c && n + 8 < sizeof num; c++)
+        n += (size_t)snprintf(num + n, sizeof num - n, "%s", *c == '.' && dp && *dp ? dp : (char[2]){*c, 0});
+    return strtod(num, NULL);
+}
+
+/* " = " when `from` (worked out from numbers as shown) shows as `result`
+ * does, else " ≈ ": the reader who redoes the sum gets another last digit. */
+static const char *eq(double from, double result, const FmtOpt *o)
+{
+    char x[64], y[64];
+    if (isnan(from) || isnan(result) || result == FMT_HIDDEN ||
+        strcmp(fmt_num(from, o, x, sizeof x), fmt_num(result, o, y, sizeof y)) == 0)
+        return " = ";
+    return o->ascii ? " ~ " : " ≈ ";
+}
+
+double fmt_shown(double v, const FmtOpt *o)
+{
+    return shown(v, o);
+}
+
+const char *fmt_eq(double from, double result, const FmtOpt *o)
+{
+    return eq(from, result, o);
+}
+
+const char *fmt_eq_vec(const double *from, const double *result, int n, const FmtOpt *o)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(eq(from[k], result[k], o), " = ") != 0)
+            return eq(from[k], result[k], o);
+    return " = ";
+}
+
+void fmt_note_add(char *line, bool ascii)
+{
+    size_t n = strlen(line);
+    if (n < FMT_LINE - 1)
+        snprintf(line + n, FMT_LINE - n, "   %s", ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)"));
+}
+
+void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted)
+{
+    for (int k = 0; k < n && !*noted; k++)
+        if (strstr(lines[k], ascii ? " ~ " : " ≈ ")) {
+            fmt_note_add(lines[k], ascii);
+            *noted = true;
+        }
+}
+
+char *fmt_exact(double v, char *buf, size_t len)
+{
+    char tmp[SHORTEST_MAX];
+    size_t n = shortest_print(v, tmp); /* the one printer: '.' whatever the locale */
+    if (len) {
+        n = n < len ? n : len - 1;
+        memcpy(buf, tmp, n);
+        buf[n] = '\0';
+    }
+    return buf;
+}

@@ -1,0 +1,109 @@
+/* help.c - the help screen as lines wrapped to the screen, scrolled where
+ * it does not fit (the back end paints them). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/grad.h"
+#include "lesson/save.h"
+#include "text/fmt.h"
+#include "text/i18n.h"
+#include "text/live.h"
+#include "ui_int.h"
+
+/* The help's lines, wrapped to the screen: each key line's description
+ * wraps under itself (nothing is cut on the right), then a blank line and
+ * the edit-mode keys. */
+
+/* A word that is a number or an operator ("5", "*", "=", "/") sticks to
+ * its neighbours: a line break never separates "K[1] *" from "5", nor
+ * "2" from "个". */
+static bool help_glue(const char *w, size_t n)
+{
+    return n > 0 && strspn(w, "0123456789.*=+-<>()") >= n;
+}
+
+static bool help_breakable(const char *s, size_t k)
+{
+    size_t a = k;
+    while (a > 0 && s[a - 1] != ' ')
+        a--;
+    size_t b = strcspn(s + k + 1, " ");
+    bool number_next = s[k + 1] >= '0' && s[k + 1] <= '9'; /* "微调 0.1，" stays together */
+    return !help_glue(s + a, k - a) && !help_glue(s + k + 1, b) && !number_next;
+}
+
+/* The next line's length: fmt_wrap's, moved back to a space where the
+ * break keeps numbers and operators with their neighbours. */
+static size_t help_break(const char *s, int w)
+{
+    size_t n = fmt_wrap(s, w, false);
+    if (s[n] != ' ')
+        return n;
+    for (size_t k = n; k > 0; k--)
+        if (s[k] == ' ' && s[k - 1] != ' ' && help_breakable(s, k))
+            return k;
+    return n;
+}
+
+static void help_wrap(HelpText *h, const char *keys, const char *text, int x, int w)
+{
+    for (bool first = true; *text && h->n < HELP_LINES; first = false) {
+        size_t n = help_break(text, w);
+        h->keys[h->n] = NULL;
+        if (first && keys) {
+            snprintf(h->keybuf[h->n], sizeof h->keybuf[0], "%s", keys);
+            h->keys[h->n] = h->keybuf[h->n];
+        }
+        h->text[h->n] = text;
+        h->tlen[h->n] = (int)n;
+        h->n++;
+        (void)x;
+        text += n;
+        text += strspn(text, " ");
+    }
+}
+
+static void help_collect(const char *keys, const char *help, void *ctx)
+{
+    HelpText *h = ctx;
+    help_wrap(h, keys, _(help), h->tx, h->w);
+}
+
+static void help_key_width(const char *keys, const char *help, void *ctx)
+{
+    int *w = ctx, k = text_width(keys);
+    *w = k > *w ? k : *w;
+}
+
+void ui_help(View *v, HelpText *h)
+{
+    const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv (Wo), a number (-0.5 too) then Enter sets, + / _ nudge by 0.1, Esc leaves.");
+    int kw = 0, cols = v->cols;
+    keys_help_lines(help_key_width, &kw);
+    memset(h, 0, sizeof *h);
+    h->kx = 2;
+    h->tx = cols >= 80 ? 32 : 2 + kw + 2; /* 80 columns and up: the table as it always was */
+    h->w = cols - 1 - h->tx;
+    keys_help_lines(help_collect, h);
+    if (h->n < HELP_LINES)
+        h->text[h->n++] = ""; /* a blank line, then the edit-mode keys from column 2 */
+    h->first_edit = h->n;
+    help_wrap(h, NULL, edit, 2, cols - 3);
+    /* Rows 2 .. rows-1; when it does not all fit, the last row says how to scroll. */
+    int avail = v->rows - 2;
+    h->scroll = h->n > avail;
+    v->help_page = h->scroll ? avail - 1 : avail;
+    v->help_max = h->scroll ? h->n - v->help_page : 0;
+    if (v->help_top > v->help_max)
+        v->help_top = v->help_max;
+    snprintf(h->title, sizeof h->title, "%s", _("qkvtutor keys  (Esc, ? or q closes this help)"));
+    if (h->scroll)
+        snprintf(h->more, sizeof h->more,
+                 v->ascii ? _("lines %d-%d of %d - Down j PgDn Space more - Up k PgUp back")
+                          : _("lines %d-%d of %d · ↓ j PgDn Space more · ↑ k PgUp back"),
+                 v->help_top + 1, v->help_top + v->help_page, h->n);
+}
