@@ -1,8 +1,8 @@
 /* gettext.c - the translations in the browser, without glibc's gettext.
  *
- * text/i18n.c calls gettext() only when the language is Chinese, and bumps
- * glibc's private _nl_msg_cat_cntr to switch languages live. The browser
- * build has neither: make web compiles src/po/zh_CN.po with msgfmt and
+ * text/i18n.c calls gettext() only when the language is Chinese. The
+ * browser build has no catalogue files and emscripten's libc no gettext
+ * that reads them: make web compiles src/po/zh_CN.po with msgfmt and
  * embeds the .mo as bytes (web_mo, web_mo_len: build/wasm/mo.c), and this
  * file looks a message up in it by binary search (a .mo's originals are
  * sorted). The catalogue is the same one the terminal uses. */
@@ -12,8 +12,6 @@
 
 extern const unsigned char web_mo[];
 extern const size_t web_mo_len;
-
-int _nl_msg_cat_cntr; /* glibc's cache counter: nothing is cached here */
 
 static uint32_t mo_word(size_t at, int swap)
 {
