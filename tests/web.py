@@ -14,7 +14,9 @@ the DevTools protocol (tests/web_cdp.py) and checks, one line each:
     next head in lesson 8 (]), edit mode, the help screen;
   * the URL: #lesson=2&at=5&lang=zh&present opens there, a step writes at=,
     a changed hash reopens;
-  * a click on a cell of A moves the focus there;
+  * a click on a cell of A moves the focus there; a swipe is next, the Back
+    button back; the bar's language and theme buttons switch the screen,
+    the page's own words and the URL;
   * w downloads the saved lesson, which opens again with the edit in it;
     a broken lesson file gets its FILE:LINE:COL line;
   * --json of every built-in lesson at every step from the wasm build
@@ -162,6 +164,25 @@ def click(br):
     check("α₂ = exp ÷ sum" in after, "a click on A[2][3] explains row 2 of A", "\n" + after)
 
 
+def touch_and_bar(br):
+    br.cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    br.goto(f"{PAGE}#lesson=1&at=3&size=100x30")
+    for t, x in (("touchStart", 700), ("touchMove", 450), ("touchMove", 200), ("touchEnd", 200)):
+        br.cmd("Input.dispatchTouchEvent", {"type": t, "touchPoints": [{"x": x, "y": 300}] if t != "touchEnd" else []})
+    check(br.eval("qkv.frame().step") == 4, "a swipe to the left is next (step 3 -> 4)", str(br.eval("qkv.frame().step")))
+    br.cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    br.eval("document.getElementById('back').click()")
+    check(br.eval("qkv.frame().step") == 3, "the Back button goes back (step 4 -> 3)")
+    br.eval("document.getElementById('blang').click()")
+    f = br.eval("qkv.frame()")
+    words = br.eval("[document.getElementById('next').textContent, document.documentElement.lang]")
+    check(f["lang"] == "zh" and words == ["下一步", "zh-CN"] and "lang=zh" in br.eval("location.hash"),
+          "the language button switches the screen, the page's words and the URL to Chinese", repr(words))
+    br.eval("document.getElementById('btheme').click()")
+    check(br.eval("qkv.frame().theme") == "light" and br.eval("document.body.className").startswith("t-light"),
+          "the theme button goes on to the light theme (t)")
+
+
 def save_and_open(br):
     br.goto(f"{PAGE}#lesson=1&at=11&size=100x30")
     br.type(":Q[1] = K[1] * 5\r")
@@ -220,6 +241,7 @@ def main():
         scenario(br, "zh answer", 1, 7, "0.006\r", ["✓"], lang="zh")
         url_state(br)
         click(br)
+        touch_and_bar(br)
         save_and_open(br)
         os.makedirs(SHOTS, exist_ok=True)
         for theme in ("dark", "light", "mono", "projector"):
