@@ -17,7 +17,7 @@ the DevTools protocol (tests/web_cdp.py) and checks, one line each:
   * a click on a cell of A moves the focus there; a swipe is next, the Back
     button back; the bar's language and theme buttons switch the screen,
     the page's own words and the URL;
-  * w downloads the saved lesson, which opens again with the edit in it;
+  * a lesson file dropped on the page opens; w downloads the saved lesson, which opens again with the edit in it;
     a broken lesson file gets its FILE:LINE:COL line;
   * --json of every built-in lesson at every step from the wasm build
     (node build/wasm/web_json.js) equals the native --json string for string;
@@ -183,6 +183,26 @@ def touch_and_bar(br):
           "the theme button goes on to the light theme (t)")
 
 
+def drop(br):
+    """A lesson file dropped on the page, through the browser's own drag and drop."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "dropped.yaml")
+        with open(os.path.join(ROOT, "lessons", "03-scaled-and-stable.yaml"), encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        title = re.search(r'^title:(?:\n  [a-z][a-z]: .*)*?\n  en: "([^"]+)"', text, re.M).group(1)
+        br.goto(f"{PAGE}#lesson=1&size=100x30")
+        data = {"items": [], "files": [path], "dragOperationsMask": 1}
+        for t in ("dragEnter", "dragOver", "drop"):
+            br.cmd("Input.dispatchDragEvent", {"type": t, "x": 400, "y": 300, "data": data})
+        deadline = time.time() + 5
+        while time.time() < deadline and title not in br.eval("qkv.text()"):
+            time.sleep(0.05)
+        check(title in br.eval("qkv.text()") and br.eval("document.getElementById('lesson').value") == "",
+              f"a lesson file dropped on the page opens ({title})", br.eval("qkv.text()").split("\n")[0])
+
+
 def save_and_open(br):
     br.goto(f"{PAGE}#lesson=1&at=11&size=100x30")
     br.type(":Q[1] = K[1] * 5\r")
@@ -242,6 +262,7 @@ def main():
         url_state(br)
         click(br)
         touch_and_bar(br)
+        drop(br)
         save_and_open(br)
         os.makedirs(SHOTS, exist_ok=True)
         for theme in ("dark", "light", "mono", "projector"):
