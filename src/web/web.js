@@ -34,6 +34,7 @@
     return s;
   }
   function writeHash() {
+    hashTimer = 0;
     if (!frame) return;
     var p = [];
     if (state.lesson) p.push("lesson=" + state.lesson);
@@ -115,19 +116,21 @@
       if (rowsHtml[y] !== h) { screen.children[y].innerHTML = h; rowsHtml[y] = h; }
     }
     caret();
-    document.body.className = "t-" + frame.theme + (frame.present ? " present" : "");
-    screen.className = "r0";
+    var bodyClass = "t-" + frame.theme + (frame.present ? " present" : "");
+    if (document.body.className !== bodyClass) document.body.className = bodyClass;
+    if (screen.className !== "r0") screen.className = "r0";
     document.documentElement.lang = frame.lang === "zh" ? "zh-CN" : "en";
     if (state.lang !== frame.lang || state.theme !== frame.theme || state.present !== !!frame.present) {
       state.lang = frame.lang; state.theme = frame.theme; state.present = !!frame.present;
       labels();
       if (!state.size) fit(); /* presentation mode changes the font */
     }
-    writeHash();
+    if (!hashTimer) hashTimer = setTimeout(writeHash, 150); /* browsers throttle history updates */
   }
+  var hashTimer = 0;
   function caret() {
     var c = document.getElementById("caret");
-    if (!frame.cur) { c.hidden = true; return; }
+    if (!frame.cur) { if (!c.hidden) c.hidden = true; return; }
     c.hidden = false;
     c.style.left = frame.cur[1] * cell.w + "px";
     c.style.top = frame.cur[0] * cell.h + "px";
