@@ -175,6 +175,7 @@ def touch_and_bar(br):
     br.eval("document.getElementById('back').click()")
     check(br.eval("qkv.frame().step") == 3, "the Back button goes back (step 4 -> 3)")
     br.eval("document.getElementById('blang').click()")
+    time.sleep(0.3)  # the hash follows a moment later
     f = br.eval("qkv.frame()")
     words = br.eval("[document.getElementById('next').textContent, document.documentElement.lang]")
     check(f["lang"] == "zh" and words == ["下一步", "zh-CN"] and "lang=zh" in br.eval("location.hash"),
