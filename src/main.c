@@ -1,6 +1,7 @@
 /* main.c - options, choosing the lesson, and dispatch to a renderer or the view. */
 #include <getopt.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include "lesson/diag.h"
 #include "lesson/embedded.h"
 #include "text/i18n.h"
+#include "text/num.h"
+#include "text/text.h"
 #include "lesson/lesson.h"
 #include "out/render.h"
 #include "out/svg.h"
@@ -26,7 +29,8 @@ enum { OPT_ANSWERS = 0x301, OPT_VARIANT, OPT_CLASS, OPT_OUT, OPT_FORMAT, OPT_PAP
 
 typedef struct {
     Mode mode;
-    int at;
+    long long at;       /* --at N, saturated (num_whole); 0: not given */
+    const char *at_text;/* --at as typed */
     int lang;           /* -1: from the environment */
     const char *theme;
     bool present;
@@ -76,38 +80,40 @@ static void usage(FILE *out)
         "  -h, --help           show this help\n"
         "  -V, --version        show the version\n"
         "\n"
+        "Numbers are digits only (no sign or space): --at 1 to the lesson's steps, --variant 0 to 4294967295,\n"
+        "--class 1 to 99, --size 60x18 to 1000x1000.\n"
         "Exit status: 0 ok, 1 a check failed, 2 usage error, lesson error or no terminal.\n"));
 }
 
+/* Arguments are quoted with text_quote_n: an escape or control byte in one
+ * shows as \x1b, never reaches the terminal raw. */
 static int usage_error(const char *msg, const char *arg)
 {
+    char shown[1024];
     fprintf(stderr, "qkvtutor: ");
-    fprintf(stderr, msg, arg);
+    fprintf(stderr, msg, text_quote_n(arg, 200, "", "", shown, sizeof shown));
     fprintf(stderr, "%s\n", _("; see qkvtutor --help"));
     return 2;
 }
 
-/* Parse a whole positive number; -1 when s is not one. */
-static int parse_count(const char *s)
+/* Parse a whole positive number (num_whole_all: digits only, no sign or
+ * space; saturated at NUM_WHOLE_MAX, above every limit); -1 when s is not
+ * one. */
+static long long parse_count(const char *s)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    return *s && *end == '\0' && v > 0 && v < 100000 ? (int)v : -1;
+    long long v;
+    return num_whole_all(s, &v) && v > 0 ? v : -1;
 }
 
 /* Parse --size's "COLSxROWS" into *o; false when it is not that. */
 static bool parse_size(const char *s, Options *o)
 {
-    char *end;
-    long c = strtol(s, &end, 10), r = 0;
-    bool ok = end != s && *s >= '0' && *s <= '9' && *end == 'x' && end[1] >= '0' && end[1] <= '9';
-    if (ok) {
-        r = strtol(end + 1, &end, 10);
-        ok = *end == '\0' && c > 0 && r > 0;
-    }
-    /* any larger than this is too large, however large */
-    o->cols = ok ? (int)(c < 100000 ? c : 100000) : 0;
-    o->rows = ok ? (int)(r < 100000 ? r : 100000) : 0;
+    long long c, r = 0;
+    size_t n = num_whole(s, &c);
+    bool ok = n > 0 && s[n] == 'x' && num_whole_all(s + n + 1, &r) && c > 0 && r > 0;
+    /* saturated (num_whole) values are above every bound; messages quote s */
+    o->cols = ok ? (int)(c < INT_MAX ? c : INT_MAX) : 0;
+    o->rows = ok ? (int)(r < INT_MAX ? r : INT_MAX) : 0;
     o->size = s;
     return ok;
 }
@@ -124,7 +130,8 @@ static int check_size(Options *o)
     }
     if (o->mode != MODE_SVG && o->mode != MODE_SLIDES)
         return usage_error(_("%s goes with --svg or --slides"), "--size");
-    const char *size = o->size;
+    char size[256];
+    text_quote_n(o->size, 100, "", "", size, sizeof size);
     if (o->cols < LAYOUT_MIN_COLS || o->rows < LAYOUT_MIN_ROWS) {
         snprintf(bound, sizeof bound, "%dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
         fprintf(stderr, _("qkvtutor: --size %s is below the smallest screen, %s"), size, bound);
@@ -143,12 +150,11 @@ static int check_size(Options *o)
 /* Parse a seed, a whole number from 0 to 2^32 - 1 (numpy's range). */
 static bool parse_seed(const char *s, unsigned long *seed)
 {
-    char *end;
-    if (*s < '0' || *s > '9' || strlen(s) > 10)
+    long long v;
+    if (!num_whole_all(s, &v) || v > 4294967295LL)
         return false;
-    unsigned long long v = strtoull(s, &end, 10);
     *seed = (unsigned long)v;
-    return *end == '\0' && v <= 4294967295ULL;
+    return true;
 }
 
 /* A mode flag (--list, --dump, --json, --check, --svg, --worksheet): two
@@ -185,12 +191,15 @@ static int option_value(int c, const char *arg, Options *o)
                 return usage_error(_("--variant takes a seed from 0 to 4294967295, not \"%s\""), arg);
             o->variant = arg;
             break;
-        case OPT_CLASS:
+        case OPT_CLASS: {
             if ((rc = set_mode(o, MODE_CLASS)) >= 0)
                 return rc;
-            if ((o->students = parse_count(arg)) < 1 || o->students > 99)
+            long long students = parse_count(arg);
+            if (students < 1 || students > 99)
                 return usage_error(_("--class takes a number of students from 1 to 99, not \"%s\""), arg);
+            o->students = (int)students;
             break;
+        }
         case OPT_FORMAT:
             if (strcmp(arg, "md") == 0) o->format = CLASS_MD;
             else if (strcmp(arg, "html") == 0) o->format = CLASS_HTML;
@@ -215,6 +224,7 @@ static int option_value(int c, const char *arg, Options *o)
             }
             if ((o->at = parse_count(arg)) < 0)
                 return usage_error(_("--at takes a step number from 1, not \"%s\""), arg);
+            o->at_text = arg;
             break;
         case 'L':
             if ((o->lang = text_lang_parse(arg)) < 0)
@@ -308,9 +318,9 @@ static int parse_args(int argc, char **argv, Options *o)
  * -1 if none. */
 static int find_embedded(const char *name)
 {
-    int n = parse_count(name);
+    long long n = parse_count(name);
     if (n > 0)
-        return n <= embedded_count ? n - 1 : -1;
+        return n <= embedded_count ? (int)n - 1 : -1;
     size_t nl = strlen(name);
     if (nl > 5 && strcmp(name + nl - 5, ".yaml") == 0)
         nl -= 5;
@@ -354,8 +364,9 @@ static bool load(const char *arg, Lesson *l, unsigned flags)
     } else {
         int k = arg ? find_embedded(arg) : 0;
         if (k < 0 || embedded_count == 0) {
+            char shown[1024];
             fprintf(stderr, _("qkvtutor: no lesson \"%s\": not a file, nor a built-in lesson (see qkvtutor --list)\n"),
-                    arg ? arg : "");
+                    text_quote_n(arg ? arg : "", 200, "", "", shown, sizeof shown));
             return false;
         }
         ok = lesson_load_buffer_all(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,
@@ -455,13 +466,13 @@ static int lang_arg(int argc, char **argv)
 /* Run the mode the options chose on the loaded lesson; its exit status. */
 static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
 {
-    RenderOpt ro = {lang, !utf8, o->at};
+    RenderOpt ro = {lang, !utf8, (int)o->at};
     switch (o->mode) {
     case MODE_DUMP:  return render_dump(stdout, l, &ro);
     case MODE_JSON:  return render_json(stdout, l, &ro);
     case MODE_CHECK: return render_check_fits(stdout, l, &ro, layout_narration_room);
     case MODE_SVG: {
-        SvgOpt so = {lang, !utf8, o->theme, o->present, o->at, o->cols, o->rows, o->card};
+        SvgOpt so = {lang, !utf8, o->theme, o->present, (int)o->at, o->cols, o->rows, o->card};
         return svg_step(stdout, l, &so);
     }
     case MODE_SLIDES: {
@@ -477,10 +488,35 @@ static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
         return render_worksheet(stdout, l, &wo);
     }
     default: {
-        ViewOpt vo = {lang, !utf8, o->theme, o->present, o->at, true};
+        ViewOpt vo = {lang, !utf8, o->theme, o->present, (int)o->at, true};
         return view_run(l, &vo);
     }
     }
+}
+
+/* The lesson against --variant, --class and --at: false (the message
+ * printed) when they cannot be done with it. File names and arguments are
+ * quoted (text_shown): no escape byte reaches the terminal. */
+static bool lesson_fits_options(const Options *o, Lesson *l)
+{
+    char shown[4096];
+    if (o->variant && !lesson_reseed(l, o->seed)) {
+        fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "
+                          "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "
+                          "(lessons/README.md)\n"), o->variant, text_shown(l->file, shown, sizeof shown));
+        return false;
+    }
+    if (o->mode == MODE_CLASS && !lesson_reseed(l, 1)) {
+        fprintf(stderr, _("qkvtutor: --class %d: %s writes its weights out and declares no variants:, so every "
+                          "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "
+                          "(lessons/README.md)\n"), o->students, text_shown(l->file, shown, sizeof shown));
+        return false;
+    }
+    if (o->at > l->nsteps) {
+        fprintf(stderr, _("qkvtutor: --at %s: the lesson has %d steps\n"), o->at_text, l->nsteps);
+        return false;
+    }
+    return true;
 }
 
 int main(int argc, char **argv)
@@ -509,22 +545,7 @@ int main(int argc, char **argv)
     /* --json prints no narration, so it does not read any */
     if (!load(o.lesson, &l, o.mode == MODE_JSON ? LESSON_LOAD_NO_NARRATION : 0))
         return 2;
-    if (o.variant && !lesson_reseed(&l, o.seed)) {
-        fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "
-                          "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "
-                          "(lessons/README.md)\n"), o.variant, l.file);
-        lesson_free(&l);
-        return 2;
-    }
-    if (o.mode == MODE_CLASS && !lesson_reseed(&l, 1)) {
-        fprintf(stderr, _("qkvtutor: --class %d: %s writes its weights out and declares no variants:, so every "
-                          "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "
-                          "(lessons/README.md)\n"), o.students, l.file);
-        lesson_free(&l);
-        return 2;
-    }
-    if (o.at > l.nsteps) {
-        fprintf(stderr, _("qkvtutor: --at %d: the lesson has %d steps\n"), o.at, l.nsteps);
+    if (!lesson_fits_options(&o, &l)) {
         lesson_free(&l);
         return 2;
     }

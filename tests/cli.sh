@@ -349,5 +349,77 @@ printf '\357\273\277' >"$T/bom.yaml"
 cat lessons/01-three-tokens.yaml >>"$T/bom.yaml"
 check "--check with a byte-order mark" 0 '' --check "$T/bom.yaml"
 
+# Limits (DESIGN.md "Speed and limits"): file names and arguments never reach
+# the terminal raw: escape and control bytes show as \x1b; numbers are
+# quoted as written, never as saturated; one whole-number rule (digits only).
+case $BIN in /*) ABIN=$BIN ;; *) ABIN=$PWD/$BIN ;; esac
+evil=$(printf 'ok\033]0;pwned\007.yaml')
+cp lessons/01-three-tokens.yaml "$T/$evil"
+(cd "$T" && "$ABIN" --check "$evil" >"$T/out" 2>&1)
+if [ "$(cat "$T/out")" = 'ok\x1b]0;pwned\x07.yaml: 29 expectations hold, 0 failed' ] && ! grep -q "$(printf '\033')" "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --check: an escape in the file name shows as \\x1b"
+else
+    failn=$((failn + 1)); echo "FAIL: --check escaped file name: $(od -c "$T/out" | head -3)"
+fi
+(cd "$T" && "$ABIN" --dump "$evil" | sed -n 2p >"$T/out")
+case $(cat "$T/out") in
+    'ok\x1b]0;pwned\x07.yaml · 3 tokens,'*) pass=$((pass + 1)); echo "ok: --dump: the file name in the header is escaped" ;;
+    *) failn=$((failn + 1)); echo "FAIL: --dump escaped header: $(od -c "$T/out" | head -3)" ;;
+esac
+printf 'format: qkvtutor/1\ntokens: [a]\n' >"$T/$evil.bad"
+(cd "$T" && "$ABIN" --check "$evil.bad" >/dev/null 2>"$T/out")
+case $(head -n 1 "$T/out") in
+    'ok\x1b]0;pwned\x07.yaml.bad:'*) pass=$((pass + 1)); echo "ok: a lesson error names the file escaped" ;;
+    *) failn=$((failn + 1)); echo "FAIL: lesson error escaped file name: $(od -c "$T/out" | head -3)" ;;
+esac
+check "--size with an escape" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "\x1b[2J"; see qkvtutor --help' --svg --size "$(printf '\033[2J')" 1
+check "unknown option with an escape" 2 'qkvtutor: unknown option "--\x1b]52;c;aGk=\x07"; see qkvtutor --help' "$(printf -- '--\033]52;c;aGk=\007')" 1
+check "no such lesson, bidi in the name" 2 'qkvtutor: no lesson "a\u202eb": not a file, nor a built-in lesson (see qkvtutor --list)' --dump "$(printf 'a\342\200\256b')"
+check "--at as written, not saturated" 2 'qkvtutor: --at 99999999999999999999: the lesson has 14 steps' --at 99999999999999999999 --json 1
+check "--at with a space" 2 'qkvtutor: --at takes a step number from 1, not " 3"; see qkvtutor --help' --dump --at ' 3' 1
+check "--at with a sign" 2 'qkvtutor: --at takes a step number from 1, not "+3"; see qkvtutor --help' --dump --at +3 1
+check "--at with a trailing space" 2 'qkvtutor: --at takes a step number from 1, not "3 "; see qkvtutor --help' --dump --at '3 ' 1
+check "--class past 99" 2 'qkvtutor: --class takes a number of students from 1 to 99, not "100"; see qkvtutor --help' --class 100 --out "$T/c" 1
+check "--class with a sign" 2 'qkvtutor: --class takes a number of students from 1 to 99, not "+5"; see qkvtutor --help' --class +5 --out "$T/c" 1
+check "--variant past 2^32 - 1" 2 'qkvtutor: --variant takes a seed from 0 to 4294967295, not "4294967296"; see qkvtutor --help' --variant 4294967296 --dump 1
+check "--size above the largest, as written" 2 'qkvtutor: --size 99999999999999999999x30 is above the largest picture, 1000x1000; see qkvtutor --help' --svg --size 99999999999999999999x30 1
+check "--size with a sign" 2 'qkvtutor: --size takes COLSxROWS, such as 100x30, not "100x+30"; see qkvtutor --help' --svg --size 100x+30 1
+
+# --variant: a do: action the new seed refuses is reported, not skipped
+# silently (K[1] * 1e308 overflows when a K value passes 1.8; seed 8 has one).
+cat >"$T/vskip.yaml" <<EOF
+format: qkvtutor/1
+title: "Variant skip"
+tokens: [a, b, c]
+X: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+weights:
+  random: {seed: 42, scale: 1.0, d_k: 2}
+steps:
+  - stage: input
+    say: "Start."
+  - stage: qkv
+    do: "Q[1] = K[1] * 1e308"
+    say: "Now Q."
+    ask: "Q[1][1]"
+EOF
+"$BIN" --dump --variant 8 "$T/vskip.yaml" >"$T/out" 2>&1
+if grep -qx "variant 8: step 2's action \"Q\[1\] = K\[1\] \* 1e308\" is skipped under this seed: Q\[1\]\[2\] would not be a finite number; use smaller numbers" "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump --variant 8 says which action is skipped and why"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --variant 8: $(sed -n 1,4p "$T/out")"
+fi
+"$BIN" --worksheet --variant 8 "$T/vskip.yaml" >"$T/out" 2>&1
+if grep -qx -- "- \`Q\[1\] = K\[1\] \* 1e308\` — skipped under variant 8: Q\[1\]\[2\] would not be a finite number; use smaller numbers" "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --worksheet --variant 8 marks the skipped action"
+else
+    failn=$((failn + 1)); echo "FAIL: --worksheet --variant 8: $(grep -A2 'Before this' "$T/out")"
+fi
+"$BIN" --dump --variant 1 "$T/vskip.yaml" >"$T/out" 2>&1
+if ! grep -q "skipped" "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump --variant 1 applies the action and says nothing"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --variant 1 reports a skip: $(grep skipped "$T/out")"
+fi
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -11,6 +11,9 @@
 #include "lesson/embedded.h"
 #include "text/fmt.h"
 #include "text/num.h"
+#include "lesson/save.h"
+#include "lesson/session.h"
+#include <unistd.h>
 
 /* numpy: seed(42); randn(4,3)*0.3 three times (REFERENCE.md, tutorial A). */
 static const double ref_wq[] = {0.1490142459, -0.0414792904, 0.1943065614, 0.4569089569, -0.0702460124,
@@ -292,7 +295,7 @@ static void errors_unknown_keys(void **state)
     assert_load_error(HEAD RANDOM "about: {de: Katze}\n",
                       "t.yaml:9:9: unknown language \"de\" in about, expected zh or en");
     assert_load_error("format: qkvtutor/1\n\"\\e[2J\": 1\n",
-                      "t.yaml:2:1: unknown key \"\xe2\x90\x9b[2J\", expected format, title, about, tokens, X, "
+                      "t.yaml:2:1: unknown key \"\\x1b[2J\", expected format, title, about, tokens, X, "
                       "weights, overrides, options, start, steps, heads, edited or variants");
     assert_load_error("format: qkvtutor/1\nx: [[1]]\n", "t.yaml:2:1: unknown key \"x\" (did you mean \"X\"?)");
     assert_load_error("format: qkvtutor/1\nformat: qkvtutor/1\n",
@@ -759,6 +762,52 @@ static void expect_describe_written(void **state)
     lesson_free(&l);
 }
 
+/* A saved lesson is never larger than the loader accepts: 130 steps of
+ * 8,000-character narration load (1,043,000 bytes), but written out with
+ * their weights and the edit log they pass LESSON_MAX_BYTES, so the save is
+ * refused with why and what to do, nothing is written, and the session
+ * keeps its edit. */
+static void save_never_too_big(void **state)
+{
+    (void)state;
+    size_t cap = LESSON_MAX_BYTES + 1, n = 0;
+    char *buf = malloc(cap), msg[1024];
+    assert_non_null(buf);
+    n += (size_t)snprintf(buf, cap, "%s", HEAD "weights:\n  random: {seed: 42, scale: 0.3, d_k: 3}\nsteps:\n");
+    while (n + 8100 < LESSON_MAX_BYTES - 4000) {
+        n += (size_t)snprintf(buf + n, cap - n, "  - stage: input\n    say: \"");
+        for (int k = 0; k < 800; k++)
+            n += (size_t)snprintf(buf + n, cap - n, "attention ");
+        n += (size_t)snprintf(buf + n, cap - n, "\"\n");
+    }
+    Lesson l;
+    assert_true(lesson_load_buffer("big.yaml", buf, n, &l, msg, sizeof msg));
+    free(buf);
+    Session s;
+    assert_true(session_init(&s, &l));
+    assert_true(session_act_text(&s, "X[1][1] = 2", msg, sizeof msg));
+    char dir[] = "/tmp/qkv-save-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/big-edited.yaml", dir);
+    size_t len = 0;
+    char *text = lesson_save_text(&s, &len);
+    assert_non_null(text);
+    free(text);
+    assert_true(len > LESSON_MAX_BYTES);
+    char want[512];
+    snprintf(want, sizeof want,
+             "cannot save %s: with its edits the lesson is %zu bytes, and a lesson file holds at most 1048576, so it "
+             "could not be opened again; nothing was written and the edits are kept. Shorten the lesson's narration, "
+             "then save", path, len);
+    assert_false(lesson_save(&s, path, msg, sizeof msg));
+    assert_string_equal(msg, want);
+    assert_int_equal(access(path, F_OK), -1);  /* nothing written, no temporary left */
+    assert_int_equal(rmdir(dir), 0);
+    assert_int_equal(s.nedits, 1);             /* the edit is kept */
+    session_free(&s);
+    lesson_free(&l);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -793,6 +842,7 @@ int main(void)
         cmocka_unit_test(errors_focus_stage),
         cmocka_unit_test(expect_check_all_wrong_cells),
         cmocka_unit_test(expect_describe_written),
+        cmocka_unit_test(save_never_too_big),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 #include "lesson/embedded.h"
 #include "text/fmt.h"
 #include "lesson/lesson.h"
+#include "text/num.h"
+#include "text/text.h"
 #include "lesson/session.h"
 #include "text/text.h"
 #include "lesson/train.h"
@@ -468,6 +470,66 @@ static void numbers_ignore_lc_numeric(void **state)
     assert_string_equal(line, "o₁₁ = (0.313)(−0.163) + (0.337)(0.113) + (0.350)(−0.244) = −0.098");
 }
 
+/* The one quoter for user text in messages: escape and control bytes as
+ * \xNN, C1, bidi and zero-width characters as \uXXXX, the rest as is. */
+static void quote_escapes(void **state)
+{
+    (void)state;
+    char buf[256];
+    assert_string_equal(text_shown("ok\x1b]0;pwned\x07.yaml", buf, sizeof buf), "ok\\x1b]0;pwned\\x07.yaml");
+    assert_string_equal(text_shown("a\xe2\x80\xae" "b\xe2\x80\x8b" "c", buf, sizeof buf), "a\\u202eb\\u200bc");
+    assert_string_equal(text_shown("\xc2\x9b" "2J \xff \x7f", buf, sizeof buf), "\\u009b2J \\xff \\x7f");
+    assert_string_equal(text_shown("我 love 猫", buf, sizeof buf), "我 love 猫");
+    assert_string_equal(text_quote("0123456789012345678901234567890123456789abc", "\"", "\"", buf, sizeof buf),
+                        "\"0123456789012345678901234567890123456789...\"");
+    /* cut at a character boundary, then escaped: 3 bytes of 我 are not split */
+    assert_string_equal(text_quote_n("ab我", 3, "{", "}", buf, sizeof buf), "{ab...}");
+    /* a buffer too small cuts the escaped text: never a raw byte */
+    assert_string_equal(text_quote_n("\x1b\x1b", 0, "", "", buf, 6), "\\x1b\\");
+}
+
+static void format_chars_found(void **state)
+{
+    (void)state;
+    unsigned cp = 0;
+    const char *name = NULL;
+    bool bidi = false;
+    const char *s = "ab\xe2\x81\xa6" "c";
+    assert_int_equal(text_find_format(s, strlen(s), &cp, &name, &bidi), 2);
+    assert_int_equal(cp, 0x2066);
+    assert_string_equal(name, "LEFT-TO-RIGHT ISOLATE");
+    assert_true(bidi);
+    s = "x\xef\xbb\xbf";
+    assert_int_equal(text_find_format(s, strlen(s), &cp, &name, &bidi), 1);
+    assert_int_equal(cp, 0xFEFF);
+    assert_false(bidi);
+    s = "\xd8\x9c";
+    assert_int_equal(text_find_format(s, strlen(s), &cp, &name, &bidi), 0);
+    assert_string_equal(name, "ARABIC LETTER MARK");
+    s = "plain 我 text \xe2\x80\x94 dash";
+    assert_int_equal(text_find_format(s, strlen(s), &cp, &name, &bidi), strlen(s));
+}
+
+/* One whole-number parser: digits only, saturated at NUM_WHOLE_MAX. */
+static void whole_numbers(void **state)
+{
+    (void)state;
+    long long v;
+    char buf[40];
+    assert_int_equal(num_whole("4294967295x", &v), 10);
+    assert_true(v == 4294967295LL);
+    assert_int_equal(num_whole("99999999999999999999999", &v), 23);
+    assert_true(v == NUM_WHOLE_MAX);
+    assert_int_equal(num_whole(" 3", &v), 0);
+    assert_int_equal(num_whole("+3", &v), 0);
+    assert_false(num_whole_all("3 ", &v));
+    assert_false(num_whole_all("", &v));
+    assert_true(num_whole_all("007", &v));
+    assert_true(v == 7);
+    const char *d = "1234567890123456789012345678";
+    assert_string_equal(num_whole_text(d, strlen(d), buf, sizeof buf), "123456789012345678901234...");
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -492,6 +554,9 @@ int main(void)
         cmocka_unit_test(utf8_valid),
         cmocka_unit_test(lang_parse),
         cmocka_unit_test(get_fallback),
+        cmocka_unit_test(quote_escapes),
+        cmocka_unit_test(format_chars_found),
+        cmocka_unit_test(whole_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 #include "action.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,7 +45,7 @@ static bool fail(Lex *lx, const char *at, const char *fmt, ...)
     return false;
 }
 
-/* Quote up to 16 bytes of s (whole characters, sanitised) as "s", or
+/* Quote up to 16 bytes of s (whole characters, text_quote_n) as "s", or
  * "nothing" at the end of the text. */
 static const char *quote(const char *s, char *buf, size_t len)
 {
@@ -60,10 +61,7 @@ static const char *quote(const char *s, char *buf, size_t len)
     while (n > 0 && (cut[n - 1] == ' ' || cut[n - 1] == '\t'))
         n--;
     cut[n] = '\0';
-    buf[0] = '"';
-    text_sanitize(cut, buf + 1, len - 6, false);
-    strcat(buf, more ? "...\"" : "\"");
-    return buf;
+    return text_quote_n(cut, 0, "\"", more ? "...\"" : "\"", buf, len);
 }
 
 static void skip_ws(Lex *lx)
@@ -149,15 +147,14 @@ static bool is_target(MatId m)
     return m <= M_V || m == M_WO || (attn_mat_head(m) && b >= M_Q && b <= M_V);
 }
 
-/* Refuse an index too long to be any matrix's (kept saturated by ref.h),
+/* Refuse an index too large for an int (any matrix refuses it anyway),
  * quoting its digits as typed. */
 static bool huge_index(Lex *lx, const Ref *r)
 {
     for (int k = 0; k < r->n; k++)
-        if (r->idx[k].v >= REF_INDEX_MAX) {
+        if (r->idx[k].v > INT_MAX) {
             char digits[32];
-            snprintf(digits, sizeof digits, "%.*s%s", r->idx[k].len > 24 ? 24 : r->idx[k].len, r->idx[k].at,
-                     r->idx[k].len > 24 ? "..." : "");
+            num_whole_text(r->idx[k].at, (size_t)r->idx[k].len, digits, sizeof digits);
             return fail(lx, r->idx[k].at, k == 0 ? N_("row %s is out of range: %.*s has at most %d rows")
                                                   : N_("column %s is out of range: %.*s has at most %d columns"),
                         digits, r->name_len, r->name, MAT_MAX);
@@ -173,7 +170,7 @@ static bool huge_index(Lex *lx, const Ref *r)
 static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
 {
     Ref r;
-    char q[40];
+    char q[80];
     RefStatus st = ref_scan(lx->p, &r);
     *at = r.name;
     if (r.name_len == 0)
@@ -222,7 +219,7 @@ static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
  * have come there (ctx: what was just parsed). */
 static bool end_(Lex *lx, EndCtx ctx)
 {
-    char q[40];
+    char q[80];
     skip_ws(lx);
     const char *r = lx->p;
     if (*r == '\0')
@@ -266,7 +263,7 @@ static const struct {
  * "positions = none|sinusoidal" (option k of the table above). */
 static bool option(Lex *lx, Action *a, int k)
 {
-    char q[40];
+    char q[80];
     const char *x = options[k].v0, *y = options[k].v1;
     if (!accept(lx, '='))
         return fail(lx, lx->p, N_("expected \"=\" then %s or %s"), x, y);
@@ -305,16 +302,13 @@ static bool token_number(Lex *lx, int *out)
 {
     skip_ws(lx);
     const char *at = lx->p;
-    long v = 0;
+    long long v = 0;
     if (!isdigit((unsigned char)*lx->p)) {
-        char q[40];
+        char q[80];
         return fail(lx, at, N_("swap takes two token numbers from 1, like swap 1 3; found %s"),
                     quote(at, q, sizeof q));
     }
-    while (isdigit((unsigned char)*lx->p)) {
-        v = v < 100000 ? v * 10 + (*lx->p - '0') : v;
-        lx->p++;
-    }
+    lx->p += num_whole(lx->p, &v);
     if (v == 0)
         return fail(lx, at, N_("tokens are numbered from 1"));
     if (v > MAT_MAX)
@@ -334,20 +328,18 @@ static bool swap(Lex *lx, Action *a)
 }
 
 
-/* A whole number from 1 written at lx->p into *out (saturated at 100000);
- * false with msg (one %s: what was found) when there is none. */
-static bool count(Lex *lx, long *out, const char *msg)
+/* A whole number written at lx->p into *out (num_whole: saturated at
+ * NUM_WHOLE_MAX, so a message quotes lx->p's digits, not *out); false with
+ * msg (one %s: what was found) when there is none. */
+static bool count(Lex *lx, long long *out, const char *msg)
 {
-    char q[40];
+    char q[80];
     skip_ws(lx);
     const char *at = lx->p;
-    long v = 0;
+    long long v = 0;
     if (!isdigit((unsigned char)*lx->p))
         return fail(lx, at, msg, quote(at, q, sizeof q));
-    while (isdigit((unsigned char)*lx->p)) {
-        v = v < 100000 ? v * 10 + (*lx->p - '0') : v;
-        lx->p++;
-    }
+    lx->p += num_whole(lx->p, &v);
     if (*lx->p == '.' || *lx->p == 'e' || *lx->p == 'E')
         return fail(lx, at, msg, quote(at, q, sizeof q));
     *out = v;
@@ -363,11 +355,14 @@ static bool step(Lex *lx, Action *a)
     if (*lx->p == '\0')
         return true;
     const char *at = lx->p;
-    long v;
+    long long v;
     if (!count(lx, &v, N_("step takes a whole number of steps from 1 to 10000, like step 10; found %s")))
         return false;
-    if (v < 1 || v > GRAD_STEP_MAX)
-        return fail(lx, at, N_("step takes 1 to %d steps, found %ld"), GRAD_STEP_MAX, v);
+    if (v < 1 || v > GRAD_STEP_MAX) {
+        char digits[32];
+        return fail(lx, at, N_("step takes 1 to %d steps, found %s"), GRAD_STEP_MAX,
+                    num_whole_text(at, (size_t)(lx->p - at), digits, sizeof digits));
+    }
     a->n = (int)v;
     return end_(lx, END_PLAIN);
 }
@@ -443,13 +438,18 @@ static bool target(Lex *lx, Action *a)
         return end_(lx, END_PLAIN);
     }
     lx->p = w;
-    long v;
+    long long v;
     if (!count(lx, &v, N_("expected a key number from 1, a list like [0, 0.5, 0.5], or none; found %s")))
         return false;
     if (v == 0)
         return fail(lx, w, N_("keys are numbered from 1"));
+    if (v > MAT_MAX) {
+        char digits[32];
+        return fail(lx, w, N_("key %s is out of range: a lesson has at most %d tokens"),
+                    num_whole_text(w, (size_t)(lx->p - w), digits, sizeof digits), MAT_MAX);
+    }
     a->opt = TARGET_KEY;
-    a->j = v > MAT_MAX ? MAT_MAX : (int)v - 1;
+    a->j = (int)v - 1;
     return end_(lx, END_PLAIN);
 }
 
@@ -546,7 +546,7 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     }
     const char *ref_end = lx.p;
     if (!accept(&lx, '=')) {
-        char q[40];
+        char q[80];
         return fail(&lx, lx.p, N_("expected \"=\" after %.*s, found %s"), (int)(ref_end - at), at,
                     quote(lx.p, q, sizeof q));
     }

@@ -21,7 +21,7 @@ static const char *quote(const char *s, char *buf, size_t len)
 
 bool ask_parse(const char *text, const Attn *shape, int stage, Ask *out, char *msg, size_t len)
 {
-    char qb[200];
+    char qb[200], digits[32];
     memset(out, 0, sizeof *out);
     switch (template_ref_parse(text, &out->mat, &out->i, &out->j)) {
     case TREF_OK:
@@ -48,15 +48,15 @@ bool ask_parse(const char *text, const Attn *shape, int stage, Ask *out, char *m
         return false;
     }
     if (out->i >= x->rows) {
-        snprintf(msg, len, x->rows == 1 ? _("row %d is out of range in %s, %s has 1 row")
-                                        : _("row %d is out of range in %s, %s has %d rows"),
-                 out->i + 1, quote(text, qb, sizeof qb), name, x->rows);
+        snprintf(msg, len, x->rows == 1 ? _("row %s is out of range in %s, %s has 1 row")
+                                        : _("row %s is out of range in %s, %s has %d rows"),
+                 ref_index_written(text, 0, digits, sizeof digits), quote(text, qb, sizeof qb), name, x->rows);
         return false;
     }
     if (out->j >= x->cols) {
-        snprintf(msg, len, x->cols == 1 ? _("column %d is out of range in %s, %s has 1 column")
-                                        : _("column %d is out of range in %s, %s has %d columns"),
-                 out->j + 1, quote(text, qb, sizeof qb), name, x->cols);
+        snprintf(msg, len, x->cols == 1 ? _("column %s is out of range in %s, %s has 1 column")
+                                        : _("column %s is out of range in %s, %s has %d columns"),
+                 ref_index_written(text, 1, digits, sizeof digits), quote(text, qb, sizeof qb), name, x->cols);
         return false;
     }
     int need = attn_mat_stage(out->mat);

@@ -34,8 +34,8 @@ static void list_add(DiagList *list, size_t line, size_t col, const char *text)
 
 bool diag_vfail_at(Diag *d, size_t line, size_t col, const char *fmt, va_list ap)
 {
-    char msg[DIAG_MSG_MAX];
-    int n = snprintf(msg, sizeof msg, "%s:%zu:%zu: ", d->file, line + 1, col + 1);
+    char msg[DIAG_MSG_MAX], file[DIAG_MSG_MAX / 2];
+    int n = snprintf(msg, sizeof msg, "%s:%zu:%zu: ", text_shown(d->file, file, sizeof file), line + 1, col + 1);
     if (n >= 0 && (size_t)n < sizeof msg)
         vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     if (d->failures++ == 0 && d->errlen > 0)

@@ -150,7 +150,7 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
         return false;
     if (val[O_SOFTMAX] && !load_choice(c, val[O_SOFTMAX], "softmax", "naive", "stable", &softmax))
         return false;
-    if (val[O_DIGITS] && (!schema_uint(val[O_DIGITS], 6, &digits) || digits < 1))
+    if (val[O_DIGITS] && (!schema_uint(c, val[O_DIGITS], 6, &digits) || digits < 1))
         return diag_fail(&c->d, val[O_DIGITS], _("digits must be a whole number from 1 to 6, found %s"),
                          diag_found(&c->d, val[O_DIGITS]));
     if (val[O_MASK] && !load_choice(c, val[O_MASK], "mask", "none", "causal", &mask))
@@ -181,7 +181,7 @@ static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
     unsigned long long v;
     if (!n)
         return true;
-    if (!schema_uint(n, 1000000, &v) || v < 1 || v > (unsigned long long)l->nsteps)
+    if (!schema_uint(c, n, 1000000, &v) || v < 1 || v > (unsigned long long)l->nsteps)
         return diag_fail(&c->d, n, _("start must be a step number from 1 to %d, found %s"), l->nsteps,
                          diag_found(&c->d, n));
     l->start = (int)v;
@@ -324,6 +324,8 @@ static bool load_doc(Ctx *c, const char *buf, size_t len, Lesson *out)
     if (!ydoc_read(&c->d, buf, len, &doc))
         return false;
     c->doc = &doc;
+    c->src = buf;
+    c->srclen = len;
     Lesson l = {0};
     bool ok = walk(c, &l) && c->d.failures == 0;
     yaml_document_delete(&doc);
@@ -373,8 +375,9 @@ static bool load_listed(const char *file, const char *buf, size_t len, Lesson *o
     if (errlen)
         err[0] = '\0';
     if (len > LESSON_MAX_BYTES) {
+        char shown[DIAG_MSG_MAX / 2];
         snprintf(err, errlen, _("%s: cannot read: too big (%zu bytes), a lesson has at most %d bytes"),
-                 c.d.file, len, LESSON_MAX_BYTES);
+                 text_shown(c.d.file, shown, sizeof shown), len, LESSON_MAX_BYTES);
         if (snprintf(list->m[0].text, sizeof list->m[0].text, "%s", err) >= 0)
             list->n = list->total = 1;
         return false;
@@ -432,14 +435,16 @@ bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errle
     if (list)
         memset(list, 0, sizeof *list);
     struct stat st;
+    char shown[DIAG_MSG_MAX / 2];  /* the name as messages show it */
+    text_shown(path, shown, sizeof shown);
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(errno));
+        snprintf(err, errlen, _("%s: cannot read: %s"), shown, strerror(errno));
         return false;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > LESSON_MAX_BYTES) {
-        snprintf(err, errlen, _("%s: cannot read: too big (%lld bytes), a lesson has at most %d bytes"), path,
+        snprintf(err, errlen, _("%s: cannot read: too big (%lld bytes), a lesson has at most %d bytes"), shown,
                  (long long)st.st_size, LESSON_MAX_BYTES);
         fclose(f);
         return false;
@@ -450,7 +455,7 @@ bool lesson_load_file_all(const char *path, Lesson *out, char *err, size_t errle
     int e = errno;
     fclose(f);
     if (!buf) {
-        snprintf(err, errlen, _("%s: cannot read: %s"), path, strerror(e ? e : ENOMEM));
+        snprintf(err, errlen, _("%s: cannot read: %s"), shown, strerror(e ? e : ENOMEM));
         return false;
     }
     bool ok = load_listed(path, buf, len, out, err, errlen, list, flags);

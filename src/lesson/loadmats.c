@@ -208,7 +208,7 @@ static bool load_random(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *
     if (!val[R_SEED] || !val[R_DK])
         return diag_fail(&c->d, key_node, _("random is missing %s, write e.g. %s"), val[R_SEED] ? "d_k" : "seed",
                          ex);
-    if (!schema_uint(val[R_SEED], 4294967295ULL, &seed))
+    if (!schema_uint(c, val[R_SEED], 4294967295ULL, &seed))
         return diag_fail(&c->d, val[R_SEED], _("seed must be a whole number from 0 to 4294967295, found %s"),
                          diag_found(&c->d, val[R_SEED]));
     l->seed = (unsigned long)seed;
@@ -304,7 +304,7 @@ bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Les
 bool load_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
     unsigned long long v = 1;
-    if (n && (!schema_uint(n, 1000000, &v) || v < 1 || v > ATTN_HEADS_MAX))
+    if (n && (!schema_uint(c, n, 1000000, &v) || v < 1 || v > ATTN_HEADS_MAX))
         return diag_fail(&c->d, n, _("heads must be a whole number from 1 to %d, found %s"), ATTN_HEADS_MAX,
                          diag_found(&c->d, n));
     l->heads = (int)v;

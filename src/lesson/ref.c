@@ -7,6 +7,7 @@
 
 #include "heads.h"
 #include "text/i18n.h"
+#include "text/num.h"
 
 static const char *skip_ws(const char *s)
 {
@@ -24,9 +25,9 @@ static RefStatus scan_index(const char **sp, RefIndex *x, const char **err_at)
         return REF_NO_NUMBER;
     }
     x->at = s;
-    for (x->v = 0; isdigit((unsigned char)*s); s++)
-        x->v = x->v * 10 + (*s - '0') > REF_INDEX_MAX ? REF_INDEX_MAX : x->v * 10 + (*s - '0');
-    x->len = (int)(s - x->at);
+    size_t n = num_whole(s, &x->v);
+    s += n;
+    x->len = n > 1000000 ? 1000000 : (int)n;
     s = skip_ws(s);
     if (*s != ']') {
         *err_at = s;
@@ -139,4 +140,15 @@ RefStatus ref_head(const Attn *a, MatId *m, char *msg, size_t len)
 bool heads_resolve(const Attn *a, MatId *m, char *msg, size_t len)
 {
     return ref_head(a, m, msg, len) == REF_OK;
+}
+
+const char *ref_index_written(const char *s, int k, char *buf, size_t len)
+{
+    Ref r;
+    ref_scan(s, &r);
+    if (k >= r.n) {
+        snprintf(buf, len, "?");
+        return buf;
+    }
+    return num_whole_text(r.idx[k].at, (size_t)r.idx[k].len, buf, len);
 }

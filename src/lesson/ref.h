@@ -22,9 +22,12 @@
 #define QKV_REF_H
 
 #include <stdbool.h>
+#include <limits.h>
+#include <stddef.h>
 #include "core/attn.h"
+#include "text/num.h"
 
-#define REF_INDEX_MAX 9999999L  /* a larger index is kept as this (out of range anyway) */
+#define REF_INDEX_MAX NUM_WHOLE_MAX  /* a larger index is kept as this (num.h: out of range anyway) */
 
 typedef enum {
     REF_OK,
@@ -48,7 +51,7 @@ typedef enum {
 typedef struct {
     const char *at;     /* the digits as written */
     int len;
-    long v;             /* 1-based, at most REF_INDEX_MAX */
+    long long v;        /* 1-based, at most REF_INDEX_MAX (num_whole) */
 } RefIndex;
 
 typedef struct {
@@ -82,15 +85,19 @@ RefStatus ref_check(const Ref *r, const Attn *a);
  * "A3 names head 3, but this lesson has 2 heads: A1 to A2". */
 RefStatus ref_head(const Attn *a, MatId *m, char *msg, size_t len);
 
+/* Index k (0 or 1) of the reference at the start of s, its digits as
+ * written (num_whole_text), for a message; "?" when there is none. */
+const char *ref_index_written(const char *s, int k, char *buf, size_t len);
+
 /* 0-based row, and column (-1 for a row reference). */
 static inline int ref_row(const Ref *r)
 {
-    return (int)r->idx[0].v - 1;
+    return (int)(r->idx[0].v > INT_MAX ? INT_MAX : r->idx[0].v) - 1;
 }
 
 static inline int ref_col(const Ref *r)
 {
-    return r->n == 2 ? (int)r->idx[1].v - 1 : -1;
+    return r->n == 2 ? (int)(r->idx[1].v > INT_MAX ? INT_MAX : r->idx[1].v) - 1 : -1;
 }
 
 /* Is st a syntax status (the text is not a reference at all)? */

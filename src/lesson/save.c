@@ -400,34 +400,56 @@ static void sync_dir(const char *path)
 bool lesson_save_target(const char *path, char *err, size_t errlen)
 {
     struct stat st;
+    char shown[1024];
     if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
         return true;
+    text_shown(path, shown, sizeof shown);
     if (S_ISDIR(st.st_mode))
-        snprintf(err, errlen, _("cannot save %s: it is a folder; type a file name, such as %s/lesson.yaml"), path, path);
+        snprintf(err, errlen, _("cannot save %s: it is a folder; type a file name, such as %s/lesson.yaml"), shown,
+                 shown);
     else
-        snprintf(err, errlen, _("cannot save %s: it is not a regular file; type another name"), path);
+        snprintf(err, errlen, _("cannot save %s: it is not a regular file; type another name"), shown);
     return false;
 }
 
 bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
 {
-    char tmp[4096];
+    char tmp[4096], shown[1024];
     if (!lesson_save_target(path, err, errlen))
         return false;
+    text_shown(path, shown, sizeof shown);
     if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
-        snprintf(err, errlen, _("%s: the name is too long"), path);
+        snprintf(err, errlen, _("%s: the name is too long"), shown);
+        return false;
+    }
+    /* the whole text first: a file the loader would refuse is not written */
+    size_t len = 0;
+    char *text = lesson_save_text(s, &len);
+    if (!text) {
+        snprintf(err, errlen, _("cannot save %s: %s; nothing was changed"), shown, strerror(ENOMEM));
+        return false;
+    }
+    if (len > LESSON_MAX_BYTES) {
+        snprintf(err, errlen, _("cannot save %s: with its edits the lesson is %zu bytes, and a lesson file holds at "
+                                "most %d, so it could not be opened again; nothing was written and the edits are "
+                                "kept. Shorten the lesson's narration, then save"),
+                 shown, len, LESSON_MAX_BYTES);
+        free(text);
         return false;
     }
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        snprintf(err, errlen, _("cannot save %s: %s"), path, strerror(errno));
+        snprintf(err, errlen, _("cannot save %s: %s"), shown, strerror(errno));
+        free(text);
         return false;
     }
     mode_t um = umask(0);
     umask(um);
     FILE *f = fdopen(fd, "w");
-    bool ok = f && fchmod(fd, 0666 & ~um) == 0 && emit_lesson(s, f) && fflush(f) == 0 && fsync(fd) == 0;
+    bool ok = f && fchmod(fd, 0666 & ~um) == 0 && fwrite(text, 1, len, f) == len && fflush(f) == 0 &&
+              fsync(fd) == 0;
     int e = ok ? 0 : errno;
+    free(text);
     if ((f ? fclose(f) : close(fd)) != 0 && ok) {
         ok = false;
         e = errno;
@@ -439,7 +461,7 @@ bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
     if (ok)
         e = errno;
     unlink(tmp);
-    snprintf(err, errlen, _("cannot save %s: %s; nothing was changed"), path, strerror(e ? e : EIO));
+    snprintf(err, errlen, _("cannot save %s: %s; nothing was changed"), shown, strerror(e ? e : EIO));
     return false;
 }
 

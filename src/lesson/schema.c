@@ -20,6 +20,16 @@ bool schema_want_text(Ctx *c, const yaml_node_t *n, const char *what)
         return diag_fail(&c->d, n, _("invalid UTF-8 in %s, lessons must be UTF-8 text"), what);
     if (strlen(ydoc_str(n)) != len)
         return diag_fail(&c->d, n, _("%s contains a NUL character (\\0), which a lesson cannot hold"), what);
+    unsigned cp;
+    const char *name;
+    bool bidi;
+    size_t at = text_find_format(ydoc_str(n), len, &cp, &name, &bidi);
+    if (at < len)
+        return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, at),
+                            bidi ? _("U+%04X %s is not allowed in %s: it can reorder what the student reads; remove it")
+                                 : _("U+%04X %s is not allowed in %s: it cannot be seen, so the student cannot tell "
+                                     "it is there; remove it"),
+                            cp, name, what);
     return true;
 }
 
@@ -171,6 +181,9 @@ bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
     if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("expected a number")) || !schema_check_lookalike(c, n))
         return false;
     const char *s = ydoc_str(n), *comma = strchr(s, ',');
+    if (schema_not_plain(c, n) && num_parse(s, v, NULL) == NUM_OK)
+        return diag_fail(&c->d, n, _("%s is written as text (quoted or tagged), not as a number; write the number "
+                                     "alone, without quotes or a tag: %s"), diag_quote(&c->d, s), s);
     switch (num_parse(s, v, decimals)) {
     case NUM_OK:
         return true;
@@ -192,31 +205,38 @@ bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
                      diag_quote(&c->d, s));
 }
 
-/* Parse a whole number 0..max written as plain digits. No message. */
-bool schema_uint(const yaml_node_t *n, unsigned long long max, unsigned long long *out)
+bool schema_not_plain(const Ctx *c, const yaml_node_t *n)
 {
     if (n->type != YAML_SCALAR_NODE)
         return false;
-    const char *s = ydoc_str(n);
-    unsigned long long v = 0;
-    if (!isdigit((unsigned char)*s))
+    if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return true;
+    /* libyaml resolves !!str and no tag alike; a node's start mark is its
+     * first property, so a tag as written starts there with '!' */
+    if (n->tag && strcmp((const char *)n->tag, YAML_DEFAULT_SCALAR_TAG) != 0)
+        return true;
+    return c && c->src && n->start_mark.index < c->srclen && c->src[n->start_mark.index] == '!';
+}
+
+/* Parse a whole number 0..max written as plain digits (num_whole: the one
+ * whole-number parser). No message. */
+bool schema_uint(const Ctx *c, const yaml_node_t *n, unsigned long long max, unsigned long long *out)
+{
+    long long v;
+    if (n->type != YAML_SCALAR_NODE || schema_not_plain(c, n) || !num_whole_all(ydoc_str(n), &v) ||
+        (unsigned long long)v > max)
         return false;
-    for (; isdigit((unsigned char)*s); s++) {
-        v = v * 10 + (unsigned long long)(*s - '0');
-        if (v > max)
-            return false;
-    }
-    *out = v;
-    return *s == '\0';
+    *out = (unsigned long long)v;
+    return true;
 }
 
 /* Parse a size such as d_k: a whole number from 1 to MAT_MAX. */
 bool schema_size(Ctx *c, const yaml_node_t *n, const char *name, int *out)
 {
     unsigned long long v;
-    if (schema_uint(n, 1000000, &v) && v > MAT_MAX)
+    if (schema_uint(c, n, 1000000, &v) && v > MAT_MAX)
         return diag_fail(&c->d, n, _("%s is %llu, at most %d are allowed"), name, v, MAT_MAX);
-    if (!schema_uint(n, MAT_MAX, &v) || v < 1)
+    if (!schema_uint(c, n, MAT_MAX, &v) || v < 1)
         return diag_fail(&c->d, n, _("%s must be a whole number from 1 to %d, found %s"), name, MAT_MAX,
                          diag_found(&c->d, n));
     *out = (int)v;
@@ -279,8 +299,7 @@ bool schema_keys(Ctx *c, const yaml_node_t *map, const Keys *ks, yaml_node_t **v
 /* An index's digits as written (cut after 24), for a message. */
 const char *schema_index_text(const RefIndex *x, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.*s%s", x->len > 24 ? 24 : x->len, x->at, x->len > 24 ? "..." : "");
-    return buf;
+    return num_whole_text(x->at, (size_t)x->len, buf, len);
 }
 
 /* Check a resolved reference against the shapes, naming the index as

@@ -30,6 +30,8 @@ typedef struct {
     int digits;              /* the lesson's digits, once options are read (whole-number expectations) */
     bool no_narration; /* LESSON_LOAD_NO_NARRATION: about:, say:, question: not read */
     long grad_steps;   /* `step N` actions counted so far (LESSON_MAX_GRAD_STEPS) */
+    const char *src;   /* the file's bytes (to see a tag as written) */
+    size_t srclen;
 } Ctx;
 
 /* The keys valid in one mapping, for lookup and for "did you mean". */
@@ -53,7 +55,10 @@ bool schema_text(Ctx *c, const yaml_node_t *n, const char *what, Text *t);
  * punctuation and decimal commas are named in the message. */
 bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals);
 /* A whole number 0..max written as plain digits. No message. */
-bool schema_uint(const yaml_node_t *n, unsigned long long max, unsigned long long *out);
+/* Was n written as text, not as a number: quoted ("1.0", '1') or with an
+ * explicit tag (!!str 1, !!float 0)? A number is written plain. */
+bool schema_not_plain(const Ctx *c, const yaml_node_t *n);
+bool schema_uint(const Ctx *c, const yaml_node_t *n, unsigned long long max, unsigned long long *out);
 /* A size such as d_k: a whole number from 1 to MAT_MAX. */
 bool schema_size(Ctx *c, const yaml_node_t *n, const char *name, int *out);
 

@@ -19,7 +19,7 @@ static bool load_stage(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st
     if (!schema_want_text(c, n, "stage"))
         return false;
     bool wo = attn_last_stage(shape) == STAGE_PROJECT;
-    if (schema_uint(n, 1000000, &v) && v == STAGE_PROJECT && wo) {
+    if (schema_uint(c, n, 1000000, &v) && v == STAGE_PROJECT && wo) {
         st->stage = STAGE_PROJECT;
         return true;
     }
@@ -27,10 +27,10 @@ static bool load_stage(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st
         st->stage = STAGE_PROJECT;
         return true;
     }
-    if ((strcmp(ydoc_str(n), "project") == 0 || (schema_uint(n, 1000000, &v) && v == STAGE_PROJECT)))
+    if ((strcmp(ydoc_str(n), "project") == 0 || (schema_uint(c, n, 1000000, &v) && v == STAGE_PROJECT)))
         return diag_fail(&c->d, n, _("stage %s needs W_O: only lessons with heads: 2 or more, or d_out in "
                                      "random:, have stage 6 (project)"), diag_quote(&c->d, ydoc_str(n)));
-    if (schema_uint(n, 1000000, &v)) {
+    if (schema_uint(c, n, 1000000, &v)) {
         if (v < 1 || v > 5)
             return diag_fail(&c->d, n, _("stage %llu is out of range, expected 1 to 5 or "
                                          "input, qkv, scores, softmax or output"), v);

@@ -5,6 +5,7 @@
 #include "template_int.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "text/i18n.h"
 #include "heads.h"
 #include "core/grad.h"
+#include "text/num.h"
 
 /* ---- parsing ----------------------------------------------------------------- */
 
@@ -24,8 +26,9 @@ const char *tpl_skip_space(const char *s)
     return s;
 }
 
-/* Parse one "[n]" with optional spaces; *v is the number as written. */
-static bool parse_index(const char **sp, long *v)
+/* Parse one "[n]" with optional spaces; *v is the number (num_whole:
+ * saturated, so messages quote the digits as written). */
+static bool parse_index(const char **sp, long long *v)
 {
     const char *s = tpl_skip_space(*sp);
     if (*s++ != '[')
@@ -33,8 +36,7 @@ static bool parse_index(const char **sp, long *v)
     s = tpl_skip_space(s);
     if (!isdigit((unsigned char)*s))
         return false;
-    for (*v = 0; isdigit((unsigned char)*s); s++)
-        *v = *v < 100000 ? *v * 10 + (*s - '0') : *v;
+    s += num_whole(s, v);
     s = tpl_skip_space(s);
     if (*s++ != ']')
         return false;
@@ -42,9 +44,23 @@ static bool parse_index(const char **sp, long *v)
     return true;
 }
 
+/* Index k (0 or 1) of a reference template_ref_parse() read, its digits as
+ * written (num_whole_text), for a message. */
+static const char *index_written(const char *s, int k, char *buf, size_t len)
+{
+    long long v;
+    for (int n = 0; (s = strchr(s, '[')) != NULL; n++) {
+        s = tpl_skip_space(s + 1);
+        if (n == k)
+            return num_whole_text(s, num_whole(s, &v), buf, len);
+    }
+    snprintf(buf, len, "?");
+    return buf;
+}
+
 int template_ref_parse(const char *s, MatId *m, int *i, int *j)
 {
-    long i1, j1 = 0;
+    long long i1, j1 = 0;
     bool cell = false;
     s = tpl_skip_space(s);
     const char *name = s;
@@ -66,8 +82,8 @@ int template_ref_parse(const char *s, MatId *m, int *i, int *j)
     if (i1 == 0 || (cell && j1 == 0))
         return TREF_ZERO;
     *m = (MatId)id;
-    *i = (int)i1 - 1;
-    *j = cell ? (int)j1 - 1 : -1;
+    *i = (int)(i1 > INT_MAX ? INT_MAX : i1) - 1;
+    *j = cell ? (int)(j1 > INT_MAX ? INT_MAX : j1) - 1 : -1;
     return TREF_OK;
 }
 
@@ -89,8 +105,9 @@ static bool word_is(const char *w, size_t n, const char *name)
 /* {token[i]}: one token by its 1-based number. */
 static bool resolve_token(const char *inner, const char *s, int ntok, Ref *r, char *msg, size_t len)
 {
-    char qb[200];
-    long v;
+    char qb[200], digits[32];
+    long long v;
+    const char *at = s;
     r->kind = R_TOKEN;
     if (!parse_index(&s, &v) || *tpl_skip_space(s) != '\0') {
         SAY(_("%s must be like {token[2]}, one token by its number"), quote(inner, qb, sizeof qb));
@@ -101,9 +118,11 @@ static bool resolve_token(const char *inner, const char *s, int ntok, Ref *r, ch
         return false;
     }
     if (v > ntok) {
-        SAY(ntok == 1 ? _("token %ld is out of range in %s, there is 1 token")
-                      : _("token %ld is out of range in %s, there are %d tokens"),
-            v, quote(inner, qb, sizeof qb), ntok);
+        long long ignored;
+        at = tpl_skip_space(tpl_skip_space(at) + 1);  /* "[n]" was read: its digits */
+        SAY(ntok == 1 ? _("token %s is out of range in %s, there is 1 token")
+                      : _("token %s is out of range in %s, there are %d tokens"),
+            num_whole_text(at, num_whole(at, &ignored), digits, sizeof digits), quote(inner, qb, sizeof qb), ntok);
         return false;
     }
     r->i = (int)v - 1;
@@ -142,14 +161,15 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
     const Mat *x = &shape->m[r->m];
     const char *name = attn_mat_name(r->m);
     int need = attn_mat_stage(r->m);
+    char digits[32];
     if (r->i >= x->rows)
-        SAY(x->rows == 1 ? _("row %d is out of range in %s, %s has 1 row")
-                         : _("row %d is out of range in %s, %s has %d rows"),
-            r->i + 1, quote(inner, qb, sizeof qb), name, x->rows);
+        SAY(x->rows == 1 ? _("row %s is out of range in %s, %s has 1 row")
+                         : _("row %s is out of range in %s, %s has %d rows"),
+            index_written(inner, 0, digits, sizeof digits), quote(inner, qb, sizeof qb), name, x->rows);
     else if (r->j >= x->cols)
-        SAY(x->cols == 1 ? _("column %d is out of range in %s, %s has 1 column")
-                         : _("column %d is out of range in %s, %s has %d columns"),
-            r->j + 1, quote(inner, qb, sizeof qb), name, x->cols);
+        SAY(x->cols == 1 ? _("column %s is out of range in %s, %s has 1 column")
+                         : _("column %s is out of range in %s, %s has %d columns"),
+            index_written(inner, 1, digits, sizeof digits), quote(inner, qb, sizeof qb), name, x->cols);
     else if (stage == TEMPLATE_ABOUT && need > STAGE_INPUT)
         SAY(_("%s quotes %s, which is computed at stage %s; about is shown before the first step and can quote "
               "only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, T, lr and steps"),

@@ -88,7 +88,7 @@ bool variants_load(Ctx *c, const yaml_node_t *key, const yaml_node_t *n, Lesson 
         return diag_fail(&c->d, val[V_SCALE], _("scale must be a number above 0 and at most 100 (randn's factor), "
                                                 "found %s"), diag_found(&c->d, val[V_SCALE]));
     unsigned long long d = 2;
-    if (val[V_DECIMALS] && !schema_uint(val[V_DECIMALS], 6, &d))
+    if (val[V_DECIMALS] && !schema_uint(c, val[V_DECIMALS], 6, &d))
         return diag_fail(&c->d, val[V_DECIMALS], _("decimals must be a whole number from 0 to 6, found %s"),
                          diag_found(&c->d, val[V_DECIMALS]));
     l->vdecimals = (int)d;

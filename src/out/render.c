@@ -302,6 +302,62 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     put_expects(out, l, s, st);
 }
 
+int render_variant_skips(const Lesson *l, VariantSkip *out, int max)
+{
+    Attn base = {0}, a = {0};
+    int n = 0;
+    if (!l->reseeded)
+        return 0;
+    if (!lesson_base(l, &base) || !attn_copy(&a, &base)) {
+        attn_free(&base);
+        return -1;
+    }
+    for (int k = 0; k < l->nsteps; k++)
+        for (int m = 0; m < l->steps[k].nact; m++) {
+            const Action *act = &l->steps[k].act[m];
+            char why[200];
+            if (act->kind == ACT_RESET) {
+                if (!attn_copy(&a, &base))
+                    n = -1;
+            } else if (!action_apply(&a, act, why, sizeof why) && n >= 0) {
+                if (n < max) {
+                    out[n].step = k;
+                    out[n].act = m;
+                    snprintf(out[n].why, sizeof out[n].why, "%s", why);
+                }
+                n++;
+            }
+        }
+    attn_free(&a);
+    attn_free(&base);
+    return n;
+}
+
+/* --dump --variant K: one line per script action the seed refuses. */
+static void put_variant_skips(FILE *out, const Lesson *l, bool ascii)
+{
+    VariantSkip sk[16];
+    int n = render_variant_skips(l, sk, 16);
+    for (int k = 0; k < n && k < 16; k++) {
+        char act[200], why[400];
+        text_quote_n(l->steps[sk[k].step].act_text[sk[k].act], 80, "", "", act, sizeof act);
+        text_sanitize(sk[k].why, why, sizeof why, ascii);
+        fprintf(out, _("variant %lu: step %d's action \"%s\" is skipped under this seed: %s"), l->seed,
+                sk[k].step + 1, act, why);
+        fputc('\n', out);
+    }
+    if (n > 16)
+        fprintf(out, _("variant %lu: %d more actions are skipped under this seed\n"), l->seed, n - 16);
+}
+
+/* The lesson's file name as messages show it (text_shown: no raw escape
+ * or control bytes reach the terminal). */
+static const char *file_shown(const Lesson *l)
+{
+    static char buf[4096];
+    return text_shown(l->file, buf, sizeof buf);
+}
+
 int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
 {
     Session s;
@@ -310,13 +366,14 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
         return no_memory();
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
-    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d", l->file, l->ntok, _("tokens"), l->d_model,
+    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d", file_shown(l), l->ntok, _("tokens"), l->d_model,
             l->d_k, l->d_v);
     if (l->heads > 1 || l->d_out > 0)
         fprintf(out, ", %s %d, d_out %d", _("heads"), l->heads, l->d_out);
     if (l->reseeded) /* --variant K */
         fprintf(out, " · %s %lu", _("variant"), l->seed);
     fputc('\n', out);
+    put_variant_skips(out, l, o->ascii);
     char *about = lesson_about_text(l, o->lang, o->ascii);
     if (about && *about)
         put_wrapped(out, about, o->ascii, 76);
@@ -486,7 +543,7 @@ static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, 
         /* a language not written falls back on the other, which is then the place */
         const TextAt *at = &st->say_at[langs[n]];
         int line = at->line ? at->line : st->line, col = at->line ? at->col + 1 : 1;
-        fprintf(out, "%s:%d:%d: %s %d (%s): ", l->file, line, col, _("step"), k + 1, code[n]);
+        fprintf(out, "%s:%d:%d: %s %d (%s): ", file_shown(l), line, col, _("step"), k + 1, code[n]);
         if (room[1] > 0)
             fprintf(out, _("the narration needs %d lines, at %dx%d this step has room for %d lines of %d columns; "
                            "shorten it"), room[2], CHECK_COLS, CHECK_ROWS, room[1], room[0]);
@@ -514,7 +571,7 @@ static int check_literals(FILE *out, const Lesson *l, const Attn *a, int k)
             const char *text = text_get(t[f], (Lang)g);
             if (n == 1 && text == text_get(t[f], (Lang)(g == LANG_ZH ? LANG_EN : LANG_ZH)))
                 continue;
-            bad += template_literals_report(out, l->file, text, &at[f][g], a, l->digits, k < 0);
+            bad += template_literals_report(out, file_shown(l), text, &at[f][g], a, l->digits, k < 0);
         }
     return bad;
 }
@@ -546,13 +603,13 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
             total++;
             if (!expect_check(&st->expect[e], &s.cur, l->digits, msg, sizeof msg)) {
                 failed++;
-                fprintf(out, "%s:%d:%d: %s %d: %s\n", l->file, st->expect[e].line, st->expect[e].col,
+                fprintf(out, "%s:%d:%d: %s %d: %s\n", file_shown(l), st->expect[e].line, st->expect[e].col,
                         _("step"), k + 1, msg);
             }
         }
     }
     session_free(&s);
-    fprintf(out, "%s: %d %s, %d %s", l->file, total - failed, _("expectations hold"), failed, _("failed"));
+    fprintf(out, "%s: %d %s, %d %s", file_shown(l), total - failed, _("expectations hold"), failed, _("failed"));
     if (narration)
         fprintf(out, narration == 1 ? _("; %d narration too long for %dx%d") : _("; %d narrations too long for %dx%d"),
                 narration, CHECK_COLS, CHECK_ROWS);

@@ -49,4 +49,17 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
 /* The title of stage 1..5, translated: "scores S = Q·Kᵀ (÷ √d_k when scaled)". */
 const char *render_stage_title(int stage);
 
+/* --variant K: the script's actions that the new seed refuses. The loader
+ * checks do: actions against the lesson's own seed; replayed under seed K
+ * (as the session does: from the base, step by step) an action may fail,
+ * e.g. an override that overflows, and the session then skips it. Each such
+ * action is listed here with the reason, so --dump and the worksheet say so.
+ * Fills up to max entries; returns how many there are (0 without
+ * --variant), or -1 when out of memory. */
+typedef struct {
+    int step, act;      /* 0-based */
+    char why[200];      /* action_apply's message */
+} VariantSkip;
+int render_variant_skips(const Lesson *l, VariantSkip *out, int max);
+
 #endif

@@ -81,8 +81,20 @@ static bool asked_anywhere(const void *ctx, MatId m, int i, int j)
 
 /* The script's actions of steps from..to, as written, one list item each
  * in a code span: "- `Q[1] = K[1] * 5`". */
+/* With --variant K, an action the seed refuses is marked as skipped, with
+ * why (render_variant_skips), so the sheet never says it happened. */
 static void put_actions(FILE *out, const Lesson *l, int from, int to, bool ascii)
 {
+    /* one replay per lesson and seed, not one per question */
+    static const Lesson *for_l;
+    static unsigned long for_seed;
+    static VariantSkip sk[16];
+    static int nsk;
+    if (for_l != l || for_seed != l->seed) {
+        nsk = render_variant_skips(l, sk, 16);
+        for_l = l;
+        for_seed = l->seed;
+    }
     for (int k = from; k <= to; k++)
         for (int a = 0; a < l->steps[k].nact; a++) {
             char safe[1024];
@@ -90,7 +102,15 @@ static void put_actions(FILE *out, const Lesson *l, int from, int to, bool ascii
             for (char *p = safe; *p; p++)
                 if (*p == '`')
                     *p = '\'';
-            fprintf(out, "- `%s`\n", safe);
+            fprintf(out, "- `%s`", safe);
+            for (int n = 0; n < nsk && n < 16; n++)
+                if (sk[n].step == k && sk[n].act == a) {
+                    char why[400];
+                    text_sanitize(sk[n].why, why, sizeof why, ascii);
+                    fputs(" — ", out);
+                    fprintf(out, _("skipped under variant %lu: %s"), l->seed, why);
+                }
+            fputc('\n', out);
         }
     fputc('\n', out);
 }

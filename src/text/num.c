@@ -283,3 +283,24 @@ char *fmt_exact(double v, char *buf, size_t len)
     }
     return buf;
 }
+
+size_t num_whole(const char *s, long long *v)
+{
+    size_t n = 0;
+    *v = 0;
+    for (; s[n] >= '0' && s[n] <= '9'; n++)
+        *v = *v > (NUM_WHOLE_MAX - (s[n] - '0')) / 10 ? NUM_WHOLE_MAX : *v * 10 + (s[n] - '0');
+    return n;
+}
+
+bool num_whole_all(const char *s, long long *v)
+{
+    size_t n = num_whole(s, v);
+    return n > 0 && s[n] == '\0';
+}
+
+const char *num_whole_text(const char *s, size_t n, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*s%s", n > 24 ? 24 : (int)n, s, n > 24 ? "..." : "");
+    return buf;
+}

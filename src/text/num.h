@@ -88,4 +88,20 @@ void fmt_note_add(char *line, bool ascii);
  * '.' whatever LC_NUMERIC says: 1e+300, 1e-09, 0.1, -2.5. Returns buf. */
 char *fmt_exact(double v, char *buf, size_t len);
 
+/* Whole numbers (counts, indices, seeds, sizes) have one parser and one
+ * saturation rule: ASCII digits only (no sign, no space, no '.'), the
+ * value kept at NUM_WHOLE_MAX once it passes it. Every limit is below
+ * NUM_WHOLE_MAX, so a saturated number is always refused, and messages
+ * quote the digits as written (num_whole_text), never the saturated value. */
+#define NUM_WHOLE_MAX 999999999999LL
+
+/* Read the digits at the start of s into *v. Returns how many bytes were
+ * digits (0: s does not start with one; *v is then 0). */
+size_t num_whole(const char *s, long long *v);
+/* True when the whole of s is one whole number (num_whole reads it all). */
+bool num_whole_all(const char *s, long long *v);
+/* The n bytes at s as a message quotes them: cut after 24 bytes, then
+ * "...". Returns buf. */
+const char *num_whole_text(const char *s, size_t n, char *buf, size_t len);
+
 #endif

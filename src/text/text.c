@@ -205,19 +205,111 @@ int text_lang_parse(const char *s)
     return -1;
 }
 
-char *text_quote(const char *s, const char *open, const char *close, char *buf, size_t len)
+/* The bidi controls and zero-width characters a lesson may not hold, by
+ * name (the loader refuses them; messages show them as \uXXXX). */
+static const struct {
+    uint32_t cp;
+    bool bidi;  /* reorders text; otherwise it is invisible */
+    const char *name;
+} format_chars[] = {
+    {0x061C, true, "ARABIC LETTER MARK"},
+    {0x200B, false, "ZERO WIDTH SPACE"},
+    {0x200C, false, "ZERO WIDTH NON-JOINER"},
+    {0x200D, false, "ZERO WIDTH JOINER"},
+    {0x200E, true, "LEFT-TO-RIGHT MARK"},
+    {0x200F, true, "RIGHT-TO-LEFT MARK"},
+    {0x202A, true, "LEFT-TO-RIGHT EMBEDDING"},
+    {0x202B, true, "RIGHT-TO-LEFT EMBEDDING"},
+    {0x202C, true, "POP DIRECTIONAL FORMATTING"},
+    {0x202D, true, "LEFT-TO-RIGHT OVERRIDE"},
+    {0x202E, true, "RIGHT-TO-LEFT OVERRIDE"},
+    {0x2060, false, "WORD JOINER"},
+    {0x2066, true, "LEFT-TO-RIGHT ISOLATE"},
+    {0x2067, true, "RIGHT-TO-LEFT ISOLATE"},
+    {0x2068, true, "FIRST STRONG ISOLATE"},
+    {0x2069, true, "POP DIRECTIONAL ISOLATE"},
+    {0xFEFF, false, "ZERO WIDTH NO-BREAK SPACE"},
+};
+
+static int format_index(uint32_t cp)
 {
-    char cut[48], safe[160];
+    for (size_t k = 0; k < sizeof format_chars / sizeof *format_chars; k++)
+        if (format_chars[k].cp == cp)
+            return (int)k;
+    return -1;
+}
+
+size_t text_find_format(const char *s, size_t len, unsigned *cp, const char **name, bool *bidi)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t k = 0;
+    while (k < len) {
+        uint32_t c;
+        size_t m = utf8_next(p + k, len - k, &c);
+        int f = format_index(c);
+        if (f >= 0) {
+            *cp = c;
+            *name = format_chars[f].name;
+            *bidi = format_chars[f].bidi;
+            return k;
+        }
+        k += m;
+    }
+    return len;
+}
+
+/* Append the message form of s[0..n) to out (room for 4n + 1 bytes):
+ * printable characters as they are; C0, DEL and invalid bytes as \xNN
+ * (ESC is \x1b); C1 characters, bidi controls and zero-width characters
+ * as \uXXXX. */
+static size_t escape_into(const unsigned char *s, size_t n, char *out)
+{
+    size_t k = 0, o = 0;
+    while (k < n) {
+        uint32_t cp;
+        size_t m = utf8_next(s + k, n - k, &cp);
+        if (cp == BAD_CP || cp < 0x20 || cp == 0x7F)
+            o += (size_t)sprintf(out + o, "\\x%02x", s[k]);
+        else if ((cp >= 0x80 && cp <= 0x9F) || format_index(cp) >= 0)
+            o += (size_t)sprintf(out + o, "\\u%04x", (unsigned)cp);
+        else {
+            memcpy(out + o, s + k, m);
+            o += m;
+        }
+        k += m;
+    }
+    out[o] = '\0';
+    return o;
+}
+
+char *text_quote_n(const char *s, size_t cut, const char *open, const char *close, char *buf, size_t len)
+{
     size_t n = strlen(s);
-    bool longer = n > 40;
+    bool longer = cut > 0 && n > cut;
     if (longer) {
-        n = 40;
+        n = cut;
         while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
             n--;
     }
-    memcpy(cut, s, n);
-    cut[n] = '\0';
-    text_sanitize(cut, safe, sizeof safe, false);
-    snprintf(buf, len, "%s%s%s%s", open, safe, longer ? "..." : "", close);
+    char small[4 * 48 + 1];
+    char *esc = 4 * n + 1 <= sizeof small ? small : malloc(4 * n + 1);
+    if (!esc) {  /* out of memory: the bytes as ? */
+        snprintf(buf, len, "%s?%s", open, close);
+        return buf;
+    }
+    escape_into((const unsigned char *)s, n, esc);
+    snprintf(buf, len, "%s%s%s%s", open, esc, longer ? "..." : "", close);
+    if (esc != small)
+        free(esc);
     return buf;
+}
+
+char *text_quote(const char *s, const char *open, const char *close, char *buf, size_t len)
+{
+    return text_quote_n(s, 40, open, close, buf, len);
+}
+
+char *text_shown(const char *s, char *buf, size_t len)
+{
+    return text_quote_n(s ? s : "", 0, "", "", buf, len);
 }

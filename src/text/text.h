@@ -34,10 +34,24 @@ void text_sanitize(const char *src, char *dst, size_t len, bool ascii);
 /* Display width of a UTF-8 string (control characters and invalid bytes
  * count as 1, as after sanitising). Uses wcwidth(), so the caller's
  * LC_CTYPE must be a UTF-8 locale for wide characters to count 2. */
-/* User text for a message: sanitised, cut after 40 bytes (at a character
- * boundary, then "..."), between `open` and `close`: "\"", "\"" or "{", "}".
- * Returns buf. */
+/* The one quoter for user text in messages (lesson text, file names,
+ * command-line arguments, what a student typed): printable characters as
+ * they are; C0 controls, DEL and invalid bytes as \xNN (ESC shows as
+ * \x1b); C1 controls, bidi controls and zero-width characters as \uXXXX,
+ * so nothing quoted can act on a terminal or reorder the line. Cut after
+ * `cut` bytes (0: never) at a character boundary, then "..."; between
+ * `open` and `close` ("\"", "\"" or "{", "}" or "", ""). Returns buf. */
+char *text_quote_n(const char *s, size_t cut, const char *open, const char *close, char *buf, size_t len);
+/* text_quote_n() cut after 40 bytes. */
 char *text_quote(const char *s, const char *open, const char *close, char *buf, size_t len);
+/* A file name or argument as a message shows it: text_quote_n(), whole, no
+ * quotes. */
+char *text_shown(const char *s, char *buf, size_t len);
+/* The first bidi control (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F,
+ * U+061C) or zero-width character (U+200B-U+200D, U+2060, U+FEFF) in
+ * s[0..len): its byte offset, code point, Unicode name and whether it is a
+ * bidi control. Returns len when there is none. */
+size_t text_find_format(const char *s, size_t len, unsigned *cp, const char **name, bool *bidi);
 int text_width(const char *s);
 /* Display width of the first n bytes of s. */
 int text_width_n(const char *s, size_t n);

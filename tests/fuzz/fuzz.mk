@@ -1,7 +1,7 @@
 # Fuzzing with libFuzzer (clang): see tests/fuzz/README.md.
 #   make fuzz [FUZZ_SECONDS=60]   fuzz each target FUZZ_SECONDS seconds
-#   make fuzz-smoke               the regression replay, then 10 s of fuzz_lesson and
-#                                 5 s each of fuzz_action and fuzz_view; installs
+#   make fuzz-smoke               the regression replay, then 10,000 inputs of each
+#                                 target (FUZZ_RUNS, FUZZ_MAXLEN_*); installs
 #                                 clang and libclang-rt-dev when the probe fails,
 #                                 skipped (recorded for `make test`) without apt-get
 #   make fuzz-regress             replay tests/fuzz/regress/ and the seeds, no fuzzing
@@ -93,22 +93,37 @@ fuzz-regress: fuzz-build fuzz-corpus
 	  done; \
 	 done; exit $$fail
 
-# Fuzz one target for $(1) seconds; a crash is left in $(FUZZ_DIR)/crash-*.
+# Fuzz one target for $(1) seconds, or, with FUZZ_RUNS set, for exactly
+# FUZZ_RUNS inputs of at most $(3) bytes (the smoke run: an input count, not
+# a time box, so a loaded machine runs as many); a crash is left in
+# $(FUZZ_DIR)/crash-*. Fewer inputs executed than FUZZ_RUNS fails.
+FUZZ_RUNS ?=
 define fuzz_run
-	@echo "== fuzz_$(2): $(1) s"; \
-	 $(FUZZ_DIR)/fuzz_$(2) $(FUZZ_OPTS) -max_total_time=$(1) $(if $(wildcard tests/fuzz/$(2).dict),-dict=tests/fuzz/$(2).dict) \
+	@echo "== fuzz_$(2): $(if $(FUZZ_RUNS),$(FUZZ_RUNS) inputs of at most $(3) bytes,$(1) s)"; \
+	 $(FUZZ_DIR)/fuzz_$(2) $(FUZZ_OPTS) $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS) -max_len=$(3),-max_total_time=$(1)) \
+	   $(if $(wildcard tests/fuzz/$(2).dict),-dict=tests/fuzz/$(2).dict) \
 	   -artifact_prefix=$(abspath $(FUZZ_DIR))/crash-$(2)- $(FUZZ_DIR)/corpus-$(2) > $(FUZZ_DIR)/fuzz-$(2).log 2>&1; \
 	 rc=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' $(FUZZ_DIR)/fuzz-$(2).log | sed 's/^/   /'; \
 	 if [ $$rc -ne 0 ]; then tail -n 60 $(FUZZ_DIR)/fuzz-$(2).log; \
 	   echo "FAIL: fuzz_$(2) found a crash: $$(ls $(FUZZ_DIR)/crash-$(2)-* 2>/dev/null | head -1)"; \
 	   echo "      minimise it with $(FUZZ_DIR)/fuzz_$(2) -minimize_crash=1 FILE and keep it as tests/fuzz/regress/$(2)-NAME"; exit 1; fi; \
-	 echo "ok: fuzz_$(2) ran $(1) s without a crash"
+	 runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_DIR)/fuzz-$(2).log); \
+	 if [ -n "$(FUZZ_RUNS)" ] && [ "$${runs:-0}" -lt "$(FUZZ_RUNS)" ]; then \
+	   echo "FAIL: fuzz_$(2) executed $${runs:-0} inputs, fewer than $(FUZZ_RUNS)"; exit 1; fi; \
+	 echo "ok: fuzz_$(2) ran $(if $(FUZZ_RUNS),$${runs} inputs,$(1) s) without a crash"
 endef
 
+# The largest input of each target in the smoke run: whole lessons are
+# kilobytes; an action is a line; a view script of 6 bytes is a lesson, a
+# size and up to 3 keys (a view input costs ~8 ms under ASan).
+FUZZ_MAXLEN_LESSON ?= 2048
+FUZZ_MAXLEN_ACTION ?= 256
+FUZZ_MAXLEN_VIEW   ?= 6
+
 fuzz: fuzz-build fuzz-corpus
-	$(call fuzz_run,$(FUZZ_SECONDS_LESSON),lesson)
-	$(call fuzz_run,$(FUZZ_SECONDS_ACTION),action)
-	$(call fuzz_run,$(FUZZ_SECONDS_VIEW),view)
+	$(call fuzz_run,$(FUZZ_SECONDS_LESSON),lesson,$(FUZZ_MAXLEN_LESSON))
+	$(call fuzz_run,$(FUZZ_SECONDS_ACTION),action,$(FUZZ_MAXLEN_ACTION))
+	$(call fuzz_run,$(FUZZ_SECONDS_VIEW),view,$(FUZZ_MAXLEN_VIEW))
 
 # clang and its libFuzzer runtime (Debian: clang, libclang-rt-dev) are
 # installed when the probe fails (tests/need.sh); the suite fails if they
@@ -118,7 +133,7 @@ fuzz-smoke:
 	   sh -c 'rm -f $(FUZZ_PROBE); $(MAKE) --no-print-directory -s $(FUZZ_PROBE); test -f $(FUZZ_PROBE)'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(MAKE) --no-print-directory fuzz-regress && \
-	 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS_LESSON=10 FUZZ_SECONDS_ACTION=5 FUZZ_SECONDS_VIEW=5
+	 $(MAKE) --no-print-directory fuzz FUZZ_RUNS=10000
 
 # The hostile-input and interrupted-save tests live beside the fuzzers.
 include tests/hostile/hostile.mk

@@ -33,7 +33,7 @@ SOCK=qkv-hostile-$$
 pass=0 fail=0
 cleanup() {
     tmux -L "$SOCK" kill-server 2>/dev/null
-    for s in canary sig1 sig2 sig15; do tmux -L "$SOCK-$s" kill-server 2>/dev/null; done
+    for s in canary sig1 sig2 sig15 sigint-prompt save; do tmux -L "$SOCK-$s" kill-server 2>/dev/null; done
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -42,6 +42,33 @@ trap 'exit 130' INT TERM HUP
 ok()  { pass=$((pass + 1)); echo "ok: $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 now_ms() { date +%s%3N; }
+
+# Waits for a condition, never a fixed sleep: wait_until SECONDS CMD...
+# runs CMD every 50 ms until it succeeds; false once SECONDS have passed.
+wait_until() {
+    _end=$(( $(now_ms) + $1 * 1000 ))
+    shift
+    while ! "$@"; do
+        [ "$(now_ms)" -lt "$_end" ] || return 1
+        sleep 0.05
+    done
+}
+# pane_has SOCKET TEXT: the pane shows TEXT (a fixed string).
+pane_has() { tmux -L "$1" capture-pane -p 2>/dev/null | grep -qF -- "$2"; }
+# pane_is SOCKET FORMAT VALUE: tmux's FORMAT (e.g. #{pane_title}) is VALUE.
+pane_is() { [ "$(tmux -L "$1" display -p "$2" 2>/dev/null)" = "$3" ]; }
+# pane_changed SOCKET BEFORE: the pane no longer shows BEFORE.
+pane_changed() { [ "$(tmux -L "$1" capture-pane -p 2>/dev/null)" != "$2" ]; }
+# view_up SOCKET: the view is drawn (alternate screen, its key bar).
+view_up() { pane_is "$1" '#{alternate_on}' 1 && pane_has "$1" 'q quit'; }
+# send_key SOCKET KEY: send KEY and wait (up to 10 s) for the screen to
+# change; a key that changes nothing costs the deadline, so only keys that
+# change the screen are sent this way.
+send_key() {
+    _before=$(tmux -L "$1" capture-pane -p)
+    tmux -L "$1" send-keys "$2"
+    wait_until 10 pane_changed "$1" "$_before"
+}
 
 # The bytes a terminal would act on: C0 except newline, DEL, and the C1
 # controls as UTF-8 (0xC2 0x80..0x9F). Prints "offset byte" of the first.
@@ -208,7 +235,7 @@ check_clean() {
     found=$(raw_controls "$file")
     if [ -n "$found" ]; then
         bad "$name: raw control character in the output ($found)"
-    elif [ -n "$need" ] && ! grep -q -- "$need" "$file"; then
+    elif [ -n "$need" ] && ! grep -qF -- "$need" "$file"; then
         bad "$name: no visible stand-in \"$need\" in the output"
     else
         ok "$name: no raw control characters${need:+, shows $need}"
@@ -246,7 +273,7 @@ format: qkvtutor/1
 YAML
 "$BIN" --dump "$T/evil-key.yaml" >/dev/null 2>"$T/err"
 rc=$?
-if [ $rc -eq 2 ]; then check_clean "error message quoting a hostile key" "$T/err" "␛"
+if [ $rc -eq 2 ]; then check_clean "error message quoting a hostile key" "$T/err" '\x1b'
 else bad "error message quoting a hostile key: exit status $rc"; fi
 cat >"$T/evil-stage.yaml" <<'YAML'
 format: qkvtutor/1
@@ -275,7 +302,7 @@ view_test() {
         "sleep 0.3; printf '\\033]0;canary\\007 \\007'; sleep 30" 2>/dev/null || { bad "tmux cannot start"; return; }
     tc set -g bell-action any
     tc select-pane -T before
-    sleep 0.8
+    wait_until 10 pane_is "$SOCK-canary" '#{pane_title}' canary
     canary=$(tc display -p '#{pane_title}')
     canary_bell=$(tc display -p '#{window_bell_flag}')
     tc kill-server
@@ -288,15 +315,14 @@ view_test() {
         "sleep 0.3; '$BIN' --lang en '$T/evil.yaml' 2>'$T/view-err'; echo view-exit=\$?; sleep 60"
     tm set -g bell-action any
     tm select-pane -T qkv-safe-title
-    sleep 1
+    wait_until 10 view_up "$SOCK"
     if ! tm has-session 2>/dev/null || tm capture-pane -p | grep -q 'view-exit='; then
         bad "view: exited at once: $(tm capture-pane -p 2>/dev/null | grep view-exit) $(cat "$T/view-err")"
         return
     fi
     screens=""
     for key in Space Space n n n p Home End '?' Escape e Escape L; do
-        tm send-keys "$key"
-        sleep 0.15
+        send_key "$SOCK" "$key" || bad "view: the screen did not change within 10 s after $key"
         screens="$screens$(tm capture-pane -p)"
     done
     title=$(tm display -p '#{pane_title}')
@@ -310,10 +336,9 @@ view_test() {
     if printf '%s' "$screens" | grep -q 'EVIL'; then ok "view: the hostile title is drawn (as text)"
     else bad "view: the hostile title never showed"; fi
     tm send-keys q
-    sleep 0.3
-    if ! tm capture-pane -p | grep -q 'view-exit='; then
+    if ! wait_until 3 pane_has "$SOCK" 'view-exit='; then
         tm send-keys y
-        sleep 0.3
+        wait_until 10 pane_has "$SOCK" 'view-exit='
     fi
     status=$(tm capture-pane -p | sed -n 's/^view-exit=//p')
     if [ "$status" = 0 ]; then ok "view: quit on q with exit status 0"
@@ -331,9 +356,8 @@ signal_test() {
     sock=$SOCK-sig$num
     tmux -L "$sock" -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color \
         "sleep 0.3; '$BIN' --lang en 1 2>'$T/sig-err'; echo view-exit=\$?; sleep 60" || { bad "tmux cannot start"; return; }
-    sleep 1
-    for k in $keys; do tmux -L "$sock" send-keys "$k"; sleep 0.1; done
-    sleep 0.3
+    wait_until 10 view_up "$sock"
+    for k in $keys; do send_key "$sock" "$k"; done
     alt_before=$(tmux -L "$sock" display -p '#{alternate_on}')
     pid=$(pgrep -P "$(tmux -L "$sock" display -p '#{pane_pid}')" -x qkvtutor)
     if [ -z "$pid" ]; then
@@ -342,7 +366,7 @@ signal_test() {
         return
     fi
     kill -s "$sig" "$pid"
-    sleep 0.6
+    wait_until 10 pane_has "$sock" 'view-exit='
     state=$(tmux -L "$sock" display -p '#{alternate_on} #{cursor_flag} #{keypad_flag}')
     status=$(tmux -L "$sock" capture-pane -p | sed -n 's/^view-exit=//p')
     tmux -L "$sock" kill-server
@@ -365,11 +389,10 @@ sigint_prompt_test() {
     sock=$SOCK-sigint-prompt
     tmux -L "$sock" -f /dev/null new-session -d -x 100 -y 30 -e LANG=C.UTF-8 -e TERM=xterm-256color \
         "sleep 0.3; '$BIN' --lang en 1 2>'$T/sig-err'; echo view-exit=\$?; sleep 60" || { bad "tmux cannot start"; return; }
-    sleep 1
-    tmux -L "$sock" send-keys x # past the title card before step 1
-    sleep 0.3
+    wait_until 10 view_up "$sock"
+    send_key "$sock" n   # past the title card, to step 1, where ':' opens the prompt
     tmux -L "$sock" send-keys ":" "Q[1"
-    sleep 0.3
+    wait_until 10 pane_has "$sock" ':Q[1'
     pid=$(pgrep -P "$(tmux -L "$sock" display -p '#{pane_pid}')" -x qkvtutor)
     if [ -z "$pid" ]; then
         bad "SIGINT at the : prompt: the view is not running"
@@ -377,7 +400,7 @@ sigint_prompt_test() {
         return
     fi
     kill -s INT "$pid"
-    sleep 0.5
+    wait_until 10 sh -c "! tmux -L '$sock' capture-pane -p | tail -n 1 | grep -qF ':Q[1'"
     last=$(tmux -L "$sock" capture-pane -p | tail -n 1)
     if ! kill -0 "$pid" 2>/dev/null; then
         bad "SIGINT at the : prompt: the view quit instead of cancelling the line"
@@ -385,7 +408,7 @@ sigint_prompt_test() {
         bad "SIGINT at the : prompt: the line is still open: $last"
     else
         kill -s INT "$pid"
-        sleep 0.6
+        wait_until 10 pane_has "$sock" 'view-exit='
         state=$(tmux -L "$sock" display -p '#{alternate_on} #{cursor_flag} #{keypad_flag}')
         status=$(tmux -L "$sock" capture-pane -p | sed -n 's/^view-exit=//p')
         if [ "$state" != "0 1 0" ]; then
@@ -401,8 +424,46 @@ sigint_prompt_test() {
 if command -v tmux >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
     sigint_prompt_test
     signal_test INT 2 "n n" "in the view"
-    signal_test TERM 15 ": Q" "at the : prompt"
-    signal_test HUP 1 "e 2" "in edit mode, typing a number"
+    signal_test TERM 15 "n : Q" "at the : prompt"
+    signal_test HUP 1 "n e 2" "in edit mode, typing a number"
+fi
+
+# A save is never larger than the loader accepts: 130 steps of 8,000
+# characters load (just under LESSON_MAX_BYTES), but with the weights written
+# out and the edit log the saved file would pass it: `w` refuses with why and
+# what to do, writes nothing, and the view stays with the edit kept.
+save_limit_test() {
+    sock=$SOCK-save
+    {
+        printf 'format: qkvtutor/1\ntitle: big\ntokens: [a, b, c]\n'
+        printf 'X: [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.2]]\n'
+        printf 'weights:\n  random: {seed: 42, scale: 0.3, d_k: 3}\nsteps:\n'
+        words=$(awk 'BEGIN { for (i = 0; i < 800; i++) printf "attention "; }')
+        i=0; while [ $i -lt 130 ]; do printf '  - stage: input\n    say: "%s"\n' "$words"; i=$((i + 1)); done
+    } >"$T/big.yaml"
+    mkdir -p "$T/save" && cp "$T/big.yaml" "$T/save/big.yaml"
+    tmux -L "$sock" -f /dev/null new-session -d -x 80 -y 24 -e LANG=C.UTF-8 -e TERM=xterm-256color \
+        "cd '$T/save' && '$BIN' --lang en big.yaml 2>'$T/save-err'; echo view-exit=\$?; sleep 60" || { bad "tmux cannot start"; return; }
+    wait_until 10 view_up "$sock"
+    tmux -L "$sock" send-keys ":" "X[1][1] = 2" Enter
+    wait_until 10 pane_has "$sock" 'set by hand'
+    tmux -L "$sock" send-keys w
+    wait_until 10 pane_has "$sock" 'big-edited.yaml'
+    tmux -L "$sock" send-keys Enter
+    if wait_until 10 pane_has "$sock" 'cannot save big-edited.yaml: with its edits the lesson is' &&
+       pane_has "$sock" 'nothing'; then
+        ok "save: a lesson above LESSON_MAX_BYTES is refused with the reason, in the view"
+    else
+        bad "save: no refusal on the screen: $(tmux -L "$sock" capture-pane -p | tail -n 5)"
+    fi
+    if [ -z "$(ls "$T/save" | grep -v '^big.yaml$')" ]; then ok "save: nothing was written (no file, no temporary)"
+    else bad "save: files were left: $(ls "$T/save")"; fi
+    if pane_has "$sock" 'view-exit='; then bad "save: the view quit"
+    else ok "save: the view stays open after the refusal"; fi
+    tmux -L "$sock" kill-server
+}
+if command -v tmux >/dev/null 2>&1; then
+    save_limit_test
 fi
 
 # --- interrupted saves ------------------------------------------------------------
