@@ -5,7 +5,7 @@
  *   web_info()                      JSON: the UI key codes, the built-in lessons, the palette's CSS
  *   web_open(n, at, lang, theme, present)   built-in lesson n (1-based), at step `at` (0: its start,
  *                                   with the title card), lang 0 en / 1 zh, theme by ThemeId
- *   web_open_yaml(name, text)       a lesson file the student opened; 0, or the error in web_error()
+ *   web_open_yaml(name, text, at)   a lesson file the student opened; 0, or the error in web_error()
  *   web_resize(cols, rows)          the grid's size in cells
  *   web_key(key) / web_click(y, x)  one UI key (ui.h's UiKey) / a click on a cell: FLAG_* back
  *   web_frame()                     the frame as JSON (frame.c)
@@ -39,8 +39,6 @@ static struct {
     Lesson lesson;
     bool loaded;
     View *v;
-    int builtin;             /* the built-in lesson shown (1-based), 0 for a file */
-    char name[PROMPT_MAX];   /* the lesson's file name */
     char error[1024];
     char *saved;
     WebBuf out;
@@ -107,11 +105,10 @@ const char *web_error(void)
     return web.error;
 }
 
-static int web_size(int *cols, int *rows)
+static void web_size(int *cols, int *rows)
 {
     *cols = web.v ? web.v->cols : 80;
     *rows = web.v ? web.v->rows : 24;
-    return 0;
 }
 
 WEB_API int web_open(int n, int at, int lang, int theme, int present);
@@ -128,8 +125,6 @@ int web_open(int n, int at, int lang, int theme, int present)
     if (!lesson_load_buffer(e->name, e->data, e->len, &web.lesson, web.error, sizeof web.error))
         return 2;
     web.loaded = true;
-    web.builtin = n;
-    snprintf(web.name, sizeof web.name, "%s", e->name);
     return web_view(at, lang ? LANG_ZH : LANG_EN, (ThemeId)theme, present, cols, rows) ? 0 : 2;
 }
 
@@ -149,15 +144,7 @@ int web_open_yaml(const char *name, const char *text, int at)
     web_close();
     web.lesson = l;
     web.loaded = true;
-    web.builtin = 0;
-    snprintf(web.name, sizeof web.name, "%s", name);
     return web_view(at, lang, theme, present, cols, rows) ? 0 : 2;
-}
-
-WEB_API int web_lesson(void);
-int web_lesson(void)
-{
-    return web.builtin;
 }
 
 WEB_API void web_resize(int cols, int rows);

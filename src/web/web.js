@@ -241,7 +241,8 @@
       say("");
       paint();
     };
-    r.readAsText(file);
+    /* the loader refuses a file over 1 MiB and says its size; past 32 MiB only a part is read */
+    r.readAsText(file.size > (32 << 20) ? file.slice(0, 32 << 20) : file);
   }
   function download() {
     var p = M._web_saved();

@@ -20,7 +20,7 @@ WEB_OBJ    = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WEB_OWN:src/%.c=$(WASM)/%.o) $(WAS
 WEB_FILES  = $(WEB)/index.html $(WEB)/web.js $(WEB)/web.css
 WEB_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -O2 -Isrc -I$(WASM)/yaml/include -DYAML_DECLARE_STATIC \
              -DQKV_VERSION='"$(VERSION)"' -DQKV_LOCALEDIR='"/locale"' -DQKV_DATADIR='"/"'
-WEB_EXPORTS = _web_init,_web_info,_web_open,_web_open_yaml,_web_lesson,_web_resize,_web_key,_web_click,\
+WEB_EXPORTS = _web_init,_web_info,_web_open,_web_open_yaml,_web_resize,_web_key,_web_click,\
               _web_wheel,_web_frame,_web_saved,_web_free,_web_width,_web_error,_web_tr,_malloc,_free
 WEB_LDFLAGS = -O2 -sMODULARIZE=1 -sEXPORT_NAME=qkvtutor -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 \
               -sENVIRONMENT=web -sEXPORTED_FUNCTIONS=$(subst $(eval) ,,$(WEB_EXPORTS)) \
