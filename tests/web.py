@@ -167,13 +167,19 @@ def click(br):
 
 def touch_and_bar(br):
     br.cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
-    br.goto(f"{PAGE}#lesson=1&at=3&size=100x30")
+    br.goto(f"{PAGE}#lesson=1&at=11&size=100x30")
     for t, x in (("touchStart", 700), ("touchMove", 450), ("touchMove", 200), ("touchEnd", 200)):
         br.cmd("Input.dispatchTouchEvent", {"type": t, "touchPoints": [{"x": x, "y": 300}] if t != "touchEnd" else []})
-    check(br.eval("qkv.frame().step") == 4, "a swipe to the left is next (step 3 -> 4)", str(br.eval("qkv.frame().step")))
-    br.cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    check(br.eval("qkv.frame().step") == 12, "a swipe to the left is next (step 11 -> 12)", str(br.eval("qkv.frame().step")))
     br.eval("document.getElementById('back').click()")
-    check(br.eval("qkv.frame().step") == 3, "the Back button goes back (step 4 -> 3)")
+    check(br.eval("qkv.frame().step") == 11, "the Back button goes back (step 12 -> 11)")
+    br.eval("document.getElementById('kbd').click()")
+    br.cmd("Input.insertText", {"text": ":Q[1] = K[1] * 5"})
+    br.key("Enter", "Enter", "\r", 13)
+    check(br.eval("getComputedStyle(document.getElementById('touch')).display") == "flex" and
+          "0.873" in br.eval("qkv.text()") and br.eval("document.activeElement.id") == "type",
+          "the touch keyboard's field: text typed there is the action prompt's (0.873)")
+    br.cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
     br.eval("document.getElementById('blang').click()")
     time.sleep(0.3)  # the hash follows a moment later
     f = br.eval("qkv.frame()")

@@ -219,6 +219,20 @@
     if (Math.abs(dx) > 50 && Math.abs(dx) > 2 * Math.abs(dy)) key(dx < 0 ? info.keys.PageDown : info.keys.PageUp);
   });
 
+  /* A touch screen's keyboard: the ⌨ button focuses a hidden field, and
+   * what is typed there goes on as keys (phones send no key names). The
+   * field keeps two spaces so a Backspace always has something to delete. */
+  var typed = document.getElementById("type");
+  function typedReset() { typed.value = "  "; typed.setSelectionRange(2, 2); }
+  document.getElementById("kbd").addEventListener("click", function (e) {
+    e.preventDefault(); typedReset(); typed.focus();
+  });
+  typed.addEventListener("input", function (e) {
+    if (e.inputType === "deleteContentBackward") key(info.keys.Backspace);
+    else if (e.data) key(e.data);
+    typedReset();
+  });
+
   /* ---- lessons: built-in, a file (picker or drop), a saved one downloaded ---- */
   function lang() { return state.lang === "zh" ? 1 : 0; }
   function themeId(t) { var k = info.themes.indexOf(t); return k < 0 ? 0 : k; }
