@@ -312,9 +312,9 @@
     if (h.theme && info.themes.indexOf(h.theme) >= 0) state.theme = h.theme;
     state.present = h.present;
     labels();
+    frame = null; /* fit() sizes the grid; open() paints the first frame */
     fit();
     open(h.lesson, h.at);
-    fit();
   }
   window.addEventListener("hashchange", function () { if (location.hash !== hashOwn) fromHash(); });
   window.addEventListener("resize", function () { if (M) fit(); });
