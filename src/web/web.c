@@ -39,10 +39,11 @@ static struct {
     Lesson lesson;
     bool loaded;
     View *v;
+    int cols, rows;          /* the grid's size, kept for the next View too */
     char error[1024];
     char *saved;
     WebBuf out;
-} web;
+} web = {.cols = 80, .rows = 24};
 
 static ThemeId web_apply_theme(ThemeId t)
 {
@@ -107,8 +108,8 @@ const char *web_error(void)
 
 static void web_size(int *cols, int *rows)
 {
-    *cols = web.v ? web.v->cols : 80;
-    *rows = web.v ? web.v->rows : 24;
+    *cols = web.cols;
+    *rows = web.rows;
 }
 
 WEB_API int web_open(int n, int at, int lang, int theme, int present);
@@ -150,6 +151,8 @@ int web_open_yaml(const char *name, const char *text, int at)
 WEB_API void web_resize(int cols, int rows);
 void web_resize(int cols, int rows)
 {
+    web.cols = cols;
+    web.rows = rows;
     if (!web.v)
         return;
     web.v->cols = cols;
