@@ -295,7 +295,11 @@ has "dump: P's formula" "p₂₁ = sin(1 / 10000^(0/4)) = sin(1.000) = 0.841   (
 has "dump: h = x + p" "h₂₁ = x₂₁ + p₂₁ = 0.000 + 0.841 = 0.841" --lang en --dump --at 4 7
 has "dump: zh mask" "（第 2 到第 3 个键在第 1 个查询之后：被掩码遮住，不参与计算，注意力权重为 0）" --lang zh --dump --at 3 6
 has "json: masked S is null" '"S":[[-0.06592365616773072,null,null],[0.10983454218805208,-0.06235198058268304,null]' --json --at 2 6
-has "json: options" '"options":{"scale":"none","softmax":"naive","mask":"causal","temperature":1,"positions":"none"}' --json --at 2 6
+has "json: options" '"options":{"scale":"none","softmax":"naive","mask":"causal","temperature":1,"positions":"none","kv_heads":1,"rope_base":10000,"offset":0,"block":2}' --json --at 2 6
+has "json: window and shared K/V heads" '"mask":"window 2","temperature":1,"positions":"none","kv_heads":2' --json --at 2 lessons/11-windows-and-shared-heads.yaml
+has "json: RoPE with offset, Q0" '"positions":"rope","kv_heads":1,"rope_base":10000,"offset":3' --json --at 5 lessons/12-rotary-positions.yaml
+has "json: online softmax" '"softmax":"online"' --json --at 2 lessons/13-online-softmax.yaml
+has "dump: an appended token's work" 'it costs 1 row of Q, K, V and 3 scores, not 3 rows and 9; rows 1 to 2 unchanged: K and V cached' --lang en --dump --at 3 10
 has "json: swapped tokens" '"tokens":["猫","love","我"]' --json --at 2 7
 has "json: P" '"P":[[0,1,0,1],[0.8414709848078965,' --json --at 4 7
 

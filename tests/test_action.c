@@ -436,7 +436,7 @@ static void error_unknown_matrix(void **state)
     assert_parse_error("Q[1] = W[1]", "unknown matrix \"W\", expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O", 8);
     assert_parse_error("resets", "unknown action \"resets\" (did you mean \"reset\"?); the actions are M[i] = [a, b], "
                        "M[i] = N[j] * c, M[i][j] = c, scale =, softmax =, mask =, temperature =, positions =, swap i j, "
-                       "target A[i] = j, lr =, step N, reset", 1);
+                       "target A[i] = j, lr =, step N, reset, append, offset =, block =", 1);
     /* a long name is cut to 30 characters in the message */
     assert_parse_error("abcdefghijklmnopqrstuvwxyzABCDEFGHIJ[1] = 1",
                        "unknown matrix \"abcdefghijklmnopqrstuvwxyzABCD\", expected X, Wq, Wk, Wv, Q, K or V", 1);
@@ -477,7 +477,7 @@ static void error_missing_punctuation(void **state)
     assert_parse_error("X[1] = [1, 2", "expected \",\" and a number, or \"]\" to close the row", 13);
     assert_parse_error("X[1] = [1 2]", "expected \",\" and a number, or \"]\" to close the row", 11);
     assert_parse_error("scale none", "expected \"=\" then none or sqrt_dk", 7);
-    assert_parse_error("softmax", "expected \"=\" then naive or stable", 8);
+    assert_parse_error("softmax", "expected \"=\" then naive, stable or online", 8);
 }
 
 /* Indices start at 1 and must be numbers. */
@@ -569,9 +569,9 @@ static void error_option_value(void **state)
     assert_parse_error("scale = None", "expected none or sqrt_dk, found \"None\"", 9);
     assert_parse_error("scale = sqrt", "expected none or sqrt_dk, found \"sqrt\"", 9);
     assert_parse_error("scale = -1", "expected none or sqrt_dk, found \"-1\"", 9);
-    assert_parse_error("softmax = x", "expected naive or stable, found \"x\"", 11);
-    assert_parse_error("softmax = stable2", "expected naive or stable, found \"stable2\"", 11);
-    assert_parse_error("softmax = none", "expected naive or stable, found \"none\"", 11);
+    assert_parse_error("softmax = x", "expected naive, stable or online, found \"x\"", 11);
+    assert_parse_error("softmax = stable2", "expected naive, stable or online, found \"stable2\"", 11);
+    assert_parse_error("softmax = none", "expected naive, stable or online, found \"none\"", 11);
 }
 
 /* A row can be copied only from a row, not from a cell; rows hold at most 64 numbers. */
@@ -876,9 +876,9 @@ static void apply_swap(void **state)
 static void parse_new_errors(void **state)
 {
     (void)state;
-    assert_parse_error("mask = diagonal", "expected none or causal, found \"diagonal\"", 8);
-    assert_parse_error("mask causal", "expected \"=\" then none or causal", 6);
-    assert_parse_error("positions = learned", "expected none or sinusoidal, found \"learned\"", 13);
+    assert_parse_error("mask = diagonal", "expected none, causal or window W, found \"diagonal\"", 8);
+    assert_parse_error("mask causal", "expected \"=\" then none, causal or window W", 6);
+    assert_parse_error("positions = learned", "expected none, sinusoidal or rope, found \"learned\"", 13);
     assert_parse_error("temperature = 0", "the temperature must be from 0.05 to 20, found 0", 15);
     assert_parse_error("temperature = -1", "the temperature must be from 0.05 to 20, found -1", 15);
     assert_parse_error("temperature = 1e9", "the temperature must be from 0.05 to 20, found 1e9", 15);

@@ -432,7 +432,9 @@ static int grid_edited(Case *c)
         session_goto(&c->s, step);
         if (session_stage(&c->s) < STAGE_QKV)
             continue;
-        assert_true(session_act_text(&c->s, "Q[1] = K[1] * 5", err, sizeof err));
+        /* with shared K/V heads Q and K differ in width: head 1's parts */
+        const char *edit = attn_kv_heads(&c->s.cur) != attn_heads(&c->s.cur) ? "Q1[1] = K1[1] * 5" : "Q[1] = K[1] * 5";
+        assert_true(session_act_text(&c->s, edit, err, sizeof err));
         bool diverged = session_diverged(&c->s);
         for (int m = 0; m < MODE_COUNT; m += 2)
             for (int lg = 0; lg < 2; lg++) {

@@ -285,7 +285,7 @@ static void errors_unknown_keys(void **state)
     assert_load_error("format: qkvtutor/1\ntokenz: [a]\n", "t.yaml:2:1: unknown key \"tokenz\" (did you mean \"tokens\"?)");
     assert_load_error("format: qkvtutor/1\nzzzzzz: 1\n",
                       "t.yaml:2:1: unknown key \"zzzzzz\", expected format, title, about, tokens, X, weights, "
-                      "overrides, options, start, steps, heads, edited or variants");
+                      "overrides, options, start, steps, heads, edited, variants or kv_heads");
     assert_load_error(TUTORIAL_A "steps:\n  - {stage: 1, sya: hi}\n",
                       "t.yaml:11:16: unknown key \"sya\" in step 1 (did you mean \"say\"?)");
     assert_load_error(HEAD "weights:\n  random: {seed: 42, scael: 0.3, d_k: 3}\n",
@@ -296,7 +296,7 @@ static void errors_unknown_keys(void **state)
                       "t.yaml:9:9: unknown language \"de\" in about, expected zh or en");
     assert_load_error("format: qkvtutor/1\n\"\\e[2J\": 1\n",
                       "t.yaml:2:1: unknown key \"\\x1b[2J\", expected format, title, about, tokens, X, "
-                      "weights, overrides, options, start, steps, heads, edited or variants");
+                      "weights, overrides, options, start, steps, heads, edited, variants or kv_heads");
     assert_load_error("format: qkvtutor/1\nx: [[1]]\n", "t.yaml:2:1: unknown key \"x\" (did you mean \"X\"?)");
     assert_load_error("format: qkvtutor/1\nformat: qkvtutor/1\n",
                       "t.yaml:2:1: \"format\" is given twice, the first is at line 1");
@@ -370,7 +370,7 @@ static void errors_options(void **state)
     assert_load_error(HEAD RANDOM "options: {scale: sqrt}\n",
                       "t.yaml:9:18: scale must be none or sqrt_dk, found \"sqrt\"");
     assert_load_error(HEAD RANDOM "options: {softmax: [stable]}\n",
-                      "t.yaml:9:20: softmax must be naive or stable, found a list");
+                      "t.yaml:9:20: softmax must be naive, stable or online, found a list");
     assert_load_error(HEAD RANDOM "start: 6\n", "t.yaml:9:8: start must be a step number from 1 to 5, found \"6\"");
 }
 

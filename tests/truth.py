@@ -309,6 +309,16 @@ class Parser:
         if kind == "op" and val == "√":
             return vmap(safe(math.sqrt), self.primary())
         if kind == "name":
+            if val == "max" and self.peek() == ("op", "("):   # online softmax: m = max(m_old, z...)
+                self.take("(")
+                items = [self.expr()]
+                while self.peek() == ("op", ","):
+                    self.take()
+                    items.append(self.expr())
+                self.take(")")
+                if any(isinstance(x, list) for x in items):
+                    raise Unparsed("max of a vector")
+                return max(items)
             if val in FUNCS:
                 if self.peek() == ("op", "("):
                     return vmap(safe(FUNCS[val]), self.primary())
@@ -389,8 +399,11 @@ def compare(value, seg):
     parts = literal_parts(seg)
     if not isinstance(value, list):
         value = [value]
-    if len(value) < len(parts) and all(p in ("?",) or re.fullmatch(r"0\.?0*", p) for p in parts[len(value):]):
-        parts = parts[:len(value)]       # α's masked keys: exactly 0, not in the exp vector
+    zero = lambda p: p in ("?",) or re.fullmatch(r"0\.?0*", p)
+    for k in range(len(parts) - len(value) + 1 if len(value) < len(parts) else 0):
+        if all(zero(p) for p in parts[:k] + parts[k + len(value):]):
+            parts = parts[k:k + len(value)]  # α's masked keys (after a causal mask, outside a window): exactly 0
+            break
     if len(value) > len(parts):
         value = value[:len(parts)]       # a causal mask's keys (the last ones) left out of the printed vector
     if len(value) != len(parts):

@@ -26,7 +26,10 @@
  * with lesson_save, loaded again and opened at the same step); wrong (at a
  * step that asks, every ask answered wrong, as the view's answer field
  * does: the cells stay hidden, the status line has the grade, not a
- * departure).
+ * departure); today's models: window (mask = window 2), offset (offset = 3),
+ * rope (positions = rope where d_k is even), online (softmax = online,
+ * block = 2; the stable softmax where it is online), append (a token "new"
+ * with a row of 0.5s, where there are fewer than 64).
  *
  * Usage: truth_render [LESSON-PREFIX]   (all built-in lessons by default) */
 #include <locale.h>
@@ -50,10 +53,11 @@ static const char keybar[] = " Space next  PgUp back  ←↑↓→ focus  e edit
 
 typedef enum {
     ST_SCRIPTED, ST_EDIT, ST_MASK, ST_TEMP, ST_POSITIONS, ST_SWAP, ST_HEAD2, ST_TRAIN, ST_VARIANT, ST_REOPEN,
-    ST_WRONG, ST_N
+    ST_WRONG, ST_WINDOW, ST_OFFSET, ST_ROPE, ST_ONLINE, ST_APPEND, ST_N
 } StateKind;
 static const char *state_name[ST_N] = {"scripted", "edit", "mask", "temp", "positions",
-                                       "swap", "head2", "train", "variant7", "reopen", "wrong"};
+                                       "swap", "head2", "train", "variant7", "reopen", "wrong",
+                                       "window", "offset", "rope", "online", "append"};
 
 static const char *block_name[BLOCK_KINDS] = {
     [BLOCK_HEADER] = "HEADER", [BLOCK_RIBBON] = "RIBBON", [BLOCK_MATRICES] = "MATRICES", [BLOCK_BARS] = "BARS",
@@ -311,7 +315,7 @@ static bool states_differ(const Attn *a, const Attn *b)
 static bool make_state(const Lesson *l, StateKind st, int n, Session *s, Focus2 *f, bool *departed, char *applied,
                        size_t alen)
 {
-    char text[128];
+    char text[512];
     applied[0] = '\0';
     *departed = st != ST_SCRIPTED && st != ST_HEAD2 && st != ST_WRONG;
     if (!session_init(s, l))
@@ -372,6 +376,37 @@ static bool make_state(const Lesson *l, StateKind st, int n, Session *s, Focus2 
             snprintf(applied + strlen(applied), alen - strlen(applied), "%s%s", k ? "; " : "APPLIED answer ",
                      answer);
         }
+        break;
+    }
+    case ST_WINDOW:
+        act(s, f, a->mask == MASK_WINDOW && a->window == 2 ? "mask = causal" : "mask = window 2", applied, alen);
+        break;
+    case ST_OFFSET:
+        act(s, f, a->offset == 3 ? "offset = 0" : "offset = 3", applied, alen);
+        break;
+    case ST_ROPE:
+        if (attn_d_k(a) % 2 != 0) {
+            attn_free(&script);
+            return false;
+        }
+        act(s, f, a->positions == POS_ROPE ? "positions = none" : "positions = rope", applied, alen);
+        break;
+    case ST_ONLINE:
+        if (a->softmax == SOFTMAX_ONLINE)
+            act(s, f, "softmax = stable", applied, alen);
+        else if (act(s, f, "softmax = online", applied, alen))
+            act(s, f, "block = 2", applied, alen);
+        break;
+    case ST_APPEND: {
+        if (attn_tokens(a) >= MAT_MAX) {
+            attn_free(&script);
+            return false;
+        }
+        snprintf(text, sizeof text, "append new [");
+        for (int c = 0; c < attn_d_model(a); c++)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s0.5", c ? ", " : "");
+        snprintf(text + strlen(text), sizeof text - strlen(text), "]");
+        act(s, f, text, applied, alen);
         break;
     }
     case ST_REOPEN:

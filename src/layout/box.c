@@ -127,7 +127,7 @@ int box_label_width(const Frame *c, MatId id, const Mat *m, bool nolabel)
             return text_width(buf) + 1;
         return snprintf(buf, sizeof buf, "%d", m->rows) + 1;
     }
-    for (int i = 0; i < m->rows && i < c->l->ntok; i++)
+    for (int i = 0; i < m->rows && i < attn_tokens(c->a); i++)
         w = frame_tok_width(c, i) > w ? frame_tok_width(c, i) : w;
     /* room for the "set by hand" mark, a blank apart from the token */
     return w + (any_override(c, id) ? 3 : 2);
@@ -141,7 +141,8 @@ static const char *head_title(const Frame *c, MatId id, char *buf, size_t len)
     switch (attn_mat_base(id)) {
     case M_Q: case M_K: case M_V: /* "Q2 = X·Wq2", H with positions */
         snprintf(buf, len, "%s = %s%s%s%d", attn_mat_name(id), c->a->positions == POS_SINUSOIDAL ? "H" : "X",
-                 a ? "*" : "·", attn_mat_name((MatId)(attn_mat_base(id) - M_Q + M_WQ)), h);
+                 a ? "*" : "·", attn_mat_name((MatId)(attn_mat_base(id) - M_Q + M_WQ)),
+                 attn_mat_base(id) == M_Q ? h : attn_kv_head(c->a, h)); /* K3 = X·Wk2 when heads share K/V */
         break;
     case M_S:
         if (c->a->scale == SCALE_SQRT_DK)
@@ -296,11 +297,55 @@ static Role cell_role(const Frame *c, const Box *b, int i, int j, unsigned *flag
     return ROLE_NORMAL;
 }
 
-/* What a box's title says it is. */
-static const char *box_role(const Box *b)
+/* What a box's title says it is: not yet, parameter, input or result. */
+static const char *box_role_plain(const Box *b)
 {
     return b->placeholder ? _("not yet") : attn_mat_is_param(b->id) ? _("parameter")
            : b->id == M_X ? _("input") : _("result");
+}
+
+/* After an append that left every earlier row as it was (the causal mask
+ * or a window): how many rows of K and V a cache kept, else 0. */
+static int cached_rows(const Frame *c)
+{
+    const Session *s = c->s;
+    AttnWork w;
+    if (!s->has_before || attn_tokens(&s->before) + 1 != attn_tokens(&s->cur) ||
+        !attn_append_work(&s->before, &s->cur, &w) || !w.exact)
+        return 0;
+    return w.n - 1;
+}
+
+/* The role with what is special about the box in today's models: K's and
+ * V's cached rows after an append, the query heads sharing a K/V head, A
+ * never stored whole under the online softmax, Q and K turned by RoPE.
+ * Written into a static buffer, used at once. */
+static const char *box_role(const Frame *c, const Box *b)
+{
+    static char role[96];
+    MatId base = attn_mat_base(b->id);
+    int head = attn_mat_head(b->id), h = attn_heads(c->a), g = attn_kv_heads(c->a), cached;
+    if (b->placeholder || attn_mat_is_param(b->id) || b->id == M_X)
+        return box_role_plain(b);
+    if ((base == M_K || base == M_V) && (cached = cached_rows(c)) > 0) {
+        snprintf(role, sizeof role, cached == 1 ? _("result, row 1 cached") : _("result, rows 1-%d cached"), cached);
+        return role;
+    }
+    if ((base == M_K || base == M_V) && head && g < h) { /* the query heads with the same K/V head */
+        int kv = attn_kv_head(c->a, head), first = 0, last = 0;
+        for (int k = 1; k <= h; k++)
+            if (attn_kv_head(c->a, k) == kv) {
+                first = first ? first : k;
+                last = k;
+            }
+        snprintf(role, sizeof role, _("result, shared by heads %d-%d"), first, last);
+        return role;
+    }
+    if (base == M_A && c->a->softmax == SOFTMAX_ONLINE)
+        return _("result, never stored whole");
+    if ((base == M_Q || base == M_K) && c->a->positions == POS_ROPE)
+        return _("result, rotated");
+    return _("result");
 }
 
 /* The width of a box's whole title: "A = softmax(S)  3×3 result". */
@@ -309,7 +354,7 @@ int box_title_width(Frame *c, const Box *b)
     const Mat *m = &c->a->m[b->id];
     char t[64], line[160];
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, frame_sym(c, "×", "x"), m->cols);
-    return text_width(line) + 1 + text_width(box_role(b));
+    return text_width(line) + 1 + text_width(box_role_plain(b));
 }
 
 /* The title line: name, shape, and whether it is a parameter or a result. */
@@ -317,8 +362,14 @@ static void box_title_line(Frame *c, const Box *b, int y, int x, int w)
 {
     const Mat *m = &c->a->m[b->id];
     char t[64], line[160];
-    const char *role = box_role(b);
+    const char *role = box_role(c, b);
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, frame_sym(c, "×", "x"), m->cols);
+    char shortl[160];
+    snprintf(shortl, sizeof shortl, "%s  %d%s%d", attn_mat_name(b->id), m->rows, frame_sym(c, "×", "x"), m->cols);
+    if (text_width(line) + 1 + text_width(role) > w && text_width(shortl) + 1 + text_width(role) <= w)
+        snprintf(line, sizeof line, "%s", shortl); /* the note on today's models before the formula */
+    else if (text_width(line) + 1 + text_width(role) > w) /* the note only where it fits */
+        role = box_role_plain(b);
     /* No room for the formula and the role ("result", "not yet"): the name
      * and the shape, else the name alone, so every box keeps saying what it
      * is; the role goes last, only where not even "K result" fits. */
@@ -359,7 +410,7 @@ static void box_header(Frame *c, const Box *b, int y, int x, int lw, int cw, int
         char num[16];
         Role r = j == b->hcol || j == b->cj ? ROLE_COL : ROLE_LABEL;
         int cx = x + lw + (j - c0) * cw;
-        if (cols_are_tokens(b->id) && j < c->l->ntok) {
+        if (cols_are_tokens(b->id) && j < attn_tokens(c->a)) {
             int tw = frame_tok_width(c, j) > cw - 1 ? cw - 1 : frame_tok_width(c, j);
             plan_put_lesson(c, y, cx + cw - tw, tw, lesson_token(c->l, c->a, j), r);
         } else {
@@ -390,7 +441,7 @@ static void row_label(Frame *c, const Box *b, int y, int x, int lw, int i)
     bool lit = i == b->hrow || i == b->ci || i == b->lrow;
     Role r = i == b->hrow ? b->hrow_role : lit ? ROLE_ROW : ROLE_LABEL;
     int tw = lw - 2 - (any_override(c, b->id) ? 1 : 0), used;
-    if (box_rows_are_tokens(b->id) && i < c->l->ntok)
+    if (box_rows_are_tokens(b->id) && i < attn_tokens(c->a))
         used = plan_put_lesson(c, y, x, tw, lesson_token(c->l, c->a, i), r);
     else {
         char num[32], grp[32];

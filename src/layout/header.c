@@ -14,6 +14,32 @@
 
 /* ---- header, ribbon ----------------------------------------------------------- */
 
+/* Today's models in the header: the window, RoPE, the online softmax's
+ * blocks and, with shared K/V heads, the numbers the KV cache keeps per
+ * token, each whole and leaving the title a third of the row; then the
+ * offset. Returns the new length. */
+static int header_modern(const Frame *c, char *right, size_t len, int n, const char *dot)
+{
+    const Attn *a = c->a;
+    char item[4][64];
+    int k = 0;
+    if (a->mask == MASK_WINDOW)
+        snprintf(item[k++], sizeof item[0], "%s%s %d", dot, _("window"), a->window);
+    if (a->positions == POS_ROPE)
+        snprintf(item[k++], sizeof item[0], "%sRoPE", dot);
+    if (a->softmax == SOFTMAX_ONLINE)
+        snprintf(item[k++], sizeof item[0], "%s%s %d", dot, _("block"), a->block);
+    if (attn_kv_heads(a) != attn_heads(a))
+        snprintf(item[k++], sizeof item[0], _("%skv %d/%d, cache %d/token"), dot, attn_kv_heads(a), attn_heads(a),
+                 attn_cache_per_token(a));
+    for (int x = 0; x < k && n > 0 && n < (int)len; x++)
+        if (text_width(right) + text_width(item[x]) <= c->cols * 2 / 3)
+            n += snprintf(right + n, len - (size_t)n, "%s", item[x]);
+    if (a->offset != 0 && n > 0 && n < (int)len)
+        n += snprintf(right + n, len - (size_t)n, "%s%s %d", dot, _("offset"), a->offset);
+    return n;
+}
+
 void header_lay(Frame *c)
 {
     char right[256], t[40];
@@ -21,10 +47,13 @@ void header_lay(Frame *c)
     const char *dot = " · ";
     int n = snprintf(right, sizeof right, "%d/%d%s%s %s%s%s", s->step + 1, session_steps(s), dot, _("scale"),
                      c->a->scale == SCALE_SQRT_DK ? frame_sym(c, "÷√d", "/sqrt(d)") : _("none"), dot,
-                     c->a->softmax == SOFTMAX_STABLE ? _("stable") : _("naive"));
+                     c->a->softmax == SOFTMAX_ONLINE   ? _("online")
+                     : c->a->softmax == SOFTMAX_STABLE ? _("stable")
+                                                       : _("naive"));
     /* The newer options, only when they differ from the defaults. */
     if (c->a->mask == MASK_CAUSAL && n > 0 && n < (int)sizeof right)
         n += snprintf(right + n, sizeof right - (size_t)n, "%s%s", dot, _("causal"));
+    n = header_modern(c, right, sizeof right, n, dot);
     if (c->a->temp != 1.0 && n > 0 && n < (int)sizeof right)
         n += snprintf(right + n, sizeof right - (size_t)n, "%sT=%s", dot, fmt_exact(c->a->temp, t, sizeof t));
     if (c->a->positions == POS_SINUSOIDAL && n > 0 && n < (int)sizeof right)

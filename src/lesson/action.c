@@ -247,39 +247,119 @@ static bool end_(Lex *lx, EndCtx ctx)
     return fail(lx, r, N_("unexpected %s, expected the end of the action"), quote(r, q, sizeof q));
 }
 
-/* The two-word options: the action word, its kind and its two values (opt 0, 1). */
+/* The option words: the action word, its kind and its values (opt 0, 1, 2;
+ * NULL: none). mask's third value takes a width: "mask = window 2". */
 static const struct {
     const char *name;
     ActKind kind;
-    const char *v0, *v1;
+    const char *v[3];
 } options[] = {
-    {"scale", ACT_SCALE, "none", "sqrt_dk"},
-    {"softmax", ACT_SOFTMAX, "naive", "stable"},
-    {"mask", ACT_MASK, "none", "causal"},
-    {"positions", ACT_POS, "none", "sinusoidal"},
+    {"scale", ACT_SCALE, {"none", "sqrt_dk", NULL}},
+    {"softmax", ACT_SOFTMAX, {"naive", "stable", "online"}},
+    {"mask", ACT_MASK, {"none", "causal", "window"}},
+    {"positions", ACT_POS, {"none", "sinusoidal", "rope"}},
 };
 
-/* "scale = none|sqrt_dk", "softmax = naive|stable", "mask = none|causal",
- * "positions = none|sinusoidal" (option k of the table above). */
+static bool count(Lex *lx, long long *out, const char *msg);
+
+/* "scale = none|sqrt_dk", "softmax = naive|stable|online", "mask =
+ * none|causal|window W", "positions = none|sinusoidal|rope" (option k). */
 static bool option(Lex *lx, Action *a, int k)
 {
-    char q[80];
-    const char *x = options[k].v0, *y = options[k].v1;
+    char q[80], list[64];
+    const char *const *v = options[k].v;
+    if (v[2])
+        snprintf(list, sizeof list, "%s, %s or %s%s", v[0], v[1], v[2], k == 2 ? " W" : "");
+    else
+        snprintf(list, sizeof list, "%s or %s", v[0], v[1]);
     if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then %s or %s"), x, y);
+        return fail(lx, lx->p, N_("expected \"=\" then %s"), list);
     const char *w;
     int n = word(lx, &w);
     a->kind = options[k].kind;
-    if (n == (int)strlen(x) && strncmp(w, x, n) == 0)
-        a->opt = 0;
-    else if (n == (int)strlen(y) && strncmp(w, y, n) == 0)
-        a->opt = 1;
-    else {
+    a->opt = -1;
+    for (int o = 0; o < 3; o++)
+        if (v[o] && n == (int)strlen(v[o]) && strncmp(w, v[o], (size_t)n) == 0)
+            a->opt = o;
+    if (a->opt < 0) {
         char found[40];
         snprintf(found, sizeof found, "%.*s", n > 30 ? 30 : n, w);
-        return fail(lx, w, N_("expected %s or %s, found %s"), x, y, quote(n ? found : w, q, sizeof q));
+        return fail(lx, w, N_("expected %s, found %s"), list, quote(n ? found : w, q, sizeof q));
+    }
+    if (a->kind == ACT_MASK && a->opt == MASK_WINDOW) {
+        long long width;
+        const char *at = (skip_ws(lx), lx->p);
+        if (!count(lx, &width, N_("a window takes its width, the keys each query sees, like mask = window 2; "
+                                  "found %s")))
+            return false;
+        if (width < 1 || width > MAT_MAX)
+            return fail(lx, at, N_("a window of %lld keys: write 1 to %d (each query sees itself and the keys "
+                                   "just before it), like mask = window 2"), width, MAT_MAX);
+        a->n = (int)width;
     }
     return end_(lx, END_PLAIN);
+}
+
+/* "offset = k" (0..ATTN_OFFSET_MAX) or "block = B" (1..MAT_MAX). */
+static bool whole_option(Lex *lx, Action *a, ActKind kind)
+{
+    const char *name = kind == ACT_OFFSET ? "offset" : "block";
+    long long lo = kind == ACT_OFFSET ? 0 : 1, hi = kind == ACT_OFFSET ? ATTN_OFFSET_MAX : MAT_MAX, v;
+    a->kind = kind;
+    if (!accept(lx, '='))
+        return fail(lx, lx->p, N_("expected \"=\" then a whole number, like %s = %d"), name,
+                    kind == ACT_OFFSET ? 3 : 2);
+    const char *at = (skip_ws(lx), lx->p);
+    if (!count(lx, &v, kind == ACT_OFFSET ? N_("offset takes the first token's position, a whole number from 0, "
+                                               "like offset = 3; found %s")
+                                          : N_("block takes the keys per block, a whole number from 1, like "
+                                               "block = 2; found %s")))
+        return false;
+    if (v < lo || v > hi)
+        return fail(lx, at, N_("%s must be from %lld to %lld, found %lld"), name, lo, hi, v);
+    a->n = (int)v;
+    return end_(lx, END_PLAIN);
+}
+
+/* "rope_base = B": RoPE's base, a finite number above 1. */
+static bool rope_base(Lex *lx, Action *a)
+{
+    a->kind = ACT_ROPE_BASE;
+    if (!accept(lx, '='))
+        return fail(lx, lx->p, N_("expected \"=\" then a number above 1, like rope_base = 10000"));
+    const char *at = (skip_ws(lx), lx->p);
+    if (!number(lx, &a->c))
+        return false;
+    if (!(a->c > 1))
+        return fail(lx, at, N_("rope_base must be above 1 (the angles are p / B^(2(m-1)/d_k)), found %.*s"),
+                    (int)(lx->p - at), at);
+    return end_(lx, END_PLAIN);
+}
+
+static bool row_list(Lex *lx, Action *a);
+
+/* "append TOKEN [x1, ..., xd]": a token's name (no spaces, no "[", at most
+ * ACTION_TOKEN_BYTES bytes) and its row of X. */
+static bool append_token(Lex *lx, Action *a)
+{
+    char q[40];
+    a->kind = ACT_APPEND;
+    skip_ws(lx);
+    const char *at = lx->p;
+    while (*lx->p && *lx->p != ' ' && *lx->p != '\t' && *lx->p != '[')
+        lx->p++;
+    size_t n = (size_t)(lx->p - at);
+    if (n == 0)
+        return fail(lx, at, N_("append takes a token and its row of X, like append cat [1, 0, 0, 1]; found %s"),
+                    quote(at, q, sizeof q));
+    if (n > ACTION_TOKEN_BYTES)
+        return fail(lx, at, N_("the token is longer than %d bytes, shorten it"), ACTION_TOKEN_BYTES);
+    memcpy(a->word, at, n);
+    a->word[n] = '\0';
+    if (!accept(lx, '['))
+        return fail(lx, lx->p, N_("expected the token's row of X after it, like append %s [1, 0, 0, 1]; found %s"),
+                    a->word, quote(lx->p, q, sizeof q));
+    return row_list(lx, a);
 }
 
 /* "temperature = T", T from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
@@ -480,9 +560,28 @@ static bool row_rhs(Lex *lx, Action *a)
     return end_(lx, END_FACTOR);
 }
 
+/* The words of today's models: the parse's result (0 or 1), or -1 when w
+ * is none of them. */
+static int modern_word(Lex *lx, const char *w, int n, Action *out)
+{
+    if (n == 6 && strncmp(w, "append", 6) == 0)
+        return append_token(lx, out);
+    if (n == 6 && strncmp(w, "offset", 6) == 0)
+        return whole_option(lx, out, ACT_OFFSET);
+    if (n == 5 && strncmp(w, "block", 5) == 0)
+        return whole_option(lx, out, ACT_BLOCK);
+    if (n == 9 && strncmp(w, "rope_base", 9) == 0)
+        return rope_base(lx, out);
+    if (n == 8 && strncmp(w, "kv_heads", 8) == 0)
+        return fail(lx, w, N_("kv_heads is the shape of W_K and W_V, set when the lesson loads: write kv_heads: "
+                              "in the lesson file, not as an action"));
+    return -1;
+}
+
 /* The action words, for "did you mean". */
 static const char *const action_words[] = {"scale", "softmax", "mask", "positions", "temperature", "swap",
-                                           "target", "lr", "step", "reset"};
+                                           "target", "lr", "step", "reset", "append", "offset", "block",
+                                           "rope_base"};
 
 /* A word that is neither an action nor followed by "[" (so not meant as a
  * matrix): name it an unknown action, with the closest word and the list. */
@@ -492,7 +591,7 @@ static bool unknown_action(Lex *lx, const char *w, int n)
     snprintf(name, sizeof name, "%.*s", n > 30 ? 30 : n, w);
     const char *near = diag_suggest(name, action_words, (int)(sizeof action_words / sizeof *action_words));
     const char *list = "M[i] = [a, b], M[i] = N[j] * c, M[i][j] = c, scale =, softmax =, mask =, temperature =, "
-                       "positions =, swap i j, target A[i] = j, lr =, step N, reset";
+                       "positions =, swap i j, target A[i] = j, lr =, step N, reset, append, offset =, block =";
     if (near)
         return fail(lx, w, N_("unknown action \"%s\" (did you mean \"%s\"?); the actions are %s"), name, near, list);
     return fail(lx, w, N_("unknown action \"%s\"; the actions are %s"), name, list);
@@ -526,6 +625,9 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
         return learning_rate(&lx, out);
     if (n == 4 && strncmp(w, "step", 4) == 0)
         return step(&lx, out);
+    int modern = modern_word(&lx, w, n, out);
+    if (modern >= 0)
+        return modern;
     if (n == 0 && *lx.p == '\0')
         return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"));
     if (n > 0 && !isdigit((unsigned char)*w)) {

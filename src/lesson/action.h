@@ -10,6 +10,10 @@
  *   mask = none|causal       temperature = T (0.05..20)
  *   positions = none|sinusoidal                swap i j (two tokens)
  *   target A[i] = j | [t1, ..., tn] | none       lr = x       step | step N
+ * Today's models (DESIGN.md "Attention in today's models"):
+ *   append TOKEN [x1, ..., xd]   a token at the end with its row of X
+ *   mask = window W   positions = rope   rope_base = B   offset = k
+ *   softmax = online  block = B          (kv_heads is a shape: load only)
  * Targets are X and the Ws (the pipeline recomputes from them) and rows of
  * Q, K, V (which become overrides). Indices are 1-based in the text and
  * 0-based in an Action. References are read by ref.h and numbers by num.h
@@ -27,8 +31,14 @@
 typedef enum {
     ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET,
     ACT_MASK, ACT_TEMP, ACT_POS, ACT_SWAP,
-    ACT_TARGET, ACT_LR, ACT_STEP    /* training (train.h) */
+    ACT_TARGET, ACT_LR, ACT_STEP,   /* training (train.h) */
+    ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE /* today's models (action_modern.c) */
 } ActKind;
+
+#define ACTION_TOKEN_BYTES 32   /* an appended token's name, as a lesson's tokens */
+/* Appended tokens are named in Attn.tok[] by ids from ACTION_TOKEN_BASE
+ * (a lesson's own tokens are 0..63): action_token_name() gives the name. */
+#define ACTION_TOKEN_BASE 1000
 
 /* ACT_TARGET's opt: no target, all weight on key j, or the distribution vals. */
 enum { TARGET_NONE, TARGET_KEY, TARGET_DIST };
@@ -43,6 +53,10 @@ typedef struct {
     int n;              /* ACT_ROW_SET: count of vals */
     double vals[MAT_MAX];
     int opt;            /* ACT_SCALE: Scale; ACT_SOFTMAX: Softmax; ACT_MASK: Mask; ACT_POS: Positions */
+    /* ACT_MASK with MASK_WINDOW: the width in n; ACT_OFFSET, ACT_BLOCK: n;
+     * ACT_ROPE_BASE: c; ACT_APPEND: the token's name in word, its row of X
+     * in vals (n of them) */
+    char word[ACTION_TOKEN_BYTES + 1];
     /* ACT_SWAP: the two tokens are i and src_i (0-based) */
     /* ACT_TARGET: row i of head `head`'s A (mat M_A), opt TARGET_*, key j or
      * n vals; ACT_LR: c; ACT_STEP: n steps (1..GRAD_STEP_MAX) */
@@ -70,5 +84,17 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen);
 bool action_is_option(const Action *act);
 /* Write an action back as text (the canonical form), e.g. for history. */
 void action_format(const Action *act, char *buf, size_t len);
+
+/* ---- today's models (action_modern.c) ---- */
+/* Apply ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE and the new values
+ * of mask (window), positions (rope) and softmax (online); false with a
+ * message when out of range (append past MAT_MAX tokens, a row of the wrong
+ * length, RoPE with an odd d_k). */
+bool action_apply_modern(Attn *a, const Action *act, char *err, size_t errlen);
+/* Format those actions ("append 猫 [1, 0]", "mask = window 2"); false
+ * for the other kinds. */
+bool action_format_modern(const Action *act, char *buf, size_t len);
+/* The name of an appended token's id (ACTION_TOKEN_BASE + k), or NULL. */
+const char *action_token_name(int id);
 
 #endif

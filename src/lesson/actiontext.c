@@ -58,6 +58,8 @@ static void format_matrix(const Action *act, char *buf, size_t len)
 void action_format(const Action *act, char *buf, size_t len)
 {
     char t[SHORTEST_MAX];
+    if (action_format_modern(act, buf, len)) /* append, window, rope, online, offset, block, rope_base */
+        return;
     switch (act->kind) {
     case ACT_MASK:    snprintf(buf, len, "mask = %s", act->opt ? "causal" : "none"); return;
     case ACT_POS:     snprintf(buf, len, "positions = %s", act->opt ? "sinusoidal" : "none"); return;
@@ -74,6 +76,7 @@ void action_format(const Action *act, char *buf, size_t len)
     case ACT_SCALE:   snprintf(buf, len, "scale = %s", act->opt ? "sqrt_dk" : "none"); return;
     case ACT_SOFTMAX: snprintf(buf, len, "softmax = %s", act->opt ? "stable" : "naive"); return;
     case ACT_RESET:   snprintf(buf, len, "reset"); return;
+    case ACT_APPEND: case ACT_OFFSET: case ACT_BLOCK: case ACT_ROPE_BASE: return; /* action_format_modern */
     case ACT_CELL_SET:
     case ACT_ROW_COPY:
     case ACT_ROW_SET: format_matrix(act, buf, len); return;

@@ -111,6 +111,10 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
 
 static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
 {
+    if ((act->kind == ACT_MASK && act->opt == MASK_WINDOW) || act->kind == ACT_POS || act->kind == ACT_APPEND ||
+        (act->kind == ACT_SOFTMAX && act->opt == SOFTMAX_ONLINE) || act->kind == ACT_OFFSET ||
+        act->kind == ACT_BLOCK || act->kind == ACT_ROPE_BASE)
+        return action_apply_modern(a, act, err, errlen); /* today's models (action_modern.c) */
     switch (act->kind) {
     case ACT_SCALE: /* S, A and O are stale now */
         a->scale = (Scale)act->opt;
@@ -127,10 +131,6 @@ static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
     case ACT_TEMP:
         a->temp = act->c;
         a->reached = a->reached < STAGE_SCORES ? a->reached : STAGE_SCORES;
-        return true;
-    case ACT_POS: /* P and H change, and everything after them */
-        a->positions = (Positions)act->opt;
-        a->reached = STAGE_NONE;
         return true;
     case ACT_SWAP:
         for (int k = 0; k < 2; k++) {
@@ -150,6 +150,8 @@ static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
     case ACT_RESET:
         snprintf(err, errlen, _("reset is handled by the session"));
         return false;
+    default: /* ACT_APPEND and the other options of today's models: above */
+        break;
     case ACT_ROW_COPY:
     case ACT_ROW_SET:
         return check_index(a, act->mat, act->i, -1, err, errlen) && apply_row(a, act, err, errlen);
@@ -172,5 +174,5 @@ static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
 bool action_is_option(const Action *act)
 {
     return act->kind == ACT_SCALE || act->kind == ACT_SOFTMAX || act->kind == ACT_MASK || act->kind == ACT_TEMP ||
-           act->kind == ACT_POS;
+           act->kind == ACT_POS || act->kind == ACT_OFFSET || act->kind == ACT_BLOCK || act->kind == ACT_ROPE_BASE;
 }

@@ -119,10 +119,14 @@ static bool still_differs(const Action *a, const Attn *cur, const Attn *script)
 {
     switch (a->kind) {
     case ACT_SCALE: return cur->scale != script->scale;
-    case ACT_SOFTMAX: return cur->softmax != script->softmax;
-    case ACT_MASK: return cur->mask != script->mask;
+    case ACT_SOFTMAX: return cur->softmax != script->softmax || (cur->softmax == SOFTMAX_ONLINE && cur->block != script->block);
+    case ACT_MASK: return cur->mask != script->mask || (cur->mask == MASK_WINDOW && cur->window != script->window);
     case ACT_TEMP: return cur->temp != script->temp;
     case ACT_POS: return cur->positions != script->positions;
+    case ACT_OFFSET: return cur->offset != script->offset;
+    case ACT_BLOCK: return cur->block != script->block;
+    case ACT_ROPE_BASE: return cur->rope_base != script->rope_base;
+    case ACT_APPEND: return attn_tokens(cur) != attn_tokens(script) || memcmp(cur->tok, script->tok, sizeof cur->tok) != 0;
     case ACT_LR: return cur->lr != script->lr;
     case ACT_TARGET: return !same_targets(cur, script);
     case ACT_CELL_SET: case ACT_ROW_SET: case ACT_ROW_COPY: {

@@ -72,7 +72,8 @@ bool lesson_reseed(Lesson *l, unsigned long seed)
 
 bool lesson_base(const Lesson *l, Attn *a)
 {
-    if (!attn_init_heads(a, l->ntok, l->d_model, l->heads > 0 ? l->heads : 1, l->d_k, l->d_v, l->d_out))
+    int h = l->heads > 0 ? l->heads : 1;
+    if (!attn_init_kv(a, l->ntok, l->d_model, h, l->kv_heads > 0 ? l->kv_heads : h, l->d_k, l->d_v, l->d_out))
         return false;
     if (!mat_copy(&a->m[M_X], &l->X) || !mat_copy(&a->m[M_WQ], &l->Wq) ||
         !mat_copy(&a->m[M_WK], &l->Wk) || !mat_copy(&a->m[M_WV], &l->Wv) ||
@@ -95,7 +96,14 @@ bool lesson_base(const Lesson *l, Attn *a)
     a->mask = l->mask;
     a->temp = l->temp > 0 ? l->temp : 1.0; /* a Lesson built by hand may leave it 0 */
     a->lr = l->lr > 0 ? l->lr : ATTN_LR_DEFAULT;
-    a->positions = l->positions;
+    a->window = l->window > 0 ? l->window : 1;
+    a->rope_base = l->rope_base > 1 ? l->rope_base : ATTN_ROPE_BASE_DEFAULT;
+    a->offset = l->offset;
+    a->block = l->block > 0 ? l->block : ATTN_BLOCK_DEFAULT;
+    if (!attn_set_positions(a, l->positions)) {
+        attn_free(a);
+        return false;
+    }
     a->reached = STAGE_NONE;
     return true;
 }
@@ -185,5 +193,6 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
 const char *lesson_token(const Lesson *l, const Attn *a, int i)
 {
     int t = i >= 0 && i < MAT_MAX ? a->tok[i] : i;
-    return t >= 0 && t < l->ntok ? l->tokens[t] : "?";
+    const char *appended = action_token_name(t); /* a token appended by an action */
+    return t >= 0 && t < l->ntok ? l->tokens[t] : appended ? appended : "?";
 }

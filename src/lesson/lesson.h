@@ -113,6 +113,12 @@ typedef struct {
     double temp;                    /* options: temperature (1; 0.05..20) */
     Positions positions;            /* options: positions (none) */
     double lr;                      /* options: lr, the learning rate (0.5; > 0) */
+    /* today's models (DESIGN.md "Attention in today's models"), read by options_modern.c */
+    int kv_heads;                   /* kv_heads: K/V heads, divides heads (0: = heads) */
+    int window;                     /* options: mask: window W */
+    double rope_base;               /* options: rope_base (10000) */
+    int offset;                     /* options: offset (0) */
+    int block;                      /* options: block (2) */
     int digits;                     /* 1..6 */
     int start;                      /* 1-based step the view opens at (0: first) */
     int nsteps;

@@ -34,6 +34,7 @@
 #include "template.h"
 #include "steps.h"
 #include "variants.h"
+#include "options_modern.h"
 
 #define FORMAT_ID "qkvtutor/1"
 
@@ -118,9 +119,9 @@ static bool load_choice(Ctx *c, const yaml_node_t *n, const char *name, const ch
     return true;
 }
 
-enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_MASK, O_TEMP, O_POS, O_LR, O_N };
+enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_MASK, O_TEMP, O_POS, O_LR, O_ROPE_BASE, O_OFFSET, O_BLOCK, O_N };
 static const char *const option_keys[O_N] = {"scale", "softmax", "digits", "mask", "temperature", "positions",
-                                             "lr"};
+                                             "lr", "rope_base", "offset", "block"};
 
 /* temperature: a number from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
 static bool load_temperature(Ctx *c, const yaml_node_t *n, double *t)
@@ -148,16 +149,18 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
         return false;
     if (val[O_SCALE] && !load_choice(c, val[O_SCALE], "scale", "none", "sqrt_dk", &scale))
         return false;
-    if (val[O_SOFTMAX] && !load_choice(c, val[O_SOFTMAX], "softmax", "naive", "stable", &softmax))
+    if (val[O_SOFTMAX] && !options_choice(c, val[O_SOFTMAX], "softmax", "naive", "stable", "online", &softmax))
         return false;
     if (val[O_DIGITS] && (!schema_uint(c, val[O_DIGITS], 6, &digits) || digits < 1))
         return diag_fail(&c->d, val[O_DIGITS], _("digits must be a whole number from 1 to 6, found %s"),
                          diag_found(&c->d, val[O_DIGITS]));
-    if (val[O_MASK] && !load_choice(c, val[O_MASK], "mask", "none", "causal", &mask))
+    if (val[O_MASK] && !options_mask(c, val[O_MASK], l, &mask))
         return false;
     if (val[O_TEMP] && !load_temperature(c, val[O_TEMP], &temp))
         return false;
-    if (val[O_POS] && !load_choice(c, val[O_POS], "positions", "none", "sinusoidal", &pos))
+    if (val[O_POS] && !options_choice(c, val[O_POS], "positions", "none", "sinusoidal", "rope", &pos))
+        return false;
+    if (!options_modern(c, val[O_POS], pos, val[O_ROPE_BASE], val[O_OFFSET], val[O_BLOCK], l))
         return false;
     int lr_st = !val[O_LR] ? NUM_OK : val[O_LR]->type == YAML_SCALAR_NODE ? (int)num_parse(ydoc_str(val[O_LR]), &lr, NULL)
                                                                       : NUM_SYNTAX;
@@ -191,10 +194,10 @@ static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
 /* ---- the top level --------------------------------------------------------------- */
 
 enum { T_FORMAT, T_TITLE, T_ABOUT, T_TOKENS, T_X, T_WEIGHTS, T_OVERRIDES, T_OPTIONS, T_START, T_STEPS, T_HEADS,
-       T_EDITED, T_VARIANTS, T_N };
+       T_EDITED, T_VARIANTS, T_KV_HEADS, T_N };
 static const char *const top_keys[T_N] = {"format", "title", "about", "tokens", "X", "weights",
                                           "overrides", "options", "start", "steps", "heads", "edited",
-                                          "variants"};
+                                          "variants", "kv_heads"};
 
 #define EDITED_MAX 1024
 
@@ -290,7 +293,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
     if (!c->no_narration)
         steps_text_at(c, v[T_ABOUT], l->about_at);
     ok = load_edited(c, v[T_EDITED], l) && ok;
-    bool heads = load_heads(c, v[T_HEADS], l);
+    bool heads = load_heads(c, v[T_HEADS], l) && options_kv_heads(c, v[T_KV_HEADS], l);
     bool x = load_tokens(c, v[T_TOKENS], l) && (load_x(c, v[T_X], l) || l->d_model > 0);
     bool shapes = x && heads && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l) &&
                   variants_load(c, k[T_VARIANTS], v[T_VARIANTS], l) && load_overrides(c, root, v[T_OVERRIDES], l);

@@ -169,8 +169,9 @@ static const char *const random_keys[R_N] = {"seed", "scale", "d_k", "d_v", "d_o
 static bool draw_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
     int h = l->heads;
-    if (!mat_new(&l->Wq, l->d_model, h * l->d_k) || !mat_new(&l->Wk, l->d_model, h * l->d_k) ||
-        !mat_new(&l->Wv, l->d_model, h * l->d_v) || (l->d_out > 0 && !mat_new(&l->Wo, h * l->d_v, l->d_out)))
+    int g = l->kv_heads > 0 ? l->kv_heads : h; /* grouped-query attention: g K/V heads */
+    if (!mat_new(&l->Wq, l->d_model, h * l->d_k) || !mat_new(&l->Wk, l->d_model, g * l->d_k) ||
+        !mat_new(&l->Wv, l->d_model, g * l->d_v) || (l->d_out > 0 && !mat_new(&l->Wo, h * l->d_v, l->d_out)))
         return diag_oom(&c->d, n);
     Rng rng;
     rng_seed(&rng, (uint32_t)l->seed);
@@ -239,24 +240,27 @@ static bool load_w(Ctx *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m
         return diag_fail(&c->d, n, _("%s must have d_model = %d rows, one per X column; it has %d"), name,
                          l->d_model,
                          rows);
-    RowRule r = {name, id == W_V ? "d_v" : "d_k", id == W_K ? l->Wq.cols : 0,
-                 id == W_K ? _(", the width of Wq") : ""};
-    if (l->heads > 1)
-        r.width = id == W_V ? "heads x d_v" : "heads x d_k";
+    int g = l->kv_heads > 0 ? l->kv_heads : l->heads, parts = id == W_Q ? l->heads : g;
+    RowRule r = {name, id == W_V ? "d_v" : "d_k", id == W_K ? l->Wq.cols / l->heads * g : 0,
+                 id == W_K ? g == l->heads ? _(", the width of Wq") : _(", kv_heads x d_k of Wq") : ""};
+    if (parts > 1)
+        r.width = id == W_V ? g < l->heads ? "kv_heads x d_v" : "heads x d_v"
+                            : id == W_K && g < l->heads ? "kv_heads x d_k" : "heads x d_k";
     if (!read_rows(c, n, &r, m))
         return false;
-    if (m->cols % l->heads != 0)
+    if (m->cols % parts != 0)
         return diag_fail(&c->d, ydoc_seq_item(c->doc, n, 0),
-                         _("%s has %d columns, which do not split into %d heads; it needs heads x %s columns, "
+                         _("%s has %d columns, which do not split into %d heads; it needs %s x %s columns, "
                            "a multiple of %d"),
-                         name, m->cols, l->heads, id == W_V ? "d_v" : "d_k", l->heads);
+                         name, m->cols, parts, parts == l->heads ? "heads" : "kv_heads", id == W_V ? "d_v" : "d_k",
+                         parts);
     return true;
 }
 
 /* Wo: heads x d_v rows (one per column of O), d_out columns. */
 static bool load_wo(Ctx *c, const yaml_node_t *n, Lesson *l)
 {
-    int rows = l->Wv.cols;
+    int rows = l->heads * l->d_v;
     if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("Wo must be a list of heads x d_v = %d rows"), rows))
         return false;
     if (ydoc_seq_len(n) != rows)
@@ -293,10 +297,10 @@ bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Les
         !load_w(c, val[W_V], W_V, l, &l->Wv))
         return false;
     l->d_k = l->Wq.cols / l->heads;
-    l->d_v = l->Wv.cols / l->heads;
+    l->d_v = l->Wv.cols / (l->kv_heads > 0 ? l->kv_heads : l->heads);
     if (!val[W_O] && l->heads >= 2)
         return diag_fail(&c->d, key_node, _("weights is missing Wo; a lesson with %d heads joins them with Wo, "
-                                            "heads x d_v = %d rows of d_out numbers"), l->heads, l->Wv.cols);
+                                            "heads x d_v = %d rows of d_out numbers"), l->heads, l->heads * l->d_v);
     return !val[W_O] || load_wo(c, val[W_O], l);
 }
 

@@ -137,16 +137,18 @@ static void overrides(Out *o, const Attn *a)
 
 static void options(Out *o, const Attn *a, int digits)
 {
-    char buf[8];
+    char buf[16];
     scalar(o, "options", false);
     map(o, true, false);
     scalar(o, "scale", false);
     scalar(o, a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none", false);
     scalar(o, "softmax", false);
-    scalar(o, a->softmax == SOFTMAX_STABLE ? "stable" : "naive", false);
+    scalar(o, a->softmax == SOFTMAX_ONLINE ? "online" : a->softmax == SOFTMAX_STABLE ? "stable" : "naive", false);
     if (a->mask != MASK_NONE) { /* the newer options only when set: older saves stay as they were */
+        char w[32];
+        snprintf(w, sizeof w, "window %d", a->window);
         scalar(o, "mask", false);
-        scalar(o, "causal", false);
+        scalar(o, a->mask == MASK_WINDOW ? w : "causal", false);
     }
     if (a->temp != 1.0) {
         scalar(o, "temperature", false);
@@ -154,7 +156,21 @@ static void options(Out *o, const Attn *a, int digits)
     }
     if (a->positions != POS_NONE) {
         scalar(o, "positions", false);
-        scalar(o, "sinusoidal", false);
+        scalar(o, a->positions == POS_ROPE ? "rope" : "sinusoidal", false);
+    }
+    if (a->rope_base != ATTN_ROPE_BASE_DEFAULT) {
+        scalar(o, "rope_base", false);
+        number(o, a->rope_base);
+    }
+    if (a->offset != 0) {
+        snprintf(buf, sizeof buf, "%d", a->offset);
+        scalar(o, "offset", false);
+        scalar(o, buf, false);
+    }
+    if (a->block != ATTN_BLOCK_DEFAULT) {
+        snprintf(buf, sizeof buf, "%d", a->block);
+        scalar(o, "block", false);
+        scalar(o, buf, false);
     }
     if (a->lr != ATTN_LR_DEFAULT) {
         scalar(o, "lr", false);
@@ -299,13 +315,18 @@ static void body(Out *o, const Session *s)
     edited(o, s);
     scalar(o, "tokens", false);
     seq(o, true, true);
-    for (int i = 0; i < l->ntok; i++)
-        scalar(o, lesson_token(l, a, i), true); /* in the order a swap left them */
+    for (int i = 0; i < attn_tokens(a); i++)
+        scalar(o, lesson_token(l, a, i), true); /* in the order a swap left them, appended ones after */
     seq(o, false, true);
     matrix(o, "X", &a->m[M_X]);
     if (attn_heads(a) > 1) {
         snprintf(buf, sizeof buf, "%d", attn_heads(a));
         scalar(o, "heads", false);
+        scalar(o, buf, false);
+    }
+    if (attn_kv_heads(a) != attn_heads(a)) {
+        snprintf(buf, sizeof buf, "%d", attn_kv_heads(a));
+        scalar(o, "kv_heads", false);
         scalar(o, buf, false);
     }
     scalar(o, "weights", false);

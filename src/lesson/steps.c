@@ -402,8 +402,9 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
     if (!load_stage(c, val[S_STAGE], scratch, st))
         return false;
     /* each part on its own, so --check reports all of a step's mistakes */
-    bool ok = !val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st);
-    ok = (!val[S_DO] || load_do(c, val[S_DO], scratch, st)) && ok;
+    /* do: first: the focus may name a row it appends */
+    bool ok = !val[S_DO] || load_do(c, val[S_DO], scratch, st);
+    ok = (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st)) && ok;
     if (c->no_narration) /* --json prints no narration: neither read nor checked */
         ;
     else if (schema_text(c, val[S_SAY], "say", &st->say)) {

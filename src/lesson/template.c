@@ -158,6 +158,8 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
         SAY("%s", hm);
         return false;
     }
+    if ((r->m == M_Q0 || r->m == M_K0) && (shape->positions != POS_ROPE || !shape->m[r->m].v))
+        r->m = r->m == M_Q0 ? M_Q : M_K; /* without RoPE nothing turns: Q and K are as they were */
     const Mat *x = &shape->m[r->m];
     const char *name = attn_mat_name(r->m);
     int need = attn_mat_stage(r->m);
@@ -195,7 +197,11 @@ static bool resolve(const char *inner, const Attn *shape, int stage, const char 
     size_t wn = (size_t)(s - w);
     static const struct { const char *name; RefKind kind; } sizes[] = {
         {"d_k", R_DK}, {"d_v", R_DV}, {"d_model", R_DMODEL}, {"n", R_N}, {"heads", R_HEADS},
-        {"T", R_T}, {"lr", R_LR}, {"loss", R_LOSS}, {"steps", R_STEPS}};
+        {"T", R_T}, {"lr", R_LR}, {"loss", R_LOSS}, {"steps", R_STEPS},
+        /* today's models: K/V heads, the window's width, the first position, keys per block, and the
+           numbers a KV cache keeps per token (kv_heads x (d_k + d_v)) */
+        {"kv_heads", R_KV_HEADS}, {"window", R_WINDOW}, {"offset", R_OFFSET}, {"block", R_BLOCK},
+        {"cache", R_CACHE}};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
         if (word_is(w, wn, sizes[k].name)) {
             r->kind = sizes[k].kind;
@@ -300,6 +306,11 @@ static bool ref_value(Px *p, Val *v, bool column)
     case R_N:      v->x = attn_tokens(a); break;
     case R_HEADS:  v->x = attn_heads(a); break;
     case R_STEPS:  v->x = a->nloss; break;
+    case R_KV_HEADS: v->x = attn_kv_heads(a); break;
+    case R_WINDOW: v->x = a->window; break;
+    case R_OFFSET: v->x = a->offset; break;
+    case R_BLOCK:  v->x = a->block; break;
+    case R_CACHE:  v->x = attn_cache_per_token(a); break;
     case R_T:      v->x = a->temp; v->integer = false; v->setting = true; break;
     case R_LR:     v->x = a->lr; v->integer = false; v->setting = true; break;
     case R_LOSS:

@@ -76,7 +76,7 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
         int n = text_width(fmt_num(m->v[i], fo, v, sizeof v));
         w = n > w ? n : w;
     }
-    bool by_token = m->rows == l->ntok && !attn_mat_is_param(id);
+    bool by_token = m->rows == attn_tokens(a) && !attn_mat_is_param(id);
     for (int i = 0; i < m->rows && by_token; i++) {
         text_sanitize(lesson_token(l, a, i), safe, sizeof safe, fo->ascii);
         int n = text_width(safe);
@@ -93,7 +93,7 @@ static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, c
     pad(out, 4 + lw);
     MatId base = attn_mat_base(id);
     for (int j = 0; j < m->cols; j++) {
-        bool tok = (base == M_S || base == M_QKT || base == M_A) && j < l->ntok;
+        bool tok = (base == M_S || base == M_QKT || base == M_A) && j < attn_tokens(a);
         if (tok) {
             text_sanitize(lesson_token(l, a, j), safe, sizeof safe, fo->ascii);
             pad(out, w + 2 - text_width(safe));
@@ -193,7 +193,8 @@ static void put_explain(FILE *out, const Session *s, Focus f, const FmtOpt *fo)
 static void put_options(FILE *out, const Attn *a, bool ascii)
 {
     char t[40];
-    if (a->mask == MASK_NONE && a->temp == 1.0 && a->positions == POS_NONE)
+    if (a->mask == MASK_NONE && a->temp == 1.0 && a->positions == POS_NONE && a->offset == 0 &&
+        a->softmax != SOFTMAX_ONLINE && attn_kv_heads(a) == attn_heads(a))
         return;
     const char *sep = ascii ? " - " : " · ";
     fprintf(out, "  %s ", _("options:"));
@@ -202,12 +203,36 @@ static void put_options(FILE *out, const Attn *a, bool ascii)
         fputs(_("causal mask"), out);
         any = true;
     }
+    if (a->mask == MASK_WINDOW) {
+        fprintf(out, _("window of %d"), a->window);
+        any = true;
+    }
     if (a->temp != 1.0) {
         fprintf(out, "%sT = %s", any ? sep : "", fmt_exact(a->temp, t, sizeof t));
         any = true;
     }
     if (a->positions == POS_SINUSOIDAL)
         fprintf(out, "%s%s", any ? sep : "", _("sinusoidal positions"));
+    if (a->positions == POS_ROPE) {
+        fprintf(out, "%s", any ? sep : "");
+        fprintf(out, _("RoPE, base %s"), fmt_exact(a->rope_base, t, sizeof t));
+    }
+    any = any || a->positions != POS_NONE;
+    if (a->offset != 0) {
+        fprintf(out, "%s", any ? sep : "");
+        fprintf(out, _("offset %d"), a->offset);
+        any = true;
+    }
+    if (a->softmax == SOFTMAX_ONLINE) {
+        fprintf(out, "%s", any ? sep : "");
+        fprintf(out, _("online softmax, blocks of %d"), a->block);
+        any = true;
+    }
+    if (attn_kv_heads(a) != attn_heads(a)) {
+        fprintf(out, "%s", any ? sep : "");
+        fprintf(out, attn_kv_heads(a) == 1 ? _("%d query heads share %d K/V head") : _("%d query heads share %d K/V heads"),
+                attn_heads(a), attn_kv_heads(a));
+    }
     fputc('\n', out);
 }
 
@@ -444,6 +469,25 @@ static bool json_training(Json *j, const Attn *a)
     return ok;
 }
 
+/* "options": every option, today's models' included (kv_heads, rope_base,
+ * offset, block; mask "window 2"). */
+static void json_options(Json *j, const Attn *a)
+{
+    json_object(j, "options");
+    json_string(j, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none");
+    json_string(j, "softmax", a->softmax == SOFTMAX_ONLINE ? "online" : a->softmax == SOFTMAX_STABLE ? "stable" : "naive");
+    char window[32];
+    snprintf(window, sizeof window, "window %d", a->window);
+    json_string(j, "mask", a->mask == MASK_WINDOW ? window : a->mask == MASK_CAUSAL ? "causal" : "none");
+    json_number(j, "temperature", a->temp);
+    json_string(j, "positions", a->positions == POS_ROPE ? "rope" : a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none");
+    json_number(j, "kv_heads", attn_kv_heads(a));
+    json_number(j, "rope_base", a->rope_base);
+    json_number(j, "offset", a->offset);
+    json_number(j, "block", a->block);
+    json_end(j);
+}
+
 /* Write the --json object for state a, straight to the stream; false when
  * out of memory (the gradient's matrices). */
 static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
@@ -452,16 +496,10 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
     json_string(j, "format", "qkvtutor/1");
     json_string(j, "title", text_get(&l->title, lang));
     json_array(j, "tokens");
-    for (int i = 0; i < l->ntok && i < MAT_MAX; i++)
-        json_string(j, NULL, lesson_token(l, a, i)); /* in the order a swap left them */
+    for (int i = 0; i < attn_tokens(a) && i < MAT_MAX; i++)
+        json_string(j, NULL, lesson_token(l, a, i)); /* in the order a swap left them, appended ones after */
     json_end(j);
-    json_object(j, "options");
-    json_string(j, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none");
-    json_string(j, "softmax", a->softmax == SOFTMAX_STABLE ? "stable" : "naive");
-    json_string(j, "mask", a->mask == MASK_CAUSAL ? "causal" : "none");
-    json_number(j, "temperature", a->temp);
-    json_string(j, "positions", a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none");
-    json_end(j);
+    json_options(j, a);
     json_number(j, "d_model", l->d_model);
     json_number(j, "d_k", l->d_k);
     json_number(j, "d_v", l->d_v);
@@ -473,6 +511,10 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
         if ((id == M_P || id == M_H) && a->positions != POS_SINUSOIDAL)
             continue; /* P and H only with positions */
         json_matrix(j, attn_mat_name((MatId)id), &a->m[id], id == M_S && a->mask != MASK_NONE ? a : NULL);
+    }
+    if (a->positions == POS_ROPE && a->m[M_Q0].v) { /* RoPE: Q and K before the rotation */
+        json_matrix(j, "Q0", &a->m[M_Q0], NULL);
+        json_matrix(j, "K0", &a->m[M_K0], NULL);
     }
     json_end(j);
     bool ok = true;

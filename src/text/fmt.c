@@ -1,5 +1,6 @@
 /* fmt.c - writing out numbers and the explain terms (see fmt.h). */
 #include "fmt.h"
+#include "fmt_modern.h"
 #include "shortest.h"
 
 #include <math.h>
@@ -60,7 +61,8 @@ static const char *lower_name(MatId m)
 {
     static const char *names[M_HEAD0] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "score", "score", "α", "o",
                                          "p", "h", "Wo", "y"};
-    return names[attn_mat_base(m)];
+    m = m == M_Q0 ? M_Q : m == M_K0 ? M_K : attn_mat_base(m); /* RoPE's Q and K before the turn */
+    return m < M_HEAD0 ? names[m] : "?";
 }
 
 /* "head 2: " before the arithmetic of a head's cell (lessons with 2+ heads). */
@@ -113,7 +115,8 @@ static int ex_input(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_L
 static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_LINE])
 {
     char s[32], i[16], j[16], v[48], act[512];
-    const char *m = lower_name(e->mat), *w = attn_mat_name((MatId)(attn_mat_base(e->mat) - M_Q + M_WQ));
+    MatId base = e->mat == M_Q0 ? M_Q : e->mat == M_K0 ? M_K : attn_mat_base(e->mat);
+    const char *m = lower_name(e->mat), *w = attn_mat_name((MatId)(base - M_Q + M_WQ));
     const char *dot = o->ascii ? "*" : "·";
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     fmt_sub(e->i + 1, o, i, sizeof i);
@@ -136,9 +139,26 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
         return 1;
     }
     put_head(lines[0], e);
-    put(lines[0], "%s%s = %s%s%s%s[:,%d] = ", m, s, e->from_h ? "h" : "x", i, o->ascii ? "." : "·", w, e->wcol + 1);
+    if (e->rope) /* the cell before the turn (Q0, K0), then the turn */
+        fmt_num(e->unrotated, o, v, sizeof v);
+    put(lines[0], "%s%s%s = %s%s%s%s[:,%d] = ", m, e->rope ? o->ascii ? "0" : "⁰" : "", s, e->from_h ? "h" : "x", i,
+        o->ascii ? "." : "·", w, e->wcol + 1);
     put_products(lines[0], e, o);
-    put(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->result, o), v);
+    put(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->rope ? e->unrotated : e->result, o), v);
+    if (e->rope) { /* the turn first (it gives the result), then the angle, then x before the turn */
+        put(lines[0], "   ");
+        put(lines[0], "%s", _("(before the turn)"));
+        char pre[FMT_LINE];
+        memcpy(pre, lines[0], sizeof pre);
+        lines[0][0] = lines[1][0] = '\0';
+        int k = fmt_rope(e, o, lines);
+        memcpy(lines[k], pre, sizeof pre);
+        char t[FMT_LINE];
+        memcpy(t, lines[0], sizeof t); /* turn, angle, projection */
+        memcpy(lines[0], lines[1], sizeof t);
+        memcpy(lines[1], t, sizeof t);
+        return k + 1;
+    }
     return 1;
 }
 
@@ -151,8 +171,12 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put_head(lines[0], e);
     if (e->masked) {
         put(lines[0], "score%s = %s   ", s, o->ascii ? "-inf" : "−∞");
-        put(lines[0], _("(masked: key %d comes after query %d, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
-            e->i + 1, i, o->ascii ? "." : "·", j);
+        if (e->j < e->i) /* a sliding window hides the keys long before the query */
+            put(lines[0], _("(masked: key %d is outside query %d's window, so it is hidden; q%s%sk%s is left out)"),
+                e->j + 1, e->i + 1, i, o->ascii ? "." : "·", j);
+        else
+            put(lines[0], _("(masked: key %d comes after query %d, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
+                e->i + 1, i, o->ascii ? "." : "·", j);
         return 1;
     }
     put(lines[0], "score%s = q%s%sk%s = ", s, i, o->ascii ? "." : "·", j);
@@ -177,6 +201,18 @@ static void put_masked(char *line, int vis, int n, int i1)
         put(line, _("(keys %d to %d come after query %d: masked, left out, weight 0)"), vis + 1, n, i1);
 }
 
+/* "   (keys 1 to 2 are outside query 4's window: masked, weight 0)". */
+static void put_window(char *line, int lo, int i1)
+{
+    if (lo <= 0)
+        return;
+    put(line, "   ");
+    if (lo == 1)
+        put(line, _("(key 1 is outside query %d's window: masked, left out, weight 0)"), i1);
+    else
+        put(line, _("(keys 1 to %d are outside query %d's window: masked, left out, weight 0)"), lo, i1);
+}
+
 static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char i[16], v[48];
@@ -187,35 +223,39 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     fmt_sub(e->i + 1, o, i, sizeof i);
     put_head(lines[n], e);
     put(lines[n], "s%s = ", i);
-    put_vec(lines[n], e->a, e->vis, o);
+    int lo = e->lo, nv = e->vis - e->lo; /* the keys taking part: lo .. vis-1 (a window hides those below lo) */
+    put_vec(lines[n], e->a + lo, nv, o);
     if (t) { /* each z from s as shown, divided by T (written exactly) */
-        for (int k = 0; k < e->vis; k++)
+        for (int k = lo; k < e->vis; k++)
             from[k] = fmt_shown(e->a[k], o) / e->temp;
         put(lines[n], ";  z = s %s %s%s", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v),
-            fmt_eq_vec(from, e->z, e->vis, o));
-        put_vec(lines[n], e->z, e->vis, o);
+            fmt_eq_vec(from + lo, e->z + lo, nv, o));
+        put_vec(lines[n], e->z + lo, nv, o);
     }
-    put_masked(lines[n++], e->vis, e->n, e->i + 1);
+    put_masked(lines[n], e->vis, e->n, e->i + 1);
+    put_window(lines[n++], e->lo, e->i + 1);
+    if (e->online)
+        return fmt_online_softmax(e, o, lines, n, FMT_MAX_LINES);
     if (e->stable) { /* the max is one of the z as shown; z − max from both as shown */
         double mx = fmt_shown(e->max, o);
-        for (int k = 0; k < e->vis; k++)
+        for (int k = lo; k < e->vis; k++)
             from[k] = fmt_shown(e->z[k], o) - mx;
         put(lines[n], "max = %s;  %s %s max%s", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−",
-            fmt_eq_vec(from, e->shifted, e->vis, o));
-        put_vec(lines[n++], e->shifted, e->vis, o);
+            fmt_eq_vec(from + lo, e->shifted + lo, nv, o));
+        put_vec(lines[n++], e->shifted + lo, nv, o);
         put(lines[n], "exp(%s %s max)", z, o->ascii ? "-" : "−");
     } else {
         put(lines[n], "exp(%s)", z);
     }
-    for (int k = 0; k < e->vis; k++) { /* exp of the exponent as shown; the sum of the exps as shown */
+    for (int k = lo; k < e->vis; k++) { /* exp of the exponent as shown; the sum of the exps as shown */
         from[k] = exp(fmt_shown(e->shifted[k], o));
         sum += fmt_shown(e->prod[k], o);
     }
-    put(lines[n], "%s", fmt_eq_vec(from, e->prod, e->vis, o));
-    put_vec(lines[n], e->prod, e->vis, o);
+    put(lines[n], "%s", fmt_eq_vec(from + lo, e->prod + lo, nv, o));
+    put_vec(lines[n], e->prod + lo, nv, o);
     put(lines[n++], ";  %s%s%s", _("sum"), fmt_eq(sum, e->sum, o), fmt_num(e->sum, o, v, sizeof v));
     for (int k = 0; k < e->n; k++) /* each exp as shown over the sum as shown; masked weights are 0 */
-        from[k] = k < e->vis ? fmt_shown(e->prod[k], o) / fmt_shown(e->sum, o) : 0;
+        from[k] = k >= lo && k < e->vis ? fmt_shown(e->prod[k], o) / fmt_shown(e->sum, o) : 0;
     put(lines[n], "%s%s = exp %s %s%s", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"),
         fmt_eq_vec(from, e->weight, e->n, o));
     put_vec(lines[n++], e->weight, e->n, o);
@@ -244,11 +284,14 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     const char *dot = o->ascii ? "*" : "·";
     fmt_sub(e->i + 1, o, i, sizeof i);
     put_head(lines[0], e);
+    if (e->online)
+        return fmt_online_output(e, o, lines, 0, FMT_MAX_LINES);
     put(lines[0], "o%s = ", i);
     for (int k = 0; k < e->n; k++)
         put(lines[0], "%s%s%sv%s", k ? " + " : "", fmt_num(e->a[k], o, v, sizeof v), dot,
-            fmt_sub(k + 1, o, k1, sizeof k1));
-    put_masked(lines[0], e->n, e->n + e->nmasked, e->i + 1);
+            fmt_sub(e->lo + k + 1, o, k1, sizeof k1));
+    put_masked(lines[0], e->lo + e->n, e->n + e->nmasked, e->i + 1);
+    put_window(lines[0], e->lo, e->i + 1);
     fmt_sub2(e->i + 1, e->jh + 1, o, s, sizeof s);
     put(lines[1], "o%s = ", s);
     put_products(lines[1], e, o);
@@ -403,6 +446,8 @@ void fmt_toggle_name(const Action *act, int d_k, bool ascii, char *buf, size_t l
         snprintf(buf, len, ascii ? _("scaling / sqrt(%d)") : _("scaling ÷√%d"), d_k);
     else if (act->kind == ACT_SCALE)
         snprintf(buf, len, "%s", _("no scaling"));
+    else if (act->kind == ACT_SOFTMAX && act->opt == SOFTMAX_ONLINE)
+        snprintf(buf, len, "%s", _("online softmax"));
     else if (act->kind == ACT_SOFTMAX)
         snprintf(buf, len, "%s", act->opt == SOFTMAX_STABLE ? _("stable softmax") : _("naive softmax"));
     else
@@ -443,7 +488,7 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
     case ACT_LR:
         snprintf(buf, len, _("learning rate %s"), fmt_exact(act->c, x, sizeof x));
         return;
-    case ACT_TARGET:
+    case ACT_TARGET: case ACT_APPEND: case ACT_OFFSET: case ACT_BLOCK: case ACT_ROPE_BASE:
     case ACT_MASK: case ACT_TEMP: case ACT_POS: case ACT_SWAP: /* as written (action.c) */
         action_format(act, buf, len);
         return;

@@ -122,8 +122,8 @@ void effect_cell_name(MatId m, int i, int j, const FmtOpt *fo, char *buf, size_t
 {
     static const char *names[M_HEAD0] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "qk", "s", "α", "o",
                                          "p", "h", "Wo", "y"};
-    MatId b = attn_mat_base(m);
-    const char *name = b == M_A && fo->ascii ? "a" : names[b];
+    MatId b = m == M_Q0 ? M_Q : m == M_K0 ? M_K : attn_mat_base(m); /* RoPE's Q and K before the turn */
+    const char *name = b == M_A && fo->ascii ? "a" : b < M_HEAD0 ? names[b] : "?";
     char sub[32];
     if (j < 0)
         fmt_sub(i + 1, fo, sub, sizeof sub);
@@ -172,6 +172,39 @@ static void put_change(const Session *s, MatId m, int i, int j, double before, d
     snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
 }
 
+/* A cell of a trace: "α₁₁ 0.313 → 0.873", or "α₄₁ = 0.268 (new)" in an
+ * appended row (nothing before it). */
+static void put_trace_cell(const Session *s, const Trace *t, const TraceCell *c, const FmtOpt *fo, char *buf,
+                           size_t len)
+{
+    char name[48], a[64];
+    if (!t->added) {
+        put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, buf, len);
+        return;
+    }
+    effect_cell_name(c->mat, c->i, c->j, fo, name, sizeof name);
+    snprintf(buf, len, _("%s = %s (new)"), name, shown(s, c->mat, c->i, c->j, c->after, fo, a, sizeof a));
+}
+
+/* What an append cost, after "x₄ added": the new row's work against a full
+ * recompute, and whether the earlier rows stayed (a KV cache is exact) or
+ * which changed (without a mask the cache would be stale). */
+static void append_work(const Attn *before, const Attn *after, char *buf, size_t len)
+{
+    AttnWork w;
+    int n = attn_tokens(after), lo, hi;
+    attn_visible(after, n - 1, &lo, &hi);
+    bool known = before && attn_append_work(before, after, &w);
+    size_t o = (size_t)snprintf(buf, len, _(": it costs 1 row of Q, K, V and %d scores, not %d rows and %d"),
+                                known ? w.scores_new : hi - lo, n, n * n);
+    if (!known || o >= len)
+        return;
+    if (w.exact)
+        snprintf(buf + o, len - o, _("; rows 1 to %d unchanged: K and V cached"), n - 1);
+    else
+        snprintf(buf + o, len - o, _("; %d earlier rows changed: a cache would be stale"), w.nstale);
+}
+
 /* The row of s->before holding the token of row r now (a swap moves
  * tokens: the status compares a token with itself). */
 static int before_row(const Session *s, int r)
@@ -208,8 +241,7 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
         Trace t;
         if (!session_trace(s, i, j, &t) || t.n == 0)
             return true;
-        const TraceCell *c = &t.cell[t.n - 1];
-        put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, change, sizeof change);
+        put_trace_cell(s, &t, &t.cell[t.n - 1], fo, change, sizeof change);
         snprintf(buf, len, _("%s: %s"), name, change);
         return true;
     }
@@ -297,17 +329,21 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
     }
     case TRACE_MASK:
     case TRACE_TEMP: {
-        Action opt = {.kind = t->kind == TRACE_MASK ? ACT_MASK : ACT_TEMP, .opt = (int)after->mask, .c = after->temp};
+        Action opt = {.kind = t->kind == TRACE_MASK ? ACT_MASK : ACT_TEMP, .opt = (int)after->mask, .c = after->temp,
+                      .n = after->window};
         action_text(&opt, head, sizeof head);
         break;
     }
     case TRACE_POSITIONS: /* RoPE on or off, its base, the offset: the positions moved */
         snprintf(head, sizeof head, "%s", _("positions changed"));
         break;
-    case TRACE_APPEND:
+    case TRACE_APPEND: {
+        char work[128];
         effect_cell_name(M_X, t->origin_i, -1, fo, name, sizeof name);
-        snprintf(head, sizeof head, _("%s added"), name);
+        append_work(s && s->has_before ? &s->before : NULL, after, work, sizeof work);
+        snprintf(head, sizeof head, _("%s added%s"), name, work);
         break;
+    }
     case TRACE_SWAP: {
         char other[48];
         effect_cell_name(M_X, t->origin_i, -1, fo, name, sizeof name);
@@ -322,8 +358,7 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
     size_t n = (size_t)snprintf(buf, len, "%s", head);
     for (int k = 0; k < t->n && n < len; k++) {
         char change[256];
-        const TraceCell *c = &t->cell[k];
-        put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, change, sizeof change);
+        put_trace_cell(s, t, &t->cell[k], fo, change, sizeof change);
         n += (size_t)snprintf(buf + n, len - n, "%s%s", arrow, change);
     }
 }

@@ -508,5 +508,34 @@ else
 fi
 stop $s
 
+# Today's models (lessons 10-13): each lesson's key screen.
+# 10: a token appended (step 3, reached from step 2 so K's and V's old rows
+# are marked cached and the trace counts the work).
+s=kv
+start $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 10
+if wait_for $s "2/8"; then
+    keys $s Space
+    wait_for $s "rows 1-2 cached" && wait_for $s "not 3 rows and 9" && shoot $s 22-kv-cache ||
+        missed 22-kv-cache "n did not append 猫"
+else
+    missed 22-kv-cache "lesson 10 did not open at step 2"
+fi
+stop $s
+# 11: a window of 2 over 4 query heads sharing 2 K/V heads.
+s=gqa
+start $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 11
+wait_for $s "window 2" && wait_for $s "kv 2/4" && shoot $s 23-window-gqa || missed 23-window-gqa "no window or kv heads"
+stop $s
+# 12: RoPE's turn of q₃₁ written out.
+s=rope
+start $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 12
+wait_for $s "x cos θ − y sin θ" && shoot $s 24-rope || missed 24-rope "no RoPE turn line"
+stop $s
+# 13: the online softmax's two blocks.
+s=online
+start $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 13
+wait_for $s "block 2, keys 3 to 4" && shoot $s 25-online-softmax || missed 25-online-softmax "no second block"
+stop $s
+
 echo "screenshots: $SHOTS written to screenshots/, $FAILS missed"
 [ "$FAILS" -eq 0 ]

@@ -90,7 +90,8 @@ def check_lesson(arg, text, steps):
         dk, sc = int(r.get("d_k", dm)), float(r.get("scale", 1.0))
         dv = int(r.get("d_v", dk))
         rs = np.random.RandomState(int(r["seed"]))
-        draws = [("Wq", (dm, h * dk)), ("Wk", (dm, h * dk)), ("Wv", (dm, h * dv))]
+        g = int(y.get("kv_heads", h))     # shared K/V heads: Wk and Wv are g heads wide
+        draws = [("Wq", (dm, h * dk)), ("Wk", (dm, g * dk)), ("Wv", (dm, g * dv))]
         if "Wo" in m:
             draws.append(("Wo", (h * dv, len(m["Wo"][0]))))
         for name, shape in draws:
