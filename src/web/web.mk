@@ -92,7 +92,7 @@ WEB_JSON_OBJ = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WASM)/web/gettext.o $(WASM)/out/
                $(WASM)/lessons.o $(WASM)/mo.o $(WASM)/tests/web_json.o
 $(WASM)/tests/web_json.o: tests/web_json.c $(WASM)/libyaml.a
 	@mkdir -p $(dir $@)
-	$(EMENV) $(EMCC) $(WEB_CFLAGS) -c $< -o $@
+	$(EMENV) $(EMCC) $(WEB_CFLAGS) -MMD -MP -c $< -o $@
 $(WASM)/web_json.js: $(WEB_JSON_OBJ) $(WASM)/libyaml.a
 	$(EMENV) $(EMCC) -O2 -sSINGLE_FILE=1 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 \
 	  -o $@ $(WEB_JSON_OBJ) $(WASM)/libyaml.a
