@@ -52,7 +52,7 @@ PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
 .PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
-        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin
+        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test
 
 all: deps $(B)/qkvtutor $(MO)
 
@@ -134,7 +134,7 @@ $(B)/locale/%/LC_MESSAGES/qkvtutor.mo: src/po/%.po | deps
 
 # Refresh the template and merge it into each translation (for translators).
 pot:
-	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(TEXT_SRC) $(LAYOUT_SRC) $(UI_SRC) $(TERM_SRC))
+	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(TEXT_SRC) $(LAYOUT_SRC) $(UI_SRC) $(TERM_SRC) $(wildcard src/web/*.c))
 	for p in $(PO); do msgmerge -q -U --backup=none $$p src/po/qkvtutor.pot; done
 
 e2e: all
@@ -328,7 +328,7 @@ asan:
 # cmocka binary whose tests were all skipped fails its suite (CMOCKA_RUN).
 # The last line is "suites: N passed, M failed, K skipped"; under CI=true a
 # skipped suite makes `make test` fail.
-TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan
+TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
 test: all
 	@rm -rf $(B)/suites; mkdir -p $(B)/suites; \
 	 QKV_SKIP_DIR=$(abspath $(B)/suites); export QKV_SKIP_DIR; \
@@ -456,3 +456,4 @@ $(DEB): deb-bin $(MO) $(LESSONS) lessons/README.md $(MAN_PAGES) README.md $(wild
 # Fuzzing (libFuzzer) and the benchmark have their own rules.
 include tests/fuzz/fuzz.mk
 include tests/bench/bench.mk
+include src/web/web.mk

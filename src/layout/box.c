@@ -354,7 +354,13 @@ int box_title_width(Frame *c, const Box *b)
     const Mat *m = &c->a->m[b->id];
     char t[64], line[160];
     snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, frame_sym(c, "×", "x"), m->cols);
-    return text_width(line) + 1 + text_width(box_role_plain(b));
+    int plain = text_width(line) + 1 + text_width(box_role_plain(b));
+    const char *role = box_role(c, b); /* a note on today's models ("rows 1-2 cached") wants room for the name */
+    if (role == box_role_plain(b) || strcmp(role, box_role_plain(b)) == 0)
+        return plain;
+    snprintf(line, sizeof line, "%s  %d%s%d", attn_mat_name(b->id), m->rows, frame_sym(c, "×", "x"), m->cols);
+    int noted = text_width(line) + 1 + text_width(role);
+    return noted > plain ? noted : plain;
 }
 
 /* The title line: name, shape, and whether it is a parameter or a result. */

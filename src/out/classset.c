@@ -12,6 +12,7 @@
 
 #include "text/i18n.h"
 #include "worksheet.h"
+#include "outdir.h"
 
 /* ---- Markdown to HTML ------------------------------------------------------------ */
 
@@ -278,24 +279,6 @@ static char *capture(Writer fn, const Lesson *l, const WorksheetOpt *o)
     return buf;
 }
 
-static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), path, strerror(errno));
-    return f;
-}
-
-static bool close_out(FILE *f, const char *path)
-{
-    if (ferror(f) | (fclose(f) != 0)) {
-        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), path, strerror(errno));
-        return false;
-    }
-    return true;
-}
-
 /* Is an executable named `name` on PATH? Fills path. */
 static bool on_path(const char *name, char *path, size_t len)
 {
@@ -352,7 +335,7 @@ static bool write_html(const char *dir, const char *name, char **md, int n, cons
                        size_t plen)
 {
     char title[512] = "qkvtutor";
-    FILE *f = open_out(dir, name, path, plen);
+    FILE *f = out_open(dir, name, path, plen);
     if (!f)
         return false;
     char *body = NULL;
@@ -370,7 +353,7 @@ static bool write_html(const char *dir, const char *name, char **md, int n, cons
         fputs(body, f);
     fputs("</body>\n</html>\n", f);
     free(body);
-    return close_out(f, path);
+    return out_close(f, path);
 }
 
 /* key.md into k: the title, the marking table, then each variant's key;
@@ -436,12 +419,12 @@ int class_write(Lesson *l, const ClassOpt *o)
     if (k)
         fclose(k);
     for (int s = 1; ok && s <= n; s++) {
-        FILE *f = (snprintf(name, sizeof name, "sheet-%02d.md", s), open_out(o->dir, name, path, sizeof path));
-        ok = f && (fputs(sheet[s - 1], f), close_out(f, path));
+        FILE *f = (snprintf(name, sizeof name, "sheet-%02d.md", s), out_open(o->dir, name, path, sizeof path));
+        ok = f && (fputs(sheet[s - 1], f), out_close(f, path));
     }
     if (ok) {
-        FILE *f = open_out(o->dir, "key.md", path, sizeof path);
-        ok = f && (fputs(key, f), close_out(f, path));
+        FILE *f = out_open(o->dir, "key.md", path, sizeof path);
+        ok = f && (fputs(key, f), out_close(f, path));
     }
     char sheets_html[4096], key_html[4096];
     if (ok && o->format != CLASS_MD)

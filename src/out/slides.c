@@ -11,6 +11,7 @@
 #include "text/live.h"
 #include "lesson/session.h"
 #include "svg.h"
+#include "outdir.h"
 
 /* The asked cell focused, as the view's reveal does (keys.c focus_ask):
  * the arithmetic then works the answer out. */
@@ -114,31 +115,13 @@ static void write_index(FILE *out, const char *title, char (*label)[64], int n, 
           out);
 }
 
-static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), path, strerror(errno));
-    return f;
-}
-
-static bool close_out(FILE *f, const char *path)
-{
-    if (ferror(f) | (fclose(f) != 0)) {
-        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), path, strerror(errno));
-        return false;
-    }
-    return true;
-}
-
 /* One slide into dir/slide-NNN.svg; label gets its name. */
 static int one_slide(const char *dir, int k, const Session *s, const SvgOpt *o, const SvgFocus *f, const char *msg,
                      bool chrome, const char *label)
 {
     char file[32], path[4200];
     snprintf(file, sizeof file, "slide-%03d.svg", k);
-    FILE *out = open_out(dir, file, path, sizeof path);
+    FILE *out = out_open(dir, file, path, sizeof path);
     if (!out)
         return 2;
     if (!svg_frame(out, s, o, f, msg, chrome ? SVG_CHROME : SVG_SLIDE, label)) {
@@ -146,7 +129,7 @@ static int one_slide(const char *dir, int k, const Session *s, const SvgOpt *o, 
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
         return 2;
     }
-    return close_out(out, path) ? 0 : 2;
+    return out_close(out, path) ? 0 : 2;
 }
 
 int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
@@ -188,11 +171,11 @@ int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
     session_free(&s);
     if (rc == 0) {
         char path[4200];
-        FILE *out = open_out(dir, "index.html", path, sizeof path);
+        FILE *out = out_open(dir, "index.html", path, sizeof path);
         snprintf(name, sizeof name, "qkvtutor: %s", title);
         if (out)
             write_index(out, name, label, n, o);
-        rc = out && close_out(out, path) ? 0 : 2;
+        rc = out && out_close(out, path) ? 0 : 2;
     }
     free(label);
     return rc;

@@ -17,17 +17,7 @@
 #include "lesson/session.h"
 #include "text.h"
 
-/* Append formatted text to a line, never overflowing it. */
-static void put(char *line, const char *fmt, ...)
-{
-    size_t n = strlen(line);
-    if (n >= FMT_LINE - 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line + n, FMT_LINE - n, fmt, ap);
-    va_end(ap);
-}
+#define put(line, ...) text_append(line, FMT_LINE, __VA_ARGS__) /* a FMT_LINE line, never overflowed */
 
 /* " (a)(b) + (c)(d) + ..." for the n products of e. */
 static void put_products(char *line, const Explain *e, const FmtOpt *o)

@@ -11,17 +11,9 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "text.h"
 
-static void put(char *line, const char *fmt, ...)
-{
-    size_t n = strlen(line);
-    if (n >= FMT_LINE - 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line + n, FMT_LINE - n, fmt, ap);
-    va_end(ap);
-}
+#define put(line, ...) text_append(line, FMT_LINE, __VA_ARGS__) /* a FMT_LINE line, never overflowed */
 
 /* "a − b" with b's sign folded in: "−0.605 + 0.170", not "−0.605 − −0.170". */
 static const char *diff(double a, double b, const FmtOpt *o, char *buf, size_t len)

@@ -5,6 +5,7 @@
 #include "text.h"
 
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,4 +334,15 @@ char *text_quote(const char *s, const char *open, const char *close, char *buf, 
 char *text_shown(const char *s, char *buf, size_t len)
 {
     return text_quote_n(s ? s : "", 0, "", "", buf, len);
+}
+
+void text_append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    if (n + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, cap - n, fmt, ap);
+    va_end(ap);
 }

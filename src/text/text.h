@@ -63,4 +63,11 @@ bool text_utf8_valid(const char *s, size_t len);
  * "C.UTF-8" and "POSIX" give LANG_EN. Returns -1 if unknown. */
 int text_lang_parse(const char *s);
 
+/* Append printf-formatted text to the string in buf (cap bytes in all),
+ * never overflowing it: what does not fit is cut. */
+#ifdef __GNUC__
+__attribute__((format(printf, 3, 4)))
+#endif
+void text_append(char *buf, size_t cap, const char *fmt, ...);
+
 #endif

@@ -44,4 +44,5 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.y
 	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor \
 	   --empty $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static $$np \
 	   lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml $(LESSONS)
+	@$(MAKE) --no-print-directory bench-web
 	@echo "bench: load average at the end $$(cut -d" " -f1-3 /proc/loadavg)"

@@ -128,7 +128,7 @@ past_card()
 {
     # the key bar is the frame's last row: once it shows, the frame is whole
     # (a capture under load can catch the ribbon drawn and the card's line not yet)
-    wait_re "$1" "q quit|q 退出" >/dev/null || return 0
+    wait_re "$1" "Press any key to begin|按任意键|q quit|q 退出" >/dev/null || return 0
     if printf '%s\n' "$SCREEN" | grep -qE "Press any key to begin|按任意键"; then
         keys "$1" x
         wait_gone "$1" "Press any key to begin" >/dev/null

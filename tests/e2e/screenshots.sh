@@ -301,7 +301,7 @@ reveal()
 
 # Lesson 1, each stage, English.
 s=l1
-start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
 if wait_for $s "[1 X]"; then
     shoot $s 01-input
     keys $s 2
@@ -329,10 +329,10 @@ stop $s
 # the test lesson, the same through the : prompt.
 s=l2
 if [ -n "$L2" ]; then
-    start $s $W $H -e "$TIENV" "$BIN" --lang en "$L2"
+    start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$L2"
     wait_for $s " 1/" && keys $s n n && wait_for $s " 3/" && reveal $s
 else
-    start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
+    start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
     wait_for $s "[1 X]" && keys $s 4 && wait_for $s "[4 softmax]" && reveal $s && keys $s : &&
         typetext $s "Q[1] = K[1] * 5" && keys $s Enter
 fi
@@ -341,7 +341,7 @@ stop $s
 
 # Chinese.
 s=zh
-start $s $W $H -e "$TIENV" "$BIN" --lang zh "$L1"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang zh "$L1"
 if wait_for $s "三个词"; then
     keys $s 4
     wait_for $s "[4 softmax]" && reveal $s && wait_for $s "α₁ = exp" && shoot $s 07-zh || missed 07-zh "4 did not reach stage 4"
@@ -352,7 +352,7 @@ stop $s
 
 # Projector theme, at the scores stage.
 s=proj
-start $s $W $H -e "$TIENV" "$BIN" --lang en --theme projector "$L1"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --theme projector "$L1"
 if wait_for $s "[1 X]"; then
     keys $s 4
     wait_for $s "[4 softmax]" && reveal $s && wait_for $s "α₁ = exp" && shoot $s 08-projector || missed 08-projector "4 did not reach stage 4"
@@ -363,7 +363,7 @@ stop $s
 
 # Mono (NO_COLOR): the focus is reverse video, which the pictures must keep.
 s=mono
-start $s $W $H -e "$TIENV" -e NO_COLOR=1 "$BIN" --lang en "$L1"
+start_view $s $W $H -e "$TIENV" -e NO_COLOR=1 "$BIN" --lang en "$L1"
 if wait_for $s "[1 X]"; then
     keys $s 4
     wait_for $s "[4 softmax]" && reveal $s && wait_for $s "α₁ = exp" && shoot $s 10-mono || missed 10-mono "4 did not reach stage 4"
@@ -375,7 +375,7 @@ stop $s
 # Presentation mode on a big projector font: 60x18, the smallest screen, at the
 # softmax stage; the operands the arithmetic quotes stay on screen.
 s=present
-start $s 60 18 -e "$TIENV" "$BIN" --lang en --theme projector --present "$L1"
+start_view $s 60 18 -e "$TIENV" "$BIN" --lang en --theme projector --present "$L1"
 if wait_for $s "[1 X]"; then
     keys $s 4
     wait_for $s "[4 softmax]" && reveal $s && wait_for $s "α₁ = exp" && shoot $s 12-present-60x18 || missed 12-present-60x18 "4 did not reach stage 4"
@@ -388,7 +388,7 @@ stop $s
 # pressed nine times (11-slide-terminal), and as `--svg --at 10` paints the
 # same screen (11-slide-svg: the SVG photographed by Chromium at its size).
 s=slide
-start $s $W $H -e "$TIENV" "$BIN" --lang zh "$L1"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang zh "$L1"
 if wait_for $s "三个词"; then
     k=1
     while [ $k -lt 10 ]; do # next nine times; a question is revealed first, as a class does
@@ -418,7 +418,7 @@ fi
 rm -rf "$_prof"
 # The causal mask toggled at the softmax stage (c), and stage 1 with positions (o).
 s=mask
-start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
 if wait_for $s "[1 X]"; then
     keys $s 4
     if wait_for $s "α₁ = exp" && reveal $s; then
@@ -438,7 +438,7 @@ stop $s
 # the softmax stage after Q[1] = K[1] * 5); an exercise graded ✓ and one
 # graded ✗ (tests/live/templates-asks.yaml, its steps 3 and 2).
 s=trace
-start $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$L1"
 if wait_for $s "[1 X]"; then
     keys $s 4
     wait_for $s "[4 softmax]" && reveal $s
@@ -453,7 +453,7 @@ fi
 stop $s
 
 s=asks
-start $s $W $H -e "$TIENV" "$BIN" --lang en tests/live/templates-asks.yaml
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en tests/live/templates-asks.yaml
 if wait_for $s " 1/5 · "; then
     keys $s n
     wait_for $s "? S[1][2]:" && typetext $s "0.01" && keys $s Enter
@@ -472,7 +472,7 @@ stop $s
 # before it), ] for head 2 on the same row (it looks at the verbs), then 6:
 # O with its heads' column groups, W_O and Y.
 s=heads
-start $s $W $H -e "$TIENV" "$BIN" --lang en "$E2E_ROOT/lessons/08-two-heads.yaml"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$E2E_ROOT/lessons/08-two-heads.yaml"
 if wait_for $s "[1 X]"; then
     keys $s 4
     if wait_for $s "A1 = softmax(S1)" && wait_for $s "head 1/2" && reveal $s; then
@@ -494,7 +494,7 @@ stop $s
 # Training (lesson 9): the target 我 -> 猫 set by the lesson's step 2, then G:
 # ten gradient steps, W_Q and W_K marked, the loss and its sparkline, the chain rule.
 s=train
-start $s $W 36 -e "$TIENV" "$BIN" --lang en 9
+start_view $s $W 36 -e "$TIENV" "$BIN" --lang en 9
 if wait_for $s "Attention is learned"; then
     keys $s n
     if wait_for $s "loss L"; then
@@ -512,7 +512,7 @@ stop $s
 # 10: a token appended (step 3, reached from step 2 so K's and V's old rows
 # are marked cached and the trace counts the work).
 s=kv
-start $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 10
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 10
 if wait_for $s "2/8"; then
     keys $s Space
     wait_for $s "rows 1-2 cached" && wait_for $s "not 3 rows and 9" && shoot $s 22-kv-cache ||
@@ -523,17 +523,17 @@ fi
 stop $s
 # 11: a window of 2 over 4 query heads sharing 2 K/V heads.
 s=gqa
-start $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 11
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 11
 wait_for $s "window 2" && wait_for $s "kv 2/4" && shoot $s 23-window-gqa || missed 23-window-gqa "no window or kv heads"
 stop $s
 # 12: RoPE's turn of q₃₁ written out.
 s=rope
-start $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 12
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 12
 wait_for $s "x cos θ − y sin θ" && shoot $s 24-rope || missed 24-rope "no RoPE turn line"
 stop $s
 # 13: the online softmax's two blocks.
 s=online
-start $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 13
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 13
 wait_for $s "block 2, keys 3 to 4" && shoot $s 25-online-softmax || missed 25-online-softmax "no second block"
 stop $s
 
