@@ -118,9 +118,12 @@ static bool rows_of(const Plan *p, int rows, Rows *d)
     return true;
 }
 
-static const RunKey *run_key(const Rows *d, int k)
+/* A run's key, copied out: keys sit unaligned in the byte buffer. */
+static RunKey run_key(const Rows *d, int k)
 {
-    return (const RunKey *)(const void *)(d->buf + d->at[k]);
+    RunKey r;
+    memcpy(&r, d->buf + d->at[k], sizeof r);
+    return r;
 }
 
 static bool run_same(const Rows *a, int ka, const Rows *b, int kb)
@@ -157,8 +160,8 @@ static void paint_row(const Plan *p, const Rows *was, const Rows *now, int y, un
     int a0 = was->first[y], n = was->first[y + 1] - a0, b0 = now->first[y];
     bool same_places = n == now->first[y + 1] - b0;
     for (int k = 0; same_places && k < n; k++) {
-        const RunKey *a = run_key(was, a0 + k), *b = run_key(now, b0 + k);
-        same_places = a->x == b->x && a->w == b->w;
+        RunKey a = run_key(was, a0 + k), b = run_key(now, b0 + k);
+        same_places = a.x == b.x && a.w == b.w;
     }
     if (!same_places) {
         attrset(A_NORMAL);
@@ -170,13 +173,13 @@ static void paint_row(const Plan *p, const Rows *was, const Rows *now, int y, un
     }
     memset(dirty, 0, (size_t)COLS);
     for (int k = 0; k < n; k++) {
-        const RunKey *b = run_key(now, b0 + k);
-        int x1 = b->x + b->w < COLS ? b->x + b->w : COLS;
-        bool over = memchr(dirty + b->x, 1, (size_t)(x1 - b->x)) != NULL;
+        RunKey b = run_key(now, b0 + k);
+        int x1 = b.x + b.w < COLS ? b.x + b.w : COLS;
+        bool over = memchr(dirty + b.x, 1, (size_t)(x1 - b.x)) != NULL;
         if (!over && run_same(was, a0 + k, now, b0 + k))
             continue;
         paint_run(p, &p->run[now->order[b0 + k]]);
-        memset(dirty + b->x, 1, (size_t)(x1 - b->x));
+        memset(dirty + b.x, 1, (size_t)(x1 - b.x));
     }
 }
 
@@ -208,7 +211,7 @@ static void paint(View *v)
         for (int y = 0; y < LINES; y++) {
             int a0 = was->at[was->first[y]], a1 = was->at[was->first[y + 1]];
             int b0 = now->at[now->first[y]], b1 = now->at[now->first[y + 1]];
-            if (a1 - a0 != b1 - b0 || memcmp(was->buf + a0, now->buf + b0, (size_t)(a1 - a0)) != 0)
+            if (a1 - a0 != b1 - b0 || (a1 > a0 && memcmp(was->buf + a0, now->buf + b0, (size_t)(a1 - a0)) != 0))
                 paint_row(p, was, now, y, dirty);
         }
     }
