@@ -418,18 +418,6 @@ bool fmt_override_status(const Session *s, bool ascii, char *buf, size_t len)
     return false;
 }
 
-/* Append text to buf (size len), never overflowing it. */
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t n = strlen(buf);
-    if (n + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + n, len - n, fmt, ap);
-    va_end(ap);
-}
-
 void fmt_toggle_name(const Action *act, int d_k, bool ascii, char *buf, size_t len)
 {
     if (act->kind == ACT_SCALE && act->opt == SCALE_SQRT_DK)
@@ -461,13 +449,13 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
     case ACT_ROW_COPY:
         snprintf(buf, len, "%s[%d] = %s[%d]", name, act->i + 1, attn_mat_name(act->src), act->src_i + 1);
         if (act->c != 1)
-            append(buf, len, " * %s", fmt_exact(act->c, x, sizeof x));
+            text_append(buf, len, " * %s", fmt_exact(act->c, x, sizeof x));
         return;
     case ACT_ROW_SET:
         snprintf(buf, len, "%s[%d] = [", name, act->i + 1);
         for (int k = 0; k < act->n; k++)
-            append(buf, len, "%s%s", k ? ", " : "", fmt_exact(act->vals[k], x, sizeof x));
-        append(buf, len, "]");
+            text_append(buf, len, "%s%s", k ? ", " : "", fmt_exact(act->vals[k], x, sizeof x));
+        text_append(buf, len, "]");
         return;
     case ACT_STEP:
         if (act->n == 1)
