@@ -10,7 +10,11 @@
 #   4. no function over 60 lines (from its "{" at column 0 to its "}" at
 #      column 0), with a self-test: a 61-line function must fail, 60 pass;
 #   5. no two object files call each other's functions (nm: A uses a symbol B
-#      defines and B one A defines), with a self-test on two such objects.
+#      defines and B one A defines), with a self-test on two such objects;
+#   6. one UTF-8 decoder: only src/text/text.c tests UTF-8 byte patterns
+#      (0xC0, 0xE0, 0xF0 masks) or calls mbrtowc/wcwidth; every other file uses
+#      text.h's functions (pending exception: src/lesson/ydoc.c), with a
+#      self-test on a file that masks a byte and one that does not.
 # One line per breach, then "arch: N passed, M failed"; exit 1 on any breach.
 set -u
 B=${1:-build}
@@ -133,6 +137,30 @@ else
     if [ -s "$tmp/mutual" ]; then while read -r line; do bad "$line"; done <"$tmp/mutual"
     else ok "no two object files use each other's functions ($(echo "$objs" | wc -l) objects)"; fi
 fi
+
+# 6. one UTF-8 decoder
+UTF8_OWN="src/text/text.c src/text/text.h"
+UTF8_PENDING="src/lesson/ydoc.c"  # being rewritten; its two loops go to text.h then
+utf8_hand() {
+    grep -nHiE '\b0x[cef]0\b|\b(mbrtowc|mbtowc|mbrlen|mblen|wcwidth|wcswidth)[ \t]*\(' "$@" | grep -vE '^[^:]*:[0-9]+:[ \t]*(/?\*|//)'
+}
+printf 'int f(const char *s) { return (s[0] & 0xC0) == 0x80; }\n' >"$tmp/hand.c"
+printf 'int g(unsigned x) { return x == 0xC097ce7bu || x == 0x80; }\n' >"$tmp/fine.c"
+if [ -n "$(utf8_hand "$tmp/hand.c")" ] && [ -z "$(utf8_hand "$tmp/fine.c")" ]; then
+    ok "self-test: the UTF-8 scan catches a byte mask, not a long constant"
+else
+    bad "self-test: the UTF-8 scan does not tell a byte mask from a constant"
+fi
+n=0
+for f in $(find src -name '*.[ch]' | sort); do
+    case " $UTF8_OWN $UTF8_PENDING " in *" $f "*) continue ;; esac
+    utf8_hand "$f" >"$tmp/hand" || continue
+    while IFS=: read -r file line code; do
+        bad "$file:$line: steps through UTF-8 by hand; use text.h's functions (text_utf8_next, text_char_prev/next/start, text_chars, text_width): $(echo $code | cut -c1-60)"
+        n=$((n + 1))
+    done <"$tmp/hand"
+done
+[ $n = 0 ] && ok "one UTF-8 decoder: only src/text/text.c masks UTF-8 bytes or calls mbrtowc/wcwidth (pending: $UTF8_PENDING)"
 
 echo "arch: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -558,6 +558,53 @@ static void whole_numbers(void **state)
     assert_string_equal(num_whole_text(d, strlen(d), buf, sizeof buf), "123456789012345678901234...");
 }
 
+/* The one decoder: strict code points, and character boundaries by
+ * continuation bytes, in a string mixing ASCII, CJK, an emoji and a stray
+ * continuation byte. */
+static void utf8_decoder_and_boundaries(void **state)
+{
+    (void)state;
+    uint32_t cp;
+    assert_int_equal(text_utf8_next("a", 1, &cp), 1);
+    assert_int_equal(cp, 'a');
+    assert_int_equal(text_utf8_next("\xe6\xb3\xa8", 3, &cp), 3); /* 注 */
+    assert_int_equal(cp, 0x6CE8);
+    assert_int_equal(text_utf8_next("\xf0\x9f\x98\x80", 4, &cp), 4);
+    assert_int_equal(cp, 0x1F600);
+    assert_int_equal(text_utf8_next("\xe6\xb3\xa8", 2, &cp), 1); /* cut short */
+    assert_true(cp == TEXT_BAD_CP);
+    assert_int_equal(text_utf8_next("\xc0\xaf", 2, &cp), 1); /* overlong '/' */
+    assert_true(cp == TEXT_BAD_CP);
+    assert_int_equal(text_utf8_next("\xed\xa0\x80", 3, &cp), 1); /* a surrogate */
+    assert_true(cp == TEXT_BAD_CP);
+    char enc[4];
+    assert_int_equal(text_utf8_put(0x1F600, enc), 4);
+    assert_memory_equal(enc, "\xf0\x9f\x98\x80", 4);
+    assert_int_equal(text_utf8_put(0xE9, enc), 2);
+    assert_memory_equal(enc, "\xc3\xa9", 2);
+
+    const char *s = "a\xe6\xb3\xa8" "b\x80" "c"; /* a 注 b, a stray continuation byte, c */
+    size_t n = strlen(s);                    /* 7 bytes */
+    assert_int_equal(text_char_next(s, n, 0), 1);
+    assert_int_equal(text_char_next(s, n, 1), 4);
+    assert_int_equal(text_char_next(s, n, 4), 6); /* b keeps the stray byte */
+    assert_int_equal(text_char_next(s, n, 7), 7);
+    assert_int_equal(text_char_next(s, SIZE_MAX, 6), 7); /* the NUL ends the walk */
+    assert_int_equal(text_char_prev(s, 4), 1);
+    assert_int_equal(text_char_prev(s, 6), 4);
+    assert_int_equal(text_char_prev(s, 1), 0);
+    assert_int_equal(text_char_prev(s, 0), 0);
+    assert_int_equal(text_char_start(s, 3), 1);
+    assert_int_equal(text_char_start(s, 4), 4);
+    assert_int_equal(text_chars(s, n), 4);
+    assert_int_equal(text_chars(s, 2), 2);
+    assert_int_equal(text_char_offset(s, 0), 0);
+    assert_int_equal(text_char_offset(s, 2), 4);
+    assert_int_equal(text_char_offset(s, 3), 6);
+    assert_int_equal(text_char_offset(s, 9), 7);
+    assert_true(text_is_cont(0x80) && text_is_cont(0xBF) && !text_is_cont('a') && !text_is_cont(0xE6));
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -581,6 +628,7 @@ int main(void)
         cmocka_unit_test(wrap_keeps_groups_whole),
         cmocka_unit_test(numbers_ignore_lc_numeric),
         cmocka_unit_test(utf8_valid),
+        cmocka_unit_test(utf8_decoder_and_boundaries),
         cmocka_unit_test(lang_parse),
         cmocka_unit_test(get_fallback),
         cmocka_unit_test(quote_escapes),

@@ -55,8 +55,7 @@ static const char *quote(const char *s, char *buf, size_t len)
         return _("nothing");
     bool more = n > 16;
     if (more)
-        for (n = 16; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80; n--)
-            ;
+        n = text_char_start(s, 16);
     memcpy(cut, s, n);
     while (n > 0 && (cut[n - 1] == ' ' || cut[n - 1] == '\t'))
         n--;

@@ -75,8 +75,7 @@ size_t schema_col(const yaml_node_t *n, size_t off)
     size_t col = n->start_mark.column, chars = 0;
     if (n->end_mark.line != n->start_mark.line)
         return col;
-    for (size_t k = 0; k < off && k < n->data.scalar.length; k++)
-        chars += (n->data.scalar.value[k] & 0xC0) != 0x80;
+    chars = text_chars((const char *)n->data.scalar.value, off < n->data.scalar.length ? off : n->data.scalar.length);
     switch (n->data.scalar.style) {
     case YAML_PLAIN_SCALAR_STYLE:
         return col + chars;

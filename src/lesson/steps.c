@@ -295,11 +295,7 @@ bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage,
             continue;
         /* errcol counts characters; schema_col takes a byte offset */
         const char *t = ydoc_str(s);
-        size_t off = 0;
-        for (int chars = 1; t[off] && chars < errcol; chars += ((unsigned char)t[off] & 0xC0) != 0x80)
-            off++;
-        while (t[off] && ((unsigned char)t[off] & 0xC0) == 0x80)
-            off++;
+        size_t off = text_char_offset(t, errcol > 1 ? (size_t)errcol - 1 : 0);
         ok = diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
     }
     return ok;

@@ -589,9 +589,7 @@ size_t tpl_ref_span(const char *s, char *inner, size_t len)
         return 0;
     size_t n = (size_t)(close - s - 1);
     if (n >= len) { /* too long to be a reference: keep its start for the message */
-        n = len - 1;
-        while (n > 0 && ((unsigned char)s[1 + n] & 0xC0) == 0x80)
-            n--;
+        n = text_char_start(s + 1, len - 1);
     }
     memcpy(inner, s + 1, n);
     inner[n] = '\0';
@@ -609,7 +607,7 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
     int col = 1;
     for (const char *p = text; p && *p;) {
         if (*p != '{') {
-            col += ((unsigned char)*p & 0xC0) != 0x80;
+            col += !text_is_cont((unsigned char)*p);
             p++;
             continue;
         }
@@ -636,8 +634,7 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
         Val v;
         if (!tpl_evaluate(&px, &v))
             return false;
-        for (size_t k = 0; k < n; k++)
-            col += ((unsigned char)p[k] & 0xC0) != 0x80;
+        col += (int)text_chars(p, n);
         p += n;
     }
     return true;

@@ -8,6 +8,7 @@
 
 #include "text/i18n.h"
 #include "text/live.h"
+#include "text/text.h"
 #include "lesson/session.h"
 #include "layout/palette.h"
 #include "ui/ui.h"
@@ -26,21 +27,11 @@ typedef struct {
 
 /* Decode one UTF-8 character of s (n > 0 bytes left) into *cp; returns its
  * length. Invalid bytes decode as U+FFFD, one byte each. */
-static int utf8_decode(const unsigned char *s, int n, uint32_t *cp)
+static int svg_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
-    int len = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-    uint32_t c = len == 1 ? s[0] : len == 2 ? s[0] & 0x1Fu : len == 3 ? s[0] & 0x0Fu : s[0] & 0x07u;
-    if (len == 0 || len > n)
-        return *cp = 0xFFFD, 1;
-    for (int k = 1; k < len; k++) {
-        if ((s[k] & 0xC0) != 0x80)
-            return *cp = 0xFFFD, 1;
-        c = c << 6 | (s[k] & 0x3Fu);
-    }
-    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < least[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return *cp = 0xFFFD, 1;
-    *cp = c;
+    int len = (int)text_utf8_next((const char *)s, n, cp);
+    if (*cp == TEXT_BAD_CP)
+        *cp = 0xFFFD;
     return len;
 }
 
@@ -51,21 +42,6 @@ static bool xml_char_ok(uint32_t c)
     return c >= 0x20 && !(c >= 0x7F && c <= 0x9F) && c != 0xFFFE && c != 0xFFFF;
 }
 
-static void put_utf8(Cell *c, uint32_t cp)
-{
-    unsigned char *s = (unsigned char *)c->s;
-    if (cp < 0x80) {
-        s[0] = (unsigned char)cp, c->n = 1;
-    } else if (cp < 0x800) {
-        s[0] = (unsigned char)(0xC0 | cp >> 6), s[1] = (unsigned char)(0x80 | (cp & 0x3F)), c->n = 2;
-    } else if (cp < 0x10000) {
-        s[0] = (unsigned char)(0xE0 | cp >> 12), s[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
-        s[2] = (unsigned char)(0x80 | (cp & 0x3F)), c->n = 3;
-    } else {
-        s[0] = (unsigned char)(0xF0 | cp >> 18), s[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
-        s[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F)), s[3] = (unsigned char)(0x80 | (cp & 0x3F)), c->n = 4;
-    }
-}
 
 /* Blank cell x of row `row`, and the other half of a wide character there. */
 static void blank(Cell *row, int cols, int x, Role role)
@@ -89,7 +65,7 @@ static void paint_run(Cell *grid, int cols, int rows, const PlanRun *r, const ch
     int x = r->x;
     for (int k = 0; k < r->len && x < cols;) {
         uint32_t cp;
-        int n = utf8_decode(s + k, r->len - k, &cp);
+        int n = svg_decode(s + k, (size_t)(r->len - k), &cp);
         int w = text_width_n((const char *)s + k, (size_t)n);
         k += n;
         if (!xml_char_ok(cp))
@@ -105,7 +81,7 @@ static void paint_run(Cell *grid, int cols, int rows, const PlanRun *r, const ch
             blank(row, cols, x + 1, r->role);
         Cell c = {.w = (signed char)w, .role = r->role, .bold = r->bold};
         if (cp != ' ')
-            put_utf8(&c, cp);
+            c.n = (unsigned char)text_utf8_put(cp, c.s);
         row[x] = c;
         if (w == 2)
             row[x + 1] = (Cell){.w = 0, .role = r->role, .bold = r->bold};
@@ -190,7 +166,7 @@ static void put_xml(FILE *out, const char *s, size_t n)
     const unsigned char *p = (const unsigned char *)s;
     for (size_t k = 0; k < n;) {
         uint32_t cp;
-        int len = utf8_decode(p + k, (int)(n - k > 4 ? 4 : n - k), &cp);
+        int len = svg_decode(p + k, n - k, &cp);
         if (!xml_char_ok(cp))
             fputs("\xEF\xBF\xBD", out);
         else if (cp == '&')

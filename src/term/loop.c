@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "text/i18n.h"
+#include "text/text.h"
 #include "view_int.h"
 #include <term.h>
 
@@ -108,14 +109,13 @@ bool view_click(View *v, int y, int x)
 
 void view_keys(View *v, const char *keys)
 {
-    mbstate_t st = {0};
-    wchar_t wc;
     size_t n;
     for (const char *p = keys; *p; p += n) {
-        n = mbrtowc(&wc, p, MB_CUR_MAX, &st);
-        if (n == 0 || n == (size_t)-1 || n == (size_t)-2)
+        uint32_t cp;
+        n = text_utf8_next(p, strnlen(p, 4), &cp);
+        if (cp == TEXT_BAD_CP)
             return;
-        view_key(v, (wint_t)wc, false);
+        view_key(v, (wint_t)cp, false);
     }
 }
 

@@ -481,8 +481,7 @@ static bool word_char(char c)
 /* The byte where the character before s[b] starts. */
 static size_t char_before(const char *s, size_t b)
 {
-    for (b--; b > 0 && (s[b] & 0xC0) == 0x80; b--) {}
-    return b;
+    return text_char_prev(s, b);
 }
 
 /* Would a line break at byte b split a word or a number? A number keeps
@@ -498,7 +497,9 @@ static bool glued(const char *s, size_t b)
         return true;
     if (digit_next && b >= 3 && strncmp(s + b - 3, "\xe2\x88\x92", 3) == 0) /* U+2212 */
         return true;
-    if ((unsigned char)s[b] == 0xe2 && (unsigned char)s[b + 1] == 0x82 && ((unsigned char)s[b + 2] & 0xf0) == 0x80)
+    uint32_t cp;
+    text_utf8_next(s + b, strnlen(s + b, 4), &cp);
+    if (cp >= 0x2080 && cp <= 0x208F)
         return true; /* a subscript stays with its name: "q₁" */
     if (strncmp(s + b, "ⱼ", 3) == 0 || strncmp(s + b, "ᵀ", 3) == 0)
         return true;
@@ -604,7 +605,7 @@ size_t fmt_wrap(const char *s, int cols, bool terms)
             return b;
     }
     if (fit == 0) /* one character wider than the line: take it anyway */
-        for (fit = 1; s[fit] && (s[fit] & 0xC0) == 0x80; fit++) {}
+        fit = text_char_next(s, SIZE_MAX, 0); /* stops at the NUL */
     return fit;
 }
 

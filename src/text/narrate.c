@@ -31,12 +31,8 @@ static void put(Out *o, const char *s, size_t n)
     o->w += k;
     if (k < n) { /* cut, never inside a character */
         o->cut = true;
-        if (((unsigned char)s[k] & 0xC0) == 0x80) {
-            while (o->w > 0 && ((unsigned char)o->out[o->w - 1] & 0xC0) == 0x80)
-                o->w--;
-            if (o->w > 0)
-                o->w--; /* the lead byte of the cut character */
-        }
+        if (text_is_cont((unsigned char)s[k])) /* back to the lead byte of the cut character */
+            o->w = text_char_prev(o->out, o->w);
     }
 }
 
@@ -326,8 +322,7 @@ int template_literals_report(FILE *out, const char *file, const char *text, cons
         int col = at->col + 1;
         if (at->quote >= 0) {
             col += at->quote;
-            for (size_t k = 0; k < hit.off; k++)
-                col += ((unsigned char)text[k] & 0xC0) != 0x80;
+            col += (int)text_chars(text, hit.off);
         }
         fprintf(out, "%s:%d:%d: ", file, at->line, col);
         fprintf(out, _("%s is %s here; write {%s} so the text stays true after an edit (or {=%s} for a fixed "

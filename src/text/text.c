@@ -11,7 +11,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#define BAD_CP 0xFFFFFFFFu  /* an invalid byte: shown as U+FFFD */
+#define BAD_CP TEXT_BAD_CP  /* an invalid byte: shown as U+FFFD */
 
 const char *text_get(const Text *t, Lang lang)
 {
@@ -33,16 +33,16 @@ void text_free(Text *t)
     }
 }
 
-static bool cont(unsigned char b)
+/* ---- the one UTF-8 decoder ---------------------------------------------------------- */
+
+bool text_is_cont(unsigned char b)
 {
     return (b & 0xC0) == 0x80;
 }
 
-/* Decode one strict UTF-8 character from s (n bytes left, n >= 1). Returns
- * the bytes used; an invalid sequence uses one byte and gives BAD_CP.
- * Overlong forms, surrogates and values above U+10FFFF are invalid. */
-static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
+size_t text_utf8_next(const char *str, size_t n, uint32_t *cp)
 {
+    const unsigned char *s = (const unsigned char *)str;
     unsigned char b = s[0];
     size_t len = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
                : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
@@ -62,12 +62,53 @@ static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
         return 1;
     uint32_t v = b & (0xFF >> (len + 1));
     for (size_t k = 1; k < len; k++) {
-        if (!cont(s[k]))
+        if (!text_is_cont(s[k]))
             return 1;
         v = (v << 6) | (s[k] & 0x3F);
     }
     *cp = v;
     return len;
+}
+
+size_t text_char_prev(const char *s, size_t pos)
+{
+    if (pos == 0)
+        return 0;
+    for (pos--; pos > 0 && text_is_cont((unsigned char)s[pos]); pos--) {}
+    return pos;
+}
+
+size_t text_char_next(const char *s, size_t n, size_t pos)
+{
+    if (pos >= n)
+        return pos;
+    for (pos++; pos < n && text_is_cont((unsigned char)s[pos]); pos++) {}
+    return pos;
+}
+
+size_t text_char_start(const char *s, size_t pos)
+{
+    while (pos > 0 && text_is_cont((unsigned char)s[pos]))
+        pos--;
+    return pos;
+}
+
+size_t text_chars(const char *s, size_t n)
+{
+    size_t chars = 0;
+    for (size_t k = 0; k < n; k++)
+        chars += !text_is_cont((unsigned char)s[k]);
+    return chars;
+}
+
+size_t text_char_offset(const char *s, size_t nth)
+{
+    size_t off = 0;
+    for (size_t chars = 0; s[off] && chars < nth; chars += !text_is_cont((unsigned char)s[off]))
+        off++;
+    while (s[off] && text_is_cont((unsigned char)s[off]))
+        off++;
+    return off;
 }
 
 bool text_utf8_valid(const char *s, size_t len)
@@ -76,7 +117,7 @@ bool text_utf8_valid(const char *s, size_t len)
     size_t k = 0;
     while (k < len) {
         uint32_t cp;
-        k += utf8_next(p + k, len - k, &cp);
+        k += text_utf8_next((const char *)p + k, len - k, &cp);
         if (cp == BAD_CP)
             return false;
     }
@@ -95,8 +136,7 @@ static uint32_t safe_cp(uint32_t cp)
     return cp;
 }
 
-/* Encode cp as UTF-8 into out (at least 4 bytes). Returns the length. */
-static size_t utf8_put(uint32_t cp, char *out)
+size_t text_utf8_put(uint32_t cp, char *out)
 {
     if (cp < 0x80) {
         out[0] = (char)cp;
@@ -134,14 +174,14 @@ void text_sanitize(const char *src, char *dst, size_t len, bool ascii)
             continue;
         }
         uint32_t cp;
-        k += utf8_next(p + k, n - k, &cp);
+        k += text_utf8_next((const char *)p + k, n - k, &cp);
         char enc[4];
         size_t m;
         if (ascii) {
             enc[0] = cp >= 0x20 && cp < 0x7F ? (char)cp : '?';
             m = 1;
         } else {
-            m = utf8_put(safe_cp(cp), enc);
+            m = text_utf8_put(safe_cp(cp), enc);
         }
         if (o + m >= len)
             break;
@@ -179,7 +219,7 @@ int text_width_n(const char *s, size_t n)
             continue;
         }
         uint32_t cp;
-        k += utf8_next(p + k, n - k, &cp);
+        k += text_utf8_next((const char *)p + k, n - k, &cp);
         w += cp_width(cp);
     }
     return w;
@@ -199,7 +239,7 @@ size_t text_fit(const char *s, int cols)
             continue;
         }
         uint32_t cp;
-        size_t m = utf8_next(p + k, strnlen(s + k, 4), &cp);
+        size_t m = text_utf8_next((const char *)p + k, strnlen(s + k, 4), &cp);
         int cw = cp_width(cp);
         if (w + cw > cols)
             break;
@@ -267,7 +307,7 @@ size_t text_find_format(const char *s, size_t len, unsigned *cp, const char **na
     size_t k = 0;
     while (k < len) {
         uint32_t c;
-        size_t m = utf8_next(p + k, len - k, &c);
+        size_t m = text_utf8_next((const char *)p + k, len - k, &c);
         int f = format_index(c);
         if (f >= 0) {
             *cp = c;
@@ -289,7 +329,7 @@ static size_t escape_into(const unsigned char *s, size_t n, char *out)
     size_t k = 0, o = 0;
     while (k < n) {
         uint32_t cp;
-        size_t m = utf8_next(s + k, n - k, &cp);
+        size_t m = text_utf8_next((const char *)s + k, n - k, &cp);
         if (cp == BAD_CP || cp < 0x20 || cp == 0x7F)
             o += (size_t)sprintf(out + o, "\\x%02x", s[k]);
         else if ((cp >= 0x80 && cp <= 0x9F) || format_index(cp) >= 0)
@@ -309,9 +349,7 @@ char *text_quote_n(const char *s, size_t cut, const char *open, const char *clos
     size_t n = strlen(s);
     bool longer = cut > 0 && n > cut;
     if (longer) {
-        n = cut;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
+        n = text_char_start(s, cut);
     }
     char small[4 * 48 + 1];
     char *esc = 4 * n + 1 <= sizeof small ? small : malloc(4 * n + 1);

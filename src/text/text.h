@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { LANG_EN, LANG_ZH, LANG_COUNT } Lang;
 
@@ -31,9 +32,7 @@ void text_free(Text *t);
  * pass it for a non-UTF-8 terminal), every control character, invalid byte
  * and non-ASCII character becomes '?'. */
 void text_sanitize(const char *src, char *dst, size_t len, bool ascii);
-/* Display width of a UTF-8 string (control characters and invalid bytes
- * count as 1, as after sanitising). Uses wcwidth(), so the caller's
- * LC_CTYPE must be a UTF-8 locale for wide characters to count 2. */
+/* ---- the one quoter ---- */
 /* The one quoter for user text in messages (lesson text, file names,
  * command-line arguments, what a student typed): printable characters as
  * they are; C0 controls, DEL and invalid bytes as \xNN (ESC shows as
@@ -52,6 +51,10 @@ char *text_shown(const char *s, char *buf, size_t len);
  * s[0..len): its byte offset, code point, Unicode name and whether it is a
  * bidi control. Returns len when there is none. */
 size_t text_find_format(const char *s, size_t len, unsigned *cp, const char **name, bool *bidi);
+/* ---- the one column counter ---- */
+/* Display width of a UTF-8 string (control characters and invalid bytes
+ * count as 1, as after sanitising). Uses wcwidth(), so the caller's
+ * LC_CTYPE must be a UTF-8 locale for wide characters to count 2. */
 int text_width(const char *s);
 /* Display width of the first n bytes of s. */
 int text_width_n(const char *s, size_t n);
@@ -59,6 +62,34 @@ int text_width_n(const char *s, size_t n);
 size_t text_fit(const char *s, int cols);
 /* True when s is valid UTF-8. */
 bool text_utf8_valid(const char *s, size_t len);
+
+/* ---- the one UTF-8 decoder (every other file steps through UTF-8 with these;
+ * tests/arch.sh refuses byte masks and mbrtowc/wcwidth elsewhere) ---- */
+
+/* What text_utf8_next() gives for an invalid byte (shown as U+FFFD). */
+#define TEXT_BAD_CP 0xFFFFFFFFu
+/* Decode one strict UTF-8 character from s (n >= 1 bytes left) into *cp.
+ * Returns the bytes used; an invalid sequence (overlong, surrogate, above
+ * U+10FFFF, cut short) uses one byte and gives TEXT_BAD_CP. */
+size_t text_utf8_next(const char *s, size_t n, uint32_t *cp);
+/* Encode cp as UTF-8 into out (room for 4 bytes). Returns the length. */
+size_t text_utf8_put(uint32_t cp, char *out);
+/* True when byte b continues a UTF-8 character (10xxxxxx). */
+bool text_is_cont(unsigned char b);
+/* The character boundaries around byte pos, by continuation bytes only (a
+ * stray continuation byte belongs to the character before it):
+ *   text_char_prev   where the character before pos starts (0 at 0);
+ *   text_char_next   where the character after the one at pos starts, at
+ *                    most n (n may be SIZE_MAX: a NUL ends the walk too);
+ *   text_char_start  pos moved back to the start of its character (where to
+ *                    cut a string so no character is split). */
+size_t text_char_prev(const char *s, size_t pos);
+size_t text_char_next(const char *s, size_t n, size_t pos);
+size_t text_char_start(const char *s, size_t pos);
+/* Characters (not continuation bytes) in s[0..n): a message's column. */
+size_t text_chars(const char *s, size_t n);
+/* The byte offset of character nth (0-based) of s, or its end. */
+size_t text_char_offset(const char *s, size_t nth);
 /* Parse a language name: "zh*" (zh, zh_CN.UTF-8) gives LANG_ZH; "en*", "C",
  * "C.UTF-8" and "POSIX" give LANG_EN. Returns -1 if unknown. */
 int text_lang_parse(const char *s);

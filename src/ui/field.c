@@ -24,16 +24,14 @@ void field_set(Field *f, const char *s)
 }
 
 /* Step back or forward over one UTF-8 character. */
-static int utf8_prev(const Field *f, int pos)
+static int field_char_prev(const Field *f, int pos)
 {
-    while (pos > 0 && (f->buf[--pos] & 0xC0) == 0x80) {}
-    return pos;
+    return (int)text_char_prev(f->buf, (size_t)pos);
 }
 
-static int utf8_next(const Field *f, int pos)
+static int field_char_next(const Field *f, int pos)
 {
-    while (pos < f->len && (f->buf[++pos] & 0xC0) == 0x80) {}
-    return pos;
+    return (int)text_char_next(f->buf, (size_t)f->len, (size_t)pos);
 }
 
 void field_insert(Field *f, UiKey ch)
@@ -53,15 +51,15 @@ void field_insert(Field *f, UiKey ch)
 bool field_key(Field *f, UiKey ch)
 {
     if (ch == UI_KEY_LEFT)
-        f->pos = utf8_prev(f, f->pos);
+        f->pos = field_char_prev(f, f->pos);
     else if (ch == UI_KEY_RIGHT)
-        f->pos = utf8_next(f, f->pos);
+        f->pos = field_char_next(f, f->pos);
     else if (ch == UI_KEY_HOME)
         f->pos = 0;
     else if (ch == UI_KEY_END)
         f->pos = f->len;
     else if (ch == UI_KEY_BACKSPACE || ch == 127 || ch == 8) {
-        int p = utf8_prev(f, f->pos);
+        int p = field_char_prev(f, f->pos);
         memmove(f->buf + p, f->buf + f->pos, (size_t)(f->len - f->pos + 1));
         f->len -= f->pos - p;
         f->pos = p;

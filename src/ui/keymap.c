@@ -132,7 +132,7 @@ int keys_field(const View *v, char *buf, size_t len)
         snprintf(before, sizeof before, "%.*s", (int)(cur - start), start);
         if (text_width(before) < room || start >= cur)
             break;
-        for (start++; (*start & 0xC0) == 0x80; start++) {}
+        start = v->field.buf + text_char_next(v->field.buf, SIZE_MAX, (size_t)(start - v->field.buf));
     }
     snprintf(buf, len, " %s%s", label, start);
     return 1 + text_width(label) + text_width(before);
