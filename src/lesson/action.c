@@ -27,7 +27,7 @@ typedef struct {
 } Lex;
 
 /* What may follow the parsed part of an action, for "unexpected ..." messages. */
-typedef enum { END_PLAIN, END_ROW_COPY, END_FACTOR } EndCtx;
+typedef enum { END_PLAIN, END_ROW_COPY, END_FACTOR } EndAfter;
 
 #ifdef __GNUC__
 __attribute__((format(printf, 3, 4)))
@@ -47,7 +47,7 @@ static bool fail(Lex *lx, const char *at, const char *fmt, ...)
 
 /* Quote up to 16 bytes of s (whole characters, text_quote_n) as "s", or
  * "nothing" at the end of the text. */
-static const char *quote(const char *s, char *buf, size_t len)
+static const char *quote_word(const char *s, char *buf, size_t len)
 {
     char cut[24];
     size_t n = strlen(s);
@@ -97,7 +97,7 @@ static int sign_len(const char *s)
 /* Parse a finite decimal number with num.h (so the Unicode minus that the
  * screen shows is accepted, and the locale never matters). The number is
  * the run of digits, '.', 'e' and signs (at the start or after 'e'). */
-static bool number(Lex *lx, double *out)
+static bool parse_number(Lex *lx, double *out)
 {
     char buf[80];
     skip_ws(lx);
@@ -174,9 +174,9 @@ static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
     *at = r.name;
     if (r.name_len == 0)
         return target ? fail(lx, r.name, N_("expected a matrix to change, like Q[1] or Wq[2][1], found %s"),
-                             quote(r.name, q, sizeof q))
+                             quote_word(r.name, q, sizeof q))
                       : fail(lx, r.name, N_("expected a row like K[1] or a list like [0.5, -1], found %s"),
-                             quote(r.name, q, sizeof q));
+                             quote_word(r.name, q, sizeof q));
     char list[256];
     if (ref_matrix(&r) == REF_UNKNOWN) {
         char name[40];
@@ -216,7 +216,7 @@ static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
 
 /* Require the end of the text; otherwise say what was found and what could
  * have come there (ctx: what was just parsed). */
-static bool end_(Lex *lx, EndCtx ctx)
+static bool expect_end(Lex *lx, EndAfter ctx)
 {
     char q[80];
     skip_ws(lx);
@@ -225,25 +225,25 @@ static bool end_(Lex *lx, EndCtx ctx)
         return true;
     if (*r == ';' || strchr(r, '='))  /* another action follows */
         return fail(lx, r, N_("unexpected %s: write one action at a time; several actions in a do: are a YAML "
-                              "list, like [\"Q[1] = K[1]\", \"scale = none\"]"), quote(r, q, sizeof q));
+                              "list, like [\"Q[1] = K[1]\", \"scale = none\"]"), quote_word(r, q, sizeof q));
     if (*r == ',' && isdigit((unsigned char)r[1]) && r > lx->s && isdigit((unsigned char)r[-1])) {
         const char *d = r - 1;
         while (d > lx->s && (isdigit((unsigned char)d[-1]) || d[-1] == '-'))
             d--;
         int n = (int)strspn(r + 1, "0123456789");
-        return fail(lx, r, N_("unexpected %s: it looks like a decimal comma, write %.*s.%.*s"), quote(r, q, sizeof q),
-                    (int)(r - d), d, n, r + 1);
+        return fail(lx, r, N_("unexpected %s: it looks like a decimal comma, write %.*s.%.*s"),
+                    quote_word(r, q, sizeof q), (int)(r - d), d, n, r + 1);
     }
     if (ctx == END_ROW_COPY)
         return fail(lx, r, N_("unexpected %s: after the row comes \"* c\" to scale it, or the end of the action"),
-                    quote(r, q, sizeof q));
+                    quote_word(r, q, sizeof q));
     if (ctx == END_FACTOR && *r == '/')
         return fail(lx, r, N_("unexpected %s: the factor is one number; write 1/6 as 0.1667"),
-                    quote(r, q, sizeof q));
+                    quote_word(r, q, sizeof q));
     if (ctx == END_FACTOR && (*r == '+' || *r == '-' || *r == '*' || sign_len(r)))
         return fail(lx, r, N_("unexpected %s: an action copies one row times one number; rows cannot be added, "
-                              "and there is one factor"), quote(r, q, sizeof q));
-    return fail(lx, r, N_("unexpected %s, expected the end of the action"), quote(r, q, sizeof q));
+                              "and there is one factor"), quote_word(r, q, sizeof q));
+    return fail(lx, r, N_("unexpected %s, expected the end of the action"), quote_word(r, q, sizeof q));
 }
 
 /* The option words: the action word, its kind and its values (opt 0, 1, 2;
@@ -283,7 +283,7 @@ static bool option(Lex *lx, Action *a, int k)
     if (a->opt < 0) {
         char found[40];
         snprintf(found, sizeof found, "%.*s", n > 30 ? 30 : n, w);
-        return fail(lx, w, N_("expected %s, found %s"), list, quote(n ? found : w, q, sizeof q));
+        return fail(lx, w, N_("expected %s, found %s"), list, quote_word(n ? found : w, q, sizeof q));
     }
     if (a->kind == ACT_MASK && a->opt == MASK_WINDOW) {
         long long width;
@@ -296,7 +296,7 @@ static bool option(Lex *lx, Action *a, int k)
                                    "just before it), like mask = window 2"), width, MAT_MAX);
         a->n = (int)width;
     }
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 /* "offset = k" (0..ATTN_OFFSET_MAX) or "block = B" (1..MAT_MAX). */
@@ -317,7 +317,7 @@ static bool whole_option(Lex *lx, Action *a, ActKind kind)
     if (v < lo || v > hi)
         return fail(lx, at, N_("%s must be from %lld to %lld, found %lld"), name, lo, hi, v);
     a->n = (int)v;
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 /* "rope_base = B": RoPE's base, a finite number above 1. */
@@ -327,12 +327,12 @@ static bool rope_base(Lex *lx, Action *a)
     if (!accept(lx, '='))
         return fail(lx, lx->p, N_("expected \"=\" then a number above 1, like rope_base = 10000"));
     const char *at = (skip_ws(lx), lx->p);
-    if (!number(lx, &a->c))
+    if (!parse_number(lx, &a->c))
         return false;
     if (!(a->c > 1))
         return fail(lx, at, N_("rope_base must be above 1 (the angles are p / B^(2(m-1)/d_k)), found %.*s"),
                     (int)(lx->p - at), at);
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 static bool row_list(Lex *lx, Action *a);
@@ -350,14 +350,14 @@ static bool append_token(Lex *lx, Action *a)
     size_t n = (size_t)(lx->p - at);
     if (n == 0)
         return fail(lx, at, N_("append takes a token and its row of X, like append cat [1, 0, 0, 1]; found %s"),
-                    quote(at, q, sizeof q));
+                    quote_word(at, q, sizeof q));
     if (n > ACTION_TOKEN_BYTES)
         return fail(lx, at, N_("the token is longer than %d bytes, shorten it"), ACTION_TOKEN_BYTES);
     memcpy(a->word, at, n);
     a->word[n] = '\0';
     if (!accept(lx, '['))
         return fail(lx, lx->p, N_("expected the token's row of X after it, like append %s [1, 0, 0, 1]; found %s"),
-                    a->word, quote(lx->p, q, sizeof q));
+                    a->word, quote_word(lx->p, q, sizeof q));
     return row_list(lx, a);
 }
 
@@ -369,11 +369,11 @@ static bool temperature(Lex *lx, Action *a)
     skip_ws(lx);
     const char *at = lx->p;
     a->kind = ACT_TEMP;
-    if (!number(lx, &a->c))
+    if (!parse_number(lx, &a->c))
         return false;
     if (!(a->c >= ATTN_TEMP_MIN && a->c <= ATTN_TEMP_MAX))
         return fail(lx, at, N_("the temperature must be from 0.05 to 20, found %.*s"), (int)(lx->p - at), at);
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 /* A token number from 1 for swap, as plain digits; *out is 0-based. */
@@ -385,7 +385,7 @@ static bool token_number(Lex *lx, int *out)
     if (!isdigit((unsigned char)*lx->p)) {
         char q[80];
         return fail(lx, at, N_("swap takes two token numbers from 1, like swap 1 3; found %s"),
-                    quote(at, q, sizeof q));
+                    quote_word(at, q, sizeof q));
     }
     lx->p += num_whole(lx->p, &v);
     if (v == 0)
@@ -403,7 +403,7 @@ static bool swap(Lex *lx, Action *a)
     a->kind = ACT_SWAP;
     if (!token_number(lx, &a->i) || !token_number(lx, &a->src_i))
         return false;
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 
@@ -417,16 +417,16 @@ static bool count(Lex *lx, long long *out, const char *msg)
     const char *at = lx->p;
     long long v = 0;
     if (!isdigit((unsigned char)*lx->p))
-        return fail(lx, at, msg, quote(at, q, sizeof q));
+        return fail(lx, at, msg, quote_word(at, q, sizeof q));
     lx->p += num_whole(lx->p, &v);
     if (*lx->p == '.' || *lx->p == 'e' || *lx->p == 'E')
-        return fail(lx, at, msg, quote(at, q, sizeof q));
+        return fail(lx, at, msg, quote_word(at, q, sizeof q));
     *out = v;
     return true;
 }
 
 /* "step" or "step N": N gradient steps, 1..GRAD_STEP_MAX. */
-static bool step(Lex *lx, Action *a)
+static bool parse_step(Lex *lx, Action *a)
 {
     a->kind = ACT_STEP;
     a->n = 1;
@@ -443,7 +443,7 @@ static bool step(Lex *lx, Action *a)
                     num_whole_text(at, (size_t)(lx->p - at), digits, sizeof digits));
     }
     a->n = (int)v;
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 /* "lr = x": the learning rate, a finite number above 0. */
@@ -460,14 +460,14 @@ static bool learning_rate(Lex *lx, Action *a)
     if ((wn == 3 && (strncasecmp(w, "nan", 3) == 0 || strncasecmp(w, "inf", 3) == 0)) ||
         (wn == 8 && strncasecmp(w, "infinity", 8) == 0))
         return fail(lx, at, N_("lr must be a finite number above 0, like lr = 0.5; found %.*s"), wn, w);
-    if (!number(lx, &a->c))
+    if (!parse_number(lx, &a->c))
         return false;
     if (!(a->c > 0)) {
         char v[40];
         fmt_exact(a->c, v, sizeof v);
         return fail(lx, at, N_("lr must be above 0 (each step moves W by -lr times the gradient), found %s"), v);
     }
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 /* A list of numbers after its "[": "a, b, c]" into a->vals, then the end. */
@@ -477,12 +477,12 @@ static bool row_list(Lex *lx, Action *a)
     do {
         if (a->n == MAT_MAX)
             return fail(lx, lx->p, N_("a row has at most 64 numbers"));
-        if (!number(lx, &a->vals[a->n++]))
+        if (!parse_number(lx, &a->vals[a->n++]))
             return false;
     } while (accept(lx, ','));
     if (!accept(lx, ']'))
         return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"));
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 /* "target A[i] = j", "target A[i] = [t1, ..., tn]" or "target A[i] = none". */
@@ -514,7 +514,7 @@ static bool target(Lex *lx, Action *a)
     int n = word(lx, &w);
     if (n == 4 && strncmp(w, "none", 4) == 0) {
         a->opt = TARGET_NONE;
-        return end_(lx, END_PLAIN);
+        return expect_end(lx, END_PLAIN);
     }
     lx->p = w;
     long long v;
@@ -529,7 +529,7 @@ static bool target(Lex *lx, Action *a)
     }
     a->opt = TARGET_KEY;
     a->j = (int)v - 1;
-    return end_(lx, END_PLAIN);
+    return expect_end(lx, END_PLAIN);
 }
 
 /* The right-hand side of a row target: "[a, b]" or "N[j]" or "N[j] * c". */
@@ -553,10 +553,10 @@ static bool row_rhs(Lex *lx, Action *a)
     if (j >= 0)
         return fail(lx, at, N_("a row can only be copied from a row, like K[1], not a cell"));
     if (!accept(lx, '*'))
-        return end_(lx, END_ROW_COPY);
-    if (!number(lx, &a->c))
+        return expect_end(lx, END_ROW_COPY);
+    if (!parse_number(lx, &a->c))
         return false;
-    return end_(lx, END_FACTOR);
+    return expect_end(lx, END_FACTOR);
 }
 
 /* The words of today's models: the parse's result (0 or 1), or -1 when w
@@ -609,7 +609,7 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     int n = word(&lx, &w);
     if (n == 5 && strncmp(w, "reset", 5) == 0) {
         out->kind = ACT_RESET;
-        return end_(&lx, END_PLAIN);
+        return expect_end(&lx, END_PLAIN);
     }
     for (int k = 0; k < (int)(sizeof options / sizeof *options); k++)
         if (n == (int)strlen(options[k].name) && strncmp(w, options[k].name, (size_t)n) == 0)
@@ -623,7 +623,7 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     if (n == 2 && strncmp(w, "lr", 2) == 0)
         return learning_rate(&lx, out);
     if (n == 4 && strncmp(w, "step", 4) == 0)
-        return step(&lx, out);
+        return parse_step(&lx, out);
     int modern = modern_word(&lx, w, n, out);
     if (modern >= 0)
         return modern;
@@ -649,7 +649,7 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     if (!accept(&lx, '=')) {
         char q[80];
         return fail(&lx, lx.p, N_("expected \"=\" after %.*s, found %s"), (int)(ref_end - at), at,
-                    quote(lx.p, q, sizeof q));
+                    quote_word(lx.p, q, sizeof q));
     }
     if (*lx.p == '=')
         return fail(&lx, lx.p - 1, N_("\"==\" compares; an action sets a value with one \"=\", like %s = K[2]"),
@@ -657,7 +657,7 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     if (out->j < 0)
         return row_rhs(&lx, out);
     out->kind = ACT_CELL_SET;
-    if (!number(&lx, &out->c))
+    if (!parse_number(&lx, &out->c))
         return false;
-    return end_(&lx, END_PLAIN);
+    return expect_end(&lx, END_PLAIN);
 }

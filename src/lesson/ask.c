@@ -14,7 +14,7 @@
 #include "text/text.h"
 
 /* text made safe for a message, in quotes, cut after 40 bytes */
-static const char *quote(const char *s, char *buf, size_t len)
+static const char *quote_text(const char *s, char *buf, size_t len)
 {
     return text_quote(s, "\"", "\"", buf, len);
 }
@@ -28,14 +28,14 @@ bool ask_parse(const char *text, const Attn *shape, int stage, Ask *out, char *m
         break;
     case TREF_NAME:
         snprintf(msg, len, _("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"),
-                 quote(text, qb, sizeof qb));
+                 quote_text(text, qb, sizeof qb));
         return false;
     case TREF_ZERO:
-        snprintf(msg, len, _("indices start at 1, found %s"), quote(text, qb, sizeof qb));
+        snprintf(msg, len, _("indices start at 1, found %s"), quote_text(text, qb, sizeof qb));
         return false;
     default:
         snprintf(msg, len, _("ask must be a row like \"A[1]\" or a cell like \"S[1][2]\", found %s"),
-                 quote(text, qb, sizeof qb));
+                 quote_text(text, qb, sizeof qb));
         return false;
     }
     if (ref_head(shape, &out->mat, msg, len) != REF_OK)
@@ -44,19 +44,19 @@ bool ask_parse(const char *text, const Attn *shape, int stage, Ask *out, char *m
     const Mat *x = &shape->m[out->mat];
     if (out->mat == M_X || attn_mat_is_param(out->mat)) {
         snprintf(msg, len, _("%s asks for %s, which the lesson gives; ask for a result: Q, K, V, QKt, S, A or O"),
-                 quote(text, qb, sizeof qb), name);
+                 quote_text(text, qb, sizeof qb), name);
         return false;
     }
     if (out->i >= x->rows) {
         snprintf(msg, len, x->rows == 1 ? _("row %s is out of range in %s, %s has 1 row")
                                         : _("row %s is out of range in %s, %s has %d rows"),
-                 ref_index_written(text, 0, digits, sizeof digits), quote(text, qb, sizeof qb), name, x->rows);
+                 ref_index_written(text, 0, digits, sizeof digits), quote_text(text, qb, sizeof qb), name, x->rows);
         return false;
     }
     if (out->j >= x->cols) {
         snprintf(msg, len, x->cols == 1 ? _("column %s is out of range in %s, %s has 1 column")
                                         : _("column %s is out of range in %s, %s has %d columns"),
-                 ref_index_written(text, 1, digits, sizeof digits), quote(text, qb, sizeof qb), name, x->cols);
+                 ref_index_written(text, 1, digits, sizeof digits), quote_text(text, qb, sizeof qb), name, x->cols);
         return false;
     }
     int need = attn_mat_stage(out->mat);
@@ -173,7 +173,7 @@ Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *ans
             char word[64];
             snprintf(word, sizeof word, "%.*s", (int)(end - s) < 60 ? (int)(end - s) : 60, s);
             snprintf(msg, len, _("%s is not a number; type a number like 0.25 or -1.5"),
-                     quote(got == MAT_MAX ? s : word, qb, sizeof qb));
+                     quote_text(got == MAT_MAX ? s : word, qb, sizeof qb));
             return GRADE_BAD;
         }
         got++;

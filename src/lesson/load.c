@@ -41,7 +41,7 @@
 /* ---- overrides and options ------------------------------------------------------ */
 
 /* One override "Q[i]": [..]: a row of Q, K or V set by hand. */
-static bool load_override(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, Lesson *l)
+static bool load_override(Loader *c, const yaml_node_t *k, const yaml_node_t *v, Lesson *l)
 {
     Ref r;
     char num[32];
@@ -90,7 +90,7 @@ static bool load_override(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, Le
 
 /* overrides: (optional) hand-set rows. The override matrices are always
  * allocated, ntok x d_k / d_k / d_v, so lesson_base() can rely on them. */
-static bool load_overrides(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l)
+static bool load_overrides(Loader *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l)
 {
     if (!mat_new(&l->over[0], l->ntok, l->Wq.cols) || !mat_new(&l->over[1], l->ntok, l->Wk.cols) ||
         !mat_new(&l->over[2], l->ntok, l->Wv.cols))
@@ -107,7 +107,7 @@ static bool load_overrides(Ctx *c, const yaml_node_t *root, const yaml_node_t *n
 }
 
 /* Match a scalar against two words; *out = 0 or 1. */
-static bool load_choice(Ctx *c, const yaml_node_t *n, const char *name, const char *a, const char *b,
+static bool load_choice(Loader *c, const yaml_node_t *n, const char *name, const char *a, const char *b,
                         int *out)
 {
     if (n->type == YAML_SCALAR_NODE && strcmp(ydoc_str(n), a) == 0)
@@ -124,7 +124,7 @@ static const char *const option_keys[O_N] = {"scale", "softmax", "digits", "mask
                                              "lr", "rope_base", "offset", "block"};
 
 /* temperature: a number from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
-static bool load_temperature(Ctx *c, const yaml_node_t *n, double *t)
+static bool load_temperature(Loader *c, const yaml_node_t *n, double *t)
 {
     if (!schema_num(c, n, t, NULL))
         return false;
@@ -136,7 +136,7 @@ static bool load_temperature(Ctx *c, const yaml_node_t *n, double *t)
 
 /* options: scale, softmax, digits, mask, temperature and positions, with
  * their defaults when absent. */
-static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
+static bool load_options(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     int scale = SCALE_SQRT_DK, softmax = SOFTMAX_STABLE, mask = MASK_NONE, pos = POS_NONE;
     double temp = 1.0, lr = ATTN_LR_DEFAULT;
@@ -179,7 +179,7 @@ static bool load_options(Ctx *c, const yaml_node_t *n, Lesson *l)
     return true;
 }
 
-static bool load_start(Ctx *c, const yaml_node_t *n, Lesson *l)
+static bool load_start(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     unsigned long long v;
     if (!n)
@@ -204,7 +204,7 @@ static const char *const top_keys[T_N] = {"format", "title", "about", "tokens", 
 /* edited: a saved lesson's edits, each an action as the ':' prompt takes
  * it ("Q[2][1] = 5", "mask = causal"); the lesson then departs from its
  * own script at every step (live.h). */
-static bool load_edited(Ctx *c, const yaml_node_t *n, Lesson *l)
+static bool load_edited(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     if (!n)
         return true;
@@ -234,7 +234,7 @@ static bool load_edited(Ctx *c, const yaml_node_t *n, Lesson *l)
     return true;
 }
 
-static bool load_format(Ctx *c, const yaml_node_t *n)
+static bool load_format(Loader *c, const yaml_node_t *n)
 {
     if (n->type == YAML_SCALAR_NODE && strcmp(ydoc_str(n), FORMAT_ID) == 0)
         return true;
@@ -243,7 +243,7 @@ static bool load_format(Ctx *c, const yaml_node_t *n)
 
 /* Refuse a lesson without format, tokens, X or weights (a part read before a
  * syntax error stops there quietly). */
-static bool check_required(Ctx *c, const yaml_node_t *root, yaml_node_t **val)
+static bool check_required(Loader *c, const yaml_node_t *root, yaml_node_t **val)
 {
     static const int req[] = {T_FORMAT, T_TOKENS, T_X, T_WEIGHTS};
     for (size_t k = 0; k < sizeof req / sizeof *req; k++)
@@ -257,7 +257,7 @@ static bool check_required(Ctx *c, const yaml_node_t *root, yaml_node_t **val)
 }
 
 /* about: may quote X, the Ws, tokens and sizes (see template.h). */
-static bool load_about_templates(Ctx *c, const yaml_node_t *n, const Lesson *l)
+static bool load_about_templates(Loader *c, const yaml_node_t *n, const Lesson *l)
 {
     Attn shape = {0};
     if (!n || (!template_has_refs(l->about.s[LANG_EN]) && !template_has_refs(l->about.s[LANG_ZH])))
@@ -272,7 +272,7 @@ static bool load_about_templates(Ctx *c, const yaml_node_t *n, const Lesson *l)
 /* The top-level mapping: keys first, then each value in dependency order
  * (tokens before X, X before the weights, shapes before the steps). A part
  * that fails stops only what depends on it, so --check sees the others. */
-static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
+static bool load_root(Loader *c, const yaml_node_t *root, Lesson *l)
 {
     if (root->type == YAML_SCALAR_NODE && root->data.scalar.length == 0)
         return diag_fail_at(&c->d, 0, 0, _("the file is empty, "
@@ -308,7 +308,7 @@ static bool load_root(Ctx *c, const yaml_node_t *root, Lesson *l)
 }
 
 /* Build the lesson from a parsed document into *l. */
-static bool walk(Ctx *c, Lesson *l)
+static bool walk(Loader *c, Lesson *l)
 {
     yaml_node_t *root = yaml_document_get_root_node(c->doc);
     if (!root)
@@ -321,7 +321,7 @@ static bool walk(Ctx *c, Lesson *l)
 }
 
 /* Parse and walk buf; partial: the part of a file before its syntax error. */
-static bool load_doc(Ctx *c, const char *buf, size_t len, Lesson *out)
+static bool load_doc(Loader *c, const char *buf, size_t len, Lesson *out)
 {
     yaml_document_t doc;
     if (!ydoc_read(&c->d, buf, len, &doc))
@@ -355,7 +355,7 @@ static void load_before(const char *file, const char *buf, size_t len, size_t li
     }
     if (cut == 0)
         return;
-    Ctx c = {.d = {.file = file, .list = list}, .partial = true};
+    Loader c = {.d = {.file = file, .list = list}, .partial = true};
     size_t keep = list->before;
     list->before = line;
     Lesson l;
@@ -372,7 +372,7 @@ static bool load_listed(const char *file, const char *buf, size_t len, Lesson *o
     if (!list)
         list = &own;
     memset(list, 0, sizeof *list);
-    Ctx c = {.d = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen, .list = list},
+    Loader c = {.d = {.file = file ? file : _("(lesson)"), .err = err, .errlen = errlen, .list = list},
              .no_narration = (flags & LESSON_LOAD_NO_NARRATION) != 0};
     memset(out, 0, sizeof *out);
     if (errlen)

@@ -17,7 +17,7 @@
 /* ---- tokens and matrices -------------------------------------------------- */
 
 /* One token: non-empty text of at most MAX_TOKEN_BYTES bytes. */
-static bool load_token(Ctx *c, const yaml_node_t *n, int k, char **out)
+static bool load_token(Loader *c, const yaml_node_t *n, int k, char **out)
 {
     char what[32];
     snprintf(what, sizeof what, _("token %d"), k + 1);
@@ -35,7 +35,7 @@ static bool load_token(Ctx *c, const yaml_node_t *n, int k, char **out)
 /* [我， 爱， 猫]: a Chinese comma between tokens makes YAML read one token.
  * A plain token that holds "，" or "、" next to other text is that mistake
  * (a quoted one, or a token that is only the comma, is meant). */
-static bool tokens_comma(Ctx *c, const yaml_node_t *n)
+static bool tokens_comma(Loader *c, const yaml_node_t *n)
 {
     static const char *const commas[][2] = {{"\xef\xbc\x8c", "U+FF0C FULLWIDTH COMMA"},
                                             {"\xe3\x80\x81", "U+3001 IDEOGRAPHIC COMMA"}};
@@ -53,7 +53,7 @@ static bool tokens_comma(Ctx *c, const yaml_node_t *n)
 }
 
 /* tokens: a list of 1..MAT_MAX tokens; numbers count as their text. */
-bool load_tokens(Ctx *c, const yaml_node_t *n, Lesson *l)
+bool load_tokens(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("tokens must be a list like [I, love, cats]")))
         return false;
@@ -86,7 +86,7 @@ typedef struct {
 
 /* Check that row k is a list whose length follows the rule; *cols is set
  * from row 1 when the rule leaves it open. */
-static bool check_row(Ctx *c, const yaml_node_t *rows, int k, const RowRule *r, int *cols)
+static bool check_row(Loader *c, const yaml_node_t *rows, int k, const RowRule *r, int *cols)
 {
     const yaml_node_t *row = ydoc_seq_item(c->doc, rows, k), *first = ydoc_seq_item(c->doc, rows, 0);
     char hint[128];
@@ -122,7 +122,7 @@ static bool check_row(Ctx *c, const yaml_node_t *rows, int k, const RowRule *r, 
  * When it fails with the shape known (row 1 decided it), m is still
  * allocated, a bad number or row read as 0, so the loader can check the
  * rest of the lesson against the shapes. */
-static bool read_rows(Ctx *c, const yaml_node_t *n, const RowRule *r, Mat *m)
+static bool read_rows(Loader *c, const yaml_node_t *n, const RowRule *r, Mat *m)
 {
     int rows = ydoc_seq_len(n), cols = r->cols;
     bool ok = true, good[MAT_MAX];
@@ -142,7 +142,7 @@ static bool read_rows(Ctx *c, const yaml_node_t *n, const RowRule *r, Mat *m)
 }
 
 /* X: one row per token, each d_model numbers; row 1 decides d_model. */
-bool load_x(Ctx *c, const yaml_node_t *n, Lesson *l)
+bool load_x(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE,
                    _("X must be a list of rows, one per token, like [[1, 0], [0, 1]]")))
@@ -166,7 +166,7 @@ static const char *const random_keys[R_N] = {"seed", "scale", "d_k", "d_v", "d_o
 
 /* Draw the weights like numpy's legacy seed(s); randn(...) * scale, in
  * the order Wq, Wk, Wv, then Wo (only with heads >= 2 or d_out). */
-static bool draw_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
+static bool draw_weights(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     int h = l->heads;
     int g = l->kv_heads > 0 ? l->kv_heads : h; /* grouped-query attention: g K/V heads */
@@ -185,7 +185,7 @@ static bool draw_weights(Ctx *c, const yaml_node_t *n, Lesson *l)
 }
 
 /* heads x width must fit in one matrix (MAT_MAX columns). */
-static bool heads_fit(Ctx *c, const yaml_node_t *n, const Lesson *l, const char *w, int width, const char *mat)
+static bool heads_fit(Loader *c, const yaml_node_t *n, const Lesson *l, const char *w, int width, const char *mat)
 {
     if (l->heads * width <= MAT_MAX)
         return true;
@@ -196,7 +196,7 @@ static bool heads_fit(Ctx *c, const yaml_node_t *n, const Lesson *l, const char 
 
 /* weights: random: {seed, scale, d_k, d_v}; seed and d_k are required,
  * scale defaults to 1 and d_v to d_k. */
-static bool load_random(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Lesson *l)
+static bool load_random(Loader *c, const yaml_node_t *key_node, const yaml_node_t *n, Lesson *l)
 {
     const char *ex = "random: {seed: 42, scale: 0.3, d_k: 3}";
     if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("random must be a mapping like {seed: 42, scale: 0.3, d_k: 3}")))
@@ -230,7 +230,7 @@ static bool load_random(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *
 }
 
 /* Read one written-out weight matrix: d_model rows; Wk must match Wq. */
-static bool load_w(Ctx *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m)
+static bool load_w(Loader *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m)
 {
     const char *name = weight_keys[id];
     if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("%s must be a list of d_model = %d rows"), name, l->d_model))
@@ -258,7 +258,7 @@ static bool load_w(Ctx *c, const yaml_node_t *n, int id, const Lesson *l, Mat *m
 }
 
 /* Wo: heads x d_v rows (one per column of O), d_out columns. */
-static bool load_wo(Ctx *c, const yaml_node_t *n, Lesson *l)
+static bool load_wo(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     int rows = l->heads * l->d_v;
     if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("Wo must be a list of heads x d_v = %d rows"), rows))
@@ -274,7 +274,7 @@ static bool load_wo(Ctx *c, const yaml_node_t *n, Lesson *l)
 }
 
 /* weights: either random: or all of Wq, Wk, Wv written out, never both. */
-bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Lesson *l)
+bool load_weights(Loader *c, const yaml_node_t *key_node, const yaml_node_t *n, Lesson *l)
 {
     if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("weights must be a mapping: random: {seed, scale, d_k}, "
                                                   "or Wq, Wk and Wv written out")))
@@ -305,7 +305,7 @@ bool load_weights(Ctx *c, const yaml_node_t *key_node, const yaml_node_t *n, Les
 }
 
 /* heads: 1 to ATTN_HEADS_MAX (default 1). */
-bool load_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
+bool load_heads(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     unsigned long long v = 1;
     if (n && (!schema_uint(c, n, 1000000, &v) || v < 1 || v > ATTN_HEADS_MAX))

@@ -10,7 +10,7 @@
 #include "text/i18n.h"
 #include "text/num.h"
 
-bool options_kv_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
+bool options_kv_heads(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     unsigned long long g;
     l->kv_heads = l->heads;
@@ -32,7 +32,7 @@ bool options_kv_heads(Ctx *c, const yaml_node_t *n, Lesson *l)
     return true;
 }
 
-bool options_choice(Ctx *c, const yaml_node_t *n, const char *name, const char *a, const char *b, const char *x,
+bool options_choice(Loader *c, const yaml_node_t *n, const char *name, const char *a, const char *b, const char *x,
                     int *out)
 {
     const char *w[3] = {a, b, x};
@@ -44,7 +44,7 @@ bool options_choice(Ctx *c, const yaml_node_t *n, const char *name, const char *
     return diag_fail(&c->d, n, _("%s must be %s, %s or %s, found %s"), name, a, b, x, diag_found(&c->d, n));
 }
 
-bool options_mask(Ctx *c, const yaml_node_t *n, Lesson *l, int *mask)
+bool options_mask(Loader *c, const yaml_node_t *n, Lesson *l, int *mask)
 {
     const char *s = n->type == YAML_SCALAR_NODE ? ydoc_str(n) : "";
     if (strcmp(s, "none") == 0 || strcmp(s, "causal") == 0) {
@@ -72,7 +72,7 @@ bool options_mask(Ctx *c, const yaml_node_t *n, Lesson *l, int *mask)
 }
 
 /* A whole number lo..hi, or a message naming the option and what it is. */
-static bool whole(Ctx *c, const yaml_node_t *n, const char *name, long lo, long hi, const char *what, int *out)
+static bool whole(Loader *c, const yaml_node_t *n, const char *name, long lo, long hi, const char *what, int *out)
 {
     unsigned long long v;
     if (!n)
@@ -84,7 +84,7 @@ static bool whole(Ctx *c, const yaml_node_t *n, const char *name, long lo, long 
     return true;
 }
 
-bool options_modern(Ctx *c, const yaml_node_t *pos_node, int pos, const yaml_node_t *base, const yaml_node_t *offset,
+bool options_modern(Loader *c, const yaml_node_t *pos_node, int pos, const yaml_node_t *base, const yaml_node_t *offset,
                     const yaml_node_t *block, Lesson *l)
 {
     l->rope_base = ATTN_ROPE_BASE_DEFAULT;

@@ -17,15 +17,15 @@
 typedef struct {
     yaml_emitter_t em;
     bool ok;
-} Out;
+} YamlOut;
 
-static void emit(Out *o, yaml_event_t *ev, int made)
+static void emit(YamlOut *o, yaml_event_t *ev, int made)
 {
     if (!made || !yaml_emitter_emit(&o->em, ev))
         o->ok = false;
 }
 
-static void scalar(Out *o, const char *s, bool quoted)
+static void scalar(YamlOut *o, const char *s, bool quoted)
 {
     yaml_event_t ev;
     if (!o->ok)
@@ -36,13 +36,13 @@ static void scalar(Out *o, const char *s, bool quoted)
 
 /* A number as the shortest text that reads back exactly, with a '.'
  * whatever LC_NUMERIC is (fmt_exact), as the loader reads it. */
-static void number(Out *o, double v)
+static void emit_number(YamlOut *o, double v)
 {
     char buf[40];
     scalar(o, fmt_exact(v, buf, sizeof buf), false);
 }
 
-static void seq(Out *o, bool start, bool flow)
+static void seq(YamlOut *o, bool start, bool flow)
 {
     yaml_event_t ev;
     if (!o->ok)
@@ -54,7 +54,7 @@ static void seq(Out *o, bool start, bool flow)
         emit(o, &ev, yaml_sequence_end_event_initialize(&ev));
 }
 
-static void map(Out *o, bool start, bool flow)
+static void map(YamlOut *o, bool start, bool flow)
 {
     yaml_event_t ev;
     if (!o->ok)
@@ -67,20 +67,20 @@ static void map(Out *o, bool start, bool flow)
 }
 
 /* Columns c0 .. c0 + w - 1 of row i (a head's part of a row). */
-static void row_part(Out *o, const Mat *m, int i, int c0, int w)
+static void row_part(YamlOut *o, const Mat *m, int i, int c0, int w)
 {
     seq(o, true, true);
     for (int j = c0; j < c0 + w; j++)
-        number(o, MAT_AT(m, i, j));
+        emit_number(o, MAT_AT(m, i, j));
     seq(o, false, true);
 }
 
-static void row(Out *o, const Mat *m, int i)
+static void row(YamlOut *o, const Mat *m, int i)
 {
     row_part(o, m, i, 0, m->cols);
 }
 
-static void matrix(Out *o, const char *key, const Mat *m)
+static void matrix(YamlOut *o, const char *key, const Mat *m)
 {
     scalar(o, key, false);
     seq(o, true, false);
@@ -89,7 +89,7 @@ static void matrix(Out *o, const char *key, const Mat *m)
     seq(o, false, false);
 }
 
-static void text(Out *o, const char *key, const Text *t)
+static void text(YamlOut *o, const char *key, const Text *t)
 {
     if (!t->s[LANG_ZH] && !t->s[LANG_EN])
         return;
@@ -106,7 +106,7 @@ static void text(Out *o, const char *key, const Text *t)
     map(o, false, false);
 }
 
-static void overrides(Out *o, const Attn *a)
+static void overrides(YamlOut *o, const Attn *a)
 {
     char key[32];
     bool any = false;
@@ -135,7 +135,7 @@ static void overrides(Out *o, const Attn *a)
     map(o, false, false);
 }
 
-static void options(Out *o, const Attn *a, int digits)
+static void options(YamlOut *o, const Attn *a, int digits)
 {
     char buf[16];
     scalar(o, "options", false);
@@ -152,7 +152,7 @@ static void options(Out *o, const Attn *a, int digits)
     }
     if (a->temp != 1.0) {
         scalar(o, "temperature", false);
-        number(o, a->temp);
+        emit_number(o, a->temp);
     }
     if (a->positions != POS_NONE) {
         scalar(o, "positions", false);
@@ -160,7 +160,7 @@ static void options(Out *o, const Attn *a, int digits)
     }
     if (a->rope_base != ATTN_ROPE_BASE_DEFAULT) {
         scalar(o, "rope_base", false);
-        number(o, a->rope_base);
+        emit_number(o, a->rope_base);
     }
     if (a->offset != 0) {
         snprintf(buf, sizeof buf, "%d", a->offset);
@@ -174,7 +174,7 @@ static void options(Out *o, const Attn *a, int digits)
     }
     if (a->lr != ATTN_LR_DEFAULT) {
         scalar(o, "lr", false);
-        number(o, a->lr);
+        emit_number(o, a->lr);
     }
     scalar(o, "digits", false);
     snprintf(buf, sizeof buf, "%d", digits);
@@ -186,7 +186,7 @@ static void options(Out *o, const Attn *a, int digits)
  * at: the weights are baked in, the targets are not (the format has no key
  * for them), and the script's own target actions were baked away. A
  * target on a key the mask now hides is dropped from a (the scratch state). */
-static void target_actions(Out *o, Attn *a)
+static void target_actions(YamlOut *o, Attn *a)
 {
     char buf[2048];
     int bad;
@@ -212,7 +212,7 @@ static void target_actions(Out *o, Attn *a)
  * (scratch, updated as the file's later steps will update it): one that
  * cannot (a student's edit made it so, e.g. the mask now hides a target's
  * key) is left out, as the session itself skips it. */
-static void later_actions(Out *o, const Step *st, Attn *scratch, const Attn *base)
+static void later_actions(YamlOut *o, const Step *st, Attn *scratch, const Attn *base)
 {
     char err[256];
     int kept = 0;
@@ -235,7 +235,7 @@ static void later_actions(Out *o, const Step *st, Attn *scratch, const Attn *bas
 }
 
 /* One step: stage, focus, the actions not yet baked in, the narration. */
-static void step(Out *o, const Step *st, bool baked, bool start, Attn *scratch, const Attn *base)
+static void emit_step(YamlOut *o, const Step *st, bool baked, bool start, Attn *scratch, const Attn *base)
 {
     char buf[64];
     map(o, true, false);
@@ -276,7 +276,7 @@ static void step(Out *o, const Step *st, bool baked, bool start, Attn *scratch, 
 }
 
 /* about:, with a note of the edits that made this state (live.h). */
-static void about(Out *o, const Session *s)
+static void about(YamlOut *o, const Session *s)
 {
     Text t = {{session_saved_about(s, LANG_EN), session_saved_about(s, LANG_ZH)}};
     text(o, "about", &t);
@@ -285,7 +285,7 @@ static void about(Out *o, const Session *s)
 
 /* edited: the edits that made this state, one action each (live.h), so
  * the reopened lesson says from its first step that it departs. */
-static void edited(Out *o, const Session *s)
+static void edited(YamlOut *o, const Session *s)
 {
     char **items = NULL;
     int n = session_edited(s, &items);
@@ -303,7 +303,7 @@ static void edited(Out *o, const Session *s)
     free(items);
 }
 
-static void body(Out *o, const Session *s)
+static void body(YamlOut *o, const Session *s)
 {
     const Lesson *l = s->lesson;
     const Attn *a = &s->cur;
@@ -351,7 +351,7 @@ static void body(Out *o, const Session *s)
     while (have && base.ntarget > 0)
         have = grad_set_target(&base, base.target[0].head, base.target[0].row, NULL);
     for (int k = 0; k < l->nsteps; k++)
-        step(o, &l->steps[k], k <= s->step, k == s->step, have ? &scratch : NULL, &base);
+        emit_step(o, &l->steps[k], k <= s->step, k == s->step, have ? &scratch : NULL, &base);
     attn_free(&scratch);
     attn_free(&base);
     seq(o, false, false);
@@ -365,7 +365,7 @@ static int write_handler(void *data, unsigned char *buf, size_t size)
 /* Emit the whole document to f. */
 static bool emit_lesson(const Session *s, FILE *f)
 {
-    Out o = {.ok = true};
+    YamlOut o = {.ok = true};
     yaml_event_t ev;
     if (!yaml_emitter_initialize(&o.em))
         return false;

@@ -11,7 +11,7 @@
 #include "text/num.h"
 
 /* Require a scalar that is valid UTF-8 without NUL; `what` says what it is. */
-bool schema_want_text(Ctx *c, const yaml_node_t *n, const char *what)
+bool schema_want_text(Loader *c, const yaml_node_t *n, const char *what)
 {
     if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("%s must be text"), what))
         return false;
@@ -34,7 +34,7 @@ bool schema_want_text(Ctx *c, const yaml_node_t *n, const char *what)
 }
 
 /* Copy a text scalar into *out (malloc'd). */
-bool schema_dup_text(Ctx *c, const yaml_node_t *n, const char *what, char **out)
+bool schema_dup_text(Loader *c, const yaml_node_t *n, const char *what, char **out)
 {
     if (!schema_want_text(c, n, what))
         return false;
@@ -89,7 +89,7 @@ size_t schema_col(const yaml_node_t *n, size_t off)
 
 /* Refuse a scalar holding full-width lookalikes of ASCII number or action
  * punctuation or digits, naming each kind (at its first place). */
-bool schema_check_lookalike(Ctx *c, const yaml_node_t *n)
+bool schema_check_lookalike(Loader *c, const yaml_node_t *n)
 {
     if (n->type != YAML_SCALAR_NODE)
         return true;
@@ -138,7 +138,7 @@ static bool plain_int(const yaml_node_t *n, bool sign)
 /* When a list of numbers holds "0,5" (two whole numbers with only a comma
  * between them), write a hint about the decimal comma into buf and return
  * the node of the "0"; else buf is "" and NULL is returned. */
-const yaml_node_t *schema_decimal_comma(Ctx *c, const yaml_node_t *row, char *buf, size_t len)
+const yaml_node_t *schema_decimal_comma(Loader *c, const yaml_node_t *row, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (row->type != YAML_SEQUENCE_NODE)
@@ -155,7 +155,7 @@ const yaml_node_t *schema_decimal_comma(Ctx *c, const yaml_node_t *row, char *bu
 }
 
 /* Fail at a row of the wrong length, or at the decimal comma in it. */
-bool schema_row_length_fail(Ctx *c, const yaml_node_t *row, const char *fmt, ...)
+bool schema_row_length_fail(Loader *c, const yaml_node_t *row, const char *fmt, ...)
 {
     char hint[128], what[384];
     const yaml_node_t *at = schema_decimal_comma(c, row, hint, sizeof hint);
@@ -168,7 +168,7 @@ bool schema_row_length_fail(Ctx *c, const yaml_node_t *row, const char *fmt, ...
 
 /* Refuse the lookalike characters in a list of numbers (or in the one
  * scalar YAML reads from [0.5， 1] or ［0.5, 1］). */
-bool schema_lookalikes(Ctx *c, const yaml_node_t *row)
+bool schema_lookalikes(Loader *c, const yaml_node_t *row)
 {
     if (row->type == YAML_SCALAR_NODE)
         return schema_check_lookalike(c, row);
@@ -180,7 +180,7 @@ bool schema_lookalikes(Ctx *c, const yaml_node_t *row)
 
 /* Parse a finite number from a scalar; *decimals (may be NULL) receives
  * the decimals written, for expect tolerances. */
-bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
+bool schema_num(Loader *c, const yaml_node_t *n, double *v, int *decimals)
 {
     if (!diag_want(&c->d, n, YAML_SCALAR_NODE, _("expected a number")) || !schema_check_lookalike(c, n))
         return false;
@@ -209,7 +209,7 @@ bool schema_num(Ctx *c, const yaml_node_t *n, double *v, int *decimals)
                      diag_quote(&c->d, s));
 }
 
-bool schema_not_plain(const Ctx *c, const yaml_node_t *n)
+bool schema_not_plain(const Loader *c, const yaml_node_t *n)
 {
     if (n->type != YAML_SCALAR_NODE)
         return false;
@@ -224,7 +224,7 @@ bool schema_not_plain(const Ctx *c, const yaml_node_t *n)
 
 /* Parse a whole number 0..max written as plain digits (num_whole: the one
  * whole-number parser). No message. */
-bool schema_uint(const Ctx *c, const yaml_node_t *n, unsigned long long max, unsigned long long *out)
+bool schema_uint(const Loader *c, const yaml_node_t *n, unsigned long long max, unsigned long long *out)
 {
     long long v;
     if (n->type != YAML_SCALAR_NODE || schema_not_plain(c, n) || !num_whole_all(ydoc_str(n), &v) ||
@@ -235,7 +235,7 @@ bool schema_uint(const Ctx *c, const yaml_node_t *n, unsigned long long max, uns
 }
 
 /* Parse a size such as d_k: a whole number from 1 to MAT_MAX. */
-bool schema_size(Ctx *c, const yaml_node_t *n, const char *name, int *out)
+bool schema_size(Loader *c, const yaml_node_t *n, const char *name, int *out)
 {
     unsigned long long v;
     if (schema_uint(c, n, 1000000, &v) && v > MAT_MAX)
@@ -250,7 +250,7 @@ bool schema_size(Ctx *c, const yaml_node_t *n, const char *name, int *out)
 /* ---- nodes and keys ------------------------------------------------------ */
 
 /* Refuse a key that is not among ks, suggesting the closest valid one. */
-static bool unknown_key(Ctx *c, const yaml_node_t *k, const Keys *ks)
+static bool unknown_key(Loader *c, const yaml_node_t *k, const Keys *ks)
 {
     static const char *const in_random[] = {"seed", "d_k", "d_v", "d_out"};
     static const char *const in_options[] = {"softmax", "digits", "mask", "temperature", "positions", "lr"};
@@ -275,7 +275,7 @@ static bool unknown_key(Ctx *c, const yaml_node_t *k, const Keys *ks)
 /* Read a mapping's pairs into val[] and key[] (indexed like ks->names),
  * refusing keys that are not text, unknown keys and duplicates (each one;
  * the known keys are read all the same). */
-bool schema_keys(Ctx *c, const yaml_node_t *map, const Keys *ks, yaml_node_t **val, yaml_node_t **key)
+bool schema_keys(Loader *c, const yaml_node_t *map, const Keys *ks, yaml_node_t **val, yaml_node_t **key)
 {
     bool ok = true;
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
@@ -308,7 +308,7 @@ const char *schema_index_text(const RefIndex *x, char *buf, size_t len)
 
 /* Check a resolved reference against the shapes, naming the index as
  * written. */
-static bool check_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, Ref *r)
+static bool check_ref(Loader *c, const yaml_node_t *n, const Attn *shape, Ref *r)
 {
     char hm[256];
     if (ref_head(shape, &r->mat, hm, sizeof hm) != REF_OK)
@@ -331,7 +331,7 @@ static bool check_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, Ref *r)
 /* Parse a reference scalar ("M[i]" or "M[i][j]") and check it against the
  * shapes; fills *r. `what` names the field, `form` shows the expected
  * spelling. */
-bool schema_ref(Ctx *c, const yaml_node_t *n, const Attn *shape, const char *what, const char *form,
+bool schema_ref(Loader *c, const yaml_node_t *n, const Attn *shape, const char *what, const char *form,
                 Ref *r)
 {
     if (!schema_want_text(c, n, what))
@@ -356,7 +356,7 @@ static const Lang lang_ids[] = {LANG_ZH, LANG_EN};
 
 /* Read a text field: a plain string (kept as the English slot, which
  * text_get() falls back on), or a mapping {zh: ..., en: ...}. */
-bool schema_text(Ctx *c, const yaml_node_t *n, const char *what, Text *t)
+bool schema_text(Loader *c, const yaml_node_t *n, const char *what, Text *t)
 {
     if (!n)
         return true;

@@ -13,7 +13,7 @@
 static const char *const stage_names[] = {"input", "qkv", "scores", "softmax", "output", "project"};
 
 /* stage: a name (input..output, project with W_O) or a number 1..5 (6). */
-static bool load_stage(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
+static bool load_stage(Loader *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
     unsigned long long v;
     if (!schema_want_text(c, n, "stage"))
@@ -51,7 +51,7 @@ static bool load_stage(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st
 }
 
 /* focus: a row "Q[1]" or a cell "S[1][2]" inside the lesson's shapes. */
-static bool load_focus(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
+static bool load_focus(Loader *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
     Focus *f = &st->focus;
     Ref r;
@@ -73,7 +73,7 @@ static bool load_focus(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st
 
 /* Parse one `do:` action and check its indices on a scratch state; st->act
  * has room for it (load_do sized it to what was written). */
-static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
+static bool load_action(Loader *c, const yaml_node_t *n, Attn *scratch, Step *st)
 {
     char e[LESSON_ERR_MAX];
     int errcol = 0;
@@ -95,7 +95,7 @@ static bool load_action(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
 }
 
 /* do: one action or a list of them, at most LESSON_MAX_ACTIONS. */
-static bool load_do(Ctx *c, const yaml_node_t *n, Attn *scratch, Step *st)
+static bool load_do(Loader *c, const yaml_node_t *n, Attn *scratch, Step *st)
 {
     if (n->type != YAML_SCALAR_NODE &&
         !diag_want(&c->d, n, YAML_SEQUENCE_NODE,
@@ -155,7 +155,7 @@ static bool whole_result(const yaml_node_t *v, MatId m)
 
 /* One expected number at column col of e: a number (its decimals give the
  * tolerance), or −∞ for a masked score, which is the only value there. */
-static bool load_expect_value(Ctx *c, const yaml_node_t *v, const Attn *shape, Expect *e, int k, int col)
+static bool load_expect_value(Loader *c, const yaml_node_t *v, const Attn *shape, Expect *e, int k, int col)
 {
     bool masked = masked_cell(shape, e->mat, e->i, col);
     int dec;
@@ -202,7 +202,7 @@ static const char *masked_note(const Attn *shape, const Expect *e, int cols, cha
 
 /* The value of a row expectation: one number per column of the matrix
  * (-inf for a masked score). */
-static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Attn *shape, Expect *e)
+static bool load_expect_row(Loader *c, const yaml_node_t *v, const Attn *shape, Expect *e)
 {
     const Mat *x = &shape->m[e->mat];
     const char *name = attn_mat_name(e->mat);
@@ -223,7 +223,7 @@ static bool load_expect_row(Ctx *c, const yaml_node_t *v, const Attn *shape, Exp
 }
 
 /* One expectation "M[i]": [..] or "M[i][j]": x, valid at the step's stage. */
-static bool load_expect(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, const Attn *shape,
+static bool load_expect(Loader *c, const yaml_node_t *k, const yaml_node_t *v, const Attn *shape,
                         const Step *st, Expect *e)
 {
     Ref r;
@@ -246,7 +246,7 @@ static bool load_expect(Ctx *c, const yaml_node_t *k, const yaml_node_t *v, cons
 }
 
 /* Refuse a second expectation of the same row or cell in one step. */
-static bool expect_once(Ctx *c, const yaml_node_t *k, const Step *st, int at)
+static bool expect_once(Loader *c, const yaml_node_t *k, const Step *st, int at)
 {
     const Expect *e = &st->expect[at];
     for (int j = 0; j < at; j++)
@@ -257,7 +257,7 @@ static bool expect_once(Ctx *c, const yaml_node_t *k, const Step *st, int at)
 }
 
 /* expect: a mapping of references to values, at most LESSON_MAX_EXPECT. */
-static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
+static bool load_expects(Loader *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
     if (!diag_want(&c->d, n, YAML_MAPPING_NODE,
                    _("expect must be a mapping like {\"A[1]\": [0.873, 0.076, 0.052]}")))
@@ -282,7 +282,7 @@ static bool load_expects(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *
 
 /* Check the {REF} templates of a text field (a string or {zh:, en:}) for a
  * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
-bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what)
+bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what)
 {
     int cnt = !n ? 0 : n->type == YAML_MAPPING_NODE ? ydoc_map_len(n) : 1;
     bool ok = true;
@@ -314,7 +314,7 @@ static void text_at(const yaml_node_t *s, TextAt *at)
     }
 }
 
-void steps_text_at(Ctx *c, const yaml_node_t *n, TextAt at[LANG_COUNT])
+void steps_text_at(Loader *c, const yaml_node_t *n, TextAt at[LANG_COUNT])
 {
     if (!n)
         return;
@@ -339,7 +339,7 @@ void steps_text_at(Ctx *c, const yaml_node_t *n, TextAt at[LANG_COUNT])
 }
 
 /* ask: a cell or row reference, or a list of them (see ask.h). */
-static bool load_asks(Ctx *c, const yaml_node_t *n, const Attn *shape, Step *st)
+static bool load_asks(Loader *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
     if (n->type != YAML_SCALAR_NODE &&
         !diag_want(&c->d, n, YAML_SEQUENCE_NODE,
@@ -370,7 +370,7 @@ static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask",
 
 /* question: the words of a step's ask (string or {zh:, en:}, templates
  * allowed); only on a step that asks. */
-static bool load_question(Ctx *c, const yaml_node_t *k, const yaml_node_t *n, const yaml_node_t *ask,
+static bool load_question(Loader *c, const yaml_node_t *k, const yaml_node_t *n, const yaml_node_t *ask,
                           const Attn *shape, Step *st)
 {
     if (!ask)
@@ -382,7 +382,7 @@ static bool load_question(Ctx *c, const yaml_node_t *k, const yaml_node_t *n, co
 
 /* One step of the script; `scratch` is the base state used to check
  * indices (and accumulates the do: actions). */
-static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step *st)
+static bool load_step(Loader *c, const yaml_node_t *n, int no, Attn *scratch, Step *st)
 {
     char where[32];
     snprintf(where, sizeof where, _(" in step %d"), no);
@@ -415,7 +415,7 @@ static bool load_step(Ctx *c, const yaml_node_t *n, int no, Attn *scratch, Step 
 }
 
 /* Without a script, one silent step per stage. */
-static bool default_steps(Ctx *c, const yaml_node_t *root, Lesson *l)
+static bool default_steps(Loader *c, const yaml_node_t *root, Lesson *l)
 {
     int count = l->d_out > 0 ? STAGE_PROJECT : STAGE_COUNT;
     l->steps = calloc((size_t)count, sizeof *l->steps);
@@ -433,7 +433,7 @@ static bool default_steps(Ctx *c, const yaml_node_t *root, Lesson *l)
 /* Count action `n`'s gradient steps (a `step N`) towards the lesson's
  * budget, before anything is applied; refuse the one that passes it. An
  * action that does not parse is left to load_action's message. */
-bool steps_count_training(Ctx *c, const yaml_node_t *n)
+bool steps_count_training(Loader *c, const yaml_node_t *n)
 {
     char e[LESSON_ERR_MAX];
     int errcol = 0;
@@ -450,7 +450,7 @@ bool steps_count_training(Ctx *c, const yaml_node_t *n)
 
 /* Every do: of the script counted before any is applied (a script of many
  * `step 10000` is refused at once, not after minutes of training). */
-static bool count_training(Ctx *c, const yaml_node_t *steps)
+static bool count_training(Loader *c, const yaml_node_t *steps)
 {
     for (int k = 0; k < ydoc_seq_len(steps); k++) {
         const yaml_node_t *st = ydoc_seq_item(c->doc, steps, k), *dn = NULL;
@@ -473,7 +473,7 @@ static bool count_training(Ctx *c, const yaml_node_t *steps)
 }
 
 /* steps: the script, or one step per stage when it is absent. */
-bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l)
+bool steps_load(Loader *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l)
 {
     if (!n)
         return default_steps(c, root, l);

@@ -14,16 +14,16 @@
 
 /* Fill l->steps from n (NULL: one silent step per stage). root is the
  * top-level mapping, for the place of messages about the whole file. */
-bool steps_load(Ctx *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l);
+bool steps_load(Loader *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l);
 /* Count a `step N` action towards LESSON_MAX_GRAD_STEPS; false (with the
  * message) for the one that passes it. */
-bool steps_count_training(Ctx *c, const yaml_node_t *n);
+bool steps_count_training(Loader *c, const yaml_node_t *n);
 /* Check the {REF} templates of a text field n (a string or {zh:, en:}) for a
  * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
-bool steps_templates(Ctx *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what);
+bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what);
 
 /* Record where a text field n (a string or {zh:, en:}) is written; a plain
  * string stands for both languages. */
-void steps_text_at(Ctx *c, const yaml_node_t *n, TextAt at[LANG_COUNT]);
+void steps_text_at(Loader *c, const yaml_node_t *n, TextAt at[LANG_COUNT]);
 
 #endif

@@ -88,7 +88,7 @@ int template_ref_parse(const char *s, MatId *m, int *i, int *j)
 }
 
 /* Write "{inner}" made safe for a message (cut after 40 bytes) into buf. */
-static const char *quote(const char *inner, char *buf, size_t len)
+static const char *quote_ref(const char *inner, char *buf, size_t len)
 {
     return text_quote(inner, "{", "}", buf, len);
 }
@@ -110,11 +110,11 @@ static bool resolve_token(const char *inner, const char *s, int ntok, Ref *r, ch
     const char *at = s;
     r->kind = R_TOKEN;
     if (!parse_index(&s, &v) || *tpl_skip_space(s) != '\0') {
-        SAY(_("%s must be like {token[2]}, one token by its number"), quote(inner, qb, sizeof qb));
+        SAY(_("%s must be like {token[2]}, one token by its number"), quote_ref(inner, qb, sizeof qb));
         return false;
     }
     if (v < 1) {
-        SAY(_("indices start at 1, found %s"), quote(inner, qb, sizeof qb));
+        SAY(_("indices start at 1, found %s"), quote_ref(inner, qb, sizeof qb));
         return false;
     }
     if (v > ntok) {
@@ -122,7 +122,7 @@ static bool resolve_token(const char *inner, const char *s, int ntok, Ref *r, ch
         at = tpl_skip_space(tpl_skip_space(at) + 1);  /* "[n]" was read: its digits */
         SAY(ntok == 1 ? _("token %s is out of range in %s, there is 1 token")
                       : _("token %s is out of range in %s, there are %d tokens"),
-            num_whole_text(at, num_whole(at, &ignored), digits, sizeof digits), quote(inner, qb, sizeof qb), ntok);
+            num_whole_text(at, num_whole(at, &ignored), digits, sizeof digits), quote_ref(inner, qb, sizeof qb), ntok);
         return false;
     }
     r->i = (int)v - 1;
@@ -140,17 +140,17 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
     r->kind = R_MAT;
     int st = template_ref_parse(inner, &r->m, &r->i, &r->j);
     if (st == TREF_NAME)
-        SAY(_("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"), quote(inner, qb, sizeof qb));
+        SAY(_("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"), quote_ref(inner, qb, sizeof qb));
     else if (st == TREF_ZERO)
-        SAY(_("indices start at 1, found %s"), quote(inner, qb, sizeof qb));
+        SAY(_("indices start at 1, found %s"), quote_ref(inner, qb, sizeof qb));
     else if (st != TREF_OK && e > w && attn_mat_lookup(w, (int)(e - w)) >= 0)
-        SAY(_("%s must be a row like {A[1]} or a cell like {S[1][2]}"), quote(inner, qb, sizeof qb));
+        SAY(_("%s must be a row like {A[1]} or a cell like {S[1][2]}"), quote_ref(inner, qb, sizeof qb));
     else if (st != TREF_OK)
         SAY(_("unknown name %s in %s, expected a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, {d_k}, {d_v}, "
               "{d_model}, {n}, {heads}, {T}, {lr}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) "
               "and exp, ln, sqrt, sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like "
               "{=0.695}; write {{ for a literal {"),
-            quote(inner, qb, sizeof qb), what);
+            quote_ref(inner, qb, sizeof qb), what);
     if (st != TREF_OK)
         return false;
     char hm[256];
@@ -167,18 +167,18 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
     if (r->i >= x->rows)
         SAY(x->rows == 1 ? _("row %s is out of range in %s, %s has 1 row")
                          : _("row %s is out of range in %s, %s has %d rows"),
-            index_written(inner, 0, digits, sizeof digits), quote(inner, qb, sizeof qb), name, x->rows);
+            index_written(inner, 0, digits, sizeof digits), quote_ref(inner, qb, sizeof qb), name, x->rows);
     else if (r->j >= x->cols)
         SAY(x->cols == 1 ? _("column %s is out of range in %s, %s has 1 column")
                          : _("column %s is out of range in %s, %s has %d columns"),
-            index_written(inner, 1, digits, sizeof digits), quote(inner, qb, sizeof qb), name, x->cols);
+            index_written(inner, 1, digits, sizeof digits), quote_ref(inner, qb, sizeof qb), name, x->cols);
     else if (stage == TEMPLATE_ABOUT && need > STAGE_INPUT)
         SAY(_("%s quotes %s, which is computed at stage %s; about is shown before the first step and can quote "
               "only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, T, lr and steps"),
-            quote(inner, qb, sizeof qb), name, attn_stage_key(need));
+            quote_ref(inner, qb, sizeof qb), name, attn_stage_key(need));
     else if (stage != TEMPLATE_ABOUT && need > stage)
         SAY(_("%s quotes %s, which is computed at stage %s; this step shows stage %s, quote it at a later step"),
-            quote(inner, qb, sizeof qb), name, attn_stage_key(need), attn_stage_key(stage));
+            quote_ref(inner, qb, sizeof qb), name, attn_stage_key(need), attn_stage_key(stage));
     else
         return true;
     return false;
@@ -206,7 +206,7 @@ static bool resolve(const char *inner, const Attn *shape, int stage, const char 
         if (word_is(w, wn, sizes[k].name)) {
             r->kind = sizes[k].kind;
             if (*tpl_skip_space(s) != '\0') {
-                SAY(_("%s takes no index, write {%s}"), quote(inner, qb, sizeof qb), sizes[k].name);
+                SAY(_("%s takes no index, write {%s}"), quote_ref(inner, qb, sizeof qb), sizes[k].name);
                 return false;
             }
             if (r->kind != R_LOSS)
@@ -214,10 +214,10 @@ static bool resolve(const char *inner, const Attn *shape, int stage, const char 
             /* the loss needs A and a target */
             if (stage == TEMPLATE_ABOUT)
                 SAY(_("%s is the training loss, computed at stage softmax once a target is set; about is shown "
-                      "before the first step, quote it at a step"), quote(inner, qb, sizeof qb));
+                      "before the first step, quote it at a step"), quote_ref(inner, qb, sizeof qb));
             else if (stage < STAGE_SOFTMAX)
                 SAY(_("%s is the training loss, computed at stage softmax; this step shows stage %s, quote it at "
-                      "a later step"), quote(inner, qb, sizeof qb), attn_stage_key(stage));
+                      "a later step"), quote_ref(inner, qb, sizeof qb), attn_stage_key(stage));
             else /* without a target (a saved lesson's earlier steps) it shows "…" */
                 return true;
             return false;
@@ -238,7 +238,7 @@ static bool malformed(Px *p, const char *why)
     if (p->msg)
         snprintf(p->msg, p->len, _("%s in %s is not an expression: %s; write a reference like {A[1][2]}, "
                                    "arithmetic like {-ln(A[1][3])} or {sum(A[*][1])}, or {=0.695} for a fixed figure"),
-                 quote(p->inner, qb, sizeof qb), p->what, why);
+                 quote_ref(p->inner, qb, sizeof qb), p->what, why);
     return false;
 }
 
@@ -360,8 +360,8 @@ static bool reference(Px *p, Val *v)
     Ref *r = &v->r;
     if (!resolve(sub, p->shape, p->stage, p->what, r, p->msg, p->len)) {
         char qm[200], qo[200], *at;
-        quote(sub, qm, sizeof qm);
-        quote(orig, qo, sizeof qo);
+        quote_ref(sub, qm, sizeof qm);
+        quote_ref(orig, qo, sizeof qo);
         if (column && p->msg && (at = strstr(p->msg, qm)) != NULL) { /* quote what was written */
             char rest[LESSON_ERR_MAX];
             snprintf(rest, sizeof rest, "%s", at + strlen(qm));
@@ -373,7 +373,7 @@ static bool reference(Px *p, Val *v)
         char qb[200];
         if (p->msg)
             snprintf(p->msg, p->len, _("%s: a column is written like {sum(A[*][1])}, with * for the row and a "
-                                       "column number"), quote(p->inner, qb, sizeof qb));
+                                       "column number"), quote_ref(p->inner, qb, sizeof qb));
         return false;
     }
     return ref_value(p, v, column);
@@ -392,7 +392,7 @@ static bool call(Px *p, const char *name, size_t nlen, Val *v)
         snprintf(w, sizeof w, "%.*s", (int)(nlen < 40 ? nlen : 40), name);
         if (p->msg)
             snprintf(p->msg, p->len, _("unknown function %s( ) in %s, the functions are exp( ), ln( ), sqrt( ), "
-                                       "sum( ) and max( )"), w, quote(p->inner, qb, sizeof qb));
+                                       "sum( ) and max( )"), w, quote_ref(p->inner, qb, sizeof qb));
         return false;
     }
     p->s++; /* "(" */
@@ -565,7 +565,7 @@ bool tpl_evaluate(Px *p, Val *v)
             return true;
         if (p->msg)
             snprintf(p->msg, p->len, _("%s in %s is not a number; a fixed figure is written like {=0.695}"),
-                     quote(p->inner, qb, sizeof qb), p->what);
+                     quote_ref(p->inner, qb, sizeof qb), p->what);
         return false;
     }
     if (!expr(p, v))
@@ -627,7 +627,7 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
         if (n - 2 > REF_MAX) {
             char qb[200];
             snprintf(msg, len, _("%s in %s is too long; a template holds at most %d characters"),
-                     quote(inner, qb, sizeof qb), what, REF_MAX);
+                     quote_ref(inner, qb, sizeof qb), what, REF_MAX);
             return false;
         }
         Px px = {inner, inner, shape, false, stage, what, NULL, false, msg, len};

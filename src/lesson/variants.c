@@ -27,7 +27,7 @@ static Mat *weight_named(Lesson *l, const char *name, MatId *id)
 }
 
 /* One name of add:. */
-static bool load_add_item(Ctx *c, const yaml_node_t *item, Lesson *l)
+static bool load_add_item(Loader *c, const yaml_node_t *item, Lesson *l)
 {
     MatId id;
     if (!schema_want_text(c, item, "a name in add"))
@@ -46,7 +46,7 @@ static bool load_add_item(Ctx *c, const yaml_node_t *item, Lesson *l)
     return true;
 }
 
-static bool load_add(Ctx *c, const yaml_node_t *n, Lesson *l)
+static bool load_add(Loader *c, const yaml_node_t *n, Lesson *l)
 {
     if (n->type == YAML_SCALAR_NODE)
         return load_add_item(c, n, l);
@@ -63,7 +63,7 @@ static bool load_add(Ctx *c, const yaml_node_t *n, Lesson *l)
     return true;
 }
 
-bool variants_load(Ctx *c, const yaml_node_t *key, const yaml_node_t *n, Lesson *l)
+bool variants_load(Loader *c, const yaml_node_t *key, const yaml_node_t *n, Lesson *l)
 {
     l->nvary = 0;
     if (!n)

@@ -20,7 +20,7 @@
 
 /* Read `variants:` (n may be NULL: the lesson declares none) once the
  * weights are read. key is the key node, for messages about the whole. */
-bool variants_load(Ctx *c, const yaml_node_t *key, const yaml_node_t *n, Lesson *l);
+bool variants_load(Loader *c, const yaml_node_t *key, const yaml_node_t *n, Lesson *l);
 
 /* Draw variant `seed` of a lesson that declares variants (l->nvary > 0)
  * into its weights, from the written ones. Returns false (changing nothing)

@@ -31,7 +31,7 @@ static char *room(Json *j, size_t len)
     return j->buf + j->n;
 }
 
-static void put(Json *j, const char *s, size_t len)
+static void put_bytes(Json *j, const char *s, size_t len)
 {
     if (len > sizeof j->buf) {
         flush(j);
@@ -59,7 +59,7 @@ static void put_escaped(Json *j, const char *s)
         while (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\' && p[run] != 0x7F &&
                !(p[run] == 0xC2 && p[run + 1] >= 0x80 && p[run + 1] <= 0x9F))
             run++;
-        put(j, (const char *)p, run);
+        put_bytes(j, (const char *)p, run);
         p += run;
         if (!*p)
             break;
@@ -82,7 +82,7 @@ static void put_escaped(Json *j, const char *s)
             e[5] = hex[c & 15];
             len = 6;
         }
-        put(j, e, len);
+        put_bytes(j, e, len);
     }
 }
 
@@ -95,7 +95,7 @@ static void item(Json *j, const char *key)
     if (key) {
         put_char(j, '"');
         put_escaped(j, key);
-        put(j, "\":", 2);
+        put_bytes(j, "\":", 2);
     }
 }
 
@@ -172,7 +172,7 @@ void json_number(Json *j, const char *key, double v)
     char num[SHORTEST_MAX + 2];
     size_t n = shortest_print(v, num + 1); /* "nan", "inf", "-inf" as strings */
     num[0] = num[n + 1] = '"';
-    put(j, num, n + 2);
+    put_bytes(j, num, n + 2);
 }
 
 void json_numbers(Json *j, const char *key, const double *v, int n)
@@ -204,7 +204,7 @@ void json_string(Json *j, const char *key, const char *s)
 void json_null(Json *j, const char *key)
 {
     item(j, key);
-    put(j, "null", 4);
+    put_bytes(j, "null", 4);
 }
 
 bool json_finish(Json *j)

@@ -17,14 +17,14 @@
 #include "lesson/session.h"
 #include "text.h"
 
-#define put(line, ...) text_append(line, FMT_LINE, __VA_ARGS__) /* a FMT_LINE line, never overflowed */
+#define addf(line, ...) text_append(line, FMT_LINE, __VA_ARGS__) /* a FMT_LINE line, never overflowed */
 
 /* " (a)(b) + (c)(d) + ..." for the n products of e. */
 static void put_products(char *line, const Explain *e, const FmtOpt *o)
 {
     char x[48], y[48];
     for (int k = 0; k < e->n; k++)
-        put(line, "%s(%s)(%s)", k ? " + " : "", fmt_num(e->a[k], o, x, sizeof x),
+        addf(line, "%s(%s)(%s)", k ? " + " : "", fmt_num(e->a[k], o, x, sizeof x),
             fmt_num(e->b[k], o, y, sizeof y));
 }
 
@@ -41,10 +41,10 @@ static double shown_sum(const Explain *e, const FmtOpt *o)
 static void put_vec(char *line, const double *v, int n, const FmtOpt *o)
 {
     char x[48];
-    put(line, "[");
+    addf(line, "[");
     for (int k = 0; k < n; k++)
-        put(line, "%s%s", k ? ", " : "", fmt_num(v[k], o, x, sizeof x));
-    put(line, "]");
+        addf(line, "%s%s", k ? ", " : "", fmt_num(v[k], o, x, sizeof x));
+    addf(line, "]");
 }
 
 static const char *lower_name(MatId m)
@@ -59,7 +59,7 @@ static const char *lower_name(MatId m)
 static void put_head(char *line, const Explain *e)
 {
     if (e->head > 0)
-        put(line, _("head %d: "), e->head);
+        addf(line, _("head %d: "), e->head);
 }
 
 /* Who set the number explained, and at which step (see session.h). */
@@ -96,9 +96,9 @@ static int ex_input(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_L
 {
     char s[32], v[48], note[256];
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
-    put(lines[0], "%s%s = %s   ", e->mat == M_X ? "x" : attn_mat_name(e->mat), s,
+    addf(lines[0], "%s%s = %s   ", e->mat == M_X ? "x" : attn_mat_name(e->mat), s,
         fmt_num(e->result, o, v, sizeof v));
-    put(lines[0], "%s", input_note(e->mat, w, note, sizeof note));
+    addf(lines[0], "%s", input_note(e->mat, w, note, sizeof note));
     return 1;
 }
 
@@ -114,30 +114,30 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
     fmt_num(e->result, o, v, sizeof v);
     if (e->overridden && who.by == OV_SCRIPT && who.act) {
         text_sanitize(who.act, act, sizeof act, o->ascii); /* lesson text */
-        put(lines[0], _("%s%s = %s   (row %d of %s was set by the lesson at step %d: %s; no longer X%s%s)"), m, s,
+        addf(lines[0], _("%s%s = %s   (row %d of %s was set by the lesson at step %d: %s; no longer X%s%s)"), m, s,
             v, e->i + 1, attn_mat_name(e->mat), who.step + 1, act, dot, w);
         return 1;
     }
     if (e->overridden && who.by == OV_SCRIPT) {
-        put(lines[0], _("%s%s = %s   (row %d of %s was set by the lesson, no longer X%s%s)"), m, s, v, e->i + 1,
+        addf(lines[0], _("%s%s = %s   (row %d of %s was set by the lesson, no longer X%s%s)"), m, s, v, e->i + 1,
             attn_mat_name(e->mat), dot, w);
         return 1;
     }
     if (e->overridden) {
-        put(lines[0], _("%s%s = %s   (row %d of %s was set by hand, no longer X%s%s)"), m, s, v, e->i + 1,
+        addf(lines[0], _("%s%s = %s   (row %d of %s was set by hand, no longer X%s%s)"), m, s, v, e->i + 1,
             attn_mat_name(e->mat), dot, w);
         return 1;
     }
     put_head(lines[0], e);
     if (e->rope) /* the cell before the turn (Q0, K0), then the turn */
         fmt_num(e->unrotated, o, v, sizeof v);
-    put(lines[0], "%s%s%s = %s%s%s%s[:,%d] = ", m, e->rope ? o->ascii ? "0" : "⁰" : "", s, e->from_h ? "h" : "x", i,
+    addf(lines[0], "%s%s%s = %s%s%s%s[:,%d] = ", m, e->rope ? o->ascii ? "0" : "⁰" : "", s, e->from_h ? "h" : "x", i,
         o->ascii ? "." : "·", w, e->wcol + 1);
     put_products(lines[0], e, o);
-    put(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->rope ? e->unrotated : e->result, o), v);
+    addf(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->rope ? e->unrotated : e->result, o), v);
     if (e->rope) { /* the turn first (it gives the result), then the angle, then x before the turn */
-        put(lines[0], "   ");
-        put(lines[0], "%s", _("(before the turn)"));
+        addf(lines[0], "   ");
+        addf(lines[0], "%s", _("(before the turn)"));
         char pre[FMT_LINE];
         memcpy(pre, lines[0], sizeof pre);
         lines[0][0] = lines[1][0] = '\0';
@@ -160,20 +160,20 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     fmt_sub(e->j + 1, o, j, sizeof j);
     put_head(lines[0], e);
     if (e->masked) {
-        put(lines[0], "score%s = %s   ", s, o->ascii ? "-inf" : "−∞");
+        addf(lines[0], "score%s = %s   ", s, o->ascii ? "-inf" : "−∞");
         if (e->j < e->i) /* a sliding window hides the keys long before the query */
-            put(lines[0], _("(masked: key %d is outside query %d's window, so it is hidden; q%s%sk%s is left out)"),
+            addf(lines[0], _("(masked: key %d is outside query %d's window, so it is hidden; q%s%sk%s is left out)"),
                 e->j + 1, e->i + 1, i, o->ascii ? "." : "·", j);
         else
-            put(lines[0], _("(masked: key %d comes after query %d, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
+            addf(lines[0], _("(masked: key %d comes after query %d, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
                 e->i + 1, i, o->ascii ? "." : "·", j);
         return 1;
     }
-    put(lines[0], "score%s = q%s%sk%s = ", s, i, o->ascii ? "." : "·", j);
+    addf(lines[0], "score%s = q%s%sk%s = ", s, i, o->ascii ? "." : "·", j);
     put_products(lines[0], e, o);
-    put(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->sum, o), fmt_num(e->sum, o, v, sizeof v));
+    addf(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->sum, o), fmt_num(e->sum, o, v, sizeof v));
     if (e->scaled)
-        put(lines[0], o->ascii ? " / sqrt(%d)%s%s" : " ÷ √%d%s%s", e->d_k,
+        addf(lines[0], o->ascii ? " / sqrt(%d)%s%s" : " ÷ √%d%s%s", e->d_k,
             fmt_eq(fmt_shown(e->sum, o) / e->divisor, e->result, o), fmt_num(e->result, o, w, sizeof w));
     return 1;
 }
@@ -184,11 +184,11 @@ static void put_masked(char *line, int vis, int n, int i1)
 {
     if (vis >= n)
         return;
-    put(line, "   ");
+    addf(line, "   ");
     if (vis + 1 == n)
-        put(line, _("(key %d comes after query %d: masked, left out, weight 0)"), n, i1);
+        addf(line, _("(key %d comes after query %d: masked, left out, weight 0)"), n, i1);
     else
-        put(line, _("(keys %d to %d come after query %d: masked, left out, weight 0)"), vis + 1, n, i1);
+        addf(line, _("(keys %d to %d come after query %d: masked, left out, weight 0)"), vis + 1, n, i1);
 }
 
 /* "   (keys 1 to 2 are outside query 4's window: masked, weight 0)". */
@@ -196,11 +196,11 @@ static void put_window(char *line, int lo, int i1)
 {
     if (lo <= 0)
         return;
-    put(line, "   ");
+    addf(line, "   ");
     if (lo == 1)
-        put(line, _("(key 1 is outside query %d's window: masked, left out, weight 0)"), i1);
+        addf(line, _("(key 1 is outside query %d's window: masked, left out, weight 0)"), i1);
     else
-        put(line, _("(keys 1 to %d are outside query %d's window: masked, left out, weight 0)"), lo, i1);
+        addf(line, _("(keys 1 to %d are outside query %d's window: masked, left out, weight 0)"), lo, i1);
 }
 
 static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
@@ -212,13 +212,13 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     const char *z = t ? "z" : "s";
     fmt_sub(e->i + 1, o, i, sizeof i);
     put_head(lines[n], e);
-    put(lines[n], "s%s = ", i);
+    addf(lines[n], "s%s = ", i);
     int lo = e->lo, nv = e->vis - e->lo; /* the keys taking part: lo .. vis-1 (a window hides those below lo) */
     put_vec(lines[n], e->a + lo, nv, o);
     if (t) { /* each z from s as shown, divided by T (written exactly) */
         for (int k = lo; k < e->vis; k++)
             from[k] = fmt_shown(e->a[k], o) / e->temp;
-        put(lines[n], ";  z = s %s %s%s", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v),
+        addf(lines[n], ";  z = s %s %s%s", o->ascii ? "/" : "÷", fmt_exact(e->temp, v, sizeof v),
             fmt_eq_vec(from + lo, e->z + lo, nv, o));
         put_vec(lines[n], e->z + lo, nv, o);
     }
@@ -230,23 +230,23 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
         double mx = fmt_shown(e->max, o);
         for (int k = lo; k < e->vis; k++)
             from[k] = fmt_shown(e->z[k], o) - mx;
-        put(lines[n], "max = %s;  %s %s max%s", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−",
+        addf(lines[n], "max = %s;  %s %s max%s", fmt_num(e->max, o, v, sizeof v), z, o->ascii ? "-" : "−",
             fmt_eq_vec(from + lo, e->shifted + lo, nv, o));
         put_vec(lines[n++], e->shifted + lo, nv, o);
-        put(lines[n], "exp(%s %s max)", z, o->ascii ? "-" : "−");
+        addf(lines[n], "exp(%s %s max)", z, o->ascii ? "-" : "−");
     } else {
-        put(lines[n], "exp(%s)", z);
+        addf(lines[n], "exp(%s)", z);
     }
     for (int k = lo; k < e->vis; k++) { /* exp of the exponent as shown; the sum of the exps as shown */
         from[k] = exp(fmt_shown(e->shifted[k], o));
         sum += fmt_shown(e->prod[k], o);
     }
-    put(lines[n], "%s", fmt_eq_vec(from + lo, e->prod + lo, nv, o));
+    addf(lines[n], "%s", fmt_eq_vec(from + lo, e->prod + lo, nv, o));
     put_vec(lines[n], e->prod + lo, nv, o);
-    put(lines[n++], ";  %s%s%s", _("sum"), fmt_eq(sum, e->sum, o), fmt_num(e->sum, o, v, sizeof v));
+    addf(lines[n++], ";  %s%s%s", _("sum"), fmt_eq(sum, e->sum, o), fmt_num(e->sum, o, v, sizeof v));
     for (int k = 0; k < e->n; k++) /* each exp as shown over the sum as shown; masked weights are 0 */
         from[k] = k >= lo && k < e->vis ? fmt_shown(e->prod[k], o) / fmt_shown(e->sum, o) : 0;
-    put(lines[n], "%s%s = exp %s %s%s", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"),
+    addf(lines[n], "%s%s = exp %s %s%s", lower_name(M_A), i, o->ascii ? "/" : "÷", _("sum"),
         fmt_eq_vec(from, e->weight, e->n, o));
     put_vec(lines[n++], e->weight, e->n, o);
     return n;
@@ -258,13 +258,13 @@ static int ex_pos(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     char s[32], x[48], p[48], h[48], t[48];
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     double a = fmt_shown(e->angle, o);
-    put(lines[0], "h%s = x%s + p%s = %s + %s%s%s", s, s, s, fmt_num(e->x, o, x, sizeof x),
+    addf(lines[0], "h%s = x%s + p%s = %s + %s%s%s", s, s, s, fmt_num(e->x, o, x, sizeof x),
         fmt_num(e->p, o, p, sizeof p), fmt_eq(fmt_shown(e->x, o) + fmt_shown(e->p, o), e->x + e->p, o),
         fmt_num(e->x + e->p, o, h, sizeof h));
-    put(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s)%s%s   ", s, e->cosine ? "cos" : "sin", e->pos,
+    addf(lines[1], "p%s = %s(%d / 10000^(%d/%d)) = %s(%s)%s%s   ", s, e->cosine ? "cos" : "sin", e->pos,
         2 * e->pos_m, e->d_model, e->cosine ? "cos" : "sin", fmt_num(e->angle, o, t, sizeof t),
         fmt_eq(e->cosine ? cos(a) : sin(a), e->p, o), p);
-    put(lines[1], _("(p = token number %s 1 = %d)"), o->ascii ? "-" : "−", e->pos);
+    addf(lines[1], _("(p = token number %s 1 = %d)"), o->ascii ? "-" : "−", e->pos);
     return 2;
 }
 
@@ -276,16 +276,16 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put_head(lines[0], e);
     if (e->online)
         return fmt_online_output(e, o, lines, 0, FMT_MAX_LINES);
-    put(lines[0], "o%s = ", i);
+    addf(lines[0], "o%s = ", i);
     for (int k = 0; k < e->n; k++)
-        put(lines[0], "%s%s%sv%s", k ? " + " : "", fmt_num(e->a[k], o, v, sizeof v), dot,
+        addf(lines[0], "%s%s%sv%s", k ? " + " : "", fmt_num(e->a[k], o, v, sizeof v), dot,
             fmt_sub(e->lo + k + 1, o, k1, sizeof k1));
     put_masked(lines[0], e->lo + e->n, e->n + e->nmasked, e->i + 1);
     put_window(lines[0], e->lo, e->i + 1);
     fmt_sub2(e->i + 1, e->jh + 1, o, s, sizeof s);
-    put(lines[1], "o%s = ", s);
+    addf(lines[1], "o%s = ", s);
     put_products(lines[1], e, o);
-    put(lines[1], "%s%s", fmt_eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
+    addf(lines[1], "%s%s", fmt_eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
     return 2;
 }
 
@@ -296,25 +296,25 @@ static int ex_project(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     char s[32], i[16], v[48], x[48], y[48];
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
     fmt_sub(e->i + 1, o, i, sizeof i);
-    put(lines[0], "y%s = o%s%sWo[:,%d] = ", s, i, o->ascii ? "." : "·", e->j + 1);
+    addf(lines[0], "y%s = o%s%sWo[:,%d] = ", s, i, o->ascii ? "." : "·", e->j + 1);
     int g = e->group > 0 ? e->group : e->n;
     for (int k = 0; k < e->n; k++) {
         bool grouped = e->heads > 1;
-        put(lines[0], "%s%s(%s)(%s)%s", k == 0 ? "" : k % g == 0 ? " + " : " + ", grouped && k % g == 0 ? "[" : "",
+        addf(lines[0], "%s%s(%s)(%s)%s", k == 0 ? "" : k % g == 0 ? " + " : " + ", grouped && k % g == 0 ? "[" : "",
             fmt_num(e->a[k], o, x, sizeof x), fmt_num(e->b[k], o, y, sizeof y),
             grouped && (k + 1) % g == 0 ? "]" : "");
     }
-    put(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
+    addf(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->result, o), fmt_num(e->result, o, v, sizeof v));
     if (e->heads < 2)
         return 1;
     double from = 0;
-    put(lines[1], "y%s = ", s);
+    addf(lines[1], "y%s = ", s);
     for (int h = 0; h < e->heads; h++) {
-        put(lines[1], "%s", h ? " + " : "");
-        put(lines[1], _("head %d %s"), h + 1, fmt_num(e->head_sum[h], o, x, sizeof x));
+        addf(lines[1], "%s", h ? " + " : "");
+        addf(lines[1], _("head %d %s"), h + 1, fmt_num(e->head_sum[h], o, x, sizeof x));
         from += fmt_shown(e->head_sum[h], o);
     }
-    put(lines[1], "%s%s", fmt_eq(from, e->result, o), fmt_num(e->result, o, v, sizeof v));
+    addf(lines[1], "%s%s", fmt_eq(from, e->result, o), fmt_num(e->result, o, v, sizeof v));
     return 2;
 }
 

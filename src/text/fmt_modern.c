@@ -13,7 +13,7 @@
 #include "i18n.h"
 #include "text.h"
 
-#define put(line, ...) text_append(line, FMT_LINE, __VA_ARGS__) /* a FMT_LINE line, never overflowed */
+#define addf(line, ...) text_append(line, FMT_LINE, __VA_ARGS__) /* a FMT_LINE line, never overflowed */
 
 /* "a − b" with b's sign folded in: "−0.605 + 0.170", not "−0.605 − −0.170". */
 static const char *diff(double a, double b, const FmtOpt *o, char *buf, size_t len)
@@ -45,22 +45,22 @@ int fmt_rope(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     /* θ = p·B^(−2(m−1)/d_k), written with the numbers: exact from whole numbers */
     double th = sh(e->rope_theta, o);
     num(e->rope_theta, o, t, sizeof t);
-    put(lines[0], "%s = %d%s%s^(%s%d/%d)%s%s;  cos %s%s%s;  sin %s%s%s   ", o->ascii ? "theta" : "θ", e->rope_pos,
+    addf(lines[0], "%s = %d%s%s^(%s%d/%d)%s%s;  cos %s%s%s;  sin %s%s%s   ", o->ascii ? "theta" : "θ", e->rope_pos,
         o->ascii ? "*" : "·", fmt_exact(e->rope_base, v, sizeof v), minus, 2 * e->rope_m, e->rope_dk,
         fmt_eq(e->rope_pos * pow(e->rope_base, -2.0 * e->rope_m / e->rope_dk), e->rope_theta, o), t, t,
         fmt_eq(cos(th), e->rope_cos, o), num(e->rope_cos, o, c, sizeof c), t, fmt_eq(sin(th), e->rope_sin, o),
         num(e->rope_sin, o, sn, sizeof sn));
-    put(lines[0], _("(pair m = %d at position p = %d)"), e->rope_m + 1, e->rope_pos);
+    addf(lines[0], _("(pair m = %d at position p = %d)"), e->rope_m + 1, e->rope_pos);
     /* the turn: (x, y) -> (x cos θ − y sin θ, x sin θ + y cos θ) */
     double cx = sh(e->rope_cos, o), sx = sh(e->rope_sin, o), px = sh(e->rope_x, o), py = sh(e->rope_y, o);
     num(e->rope_x, o, x, sizeof x);
     num(e->rope_y, o, y, sizeof y);
     const char *th_ = o->ascii ? "theta" : "θ";
     if (!e->rope_second)
-        put(lines[1], "%s%s = x cos %s %s y sin %s = (%s)(%s) %s (%s)(%s)%s%s", m, s, th_, minus, th_, x, c, minus, y,
+        addf(lines[1], "%s%s = x cos %s %s y sin %s = (%s)(%s) %s (%s)(%s)%s%s", m, s, th_, minus, th_, x, c, minus, y,
             sn, fmt_eq(px * cx - py * sx, e->result, o), num(e->result, o, v, sizeof v));
     else
-        put(lines[1], "%s%s = x sin %s + y cos %s = (%s)(%s) + (%s)(%s)%s%s", m, s, th_, th_, x, sn, y, c,
+        addf(lines[1], "%s%s = x sin %s + y cos %s = (%s)(%s) + (%s)(%s)%s%s", m, s, th_, th_, x, sn, y, c,
             fmt_eq(px * sx + py * cx, e->result, o), num(e->result, o, v, sizeof v));
     return 2;
 }
@@ -70,11 +70,11 @@ int fmt_rope(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 /* "   (block 2, keys 3 to 4)" after a block's line. */
 static void block_note(char *line, const AttnBlock *b, int x)
 {
-    put(line, "   ");
+    addf(line, "   ");
     if (b->k1 - b->k0 == 1)
-        put(line, _("(block %d, key %d)"), x + 1, b->k0 + 1);
+        addf(line, _("(block %d, key %d)"), x + 1, b->k0 + 1);
     else
-        put(line, _("(block %d, keys %d to %d)"), x + 1, b->k0 + 1, b->k1);
+        addf(line, _("(block %d, keys %d to %d)"), x + 1, b->k0 + 1, b->k1);
 }
 
 /* One block of stage 4: m = max(m_old, the block's z) and l rescaled. */
@@ -83,24 +83,24 @@ static void online_block(const Explain *e, const AttnBlock *b, int x, const FmtO
     char v[48], d[112];
     bool first = isinf(b->m_old);
     double from = first ? -INFINITY : sh(b->m_old, o);
-    put(line, "m = max(");
+    addf(line, "m = max(");
     if (!first)
-        put(line, "%s, ", num(b->m_old, o, v, sizeof v));
+        addf(line, "%s, ", num(b->m_old, o, v, sizeof v));
     for (int k = b->v0; k < b->v1; k++) {
-        put(line, "%s%s", k > b->v0 ? ", " : "", num(e->z[k], o, v, sizeof v));
+        addf(line, "%s%s", k > b->v0 ? ", " : "", num(e->z[k], o, v, sizeof v));
         from = sh(e->z[k], o) > from ? sh(e->z[k], o) : from;
     }
-    put(line, ")%s%s;  l = ", fmt_eq(from, b->m_new, o), num(b->m_new, o, v, sizeof v));
+    addf(line, ")%s%s;  l = ", fmt_eq(from, b->m_new, o), num(b->m_new, o, v, sizeof v));
     double mn = sh(b->m_new, o), l = 0;
     if (!first) {
-        put(line, "(%s)(exp(%s)) + ", num(b->l_old, o, v, sizeof v), diff(b->m_old, b->m_new, o, d, sizeof d));
+        addf(line, "(%s)(exp(%s)) + ", num(b->l_old, o, v, sizeof v), diff(b->m_old, b->m_new, o, d, sizeof d));
         l = sh(b->l_old, o) * exp(sh(b->m_old, o) - mn);
     }
     for (int k = b->v0; k < b->v1; k++) {
-        put(line, "%sexp(%s)", k > b->v0 ? " + " : "", diff(e->z[k], b->m_new, o, d, sizeof d));
+        addf(line, "%sexp(%s)", k > b->v0 ? " + " : "", diff(e->z[k], b->m_new, o, d, sizeof d));
         l += exp(sh(e->z[k], o) - mn);
     }
-    put(line, "%s%s", fmt_eq(l, b->l_new, o), num(b->l_new, o, v, sizeof v));
+    addf(line, "%s%s", fmt_eq(l, b->l_new, o), num(b->l_new, o, v, sizeof v));
     block_note(line, b, x);
 }
 
@@ -111,17 +111,17 @@ static void online_out_block(const Explain *e, const AttnBlock *b, int x, const 
 {
     char v[48], w[48], d[112];
     double sum = 0;
-    put(line, "o = ");
+    addf(line, "o = ");
     if (!isinf(b->m_old)) {
-        put(line, "(%s)(exp(%s)) + ", num(b->o_old, o, v, sizeof v), diff(b->m_old, b->m_new, o, d, sizeof d));
+        addf(line, "(%s)(exp(%s)) + ", num(b->o_old, o, v, sizeof v), diff(b->m_old, b->m_new, o, d, sizeof d));
         sum = sh(b->o_old, o) * exp(sh(b->m_old, o) - sh(b->m_new, o));
     }
     for (int k = b->v0; k < b->v1; k++) {
         int t = k - e->lo;
-        put(line, "%s(%s)(%s)", k > b->v0 ? " + " : "", num(e->a[t], o, v, sizeof v), num(e->b[t], o, w, sizeof w));
+        addf(line, "%s(%s)(%s)", k > b->v0 ? " + " : "", num(e->a[t], o, v, sizeof v), num(e->b[t], o, w, sizeof w));
         sum += sh(e->a[t], o) * sh(e->b[t], o);
     }
-    put(line, "%s%s", fmt_eq(sum, b->o_new, o), num(b->o_new, o, v, sizeof v));
+    addf(line, "%s%s", fmt_eq(sum, b->o_new, o), num(b->o_new, o, v, sizeof v));
     block_note(line, b, x);
 }
 
@@ -137,7 +137,7 @@ static int online_lines(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE
         if (b->v0 == b->v1) /* masked whole: skipped, nothing changes */
             continue;
         if (on > 0 && on % per != 0)
-            put(lines[n], ";  ");
+            addf(lines[n], ";  ");
         if (out)
             online_out_block(e, b, x, o, lines[n]);
         else
@@ -158,12 +158,12 @@ int fmt_online_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE]
     double m = sh(e->max, o), l = sh(e->sum, o);
     for (int k = 0; k < e->n; k++)
         from[k] = k >= e->lo && k < e->vis ? exp(sh(e->z[k], o) - m) / l : 0;
-    put(lines[n], "%s%s = exp(%s %s m) %s l%s[", o->ascii ? "a" : "α", i, e->temp != 1.0 ? "z" : "s",
+    addf(lines[n], "%s%s = exp(%s %s m) %s l%s[", o->ascii ? "a" : "α", i, e->temp != 1.0 ? "z" : "s",
         o->ascii ? "-" : "−", o->ascii ? "/" : "÷", fmt_eq_vec(from, e->weight, e->n, o));
     for (int k = 0; k < e->n; k++)
-        put(lines[n], "%s%s", k ? ", " : "", num(e->weight[k], o, v, sizeof v));
-    put(lines[n], "]   ");
-    put(lines[n++], _("(the final m and l; the row of weights is never stored whole)"));
+        addf(lines[n], "%s%s", k ? ", " : "", num(e->weight[k], o, v, sizeof v));
+    addf(lines[n], "]   ");
+    addf(lines[n++], _("(the final m and l; the row of weights is never stored whole)"));
     return n;
 }
 
@@ -173,9 +173,9 @@ int fmt_online_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE],
     n = online_lines(e, o, lines, n, max - n - 1, true);
     const AttnBlock *last = &e->blocks[e->nblocks - 1];
     fmt_sub2(e->i + 1, e->jh + 1, o, s, sizeof s);
-    put(lines[n], "o%s = %s %s %s%s%s   ", s, num(last->o_new, o, v, sizeof v), o->ascii ? "/" : "÷",
+    addf(lines[n], "o%s = %s %s %s%s%s   ", s, num(last->o_new, o, v, sizeof v), o->ascii ? "/" : "÷",
         num(e->sum, o, w, sizeof w), fmt_eq(sh(last->o_new, o) / sh(e->sum, o), e->result, o),
         num(e->result, o, r, sizeof r));
-    put(lines[n++], _("(the last o over the last l: the weights were never stored)"));
+    addf(lines[n++], _("(the last o over the last l: the weights were never stored)"));
     return n;
 }

@@ -150,8 +150,8 @@ void effect_name(const Session *s, EffectWhat what, bool ascii, char *buf, size_
 }
 
 /* A cell's value as shown: "?" while hidden by an open ask. */
-static const char *shown(const Session *s, MatId m, int i, int j, double v, const FmtOpt *fo, char *buf,
-                         size_t len)
+static const char *cell_shown(const Session *s, MatId m, int i, int j, double v, const FmtOpt *fo, char *buf,
+                              size_t len)
 {
     if (s && session_ask_hidden(s, m, i, j))
         return "?";
@@ -165,7 +165,7 @@ static void put_change(const Session *s, MatId m, int i, int j, double before, d
                        char *buf, size_t len)
 {
     char name[48], b[64], a[64], truth[64];
-    const char *bs = fmt_num(before, fo, b, sizeof b), *as = shown(s, m, i, j, after, fo, a, sizeof a);
+    const char *bs = fmt_num(before, fo, b, sizeof b), *as = cell_shown(s, m, i, j, after, fo, a, sizeof a);
     if (strcmp(as, "?") == 0 && strcmp(bs, fmt_num(after, fo, truth, sizeof truth)) == 0)
         bs = "?";
     effect_cell_name(m, i, j, fo, name, sizeof name);
@@ -183,7 +183,7 @@ static void put_trace_cell(const Session *s, const Trace *t, const TraceCell *c,
         return;
     }
     effect_cell_name(c->mat, c->i, c->j, fo, name, sizeof name);
-    snprintf(buf, len, _("%s = %s (new)"), name, shown(s, c->mat, c->i, c->j, c->after, fo, a, sizeof a));
+    snprintf(buf, len, _("%s = %s (new)"), name, cell_shown(s, c->mat, c->i, c->j, c->after, fo, a, sizeof a));
 }
 
 /* What an append cost, after "x₄ added": the new row's work against a full
@@ -250,7 +250,7 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
     char b[64], a[64];
     if (strcmp(fmt_num(before, fo, b, sizeof b), fmt_num(after, fo, a, sizeof a)) == 0) { /* as shown */
         effect_cell_name(mat, i, j, fo, change, sizeof change);
-        snprintf(buf, len, _("%s: %s %s (unchanged)"), name, change, shown(s, mat, i, j, after, fo, a, sizeof a));
+        snprintf(buf, len, _("%s: %s %s (unchanged)"), name, change, cell_shown(s, mat, i, j, after, fo, a, sizeof a));
         return true;
     }
     put_change(s, mat, i, j, before, after, fo, change, sizeof change);

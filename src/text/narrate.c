@@ -19,9 +19,9 @@ typedef struct {
     char *out;
     size_t len, w, need;
     bool cut;
-} Out;
+} NarrBuf;
 
-static void put(Out *o, const char *s, size_t n)
+static void buf_put(NarrBuf *o, const char *s, size_t n)
 {
     o->need += n;
     if (o->cut || o->len == 0)
@@ -36,56 +36,56 @@ static void put(Out *o, const char *s, size_t n)
     }
 }
 
-static void puts_(Out *o, const char *s)
+static void buf_puts(NarrBuf *o, const char *s)
 {
-    put(o, s, strlen(s));
+    buf_put(o, s, strlen(s));
 }
 
 /* A number as the screen writes it: fmt_num, a masked −∞ as the matrix
  * shows it, a whole number (a size, a count) without decimals. */
-static void put_num(Out *o, double x, bool integer, const TplOpt *opt)
+static void put_num(NarrBuf *o, double x, bool integer, const TplOpt *opt)
 {
     char buf[64];
     if (isinf(x)) {
-        puts_(o, x > 0 ? (opt->ascii ? "inf" : "∞") : (opt->ascii ? "-inf" : "−∞"));
+        buf_puts(o, x > 0 ? (opt->ascii ? "inf" : "∞") : (opt->ascii ? "-inf" : "−∞"));
         return;
     }
     if (integer && fabs(x) < 1e15) {
         snprintf(buf, sizeof buf, "%.0f", fabs(x));
         if (x < 0)
-            puts_(o, opt->ascii ? "-" : "−");
-        puts_(o, buf);
+            buf_puts(o, opt->ascii ? "-" : "−");
+        buf_puts(o, buf);
         return;
     }
     FmtOpt fo = {opt->digits, opt->ascii, false};
-    puts_(o, fmt_num(x, &fo, buf, sizeof buf));
+    buf_puts(o, fmt_num(x, &fo, buf, sizeof buf));
 }
 
-static void put_cell(Out *o, const Attn *a, const TplOpt *opt, MatId m, int i, int j)
+static void put_cell(NarrBuf *o, const Attn *a, const TplOpt *opt, MatId m, int i, int j)
 {
     if (opt->hidden && opt->hidden(opt->ctx, m, i, j)) {
-        puts_(o, "?");
+        buf_puts(o, "?");
         return;
     }
     put_num(o, MAT_AT(&a->m[m], i, j), false, opt);
 }
 
 /* A fixed figure as written, the minus as the screen writes it. */
-static void put_fixed(Out *o, const char *body, const TplOpt *opt)
+static void put_fixed(NarrBuf *o, const char *body, const TplOpt *opt)
 {
     const char *s = tpl_skip_space(body);
     if (*s == '-' || strncmp(s, "\xe2\x88\x92", 3) == 0) {
-        puts_(o, opt->ascii ? "-" : "−");
+        buf_puts(o, opt->ascii ? "-" : "−");
         s += *s == '-' ? 1 : 3;
     }
     size_t n = 0;
     while (s[n] && s[n] != ' ')
         n++;
-    put(o, s, n);
+    buf_put(o, s, n);
 }
 
 /* Write one value: a number, a row or column joined (", ", Chinese "、"), a token. */
-static void put_val(Out *o, const Val *v, const Attn *a, const Lesson *l, const TplOpt *opt)
+static void put_val(NarrBuf *o, const Val *v, const Attn *a, const Lesson *l, const TplOpt *opt)
 {
     const char *sep = opt->lang == LANG_ZH ? "、" : ", ";
     switch (v->kind) {
@@ -93,25 +93,25 @@ static void put_val(Out *o, const Val *v, const Attn *a, const Lesson *l, const 
         if (v->setting && isfinite(v->x)) { /* as the header writes it */
             char buf[64];
             fmt_exact(v->x, buf, sizeof buf);
-            puts_(o, buf);
+            buf_puts(o, buf);
             return;
         }
         put_num(o, v->x, v->integer, opt);
         return;
     case V_TOKEN:
-        puts_(o, !l ? "?" : a ? lesson_token(l, a, v->r.i) : v->r.i < l->ntok ? l->tokens[v->r.i] : "?"); /* the token now in row i */
+        buf_puts(o, !l ? "?" : a ? lesson_token(l, a, v->r.i) : v->r.i < l->ntok ? l->tokens[v->r.i] : "?"); /* the token now in row i */
         return;
     case V_ROW:
         for (int j = 0; j < a->m[v->r.m].cols; j++) {
             if (j)
-                puts_(o, sep);
+                buf_puts(o, sep);
             put_cell(o, a, opt, v->r.m, v->r.i, j);
         }
         return;
     case V_COL:
         for (int i = 0; i < a->m[v->r.m].rows; i++) {
             if (i)
-                puts_(o, sep);
+                buf_puts(o, sep);
             put_cell(o, a, opt, v->r.m, i, v->r.j);
         }
         return;
@@ -121,15 +121,15 @@ static void put_val(Out *o, const Val *v, const Attn *a, const Lesson *l, const 
 size_t template_expand(const char *text, const Attn *state, const Lesson *l, const TplOpt *opt, char *out,
                        size_t len)
 {
-    Out o = {out, len, 0, 0, false};
+    NarrBuf o = {out, len, 0, 0, false};
     for (const char *p = text; p && *p;) {
         size_t run = strcspn(p, "{");
-        put(&o, p, run);
+        buf_put(&o, p, run);
         p += run;
         if (!*p)
             break;
         if (p[1] == '{') {
-            put(&o, "{", 1);
+            buf_put(&o, "{", 1);
             p += 2;
             continue;
         }
@@ -137,17 +137,17 @@ size_t template_expand(const char *text, const Attn *state, const Lesson *l, con
         size_t n = tpl_ref_span(p, inner, sizeof inner);
         int stage = state->reached < STAGE_INPUT ? TEMPLATE_ABOUT : state->reached;
         if (n == 0) { /* unclosed: the rest as written */
-            puts_(&o, p);
+            buf_puts(&o, p);
             break;
         }
         Px px = {inner, inner, state, true, stage, "", opt, false, NULL, 0};
         Val v;
         if (n - 2 > REF_MAX || !tpl_evaluate(&px, &v))
-            puts_(&o, opt->ascii ? "..." : "…");
+            buf_puts(&o, opt->ascii ? "..." : "…");
         else if (*tpl_skip_space(inner) == '=')
             put_fixed(&o, tpl_skip_space(inner) + 1, opt);
         else if (px.hidden && (v.kind == V_NUM))
-            puts_(&o, "?");
+            buf_puts(&o, "?");
         else
             put_val(&o, &v, state, l, opt);
         p += n;

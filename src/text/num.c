@@ -234,7 +234,7 @@ char *fmt_sub2(int i1, int j1, const FmtOpt *o, char *buf, size_t len)
 
 /* v as the screen shows it: rounded to the digits shown. The text has a
  * '.', which strtod reads as the locale's decimal point. */
-static double shown(double v, const FmtOpt *o)
+static double shown_value(double v, const FmtOpt *o)
 {
     FmtOpt plain = {o->digits, true, false};
     char buf[64], num[80];
@@ -274,7 +274,7 @@ static const char *eq(double from, double result, const FmtOpt *o)
 
 double fmt_shown(double v, const FmtOpt *o)
 {
-    return shown(v, o);
+    return shown_value(v, o);
 }
 
 const char *fmt_eq(double from, double result, const FmtOpt *o)
