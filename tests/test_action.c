@@ -855,6 +855,37 @@ static void apply_new_options(void **state)
     attn_free(&copy);
 }
 
+/* An appended token's name lives in the state it was appended to: kept
+ * once, copied and freed with the state; each state numbers its own. */
+static void append_names_in_state(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a, other = {0}, copy = {0};
+    assert_true(lesson_base(&f->l, &other));
+    apply_ok(a, "append 狗 [1, 0, 0, 0]");
+    apply_ok(a, "append cat [0, 1, 0, 0]");
+    apply_ok(a, "append 狗 [0, 0, 1, 0]");
+    assert_int_equal(a->ntok_name, 2); /* 狗 once */
+    assert_string_equal(lesson_token(&f->l, a, 3), "狗");
+    assert_string_equal(lesson_token(&f->l, a, 4), "cat");
+    assert_string_equal(lesson_token(&f->l, a, 5), "狗");
+    apply_ok(&other, "append mouse [0, 0, 0, 1]");
+    assert_int_equal(other.tok[3], a->tok[3]); /* the same id, each state's own name */
+    assert_string_equal(lesson_token(&f->l, &other, 3), "mouse");
+    assert_string_equal(lesson_token(&f->l, a, 3), "狗");
+    assert_string_equal(lesson_token(&f->l, &other, 4), "?"); /* no fourth token there */
+    assert_true(attn_copy(&copy, a));
+    attn_free(a);
+    assert_string_equal(lesson_token(&f->l, &copy, 4), "cat");
+    apply_ok(&copy, "swap 4 5");
+    assert_string_equal(lesson_token(&f->l, &copy, 3), "cat");
+    assert_true(attn_copy(&copy, &other)); /* reusing the copy's room */
+    assert_int_equal(copy.ntok_name, 1);
+    assert_string_equal(lesson_token(&f->l, &copy, 3), "mouse");
+    attn_free(&copy);
+    attn_free(&other);
+}
+
 /* swap trades names and X rows; an out-of-range token is refused whole. */
 static void apply_swap(void **state)
 {
@@ -1157,6 +1188,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(apply_options, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_new_options, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_swap, setup, teardown),
+        cmocka_unit_test_setup_teardown(append_names_in_state, setup, teardown),
         cmocka_unit_test(parse_new_errors),
         cmocka_unit_test_setup_teardown(apply_out_of_range, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_width_mismatch, setup, teardown),

@@ -106,3 +106,22 @@ bool attn_append_work(const Attn *before, const Attn *after, AttnWork *w)
     w->exact = w->exact && w->nstale == 0;
     return true;
 }
+
+int attn_name_index(Attn *a, const char *name)
+{
+    for (int k = 0; k < a->ntok_name; k++)
+        if (strncmp(a->tok_name[k], name, ATTN_NAME_BYTES) == 0)
+            return k;
+    if (a->ntok_name == MAT_MAX || (!a->tok_name && !(a->tok_name = malloc(sizeof *a->tok_name * MAT_MAX))))
+        return -1;
+    char *to = a->tok_name[a->ntok_name];
+    size_t n = strnlen(name, ATTN_NAME_BYTES);
+    memcpy(to, name, n);
+    to[n] = '\0';
+    return a->ntok_name++;
+}
+
+const char *attn_name_at(const Attn *a, int k)
+{
+    return k >= 0 && k < a->ntok_name ? a->tok_name[k] : NULL;
+}

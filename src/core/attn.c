@@ -92,6 +92,7 @@ void attn_free(Attn *a)
     for (int id = 0; id < M_COUNT; id++)
         mat_free(&a->m[id]);
     free(a->target);
+    free(a->tok_name);
     memset(a, 0, sizeof *a);
 }
 
@@ -133,6 +134,11 @@ bool attn_copy(Attn *dst, const Attn *src)
     }
     if (src->ntarget)
         memcpy(dst->target, src->target, sizeof *dst->target * (size_t)src->ntarget);
+    if (src->ntok_name > 0 && !dst->tok_name && !(dst->tok_name = malloc(sizeof *dst->tok_name * MAT_MAX)))
+        return false;
+    if (src->ntok_name > 0)
+        memcpy(dst->tok_name, src->tok_name, sizeof *dst->tok_name * (size_t)src->ntok_name);
+    dst->ntok_name = src->ntok_name;
     return true;
 }
 

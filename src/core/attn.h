@@ -101,6 +101,7 @@ typedef struct {
 } AttnTarget;
 
 #define ATTN_LR_DEFAULT 0.5
+#define ATTN_NAME_BYTES 32         /* an appended token's name, at most */
 #define ATTN_LOSS_HIST 48
 
 typedef struct {
@@ -129,6 +130,12 @@ typedef struct {
     double rope_base;          /* POS_ROPE: B of theta = p * B^(-2m/d_k), > 1 (10000) */
     int offset;                /* the first token's position, 0..ATTN_OFFSET_MAX (0) */
     int block;                 /* SOFTMAX_ONLINE: keys per block, >= 1 (2) */
+    /* The names of tokens appended by an action (owned: freed and copied
+     * with the state; room for MAT_MAX, allocated on the first append). The
+     * core numbers rows only: the lesson gives an appended row a tok[] id
+     * that says which of these names it has (lesson/action.h). */
+    int ntok_name;
+    char (*tok_name)[ATTN_NAME_BYTES + 1];
 } Attn;
 
 /* Shape the state for n tokens, d_model features, d_k and d_v columns.
@@ -261,6 +268,12 @@ double attn_online_out(AttnBlock *b, int nb, const double *p, const Mat *v, int 
  * computed again. false, nothing changed, when n is already MAT_MAX, d is
  * not d_model, or out of memory. */
 bool attn_append(Attn *a, const double *x, int d);
+/* The index of an appended token's name in a->tok_name, added when new
+ * (cut to ATTN_NAME_BYTES); -1, nothing changed, when out of memory or
+ * MAT_MAX names are already there. */
+int attn_name_index(Attn *a, const char *name);
+/* Name k of a->tok_name, or NULL when there is no such name. */
+const char *attn_name_at(const Attn *a, int k);
 /* What appending saved, comparing the states before and after. Counts are
  * per head (`heads` of them). */
 typedef struct {

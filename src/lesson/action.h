@@ -35,9 +35,10 @@ typedef enum {
     ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE /* today's models (action_modern.c) */
 } ActKind;
 
-#define ACTION_TOKEN_BYTES 32   /* an appended token's name, as a lesson's tokens */
-/* Appended tokens are named in Attn.tok[] by ids from ACTION_TOKEN_BASE
- * (a lesson's own tokens are 0..63): action_token_name() gives the name. */
+#define ACTION_TOKEN_BYTES ATTN_NAME_BYTES /* an appended token's name, as a lesson's tokens */
+/* Appended tokens are named in Attn.tok[] by ids ACTION_TOKEN_BASE + k, k
+ * their name's index in the state's own Attn.tok_name (a lesson's own
+ * tokens are 0..63): action_token_name() gives the name. */
 #define ACTION_TOKEN_BASE 1000
 
 /* ACT_TARGET's opt: no target, all weight on key j, or the distribution vals. */
@@ -94,7 +95,8 @@ bool action_apply_modern(Attn *a, const Action *act, char *err, size_t errlen);
 /* Format those actions ("append 猫 [1, 0]", "mask = window 2"); false
  * for the other kinds. */
 bool action_format_modern(const Action *act, char *buf, size_t len);
-/* The name of an appended token's id (ACTION_TOKEN_BASE + k), or NULL. */
-const char *action_token_name(int id);
+/* The name of an appended token's id (ACTION_TOKEN_BASE + k) in state a,
+ * or NULL. */
+const char *action_token_name(const Attn *a, int id);
 
 #endif

@@ -3,10 +3,10 @@
  * mask = window W, positions = rope, rope_base, offset, softmax = online,
  * block. The parsing is in action.c with the rest of the language.
  *
- * An appended token's name is kept here: the core names rows by number
+ * An appended token's name is kept in the state it was appended to
+ * (Attn.tok_name, freed and copied with it): the core names rows by number
  * only (Attn.tok), so each distinct name gets an id from ACTION_TOKEN_BASE
- * that lesson_token() turns back into the name. Names are never freed (at
- * most TOKEN_NAMES of them, as short as a lesson's tokens). */
+ * that lesson_token() turns back into the name. */
 #include "action.h"
 
 #include <stdio.h>
@@ -15,27 +15,9 @@
 #include "text/i18n.h"
 #include "text/num.h"
 
-#define TOKEN_NAMES 512
-
-static char token_names[TOKEN_NAMES][ACTION_TOKEN_BYTES + 1];
-static int ntoken_names;
-
-/* The id of a name, added when new; -1 when the table is full. */
-static int token_id(const char *name)
+const char *action_token_name(const Attn *a, int id)
 {
-    for (int k = 0; k < ntoken_names; k++)
-        if (strcmp(token_names[k], name) == 0)
-            return ACTION_TOKEN_BASE + k;
-    if (ntoken_names == TOKEN_NAMES)
-        return -1;
-    snprintf(token_names[ntoken_names], sizeof token_names[0], "%s", name);
-    return ACTION_TOKEN_BASE + ntoken_names++;
-}
-
-const char *action_token_name(int id)
-{
-    int k = id - ACTION_TOKEN_BASE;
-    return k >= 0 && k < ntoken_names ? token_names[k] : NULL;
+    return attn_name_at(a, id - ACTION_TOKEN_BASE);
 }
 
 /* append: n below MAT_MAX, a row of d_model numbers. */
@@ -51,12 +33,13 @@ static bool apply_append(Attn *a, const Action *act, char *err, size_t errlen)
                  act->n);
         return false;
     }
-    int id = token_id(act->word);
-    if (id < 0 || !attn_append(a, act->vals, act->n)) {
+    int names = a->ntok_name, k = attn_name_index(a, act->word);
+    if (k < 0 || !attn_append(a, act->vals, act->n)) {
+        a->ntok_name = names; /* refused: the state as it was */
         snprintf(err, errlen, "%s", _("out of memory: the token was not appended"));
         return false;
     }
-    a->tok[n] = id;
+    a->tok[n] = ACTION_TOKEN_BASE + k;
     return true;
 }
 

@@ -113,6 +113,18 @@ static bool same_qkv_row(const Attn *a, const Attn *b, int p, int i)
     return !a->override[p][i] || memcmp(&MAT_AT(x, i, 0), &MAT_AT(y, i, 0), sizeof(double) * (size_t)x->cols) == 0;
 }
 
+/* Do two states hold the same token in every row? Each state numbers its
+ * own appended names, so an appended token is the same when its name is. */
+static bool same_tokens(const Attn *a, const Attn *b)
+{
+    for (int i = 0; i < MAT_MAX; i++) {
+        const char *x = action_token_name(a, a->tok[i]), *y = action_token_name(b, b->tok[i]);
+        if (x || y ? !x || !y || strcmp(x, y) != 0 : a->tok[i] != b->tok[i])
+            return false;
+    }
+    return true;
+}
+
 /* Does what action a wrote still differ from the script's state? (No swap
  * in effect: indices name the same tokens in both.) */
 static bool still_differs(const Action *a, const Attn *cur, const Attn *script)
@@ -126,7 +138,7 @@ static bool still_differs(const Action *a, const Attn *cur, const Attn *script)
     case ACT_OFFSET: return cur->offset != script->offset;
     case ACT_BLOCK: return cur->block != script->block;
     case ACT_ROPE_BASE: return cur->rope_base != script->rope_base;
-    case ACT_APPEND: return attn_tokens(cur) != attn_tokens(script) || memcmp(cur->tok, script->tok, sizeof cur->tok) != 0;
+    case ACT_APPEND: return attn_tokens(cur) != attn_tokens(script) || !same_tokens(cur, script);
     case ACT_LR: return cur->lr != script->lr;
     case ACT_TARGET: return !same_targets(cur, script);
     case ACT_CELL_SET: case ACT_ROW_SET: case ACT_ROW_COPY: {
@@ -149,7 +161,7 @@ static bool still_differs(const Action *a, const Attn *cur, const Attn *script)
 static bool inputs_differ(const Attn *a, const Attn *b)
 {
     bool diff = !attn_same_options(a, b) || a->lr != b->lr || a->nloss != b->nloss || !same_targets(a, b) ||
-                memcmp(a->tok, b->tok, sizeof a->tok) != 0;
+                !same_tokens(a, b);
     for (int m = M_X; m <= M_WV && !diff; m++)
         diff = !mat_equal(&a->m[m], &b->m[m]);
     if (!diff && a->has_wo)
@@ -217,7 +229,7 @@ static void edit_items(const Session *s, const Attn *script, bool all, Sink *out
     for (int k = 0; k < s->nedits; k++)
         if (s->edits[k].kind == ACT_RESET)
             first = k + 1;
-    bool swapped = memcmp(s->cur.tok, script->tok, sizeof s->cur.tok) != 0, any_swap = false;
+    bool swapped = !same_tokens(&s->cur, script), any_swap = false;
     for (int k = first; k < s->nedits; k++) {
         any_swap = any_swap || s->edits[k].kind == ACT_SWAP;
         steps += s->edits[k].kind == ACT_STEP ? s->edits[k].n : 0;

@@ -193,6 +193,6 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
 const char *lesson_token(const Lesson *l, const Attn *a, int i)
 {
     int t = i >= 0 && i < MAT_MAX ? a->tok[i] : i;
-    const char *appended = action_token_name(t); /* a token appended by an action */
+    const char *appended = action_token_name(a, t); /* a token appended by an action */
     return t >= 0 && t < l->ntok ? l->tokens[t] : appended ? appended : "?";
 }
