@@ -134,7 +134,7 @@ $(B)/locale/%/LC_MESSAGES/qkvtutor.mo: src/po/%.po | deps
 
 # Refresh the template and merge it into each translation (for translators).
 pot:
-	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(TEXT_SRC) $(LAYOUT_SRC) $(UI_SRC) $(TERM_SRC) $(wildcard src/web/*.c))
+	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(TEXT_SRC) $(LAYOUT_SRC) $(UI_SRC) $(TERM_SRC) $(wildcard src/web/*.c) $(wildcard src/*/*.h))
 	for p in $(PO); do msgmerge -q -U --backup=none $$p src/po/qkvtutor.pot; done
 
 e2e: all
