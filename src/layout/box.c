@@ -483,7 +483,7 @@ static void keep_cell(Frame *c, const Box *b, int y, int x, int cw, int i, int j
     if (y < 0 || y >= c->rows || x < 0 || x >= c->cols)
         return;
     int off = plan_keep_text(p, num, strlen(num));
-    if (off < 0 || !plan_grow((void **)&p->cell, &p->capcell, p->ncell + 1, sizeof *p->cell)) {
+    if (off < 0 || !grow_buf((void **)&p->cell, &p->capcell, p->ncell + 1, sizeof *p->cell)) {
         p->oom = true;
         return;
     }

@@ -10,6 +10,7 @@
 #ifndef QKV_LAYOUT_INT_H
 #define QKV_LAYOUT_INT_H
 
+#include "core/grow.h"
 #include "layout.h"
 
 #define MAX_BOXES 4
@@ -67,7 +68,6 @@ int frame_tok_width(const Frame *c, int i);
 PlanBlock *plan_add_block(Frame *c, BlockKind k, int y, int x, int w, int h, int want, bool cut);
 void plan_fill(Frame *c, int y, int x, int w, Role r);
 void plan_fill_styled(Frame *c, int y, int x, int w, Role r, bool bold);
-bool plan_grow(void **buf, int *cap, int need, size_t sz);
 int plan_keep_text(Plan *p, const char *s, size_t n);
 int plan_put(Frame *c, int y, int x, int w, const char *s, Role r);
 int plan_put_lesson(Frame *c, int y, int x, int w, const char *s, Role r);

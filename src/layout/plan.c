@@ -50,26 +50,10 @@ void plan_reset(Plan *p)
     p->oom = false;
 }
 
-/* Grow *buf (elements of size sz) to hold need; false when out of memory. */
-bool plan_grow(void **buf, int *cap, int need, size_t sz)
-{
-    if (need <= *cap)
-        return true;
-    int n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*buf, (size_t)n * sz);
-    if (!q)
-        return false;
-    *buf = q;
-    *cap = n;
-    return true;
-}
-
 /* Keep n bytes of s in the plan's text; returns the offset, -1 when out of memory. */
 int plan_keep_text(Plan *p, const char *s, size_t n)
 {
-    if (!plan_grow((void **)&p->text, &p->captext, p->ntext + (int)n + 1, 1)) {
+    if (!grow_buf((void **)&p->text, &p->captext, p->ntext + (int)n + 1, 1)) {
         p->oom = true;
         return -1;
     }
@@ -93,7 +77,7 @@ int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool b
         return 0;
     Plan *p = c->p;
     int off = plan_keep_text(p, s, n);
-    if (off < 0 || !plan_grow((void **)&p->run, &p->caprun, p->nrun + 1, sizeof *p->run)) {
+    if (off < 0 || !grow_buf((void **)&p->run, &p->caprun, p->nrun + 1, sizeof *p->run)) {
         p->oom = true;
         return 0;
     }

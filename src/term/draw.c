@@ -9,6 +9,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "core/grow.h"
 #include "text/fmt.h"
 #include "text/text.h"
 #include "view_int.h"
@@ -49,25 +50,9 @@ struct Painted {
     int last;
 };
 
-/* Grow *buf (elements of size sz) to hold need. */
-static bool grow(void **buf, int *cap, int need, size_t sz)
-{
-    if (need <= *cap)
-        return true;
-    int n = *cap > 64 ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*buf, (size_t)n * sz);
-    if (!q)
-        return false;
-    *buf = q;
-    *cap = n;
-    return true;
-}
-
 static bool keep_bytes(Rows *d, const void *s, int n)
 {
-    if (!grow((void **)&d->buf, &d->cap, d->len + n, 1))
+    if (!grow_buf((void **)&d->buf, &d->cap, d->len + n, 1))
         return false;
     memcpy(d->buf + d->len, s, (size_t)n);
     d->len += n;
@@ -79,9 +64,9 @@ static bool keep_bytes(Rows *d, const void *s, int n)
  * out of memory or a run lies outside the rows. */
 static bool rows_of(const Plan *p, int rows, Rows *d)
 {
-    if (!grow((void **)&d->first, &d->nfirst, rows + 1, sizeof *d->first) ||
-        !grow((void **)&d->order, &d->norder, p->nrun + 1, sizeof *d->order) ||
-        !grow((void **)&d->at, &d->nat, p->nrun + 1, sizeof *d->at))
+    if (!grow_buf((void **)&d->first, &d->nfirst, rows + 1, sizeof *d->first) ||
+        !grow_buf((void **)&d->order, &d->norder, p->nrun + 1, sizeof *d->order) ||
+        !grow_buf((void **)&d->at, &d->nat, p->nrun + 1, sizeof *d->at))
         return false;
     int *first = d->first;
     for (int y = 0; y <= rows; y++)
