@@ -280,7 +280,8 @@ deb-check: all
 # (tests/numpy/variant.py; python3-numpy and python3-yaml installed when
 # missing, skipped without apt-get like the numpy suite).
 # Then tests/worksheet_solve.py solves every built-in lesson's sheet (and
-# tests/worksheet/solve-all.yaml's) from its Markdown alone, the lesson's own
+# tests/worksheet/solve-all.yaml's and solve-modern.yaml's, the latter with
+# every action of lessons 10-13) from its Markdown alone, the lesson's own
 # and variants 1-30, en and zh, and must reproduce every answer of the key;
 # its self-test first shows that a sheet missing a given fails.
 worksheet: $(B)/qkvtutor $(MO)
@@ -289,8 +290,10 @@ worksheet: $(B)/qkvtutor $(MO)
 	@sh tests/need.sh worksheet "python3-numpy python3-yaml" $(PYTHON) -c 'import numpy, yaml'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/numpy/variant.py $(B)/qkvtutor && \
-	 $(PYTHON) tests/worksheet_solve.py --self-test $(B)/qkvtutor | tail -n 1 && \
-	 $(PYTHON) tests/worksheet_solve.py $(B)/qkvtutor $(LESSONS) tests/worksheet/solve-all.yaml
+	 { $(PYTHON) tests/worksheet_solve.py --self-test $(B)/qkvtutor >$(B)/worksheet-self-test.txt || \
+	   { cat $(B)/worksheet-self-test.txt; false; }; } && tail -n 1 $(B)/worksheet-self-test.txt && \
+	 $(PYTHON) tests/worksheet_solve.py $(B)/qkvtutor $(LESSONS) tests/worksheet/solve-all.yaml \
+	   tests/worksheet/solve-modern.yaml
 
 # --class as README.md prints it: its command run as written, the PDFs'
 # pages (A4, Letter, a new page per student), no table off the page, the
