@@ -437,7 +437,8 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, int last, c
         ok = put_matrix(out, l, base, (MatId)(M_Q + m), l->override[m], fo);
     }
     if (ok && l->heads > 1)
-        ok = l->kv_heads > 0 && l->kv_heads != l->heads ? ws_put_gqa_heads(out, l, o->ascii) : put_heads(out, l, o->ascii);
+        ok = l->kv_heads > 0 && l->kv_heads != l->heads ? ws_put_gqa_heads(out, l, o->ascii)
+                                                        : put_heads(out, l, o->ascii);
     return ok && put_options(out, l, last, o->ascii) && ws_put_modern_notes(out, l, last, o->ascii);
 }
 
