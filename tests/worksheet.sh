@@ -95,6 +95,14 @@ for f in "$DIR"/*.md; do
     fi
 done
 
+# An appended token is named like the lesson's own: lesson 10's A[3] is 猫's row, and 猫 heads its column.
+"$BIN" --worksheet 10 | grep -A5 '^\*\*A\[3\] = ?\*\*$' >"$T/appended"
+if grep -q '^| A   | *我 | *爱 | *猫 |$' "$T/appended" && grep -q '^| 猫  | ______ | ______ | ______ |$' "$T/appended"; then
+    ok "an appended token names its row and column on the sheet"
+else
+    bad "lesson 10's appended token is not named on the sheet:"; cat "$T/appended"
+fi
+
 # The key against --json.
 for args in "1 3 7" "1 3 0" "1 3 4294967295" "2 3 5" "5 3 9" "tests/live/templates-asks.yaml 3" \
             "tests/live/templates-asks.yaml 3 11" "lessons/03-scaled-and-stable.yaml 3" "4 3"; do

@@ -12,7 +12,12 @@ per question, the action lines the lesson applies before it. The solver
 knows nothing of the C code or the lesson file: it parses the text and
 computes attention with numpy (positions, scale, mask, temperature, the
 softmax, heads, W_O, and gradient steps on Wq and Wk towards the targets at
-the learning rate). Every answer it gets must print, with the sheet's
+the learning rate), and today's models from their definitions: append (a
+new last row of X, everything recomputed), a sliding window of W keys
+ending at the query, query heads sharing K/V heads by group (kv_heads, as
+the heads table shows), RoPE (pairs of each head's columns of Q and K
+turned by position × base^(−2i/d_k), position = offset + row) and the
+online softmax (blocks of keys, the running max and sum rescaled). Every answer it gets must print, with the sheet's
 decimals, as the key's answer does; one that only meets the sheet's own
 rule (within 1% or one unit of the last decimal) is counted "close" and
 fails too, since the givens are exact: a sheet that states a numpy draw is
@@ -67,6 +72,7 @@ class Sheet:
         self.options = {}
         self.tokens = []
         self.head_cols = None
+        self.window = None
         self.draw = None
         self.questions = []   # (name, [actions])
         self.parse()
@@ -92,10 +98,16 @@ class Sheet:
                 elif rows and rows[0][0] == "#":
                     self.tokens = [unescape(r[1]) for r in rows[1:]]
                 elif rows and len(rows[0]) == 3 and "Wq" in rows[0][1]:   # heads and their columns
-                    self.head_cols = [(self.span(r[1]), self.span(r[2])) for r in rows[1:]]
+                    self.head_cols = [(self.span(r[1]), None, self.span(r[1]), self.span(r[2]), self.span(r[2]))
+                                      for r in rows[1:]]
+                elif rows and len(rows[0]) == 6 and "Wq" in rows[0][1]:   # query heads sharing K/V heads
+                    self.head_cols = [(self.span(r[1]), int(r[2]) - 1, self.span(r[3]), self.span(r[4]),
+                                       self.span(r[5])) for r in rows[1:]]
                 elif rows and any(unescape(r[0]) == "d_model" for r in rows):
                     for r in rows[1:]:
                         self.options[unescape(r[0])] = re.match(r"[A-Za-z_]+|" + NUM, unescape(r[1])).group(0)
+                        if m := re.match(r"window (\d+)\b", unescape(r[1])):
+                            self.window = int(m.group(1))
                 else:
                     k += 1
                     continue
@@ -120,13 +132,44 @@ class Sheet:
 
 # ---- the state and its pipeline ----------------------------------------------------------
 
-def positions(n, d):
+def positions(n, d, offset=0):
     P = np.zeros((n, d))
     for p in range(n):
         for c in range(d):
-            ang = p / 10000 ** ((c - c % 2) / d)
+            ang = (p + offset) / 10000 ** ((c - c % 2) / d)
             P[p, c] = np.sin(ang) if c % 2 == 0 else np.cos(ang)
     return P
+
+
+def rope(M, dk, base, offset, keep):
+    """Each row's pairs of columns (2m, 2m+1) within a head of dk turned by
+    (offset + row) · base^(−2m/dk); keep[i] holds the columns set by hand."""
+    R = M.copy()
+    for i in range(len(M)):
+        for c in range(0, M.shape[1] - 1, 2):
+            if c in keep.get(i, ()):
+                continue
+            t = (offset + i) * base ** (-2 * ((c % dk) // 2) / dk)
+            x, y = M[i, c], M[i, c + 1]
+            R[i, c], R[i, c + 1] = x * np.cos(t) - y * np.sin(t), x * np.sin(t) + y * np.cos(t)
+    return R
+
+
+def online_row(z, v, block):
+    """FlashAttention's online softmax of one row of z = s ÷ T: blocks of keys,
+    the running max m and sum l (and output o) rescaled by e^(m_old − m_new)."""
+    m, l, o = -np.inf, 0.0, np.zeros(v.shape[1])
+    for b in range(0, len(z), block):
+        idx = [j for j in range(b, min(b + block, len(z))) if np.isfinite(z[j])]
+        if not idx:
+            continue
+        m_new = max(m, max(z[j] for j in idx))
+        p = np.exp(np.array([z[j] for j in idx]) - m_new)
+        l = l * np.exp(m - m_new) + p.sum()
+        o = o * np.exp(m - m_new) + p @ v[idx]
+        m = m_new
+    a = np.array([np.exp(x - m) / l if np.isfinite(x) else 0.0 for x in z])
+    return a, o / l
 
 
 class State:
@@ -145,19 +188,26 @@ class State:
                     raise ValueError(f"{w} is not np.random.seed({seed}) × {scale}")
                 self.W[w] = d
         self.h = int(o.get("heads", 1))
+        self.g = int(o.get("kv_heads", self.h))   # K/V heads: query head k reads floor(k·g/h) (0-based)
         self.dk, self.dv = int(o["d_k"]), int(o["d_v"])
         if self.h > 1:
             cols = sh.head_cols
             assert cols and len(cols) == self.h, "a sheet with heads names their columns"
-            assert all(c == (k * self.dk, (k + 1) * self.dk) for k, (c, _) in enumerate(cols))
-            assert all(c == (k * self.dv, (k + 1) * self.dv) for k, (_, c) in enumerate(cols))
+            for k, (qc, kv, kc, vc, oc) in enumerate(cols):
+                g = k * self.g // self.h
+                assert kv in (None, g) and (kv is not None or self.g == self.h), f"head {k + 1} reads K/V head {g + 1}"
+                assert qc == (k * self.dk, (k + 1) * self.dk) and oc == (k * self.dv, (k + 1) * self.dv)
+                assert kc == (g * self.dk, (g + 1) * self.dk) and vc == (g * self.dv, (g + 1) * self.dv)
         self.opts = {"scale": o["scale"], "softmax": o["softmax"], "mask": o.get("mask", "none"),
-                     "temperature": float(o.get("temperature", 1)), "positions": o.get("positions", "none")}
+                     "window": sh.window, "temperature": float(o.get("temperature", 1)),
+                     "positions": o.get("positions", "none"), "rope_base": o.get("rope_base"),
+                     "offset": o.get("offset"), "block": o.get("block")}
         self.lr = float(o.get("lr", 0.5))
         self.tokens = list(range(len(self.X)))
         self.over = {m: {i: (v.copy(), None) for i, v in sh.over[m].items()} for m in "QKV"}
         if "P" in sh.mats:
-            assert np.max(np.abs(positions(*self.X.shape) - sh.mats["P"])) <= 0.5 * 10 ** -self.digits + 1e-12
+            P = positions(*self.X.shape, int(self.opts["offset"] or 0))
+            assert np.max(np.abs(P - sh.mats["P"])) <= 0.5 * 10 ** -self.digits + 1e-12
         self.base = (self.X.copy(), {w: v.copy() for w, v in self.W.items()}, dict(self.opts),
                      {m: dict(v) for m, v in self.over.items()}, self.lr)
         self.targets = {}
@@ -170,35 +220,65 @@ class State:
         self.tokens = list(range(len(self.X)))
         self.targets = {}
 
+    def need(self, opt, why):
+        """An option the sheet must state for what it asks (no default)."""
+        if self.opts[opt] is None:
+            raise ValueError(f"the sheet uses {why} but does not give {opt}")
+        return float(self.opts[opt])
+
+    def cols(self, name, hd):
+        """Head hd's (0-based) columns of Q, K or V: K and V those of its K/V head."""
+        w = self.dv if name == "V" else self.dk
+        k = hd if name == "Q" else hd * self.g // self.h
+        return slice(k * w, (k + 1) * w)
+
     # the pipeline
-    def run(self):
+    def project(self):
         n, d = self.X.shape
-        self.P = positions(n, d) if self.opts["positions"] == "sinusoidal" else np.zeros((n, d))
+        pos = self.opts["positions"]
+        off = self.need("offset", "RoPE") if pos == "rope" else float(self.opts["offset"] or 0)
+        self.P = positions(n, d, off) if pos == "sinusoidal" else np.zeros((n, d))
         self.H = self.X + self.P
         self.m = {"X": self.X, "P": self.P, "H": self.H, **self.W}
         for name in "QKV":
             M = self.H @ self.W["W" + name.lower()]
             width = self.dv if name == "V" else self.dk
+            keep = {}
             for i, (v, heads) in self.over[name].items():
                 if heads is None:
                     M[i] = v
+                    keep[i] = range(M.shape[1])
                 else:
                     for hd in heads:
                         M[i, hd * width:(hd + 1) * width] = v[hd * width:(hd + 1) * width]
+                    keep[i] = [c for hd in heads for c in range(hd * width, (hd + 1) * width)]
+            if pos == "rope" and name in "QK":
+                M = rope(M, self.dk, self.need("rope_base", "RoPE"), off, keep)
             self.m[name] = M
+
+    def attend(self, q, k, v):
+        n = len(q)
+        qkt = q @ k.T
+        s = qkt / np.sqrt(self.dk) if self.opts["scale"] == "sqrt_dk" else qkt.copy()
+        i, j = np.indices((n, n))
+        if self.opts["mask"] == "causal":
+            s[j > i] = -np.inf
+        elif self.opts["mask"] == "window":
+            s[(j > i) | (j <= i - self.opts["window"])] = -np.inf
+        z = s / self.opts["temperature"]
+        if self.opts["softmax"] == "online":
+            rows = [online_row(z[r], v, int(self.need("block", "the online softmax"))) for r in range(n)]
+            return qkt, s, np.array([a for a, _ in rows]), np.array([o for _, o in rows])
+        e = np.exp(z - z.max(axis=1, keepdims=True)) if self.opts["softmax"] == "stable" else np.exp(z)
+        a = e / e.sum(axis=1, keepdims=True)
+        return qkt, s, a, a @ v
+
+    def run(self):
+        self.project()
         outs = []
         for hd in range(self.h):
-            q = self.m["Q"][:, hd * self.dk:(hd + 1) * self.dk]
-            k = self.m["K"][:, hd * self.dk:(hd + 1) * self.dk]
-            v = self.m["V"][:, hd * self.dv:(hd + 1) * self.dv]
-            qkt = q @ k.T
-            s = qkt / np.sqrt(self.dk) if self.opts["scale"] == "sqrt_dk" else qkt.copy()
-            if self.opts["mask"] == "causal":
-                s[np.triu_indices(n, 1)] = -np.inf
-            z = s / self.opts["temperature"]
-            e = np.exp(z - z.max(axis=1, keepdims=True)) if self.opts["softmax"] == "stable" else np.exp(z)
-            a = e / e.sum(axis=1, keepdims=True)
-            o = a @ v
+            q, k, v = (self.m[nm][:, self.cols(nm, hd)] for nm in "QKV")
+            qkt, s, a, o = self.attend(q, k, v)
             outs.append(o)
             for nm, val in (("Q", q), ("K", k), ("V", v), ("QKt", qkt), ("S", s), ("A", a), ("O", o)):
                 self.m[f"{nm}{hd + 1}"] = val
@@ -210,17 +290,21 @@ class State:
 
     # training: L = sum over targets of -sum_j t_j ln A^h_ij; descent on Wq, Wk
     def step(self):
-        gq, gk = np.zeros_like(self.W["Wq"]), np.zeros_like(self.W["Wk"])
+        dq, dk = np.zeros_like(self.m["Q"]), np.zeros_like(self.m["K"])
         for (hd, i), t in self.targets.items():
             a = self.m[f"A{hd + 1}"]
             ds = np.zeros_like(a)
             ds[i] = (a[i] - t) / self.opts["temperature"]
             if self.opts["scale"] == "sqrt_dk":
                 ds = ds / np.sqrt(self.dk)
-            q = self.m["Q"][:, hd * self.dk:(hd + 1) * self.dk]
-            k = self.m["K"][:, hd * self.dk:(hd + 1) * self.dk]
-            gq[:, hd * self.dk:(hd + 1) * self.dk] += self.H.T @ (ds @ k)
-            gk[:, hd * self.dk:(hd + 1) * self.dk] += self.H.T @ (ds.T @ q)
+            qc, kc = self.cols("Q", hd), self.cols("K", hd)
+            dq[:, qc] += ds @ self.m["K"][:, kc]
+            dk[:, kc] += ds.T @ self.m["Q"][:, qc]
+        if self.opts["positions"] == "rope":   # back through the turn: turn the gradient back
+            base, off = self.need("rope_base", "RoPE"), self.need("offset", "RoPE")
+            dq, dk = (np.vstack([rope(D[r:r + 1], self.dk, base, -(off + r), {}) for r in range(len(D))])
+                      for D in (dq, dk))
+        gq, gk = self.H.T @ dq, self.H.T @ dk
         self.W["Wq"] = self.W["Wq"] - self.lr * gq
         self.W["Wk"] = self.W["Wk"] - self.lr * gk
         self.run()
@@ -237,8 +321,18 @@ class State:
         t = text.replace(MINUS, "-").strip()
         if t == "reset":
             self.reset()
+        elif m := re.fullmatch(r"mask\s*=\s*window\s+(\d+)", t):
+            self.opts["mask"], self.opts["window"] = "window", int(m.group(1))
         elif m := re.fullmatch(r"(scale|softmax|mask|positions|temperature)\s*=\s*(\S+)", t):
             self.opts[m.group(1)] = float(m.group(2)) if m.group(1) == "temperature" else m.group(2)
+        elif m := re.fullmatch(r"(offset|block|rope_base)\s*=\s*(" + NUM + ")", t):
+            self.opts[m.group(1)] = m.group(2)
+        elif m := re.fullmatch(r"append\s+(\S+)\s+\[(.*)\]", t):   # a new last row of X
+            row = np.array([num(x) for x in m.group(2).split(",")])
+            if len(row) != self.X.shape[1]:
+                raise ValueError(f"append: {len(row)} numbers for a row of X of {self.X.shape[1]}")
+            self.X = np.vstack([self.X, row])
+            self.tokens.append(len(self.tokens))
         elif m := re.fullmatch(r"lr\s*=\s*(" + NUM + ")", t):
             self.lr = float(m.group(1))
         elif m := re.fullmatch(r"step(?:\s+(\d+))?", t):
@@ -373,15 +467,23 @@ def check(binary, lesson, lang, variant):
 
 def self_test(binary):
     """The solver must notice a sheet that leaves something out: drop one
-    given (an action line, an option, the heads table) and the answers no
-    longer equal the key. Returns the number of mutations it missed."""
+    given (an action line, an option, the heads table; an appended row, a
+    window, kv_heads, RoPE's base and offset, the block) and the answers no
+    longer equal the key. Returns the mutations it missed, and how many."""
     missed = 0
     cases = [("6", "- `mask = causal`\n", ""),
              ("6", "- `temperature = 0.5`\n", ""),
              ("tests/worksheet/solve-all.yaml", "| temperature | 2: ", "| temperature | 1: "),
              ("tests/worksheet/solve-all.yaml", "- `step 4`\n", "- `step 3`\n"),
              ("tests/worksheet/solve-all.yaml", "- `swap 1 4`\n", ""),
-             ("3", "| scale       | sqrt\\_dk", "| scale       | none")]
+             ("3", "| scale       | sqrt\\_dk", "| scale       | none"),
+             ("10", "- `append 猫 [0.0, 0.0, 1.0, 0.5]`\n", ""),
+             ("11", "- `mask = window 2`\n", ""),
+             ("11", "| kv\\_heads   | 2:", "| kv\\_head    | 2:"),
+             ("12", "| rope\\_base  | 10000:", "| rope\\_base  | 500:"),
+             ("12", "| offset      | 0:", "| offsets     | 0:"),
+             ("13", "| block       | 2:", "| blocks      | 2:"),
+             ("tests/worksheet/solve-modern.yaml", "| mask        | window 2:", "| mask        | window 3:")]
     for lesson, old, new in cases:
         full = subprocess.run([binary, "--worksheet", "--answers", lesson], capture_output=True, text=True,
                               check=True).stdout
@@ -401,13 +503,13 @@ def self_test(binary):
             missed += 1
         else:
             print(f"ok: self-test: {lesson} without {old.strip()!r} gives other answers")
-    return missed
+    return missed, len(cases)
 
 
 def main(argv):
     if argv[1:2] == ["--self-test"]:
-        missed = self_test(argv[2])
-        print(f"worksheet-solve self-test: {6 - missed} passed, {missed} failed")
+        missed, cases = self_test(argv[2])
+        print(f"worksheet-solve self-test: {cases - missed} passed, {missed} failed")
         return 1 if missed else 0
     if argv[1:2] == ["--sheet"]:
         for asked, vals, d in solve(open(argv[2], encoding="utf-8").read()):

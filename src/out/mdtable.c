@@ -109,11 +109,11 @@ void tab_print(FILE *out, const Table *t)
 
 /* ---- matrices as tables ---------------------------------------------------------- */
 
-/* Rows labelled by token for results with one row per token, else 1..n;
- * columns by token for S, QKt and A, else 1..n. */
+/* Rows labelled by token for results with one row per token (appended
+ * tokens included), else 1..n; columns by token for S, QKt and A, else 1..n. */
 static bool rows_by_token(const Lesson *l, MatId id, const Attn *a)
 {
-    return a->m[id].rows == l->ntok && !attn_mat_is_param(id);
+    return a->m[id].rows == attn_tokens(a) && !attn_mat_is_param(id);
 }
 
 static bool cols_by_token(const Lesson *l, MatId id)
@@ -140,7 +140,7 @@ static void label_cols(Table *t, const Lesson *l, const Attn *a, MatId id, int f
     tab_set(t, 0, 0, attn_mat_name(id), false, ascii);
     for (int c = 0; c < n; c++) {
         t->right[c + 1] = true;
-        if (cols_by_token(l, id) && first + c < l->ntok) {
+        if (cols_by_token(l, id) && first + c < attn_tokens(a)) {
             tab_set(t, 0, c + 1, lesson_token(l, a, first + c), true, ascii);
         } else {
             snprintf(num, sizeof num, "%d", first + c + 1);

@@ -12,6 +12,7 @@
 #include "lesson/template.h"
 #include "mdtable.h"
 #include "render.h"
+#include "worksheet_modern.h"
 
 #define BLANK "______"
 /* Where a printed sheet should start a new page (pandoc and the HTML of
@@ -334,27 +335,31 @@ static bool put_heads(FILE *out, const Lesson *l, bool ascii)
  * value starts with the word the lesson language uses (sqrt_dk, causal ...). */
 static bool put_options(FILE *out, const Lesson *l, int last, bool ascii)
 {
-    char buf[256], v[64];
-    enum { ROWS = 16 };
+    char buf[WS_OPT_LEN], v[64];
+    enum { ROWS = 20 };
     const char *name[ROWS];
-    char val[ROWS][256];
+    char val[ROWS][WS_OPT_LEN];
     int n = 0;
 #define OPT_ROW(nm, ...) (name[n] = (nm), snprintf(val[n], sizeof val[n], __VA_ARGS__), n++)
     OPT_ROW("n", "%d", l->ntok);
     OPT_ROW("d_model", "%d", l->d_model);
     OPT_ROW("heads", "%d", l->heads);
+    n = ws_modern_rows(l, last, "heads", name, val, n, ROWS);
     OPT_ROW("d_k", "%d%s", l->d_k, l->heads > 1 ? _(" per head") : "");
     OPT_ROW("d_v", "%d%s", l->d_v, l->heads > 1 ? _(" per head") : "");
     if (l->d_out > 0)
         OPT_ROW("d_out", "%d", l->d_out);
     OPT_ROW("scale", "%s", l->scale == SCALE_SQRT_DK ? _("sqrt_dk: S = Q·Kᵀ ÷ √d_k") : _("none: S = Q·Kᵀ"));
-    OPT_ROW("softmax", "%s", l->softmax == SOFTMAX_STABLE ? _("stable: exp(s − max of the row) ÷ their sum")
-                                                          : _("naive: exp(s) ÷ the row's sum of exp"));
-    OPT_ROW("mask", "%s", l->mask == MASK_CAUSAL ? _("causal: S[i][j] = −∞ for j > i, so A[i][j] = 0")
-                                                 : _("none: every query sees every key"));
+    ws_softmax_value(l, buf, sizeof buf);
+    OPT_ROW("softmax", "%s", buf);
+    n = ws_modern_rows(l, last, "softmax", name, val, n, ROWS);
+    ws_mask_value(l, buf, sizeof buf);
+    OPT_ROW("mask", "%s", buf);
     fmt_exact(l->temp > 0 ? l->temp : 1.0, v, sizeof v);
     OPT_ROW("temperature", _("%s: A = softmax(S ÷ T)"), v);
-    OPT_ROW("positions", "%s", l->positions == POS_SINUSOIDAL ? _("sinusoidal: H = X + P") : _("none: H = X"));
+    ws_positions_value(l, buf, sizeof buf);
+    OPT_ROW("positions", "%s", buf);
+    n = ws_modern_rows(l, last, "positions", name, val, n, ROWS);
     if (script_does(l, last, ACT_STEP, -1) || script_does(l, last, ACT_TARGET, -1)) {
         fmt_exact(l->lr > 0 ? l->lr : ATTN_LR_DEFAULT, v, sizeof v);
         OPT_ROW("lr", _("%s: a step is W ← W − lr·∂L/∂W on Wq and Wk, L = −Σ t·ln A over the targets"), v);
@@ -432,8 +437,9 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, int last, c
         ok = put_matrix(out, l, base, (MatId)(M_Q + m), l->override[m], fo);
     }
     if (ok && l->heads > 1)
-        ok = put_heads(out, l, o->ascii);
-    return ok && put_options(out, l, last, o->ascii);
+        ok = l->kv_heads > 0 && l->kv_heads != l->heads ? ws_put_gqa_heads(out, l, o->ascii)
+                                                        : put_heads(out, l, o->ascii);
+    return ok && put_options(out, l, last, o->ascii) && ws_put_modern_notes(out, l, last, o->ascii);
 }
 
 /* A YAML metadata block: pandoc takes the page title and language from it
