@@ -29,7 +29,7 @@ check "--at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtut
 check "--at past the end" 2 'qkvtutor: --at 99: the lesson has 14 steps' --at 99 --json 1
 check "unknown option" 2 'qkvtutor: unknown option "--bogus"; see qkvtutor --help' --bogus
 check "missing value" 2 'qkvtutor: --at needs a value; see qkvtutor --help' --dump --at
-check "two lessons" 2 'qkvtutor: one lesson at a time; unexpected "2"; see qkvtutor --help' 1 2
+check "two lessons" 2 'qkvtutor: one lesson at a time (only --check takes several); unexpected "2"; see qkvtutor --help' 1 2
 check "no such lesson" 2 'qkvtutor: no lesson "nine": not a file, nor a built-in lesson (see qkvtutor --list)' --dump nine
 check "no terminal" 2 'qkvtutor: the interactive view needs a terminal; use --dump to print the walkthrough, or --json for the numbers' 1
 check "--answers without --worksheet" 2 'qkvtutor: --answers goes with --worksheet; see qkvtutor --help' --answers --dump 1
