@@ -35,6 +35,8 @@ typedef struct {
     const char *theme;
     bool present;
     const char *lesson;
+    char **more;        /* --check's further lessons (argv's tail) */
+    int nmore;
     int cols, rows;     /* --size; 0: not given */
     const char *size;   /* --size as typed */
     bool answers;       /* --answers */
@@ -59,7 +61,8 @@ static void usage(FILE *out)
         "  -l, --list           list the built-in lessons\n"
         "  -d, --dump           print the walkthrough as plain text and exit\n"
         "  -j, --json           print the lesson's matrices as JSON and exit\n"
-        "  -c, --check          run the script and verify every expect (exit 0 ok, 1 failed)\n"
+        "  -c, --check          run the script and verify every expect (exit 0 ok, 1 failed);\n"
+        "                       several lessons may follow, checked one after another\n"
         "      --at N           the state after step N (--dump, --json, --svg; --svg --at 0: the title card);\n"
         "                       the view opens there\n"
         "      --svg            write the screen of step --at N as an SVG picture to stdout\n"
@@ -308,8 +311,10 @@ static int parse_args(int argc, char **argv, Options *o)
     }
     if (optind < argc)
         o->lesson = argv[optind++];
-    if (optind < argc)
-        return usage_error(_("one lesson at a time; unexpected \"%s\""), argv[optind]);
+    if (optind < argc && o->mode == MODE_CHECK)
+        o->more = argv + optind, o->nmore = argc - optind;
+    else if (optind < argc)
+        return usage_error(_("one lesson at a time (only --check takes several); unexpected \"%s\""), argv[optind]);
     return check_together(o);
 }
 
@@ -519,6 +524,23 @@ static bool lesson_fits_options(const Options *o, Lesson *l)
     return true;
 }
 
+/* --check with several lessons: each in turn, as if checked alone; the
+ * worst exit status (2 a lesson error, 1 an expectation failed, 0 all hold). */
+static int check_each(const Options *o, Lang lang, bool utf8)
+{
+    int worst = 0;
+    for (int k = -1; k < o->nmore; k++) {
+        Lesson l;
+        int rc = 2;
+        if (load(k < 0 ? o->lesson : o->more[k], &l, 0)) {
+            rc = lesson_fits_options(o, &l) ? run_mode(o, &l, lang, utf8) : 2;
+            lesson_free(&l);
+        }
+        worst = rc > worst ? rc : worst;
+    }
+    return worst;
+}
+
 int main(int argc, char **argv)
 {
     char dir[4096];
@@ -541,6 +563,8 @@ int main(int argc, char **argv)
     i18n_set(lang, NULL);
     if (o.mode == MODE_LIST)
         return list(lang);
+    if (o.nmore > 0)
+        return check_each(&o, lang, utf8);
     Lesson l;
     /* --json prints no narration, so it does not read any */
     if (!load(o.lesson, &l, o.mode == MODE_JSON ? LESSON_LOAD_NO_NARRATION : 0))

@@ -29,7 +29,15 @@ check "--at 0" 2 'qkvtutor: --at takes a step number from 1, not "0"; see qkvtut
 check "--at past the end" 2 'qkvtutor: --at 99: the lesson has 14 steps' --at 99 --json 1
 check "unknown option" 2 'qkvtutor: unknown option "--bogus"; see qkvtutor --help' --bogus
 check "missing value" 2 'qkvtutor: --at needs a value; see qkvtutor --help' --dump --at
-check "two lessons" 2 'qkvtutor: one lesson at a time; unexpected "2"; see qkvtutor --help' 1 2
+check "two lessons" 2 'qkvtutor: one lesson at a time (only --check takes several); unexpected "2"; see qkvtutor --help' 1 2
+check "--check of two lessons" 0 '' --check 1 2
+[ "$(cut -d: -f1 "$T/out" | tr '\n' ' ')" = "lessons/01-three-tokens.yaml lessons/02-attend-to-itself.yaml " ] &&
+    { pass=$((pass + 1)); echo "ok: --check of two lessons: a line each, in order"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --check of two lessons printed: $(cat "$T/out")"; }
+check "--check of a lesson and a bad one" 2 'tests/bad/01-ragged-rows.yaml:7:5: X row 3 has 3 numbers, row 1 has 4; every row needs d_model = 4' --check 1 tests/bad/01-ragged-rows.yaml 2
+[ "$(grep -c 'expectations hold' "$T/out")" = 2 ] &&
+    { pass=$((pass + 1)); echo "ok: --check goes on after a bad lesson"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --check stopped at the bad lesson: $(cat "$T/out")"; }
 check "no such lesson" 2 'qkvtutor: no lesson "nine": not a file, nor a built-in lesson (see qkvtutor --list)' --dump nine
 check "no terminal" 2 'qkvtutor: the interactive view needs a terminal; use --dump to print the walkthrough, or --json for the numbers' 1
 check "--answers without --worksheet" 2 'qkvtutor: --answers goes with --worksheet; see qkvtutor --help' --answers --dump 1
