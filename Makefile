@@ -130,6 +130,7 @@ run: all
 $(B)/locale/%/LC_MESSAGES/qkvtutor.mo: src/po/%.po | deps
 	@mkdir -p $(dir $@)
 	msgfmt --check -o $@ $<
+	@! grep -n '^#, .*fuzzy' $< || { echo "$<: a fuzzy entry is not used (the English shows): translate it and drop the fuzzy flag"; rm -f $@; exit 1; }
 
 # Refresh the template and merge it into each translation (for translators).
 pot:
