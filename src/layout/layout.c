@@ -232,7 +232,9 @@ static void drop_panel_boxes(Frame *c, Band *b, int *nb, Budget *g)
 }
 
 /* Give way, in order, until everything fits: presentation's double rows,
- * the blank lines, the bands the arithmetic quotes nothing from (Q K V at
+ * the blank lines (those between bands when that alone is enough: a
+ * question step's two lines keep Q K V in view and in place, `make bench`
+ * bytes_ratio_next), the bands the arithmetic quotes nothing from (Q K V at
  * the softmax stage: whole, so they read as left out, in Plan.omitted), then
  * those only the training panel names (W_Q and W_K, before its lines), the
  * parts down to their soft floors (narration to two lines, the key bar),
@@ -247,6 +249,11 @@ static void budget(Frame *c, Band *b, int *nb, Budget *g)
         g->blank_top = 0;
     for (int k = g->n - 1; k >= 0 && !fits(c, b, *nb, g, false); k--)
         g->part[k].gap = 0;
+    if (*nb > 1 && !fits(c, b, *nb, g, false)) { /* the blanks between bands, when that is enough */
+        g->band_gap = 0;
+        if (!fits(c, b, *nb, g, false))
+            g->band_gap = 1;
+    }
     for (int k = 0; k < *nb && !fits(c, b, *nb, g, false);) {
         if (band_needed(&b[k]) || *nb == 1) {
             k++;
