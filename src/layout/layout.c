@@ -171,6 +171,8 @@ static int mats_rows(Frame *c, const Band *b, int nb, const Budget *g, bool floo
     return r;
 }
 
+#define BLANK_TOP_ROWS 30 /* screens this tall start with a blank under the ribbon */
+
 static int text_rows(const Budget *g)
 {
     int r = g->blank_top;
@@ -483,7 +485,10 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
     ribbon_lay(c, 1);
     Band bands[MAX_BANDS];
     int nb = layout_bands(c, bands);
-    Budget g = {.blank_top = 1, .band_gap = 1};
+    /* No blank under the ribbon on a short screen: it came and went with
+     * the text's length, and everything below moved a row (`make bench`:
+     * bytes_ratio_next). */
+    Budget g = {.blank_top = c->rows >= BLANK_TOP_ROWS, .band_gap = 1};
     parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES,
           lines + 5 * MAX_LINES);
     c->top = c->in->present ? 3 : 2;
