@@ -315,8 +315,8 @@ static void save_refuses_folder(void **state)
 
 /* A state whose lesson would fail its own --check is not saved, and the
  * line says why: after X[1][1] = 1e308 (lesson 01 at step 8) the numbers
- * are written 1.49e+307 and the scores are NaN, so step 8's narration no
- * longer fits 80x24 (newcomer review 30: the file was written, then
+ * are written 1.49e+307 and the scores 5.78e+305, so step 7's narration
+ * (lengthened below) no longer fits 80x24 (newcomer review 30: the file was written, then
  * --check failed on it). After u the same save works, and the file
  * passes the check (render's rule, layout_narration_fits at 80x24). */
 static void save_refuses_unchecked(void **state)
@@ -324,13 +324,24 @@ static void save_refuses_unchecked(void **state)
     char dir[] = "/tmp/qkv-keys-XXXXXX", line[160], path[128];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/nan.yaml", dir);
-    Fix *f = open_at(read_lesson("lessons/01-three-tokens.yaml"), 8);
+    /* lesson 01 with step 7's narration quoting S[1][2] four more times:
+     * it fits 80x24 as written (0.006), not once the score is 5.78e+305
+     * (the board's blank rows give way first, so the lesson as shipped
+     * now fits even then) */
+    char *yaml = read_lesson("lessons/01-three-tokens.yaml"), *at = strstr(yaml, "so S is simply Q·Kᵀ.");
+    const char *more = " Again {S[1][2]}. Again {S[1][2]}. Again {S[1][2]}. Again {S[1][2]}.";
+    assert_non_null(at);
+    at += strlen("so S is simply Q·Kᵀ.");
+    assert_true(strlen(yaml) + strlen(more) < 1 << 16);
+    memmove(at + strlen(more), at, strlen(at) + 1);
+    memcpy(at, more, strlen(more));
+    Fix *f = open_at(yaml, 8);
     View *v = f->v;
     assert_int_equal(v->s.step, 7);
     keys(v, ":X[1][1] = 1e308\r");
     snprintf(line, sizeof line, "w\x15%s\r", path);
     keys(v, line);
-    assert_string_equal(v->msg, "Not saved: with numbers this large, step 8's narration cannot be shown whole at "
+    assert_string_equal(v->msg, "Not saved: with numbers this large, step 7's narration cannot be shown whole at "
                                 "80x24, so the saved lesson would fail qkvtutor --check. Use smaller numbers (u "
                                 "undoes the edit), then save.");
     assert_int_equal(v->msg_role, ROLE_ERROR);

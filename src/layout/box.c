@@ -60,6 +60,21 @@ static int widest_of(const Frame *c, const double *v, const double *skip, int n)
     return w;
 }
 
+/* The widest of the numbers of id that moved with the last change, each
+ * against the cell box_changed compares it with (after a swap, the same
+ * token's: a row that only moved with its token gets no mark, so no room). */
+static int widest_moved(const Frame *c, MatId id)
+{
+    const Mat *m = &c->a->m[id];
+    double was[MAT_MAX * MAT_MAX];
+    if (m->rows > MAT_MAX || m->cols > MAT_MAX)
+        return widest_of(c, m->v, c->s->before.m[id].v, m->rows * m->cols);
+    for (int i = 0; i < m->rows; i++)
+        for (int j = 0; j < m->cols; j++)
+            was[i * m->cols + j] = box_before_cell(c, id, i, j);
+    return widest_of(c, m->v, was, m->rows * m->cols);
+}
+
 /* The widest number of a matrix, with room left of it for what stands
  * before a number: a change mark (▲ ▼) on a changed cell and, in mono, a
  * heat shade; worked out once per frame. The blank that starts every cell
@@ -76,7 +91,7 @@ static int widest(Frame *c, MatId id)
     w = real > w ? real : w;
     if (c->s->has_before && b->reached >= attn_mat_stage(id) && c->a->reached >= attn_mat_stage(id) &&
         mat_same_shape(m, &b->m[id])) {
-        int moved = widest_of(c, m->v, b->m[id].v, n);
+        int moved = widest_moved(c, id);
         if (moved > 0 && moved + 1 + shade > w)
             w = moved + 1 + shade;
     }

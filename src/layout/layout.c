@@ -171,6 +171,8 @@ static int mats_rows(Frame *c, const Band *b, int nb, const Budget *g, bool floo
     return r;
 }
 
+#define BLANK_TOP_ROWS 30 /* screens this tall start with a blank under the ribbon */
+
 static int text_rows(const Budget *g)
 {
     int r = g->blank_top;
@@ -232,7 +234,9 @@ static void drop_panel_boxes(Frame *c, Band *b, int *nb, Budget *g)
 }
 
 /* Give way, in order, until everything fits: presentation's double rows,
- * the blank lines, the bands the arithmetic quotes nothing from (Q K V at
+ * the blank lines (those between bands when that alone is enough: a
+ * question step's two lines keep Q K V in view and in place, `make bench`
+ * bytes_ratio_next), the bands the arithmetic quotes nothing from (Q K V at
  * the softmax stage: whole, so they read as left out, in Plan.omitted), then
  * those only the training panel names (W_Q and W_K, before its lines), the
  * parts down to their soft floors (narration to two lines, the key bar),
@@ -247,6 +251,11 @@ static void budget(Frame *c, Band *b, int *nb, Budget *g)
         g->blank_top = 0;
     for (int k = g->n - 1; k >= 0 && !fits(c, b, *nb, g, false); k--)
         g->part[k].gap = 0;
+    if (*nb > 1 && !fits(c, b, *nb, g, false)) { /* the blanks between bands, when that is enough */
+        g->band_gap = 0;
+        if (!fits(c, b, *nb, g, false))
+            g->band_gap = 1;
+    }
     for (int k = 0; k < *nb && !fits(c, b, *nb, g, false);) {
         if (band_needed(&b[k]) || *nb == 1) {
             k++;
@@ -476,7 +485,10 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
     ribbon_lay(c, 1);
     Band bands[MAX_BANDS];
     int nb = layout_bands(c, bands);
-    Budget g = {.blank_top = 1, .band_gap = 1};
+    /* No blank under the ribbon on a short screen: it came and went with
+     * the text's length, and everything below moved a row (`make bench`:
+     * bytes_ratio_next). */
+    Budget g = {.blank_top = c->rows >= BLANK_TOP_ROWS, .band_gap = 1};
     parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES,
           lines + 5 * MAX_LINES);
     c->top = c->in->present ? 3 : 2;

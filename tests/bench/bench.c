@@ -50,7 +50,8 @@
  * light, projector) measures another theme; QKV_BENCH_VERBOSE=1 prints the
  * bytes of each next keypress and of its full repaint; QKV_BENCH_DUMP=DIR
  * writes those bytes to DIR/80x24-next-N and DIR/80x24-full-N (and 120x40);
- * QKV_BENCH_PROC_ONLY=1 runs the whole processes alone. */
+ * QKV_BENCH_PROC_ONLY=1 runs the whole processes alone; QKV_BENCH_BYTES_ONLY=1
+ * measures only bytes_ratio_next (80x24) of every lesson given, one or more. */
 #include <curses.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -482,6 +483,23 @@ static bool bench_proc(char *bin, char *l8h, char *python, char *script)
     return true;
 }
 
+/* QKV_BENCH_BYTES_ONLY: bytes_ratio_next of each lesson given, nothing else. */
+static int bench_bytes_only(int n, char **paths)
+{
+    setenv("TERM", "xterm-256color", 1);
+    i18n_set(LANG_EN, NULL);
+    for (int k = 0; k < n; k++) {
+        int samples = 0;
+        double q = bench_bytes(paths[k], 24, 80, &samples);
+        if (q < 0)
+            return 1;
+        const char *base = strrchr(paths[k], '/');
+        printf("bench: bytes_ratio_next %.3f (%s, median of %d nexts at 80x24)\n", q, base ? base + 1 : paths[k],
+               samples);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int iters = 2000;
@@ -499,6 +517,8 @@ int main(int argc, char **argv)
         else
             break;
     }
+    if (getenv("QKV_BENCH_BYTES_ONLY") && a < argc)
+        return bench_bytes_only(argc - a, argv + a);
     if (argc - a < 2 || iters < 10) {
         fprintf(stderr, "usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--empty EMPTY_DYN EMPTY_STATIC] "
                         "[--numpy PYTHON SCRIPT] LESSON1 LESSON64 [LESSON64_8HEADS [LESSON...]]\n");
