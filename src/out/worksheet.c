@@ -292,8 +292,9 @@ static bool put_positions(FILE *out, const Lesson *l, const Attn *base, const Fm
     p.positions = POS_SINUSOIDAL;
     attn_run_to(&p, STAGE_INPUT);
     fputs(_("With positions: sinusoidal, H = X + P, and Q, K, V are projected from H. "
-            "P[p][2m] = sin(p ÷ 10000^(2m ÷ d_model)), P[p][2m+1] = cos(the same), p = the row's position "
-            "counting from 0 (P stays with the positions when tokens swap)."), out);
+            "P[p][2m] = sin(p ÷ 10000^(2m ÷ d_model)), P[p][2m+1] = cos(the same), p = the row's position: "
+            "offset + its index counting from 0, offset 0 unless the options give one (P stays with the "
+            "positions when tokens swap)."), out);
     fputs("\n\n", out);
     bool ok = put_given(out, l, &p, M_P, _("positions"), fo);
     attn_free(&p);
