@@ -102,18 +102,27 @@ fi
 
 # 5. no two object files use each other's functions
 mutual() {
+    # one awk over every object's symbols: edges a -> b when a uses b's
+    # functions, then each pair with edges both ways (a few names of each)
     for o in "$@"; do
-        nm -u "$o" | awk '{print $2}' | sort -u >"$o.undef"
-        nm -g --defined-only "$o" | awk '{print $3}' | sort -u >"$o.def"
-    done
-    for a in "$@"; do for b in "$@"; do
-        [ "$a" \< "$b" ] || continue
-        ab=$(comm -12 "$a.undef" "$b.def" | head -n 3 | tr '\n' ' ')
-        [ -n "$ab" ] || continue
-        ba=$(comm -12 "$b.undef" "$a.def" | head -n 3 | tr '\n' ' ')
-        [ -n "$ba" ] && echo "$a and $b use each other: ${ab}/ ${ba}"
-    done; done
-    for o in "$@"; do rm -f "$o.undef" "$o.def"; done
+        nm -u "$o" | awk -v o="$o" '{print "U", o, $2}'
+        nm -g --defined-only "$o" | awk -v o="$o" '{print "D", o, $3}'
+    done | awk '
+        $1 == "D" { def[$3] = $2; next }
+        { und[++n] = $2 " " $3 }
+        END {
+            for (k = 1; k <= n; k++) {
+                split(und[k], u, " "); d = def[u[2]]
+                if (d == "" || d == u[1]) continue
+                e = u[1] SUBSEP d
+                if (cnt[e]++ < 3) names[e] = names[e] u[2] " "
+            }
+            for (e in cnt) {
+                split(e, ab, SUBSEP); r = ab[2] SUBSEP ab[1]
+                if (ab[1] < ab[2] && (r in cnt))
+                    print ab[1] " and " ab[2] " use each other: " names[e] "/ " names[r]
+            }
+        }' | sort
 }
 printf 'int pong(int);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' >"$tmp/ping.c"
 printf 'int ping(int);\nint pong(int n) { return n ? ping(n - 1) : 1; }\n' >"$tmp/pong.c"
