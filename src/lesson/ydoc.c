@@ -173,8 +173,10 @@ static bool build(yaml_document_t *d, Open *o, const yaml_event_t *e)
     int id = 0;
     switch (e->type) {
     case YAML_SCALAR_EVENT:
-        id = yaml_document_add_scalar(d, NULL, e->data.scalar.value, (int)e->data.scalar.length,
-                                      e->data.scalar.style);
+        /* a plain scalar with a tag (even !!str) is not a plain one: "!" */
+        id = yaml_document_add_scalar(d, e->data.scalar.plain_implicit || e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE
+                                             ? NULL : (yaml_char_t *)"!",
+                                      e->data.scalar.value, (int)e->data.scalar.length, e->data.scalar.style);
         break;
     case YAML_SEQUENCE_START_EVENT:
         id = yaml_document_add_sequence(d, NULL, e->data.sequence_start.style);
