@@ -2,6 +2,7 @@
 #include "skim.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #define SKIM_DEPTH 32
@@ -55,9 +56,20 @@ static size_t utf8_ok(const unsigned char *p, const unsigned char *end)
 static bool text_ok(const char *buf, size_t len)
 {
     const unsigned char *p = (const unsigned char *)buf, *end = p + len;
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     while (p < end) {
+        uint64_t w;
+        if (end - p >= 8 && (memcpy(&w, p, 8), (((w - ones * 0x20) & ~w) | ((w + ones * 1) | w)) & highs) == 0) {
+            p += 8; /* eight bytes 0x20..0x7E */
+            continue;
+        }
         if ((*p >= 0x20 && *p < 0x7F) || *p == '\n') {
             p++;
+            continue;
+        }
+        if (*p >= 0xE1 && *p <= 0xEC && end - p >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
+            !(*p == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9))) {
+            p += 3; /* U+1000..U+CFFF (CJK), but for U+2028 and U+2029 */
             continue;
         }
         size_t n = utf8_ok(p, end);
@@ -106,6 +118,9 @@ static int escape_ok(const char *p, const char *e)
 static const char *dquoted(const char *p, const char *e, bool *clean)
 {
     *clean = true;
+    const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+    if (q && !memchr(p + 1, '\\', (size_t)(q - p - 1)))
+        return q + 1; /* no escapes: the first quote closes it */
     for (p++; p < e; p++) {
         if (*p == '"')
             return p + 1;
