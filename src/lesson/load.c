@@ -332,7 +332,7 @@ static bool load_doc(Ctx *c, const char *buf, size_t len, Lesson *out)
     c->srclen = len;
     Lesson l = {0};
     bool ok = walk(c, &l) && c->d.failures == 0;
-    yaml_document_delete(&doc);
+    ydoc_free(&doc);
     if (!ok) {
         lesson_free(&l);
         return false;
