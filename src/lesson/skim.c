@@ -67,11 +67,12 @@ static bool text_ok(const char *buf, size_t len)
             p++;
             continue;
         }
-        if (*p >= 0xE1 && *p <= 0xEC && end - p >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
-            !(*p == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9))) {
-            p += 3; /* U+1000..U+CFFF (CJK), but for U+2028 and U+2029 */
+        /* a run of U+3000..U+CFFF (CJK) at three bytes a step */
+        const unsigned char *run = p;
+        while (end - p >= 3 && *p >= 0xE3 && *p <= 0xEC && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80)
+            p += 3;
+        if (p > run)
             continue;
-        }
         size_t n = utf8_ok(p, end);
         if (!n)
             return false;
