@@ -605,6 +605,46 @@ static void utf8_decoder_and_boundaries(void **state)
     assert_true(text_is_cont(0x80) && text_is_cont(0xBF) && !text_is_cont('a') && !text_is_cont(0xE6));
 }
 
+/* num_parse's fast path (Clinger's: at most 15 digits over a power of ten
+ * up to 1e22) gives strtod's double, bit for bit, for decimals as lessons
+ * write them and for random ones of every length up to 24 digits. */
+static void num_parse_is_strtod(void **state)
+{
+    (void)state;
+    static const char *const fixed[] = {"0", "-0", "0.0", "-0.000", "1", "0.1", "0.2", "0.3", "-0.139", "1.5",
+                                        "123456789012345", "1234567890123456", "0.000000000000000000001",
+                                        "9007199254740993", "0.1000000000000000055511151231257827", "1e3",
+                                        "2.5e-3", ".5", "5.", "+7.25", "999999999999999.9", "0.30000000000000004"};
+    double v;
+    for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++) {
+        assert_int_equal(num_parse(fixed[k], &v, NULL), NUM_OK);
+        double want = strtod(fixed[k], NULL);
+        if (memcmp(&v, &want, sizeof v) != 0)
+            fail_msg("%s: %.17g, strtod %.17g", fixed[k], v, want);
+    }
+    unsigned long long x = 88172645463325252ull;
+    char buf[64];
+    for (int k = 0; k < 200000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+        int digits = 1 + (int)(x % 24), point = (int)((x >> 8) % (unsigned)(digits + 1));
+        size_t o = 0;
+        if ((x >> 16) & 1)
+            buf[o++] = '-';
+        unsigned long long y = x;
+        for (int d = 0; d < digits; d++) {
+            if (d == point && d > 0)
+                buf[o++] = '.';
+            y = y * 6364136223846793005ull + 1442695040888963407ull;
+            buf[o++] = (char)('0' + (y >> 33) % 10);
+        }
+        buf[o] = '\0';
+        assert_int_equal(num_parse(buf, &v, NULL), NUM_OK);
+        double want = strtod(buf, NULL);
+        if (memcmp(&v, &want, sizeof v) != 0)
+            fail_msg("%s: %.17g, strtod %.17g", buf, v, want);
+    }
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -634,6 +674,7 @@ int main(void)
         cmocka_unit_test(quote_escapes),
         cmocka_unit_test(format_chars_found),
         cmocka_unit_test(whole_numbers),
+        cmocka_unit_test(num_parse_is_strtod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,6 +145,11 @@ bool lesson_load_file(const char *path, Lesson *out, char *err, size_t errlen);
  * neither read nor checked (they stay empty), for --json, which prints none
  * of them. */
 #define LESSON_LOAD_NO_NARRATION 1u
+/* With LESSON_LOAD_NO_NARRATION the loader first empties the narration's
+ * one-line quoted text (skim.h), which gives the same lesson and the same
+ * messages; LESSON_LOAD_FULL_PARSE parses the bytes as they are, for the
+ * test that checks the two agree (tests/test_load.c). */
+#define LESSON_LOAD_FULL_PARSE 2u
 struct DiagList;
 bool lesson_load_buffer_all(const char *file, const char *buf, size_t len, Lesson *out, char *err, size_t errlen,
                             struct DiagList *list, unsigned flags);

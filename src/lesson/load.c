@@ -31,6 +31,7 @@
 #include "text/num.h"
 #include "loadmats.h"
 #include "schema.h"
+#include "skim.h"
 #include "template.h"
 #include "steps.h"
 #include "variants.h"
@@ -331,7 +332,7 @@ static bool load_doc(Loader *c, const char *buf, size_t len, Lesson *out)
     c->srclen = len;
     Lesson l = {0};
     bool ok = walk(c, &l) && c->d.failures == 0;
-    yaml_document_delete(&doc);
+    ydoc_free(&doc);
     if (!ok) {
         lesson_free(&l);
         return false;
@@ -389,6 +390,13 @@ static bool load_listed(const char *file, const char *buf, size_t len, Lesson *o
         buf += 3; /* a UTF-8 byte-order mark, as some Windows editors save */
         len -= 3;
     }
+    /* --json reads no narration: libyaml need not scan it either (skim.h) */
+    char *skimmed = c.no_narration && !(flags & LESSON_LOAD_FULL_PARSE) ? malloc(len ? len : 1) : NULL;
+    size_t slen = skimmed ? skim_narration(skimmed, buf, len) : (size_t)-1;
+    if (slen != (size_t)-1) {
+        buf = skimmed;
+        len = slen;
+    }
     bool ok = load_doc(&c, buf, len, out);
     if (!ok && c.d.syntax && list->n == 1 && list->m[0].line > 0)
         load_before(c.d.file, buf, len, list->m[0].line, list);
@@ -397,6 +405,7 @@ static bool load_listed(const char *file, const char *buf, size_t len, Lesson *o
         if (errlen && list->n > 0)
             snprintf(err, errlen, "%s", list->m[0].text);
     }
+    free(skimmed);
     return ok;
 }
 

@@ -215,11 +215,9 @@ bool schema_not_plain(const Loader *c, const yaml_node_t *n)
         return false;
     if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return true;
-    /* libyaml resolves !!str and no tag alike; a node's start mark is its
-     * first property, so a tag as written starts there with '!' */
-    if (n->tag && strcmp((const char *)n->tag, YAML_DEFAULT_SCALAR_TAG) != 0)
-        return true;
-    return c && c->src && n->start_mark.index < c->srclen && c->src[n->start_mark.index] == '!';
+    /* libyaml resolves !!str and no tag alike; ydoc gives a plain scalar
+     * written with any tag the tag "!" (its event is not plain_implicit) */
+    return n->tag && strcmp((const char *)n->tag, YAML_DEFAULT_SCALAR_TAG) != 0;
 }
 
 /* Parse a whole number 0..max written as plain digits (num_whole: the one

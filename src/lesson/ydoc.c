@@ -2,6 +2,8 @@
  * (see ydoc.h). */
 #include "ydoc.h"
 
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text/i18n.h"
@@ -143,75 +145,198 @@ static void parser_open(yaml_parser_t *p, const char *buf, size_t len)
     yaml_parser_set_encoding(p, YAML_UTF8_ENCODING);
 }
 
-/* The collections open while building the document from events. */
-typedef struct {
-    int id[YDOC_MAX_DEPTH + 2];
-    int key[YDOC_MAX_DEPTH + 2];  /* a mapping's key waiting for its value, or 0 */
-    int n;
-} Open;
+/* The document is built in memory of our own: the nodes in one array
+ * (with a slot before the first that holds the arena's newest chunk),
+ * the scalars' text and the collections' items in chunks of an arena,
+ * freed all at once by ydoc_free(). No node is allocated on its own. */
+#define CHUNK_MIN 8192
 
-/* Add a finished node (id) to the collection it belongs to. */
-static bool attach(yaml_document_t *d, Open *o, int id)
+typedef struct Chunk {
+    struct Chunk *prev;
+    size_t used, size;
+    max_align_t data[];
+} Chunk;
+
+/* The document being built: its nodes, its arena, and the ids of the
+ * items (and keys and values) of the collections still open, in order. */
+typedef struct {
+    yaml_node_t *slot;   /* slot[0] holds the arena's chunk; the nodes from slot + 1 */
+    int nodes, cap;
+    Chunk *arena;
+    int *ids;
+    int nids, idcap;
+    int open[YDOC_MAX_DEPTH + 2];  /* each open collection's node and its first id in ids */
+    int first[YDOC_MAX_DEPTH + 2];
+    int n;
+} Build;
+
+static void *arena_alloc(Build *b, size_t len)
 {
-    if (o->n == 0)
-        return true; /* the root */
-    int top = o->id[o->n - 1];
-    if (d->nodes.start[top - 1].type == YAML_SEQUENCE_NODE)
-        return yaml_document_append_sequence_item(d, top, id);
-    if (!o->key[o->n - 1]) {
-        o->key[o->n - 1] = id;
-        return true;
+    len = (len + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    if (!b->arena || b->arena->size - b->arena->used < len) {
+        size_t size = len > CHUNK_MIN ? len : CHUNK_MIN;
+        Chunk *k = malloc(sizeof *k + size);
+        if (!k)
+            return NULL;
+        *k = (Chunk){b->arena, 0, size};
+        b->arena = k;
     }
-    int key = o->key[o->n - 1];
-    o->key[o->n - 1] = 0;
-    return yaml_document_append_mapping_pair(d, top, key, id);
+    void *p = (char *)b->arena->data + b->arena->used;
+    b->arena->used += len;
+    return p;
+}
+
+static void arena_free(Chunk *k)
+{
+    while (k) {
+        Chunk *prev = k->prev;
+        free(k);
+        k = prev;
+    }
+}
+
+/* A new node (zeroed but for type, tag and marks); its id, or 0. */
+static int add_node(Build *b, yaml_node_type_t type, const char *tag, const yaml_event_t *e)
+{
+    if (b->nodes == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 64;
+        yaml_node_t *s = realloc(b->slot, (size_t)(cap + 1) * sizeof *s);
+        if (!s)
+            return 0;
+        b->slot = s;
+        b->cap = cap;
+    }
+    yaml_node_t *n = &b->slot[1 + b->nodes];
+    memset(n, 0, sizeof *n);
+    n->type = type;
+    n->tag = (yaml_char_t *)tag;
+    n->start_mark = e->start_mark;
+    n->end_mark = e->end_mark;
+    return ++b->nodes;
+}
+
+/* Note a finished node as an item (or key, or value) of the open collection. */
+static bool push_id(Build *b, int id)
+{
+    if (b->n == 0)
+        return true; /* the root */
+    if (b->nids == b->idcap) {
+        int cap = b->idcap ? b->idcap * 2 : 256;
+        int *ids = realloc(b->ids, (size_t)cap * sizeof *ids);
+        if (!ids)
+            return false;
+        b->ids = ids;
+        b->idcap = cap;
+    }
+    b->ids[b->nids++] = id;
+    return true;
+}
+
+static bool add_scalar(Build *b, const yaml_event_t *e)
+{
+    size_t len = e->data.scalar.length;
+    yaml_char_t *text = arena_alloc(b, len + 1);
+    /* a plain scalar with a tag (even !!str) is not a plain one: "!" */
+    bool tagged = !e->data.scalar.plain_implicit && e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    int id = text ? add_node(b, YAML_SCALAR_NODE, tagged ? "!" : YAML_DEFAULT_SCALAR_TAG, e) : 0;
+    if (!id)
+        return false;
+    memcpy(text, e->data.scalar.value, len);
+    text[len] = '\0';
+    yaml_node_t *n = &b->slot[id];
+    n->data.scalar.value = text;
+    n->data.scalar.length = len;
+    n->data.scalar.style = e->data.scalar.style;
+    return push_id(b, id);
+}
+
+/* A collection ends: its items (or keys and values, in pairs) move from
+ * the open ids to the arena. */
+static bool close_collection(Build *b, const yaml_event_t *e)
+{
+    int id = b->open[--b->n], first = b->first[b->n], count = b->nids - first;
+    yaml_node_t *n = &b->slot[id];
+    n->end_mark = e->end_mark;
+    yaml_node_item_t *items = arena_alloc(b, (size_t)(count ? count : 1) * sizeof *items);
+    if (!items)
+        return false;
+    memcpy(items, b->ids + first, (size_t)count * sizeof *items);
+    b->nids = first;
+    if (n->type == YAML_SEQUENCE_NODE) {
+        n->data.sequence.items.start = items;
+        n->data.sequence.items.top = n->data.sequence.items.end = items + count;
+    } else {
+        yaml_node_pair_t *pairs = (yaml_node_pair_t *)items;
+        n->data.mapping.pairs.start = pairs;
+        n->data.mapping.pairs.top = n->data.mapping.pairs.end = pairs + count / 2;
+    }
+    return push_id(b, id);
 }
 
 /* Turn one (already checked) event into the document's nodes. */
-static bool build(yaml_document_t *d, Open *o, const yaml_event_t *e)
+static bool build(Build *b, const yaml_event_t *e)
 {
-    int id = 0;
+    int id;
     switch (e->type) {
     case YAML_SCALAR_EVENT:
-        id = yaml_document_add_scalar(d, NULL, e->data.scalar.value, (int)e->data.scalar.length,
-                                      e->data.scalar.style);
-        break;
+        return add_scalar(b, e);
     case YAML_SEQUENCE_START_EVENT:
-        id = yaml_document_add_sequence(d, NULL, e->data.sequence_start.style);
+        if (!(id = add_node(b, YAML_SEQUENCE_NODE, YAML_DEFAULT_SEQUENCE_TAG, e)))
+            return false;
+        b->slot[id].data.sequence.style = e->data.sequence_start.style;
         break;
     case YAML_MAPPING_START_EVENT:
-        id = yaml_document_add_mapping(d, NULL, e->data.mapping_start.style);
+        if (!(id = add_node(b, YAML_MAPPING_NODE, YAML_DEFAULT_MAPPING_TAG, e)))
+            return false;
+        b->slot[id].data.mapping.style = e->data.mapping_start.style;
         break;
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
-        d->nodes.start[o->id[o->n - 1] - 1].end_mark = e->end_mark;
-        return attach(d, o, o->id[--o->n]);
+        return close_collection(b, e);
     default:
         return true;
     }
-    if (!id)
-        return false;
-    d->nodes.start[id - 1].start_mark = e->start_mark;
-    d->nodes.start[id - 1].end_mark = e->end_mark;
-    if (e->type == YAML_SCALAR_EVENT)
-        return attach(d, o, id);
-    o->id[o->n] = id;
-    o->key[o->n++] = 0;
+    b->open[b->n] = id;
+    b->first[b->n++] = b->nids;
     return true;
+}
+
+/* Hand the built nodes to doc (the arena in the slot before them). */
+static void finish(Build *b, yaml_document_t *doc)
+{
+    memset(doc, 0, sizeof *doc);
+    free(b->ids);
+    if (!b->slot)
+        b->slot = malloc(sizeof *b->slot); /* no node: an empty document; NULL: one without nodes */
+    if (b->slot) {
+        memcpy(&b->slot[0], &b->arena, sizeof b->arena);
+        doc->nodes.start = b->slot + 1;
+        doc->nodes.top = doc->nodes.start + b->nodes;
+        doc->nodes.end = doc->nodes.start + b->cap;
+    }
+    doc->start_implicit = doc->end_implicit = 1;
+}
+
+void ydoc_free(yaml_document_t *doc)
+{
+    if (!doc->nodes.start)
+        return;
+    yaml_node_t *slot = doc->nodes.start - 1;
+    Chunk *arena;
+    memcpy(&arena, slot, sizeof arena);
+    arena_free(arena);
+    free(slot);
+    memset(doc, 0, sizeof *doc);
 }
 
 bool ydoc_read(Diag *c, const char *buf, size_t len, yaml_document_t *doc)
 {
     yaml_parser_t p;
-    Open open = {.n = 0};
+    Build b = {0};
     int depth = 0, docs = 0;
     bool ok = true, done = false;
     if (!yaml_parser_initialize(&p))
         return diag_fail_at(c, 0, 0, _("out of memory while reading the lesson"));
-    if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1)) {
-        yaml_parser_delete(&p);
-        return diag_fail_at(c, 0, 0, _("out of memory while reading the lesson"));
-    }
     parser_open(&p, buf, len);
     while (ok && !done) {
         yaml_event_t e;
@@ -220,7 +345,7 @@ bool ydoc_read(Diag *c, const char *buf, size_t len, yaml_document_t *doc)
             break;
         }
         ok = check_event(c, &e, &depth, &docs);
-        if (ok && !build(doc, &open, &e))
+        if (ok && !build(&b, &e))
             ok = diag_fail_at(c, 0, 0, _("out of memory while reading the lesson"));
         done = e.type == YAML_STREAM_END_EVENT;
         yaml_event_delete(&e);
@@ -229,7 +354,8 @@ bool ydoc_read(Diag *c, const char *buf, size_t len, yaml_document_t *doc)
     if (ok && docs == 0)
         ok = diag_fail_at(c, 0, 0, _("the file is empty, "
                                      "a lesson needs at least format, tokens, X and weights"));
+    finish(&b, doc);
     if (!ok)
-        yaml_document_delete(doc);
+        ydoc_free(doc);
     return ok;
 }

@@ -4,10 +4,13 @@
  * as it comes: aliases, anchors, a second document and nesting deeper than
  * YDOC_MAX_DEPTH are refused, and libyaml's own errors (syntax, invalid
  * UTF-8, control characters) become one "FILE:LINE:COL: ..." message in the
- * Diag. The accepted events are built into a yaml_document_t with libyaml's
- * document API, marks included, so the schema (load.c) can name the place of
- * every later error. The caller owns the document on success and deletes it
- * with yaml_document_delete(); on failure there is nothing to delete.
+ * Diag. The accepted events are built into a yaml_document_t, marks
+ * included, so the schema (load.c) can name the place of every later error.
+ * The nodes, their text and their items live in memory of ydoc's own (one
+ * array and an arena, not a malloc per node): read the document with
+ * libyaml's getters and the accessors below, never change it, and free it
+ * with ydoc_free() (not yaml_document_delete()); on failure there is
+ * nothing to free. A plain scalar written with a tag has the tag "!". 
  *
  * The ydoc_* accessors below read nodes of such a document. */
 #ifndef QKV_YDOC_H
@@ -24,6 +27,7 @@
 /* Read len bytes into *doc. False (with the message in d) when the text is
  * not one plain YAML document, or when it is empty. */
 bool ydoc_read(Diag *d, const char *buf, size_t len, yaml_document_t *doc);
+void ydoc_free(yaml_document_t *doc);
 
 static inline yaml_node_t *ydoc_node(yaml_document_t *doc, int idx)
 {

@@ -549,7 +549,7 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
 
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
-    Session s = {0};
+    Session s; /* big: set up (by session_init) only when it is used */
     /* the state after step N (a session walks the script there), else the
      * lesson as written: no session to set up */
     if (o->at && !session_init(&s, l))

@@ -47,6 +47,8 @@ static bool nonfinite_word(const char *s)
     static const char *const words[] = {".inf", "inf", "infinity", ".nan", "nan"};
     if (*s == '+' || *s == '-')
         s++;
+    if (!strchr(".iInN", *s) || !*s)
+        return false; /* a digit, as nearly always */
     for (size_t k = 0; k < sizeof words / sizeof *words; k++)
         if (strcasecmp(s, words[k]) == 0)
             return true;
@@ -57,7 +59,7 @@ static bool nonfinite_word(const char *s)
 static void ascii_minus(const char *s, char *out)
 {
     while (*s) {
-        if (strncmp(s, NUM_MINUS, 3) == 0) {
+        if (*s == NUM_MINUS[0] && strncmp(s, NUM_MINUS, 3) == 0) {
             *out++ = '-';
             s += 3;
         } else {
@@ -67,10 +69,49 @@ static void ascii_minus(const char *s, char *out)
     *out = '\0';
 }
 
+/* Clinger's fast path: a decimal of at most 15 digits (so the digits are
+ * exactly a double) times or over a power of ten up to 1e22 (exact too) is
+ * one correctly rounded operation, the same double strtod gives. False
+ * when s is not that simple. */
+static bool fast_decimal(const char *s, double *v)
+{
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    bool neg = *s == '-';
+    s += *s == '-' || *s == '+';
+    unsigned long long m = 0;
+    int digits = 0, frac = 0;
+    bool dot = false;
+    for (; *s; s++) {
+        if (*s == '.' && !dot) {
+            dot = true;
+        } else if (*s >= '0' && *s <= '9') {
+            if (m == 0 && *s == '0') {
+                frac += dot;
+                continue; /* leading zeros are not digits */
+            }
+            if (++digits > 15)
+                return false;
+            m = m * 10 + (unsigned long long)(*s - '0');
+            frac += dot;
+        } else {
+            return false; /* an exponent, or anything else: strtod */
+        }
+    }
+    if (frac > 22)
+        return false;
+    double d = (double)m / p10[frac];
+    *v = neg ? -d : d;
+    return true;
+}
+
 /* strtod in the C locale: '.' is the decimal point whatever LC_NUMERIC
  * the program (or a library it loaded) set. s has passed syntax(). */
 static double c_strtod(const char *s)
 {
+    double fast;
+    if (fast_decimal(s, &fast))
+        return fast;
     const char *dp = localeconv()->decimal_point;
     if (dp && strcmp(dp, ".") == 0) /* the usual case: LC_NUMERIC is C (main sets only CTYPE and MESSAGES) */
         return strtod(s, NULL);

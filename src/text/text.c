@@ -295,6 +295,8 @@ static const struct {
 
 static int format_index(uint32_t cp)
 {
+    if (cp < 0x061C)
+        return -1; /* the table's first: ASCII and most text need no search */
     for (size_t k = 0; k < sizeof format_chars / sizeof *format_chars; k++)
         if (format_chars[k].cp == cp)
             return (int)k;

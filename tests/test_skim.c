@@ -1,0 +1,195 @@
+/* test_skim.c - --json's narration skimmer (src/lesson/skim.h): loading
+ * without narration gives the same lesson and the same messages whether
+ * the narration's text is skimmed out first or parsed (LESSON_LOAD_FULL_PARSE),
+ * for every shipped lesson, every bad lesson (tests/bad), the fuzz
+ * regressions and hand-made files at the skimmer's edges. */
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#undef expect_check
+#include "lesson/diag.h"
+#include "lesson/lesson.h"
+#include "lesson/save.h"
+#include "lesson/session.h"
+#include "lesson/skim.h"
+
+static DiagList list_a, list_b;
+
+/* Everything a loaded lesson holds that --json could print: the lesson
+ * saved at every step (weights, options, overrides, script) and the
+ * expect checks, which the saved file leaves out. */
+static void assert_same_lesson(const Lesson *a, const Lesson *b, const char *name)
+{
+    assert_int_equal(a->nsteps, b->nsteps);
+    for (int k = 0; k < a->nsteps; k++) {
+        const Step *x = &a->steps[k], *y = &b->steps[k];
+        assert_int_equal(x->stage, y->stage);
+        assert_int_equal(x->line, y->line);
+        assert_int_equal(x->nask, y->nask);
+        assert_int_equal(x->nexpect, y->nexpect);
+        if (x->nexpect)
+            assert_memory_equal(x->expect, y->expect, (size_t)x->nexpect * sizeof *x->expect);
+    }
+    Session sa, sb;
+    assert_true(session_init(&sa, a));
+    assert_true(session_init(&sb, b));
+    for (int k = 0; k <= a->nsteps; k++) {
+        session_goto(&sa, k);
+        session_goto(&sb, k);
+        size_t la = 0, lb = 0;
+        char *ta = lesson_save_text(&sa, &la), *tb = lesson_save_text(&sb, &lb);
+        assert_non_null(ta);
+        assert_non_null(tb);
+        if (la != lb || memcmp(ta, tb, la) != 0)
+            fail_msg("%s: the lesson differs at step %d when skimmed", name, k);
+        free(ta);
+        free(tb);
+    }
+    session_free(&sa);
+    session_free(&sb);
+}
+
+/* buf loads the same (status, every message, the lesson) both ways. */
+static void assert_same_load(const char *name, const char *buf, size_t len)
+{
+    Lesson a, b;
+    char ea[LESSON_ERR_MAX], eb[LESSON_ERR_MAX];
+    bool oka = lesson_load_buffer_all(name, buf, len, &a, ea, sizeof ea, &list_a, LESSON_LOAD_NO_NARRATION);
+    bool okb = lesson_load_buffer_all(name, buf, len, &b, eb, sizeof eb, &list_b,
+                                      LESSON_LOAD_NO_NARRATION | LESSON_LOAD_FULL_PARSE);
+    if (oka != okb)
+        fail_msg("%s: loads %s skimmed, %s parsed (%s)", name, oka ? "ok" : "not", okb ? "ok" : "not", oka ? eb : ea);
+    if (!oka) {
+        if (strcmp(ea, eb) != 0)
+            fail_msg("%s: skimmed says\n  %s\nparsed says\n  %s", name, ea, eb);
+        assert_int_equal(list_a.n, list_b.n);
+        assert_int_equal(list_a.total, list_b.total);
+        for (int k = 0; k < list_a.n; k++)
+            assert_string_equal(list_a.m[k].text, list_b.m[k].text);
+        return;
+    }
+    assert_same_lesson(&a, &b, name);
+    lesson_free(&a);
+    lesson_free(&b);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(LESSON_MAX_BYTES + 1);
+    assert_non_null(buf);
+    *len = fread(buf, 1, LESSON_MAX_BYTES + 1, f);
+    fclose(f);
+    return buf;
+}
+
+/* Every file of pattern loads the same both ways; how many were skimmed
+ * (made shorter) out of how many. */
+static int same_for_files(const char *pattern, int *count)
+{
+    glob_t g;
+    int skimmed = 0;
+    *count = 0;
+    if (glob(pattern, 0, NULL, &g) != 0)
+        return 0;
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        size_t len;
+        char *buf = read_file(g.gl_pathv[k], &len), *out = malloc(len + 1);
+        assert_non_null(out);
+        size_t n = skim_narration(out, buf, len);
+        skimmed += n != (size_t)-1 && n < len;
+        assert_same_load(g.gl_pathv[k], buf, len);
+        free(out);
+        free(buf);
+        ++*count;
+    }
+    globfree(&g);
+    return skimmed;
+}
+
+static void shipped_lessons(void **state)
+{
+    (void)state;
+    int n;
+    int skimmed = same_for_files("lessons/*.yaml", &n);
+    assert_true(n >= 13);
+    assert_int_equal(skimmed, n); /* every shipped lesson is in the subset */
+}
+
+static void bad_lessons(void **state)
+{
+    (void)state;
+    int n;
+    int skimmed = same_for_files("tests/bad/*.yaml", &n);
+    assert_true(n >= 100);
+    assert_true(skimmed >= 15); /* those with narration */
+    same_for_files("tests/fuzz/regress/*", &n);
+}
+
+#define HEAD "format: qkvtutor/1\ntokens: [a, b]\nX: [[1, 0], [0, 1]]\nweights: {random: {seed: 1, d_k: 2}}\n"
+
+/* What the skimmer leaves, or NULL when it parses the file as it is. */
+static char *skim(const char *yaml)
+{
+    static char out[4096];
+    size_t n = skim_narration(out, yaml, strlen(yaml));
+    if (n == (size_t)-1)
+        return NULL;
+    out[n] = '\0';
+    return out;
+}
+
+static void edges(void **state)
+{
+    (void)state;
+    /* what it empties, and what it leaves */
+    assert_string_equal(skim("about: \"x\"\nsteps:\n  - stage: input\n    say:\n      zh: \"甲\" # c\n"
+                             "      en: 'y'\n    question: \"q\"\n  - {stage: qkv, say: \"z\"}\n"),
+                        "about: \"\"\nsteps:\n  - stage: input\n    say:\n      zh: \"\" # c\n"
+                        "      en: 'y'\n    question: \"\"\n  - {stage: qkv, say: \"z\"}\n");
+    assert_string_equal(skim("title: |\n  say: \"x\"\nsteps:\n- say: \"a\\\"b\"\n  x:\n    say: \"k\"\n"),
+                        "title: |\n  say: \"x\"\nsteps:\n- say: \"\"\n  x:\n    say: \"k\"\n");
+    assert_string_equal(skim("say: \"x\"\nsteps: [1]\nabout: \"a\\qb\"\n"), "say: \"x\"\nsteps: [1]\nabout: \"a\\qb\"\n");
+    assert_string_equal(skim("about: \"\\uD800\"\n"), "about: \"\\uD800\"\n");
+    assert_string_equal(skim("about: \"last line\""), "about: \"last line\"");
+    assert_null(skim("about: \"two\n  lines\"\n"));
+    assert_null(skim("about: x\n  y: \"z\"\n"));
+    assert_null(skim("about:\t\"x\"\n"));
+    assert_null(skim("about: \"x\"\r\n"));
+    assert_null(skim("about: \"\x01\"\n"));
+    assert_null(skim("about: \"\xff\"\n"));
+    assert_null(skim("---\nabout: \"x\"\n"));
+    assert_null(skim("tokens: [a,\n  b]\n"));
+    assert_null(skim("about: &a \"x\"\n"));
+    assert_null(skim("about: \"x\" junk\n"));
+    /* and each loads the same both ways */
+    static const char *const files[] = {
+        HEAD "about: \"a\\qb\"\n",
+        HEAD "about: \"\\uD800\"\n",
+        HEAD "about: \"\x01\"\n",
+        HEAD "about: \"bad \xff\"\n",
+        HEAD "about: \"x\" junk\n",
+        HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"\xe2\x80\xae\"\n  - stage: qkv\n    say: \"{nope}\"\n",
+        HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"x\"\n    question: \"q\"\n",
+        HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"x\"\n  stage: 2\n",
+        HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: {zh: \"x\"}\n    expect: {\"X[1][1]\": !!str 1}\n",
+        HEAD "about: \"一二三\"\nsteps:\n  - stage: input\n    say: \"!!!!\"\n    expect: {\"X[1][1]\": 1}\n",
+        HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"x\"\n    expect: {\"X[1][1]\": ! 1}\n",
+        HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"xyz\"\n  - stage: qkv\n    focus: [1,\n",
+        HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say:\n      zh: \"x\"\n      en: \"y\"\n    - z\n",
+    };
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++)
+        assert_same_load("t.yaml", files[k], strlen(files[k]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shipped_lessons),
+        cmocka_unit_test(bad_lessons),
+        cmocka_unit_test(edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
