@@ -1,6 +1,8 @@
 /* skim.c - --json's narration skimmer (see skim.h). */
 #include "skim.h"
 
+#include "text/text.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,22 +34,10 @@ typedef struct {
  * most 4 bytes at p (before end); its length, or 0. */
 static size_t utf8_ok(const unsigned char *p, const unsigned char *end)
 {
-    unsigned c = p[0], n, cp;
-    if (c < 0xC2 || c > 0xF4)
-        return 0;
-    n = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    if ((size_t)(end - p) < n)
-        return 0;
-    cp = c & (0x7Fu >> n);
-    for (unsigned k = 1; k < n; k++) {
-        if ((p[k] & 0xC0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[k] & 0x3Fu);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-        return 0;
-    if (cp < 0xA0 || (cp >= 0xD800 && cp < 0xE000) || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF ||
-        cp == 0x2028 || cp == 0x2029)
+    uint32_t cp;
+    size_t n = text_utf8_next((const char *)p, (size_t)(end - p), &cp);
+    if (cp == TEXT_BAD_CP || cp < 0xA0 || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF || cp == 0x2028 ||
+        cp == 0x2029)
         return 0;
     return n;
 }
@@ -67,12 +57,6 @@ static bool text_ok(const char *buf, size_t len)
             p++;
             continue;
         }
-        /* a run of U+3000..U+CFFF (CJK) at three bytes a step */
-        const unsigned char *run = p;
-        while (end - p >= 3 && *p >= 0xE3 && *p <= 0xEC && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80)
-            p += 3;
-        if (p > run)
-            continue;
         size_t n = utf8_ok(p, end);
         if (!n)
             return false;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "text/i18n.h"
+#include "text/text.h"
 
 /* The 0-based line and column (in characters) of a byte offset. */
 static void offset_mark(const char *buf, size_t len, size_t off, size_t *line, size_t *col)
@@ -17,7 +18,7 @@ static void offset_mark(const char *buf, size_t len, size_t off, size_t *line, s
         if (b == '\n') {
             ++*line;
             *col = 0;
-        } else if ((b & 0xC0) != 0x80) {
+        } else if (!text_is_cont(b)) {
             ++*col;
         }
     }
@@ -31,8 +32,7 @@ static char char_at(const char *buf, size_t len, size_t line, size_t col)
         if (buf[k] == '\n')
             line--;
     for (; k < len && col > 0 && buf[k] != '\n'; col--)
-        for (k++; k < len && ((unsigned char)buf[k] & 0xC0) == 0x80; k++)
-            ;
+        k = text_char_next(buf, len, k);
     return k < len ? buf[k] : '\0';
 }
 
