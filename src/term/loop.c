@@ -175,6 +175,26 @@ static void one_write_per_frame(void)
     refresh();
 }
 
+/* Keys one at a time, unechoed, with their codes; the mouse; no cursor. */
+static void terminal_modes(void)
+{
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    mouseinterval(0);
+    /* Home/End as tmux and screen send them under TERM=xterm-256color. */
+    define_key("\033[1~", KEY_HOME);
+    define_key("\033[4~", KEY_END);
+    define_key("\033[H", KEY_HOME);
+    define_key("\033[F", KEY_END);
+    one_write_per_frame();
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    timeout(250);
+    curs_set(0);
+}
+
 /* A SIGINT (Ctrl-C) is taken as the key Ctrl-C: it cancels an open prompt,
  * asks when edits are unsaved, and quits like q otherwise; a quit that
  * Ctrl-C asked for ends with SIGINT's status (130), as shells expect.
@@ -245,21 +265,7 @@ int view_run(const Lesson *l, const ViewOpt *o)
     set_term(scr);
     install_signals();
     atexit(restore_terminal);
-    cbreak();
-    noecho();
-    nonl();
-    keypad(stdscr, TRUE);
-    set_escdelay(25);
-    mouseinterval(0);
-    /* Home/End as tmux and screen send them under TERM=xterm-256color. */
-    define_key("\033[1~", KEY_HOME);
-    define_key("\033[4~", KEY_END);
-    define_key("\033[H", KEY_HOME);
-    define_key("\033[F", KEY_END);
-    one_write_per_frame();
-    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-    timeout(250);
-    curs_set(0);
+    terminal_modes();
     View *v = view_new(l, o);
     int rc = v ? run(v) : 2;
     view_free(v);
