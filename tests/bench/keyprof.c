@@ -23,6 +23,12 @@ typedef struct {
 
 void keyprof_key(View *v, Key k);
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* One keypress, the function the profiler collects. */
 __attribute__((noinline)) void keyprof_key(View *v, Key k)
 {
@@ -79,13 +85,20 @@ int main(int argc, char **argv)
         if (k / nk < 400)
             t[k % nk][k / nk] = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
     }
-    if (getenv("KEYPROF_TIME"))
+    if (getenv("KEYPROF_TIME")) {
+        static double all[64 * 400];
+        int na = 0;
         for (int k = 0; k < nk; k++) {
             double m = 1e9;
-            for (int r = 0; r < n / nk && r < 400; r++)
+            for (int r = 0; r < n / nk && r < 400; r++) {
                 m = t[k][r] < m ? t[k][r] : m;
+                all[na++] = t[k][r];
+            }
             printf("key %2d %4d min %.1f us\n", k, (int)keys[k].ch, m);
         }
+        qsort(all, (size_t)na, sizeof *all, cmp_double);
+        printf("median of %d: %.1f us\n", na, na ? all[na / 2] : 0);
+    }
     view_free(v);
     screen_close();
     lesson_free(&l);
