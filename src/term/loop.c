@@ -169,7 +169,7 @@ static bool too_small(void)
  * some twenty writes for one keypress, each a system call and a chance
  * for the terminal to show half a frame. Suspending and resuming once,
  * before the first frame, makes every frame one write (as after Ctrl-Z). */
-static void one_write_per_frame(void)
+void view_screen_ready(void)
 {
     endwin();
     refresh();
@@ -189,7 +189,7 @@ static void terminal_modes(void)
     define_key("\033[4~", KEY_END);
     define_key("\033[H", KEY_HOME);
     define_key("\033[F", KEY_END);
-    one_write_per_frame();
+    view_screen_ready();
     mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     timeout(250);
     curs_set(0);
