@@ -9,6 +9,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "term/view.h"
+
 static SCREEN *scr;
 static FILE *out, *in;
 
@@ -24,6 +26,7 @@ bool screen_open(int lines, int cols)
         return false;
     set_term(scr);
     resizeterm(lines, cols);
+    view_screen_ready(); /* as view_run: a frame is one write */
     return true;
 }
 

@@ -777,11 +777,13 @@ static Cell *screen_cells(void)
  * exactly as the same frame painted whole on a blank screen: every
  * built-in lesson, walked forward and back with focus moves, toggles,
  * the mask, temperature and positions, language, presentation, edit mode,
- * training, the help and a theme switch, at 80x24 and 60x18. */
+ * training, the help and a theme switch, and an unbound key (Z: the frame
+ * on screen is kept, not laid out again) after some of them, at 80x24 and
+ * 60x18. */
 static void test_partial_paint_equals_whole(void **state)
 {
     static const int sizes[][2] = {{24, 80}, {18, 60}};
-    const char *walk = "nnnnjlsu[]c<>oLLPPejl\x1bnnnnnnnnnnnnnnnnnnnnhkTg?\x1btnnnnnnnnnnnnnnnnnnnnbbbbbbbb";
+    const char *walk = "nnnnZjlsu[]c<>oLLPPZejlZ\x1bnnnnnnnnnnnnnnnnnnnnhkTg?\x1btZnnnnnnnnnnnnnnnnnnnnbbbbbbbbZ";
     for (int s = 0; s < 2; s++) {
         screen_resize(sizes[s][0], sizes[s][1]);
         for (int k = 0; k < embedded_count; k++) {

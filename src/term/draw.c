@@ -46,6 +46,7 @@ struct Painted {
     int cols, rows;
     ThemeId theme;
     bool valid;              /* rec[last] is what stdscr holds */
+    int idle;                /* keys since that frame, none of which asked for a repaint (-1: one did) */
     Rows rec[2];
     int last;
 };
@@ -215,6 +216,26 @@ void view_repaint(View *v)
         v->painted->valid = false;
 }
 
+void draw_key(View *v, bool changed)
+{
+    struct Painted *d = v->painted;
+    if (d && d->idle >= 0)
+        d->idle = changed ? -1 : d->idle + 1;
+}
+
+/* Is stdscr still the last frame, with keys since but none that asked for
+ * a repaint (unbound, a click on nothing)? Then the frame is neither laid
+ * out nor painted again. */
+static bool still_painted(View *v)
+{
+    struct Painted *d = v->painted;
+    if (!d)
+        return false;
+    bool idle = d->idle > 0;
+    d->idle = 0;
+    return idle && d->valid && d->win == stdscr && d->cols == COLS && d->rows == LINES && d->theme == v->theme;
+}
+
 void draw_forget(View *v)
 {
     if (!v->painted)
@@ -258,6 +279,8 @@ static void paint_help(View *v)
 void draw_frame(View *v)
 {
     draw_size(v);
+    if (still_painted(v) && v->mode != MODE_HELP)
+        return;
     if (v->mode == MODE_HELP && COLS >= LAYOUT_MIN_COLS && LINES >= LAYOUT_MIN_ROWS) {
         v->plan.nbox = 0; /* nothing to click on */
         if (v->painted) /* the next frame is painted whole */

@@ -89,11 +89,17 @@ bool view_key(View *v, wint_t ch, bool is_code)
     draw_size(v);
     if (is_code && ch == KEY_RESIZE)
         return true;
+    int flags = FLAG_NONE;
     if (is_code && ch == KEY_MOUSE) {
         MEVENT ev;
-        return getmouse(&ev) != OK || !(keys_mouse(v, ev.y, ev.x, term_mouse(ev.bstate)) & FLAG_QUIT);
+        if (getmouse(&ev) != OK)
+            return true;
+        flags = keys_mouse(v, ev.y, ev.x, term_mouse(ev.bstate));
+    } else {
+        flags = keys_handle(v, term_key(ch, is_code));
     }
-    return !(keys_handle(v, term_key(ch, is_code)) & FLAG_QUIT);
+    draw_key(v, flags != FLAG_NONE); /* none: the frame on screen stays */
+    return !(flags & FLAG_QUIT);
 }
 
 void view_draw(View *v)
@@ -104,7 +110,9 @@ void view_draw(View *v)
 bool view_click(View *v, int y, int x)
 {
     draw_size(v);
-    return !(keys_mouse(v, y, x, term_mouse(BUTTON1_PRESSED)) & FLAG_QUIT);
+    int flags = keys_mouse(v, y, x, term_mouse(BUTTON1_PRESSED));
+    draw_key(v, flags != FLAG_NONE);
+    return !(flags & FLAG_QUIT);
 }
 
 void view_keys(View *v, const char *keys)
@@ -154,6 +162,37 @@ static bool swallow_sequence(void)
 static bool too_small(void)
 {
     return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
+}
+
+/* ncurses (6.4) flushes its output to the terminal after every cursor
+ * move of a refresh until the screen has once been suspended and resumed:
+ * some twenty writes for one keypress, each a system call and a chance
+ * for the terminal to show half a frame. Suspending and resuming once,
+ * before the first frame, makes every frame one write (as after Ctrl-Z). */
+void view_screen_ready(void)
+{
+    endwin();
+    refresh();
+}
+
+/* Keys one at a time, unechoed, with their codes; the mouse; no cursor. */
+static void terminal_modes(void)
+{
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    mouseinterval(0);
+    /* Home/End as tmux and screen send them under TERM=xterm-256color. */
+    define_key("\033[1~", KEY_HOME);
+    define_key("\033[4~", KEY_END);
+    define_key("\033[H", KEY_HOME);
+    define_key("\033[F", KEY_END);
+    view_screen_ready();
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    timeout(250);
+    curs_set(0);
 }
 
 /* A SIGINT (Ctrl-C) is taken as the key Ctrl-C: it cancels an open prompt,
@@ -226,20 +265,7 @@ int view_run(const Lesson *l, const ViewOpt *o)
     set_term(scr);
     install_signals();
     atexit(restore_terminal);
-    cbreak();
-    noecho();
-    nonl();
-    keypad(stdscr, TRUE);
-    set_escdelay(25);
-    mouseinterval(0);
-    /* Home/End as tmux and screen send them under TERM=xterm-256color. */
-    define_key("\033[1~", KEY_HOME);
-    define_key("\033[4~", KEY_END);
-    define_key("\033[H", KEY_HOME);
-    define_key("\033[F", KEY_END);
-    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-    timeout(250);
-    curs_set(0);
+    terminal_modes();
     View *v = view_new(l, o);
     int rc = v ? run(v) : 2;
     view_free(v);

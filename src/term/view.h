@@ -30,6 +30,11 @@ int view_run(const Lesson *l, const ViewOpt *o);
 /* Is name a theme (dark, light, mono, projector)? */
 bool view_theme_known(const char *name);
 
+/* Right after newterm (view_run does it; tests and the benchmark too, on
+ * their own screens): every refresh reaches the terminal in one write,
+ * not one per cursor move (see loop.c). */
+void view_screen_ready(void);
+
 /* For tests and the benchmark: curses must already be initialised. */
 View *view_new(const Lesson *l, const ViewOpt *o);
 void view_free(View *v);

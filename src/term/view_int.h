@@ -25,6 +25,10 @@
 void draw_size(View *v);
 /* Lay out and paint the frame (or the help screen) into stdscr. */
 void draw_frame(View *v);
+/* A key was handled; changed: it asked for a repaint. When keys came since
+ * the last frame and none asked, the next draw_frame keeps the screen as
+ * it is: not laid out or painted again. */
+void draw_key(View *v, bool changed);
 /* Drop the record of what was painted (view_free). */
 void draw_forget(View *v);
 

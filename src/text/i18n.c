@@ -7,6 +7,7 @@
 #define DOMAIN "qkvtutor"
 
 static Lang current = LANG_EN;
+static unsigned generation; /* i18n_set calls so far: what was translated before may differ now */
 
 Lang i18n_detect(void)
 {
@@ -30,6 +31,12 @@ void i18n_set(Lang lang, const char *localedir)
      * it cached), so no private counter is needed to switch live. */
     textdomain(DOMAIN);
     current = lang;
+    generation++;
+}
+
+unsigned i18n_generation(void)
+{
+    return generation;
 }
 
 const char *i18n_tr(const char *msgid)

@@ -24,5 +24,8 @@ Lang i18n_detect(void);
 /* Bind the message catalogue (from `localedir`, or NULL for the default)
  * and switch gettext to `lang`. */
 void i18n_set(Lang lang, const char *localedir);
+/* How many times i18n_set() was called: a text translated and kept is
+ * still good while this stays the same. */
+unsigned i18n_generation(void);
 
 #endif

@@ -151,7 +151,8 @@ void keys_bar(const View *v, char *buf, size_t len)
     view_keybar(v->ascii, session_ask_open(&v->s) >= 0 || session_ask_retry(&v->s) >= 0, v->cols, buf, len);
 }
 
-void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len)
+/* The key bar for (ascii, asking, cols) in the language now, into buf. */
+static void keybar_make(bool ascii, bool asking, int cols, char *buf, size_t len)
 {
     char item[REQ_COUNT + 1][64], tail[160];
     int n = 0;
@@ -171,4 +172,26 @@ void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len)
         snprintf(buf + strlen(buf), len - strlen(buf), "%s", item[k]);
     }
     snprintf(buf + strlen(buf), len - strlen(buf), "%s", tail);
+}
+
+/* The same bar comes back frame after frame: it is made again only when
+ * what it depends on changed (not once per keypress). */
+void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len)
+{
+    static struct {
+        bool made, ascii, asking;
+        int cols;
+        unsigned gen;
+        char bar[FMT_LINE];
+    } last;
+    unsigned gen = i18n_generation();
+    if (!last.made || last.ascii != ascii || last.asking != asking || last.cols != cols || last.gen != gen) {
+        keybar_make(ascii, asking, cols, last.bar, sizeof last.bar);
+        last.made = true;
+        last.ascii = ascii;
+        last.asking = asking;
+        last.cols = cols;
+        last.gen = gen;
+    }
+    snprintf(buf, len, "%s", last.bar);
 }

@@ -46,3 +46,8 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.y
 	   lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml $(LESSONS)
 	@$(MAKE) --no-print-directory bench-web
 	@echo "bench: load average at the end $$(cut -d" " -f1-3 /proc/loadavg)"
+
+# The lesson-1 keys alone, for callgrind (tests/bench/keyprof.c).
+$(BENCH_DIR)/keyprof: tests/bench/keyprof.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
