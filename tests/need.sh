@@ -30,6 +30,11 @@ fi
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 echo "$SUITE: installing $PKGS"
+# make test runs suites in two lanes (tests/suites.sh): one install at a
+# time (apt holds dpkg's lock; a second apt-get would fail on it, not wait).
+exec 8>"${TMPDIR:-/tmp}/qkvtutor-apt.lock"
+flock 8
+"$@" >/dev/null 2>&1 && exit 0 # the other lane may have installed it meanwhile
 # shellcheck disable=SC2086  # PKGS is a list of package names
 if ! { $SUDO "$APT" update -qq && DEBIAN_FRONTEND=noninteractive $SUDO "$APT" install -y -qq $PKGS; } >/dev/null 2>&1; then
     echo "FAIL: $SUITE: could not install $PKGS ($SUDO $APT install failed)"

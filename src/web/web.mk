@@ -104,7 +104,7 @@ web-test: all
 	@sh tests/need.sh web-test "emscripten chromium nodejs python3" sh -c \
 	   'command -v $(EMCC) && command -v chromium && command -v node && command -v python3'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
-	 $(MAKE) --no-print-directory web $(B)/tests/web_plans $(WASM)/web_json.js >$(B)/web-build.log 2>&1 || \
+	 $(MAKE) --no-print-directory -j2 web $(B)/tests/web_plans $(WASM)/web_json.js >$(B)/web-build.log 2>&1 || \
 	   { cat $(B)/web-build.log; echo "FAIL: web: make web failed"; exit 1; }; \
 	 tail -n 1 $(B)/web-build.log; $(PYTHON) tests/web.py $(B)
 

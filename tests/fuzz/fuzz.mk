@@ -28,7 +28,7 @@ FUZZ_BINS     = $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 FUZZ_OPTS     = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
 FUZZ_PROBE    = $(FUZZ_DIR)/.probe-ok
 
-.PHONY: fuzz fuzz-smoke fuzz-regress fuzz-build fuzz-corpus
+.PHONY: fuzz fuzz-smoke fuzz-regress fuzz-build fuzz-corpus fuzz-run-lesson fuzz-run-action fuzz-run-view
 
 $(FUZZ_DIR)/obj/%.o: src/%.c | deps
 	@mkdir -p $(dir $@)
@@ -60,7 +60,7 @@ $(FUZZ_PROBE):
 
 fuzz-build: $(FUZZ_PROBE)
 	@test -f $(FUZZ_PROBE) || { echo "fuzz: $(FUZZ_CC) cannot build libFuzzer targets (install clang and libclang-rt-dev)"; exit 1; }
-	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory -j2 $(FUZZ_BINS)
 
 # Seed the corpora: lesson files; one action per line of actions.txt plus
 # every do: action written in the lessons; a few key scripts.
@@ -120,9 +120,16 @@ FUZZ_MAXLEN_LESSON ?= 2048
 FUZZ_MAXLEN_ACTION ?= 256
 FUZZ_MAXLEN_VIEW   ?= 6
 
+# The three targets run side by side (two at a time on this 2-core
+# machine), each report printed whole when its target is done.
 fuzz: fuzz-build fuzz-corpus
+	@$(MAKE) --no-print-directory -j2 --output-sync=target fuzz-run-lesson fuzz-run-action fuzz-run-view
+
+fuzz-run-lesson:
 	$(call fuzz_run,$(FUZZ_SECONDS_LESSON),lesson,$(FUZZ_MAXLEN_LESSON))
+fuzz-run-action:
 	$(call fuzz_run,$(FUZZ_SECONDS_ACTION),action,$(FUZZ_MAXLEN_ACTION))
+fuzz-run-view:
 	$(call fuzz_run,$(FUZZ_SECONDS_VIEW),view,$(FUZZ_MAXLEN_VIEW))
 
 # clang and its libFuzzer runtime (Debian: clang, libclang-rt-dev) are

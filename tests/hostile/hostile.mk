@@ -34,7 +34,7 @@ hostile-asan:
 # linked statically (Makefile: STATIC): the suite runs one linked shared
 # (STATIC=, as the Debian package is), built in $(B)/shared.
 valgrind:
-	@$(MAKE) --no-print-directory B=$(B)/shared STATIC= all
+	@$(MAKE) --no-print-directory -j2 B=$(B)/shared STATIC= all
 	@sh tests/valgrind.sh $(B)/shared/qkvtutor
 
 endif
