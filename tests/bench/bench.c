@@ -252,8 +252,49 @@ static void dump_bytes(FILE *out, const char *dir, const char *size, int step, o
     free(buf);
 }
 
-/* Bytes a "next" writes over the bytes of a full repaint of the result. */
-static double bench_bytes(const char *path, int lines, int cols, int *samples)
+/* One screen cell as the terminal has it: the character and its look. */
+typedef struct {
+    wchar_t wch[CCHARW_MAX + 1];
+    attr_t attrs;
+    short pair;
+} Cell;
+
+static void cell_at(int y, int x, Cell *c)
+{
+    cchar_t cc;
+    memset(c, 0, sizeof *c);
+    if (mvwin_wch(curscr, y, x, &cc) != ERR)
+        getcchar(&cc, c->wch, &c->attrs, &c->pair, NULL);
+}
+
+static bool cell_blank(const Cell *c)
+{
+    return (c->wch[0] == L' ' || c->wch[0] == 0) && c->wch[1] == 0 && c->attrs == 0 && c->pair == 0;
+}
+
+/* The share of the screen a next really changed: cells that differ from
+ * before (character or look) over the cells a full repaint writes (those
+ * not blank after). Snapshot first with cells_changed(NULL, snap, ...). */
+static double cells_changed(Cell *snap, int lines, int cols, bool take)
+{
+    int changed = 0, shown = 0;
+    for (int y = 0; y < lines; y++)
+        for (int x = 0; x < cols; x++) {
+            Cell c;
+            cell_at(y, x, &c);
+            if (take) {
+                snap[y * cols + x] = c;
+                continue;
+            }
+            changed += memcmp(&c, &snap[y * cols + x], sizeof c) != 0;
+            shown += !cell_blank(&c);
+        }
+    return shown ? (double)changed / shown : 0;
+}
+
+/* Bytes a "next" writes over the bytes of a full repaint of the result;
+ * *changed: the median share of the cells the nexts changed. */
+static double bench_bytes(const char *path, int lines, int cols, int *samples, double *changed)
 {
     Lesson l;
     if (!load(path, &l))
@@ -269,11 +310,13 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples)
     char size[32];
     snprintf(size, sizeof size, "%dx%d", cols, lines);
     View *v = view_new(&l, &opt);
-    double ratio[LESSON_MAX_STEPS];
+    double ratio[LESSON_MAX_STEPS], share[LESSON_MAX_STEPS];
+    Cell *snap = calloc((size_t)lines * (size_t)cols, sizeof *snap);
     int n = 0;
     struct stat st;
     frame(v);
-    for (int k = 1; k < l.nsteps; k++) {
+    for (int k = 1; snap && k < l.nsteps; k++) {
+        cells_changed(snap, lines, cols, true);
         fflush(out);
         fstat(fileno(out), &st);
         off_t before = st.st_size;
@@ -283,6 +326,7 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples)
         fstat(fileno(out), &st);
         off_t next = st.st_size - before;
         before = st.st_size;
+        share[n] = cells_changed(snap, lines, cols, false);
         clearok(curscr, TRUE);
         doupdate();
         fflush(out);
@@ -297,12 +341,15 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples)
             ratio[n++] = (double)next / (double)full;
     }
     view_free(v);
+    free(snap);
     endwin();
     delscreen(scr);
     fclose(out);
     fclose(in);
     lesson_free(&l);
     *samples = n;
+    if (changed)
+        *changed = n ? median(share, n) : -1;
     return n ? median(ratio, n) : -1;
 }
 
@@ -490,12 +537,12 @@ static int bench_bytes_only(int n, char **paths)
     i18n_set(LANG_EN, NULL);
     for (int k = 0; k < n; k++) {
         int samples = 0;
-        double q = bench_bytes(paths[k], 24, 80, &samples);
+        double ch = 0, q = bench_bytes(paths[k], 24, 80, &samples, &ch);
         if (q < 0)
             return 1;
         const char *base = strrchr(paths[k], '/');
-        printf("bench: bytes_ratio_next %.3f (%s, median of %d nexts at 80x24)\n", q, base ? base + 1 : paths[k],
-               samples);
+        printf("bench: bytes_ratio_next %.3f (%s, median of %d nexts at 80x24; cells changed %.3f)\n", q,
+               base ? base + 1 : paths[k], samples, ch);
     }
     return 0;
 }
@@ -549,7 +596,7 @@ int main(int argc, char **argv)
            g64 = bench_undone(l64, iters / 10, 'T', 'G');
     screen_close();
     int samples = 0, samples_big = 0;
-    double ratio = bench_bytes(l1, 24, 80, &samples), ratio_big = bench_bytes(l1, 40, 120, &samples_big);
+    double ratio = bench_bytes(l1, 24, 80, &samples, NULL), ratio_big = bench_bytes(l1, 40, 120, &samples_big, NULL);
     if (k8h < 0 || k1 < 0 || kp < 0 || lay < 0 || k64 < 0 || k64m < 0 || e1 < 0 || e64 < 0 || ratio < 0 ||
         ratio_big < 0 || t1 < 0 || t64 < 0 || g64 < 0)
         return 1;
@@ -577,12 +624,12 @@ int main(int argc, char **argv)
     printf("bench: budget bytes_ratio_next %s (%.3f <= 0.45)\n", verdict(ratio <= 0.45), ratio);
     for (int k = a + 3; k < argc; k++) { /* every built-in lesson */
         int n = 0;
-        double q = bench_bytes(argv[k], 24, 80, &n);
+        double ch = 0, q = bench_bytes(argv[k], 24, 80, &n, &ch);
         if (q < 0)
             return 1;
         const char *base = strrchr(argv[k], '/');
-        printf("bench: budget bytes_ratio_next %s (%.3f <= 0.45, %s, median of %d nexts at 80x24)\n",
-               verdict(q <= 0.45), q, base ? base + 1 : argv[k], n);
+        printf("bench: budget bytes_ratio_next %s (%.3f <= 0.45, %s, median of %d nexts at 80x24; a next changes "
+               "%.3f of the cells a full repaint writes)\n", verdict(q <= 0.45), q, base ? base + 1 : argv[k], n, ch);
     }
     long nums = 0, bad = 0;
     for (int k = a; k < argc; k++)
