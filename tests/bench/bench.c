@@ -49,11 +49,13 @@
  * is 0 unless a measurement could not be taken. QKV_BENCH_THEME=mono (or
  * light, projector) measures another theme; QKV_BENCH_VERBOSE=1 prints the
  * bytes of each next keypress and of its full repaint; QKV_BENCH_DUMP=DIR
- * writes those bytes to DIR/80x24-next-N and DIR/80x24-full-N (and 120x40);
+ * writes those bytes to DIR/80x24-next-N and DIR/80x24-full-N (and 120x40)
+ * and the screen after it as text to DIR/80x24-screen-N;
  * QKV_BENCH_PROC_ONLY=1 runs the whole processes alone; QKV_BENCH_BYTES_ONLY=1
  * measures only bytes_ratio_next (80x24) of every lesson given, one or more. */
 #include <curses.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "layout/layout.h"
 #include "text/i18n.h"
@@ -252,6 +255,31 @@ static void dump_bytes(FILE *out, const char *dir, const char *size, int step, o
     free(buf);
 }
 
+/* QKV_BENCH_DUMP=DIR: the screen after the next to step N as text
+ * (DIR/80x24-screen-N), to see what moved. */
+static void dump_text(const char *dir, const char *size, int step, int lines, int cols)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-screen-%d", dir, size, step);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    for (int y = 0; y < lines; y++) {
+        for (int x = 0; x < cols; x++) {
+            cchar_t cc;
+            wchar_t wch[CCHARW_MAX + 1] = {0};
+            attr_t a;
+            short pair;
+            if (mvwin_wch(curscr, y, x, &cc) != ERR)
+                getcchar(&cc, wch, &a, &pair, NULL);
+            if (wch[0])
+                fprintf(f, "%lc", (wint_t)wch[0]);
+        }
+        fputc('\n', f);
+    }
+    fclose(f);
+}
+
 /* One screen cell as the terminal has it: the character and its look. */
 typedef struct {
     wchar_t wch[CCHARW_MAX + 1];
@@ -332,8 +360,10 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples, d
         fflush(out);
         fstat(fileno(out), &st);
         off_t full = st.st_size - before;
-        if (getenv("QKV_BENCH_DUMP"))
+        if (getenv("QKV_BENCH_DUMP")) {
             dump_bytes(out, getenv("QKV_BENCH_DUMP"), size, k + 1, before - next, next, full);
+            dump_text(getenv("QKV_BENCH_DUMP"), size, k + 1, lines, cols);
+        }
         if (getenv("QKV_BENCH_VERBOSE"))
             fprintf(stderr, "bench: %dx%d next to step %d (stage %d): %lld bytes, full repaint %lld bytes\n", cols,
                     lines, k + 1, l.steps[k].stage, (long long)next, (long long)full);
@@ -533,6 +563,7 @@ static bool bench_proc(char *bin, char *l8h, char *python, char *script)
 /* QKV_BENCH_BYTES_ONLY: bytes_ratio_next of each lesson given, nothing else. */
 static int bench_bytes_only(int n, char **paths)
 {
+    setlocale(LC_ALL, "C.UTF-8"); /* as screen_open: UTF-8 cells, not ~X */
     setenv("TERM", "xterm-256color", 1);
     i18n_set(LANG_EN, NULL);
     for (int k = 0; k < n; k++) {
