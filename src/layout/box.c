@@ -75,34 +75,41 @@ static int widest_moved(const Frame *c, MatId id)
     return widest_of(c, m->v, was, m->rows * m->cols);
 }
 
-/* The widest number of a matrix, with room left of it for what stands
- * before a number: a change mark (▲ ▼) on a changed cell and, in mono, a
- * heat shade; worked out once per frame. The blank that starts every cell
- * is not counted: marks never touch the number to their left. */
-static int widest(Frame *c, MatId id)
+/* The widest number of a matrix, with room left of it for a heat shade in
+ * mono; *mark: 1 when a change mark (▲ ▼) on a changed cell needs one
+ * column more; worked out once per frame (cached as 2w + mark). The blank
+ * that starts every cell is not counted: marks never touch the number to
+ * their left. */
+static int widest(Frame *c, MatId id, int *mark)
 {
-    if (c->widest[id] > 0)
-        return c->widest[id];
+    if (c->widest[id] > 0) {
+        *mark = c->widest[id] & 1;
+        return c->widest[id] / 2;
+    }
     const Mat *m = &c->a->m[id];
     const Attn *b = &c->s->before;
     int n = m->rows * m->cols, shade = c->in->mono && is_heat(id) ? 1 : 0;
     int w = 1 + c->l->digits + 2; /* "-0." */
     int real = widest_of(c, m->v, NULL, n) + shade;
     w = real > w ? real : w;
+    *mark = 0;
     if (c->s->has_before && b->reached >= attn_mat_stage(id) && c->a->reached >= attn_mat_stage(id) &&
         mat_same_shape(m, &b->m[id])) {
         int moved = widest_moved(c, id);
-        if (moved > 0 && moved + 1 + shade > w)
-            w = moved + 1 + shade;
+        *mark = moved > 0 && moved + 1 + shade > w;
     }
-    return c->widest[id] = w;
+    c->widest[id] = 2 * w + *mark;
+    return w;
 }
 
-/* Width of one cell: the widest number and a space before it, where a
- * change marker (▲ ▼) goes. */
+/* Width of one cell: the widest number and a space before it; a change
+ * marker (▲ ▼) goes in the band's padding column when it has one, so
+ * cells widen for marks only where the band has no padding (boxes do not
+ * shift sideways the step marks appear). */
 int box_cell_width(Frame *c, MatId id)
 {
-    return widest(c, id) + 1 + c->pad;
+    int mark, w = widest(c, id, &mark);
+    return w + 1 + (c->pad > mark ? c->pad : mark);
 }
 
 static int head_group(const Frame *c, MatId id, int k, char *buf, size_t len);

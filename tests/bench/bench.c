@@ -365,8 +365,8 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples, d
             dump_text(getenv("QKV_BENCH_DUMP"), size, k + 1, lines, cols);
         }
         if (getenv("QKV_BENCH_VERBOSE"))
-            fprintf(stderr, "bench: %dx%d next to step %d (stage %d): %lld bytes, full repaint %lld bytes\n", cols,
-                    lines, k + 1, l.steps[k].stage, (long long)next, (long long)full);
+            fprintf(stderr, "bench: %dx%d next to step %d (stage %d): %lld bytes, full repaint %lld bytes, cells changed %.3f\n",
+                    cols, lines, k + 1, l.steps[k].stage, (long long)next, (long long)full, share[n]);
         if (full > 0)
             ratio[n++] = (double)next / (double)full;
     }
