@@ -33,7 +33,7 @@ run() {
     else verdict=passed; fi
     {
         flock 9
-        echo "== $1: $verdict in $(($(date +%s) - t0)) s (at $(($(date +%s) - start)) s)"
+        echo "-- suite $1: $verdict in $(($(date +%s) - t0)) s ($(($(date +%s) - start)) s into the run)"
         cat "$DIR/logs/$1.log"
     } 9>"$DIR/logs/print.lock"
 }
