@@ -191,35 +191,39 @@ static const uint64_t pow10_64[18] = {1,
                                       10000000000000000,
                                       100000000000000000};
 
-/* The 8 digits of u < 10^8 at p. */
+/* The 8 digits of u < 10^8 at p, leading zeros included: y holds u / 10^6
+ * with 32 bits of fraction, rounded up, and each * 100 brings the next
+ * two digits above the fraction (checked for every u < 10^8). */
 static inline void put8(char *p, uint32_t u)
 {
-    uint32_t a = u / 10000, b = u % 10000;
-    memcpy(p, pairs + a / 100 * 2, 2);
-    memcpy(p + 2, pairs + a % 100 * 2, 2);
-    memcpy(p + 4, pairs + b / 100 * 2, 2);
-    memcpy(p + 6, pairs + b % 100 * 2, 2);
+    uint64_t y = ((uint64_t)u * 281474977u >> 16) + 1; /* 281474977 = ceil(2^48 / 10^6) */
+    memcpy(p, pairs + 2 * (y >> 32), 2);
+    y = (uint32_t)y * UINT64_C(100);
+    memcpy(p + 2, pairs + 2 * (y >> 32), 2);
+    y = (uint32_t)y * UINT64_C(100);
+    memcpy(p + 4, pairs + 2 * (y >> 32), 2);
+    y = (uint32_t)y * UINT64_C(100);
+    memcpy(p + 6, pairs + 2 * (y >> 32), 2);
 }
 
-/* The len digits of v (< 10^17, exactly len digits) at d. */
+/* The len digits of v (< 10^17, exactly len digits) at d, in blocks of
+ * 8: up to 15 bytes before d are overwritten with zeros. */
 static void put_digits(char *d, uint64_t v, int len)
 {
     char *end = d + len;
-    while (v >= 100000000) {
-        uint64_t q = v / 100000000;
+    if (v >= 100000000) {
+        uint64_t high = v / 100000000;
+        put8(end - 8, (uint32_t)(v - high * 100000000));
         end -= 8;
-        put8(end, (uint32_t)(v - q * 100000000));
-        v = q;
+        v = high;
+        if (v >= 100000000) { /* 17 digits */
+            high = v / 100000000;
+            put8(end - 8, (uint32_t)(v - high * 100000000));
+            end[-9] = (char)('0' + high);
+            return;
+        }
     }
-    uint32_t u = (uint32_t)v;
-    for (; u >= 100; u /= 100) {
-        end -= 2;
-        memcpy(end, pairs + u % 100 * 2, 2);
-    }
-    if (u >= 10)
-        memcpy(end - 2, pairs + u * 2, 2);
-    else
-        end[-1] = (char)('0' + u);
+    put8(end - 8, (uint32_t)v);
 }
 
 static size_t put_exponent(char *p, int x)
@@ -285,7 +289,7 @@ size_t shortest_print(double v, char *buf)
         uint64_t out = shortest_digits(bits, &e10);
         int t10 = ((64 - __builtin_clzll(out)) * 1233) >> 12; /* 1233 / 2^12 ~ lg 2 */
         int len = t10 + (out >= pow10_64[t10]);
-        char d[40];
+        char digits[56], *d = digits + 16;
         put_digits(d, out, len);
         n += layout(t + n, d, len, len + e10 - 1);
         t[n] = '\0';
