@@ -519,7 +519,8 @@ static void round_trips(void **state)
     print_message("shortest: %d numbers read back exactly, each in the fewest digits\n", n);
 }
 
-/* ---- the tables of shortest_pow5.c, computed again with big integers ---- */
+/* ---- the tables of shortest_pow5.c, computed again another way: each
+ * inverse by dividing 2^j by 5 q times, each bit taken one by one ---- */
 
 #define BIG_LIMBS 40 /* 32-bit limbs, little end first: 1280 bits */
 typedef struct {
@@ -570,6 +571,8 @@ static void big_bits128(const Big *a, int from, uint64_t out[2])
 static void pow5_tables(void **state)
 {
     (void)state;
+    shortest_pow5_need();
+    shortest_pow5_inv_need();
     Big five = {{1}};
     for (int i = 0; i < SHORTEST_POW5_COUNT; i++) {
         int bits = big_bits(&five);
