@@ -6,8 +6,6 @@
  * way and compares every entry. */
 #include "shortest_pow5.h"
 
-#include <stdbool.h>
-
 uint64_t shortest_pow5_inv[SHORTEST_POW5_INV_COUNT][2];
 uint64_t shortest_pow5[SHORTEST_POW5_COUNT][2];
 
@@ -77,20 +75,16 @@ static void make_pow5_inv(void)
     }
 }
 
-void shortest_pow5_need(void)
+bool shortest_pow5_made, shortest_pow5_inv_made;
+
+void shortest_pow5_make(void)
 {
-    static bool made;
-    if (!made) {
-        make_pow5();
-        made = true;
-    }
+    make_pow5();
+    shortest_pow5_made = true;
 }
 
-void shortest_pow5_inv_need(void)
+void shortest_pow5_inv_make(void)
 {
-    static bool made;
-    if (!made) {
-        make_pow5_inv();
-        made = true;
-    }
+    make_pow5_inv();
+    shortest_pow5_inv_made = true;
 }

@@ -4,6 +4,7 @@
 #ifndef QKV_SHORTEST_POW5_H
 #define QKV_SHORTEST_POW5_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SHORTEST_POW5_BITS 125
@@ -17,8 +18,21 @@ extern uint64_t shortest_pow5_inv[SHORTEST_POW5_INV_COUNT][2];
  * shortest_pow5_need() */
 extern uint64_t shortest_pow5[SHORTEST_POW5_COUNT][2];
 
-/* Compute the table, the first time only. */
-void shortest_pow5_need(void);
-void shortest_pow5_inv_need(void);
+/* Compute a table (shortest_pow5_need: the first time only). */
+extern bool shortest_pow5_made, shortest_pow5_inv_made;
+void shortest_pow5_make(void);
+void shortest_pow5_inv_make(void);
+
+static inline void shortest_pow5_need(void)
+{
+    if (!shortest_pow5_made)
+        shortest_pow5_make();
+}
+
+static inline void shortest_pow5_inv_need(void)
+{
+    if (!shortest_pow5_inv_made)
+        shortest_pow5_inv_make();
+}
 
 #endif
