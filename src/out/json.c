@@ -138,27 +138,33 @@ struct JsonMemo {
     } slot[MEMO_SLOTS];
 };
 
-/* Finite v's shortest text into num (SHORTEST_MAX bytes of room); its length. */
-static size_t number_text(Json *j, double v, char *num)
+/* A number not in the memo: printed (shortest_print), then remembered
+ * in slot h once the memo exists. Kept out of line, so that the memo's
+ * hits (number_text) cost no call. */
+static __attribute__((noinline)) size_t number_print(Json *j, double v, unsigned h, char *num)
 {
     if (++j->numbers == JSON_MEMO_AFTER)
         j->memo = calloc(1, sizeof *j->memo); /* NULL: print every number */
-    if (!j->memo)
-        return shortest_print(v, num);
+    size_t n = shortest_print(v, num);
+    if (j->memo && n <= sizeof j->memo->slot[h].text) {
+        memcpy(&j->memo->slot[h].bits, &v, sizeof v);
+        j->memo->slot[h].len = (unsigned char)n;
+        memcpy(j->memo->slot[h].text, num, sizeof j->memo->slot[h].text); /* num has SHORTEST_MAX bytes */
+    }
+    return n;
+}
+
+/* Finite v's shortest text into num (SHORTEST_MAX bytes of room); its length. */
+static inline size_t number_text(Json *j, double v, char *num)
+{
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     unsigned h = (unsigned)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 50); /* 14 bits: MEMO_SLOTS */
-    if (j->memo->slot[h].len && j->memo->slot[h].bits == bits) {
+    if (j->memo && j->memo->slot[h].len && j->memo->slot[h].bits == bits) {
         memcpy(num, j->memo->slot[h].text, sizeof j->memo->slot[h].text); /* a fixed size: one move */
         return j->memo->slot[h].len;
     }
-    size_t n = shortest_print(v, num);
-    if (n <= sizeof j->memo->slot[h].text) {
-        j->memo->slot[h].bits = bits;
-        j->memo->slot[h].len = (unsigned char)n;
-        memcpy(j->memo->slot[h].text, num, n);
-    }
-    return n;
+    return number_print(j, v, h, num);
 }
 
 void json_number(Json *j, const char *key, double v)

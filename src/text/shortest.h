@@ -1,13 +1,11 @@
 /* shortest.h - the one number printer: a double as the shortest decimal
  * that reads back (strtod) as the same double, bit for bit.
  *
- * Grisu3 (Loitsch, "Printing floating-point numbers quickly and accurately
- * with integers", PLDI 2010): 64-bit integer arithmetic and a table of 87
- * cached powers of ten, no allocation, no locale, no state. In the few cases
- * in a thousand where that arithmetic cannot be sure of the shortest
- * digits, printf's correctly rounded %.*e finds the fewest digits that
- * read back (strtod). So the digits are always the shortest, and the
- * nearest to the double among the shortest. Everything that prints a number
+ * Ryu (Adams, "Ryu: fast float-to-string conversion", PLDI 2018): exact
+ * 128-bit integer arithmetic with tables of powers of five (made at first
+ * use), no allocation, no locale, no fallback. The digits are always the
+ * shortest that read back, and the nearest to the double among the
+ * shortest (a tie to the even one). Everything that prints a number
  * for the user or for another program ends here: fmt_exact (status lines,
  * saved lessons, action text) and the --json writer. */
 #ifndef QKV_SHORTEST_H
