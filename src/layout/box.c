@@ -223,8 +223,10 @@ int box_need(Frame *c, const Box *b)
     const Mat *m = &c->a->m[b->id];
     char t[64];
     int cells = box_label_width(c, b->id, m, b->nolabel) + m->cols * box_cell_width(c, b->id) + 1;
+    if (!b->placeholder) /* the title is measured only where it may be wider than the cells */
+        return cells;
     int title = text_width(box_title(c, b->id, t, sizeof t)) + 8 + text_width(_("not yet"));
-    return b->placeholder && title > cells ? title : cells;
+    return title > cells ? title : cells;
 }
 
 /* The rows a box must keep in view: all of them when its highlighted
@@ -378,28 +380,59 @@ int box_title_width(Frame *c, const Box *b)
     return noted > plain ? noted : plain;
 }
 
-/* The title line: name, shape, and whether it is a parameter or a result. */
+/* "NAME  R×C" into buf (len >= 96): no printf, called for every box of
+ * every frame. Returns buf. */
+static const char *name_shape(const Frame *c, const char *name, const Mat *m, char *buf, size_t len)
+{
+    char num[2][16];
+    int d[2] = {m->rows, m->cols};
+    size_t nd[2];
+    for (int k = 0; k < 2; k++) {
+        char *e = num[k] + sizeof num[k];
+        unsigned u = d[k] < 0 ? 0u : (unsigned)d[k];
+        *--e = '\0';
+        do
+            *--e = (char)('0' + u % 10);
+        while (u /= 10);
+        nd[k] = strlen(e);
+        memmove(num[k], e, nd[k] + 1);
+    }
+    const char *x = frame_sym(c, "×", "x");
+    size_t nn = strlen(name), nx = strlen(x);
+    if (nn + 2 + nd[0] + nx + nd[1] >= len)
+        nn = len - 1 - 2 - nd[0] - nx - nd[1];
+    char *o = buf;
+    memcpy(o, name, nn), o += nn;
+    memcpy(o, "  ", 2), o += 2;
+    memcpy(o, num[0], nd[0]), o += nd[0];
+    memcpy(o, x, nx), o += nx;
+    memcpy(o, num[1], nd[1] + 1);
+    return buf;
+}
+
+/* The title line: name, shape, and whether it is a parameter or a result.
+ * Each candidate is measured once. */
 static void box_title_line(Frame *c, const Box *b, int y, int x, int w)
 {
     const Mat *m = &c->a->m[b->id];
-    char t[64], line[160];
-    const char *role = box_role(c, b);
-    snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, frame_sym(c, "×", "x"), m->cols);
-    char shortl[160];
-    snprintf(shortl, sizeof shortl, "%s  %d%s%d", attn_mat_name(b->id), m->rows, frame_sym(c, "×", "x"), m->cols);
-    if (text_width(line) + 1 + text_width(role) > w && text_width(shortl) + 1 + text_width(role) <= w)
-        snprintf(line, sizeof line, "%s", shortl); /* the note on today's models before the formula */
-    else if (text_width(line) + 1 + text_width(role) > w) /* the note only where it fits */
-        role = box_role_plain(b);
+    char t[64], full[160], shortl[160];
+    const char *role = box_role(c, b), *name = attn_mat_name(b->id);
+    const char *line = name_shape(c, box_title(c, b->id, t, sizeof t), m, full, sizeof full);
+    name_shape(c, name, m, shortl, sizeof shortl);
+    int wl = text_width(line), ws = text_width(shortl), wr = text_width(role);
+    if (wl + 1 + wr > w && ws + 1 + wr <= w)
+        line = shortl, wl = ws; /* the note on today's models before the formula */
+    else if (wl + 1 + wr > w) /* the note only where it fits */
+        role = box_role_plain(b), wr = text_width(role);
     /* No room for the formula and the role ("result", "not yet"): the name
      * and the shape, else the name alone, so every box keeps saying what it
      * is; the role goes last, only where not even "K result" fits. */
-    if (text_width(line) + 1 + text_width(role) > w)
-        snprintf(line, sizeof line, "%s  %d%s%d", attn_mat_name(b->id), m->rows, frame_sym(c, "×", "x"), m->cols);
-    if (text_width(line) + 1 + text_width(role) > w && text_width(attn_mat_name(b->id)) + 1 + text_width(role) <= w)
-        snprintf(line, sizeof line, "%s", attn_mat_name(b->id));
+    if (wl + 1 + wr > w)
+        line = shortl, wl = ws;
+    if (wl + 1 + wr > w && text_width(name) + 1 + wr <= w)
+        line = name;
     int used = plan_put(c, y, x, w, line, b->placeholder ? ROLE_DIM : ROLE_TITLE);
-    if (used + 1 + text_width(role) <= w) /* the role whole, or not at all */
+    if (used + 1 + wr <= w) /* the role whole, or not at all */
         plan_put(c, y, x + used + 1, w - used - 1, role,
             b->placeholder ? ROLE_DIM : attn_mat_is_param(b->id) ? ROLE_PARAM : ROLE_RESULT);
 }

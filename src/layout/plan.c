@@ -72,7 +72,8 @@ int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool b
         return 0;
     if (x + w > c->cols)
         w = c->cols - x;
-    size_t n = text_fit(s, w);
+    int used;
+    size_t n = text_fit_width(s, w, &used);
     if (n == 0)
         return 0;
     Plan *p = c->p;
@@ -81,7 +82,6 @@ int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool b
         p->oom = true;
         return 0;
     }
-    int used = text_width_n(s, n);
     p->run[p->nrun++] = (PlanRun){y, x, used, r, bold, off, (int)n};
     return used;
 }

@@ -227,6 +227,11 @@ int text_width_n(const char *s, size_t n)
 
 size_t text_fit(const char *s, int cols)
 {
+    return text_fit_width(s, cols, NULL);
+}
+
+size_t text_fit_width(const char *s, int cols, int *width)
+{
     const unsigned char *p = (const unsigned char *)s;
     size_t k = 0;
     int w = 0;
@@ -246,6 +251,8 @@ size_t text_fit(const char *s, int cols)
         w += cw;
         k += m;
     }
+    if (width)
+        *width = w;
     return k;
 }
 

@@ -60,6 +60,9 @@ int text_width(const char *s);
 int text_width_n(const char *s, size_t n);
 /* Byte length of the longest prefix of s that fits in `cols` columns. */
 size_t text_fit(const char *s, int cols);
+/* text_fit, and the columns those bytes take (text_width_n of them) in
+ * *width when width is not NULL: one walk for both. */
+size_t text_fit_width(const char *s, int cols, int *width);
 /* True when s is valid UTF-8. */
 bool text_utf8_valid(const char *s, size_t len);
 
