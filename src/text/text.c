@@ -202,6 +202,11 @@ static int cp_width(uint32_t cp)
     return w < 0 ? 1 : w;
 }
 
+int text_cp_columns(uint32_t cp)
+{
+    return wcwidth((wchar_t)cp);
+}
+
 int text_width(const char *s)
 {
     return text_width_n(s, strlen(s));
