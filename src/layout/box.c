@@ -550,12 +550,12 @@ static void cell(Frame *c, const Box *b, int y, int x, int cw, int i, int j, dou
     MatId base = attn_mat_base(b->id); /* S2 and A2 are masked like S and A */
     bool masked = !b->placeholder && (base == M_S || base == M_A) && attn_masked(c->a, i, j);
     bool hidden = !b->placeholder && session_ask_hidden(c->s, b->id, i, j); /* an open ask: "?" */
-    if (b->placeholder)
-        snprintf(num, sizeof num, "%s", frame_sym(c, "·", "."));
+    if (b->placeholder) /* short constants: copied, no printf in a loop over every cell */
+        strcpy(num, frame_sym(c, "·", "."));
     else if (hidden)
-        snprintf(num, sizeof num, "?");
+        strcpy(num, "?");
     else if (masked && base == M_S)
-        snprintf(num, sizeof num, "%s", frame_sym(c, "−∞", "-inf"));
+        strcpy(num, frame_sym(c, "−∞", "-inf"));
     else
         fmt_num(MAT_AT(m, i, j), &fo, num, sizeof num);
     unsigned flags = masked ? CELL_MASKED : 0;

@@ -95,6 +95,18 @@ int plan_put(Frame *c, int y, int x, int w, const char *s, Role r)
 void plan_fill_styled(Frame *c, int y, int x, int w, Role r, bool bold)
 {
     static const char sp[] = "                                                                ";
+    if (w > 0 && w < (int)sizeof sp && y >= 0 && y < c->rows && x >= 0 && x < c->cols) {
+        /* one run of blanks, a column each: plan_put_styled without measuring */
+        Plan *p = c->p;
+        int n = x + w > c->cols ? c->cols - x : w;
+        int off = plan_keep_text(p, sp, (size_t)n);
+        if (off < 0 || !grow_buf((void **)&p->run, &p->caprun, p->nrun + 1, sizeof *p->run)) {
+            p->oom = true;
+            return;
+        }
+        p->run[p->nrun++] = (PlanRun){y, x, n, r, bold, off, n};
+        return;
+    }
     while (w > 0) {
         int k = w < (int)sizeof sp - 1 ? w : (int)sizeof sp - 1;
         plan_put_styled(c, y, x, k, sp, r, bold);
