@@ -54,6 +54,11 @@ static int widest_of(const Frame *c, const double *v, const double *skip, int n)
     }
     int w = 0;
     for (int k = 0; any && k < (odd ? 7 : 4); k++) {
+        bool again = false; /* the same number writes as wide: the zeros nothing replaced */
+        for (int e = 0; e < k && !again; e++)
+            again = cand[e] == cand[k];
+        if (again)
+            continue;
         int m = text_width(fmt_num(cand[k], &fo, buf, sizeof buf));
         w = m > w ? m : w;
     }
