@@ -145,7 +145,10 @@ int box_label_width(const Frame *c, MatId id, const Mat *m, bool nolabel)
         char buf[32];
         if (id == M_WO && head_group(c, M_WO, m->rows - 1, buf, sizeof buf) > 0)
             return text_width(buf) + 1;
-        return snprintf(buf, sizeof buf, "%d", m->rows) + 1;
+        int digits = 1; /* the widest row number, as "%d" writes it */
+        for (int r = m->rows; r >= 10 || r <= -10; r /= 10)
+            digits++;
+        return digits + (m->rows < 0) + 1;
     }
     for (int i = 0; i < m->rows && i < attn_tokens(c->a); i++)
         w = frame_tok_width(c, i) > w ? frame_tok_width(c, i) : w;
