@@ -592,7 +592,7 @@ static void cell(Frame *c, const Box *b, int y, int x, int cw, int i, int j, dou
         x += plan_put_styled(c, y, x, 1, (c->in->ascii ? ascii : shade)[shade_role - ROLE_HEAT1], r, bold);
     if (d)
         x += plan_put(c, y, x, 1, d > 0 ? frame_sym(c, "▲", "^") : frame_sym(c, "▼", "v"), d > 0 ? ROLE_UP : ROLE_DOWN);
-    plan_put_styled(c, y, x, x0 + cw - x, num, r, bold);
+    plan_put_measured(c, y, x, x0 + cw - x, num, strlen(num), nw, r, bold);
     keep_cell(c, b, y, x0, cw, i, j, num, flags, role, shade_role);
 }
 

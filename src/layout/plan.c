@@ -86,6 +86,26 @@ int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool b
     return used;
 }
 
+/* plan_put_styled of s, n bytes the caller measured at sw columns: the
+ * text is not walked again when it fits. */
+int plan_put_measured(Frame *c, int y, int x, int w, const char *s, size_t n, int sw, Role r, bool bold)
+{
+    if (w <= 0 || y < 0 || y >= c->rows || x < 0 || x >= c->cols)
+        return 0;
+    if (x + w > c->cols)
+        w = c->cols - x;
+    if (sw > w || n == 0 || sw <= 0)
+        return plan_put_styled(c, y, x, w, s, r, bold);
+    Plan *p = c->p;
+    int off = plan_keep_text(p, s, n);
+    if (off < 0 || !grow_buf((void **)&p->run, &p->caprun, p->nrun + 1, sizeof *p->run)) {
+        p->oom = true;
+        return 0;
+    }
+    p->run[p->nrun++] = (PlanRun){y, x, sw, r, bold, off, (int)n};
+    return sw;
+}
+
 int plan_put(Frame *c, int y, int x, int w, const char *s, Role r)
 {
     return plan_put_styled(c, y, x, w, s, r, false);
