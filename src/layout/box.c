@@ -445,6 +445,35 @@ static void box_title_line(Frame *c, const Box *b, int y, int x, int w)
             b->placeholder ? ROLE_DIM : attn_mat_is_param(b->id) ? ROLE_PARAM : ROLE_RESULT);
 }
 
+/* "%d" of v >= 1 into buf (16 bytes): no printf for every label of every frame. */
+static const char *count_text(int v, char *buf)
+{
+    if (v < 1) {
+        snprintf(buf, 16, "%d", v);
+        return buf;
+    }
+    char rev[16];
+    int k = 0;
+    for (; v > 0; v /= 10)
+        rev[k++] = (char)('0' + v % 10);
+    for (int i = 0; i < k; i++)
+        buf[i] = rev[k - 1 - i];
+    buf[k] = '\0';
+    return buf;
+}
+
+/* "%*s" of s in w columns' bytes, as snprintf writes it into out[len]. */
+static const char *right_in(const char *s, int w, char *out, size_t len)
+{
+    size_t n = strlen(s), pad = w > 0 && (size_t)w > n ? (size_t)w - n : 0, k = 0;
+    for (; k < pad && k + 1 < len; k++)
+        out[k] = ' ';
+    for (size_t i = 0; i < n && k + 1 < len; i++)
+        out[k++] = s[i];
+    out[k] = '\0';
+    return out;
+}
+
 /* Column headers: token names for score-like matrices, else 1..n. */
 /* With heads, the columns of Q, K, V, O (and of the Ws) and the rows of
  * W_O come in head groups: "h2·1" is head 2's column 1. Width 0 (and buf
@@ -481,7 +510,7 @@ static void box_header(Frame *c, const Box *b, int y, int x, int lw, int cw, int
             if (gw > 0 && gw < cw) /* the column's head */
                 plan_put(c, y, cx + cw - gw, cw, grp, r);
             else {
-                snprintf(num, sizeof num, "%d", j + 1);
+                count_text(j + 1, num);
                 plan_put(c, y, cx + cw - (int)strlen(num), cw, num, r);
             }
         }
@@ -508,9 +537,9 @@ static void row_label(Frame *c, const Box *b, int y, int x, int lw, int i)
     else {
         char num[32], grp[32];
         if (b->id == M_WO && head_group(c, M_WO, i, grp, sizeof grp) > 0) /* W_O's rows: the heads' columns of O */
-            snprintf(num, sizeof num, "%*s", lw - 1, grp);
+            right_in(grp, lw - 1, num, sizeof num);
         else
-            snprintf(num, sizeof num, "%*d", lw - 1, i + 1);
+            right_in(count_text(i + 1, grp), lw - 1, num, sizeof num);
         used = plan_put(c, y, x, lw, num, r);
     }
     if (lit && used < lw - 2)
