@@ -75,8 +75,10 @@ int lines_wrap(const char *text, int w, char lines[][FMT_LINE], int max, bool te
     int n = 0;
     const char *p = text;
     while (*p && n < max) {
-        size_t len = fmt_wrap(p, w, terms);
-        snprintf(lines[n++], FMT_LINE, "%.*s", (int)len, p);
+        size_t len = fmt_wrap(p, w, terms), k = strnlen(p, len); /* as "%.*s" would, cut to the line */
+        k = k < FMT_LINE - 1 ? k : FMT_LINE - 1;
+        memcpy(lines[n], p, k);
+        lines[n++][k] = '\0';
         for (p += len; *p == ' '; p++) {}
     }
     if (more)
