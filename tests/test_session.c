@@ -736,9 +736,29 @@ static void override_by_script_or_hand(void **state)
     for (int j = 0; j < 3; j++)
         assert_int_equal(session_cell_by(s, M_WK, 1, j), OV_HAND);
     assert_int_equal(session_cell_by(s, M_WK, 0, 0), OV_NONE);
+    /* a swap carries the mark to the last row, and undoing the edit and
+     * the swap leaves no mark anywhere (track clears only where marks may
+     * stand: the rows marked and swapped) */
+    assert_true(session_act_text(s, "swap 1 3", err, sizeof err));
+    assert_int_equal(session_cell_by(s, M_X, 2, 1), OV_HAND);
+    assert_int_equal(session_cell_by(s, M_X, 0, 1), OV_NONE);
+    assert_true(session_undo(s));
+    assert_int_equal(session_cell_by(s, M_X, 0, 1), OV_HAND);
+    assert_int_equal(session_cell_by(s, M_X, 2, 1), OV_NONE);
+    assert_true(session_act_text(s, "swap 1 3", err, sizeof err));
+    assert_true(session_act_text(s, "X[3][3] = 0.25", err, sizeof err));
+    assert_int_equal(session_cell_by(s, M_X, 2, 2), OV_HAND);
+    assert_true(session_undo(s));
+    assert_true(session_undo(s));
+    assert_int_equal(session_cell_by(s, M_X, 2, 2), OV_NONE);
+    assert_int_equal(session_cell_by(s, M_X, 2, 1), OV_NONE);
+    assert_int_equal(session_cell_by(s, M_X, 0, 1), OV_HAND);
     assert_true(session_act_text(s, "reset", err, sizeof err));
     assert_int_equal(session_cell_by(s, M_X, 0, 1), OV_NONE);
     assert_int_equal(session_cell_by(s, M_WK, 1, 0), OV_NONE);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            assert_int_equal(session_cell_by(s, M_X, i, j), OV_NONE);
     assert_int_equal(session_override_by(s, M_Q, 0), OV_SCRIPT);
     /* stepping back before the do: step: nobody set it */
     assert_true(session_goto(s, ST_SOFTMAX));

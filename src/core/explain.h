@@ -83,7 +83,7 @@ typedef struct {
        o the last block's o_new. */
     bool online;
     int block, nblocks;
-    AttnBlock blocks[MAT_MAX];
+    AttnBlock blocks[MAT_MAX]; /* the last field: explain_cell leaves them to attn_online_row */
 } Explain;
 
 /* Explain cell (i, j) of matrix `mat` in state a. Returns false and sets

@@ -54,6 +54,11 @@ static int widest_of(const Frame *c, const double *v, const double *skip, int n)
     }
     int w = 0;
     for (int k = 0; any && k < (odd ? 7 : 4); k++) {
+        bool again = false; /* the same number writes as wide: the zeros nothing replaced */
+        for (int e = 0; e < k && !again; e++)
+            again = cand[e] == cand[k];
+        if (again)
+            continue;
         int m = text_width(fmt_num(cand[k], &fo, buf, sizeof buf));
         w = m > w ? m : w;
     }
@@ -147,7 +152,10 @@ int box_label_width(const Frame *c, MatId id, const Mat *m, bool nolabel)
         char buf[32];
         if (id == M_WO && head_group(c, M_WO, m->rows - 1, buf, sizeof buf) > 0)
             return text_width(buf) + 1;
-        return snprintf(buf, sizeof buf, "%d", m->rows) + 1;
+        int digits = 1; /* the widest row number, as "%d" writes it */
+        for (int r = m->rows; r >= 10 || r <= -10; r /= 10)
+            digits++;
+        return digits + (m->rows < 0) + 1;
     }
     for (int i = 0; i < m->rows && i < attn_tokens(c->a); i++)
         w = frame_tok_width(c, i) > w ? frame_tok_width(c, i) : w;
@@ -230,8 +238,10 @@ int box_need(Frame *c, const Box *b)
     const Mat *m = &c->a->m[b->id];
     char t[64];
     int cells = box_label_width(c, b->id, m, b->nolabel) + m->cols * box_cell_width(c, b->id) + 1;
+    if (!b->placeholder) /* the title is measured only where it may be wider than the cells */
+        return cells;
     int title = text_width(box_title(c, b->id, t, sizeof t)) + 8 + text_width(_("not yet"));
-    return b->placeholder && title > cells ? title : cells;
+    return title > cells ? title : cells;
 }
 
 /* The rows a box must keep in view: all of them when its highlighted
@@ -385,30 +395,90 @@ int box_title_width(Frame *c, const Box *b)
     return noted > plain ? noted : plain;
 }
 
-/* The title line: name, shape, and whether it is a parameter or a result. */
+/* "NAME  R×C" into buf (len >= 96): no printf, called for every box of
+ * every frame. Returns buf. */
+static const char *name_shape(const Frame *c, const char *name, const Mat *m, char *buf, size_t len)
+{
+    char num[2][16];
+    int d[2] = {m->rows, m->cols};
+    size_t nd[2];
+    for (int k = 0; k < 2; k++) {
+        char *e = num[k] + sizeof num[k];
+        unsigned u = d[k] < 0 ? 0u : (unsigned)d[k];
+        *--e = '\0';
+        do
+            *--e = (char)('0' + u % 10);
+        while (u /= 10);
+        nd[k] = strlen(e);
+        memmove(num[k], e, nd[k] + 1);
+    }
+    const char *x = frame_sym(c, "×", "x");
+    size_t nn = strlen(name), nx = strlen(x);
+    if (nn + 2 + nd[0] + nx + nd[1] >= len)
+        nn = len - 1 - 2 - nd[0] - nx - nd[1];
+    char *o = buf;
+    memcpy(o, name, nn), o += nn;
+    memcpy(o, "  ", 2), o += 2;
+    memcpy(o, num[0], nd[0]), o += nd[0];
+    memcpy(o, x, nx), o += nx;
+    memcpy(o, num[1], nd[1] + 1);
+    return buf;
+}
+
+/* The title line: name, shape, and whether it is a parameter or a result.
+ * Each candidate is measured once. */
 static void box_title_line(Frame *c, const Box *b, int y, int x, int w)
 {
     const Mat *m = &c->a->m[b->id];
-    char t[64], line[160];
-    const char *role = box_role(c, b);
-    snprintf(line, sizeof line, "%s  %d%s%d", box_title(c, b->id, t, sizeof t), m->rows, frame_sym(c, "×", "x"), m->cols);
-    char shortl[160];
-    snprintf(shortl, sizeof shortl, "%s  %d%s%d", attn_mat_name(b->id), m->rows, frame_sym(c, "×", "x"), m->cols);
-    if (text_width(line) + 1 + text_width(role) > w && text_width(shortl) + 1 + text_width(role) <= w)
-        snprintf(line, sizeof line, "%s", shortl); /* the note on today's models before the formula */
-    else if (text_width(line) + 1 + text_width(role) > w) /* the note only where it fits */
-        role = box_role_plain(b);
+    char t[64], full[160], shortl[160];
+    const char *role = box_role(c, b), *name = attn_mat_name(b->id);
+    const char *line = name_shape(c, box_title(c, b->id, t, sizeof t), m, full, sizeof full);
+    name_shape(c, name, m, shortl, sizeof shortl);
+    int wl = text_width(line), ws = text_width(shortl), wr = text_width(role);
+    if (wl + 1 + wr > w && ws + 1 + wr <= w)
+        line = shortl, wl = ws; /* the note on today's models before the formula */
+    else if (wl + 1 + wr > w) /* the note only where it fits */
+        role = box_role_plain(b), wr = text_width(role);
     /* No room for the formula and the role ("result", "not yet"): the name
      * and the shape, else the name alone, so every box keeps saying what it
      * is; the role goes last, only where not even "K result" fits. */
-    if (text_width(line) + 1 + text_width(role) > w)
-        snprintf(line, sizeof line, "%s  %d%s%d", attn_mat_name(b->id), m->rows, frame_sym(c, "×", "x"), m->cols);
-    if (text_width(line) + 1 + text_width(role) > w && text_width(attn_mat_name(b->id)) + 1 + text_width(role) <= w)
-        snprintf(line, sizeof line, "%s", attn_mat_name(b->id));
+    if (wl + 1 + wr > w)
+        line = shortl, wl = ws;
+    if (wl + 1 + wr > w && text_width(name) + 1 + wr <= w)
+        line = name;
     int used = plan_put(c, y, x, w, line, b->placeholder ? ROLE_DIM : ROLE_TITLE);
-    if (used + 1 + text_width(role) <= w) /* the role whole, or not at all */
+    if (used + 1 + wr <= w) /* the role whole, or not at all */
         plan_put(c, y, x + used + 1, w - used - 1, role,
             b->placeholder ? ROLE_DIM : attn_mat_is_param(b->id) ? ROLE_PARAM : ROLE_RESULT);
+}
+
+/* "%d" of v >= 1 into buf (16 bytes): no printf for every label of every frame. */
+static const char *count_text(int v, char *buf)
+{
+    if (v < 1) {
+        snprintf(buf, 16, "%d", v);
+        return buf;
+    }
+    char rev[16];
+    int k = 0;
+    for (; v > 0; v /= 10)
+        rev[k++] = (char)('0' + v % 10);
+    for (int i = 0; i < k; i++)
+        buf[i] = rev[k - 1 - i];
+    buf[k] = '\0';
+    return buf;
+}
+
+/* "%*s" of s in w columns' bytes, as snprintf writes it into out[len]. */
+static const char *right_in(const char *s, int w, char *out, size_t len)
+{
+    size_t n = strlen(s), pad = w > 0 && (size_t)w > n ? (size_t)w - n : 0, k = 0;
+    for (; k < pad && k + 1 < len; k++)
+        out[k] = ' ';
+    for (size_t i = 0; i < n && k + 1 < len; i++)
+        out[k++] = s[i];
+    out[k] = '\0';
+    return out;
 }
 
 /* Column headers: token names for score-like matrices, else 1..n. */
@@ -447,7 +517,7 @@ static void box_header(Frame *c, const Box *b, int y, int x, int lw, int cw, int
             if (gw > 0 && gw < cw) /* the column's head */
                 plan_put(c, y, cx + cw - gw, cw, grp, r);
             else {
-                snprintf(num, sizeof num, "%d", j + 1);
+                count_text(j + 1, num);
                 plan_put(c, y, cx + cw - (int)strlen(num), cw, num, r);
             }
         }
@@ -474,9 +544,9 @@ static void row_label(Frame *c, const Box *b, int y, int x, int lw, int i)
     else {
         char num[32], grp[32];
         if (b->id == M_WO && head_group(c, M_WO, i, grp, sizeof grp) > 0) /* W_O's rows: the heads' columns of O */
-            snprintf(num, sizeof num, "%*s", lw - 1, grp);
+            right_in(grp, lw - 1, num, sizeof num);
         else
-            snprintf(num, sizeof num, "%*d", lw - 1, i + 1);
+            right_in(count_text(i + 1, grp), lw - 1, num, sizeof num);
         used = plan_put(c, y, x, lw, num, r);
     }
     if (lit && used < lw - 2)
@@ -524,12 +594,12 @@ static void cell(Frame *c, const Box *b, int y, int x, int cw, int i, int j, dou
     MatId base = attn_mat_base(b->id); /* S2 and A2 are masked like S and A */
     bool masked = !b->placeholder && (base == M_S || base == M_A) && attn_masked(c->a, i, j);
     bool hidden = !b->placeholder && session_ask_hidden(c->s, b->id, i, j); /* an open ask: "?" */
-    if (b->placeholder)
-        snprintf(num, sizeof num, "%s", frame_sym(c, "·", "."));
+    if (b->placeholder) /* short constants: copied, no printf in a loop over every cell */
+        strcpy(num, frame_sym(c, "·", "."));
     else if (hidden)
-        snprintf(num, sizeof num, "?");
+        strcpy(num, "?");
     else if (masked && base == M_S)
-        snprintf(num, sizeof num, "%s", frame_sym(c, "−∞", "-inf"));
+        strcpy(num, frame_sym(c, "−∞", "-inf"));
     else
         fmt_num(MAT_AT(m, i, j), &fo, num, sizeof num);
     unsigned flags = masked ? CELL_MASKED : 0;
@@ -558,7 +628,7 @@ static void cell(Frame *c, const Box *b, int y, int x, int cw, int i, int j, dou
         x += plan_put_styled(c, y, x, 1, (c->in->ascii ? ascii : shade)[shade_role - ROLE_HEAT1], r, bold);
     if (d)
         x += plan_put(c, y, x, 1, d > 0 ? frame_sym(c, "▲", "^") : frame_sym(c, "▼", "v"), d > 0 ? ROLE_UP : ROLE_DOWN);
-    plan_put_styled(c, y, x, x0 + cw - x, num, r, bold);
+    plan_put_measured(c, y, x, x0 + cw - x, num, strlen(num), nw, r, bold);
     keep_cell(c, b, y, x0, cw, i, j, num, flags, role, shade_role);
 }
 

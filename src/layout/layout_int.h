@@ -72,6 +72,7 @@ int plan_keep_text(Plan *p, const char *s, size_t n);
 int plan_put(Frame *c, int y, int x, int w, const char *s, Role r);
 int plan_put_lesson(Frame *c, int y, int x, int w, const char *s, Role r);
 int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool bold);
+int plan_put_measured(Frame *c, int y, int x, int w, const char *s, size_t n, int sw, Role r, bool bold);
 void plan_reset(Plan *p);
 
 /* stagebands.c */

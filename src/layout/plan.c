@@ -72,7 +72,8 @@ int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool b
         return 0;
     if (x + w > c->cols)
         w = c->cols - x;
-    size_t n = text_fit(s, w);
+    int used;
+    size_t n = text_fit_width(s, w, &used);
     if (n == 0)
         return 0;
     Plan *p = c->p;
@@ -81,9 +82,28 @@ int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool b
         p->oom = true;
         return 0;
     }
-    int used = text_width_n(s, n);
     p->run[p->nrun++] = (PlanRun){y, x, used, r, bold, off, (int)n};
     return used;
+}
+
+/* plan_put_styled of s, n bytes the caller measured at sw columns: the
+ * text is not walked again when it fits. */
+int plan_put_measured(Frame *c, int y, int x, int w, const char *s, size_t n, int sw, Role r, bool bold)
+{
+    if (w <= 0 || y < 0 || y >= c->rows || x < 0 || x >= c->cols)
+        return 0;
+    if (x + w > c->cols)
+        w = c->cols - x;
+    if (sw > w || n == 0 || sw <= 0)
+        return plan_put_styled(c, y, x, w, s, r, bold);
+    Plan *p = c->p;
+    int off = plan_keep_text(p, s, n);
+    if (off < 0 || !grow_buf((void **)&p->run, &p->caprun, p->nrun + 1, sizeof *p->run)) {
+        p->oom = true;
+        return 0;
+    }
+    p->run[p->nrun++] = (PlanRun){y, x, sw, r, bold, off, (int)n};
+    return sw;
 }
 
 int plan_put(Frame *c, int y, int x, int w, const char *s, Role r)
@@ -95,6 +115,18 @@ int plan_put(Frame *c, int y, int x, int w, const char *s, Role r)
 void plan_fill_styled(Frame *c, int y, int x, int w, Role r, bool bold)
 {
     static const char sp[] = "                                                                ";
+    if (w > 0 && w < (int)sizeof sp && y >= 0 && y < c->rows && x >= 0 && x < c->cols) {
+        /* one run of blanks, a column each: plan_put_styled without measuring */
+        Plan *p = c->p;
+        int n = x + w > c->cols ? c->cols - x : w;
+        int off = plan_keep_text(p, sp, (size_t)n);
+        if (off < 0 || !grow_buf((void **)&p->run, &p->caprun, p->nrun + 1, sizeof *p->run)) {
+            p->oom = true;
+            return;
+        }
+        p->run[p->nrun++] = (PlanRun){y, x, n, r, bold, off, n};
+        return;
+    }
     while (w > 0) {
         int k = w < (int)sizeof sp - 1 ? w : (int)sizeof sp - 1;
         plan_put_styled(c, y, x, k, sp, r, bold);

@@ -75,8 +75,10 @@ int lines_wrap(const char *text, int w, char lines[][FMT_LINE], int max, bool te
     int n = 0;
     const char *p = text;
     while (*p && n < max) {
-        size_t len = fmt_wrap(p, w, terms);
-        snprintf(lines[n++], FMT_LINE, "%.*s", (int)len, p);
+        size_t len = fmt_wrap(p, w, terms), k = strnlen(p, len); /* as "%.*s" would, cut to the line */
+        k = k < FMT_LINE - 1 ? k : FMT_LINE - 1;
+        memcpy(lines[n], p, k);
+        lines[n++][k] = '\0';
         for (p += len; *p == ' '; p++) {}
     }
     if (more)
@@ -100,15 +102,22 @@ static void explained(const Frame *c, MatId *m, int *i, int *j)
     *j = in->fj;
 }
 
-int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt *fo, char lines[][FMT_LINE],
-                 int max)
+/* layout_arith; *first (when not NULL) gets the lines the row's first
+ * cell explains alone (session_explain's count for it at FMT_MAX_LINES),
+ * or -1 when that was not worked out on the way. */
+static int arith_first(const Session *s, MatId m, int i, int j, bool row, const FmtOpt *fo, char lines[][FMT_LINE],
+                       int max, int *first)
 {
+    int unknown;
+    first = first ? first : &unknown;
+    *first = -1;
     if (!row || attn_mat_base(m) == M_A) /* A's arithmetic is the row's walk already */
         return session_explain(s, m, i, j, fo, lines, max);
     bool given = (m == M_X && s->cur.positions == POS_NONE) || attn_mat_is_param(m); /* with positions: h = x + p */
     if (given && max > 0) { /* given numbers: "x₁ = [1.000, 0.000]   (note)" */
         char name[48], num[64];
         int n = session_explain(s, m, i, 0, fo, lines, max);
+        *first = max == FMT_MAX_LINES ? n : -1;
         /* the note after the value, "   (…)" in English, "   （…）" in Chinese */
         const char *note = n > 0 ? strstr(lines[0], "   ") : NULL;
         char tail[FMT_LINE];
@@ -125,6 +134,8 @@ int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt
     char one[FMT_MAX_LINES][FMT_LINE];
     for (int k = 0; k < s->cur.m[m].cols && n < max; k++) {
         int got = session_explain(s, m, i, k, fo, one, FMT_MAX_LINES);
+        if (k == 0)
+            *first = got;
         for (int g = 0; g < got && n < max; g++) {
             bool seen = false;
             for (int h = 0; h < n && !seen; h++)
@@ -134,6 +145,12 @@ int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt
         }
     }
     return n;
+}
+
+int layout_arith(const Session *s, MatId m, int i, int j, bool row, const FmtOpt *fo, char lines[][FMT_LINE],
+                 int max)
+{
+    return arith_first(s, m, i, j, row, fo, lines, max, NULL);
 }
 
 /* The note a line with " ≈ " carries, once per screen (fmt_note_approx). */
@@ -154,9 +171,12 @@ int arith_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more, in
     *more = false;
     /* the session's: what an open ask hides reads "?"; a row focus, every
      * cell of the row (lines the cells share, once) */
-    int n = layout_arith(c->s, c->p->xmat, c->p->xi, c->p->xj, row, &fo, raw, FMT_MAX_LINES), out = 0;
+    int known;
+    int n = arith_first(c->s, c->p->xmat, c->p->xi, c->p->xj, row, &fo, raw, FMT_MAX_LINES, &known), out = 0;
     int one = n;
-    if (row && attn_mat_base(c->p->xmat) != M_A) { /* the first cell's own lines */
+    if (row && attn_mat_base(c->p->xmat) != M_A && known >= 0) /* the first cell's own lines, counted already */
+        one = known;
+    else if (row && attn_mat_base(c->p->xmat) != M_A) {
         char tmp[FMT_MAX_LINES][FMT_LINE];
         one = session_explain(c->s, c->p->xmat, c->p->xi, 0, &fo, tmp, FMT_MAX_LINES);
     }

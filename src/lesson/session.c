@@ -74,6 +74,9 @@ static void swap_marks(Session *s, int a, int b)
         s->row_by[p][a] = s->row_by[p][b];
         s->row_by[p][b] = t;
     }
+    int top = ((a > b ? a : b) + 1) * cols;
+    if (top > s->cell_by_top[M_X])
+        s->cell_by_top[M_X] = top;
     for (int j = 0; j < cols && j < MAT_MAX; j++) {
         unsigned char t = s->cell_by[M_X][a * cols + j];
         s->cell_by[M_X][a * cols + j] = s->cell_by[M_X][b * cols + j];
@@ -102,6 +105,8 @@ static void mark(Session *s, const Action *act, Origin o)
     }
     if (m > M_WV || cols > MAT_MAX)
         return;
+    if ((act->i + 1) * cols > s->cell_by_top[m])
+        s->cell_by_top[m] = (act->i + 1) * cols;
     for (int j = 0; j < cols; j++)
         if (act->kind != ACT_CELL_SET || j == act->j)
             s->cell_by[m][act->i * cols + j] = o.by;
@@ -124,7 +129,11 @@ static void track(Session *s)
     const Lesson *l = s->lesson;
     int from = 0, from_act = 0;
     memset(s->row_by, 0, sizeof s->row_by);
-    memset(s->cell_by, 0, sizeof s->cell_by);
+    for (int m = 0; m < 4; m++) { /* only where a mark may stand: the whole table is 16 KB */
+        int top = s->cell_by_top[m];
+        memset(s->cell_by[m], 0, (size_t)(top < 0 ? 0 : top < MAT_MAX * MAT_MAX ? top : MAT_MAX * MAT_MAX));
+        s->cell_by_top[m] = 0;
+    }
     for (int k = 0; k <= s->step; k++) { /* a script reset: start after it */
         int r = last_reset(l->steps[k].act, l->steps[k].nact);
         if (r >= 0)

@@ -42,6 +42,7 @@ typedef struct Session {
     /* Who set what in `cur` (kept by the session after every change) */
     Origin row_by[3][MAT_MAX];             /* rows of Q, K, V */
     unsigned char cell_by[4][MAT_MAX * MAT_MAX]; /* cells of X, Wq, Wk, Wv: Override */
+    int cell_by_top[4];       /* cell_by[m][cell_by_top[m]..] is all zero (track clears only below) */
     AskState *asked;          /* one per ask of the lesson, in step order (live.h); NULL: all open */
     int head;                 /* the head looked at (1-based): stages 3-5 show it, the trace follows
                                  it; a step focused on a head's matrix ("A2[1]") sets it */

@@ -4,6 +4,7 @@
  * (ui_layout_input); this file only paints the plan run by run (a role
  * becomes the theme's attributes) and keeps it in the View for mouse
  * clicks. The help's lines come from src/ui (ui_help). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,23 +119,60 @@ static bool run_same(const Rows *a, int ka, const Rows *b, int kb)
     return n == b->at[kb + 1] - b->at[kb] && memcmp(a->buf + a->at[ka], b->buf + b->at[kb], (size_t)n) == 0;
 }
 
-/* A run in its role's look. Its text goes in as wide characters: curses'
- * own path for bytes decodes them one at a time, which cost more than the
- * rest of painting (the same cells either way; bytes that do not decode,
- * never in a plan, keep that path). */
+/* One character as a curses cell in the window's look (curses adds it, as
+ * for any character it is given). */
+static bool cell_of(uint32_t cp, cchar_t *cc)
+{
+#ifdef NCURSES_VERSION /* the fields: setcchar's checks cost more than the copy */
+    memset(cc, 0, sizeof *cc);
+    cc->chars[0] = (wchar_t)cp;
+    return true;
+#else
+    wchar_t wc[2] = {(wchar_t)cp, 0};
+    return setcchar(cc, wc, A_NORMAL, 0, NULL) == OK;
+#endif
+}
+
+/* A run's text as curses cells in cc[]: how many, or -1 when a character
+ * is not one or two columns wide (a control, a combining mark), bytes do
+ * not decode, or there are more than max. */
+static int run_cells(const char *s, int len, cchar_t *cc, int max)
+{
+    int n = 0;
+    for (int k = 0; k < len; n++) {
+        uint32_t cp = (unsigned char)s[k];
+        if (cp >= 0x80) {
+            k += (int)text_utf8_next(s + k, (size_t)(len - k), &cp);
+            int w = cp == TEXT_BAD_CP ? -1 : text_cp_columns(cp);
+            if (w != 1 && w != 2)
+                return -1;
+        } else if (cp < 0x20 || cp == 0x7f) {
+            return -1;
+        } else {
+            k++;
+        }
+        if (n == max || !cell_of(cp, &cc[n]))
+            return -1;
+    }
+    return n;
+}
+
+/* A run in its role's look. Its text goes in as curses cells, copied
+ * into the window whole: curses' path for bytes decodes them one at a
+ * time and its path for characters places each alone, which cost more
+ * than the rest of painting (the same cells either way; text that is not
+ * plain one- and two-column characters, never in a plan, keeps the path
+ * for bytes). */
 static void paint_run(const Plan *p, const PlanRun *r)
 {
     attrset(theme_attr(r->role) | (r->bold ? A_BOLD : 0));
     const char *s = plan_text(p, r->off);
-    wchar_t w[512];
-    mbstate_t st = {0};
-    const char *at = s;
-    size_t n = r->len < (int)(sizeof w / sizeof *w) ? mbsnrtowcs(w, &at, (size_t)r->len, sizeof w / sizeof *w, &st)
-                                                      : (size_t)-1;
-    if (n == (size_t)-1 || (at && at != s + r->len))
+    cchar_t cc[512];
+    int n = run_cells(s, r->len, cc, (int)(sizeof cc / sizeof *cc));
+    if (n < 0)
         mvaddnstr(r->y, r->x, s, r->len);
-    else
-        mvaddnwstr(r->y, r->x, w, (int)n);
+    else if (n > 0)
+        mvadd_wchnstr(r->y, r->x, cc, n);
 }
 
 /* Row y again. When its runs sit where the last paint's did (same count,

@@ -193,23 +193,25 @@ static bool fixed_units(double v, int digits, long long *n)
     return true;
 }
 
-static bool fixed_fast(double v, int digits, char *out)
+/* "%.*f" of 0 <= v < 1e6 into out: its length, or -1 near a rounding tie
+ * (printf decides those); *zero when it shows only zeros. */
+static int fixed_fast(double v, int digits, char *out, bool *zero)
 {
     long long n;
     if (!fixed_units(v, digits, &n))
-        return false;
-    char rev[32];
+        return -1;
+    *zero = n == 0;
+    char rev[32], *e = rev + sizeof rev;
     int k = 0;
     do { /* digits from the right, with the point after `digits` of them */
-        rev[k++] = (char)('0' + n % 10);
+        *--e = (char)('0' + n % 10);
         n /= 10;
-        if (k == digits)
-            rev[k++] = '.';
+        if (++k == digits)
+            *--e = '.', k++;
     } while (n > 0 || k < (digits ? digits + 2 : 1));
-    for (int i = 0; i < k; i++)
-        out[i] = rev[k - 1 - i];
+    memcpy(out, e, (size_t)k);
     out[k] = '\0';
-    return true;
+    return k;
 }
 
 char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
@@ -223,12 +225,15 @@ char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
         return buf;
     }
     char tmp[64];
+    bool zero = false;
+    int fast = fabs(v) >= 1e6 ? -1 : fixed_fast(fabs(v), o->digits, tmp, &zero);
     if (fabs(v) >= 1e6) /* keep huge values to a cell's width */
         snprintf(tmp, sizeof tmp, "%.*e", o->digits > 1 ? o->digits - 1 : 1, fabs(v));
-    else if (!fixed_fast(fabs(v), o->digits, tmp))
+    else if (fast < 0)
         snprintf(tmp, sizeof tmp, "%.*f", o->digits, fabs(v));
-    size_t n = strlen(tmp);
-    bool zero = strspn(tmp, "0.") == n;
+    size_t n = fast >= 0 ? (size_t)fast : strlen(tmp);
+    if (fast < 0)
+        zero = strspn(tmp, "0.") == n;
     const char *sign = v < 0 && !zero ? (o->ascii ? "-" : "\xe2\x88\x92") : "";
     size_t m = strlen(sign);
     if (len == 0)

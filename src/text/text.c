@@ -202,6 +202,11 @@ static int cp_width(uint32_t cp)
     return w < 0 ? 1 : w;
 }
 
+int text_cp_columns(uint32_t cp)
+{
+    return wcwidth((wchar_t)cp);
+}
+
 int text_width(const char *s)
 {
     return text_width_n(s, strlen(s));
@@ -227,6 +232,11 @@ int text_width_n(const char *s, size_t n)
 
 size_t text_fit(const char *s, int cols)
 {
+    return text_fit_width(s, cols, NULL);
+}
+
+size_t text_fit_width(const char *s, int cols, int *width)
+{
     const unsigned char *p = (const unsigned char *)s;
     size_t k = 0;
     int w = 0;
@@ -246,6 +256,8 @@ size_t text_fit(const char *s, int cols)
         w += cw;
         k += m;
     }
+    if (width)
+        *width = w;
     return k;
 }
 

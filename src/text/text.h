@@ -56,10 +56,16 @@ size_t text_find_format(const char *s, size_t len, unsigned *cp, const char **na
  * count as 1, as after sanitising). Uses wcwidth(), so the caller's
  * LC_CTYPE must be a UTF-8 locale for wide characters to count 2. */
 int text_width(const char *s);
+/* The columns code point cp takes as the terminal's curses counts them
+ * (wcwidth: -1 for a control, 0 for a combining mark). */
+int text_cp_columns(uint32_t cp);
 /* Display width of the first n bytes of s. */
 int text_width_n(const char *s, size_t n);
 /* Byte length of the longest prefix of s that fits in `cols` columns. */
 size_t text_fit(const char *s, int cols);
+/* text_fit, and the columns those bytes take (text_width_n of them) in
+ * *width when width is not NULL: one walk for both. */
+size_t text_fit_width(const char *s, int cols, int *width);
 /* True when s is valid UTF-8. */
 bool text_utf8_valid(const char *s, size_t len);
 
