@@ -313,8 +313,11 @@ static bool skim_line(Skim *s, const char *line, const char *e, bool newline)
     if (s->block >= 0 && col > s->block)
         return true;
     s->block = -1;
-    if (line[col] == '#')
+    if (line[col] == '#') { /* a comment line: its text goes too, the '#' and the line stay */
+        s->cut_from = (size_t)(line + col + 1 - s->buf);
+        s->cut_to = (size_t)(e - s->buf);
         return true;
+    }
     if (s->leaf >= 0 && col > s->leaf)
         return false;
     s->leaf = -1;
