@@ -104,6 +104,10 @@ static void add_qkv(Trace *t, const Attn *x, const Attn *y, int *qi, int *kj)
             return;
         }
     }
+    if (i < x->m[M_Q].rows && j < x->m[M_Q].cols && differs(MAT_AT(&x->m[M_Q], i, j), MAT_AT(&y->m[M_Q], i, j))) {
+        add_cell(t, x, y, M_Q, i, j); /* the focused cell itself */
+        return;
+    }
     const struct { MatId m; int row; } pick[] = {{M_Q, i}, {M_K, j}, {M_V, j}, {M_Q, -1}, {M_K, -1}, {M_V, -1}};
     for (size_t k = 0; k < sizeof pick / sizeof *pick; k++)
         if (pick[k].row < x->m[pick[k].m].rows && first_diff(x, y, pick[k].m, pick[k].row, &fi, &fj, &n)) {
@@ -112,6 +116,177 @@ static void add_qkv(Trace *t, const Attn *x, const Attn *y, int *qi, int *kj)
             return;
         }
     add_cell(t, x, y, M_Q, i, j);
+}
+
+/* ---- the focused cell's own path (see trace.h) ---------------------------------- */
+
+typedef struct {
+    MatId mat;
+    int i, j;
+} Node;
+
+typedef struct {
+    const Attn *x, *y;
+    const Attn *rev;    /* after with the origin as before, recomputed; NULL: unknown */
+    int lo;             /* the first stage of the path */
+    int head, j;        /* the head followed, the focused key */
+} Path;
+
+static double at(const Attn *a, Node n)
+{
+    return MAT_AT(&a->m[n.mat], n.i, n.j);
+}
+
+/* After a cell of Q, K or V changed: the heads' columns again (as stage 2). */
+static void sync_heads(Attn *a)
+{
+    int dk = attn_d_k(a), dv = attn_d_v(a);
+    for (int h = 1; a->heads > 1 && h <= a->heads; h++)
+        for (int p = 0; p < 3; p++) {
+            int src = p == 0 ? h : attn_kv_head(a, h), c0 = (src - 1) * (p == 2 ? dv : dk);
+            Mat *d = &a->m[attn_head_id((MatId)(M_Q + p), h)];
+            for (int r = 0; r < d->rows; r++)
+                for (int c = 0; c < d->cols; c++)
+                    MAT_AT(d, r, c) = MAT_AT(&a->m[M_Q + p], r, c0 + c);
+        }
+}
+
+/* rev = after with the origin put back as before had it, recomputed from
+ * the stage that reads it: what moves back depends on the origin. */
+static bool revert_origin(const Attn *x, const Attn *y, const Trace *t, int reached, Attn *rev)
+{
+    int first = STAGE_NONE;
+    if (!attn_copy(rev, y))
+        return false;
+    if (t->kind == TRACE_MATRIX && (t->origin <= M_V || t->origin == M_WO)) {
+        (void)mat_copy(&rev->m[t->origin], &x->m[t->origin]);
+        first = t->origin == M_X ? STAGE_INPUT : t->origin <= M_WV ? STAGE_QKV
+              : t->origin == M_WO ? STAGE_PROJECT : STAGE_SCORES;
+        sync_heads(rev);
+    } else if (t->kind == TRACE_SCALE || t->kind == TRACE_MASK) {
+        rev->scale = x->scale;
+        rev->mask = x->mask;
+        rev->window = x->window;
+        first = STAGE_SCORES;
+    } else if (t->kind == TRACE_SOFTMAX || t->kind == TRACE_TEMP) {
+        rev->softmax = x->softmax;
+        rev->block = x->block;
+        rev->temp = x->temp;
+        first = STAGE_SOFTMAX;
+    } else if ((t->kind == TRACE_POSITIONS || (t->kind == TRACE_MATRIX && t->origin == M_P)) &&
+               x->positions == y->positions) { /* RoPE's Q0, K0 exist in both */
+        rev->rope_base = x->rope_base;
+        rev->offset = x->offset;
+        first = STAGE_INPUT;
+    }
+    if (first == STAGE_NONE) {
+        attn_free(rev);
+        return false;
+    }
+    for (int k = first; k <= reached; k++)
+        attn_run_stage(rev, k);
+    return true;
+}
+
+/* Did n change, and because of the origin? */
+static bool moved(const Path *p, Node n)
+{
+    return differs(at(p->x, n), at(p->y, n)) && (!p->rev || differs(at(p->rev, n), at(p->y, n)));
+}
+
+/* Does n really depend on the cell u: does reverting u alone and computing
+ * n's stage again move n? (The online softmax's O reads S, not A: O[i] depends on row i of A.) */
+static bool depends(const Path *p, Node u, Node n)
+{
+    if (attn_mat_base(u.mat) == M_A && p->y->softmax == SOFTMAX_ONLINE)
+        return u.i == n.i;
+    if (attn_mat_base(u.mat) == M_S && (isinf(at(p->x, u)) || isinf(at(p->y, u)))) /* masked: e^−∞ = 0 */
+        return u.i == n.i;
+    Attn tmp = {0};
+    if (!attn_copy(&tmp, p->y))
+        return false;
+    MAT_AT(&tmp.m[u.mat], u.i, u.j) = at(p->x, u);
+    sync_heads(&tmp);
+    attn_run_stage(&tmp, attn_mat_stage(n.mat));
+    bool d = differs(at(&tmp, n), at(p->y, n));
+    attn_free(&tmp);
+    return d;
+}
+
+/* The first cell of matrix m that moved and that n depends on: (r, c)
+ * first, then the rest of row r, then (rows < 0) the other rows. */
+static bool pick(const Path *p, MatId m, int r, int c, bool rows, Node n, Node *u)
+{
+    const Mat *a = &p->y->m[m];
+    if (!a->v || attn_mat_stage(m) < p->lo || attn_mat_stage(m) > p->y->reached)
+        return false;
+    r = clampi(r, a->rows);
+    c = clampi(c, a->cols);
+    for (int k = 0; k < (rows ? a->rows : 1); k++)
+        for (int l = 0; l < a->cols; l++) {
+            Node v = {m, (r + k) % a->rows, (c + l) % a->cols};
+            if (moved(p, v) && depends(p, v, n)) {
+                *u = v;
+                return true;
+            }
+        }
+    return false;
+}
+
+/* The first column of row i of S that moved (else j): the score an α follows. */
+static int moved_score(const Path *p, MatId s, int i, int j)
+{
+    for (int k = 0; p->y->m[s].v && attn_mat_stage(s) >= p->lo && k < p->y->m[s].cols; k++)
+        if (moved(p, (Node){s, i, k}))
+            return k;
+    return j;
+}
+
+/* The cell before n on its path, or false when n reads the origin itself. */
+static bool step_back(const Path *p, Node n, Node *u)
+{
+    const Attn *y = p->y;
+    int h = n.mat == M_O && y->heads > 1 ? n.j / attn_d_v(y) + 1 /* whole O: the column's head */
+          : attn_mat_head(n.mat) ? attn_mat_head(n.mat) : p->head;
+    MatId sm = attn_shown(y, M_S, h), am = attn_shown(y, M_A, h);
+    switch (attn_mat_base(n.mat)) {
+    case M_Y:
+        return pick(p, M_O, n.i, n.j, false, n, u);
+    case M_O:
+        return pick(p, am, n.i, moved_score(p, sm, n.i, p->j), false, n, u) ||
+               pick(p, M_V, p->j, n.j, true, n, u);
+    case M_A:
+        return pick(p, sm, n.i, n.j, false, n, u);
+    case M_S:
+        return pick(p, M_Q, n.i, 0, false, n, u) || pick(p, M_K, n.j, 0, false, n, u);
+    default:
+        return false;
+    }
+}
+
+/* The focused cell f's path into t (see trace.h). */
+static void focus_path(Trace *t, const Attn *x, const Attn *y, int reached, int lo, int head, int j, Node f)
+{
+    Attn rev = {0};
+    Path p = {x, y, NULL, lo, head, j};
+    if (revert_origin(x, y, t, reached, &rev))
+        p.rev = &rev;
+    if (!moved(&p, f)) {
+        t->no_effect = true;
+        t->focus = (TraceCell){f.mat, f.i, f.j, at(x, f), at(y, f)};
+    } else {
+        Node path[STAGE_MAX];
+        int n = 0;
+        path[n++] = f;
+        while (n < STAGE_MAX && step_back(&p, path[n - 1], &path[n]))
+            n++;
+        while (n > 0) {
+            n--;
+            add_cell(t, x, y, path[n].mat, path[n].i, path[n].j);
+        }
+    }
+    if (p.rev)
+        attn_free(&rev);
 }
 
 /* The rows of the origin that differ, the focused row i first. */
@@ -293,7 +468,15 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
     if (t->kind == TRACE_MATRIX)
         origin_rows(t, before, after, i);
     int oj = j; /* O's and Y's column: an output feature, not a key */
-    for (int stage = from < STAGE_QKV ? STAGE_QKV : from; stage <= reached; stage++) {
+    int lo = from < STAGE_QKV ? STAGE_QKV : from;
+    if (t->kind != TRACE_SWAP && reached > STAGE_QKV && lo <= reached) {
+        MatId fm = reached == STAGE_PROJECT ? M_Y : attn_shown(after, attn_stage_mat(reached), head);
+        const Mat *fmat = &after->m[fm];
+        focus_path(t, before, after, reached, lo, head, j,
+                   (Node){fm, clampi(i, fmat->rows), clampi(reached >= STAGE_OUTPUT ? oj : j, fmat->cols)});
+        return true;
+    }
+    for (int stage = lo; stage <= reached; stage++) {
         if (stage == STAGE_QKV)
             add_qkv(t, before, after, &i, &j);
         else

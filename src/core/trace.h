@@ -23,6 +23,15 @@
  * softmax's block. After attn_append (after has one token more, the earlier
  * rows of X the same) the kind is TRACE_APPEND and the cells are the new
  * row's: Q[n][j], S[n][j], A[n][j], O[n][j], Y[n][j] with `added` set.
+ * Past the Q/K/V stage the cells are the focused cell's own path, walked
+ * back from the last stage reached (S[i][j], A[i][j], O[i][j'] or Y[i][j'])
+ * through cells that changed, each one that the next really depends on
+ * (reverting it alone and recomputing the next stage moves that cell) and
+ * that moved because of the origin (the state recomputed with the origin as
+ * before gives the cell back): a changed Q row r reaches S, A, O only in
+ * row r, a K row r column r of S, a V row only O. A stage may be skipped
+ * (v_2 => o_12). When the focused cell did not move, no_effect is set, n is
+ * 0 and `focus` names it. Swaps and appends follow the rows as above.
  * Data only: lesson/effect.h writes the line. */
 #ifndef QKV_TRACE_H
 #define QKV_TRACE_H
@@ -59,8 +68,10 @@ typedef struct {
     int nrows;          /* rows of the origin that differ (up to TRACE_ROWS kept in rows[]): */
     int rows[TRACE_ROWS];    /* in order; the focused row always among them when it differs */
     bool added;         /* TRACE_APPEND: the cells' row is new (before is NaN) */
-    int n;              /* cells after the origin, one per later stage reached */
+    int n;              /* cells after the origin: the focused cell's own path */
     TraceCell cell[STAGE_MAX];
+    bool no_effect;     /* the focused cell `focus` did not move: no path (n is 0) */
+    TraceCell focus;
 } Trace;
 
 /* Compare two states of the same shapes for query row i and key column j

@@ -197,6 +197,7 @@ bool session_goto(Session *s, int n)
         return false;
     int old = s->step, old_stage = session_stage(s);
     s->step = n;
+    s->undone = false;
     int stage = session_stage(s);
     if (!script_acts_between(s, old, n)) {
         /* Same inputs: compute only the stages not yet reached, or hide. */
@@ -318,6 +319,7 @@ static void adopt(Session *s, Attn *next)
     s->cur = *next;
     attn_free(&old);
     s->has_before = true;
+    s->undone = false;
     s->fresh_stage = 0;
 }
 
@@ -383,6 +385,7 @@ bool session_undo(Session *s)
     s->nedits--;
     s->nredo++;
     relog(s);
+    s->undone = true;
     return true;
 }
 

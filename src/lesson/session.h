@@ -35,6 +35,7 @@ typedef struct Session {
     Attn cur;                 /* the state shown */
     Attn before;              /* the state before the last change */
     bool has_before;          /* a change happened on the last move/action */
+    bool undone;              /* that change was an undo: no trace line describes it */
     Action *edits;            /* the user's actions, applied after the script */
     int nedits, nredo, cap;   /* edits[nedits..nedits+nredo) can be redone */
     int saved_nedits;         /* nedits when last saved (or -1 when diverged) */

@@ -282,7 +282,7 @@ void effect_status(const Session *s, EffectWhat what, const char *label, MatId m
 
 bool session_trace(const Session *s, int i, int j, Trace *t)
 {
-    if (!s->has_before) {
+    if (!s->has_before || s->undone) { /* after an undo the state is an earlier one: nothing to trace */
         memset(t, 0, sizeof *t);
         return false;
     }
@@ -360,6 +360,10 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
         char change[256];
         put_trace_cell(s, t, &t->cell[k], fo, change, sizeof change);
         n += (size_t)snprintf(buf + n, len - n, "%s%s", arrow, change);
+    }
+    if (t->no_effect && n < len) {
+        effect_cell_name(t->focus.mat, t->focus.i, t->focus.j, fo, name, sizeof name);
+        snprintf(buf + n, len - n, _(", no effect on %s"), name);
     }
 }
 
