@@ -416,6 +416,27 @@ static bool swapped_rows(const Attn *before, const Attn *after, int *a, int *b)
     return true;
 }
 
+/* The cells from stage lo to reached for query row i, key j: past the
+ * Q/K/V stage the focused cell's path, a swap's rows token by token. */
+static void add_stages(Trace *t, const Attn *before, const Attn *after, int head, int reached, int lo, int i, int j)
+{
+    int oj = j; /* O's and Y's column: an output feature, not a key */
+    if (t->kind != TRACE_SWAP && reached > STAGE_QKV && lo <= reached) {
+        MatId fm = reached == STAGE_PROJECT ? M_Y : attn_shown(after, attn_stage_mat(reached), head);
+        const Mat *fmat = &after->m[fm];
+        focus_path(t, before, after, reached, lo, head, j,
+                   (Node){fm, clampi(i, fmat->rows), clampi(reached >= STAGE_OUTPUT ? oj : j, fmat->cols)});
+        return;
+    }
+    for (int stage = lo; stage <= reached; stage++) {
+        if (stage == STAGE_QKV)
+            add_qkv(t, before, after, &i, &j);
+        else
+            add_cell(t, before, after, attn_shown(after, attn_stage_mat(stage), head), i,
+                     stage >= STAGE_OUTPUT ? oj : j);
+    }
+}
+
 bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, int j, Trace *t)
 {
     memset(t, 0, sizeof *t);
@@ -467,21 +488,6 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
         j = 0;
     if (t->kind == TRACE_MATRIX)
         origin_rows(t, before, after, i);
-    int oj = j; /* O's and Y's column: an output feature, not a key */
-    int lo = from < STAGE_QKV ? STAGE_QKV : from;
-    if (t->kind != TRACE_SWAP && reached > STAGE_QKV && lo <= reached) {
-        MatId fm = reached == STAGE_PROJECT ? M_Y : attn_shown(after, attn_stage_mat(reached), head);
-        const Mat *fmat = &after->m[fm];
-        focus_path(t, before, after, reached, lo, head, j,
-                   (Node){fm, clampi(i, fmat->rows), clampi(reached >= STAGE_OUTPUT ? oj : j, fmat->cols)});
-        return true;
-    }
-    for (int stage = lo; stage <= reached; stage++) {
-        if (stage == STAGE_QKV)
-            add_qkv(t, before, after, &i, &j);
-        else
-            add_cell(t, before, after, attn_shown(after, attn_stage_mat(stage), head), i,
-                     stage >= STAGE_OUTPUT ? oj : j);
-    }
+    add_stages(t, before, after, head, reached, from < STAGE_QKV ? STAGE_QKV : from, i, j);
     return true;
 }
