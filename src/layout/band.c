@@ -205,8 +205,60 @@ static int band_drop_plain(Frame *c, Band *b, int *need, int *rank, int total, i
     return total;
 }
 
+/* The padding for a band: a column per cell when all fits with it; else
+ * the change marks' column (c->marks) when all fits with that. Marks are
+ * a decoration: the layout is decided without them, so they never cost a
+ * column of numbers nor move a box that would not move anyway. Returns
+ * the band's total need, each box's in need[], the room in *w. */
+static int band_pad(Frame *c, Band *b, int extra, int *need, int *w)
+{
+    int total = 0;
+    c->marks = 0;
+    for (c->pad = 1; c->pad >= 0; c->pad--)
+        if ((total = band_need(c, b, extra, need, w)) <= *w || c->pad == 0)
+            break;
+    if (total <= *w && c->pad == 0) {
+        c->marks = 1;
+        if ((total = band_need(c, b, extra, need, w)) > *w) {
+            c->marks = 0;
+            total = band_need(c, b, extra, need, w);
+        }
+    }
+    return total;
+}
+
+/* A box cut to a width that holds no whole cell more leaves a blank where
+ * its next column would be: those blanks (from boxes whose whole title
+ * still fits) go to a box they let show one column more. */
+static void band_whole_cells(Frame *c, Band *b, int *need)
+{
+    int part[MAX_BOXES], lack[MAX_BOXES], cw[MAX_BOXES];
+    for (int k = 0; k < b->n; k++) {
+        const Mat *m = &c->a->m[b->box[k].id];
+        int lw = box_label_width(c, b->box[k].id, m, b->box[k].nolabel) + 1;
+        cw[k] = box_cell_width(c, b->box[k].id);
+        int vc = (need[k] - lw) / cw[k], rest = need[k] - lw - vc * cw[k];
+        bool scrolls = vc >= 1 && vc < m->cols;
+        part[k] = scrolls && need[k] - rest >= box_title_width(c, &b->box[k]) ? rest : 0;
+        lack[k] = scrolls ? cw[k] - rest : 0;
+    }
+    for (int j = 0; j < b->n; j++) {
+        int have = 0;
+        for (int k = 0; k < b->n; k++)
+            have += k != j ? part[k] : 0;
+        for (int k = 0; k < b->n && lack[j] > 0 && have >= lack[j]; k++) {
+            int take = k == j ? 0 : part[k] < lack[j] ? part[k] : lack[j];
+            need[k] -= take;
+            part[k] -= take;
+            need[j] += take;
+            lack[j] -= take;
+        }
+    }
+}
+
 /* Lay the boxes of a band side by side in the screen's width less `extra`,
- * shrinking the widest first when they do not all fit. Who gives way: dots
+ * shrinking the widest first when they do not all fit; the change marks'
+ * column only where all fits with it. Who gives way: dots
  * first, then the boxes no highlight is in, then the inputs, then all
  * alike; then, short of room, anything down to one column. Returns the
  * column after the last box. */
@@ -214,12 +266,12 @@ int band_lay(Frame *c, Band *b, int y, int h, int extra)
 {
     int need[MAX_BOXES], rank[MAX_BOXES], total = 0, w = 0, gap = c->gap;
     c->rows_cut = (h - c->top) / c->row_step < band_rows(c, b);
-    for (c->pad = 1; c->pad > 0; c->pad--)
-        if ((total = band_need(c, b, extra, need, &w)) <= w)
-            break;
-    if (c->pad == 0)
-        total = band_need(c, b, extra, need, &w);
+    total = band_pad(c, b, extra, need, &w);
     total = band_drop_dots(c, b, need, total, &w);
+    if (total > w && b->n > 1 && gap > 1 && total <= w + b->n - 1) { /* a blank between boxes before a column */
+        w += b->n - 1;
+        gap = 1;
+    }
     total = band_squeeze_ranked(c, b, need, rank, total, w);
     if (total > w && b->n > 1 && gap > 1) { /* one blank between boxes instead of two */
         w += b->n - 1;
@@ -228,6 +280,10 @@ int band_lay(Frame *c, Band *b, int y, int h, int extra)
     total = band_drop_plain(c, b, need, rank, total, &w, gap);
     if (total > w)
         total = band_squeeze_last(c, b, need, total, w);
+    band_whole_cells(c, b, need);
+    total = 0;
+    for (int k = 0; k < b->n; k++)
+        total += need[k];
     band_widen_titles(c, b, need, total, w, gap);
     int x = 1;
     for (int k = 0; k < b->n; k++) {
@@ -235,6 +291,7 @@ int band_lay(Frame *c, Band *b, int y, int h, int extra)
         x += need[k] + gap;
     }
     c->rows_cut = false;
+    c->marks = 0;
     return x - gap;
 }
 

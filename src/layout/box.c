@@ -479,6 +479,8 @@ static void cell(Frame *c, const Box *b, int y, int x, int cw, int i, int j, dou
     bool hot = b->heat && !b->placeholder && !masked && !hidden; /* a shade would tell the answer */
     Role shade_role = hot ? heat_of(b, m, i, j, lo, hi) : ROLE_NORMAL;
     flags |= (hot ? CELL_HEAT : 0) | (d > 0 ? CELL_UP : d < 0 ? CELL_DOWN : 0);
+    if (cw - nw - 1 - (hot && c->in->mono ? 1 : 0) < 1)
+        d = 0; /* no column free left of the number (the band had no room for marks): no mark, never glued */
     /* A heatmap shades the cell behind the number in colour; in mono a
      * shade character stands before it. */
     bool plain = role == ROLE_NORMAL || role == ROLE_FRESH, bold = false;

@@ -91,12 +91,14 @@ static int widest(Frame *c, MatId id, int *mark)
 }
 
 /* Width of one cell: the widest number and a space before it; a change
- * marker (▲ ▼) goes in the band's padding column when it has one, so
- * cells widen for marks only where the band has no padding (boxes do not
- * shift sideways the step marks appear). */
+ * marker (▲ ▼) goes in the band's padding column when it has one. Marks
+ * are a decoration and never cost a column of numbers: a cell widens for
+ * its mark only when the band laying it out has room for that (c->marks),
+ * else a mark stands only where its number leaves a column free. */
 int box_cell_width(Frame *c, MatId id)
 {
     int mark, w = widest(c, id, &mark);
+    mark = mark && c->marks;
     return w + 1 + (c->pad > mark ? c->pad : mark);
 }
 

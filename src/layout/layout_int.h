@@ -48,6 +48,7 @@ typedef struct {
     const Attn *a;
     int cols, rows;
     int pad;                /* extra column per cell when the band has room */
+    int marks;              /* 1: cells whose change marks need a column get it (band_lay, when all fits) */
     int widest[M_COUNT];    /* the widest number per matrix, 0: not yet known */
     int row_step;           /* rows per matrix row: 2 in presentation mode with room */
     int top;                /* rows above a box's cells: title, (marks,) column header */
