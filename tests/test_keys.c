@@ -470,9 +470,9 @@ static void asks_answered(void **state)
     assert_true(lesson_load_buffer("t.yaml", yaml, strlen(yaml), &l, err, sizeof err));
     View *z = view_new(&l, &zh);
     keys(z, "n");
-    assert_shown("? S[1][2]：输入你的答案，按 Enter 判分；按空格揭晓。");
+    assert_shown("? S[1][2]：输入你的答案，按 Enter 判分；按 Space 揭晓。");
     keys(z, " ");
-    assert_string_equal(z->msg, "揭晓：S[1][2] = 0.006。按空格继续。");
+    assert_string_equal(z->msg, "揭晓：S[1][2] = 0.006。按 Space 继续。");
     view_free(z);
     lesson_free(&l);
     i18n_set(LANG_EN, NULL);
