@@ -384,9 +384,9 @@ static void test_zh(void **state)
     assert_string_equal(msg, "✓ 答对了：S[1][2] = 0.006");
     session_goto(&f->s, ST_SOFTMAX);
     assert_int_equal(session_ask_answer(&f->s, "1, 0, 0", false, msg, sizeof msg), GRADE_WRONG);
-    assert_string_equal(msg, "✗ 不太对：A[1]（你的答案：1, 0, 0）；第 1、2、3 个数不对。再输入一次，或按空格揭晓。");
+    assert_string_equal(msg, "✗ 不太对：A[1]（你的答案：1, 0, 0）；第 1、2、3 个数不对。再输入一次，或按 Space 揭晓。");
     assert_int_equal(session_ask_answer(&f->s, "0.3", false, msg, sizeof msg), GRADE_WRONG); /* A[2][2] */
-    assert_string_equal(msg, "✗ 不太对：A[2][2]（你的答案：0.3）。再输入一次，或按空格揭晓。");
+    assert_string_equal(msg, "✗ 不太对：A[2][2]（你的答案：0.3）。再输入一次，或按 Space 揭晓。");
     session_ask_tally(&f->s, tally, sizeof tally);
     assert_string_equal(tally, "答对 1 题，共 4 题，答错 2 题，未作答 1 题");
     assert_int_equal(session_ask_answer(&f->s, "0.313, 0.337, 0.350", false, msg, sizeof msg), GRADE_RIGHT);

@@ -470,12 +470,57 @@ static void asks_answered(void **state)
     assert_true(lesson_load_buffer("t.yaml", yaml, strlen(yaml), &l, err, sizeof err));
     View *z = view_new(&l, &zh);
     keys(z, "n");
-    assert_shown("? S[1][2]：输入你的答案，按 Enter 判分；按空格揭晓。");
+    assert_shown("? S[1][2]：输入你的答案，按 Enter 判分；按 Space 揭晓。");
     keys(z, " ");
-    assert_string_equal(z->msg, "揭晓：S[1][2] = 0.006。按空格继续。");
+    assert_string_equal(z->msg, "揭晓：S[1][2] = 0.006。按 Space 继续。");
     view_free(z);
     lesson_free(&l);
     i18n_set(LANG_EN, NULL);
+}
+
+/* Lesson 01 step 7 asks S[1][2]. The new user's keys: 5, Enter (✗), then
+ * Backspace to fix the 5: it edits the answer kept in the field and stays
+ * at step 7 (it went back to step 6, the answer lost). With nothing left to
+ * delete Backspace still stays, and says PgUp goes back; at an open
+ * question too. Enter opens the field with the wrong answer to correct. */
+static void backspace_after_wrong_answer(void **state)
+{
+    Fix *f = open_at(read_lesson("lessons/01-three-tokens.yaml"), 7);
+    View *v = f->v;
+    assert_int_equal(v->s.step, 6);
+    keys(v, "5\r");
+    assert_string_equal(v->msg, "✗ not quite: S[1][2] (your answer: 5). Type again, or Space to reveal.");
+    key(v, KEY_BACKSPACE);
+    assert_int_equal(v->s.step, 6);                             /* not back to step 6 of 14 */
+    assert_shown("7/14");
+    assert_int_equal(v->mode, MODE_ANSWER);                     /* the 5 deleted, the field open */
+    assert_string_equal(v->field.buf, "");
+    assert_shown(" answer S[1][2] =");
+    key(v, KEY_BACKSPACE);                                      /* nothing to delete: stays */
+    assert_int_equal(v->s.step, 6);
+    assert_int_equal(v->mode, MODE_ANSWER);
+    keys(v, "0.35\r");
+    assert_string_equal(v->msg, "✗ not quite: S[1][2] (your answer: 0.35). Type again, or Space to reveal.");
+    keys(v, "\x7f");                                           /* DEL, as many terminals send it */
+    assert_int_equal(v->mode, MODE_ANSWER);
+    assert_string_equal(v->field.buf, "0.3");
+    assert_shown(" answer S[1][2] = 0.3");
+    keys(v, "\x1b\r");                                        /* Esc, then Enter: the kept 0.35 */
+    assert_string_equal(v->field.buf, "0.35");
+    keys(v, "\x15" "0.006\r");
+    assert_string_equal(v->msg, "✓ right: S[1][2] = 0.006");
+    key(v, KEY_BACKSPACE);                                      /* answered: Backspace goes back */
+    assert_int_equal(v->s.step, 5);
+    close_fix(f);
+    f = open_at(read_lesson("lessons/01-three-tokens.yaml"), 7); /* an open question */
+    v = f->v;
+    key(v, KEY_BACKSPACE);
+    assert_int_equal(v->s.step, 6);
+    assert_int_equal(v->mode, MODE_NORMAL);
+    assert_string_equal(v->msg, "Nothing typed to delete: type your answer. PgUp goes back a step.");
+    key(v, KEY_PPAGE);
+    assert_int_equal(v->s.step, 5);
+    close_fix(f);
 }
 
 /* Training keys: before the softmax stage they say where A comes; T sets
@@ -582,6 +627,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(save_refuses_unchecked, setup, teardown),
         cmocka_unit_test_setup_teardown(view_opens_at_step, setup, teardown),
         cmocka_unit_test_setup_teardown(asks_answered, setup, teardown),
+        cmocka_unit_test_setup_teardown(backspace_after_wrong_answer, setup, teardown),
         cmocka_unit_test_setup_teardown(training_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(ctrl_c_cancels_then_asks, setup, teardown),
     };

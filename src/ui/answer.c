@@ -31,15 +31,34 @@ static void focus_ask(View *v, const Ask *a)
     view_clamp_focus(v);
 }
 
+/* The answer graded wrong to the question asked again now ("" if none). */
+static const char *kept_answer(const View *v)
+{
+    int k = session_ask_retry(&v->s);
+    return session_ask_open(&v->s) < 0 && k >= 0 && k == v->kept_ask && v->s.step == v->kept_step ? v->kept : "";
+}
+
+/* A digit, a sign or '-' opens the field with it, a new answer. At a
+ * question answered wrong, Enter opens the field with that answer and
+ * Backspace opens it and deletes its last character: the answer stays to
+ * be corrected (as if selected: typing replaces it). Backspace with
+ * nothing to delete stays at the question (it does not go back a step). */
 int req_answer(View *v, UiKey ch)
 {
     if (session_ask_open(&v->s) < 0 && session_ask_retry(&v->s) < 0) {
         ui_say(v, ROLE_HINT, _("There is no question at this step."));
         return FLAG_REDRAW;
     }
+    bool again = ui_is_enter(ch) || ui_is_backspace(ch);
+    if (ui_is_backspace(ch) && !kept_answer(v)[0]) {
+        ui_say(v, ROLE_HINT, _("Nothing typed to delete: type your answer. PgUp goes back a step."));
+        return FLAG_REDRAW;
+    }
     v->mode = MODE_ANSWER;
-    field_set(&v->field, "");
-    if (ch)
+    field_set(&v->field, again ? kept_answer(v) : "");
+    if (ui_is_backspace(ch))
+        field_key(&v->field, ch);
+    else if (ch && !again)
         field_insert(&v->field, ch);
     v->msg[0] = '\0';
     return FLAG_REDRAW;
@@ -90,6 +109,11 @@ static int answer_enter(View *v)
         return FLAG_REDRAW;
     }
     v->mode = MODE_NORMAL;
+    if (g == GRADE_WRONG) { /* kept for Enter and Backspace to correct */
+        snprintf(v->kept, sizeof v->kept, "%s", v->field.buf);
+        v->kept_step = v->s.step;
+        v->kept_ask = k;
+    }
     if (a)
         focus_ask(v, a);
     ui_say(v, g == GRADE_RIGHT ? ROLE_HINT : ROLE_ERROR, msg);

@@ -98,10 +98,14 @@ int keys_handle(View *v, UiKey ch)
     /* An open question takes digits (1-5 do not jump then) and signs. */
     if (v->mode == MODE_NORMAL && ui_answer_key(ch) && session_ask_open(&v->s) >= 0)
         return req_answer(v, ch);
-    /* A question answered wrong: typing starts a new answer, Enter opens the field. */
+    /* A question answered wrong: typing starts a new answer, Enter opens the
+     * field with the answer given, Backspace edits it. */
     if (v->mode == MODE_NORMAL && session_ask_open(&v->s) < 0 && session_ask_retry(&v->s) >= 0 &&
-        (ui_answer_key(ch) || ui_is_enter(ch)))
-        return req_answer(v, ui_is_enter(ch) ? 0 : ch);
+        (ui_answer_key(ch) || ui_is_enter(ch) || ui_is_backspace(ch)))
+        return req_answer(v, ch);
+    /* Backspace at a question deletes what was typed, and never goes back a step. */
+    if (v->mode == MODE_NORMAL && ui_is_backspace(ch) && session_ask_open(&v->s) >= 0)
+        return req_answer(v, ch);
     r = keymap_normal_key(v, ch);
     if (v->mode == MODE_EDIT && session_stage(&v->s) < STAGE_QKV) {
         v->mode = MODE_NORMAL; /* Q, K, V are not computed before stage 2 */

@@ -60,6 +60,11 @@ bool ui_is_enter(UiKey ch)
     return ch == '\r' || ch == '\n' || ch == UI_KEY_ENTER;
 }
 
+bool ui_is_backspace(UiKey ch)
+{
+    return ch == UI_KEY_BACKSPACE || ch == 127 || ch == 8;
+}
+
 /* Can ch start an answer (a digit, a sign, a decimal point)? */
 bool ui_answer_key(UiKey ch)
 {

@@ -74,6 +74,8 @@ typedef struct View {
     int ei, ej;
     Field field;             /* the text being typed (prompt, cell, name) */
     bool editing;            /* edit mode: the number field is open */
+    char kept[PROMPT_MAX];   /* the answer graded wrong, at step kept_step, ask kept_ask: */
+    int kept_step, kept_ask; /* Enter and Backspace edit it, a digit starts a new one */
     char history[HISTORY_MAX][PROMPT_MAX];
     int nhist, hpos;
     char save_path[PROMPT_MAX];

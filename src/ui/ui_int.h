@@ -68,6 +68,7 @@ void ui_say_change(View *v, EffectWhat what, const char *label);
 int ui_act(View *v, const char *text);
 void ui_moved(View *v);
 bool ui_is_enter(UiKey ch);
+bool ui_is_backspace(UiKey ch);
 bool ui_answer_key(UiKey ch);
 int ui_focus_by(View *v, int di, int dj);
 void ui_say_edit_mat(View *v);
