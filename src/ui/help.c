@@ -93,6 +93,11 @@ void ui_help(View *v, HelpText *h)
         h->text[h->n++] = ""; /* a blank line, then the edit-mode keys from column 2 */
     h->first_edit = h->n;
     help_wrap(h, NULL, edit, 2, cols - 3);
+    /* The legend of the change marks' fallback (box.c: a changed number
+     * whose cell has no room for its mark is underlined). */
+    const char *legend = v->ascii ? _("underlined: changed, no room for its ^/v")
+                                  : _("underlined: changed, no room for its ▲/▼");
+    help_wrap(h, NULL, legend, 2, cols - 3);
     /* Rows 2 .. rows-1; when it does not all fit, the last row says how to scroll. */
     int avail = v->rows - 2;
     h->scroll = h->n > avail;
