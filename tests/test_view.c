@@ -381,14 +381,14 @@ static void test_help_scrolls(void **state)
     assert_false(on_screen("lines 1-"));                        /* it all fits: no scroll line */
     screen_resize(18, 60);
     view_draw(f->v);
-    assert_on_screen("lines 1-15 of 33 · ↓ j PgDn Space more · ↑ k PgUp back");
+    assert_on_screen("lines 1-15 of 32 · ↓ j PgDn Space more · ↑ k PgUp back");
     assert_on_screen(":                      action prompt, e.g.");
     assert_on_screen("                       Q[1] = K[1] * 5"); /* the example kept whole */
     assert_false(on_screen("q, Ctrl-C"));
     help_words(small, sizeof small, false);
     view_keys(f->v, "j");
     view_draw(f->v);
-    assert_on_screen("lines 2-16 of 33");
+    assert_on_screen("lines 2-16 of 32");
     for (int k = 0; k < 4; k++) {
         view_keys(f->v, " ");
         view_draw(f->v);
@@ -402,10 +402,10 @@ static void test_help_scrolls(void **state)
         }
         free(t);
     }
-    assert_on_screen("lines 19-33 of 33");                      /* Space stops at the end */
+    assert_on_screen("lines 18-32 of 32");                      /* Space stops at the end */
     assert_on_screen("q, Ctrl-C              quit");
     assert_on_screen("Esc leaves.");
-    assert_on_screen("underlined: changed, no room for its ▲/▼"); /* the marks' fallback, last */
+    assert_on_screen("underlined: changed, no room for its ▲/▼"); /* the marks' legend, under the table */
     for (char *w = all; *w; w = strchr(w, '\n') + 1) {           /* every word is reachable */
         char key[96];
         snprintf(key, sizeof key, "\n%.*s\n", (int)strcspn(w, "\n"), w);
@@ -414,20 +414,20 @@ static void test_help_scrolls(void **state)
     }
     view_key(f->v, KEY_PPAGE, true);
     view_draw(f->v);
-    assert_on_screen("lines 5-19 of 33");
+    assert_on_screen("lines 4-18 of 32");
     view_key(f->v, KEY_HOME, true);
     view_draw(f->v);
-    assert_on_screen("lines 1-15 of 33");
+    assert_on_screen("lines 1-15 of 32");
     view_key(f->v, KEY_END, true);
     view_keys(f->v, "\x1b?");                                   /* it opens again at the top */
     view_draw(f->v);
-    assert_on_screen("lines 1-15 of 33");
+    assert_on_screen("lines 1-15 of 32");
     view_keys(f->v, "\x1b");
     /* zh: wrapped too, the last entries reachable */
     i18n_set(LANG_ZH, "build/locale");
     view_keys(f->v, "?");
     view_draw(f->v);
-    assert_on_screen("第 1-15 行/共 28 · ↓ j PgDn Space 往下 · ↑ k PgUp 往上");
+    assert_on_screen("第 1-15 行/共 27 · ↓ j PgDn Space 往下 · ↑ k PgUp 往上");
     view_key(f->v, KEY_END, true);
     view_draw(f->v);
     assert_on_screen("q, Ctrl-C              退出");
