@@ -1400,6 +1400,83 @@ static void test_marks_keep_columns(void **state)
     assert_true(compared > 500);
 }
 
+/* How a changed cell shows its change: 1 its ▲ (▼) right before its
+ * number, 2 its number underlined, 0 neither (it would read as unchanged). */
+static int change_shown(const Plan *p, const PlanCell *x)
+{
+    const PlanRun *num = NULL, *mark = NULL;
+    for (int k = 0; k < p->nrun; k++) {
+        const PlanRun *r = &p->run[k];
+        if (r->y != x->y || r->x < x->x || r->x >= x->x + x->w)
+            continue;
+        if (r->len == x->len && memcmp(plan_text(p, r->off), plan_text(p, x->off), (size_t)r->len) == 0)
+            num = r;
+        else if (r->role == ((x->flags & CELL_UP) ? ROLE_UP : ROLE_DOWN))
+            mark = r;
+    }
+    if (!num)
+        return 0;
+    if (mark && mark->x + mark->w == num->x &&
+        strncmp(plan_text(p, mark->off), (x->flags & CELL_UP) ? "▲" : "▼", (size_t)mark->len) == 0)
+        return 1;
+    return num->under ? 2 : 0;
+}
+
+/* DESIGN.md: "Every changed cell shows ▲ or ▼, negatives and mono
+ * included". Marks never cost a column of numbers (test_marks_keep_columns),
+ * so where a band has no room for them the widest changed numbers (the
+ * negatives) get none: their numbers are underlined instead. Every
+ * built-in lesson, every step, after Q[1] = K[1] * 5, 80x24 and 60x18, en
+ * and zh, colour and mono: every cell shown flagged changed has its mark
+ * right before its number or its number underlined. */
+static void test_changed_shown(void **state)
+{
+    static const int small[][2] = {{80, 24}, {60, 18}};
+    int shown[3] = {0, 0, 0};
+    for (int e = 0; e < embedded_count; e++)
+        for (int step = 0;; step++) {
+            Case c;
+            char err[256];
+            load(&c, embedded_lessons[e].name, embedded_lessons[e].data, embedded_lessons[e].len);
+            if (step >= session_steps(&c.s)) {
+                unload(&c);
+                break;
+            }
+            session_goto(&c.s, step);
+            if (!session_act_text(&c.s, "Q[1] = K[1] * 5", err, sizeof err) &&
+                !session_act_text(&c.s, "Q[1] = Q[1] * 5", err, sizeof err)) /* lesson 11 */
+                fail_msg("%s step %d: %s", c.l.file, step + 1, err);
+            for (int v = 0; v < 8; v++) {
+                Lang lang = v % 2 ? LANG_ZH : LANG_EN;
+                i18n_set(lang, "build/locale");
+                view_state(&c, MODE_NORMAL, lang, small[v / 2 % 2][0], small[v / 2 % 2][1]);
+                c.in.mono = v >= 4;
+                layout_plan(&c.in, &c.p);
+                for (int k = 0; k < c.p.ncell; k++) {
+                    const PlanCell *x = &c.p.cell[k];
+                    if (!(x->flags & (CELL_UP | CELL_DOWN)))
+                        continue;
+                    int how = change_shown(&c.p, x);
+                    shown[how]++;
+                    if (how == 0) {
+                        char row[512];
+                        row_text(&c.p, x->y, x->x, x->x + x->w, row, sizeof row);
+                        fail_msg("%s step %d %s %dx%d%s: %s[%d][%d] changed but shows \"%s\", no mark, not underlined",
+                                 c.l.file, step + 1, lang == LANG_ZH ? "zh" : "en", small[v / 2 % 2][0],
+                                 small[v / 2 % 2][1], c.in.mono ? " mono" : "", attn_mat_name(x->id), x->i + 1,
+                                 x->j + 1, row);
+                    }
+                }
+            }
+            unload(&c);
+        }
+    i18n_set(LANG_EN, "build/locale");
+    print_message("changed cells: %d marked, %d underlined, %d neither\n", shown[1], shown[2], shown[0]);
+    assert_int_equal(shown[0], 0);
+    assert_true(shown[1] > 1000); /* marks where they fit */
+    assert_true(shown[2] > 10);   /* and the fallback is used */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1428,6 +1505,7 @@ int main(void)
         cmocka_unit_test(test_small_softmax),
         cmocka_unit_test(test_arith_cut_at_terms),
         cmocka_unit_test(test_marks_keep_columns),
+        cmocka_unit_test(test_changed_shown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

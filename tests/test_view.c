@@ -405,6 +405,7 @@ static void test_help_scrolls(void **state)
     assert_on_screen("lines 18-32 of 32");                      /* Space stops at the end */
     assert_on_screen("q, Ctrl-C              quit");
     assert_on_screen("Esc leaves.");
+    assert_on_screen("underlined: changed, no room for its ▲/▼"); /* the marks' legend, under the table */
     for (char *w = all; *w; w = strchr(w, '\n') + 1) {           /* every word is reachable */
         char key[96];
         snprintf(key, sizeof key, "\n%.*s\n", (int)strcspn(w, "\n"), w);
@@ -431,6 +432,7 @@ static void test_help_scrolls(void **state)
     view_draw(f->v);
     assert_on_screen("q, Ctrl-C              退出");
     assert_on_screen("微调 0.1，Esc 离开");                      /* never "微调" / "0.1" */
+    assert_on_screen("下划线：这个数变了，旁边放不下 ▲/▼");
     i18n_set(LANG_EN, NULL);
     close_fix(f);
 }

@@ -479,8 +479,12 @@ static void cell(Frame *c, const Box *b, int y, int x, int cw, int i, int j, dou
     bool hot = b->heat && !b->placeholder && !masked && !hidden; /* a shade would tell the answer */
     Role shade_role = hot ? heat_of(b, m, i, j, lo, hi) : ROLE_NORMAL;
     flags |= (hot ? CELL_HEAT : 0) | (d > 0 ? CELL_UP : d < 0 ? CELL_DOWN : 0);
-    if (cw - nw - 1 - (hot && c->in->mono ? 1 : 0) < 1)
-        d = 0; /* no column free left of the number (the band had no room for marks): no mark, never glued */
+    /* No column free left of the number (the band had no room for marks):
+     * no mark, never glued; the number is underlined (and bold) instead,
+     * so no changed cell looks unchanged. */
+    bool under = d && cw - nw - 1 - (hot && c->in->mono ? 1 : 0) < 1;
+    if (under)
+        d = 0;
     /* A heatmap shades the cell behind the number in colour; in mono a
      * shade character stands before it. */
     bool plain = role == ROLE_NORMAL || role == ROLE_FRESH, bold = false;
@@ -499,7 +503,10 @@ static void cell(Frame *c, const Box *b, int y, int x, int cw, int i, int j, dou
         x += plan_put_styled(c, y, x, 1, (c->in->ascii ? ascii : shade)[shade_role - ROLE_HEAT1], r, bold);
     if (d)
         x += plan_put(c, y, x, 1, d > 0 ? frame_sym(c, "▲", "^") : frame_sym(c, "▼", "v"), d > 0 ? ROLE_UP : ROLE_DOWN);
-    plan_put_measured(c, y, x, x0 + cw - x, num, strlen(num), nw, r, bold);
+    int at = c->p->nrun;
+    plan_put_measured(c, y, x, x0 + cw - x, num, strlen(num), nw, r, bold || under);
+    if (under && c->p->nrun > at)
+        c->p->run[at].under = true;
     keep_cell(c, b, y, x0, cw, i, j, num, flags, role, shade_role);
 }
 

@@ -56,6 +56,7 @@ typedef struct {
     Role role;
     bool bold;               /* the role's look, bolder (fresh heat cells, presentation narration) */
     int off, len;            /* bytes in Plan.text */
+    bool under;              /* underlined: a changed number with no room for its ▲/▼ */
 } PlanRun;
 
 /* A matrix on screen: its area, its shape, and the rows r0.. r0+nr-1 and

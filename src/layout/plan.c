@@ -82,7 +82,7 @@ int plan_put_styled(Frame *c, int y, int x, int w, const char *s, Role r, bool b
         p->oom = true;
         return 0;
     }
-    p->run[p->nrun++] = (PlanRun){y, x, used, r, bold, off, (int)n};
+    p->run[p->nrun++] = (PlanRun){y, x, used, r, bold, off, (int)n, false};
     return used;
 }
 
@@ -102,7 +102,7 @@ int plan_put_measured(Frame *c, int y, int x, int w, const char *s, size_t n, in
         p->oom = true;
         return 0;
     }
-    p->run[p->nrun++] = (PlanRun){y, x, sw, r, bold, off, (int)n};
+    p->run[p->nrun++] = (PlanRun){y, x, sw, r, bold, off, (int)n, false};
     return sw;
 }
 
@@ -124,7 +124,7 @@ void plan_fill_styled(Frame *c, int y, int x, int w, Role r, bool bold)
             p->oom = true;
             return;
         }
-        p->run[p->nrun++] = (PlanRun){y, x, n, r, bold, off, n};
+        p->run[p->nrun++] = (PlanRun){y, x, n, r, bold, off, n, false};
         return;
     }
     while (w > 0) {

@@ -20,7 +20,7 @@ typedef struct {
     unsigned char n;      /* bytes in s; 0: blank */
     signed char w;        /* 1 or 2 columns; 0: right half of a wide character */
     Role role;
-    bool bold;
+    bool bold, under;     /* under: a changed number with no room for its mark */
 } Cell;
 
 /* ---- painting runs onto cells, as curses' mvaddnstr does -------------------- */
@@ -79,12 +79,12 @@ static void paint_run(Cell *grid, int cols, int rows, const PlanRun *r, const ch
         blank(row, cols, x, r->role);
         if (w == 2)
             blank(row, cols, x + 1, r->role);
-        Cell c = {.w = (signed char)w, .role = r->role, .bold = r->bold};
+        Cell c = {.w = (signed char)w, .role = r->role, .bold = r->bold, .under = r->under};
         if (cp != ' ')
             c.n = (unsigned char)text_utf8_put(cp, c.s);
         row[x] = c;
         if (w == 2)
-            row[x + 1] = (Cell){.w = 0, .role = r->role, .bold = r->bold};
+            row[x + 1] = (Cell){.w = 0, .role = r->role, .bold = r->bold, .under = r->under};
         x += w;
     }
 }
@@ -363,7 +363,7 @@ bool svg_paint(FILE *out, const Plan *p, int cols, int rows, int theme, const ch
     for (int y = 0; y < rows; y++) {
         const Cell *row = grid + (size_t)y * (size_t)cols;
         for (int x = 0; x < cols; x++)
-            inks[x] = ink_of(row[x].role, row[x].bold, theme);
+            inks[x] = ink_of(row[x].role, row[x].bold, theme), inks[x].under |= row[x].under;
         /* A change mark (▲ ▼) stands inside its cell: the number's
          * background after it, not the screen's between coloured cells. */
         for (int x = cols - 2; x >= 0; x--)

@@ -31,7 +31,7 @@ void draw_size(View *v)
 typedef struct {
     int y, x, w, len;
     Role role;
-    bool bold;
+    bool bold, under;
 } RunKey;
 
 typedef struct {
@@ -97,6 +97,7 @@ static bool rows_of(const Plan *p, int rows, Rows *d)
         h.len = r->len;
         h.role = r->role;
         h.bold = r->bold;
+        h.under = r->under;
         d->at[k] = d->len;
         if (!keep_bytes(d, &h, (int)sizeof h) || !keep_bytes(d, plan_text(p, r->off), r->len))
             return false;
@@ -165,7 +166,7 @@ static int run_cells(const char *s, int len, cchar_t *cc, int max)
  * for bytes). */
 static void paint_run(const Plan *p, const PlanRun *r)
 {
-    attrset(theme_attr(r->role) | (r->bold ? A_BOLD : 0));
+    attrset(theme_attr(r->role) | (r->bold ? A_BOLD : 0) | (r->under ? A_UNDERLINE : 0));
     const char *s = plan_text(p, r->off);
     cchar_t cc[512];
     int n = run_cells(s, r->len, cc, (int)(sizeof cc / sizeof *cc));

@@ -89,9 +89,14 @@ void ui_help(View *v, HelpText *h)
     h->tx = cols >= 80 ? 32 : 2 + kw + 2; /* 80 columns and up: the table as it always was */
     h->w = cols - 1 - h->tx;
     keys_help_lines(help_collect, h);
-    if (h->n < HELP_LINES)
-        h->text[h->n++] = ""; /* a blank line, then the edit-mode keys from column 2 */
+    /* Under the table, from column 2: the legend of the change marks'
+     * fallback (box.c: a changed number whose cell has no room for its
+     * mark is underlined), where a blank line was, so the help still fits
+     * 80x24 whole; then the edit-mode keys. */
+    const char *legend = v->ascii ? _("underlined: changed, no room for its ^/v")
+                                  : _("underlined: changed, no room for its ▲/▼");
     h->first_edit = h->n;
+    help_wrap(h, NULL, legend, 2, cols - 3);
     help_wrap(h, NULL, edit, 2, cols - 3);
     /* Rows 2 .. rows-1; when it does not all fit, the last row says how to scroll. */
     int avail = v->rows - 2;

@@ -143,7 +143,7 @@ void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx)
 #define HELP_LINES 96
 typedef struct {
     int n, kx, tx, w;                  /* lines; key and text columns; text width */
-    int first_edit;                    /* the first line of the edit-mode keys */
+    int first_edit;                    /* the first line under the table: the marks' legend, the edit-mode keys */
     bool scroll;                       /* it does not all fit: `more` says how to scroll */
     const char *keys[HELP_LINES];      /* NULL: a continuation (or the edit text) */
     char keybuf[HELP_LINES][160];

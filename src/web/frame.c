@@ -2,7 +2,7 @@
  *
  * The page paints exactly what src/term/draw.c paints: the plan's runs in
  * order, each in its role's look (a later run over an earlier one), or the
- * help screen's lines. A run is [y, x, w, role, bold, "text"]. */
+ * help screen's lines. A run is [y, x, w, role, look, "text"], look 1: bold, 2: underlined. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +107,7 @@ static void plan_runs(View *v, WebBuf *b, int *first)
     layout_plan(&in, &v->plan);
     for (int k = 0; k < v->plan.nrun; k++) {
         const PlanRun *r = &v->plan.run[k];
-        run_json(b, first, r->y, r->x, r->role, r->bold, plan_text(&v->plan, r->off), (size_t)r->len);
+        run_json(b, first, r->y, r->x, r->role, r->bold | r->under << 1, plan_text(&v->plan, r->off), (size_t)r->len);
     }
 }
 
@@ -193,5 +193,5 @@ void web_palette_css(WebBuf *b)
             look_css(b, name, r, k);
         }
     }
-    wb_add(b, ".b{font-weight:bold}\n", 21);
+    wb_add(b, ".b{font-weight:bold}\n.u{text-decoration:underline}\n", 51);
 }

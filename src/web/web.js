@@ -69,7 +69,7 @@
     return f;
   }
   function esc(c) { return c === "<" ? "&lt;" : c === "&" ? "&amp;" : c === ">" ? "&gt;" : c; }
-  /* One row of cells as spans: a class per role (r0..), b for bold; a
+  /* One row of cells as spans: a class per role (r0..), b for bold, u for underlined; a
    * character outside ASCII whose glyph is not its columns wide sits in a
    * box one or two columns wide (fitsGrid). */
   function rowHtml(cells, cols) {
@@ -97,7 +97,7 @@
     var cols = frame.cols, rows = frame.rows, grid = [];
     for (var y = 0; y < rows; y++) grid.push(new Array(cols));
     frame.runs.forEach(function (r) {
-      var row = grid[r[0]], x = r[1], k = "r" + r[3] + (r[4] ? " b" : "");
+      var row = grid[r[0]], x = r[1], k = "r" + r[3] + (r[4] & 1 ? " b" : "") + (r[4] & 2 ? " u" : "");
       if (!row) return;
       for (var ch of r[5]) {
         var w = width(ch.codePointAt(0));
