@@ -260,7 +260,8 @@ static bool close_collection(Build *b, const yaml_event_t *e)
     yaml_node_item_t *items = arena_alloc(b, (size_t)(count ? count : 1) * sizeof *items);
     if (!items)
         return false;
-    memcpy(items, b->ids + first, (size_t)count * sizeof *items);
+    if (count) /* an empty collection: no ids were ever kept (b->ids may be NULL) */
+        memcpy(items, b->ids + first, (size_t)count * sizeof *items);
     b->nids = first;
     if (n->type == YAML_SEQUENCE_NODE) {
         n->data.sequence.items.start = items;
