@@ -130,27 +130,28 @@ static uint64_t drop_digits(Scaled *s)
 
 /* The exact cases: as drop_digits, but vm may lie on a shorter decimal
  * (taken when the bounds count) and vr may sit halfway (rounded to even). */
+/* One decimal digit off vr, vp and vm; *last: the digit vr lost (and
+ * whether all it lost before were zeros). */
+static void drop_one(Scaled *s, int *last)
+{
+    s->vr_zeros &= *last == 0;
+    *last = (int)(s->vr % 10);
+    s->vr /= 10;
+    s->vp /= 10;
+    s->vm /= 10;
+    s->e10++;
+}
+
 static uint64_t drop_digits_exact(Scaled *s, bool accept)
 {
     int last = 0;
     while (s->vp / 10 > s->vm / 10) {
         s->vm_zeros &= s->vm % 10 == 0;
-        s->vr_zeros &= last == 0;
-        last = (int)(s->vr % 10);
-        s->vr /= 10;
-        s->vp /= 10;
-        s->vm /= 10;
-        s->e10++;
+        drop_one(s, &last);
     }
     if (s->vm_zeros)
-        while (s->vm % 10 == 0) {
-            s->vr_zeros &= last == 0;
-            last = (int)(s->vr % 10);
-            s->vr /= 10;
-            s->vp /= 10;
-            s->vm /= 10;
-            s->e10++;
-        }
+        while (s->vm % 10 == 0)
+            drop_one(s, &last);
     if (s->vr_zeros && last == 5 && s->vr % 2 == 0)
         last = 4; /* exactly halfway: to even */
     return s->vr + ((s->vr == s->vm && (!accept || !s->vm_zeros)) || last >= 5);
