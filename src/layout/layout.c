@@ -243,12 +243,27 @@ static void drop_panel_boxes(Frame *c, Band *b, int *nb, Budget *g)
  * presentation's marks row, then the rows no arithmetic quotes
  * (band_heights); past that, the blanks between bands and the parts down
  * to their hard floors (narration, then arithmetic, to one line). */
+/* The blanks above the parts that gave way before a band left the screen,
+ * back where the room it left allows (first to last). */
+static void regain_gaps(Frame *c, const Band *b, int nb, Budget *g, const int *gaps)
+{
+    for (int k = 0; k < g->n; k++)
+        if (gaps[k] && !g->part[k].gap) {
+            g->part[k].gap = gaps[k];
+            if (!fits(c, b, nb, g, false))
+                g->part[k].gap = 0;
+        }
+}
+
 static void budget(Frame *c, Band *b, int *nb, Budget *g)
 {
+    int gaps[MAX_PARTS];
     if (c->row_step == 2 && !fits(c, b, *nb, g, false))
         c->row_step = 1;
     if (!fits(c, b, *nb, g, false))
         g->blank_top = 0;
+    for (int k = 0; k < g->n; k++)
+        gaps[k] = g->part[k].gap;
     for (int k = g->n - 1; k >= 0 && !fits(c, b, *nb, g, false); k--)
         g->part[k].gap = 0;
     if (*nb > 1 && !fits(c, b, *nb, g, false)) { /* the blanks between bands, when that is enough */
@@ -266,6 +281,7 @@ static void budget(Frame *c, Band *b, int *nb, Budget *g)
         (*nb)--;
     }
     drop_panel_boxes(c, b, nb, g);
+    regain_gaps(c, b, *nb, g, gaps);
     give_way(c, b, *nb, g, false, false);
     if (c->top == 3 && !fits(c, b, *nb, g, false))
         c->top = 2; /* presentation's marks row goes before a matrix row */
