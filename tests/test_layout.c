@@ -1333,6 +1333,29 @@ static void shown_cols(const Plan *p, int *nc)
             nc[p->box[k].id] = p->box[k].nc;
 }
 
+/* Built-in lesson e at its step `step` (0-based) in c; false (nothing
+ * loaded) past its last step. */
+static bool load_step(Case *c, int e, int step)
+{
+    load(c, embedded_lessons[e].name, embedded_lessons[e].data, embedded_lessons[e].len);
+    if (step >= session_steps(&c->s)) {
+        unload(c);
+        return false;
+    }
+    session_goto(&c->s, step);
+    return true;
+}
+
+/* The experiment Q[1] = K[1] * 5 (Q and K as wide), or Q[1] = Q[1] * 5
+ * where they are not (lesson 11). */
+static void experiment(Case *c, int step)
+{
+    char err[256];
+    if (!session_act_text(&c->s, "Q[1] = K[1] * 5", err, sizeof err) &&
+        !session_act_text(&c->s, "Q[1] = Q[1] * 5", err, sizeof err))
+        fail_msg("%s step %d: %s", c->l.file, step + 1, err);
+}
+
 /* Counts (and tells) each matrix that shows fewer columns in now[] than in was[]. */
 static int same_or_more_cols(const Case *c, const int *was, const int *now, const char *what)
 {
@@ -1358,13 +1381,8 @@ static void test_marks_keep_columns(void **state)
         for (int step = 0;; step++) {
             Case c;
             int was[4][M_COUNT], now[M_COUNT], plain[M_COUNT];
-            char err[256];
-            load(&c, embedded_lessons[e].name, embedded_lessons[e].data, embedded_lessons[e].len);
-            if (step >= session_steps(&c.s)) {
-                unload(&c);
+            if (!load_step(&c, e, step))
                 break;
-            }
-            session_goto(&c.s, step);
             for (int v = 0; v < 4; v++) {
                 bool marks = c.s.has_before;
                 i18n_set(v % 2 ? LANG_ZH : LANG_EN, "build/locale");
@@ -1379,9 +1397,7 @@ static void test_marks_keep_columns(void **state)
                 c.s.has_before = marks;
                 bad += same_or_more_cols(&c, plain, was[v], "with the step's change marks");
             }
-            if (!session_act_text(&c.s, "Q[1] = K[1] * 5", err, sizeof err) && /* Q and K as wide */
-                !session_act_text(&c.s, "Q[1] = Q[1] * 5", err, sizeof err)) /* else (lesson 11) */
-                fail_msg("%s step %d: %s", c.l.file, step + 1, err);
+            experiment(&c, step);
             for (int v = 0; v < 4; v++) {
                 i18n_set(v % 2 ? LANG_ZH : LANG_EN, "build/locale");
                 view_state(&c, MODE_NORMAL, v % 2 ? LANG_ZH : LANG_EN, small[v / 2][0], small[v / 2][1]);
@@ -1436,16 +1452,9 @@ static void test_changed_shown(void **state)
     for (int e = 0; e < embedded_count; e++)
         for (int step = 0;; step++) {
             Case c;
-            char err[256];
-            load(&c, embedded_lessons[e].name, embedded_lessons[e].data, embedded_lessons[e].len);
-            if (step >= session_steps(&c.s)) {
-                unload(&c);
+            if (!load_step(&c, e, step))
                 break;
-            }
-            session_goto(&c.s, step);
-            if (!session_act_text(&c.s, "Q[1] = K[1] * 5", err, sizeof err) &&
-                !session_act_text(&c.s, "Q[1] = Q[1] * 5", err, sizeof err)) /* lesson 11 */
-                fail_msg("%s step %d: %s", c.l.file, step + 1, err);
+            experiment(&c, step);
             for (int v = 0; v < 8; v++) {
                 Lang lang = v % 2 ? LANG_ZH : LANG_EN;
                 i18n_set(lang, "build/locale");
