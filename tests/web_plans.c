@@ -24,52 +24,52 @@
 #include "term/view.h"
 #include "text/i18n.h"
 
-static int lesson_frames(int n, Lang lang)
+/* Built-in lesson n in *l, its view opened at step `at`; NULL (the error
+ * told) when it cannot be. */
+static View *open_view(int n, Lang lang, int at, bool present, Lesson *l)
 {
     const EmbeddedLesson *e = &embedded_lessons[n];
     char err[LESSON_ERR_MAX];
-    Lesson l;
-    if (!lesson_load_buffer(e->name, e->data, e->len, &l, err, sizeof err)) {
+    if (!lesson_load_buffer(e->name, e->data, e->len, l, err, sizeof err)) {
         fprintf(stderr, "web_plans: %s\n", err);
-        return 2;
+        return NULL;
     }
-    ViewOpt o = {lang, false, "dark", false, 0, true};
-    View *v = view_new(&l, &o);
-    if (!v) {
-        lesson_free(&l);
+    ViewOpt o = {lang, false, "dark", present, at, true};
+    View *v = view_new(l, &o);
+    if (!v)
+        lesson_free(l);
+    return v;
+}
+
+static int lesson_frames(int n, Lang lang)
+{
+    Lesson l;
+    View *v = open_view(n, lang, 0, false, &l);
+    if (!v)
         return 2;
-    }
-    for (int k = 0; k <= 2 * l.nsteps + 1; k++) {
+    int rc = 0;
+    for (int k = 0; rc == 0 && k <= 2 * l.nsteps + 1; k++) {
         if (k)
             view_keys(v, "n");
         view_draw(v);
         char *text = screen_text();
-        if (!text)
-            return 2;
-        printf("@@ lesson %d frame %d\n%s", n + 1, k, text);
+        if (text)
+            printf("@@ lesson %d frame %d\n%s", n + 1, k, text);
+        rc = text ? 0 : 2;
         free(text);
     }
     view_free(v);
     lesson_free(&l);
-    return 0;
+    return rc;
 }
 
 /* One lesson at step `at`, keys typed, the screen printed. */
 static int lesson_keys(int n, Lang lang, int at, const char *keys, bool present)
 {
-    const EmbeddedLesson *e = &embedded_lessons[n];
-    char err[LESSON_ERR_MAX];
     Lesson l;
-    if (!lesson_load_buffer(e->name, e->data, e->len, &l, err, sizeof err)) {
-        fprintf(stderr, "web_plans: %s\n", err);
+    View *v = open_view(n, lang, at, present, &l);
+    if (!v)
         return 2;
-    }
-    ViewOpt o = {lang, false, "dark", present, at, true};
-    View *v = view_new(&l, &o);
-    if (!v) {
-        lesson_free(&l);
-        return 2;
-    }
     view_draw(v);
     view_keys(v, keys);
     view_draw(v);
