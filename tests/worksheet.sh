@@ -9,7 +9,8 @@
 #  - two variants give two different sheets; the key never shows the
 #    lesson's expect: values (a variant's numbers are not the lesson's);
 #  - the key's answers equal --json --variant K at the asked cells, for
-#    several lessons and K (tests/worksheet_key.py parses the Markdown).
+#    every built-in lesson, as written and with K = 5, and a few seeds at
+#    the edges (tests/worksheet_key.py parses the Markdown).
 set -u
 BIN=$1
 DIR=tests/worksheet
@@ -103,12 +104,23 @@ else
     bad "lesson 10's appended token is not named on the sheet:"; cat "$T/appended"
 fi
 
-# The key against --json.
-for args in "1 3 7" "1 3 0" "1 3 4294967295" "2 3 5" "5 3 9" "tests/live/templates-asks.yaml 3" \
-            "tests/live/templates-asks.yaml 3 11" "lessons/03-scaled-and-stable.yaml 3" "4 3"; do
+# The key against --json: every built-in lesson that asks, as written and under a variant (a head's
+# matrices, S1 or A2, are read from --json's per_head), and some seeds at the edges.
+keys="1 3 7
+1 3 0
+1 3 4294967295
+tests/live/templates-asks.yaml 3
+tests/live/templates-asks.yaml 3 11
+lessons/03-scaled-and-stable.yaml 3"
+for n in 2 4 5 6 7 8 9 10 11 12 13; do keys="$keys
+$n 3
+$n 3 5"; done
+while read -r args; do
     # shellcheck disable=SC2086  # args is a list
     if out=$($PY tests/worksheet_key.py "$BIN" $args); then ok "${out#ok: }"; else bad "$out"; fi
-done
+done <<EOF
+$keys
+EOF
 
 echo "worksheet: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

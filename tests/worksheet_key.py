@@ -7,7 +7,8 @@ and checks that:
     column, rows with the header's number of cells;
   - the sheet asks the same cells, in the same order, as the key lists;
   - each answer in the key's table is the value `BINARY --json [--variant K]
-    --at STEP LESSON` has at that cell, written with DIGITS decimals (as
+    --at STEP LESSON` has at that cell (a head's S1, A2: from per_head),
+    written with DIGITS decimals (as
     Python rounds the double: U+2212 for minus, -0.000 written 0.000);
   - each answer's heading repeats the table's answer, and its arithmetic
     block ends every cell's line with that cell's answer.
@@ -52,7 +53,8 @@ def shown(v, digits):
     return s.replace("-", MINUS)
 
 
-REF = re.compile(r"^([A-Za-z]+)\[(\d+)\](?:\[(\d+)\])?$")
+# A matrix, or one head's (S1, A2: the head's number after the name), a row, maybe a column.
+REF = re.compile(r"^([A-Za-z]+?)(\d*)\[(\d+)\](?:\[(\d+)\])?$")
 
 
 def main():
@@ -88,13 +90,18 @@ def main():
             continue
         if step not in states:
             out = subprocess.run([binary, "--json", *variant, "--at", step, lesson], capture_output=True, text=True)
-            states[step] = json.loads(out.stdout)["matrices"] if out.returncode == 0 else None
-        mats = states[step]
-        if mats is None:
+            states[step] = json.loads(out.stdout) if out.returncode == 0 else None
+        state = states[step]
+        if state is None:
             fails.append(f"question {num}: --json --at {step} failed")
             continue
-        row = mats[m.group(1)][int(m.group(2)) - 1]
-        js = [int(m.group(3)) - 1] if m.group(3) else range(len(row))
+        mname, head = m.group(1), m.group(2)
+        mats = state["per_head"][int(head) - 1] if head else state["matrices"]
+        if mname not in mats:
+            fails.append(f"question {num}: --json has no {mname}{' of head ' + head if head else ''}")
+            continue
+        row = mats[mname][int(m.group(3)) - 1]
+        js = [int(m.group(4)) - 1] if m.group(4) else range(len(row))
         want = ", ".join(shown(row[j], digits) for j in js)
         if answer != want:
             fails.append(f"question {num} ({ref} at step {step}): the key says {answer}, --json gives {want}")
@@ -110,7 +117,8 @@ def main():
         block = lines[k + 1:lines.index("```", k + 1)]
         results = set()  # each line's last value; a softmax walk's last is a row "[a, b, c]"
         for l in block:
-            l = re.sub(r"\s+\([≈~]: [^)]*\)$", "", l)  # the note after a line that ends in ≈
+            while re.search(r"\s{2,}\([^()]*\)$", l):  # notes after the value: "(≈: …)", "(block 1, …)"
+                l = re.sub(r"\s{2,}\([^()]*\)$", "", l)
             if " = " in l:
                 results.update(re.split(r" [=≈] ", l)[-1].strip("[]").split(", "))
         for v in answer.split(", "):
