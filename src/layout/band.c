@@ -205,21 +205,34 @@ static int band_drop_plain(Frame *c, Band *b, int *need, int *rank, int total, i
     return total;
 }
 
+/* The board's S A O band from the scores stage to the output stage: at
+ * the softmax stage the focused row's bars stand beside S and A. */
+static bool board_weights(const Frame *c, const Band *b)
+{
+    int st = session_stage(c->s);
+    return c->in->mode != LAYOUT_EDIT && !c->in->present && b->n >= 2 && attn_mat_base(b->box[0].id) == M_S &&
+           attn_mat_base(b->box[1].id) == M_A && st >= STAGE_SCORES && st <= STAGE_OUTPUT;
+}
+
 /* The padding for a band: a column per cell when all fits with it; else
  * the change marks' column (c->marks) when all fits with that. Marks are
  * a decoration: the layout is decided without them, so they never cost a
- * column of numbers nor move a box that would not move anyway. Returns
- * the band's total need, each box's in need[], the room in *w. */
+ * column of numbers nor move a box that would not move anyway. The board's
+ * S A O band takes either only where it would fit beside the bars too, so
+ * S and A keep their columns from stage to stage (`make bench`:
+ * bytes_ratio_next). Returns the band's total need, each box's in need[],
+ * the room in *w. */
 static int band_pad(Frame *c, Band *b, int extra, int *need, int *w)
 {
-    int total = 0;
+    int total = 0, room, most = board_weights(c, b) && bars_width(c) > extra ? bars_width(c) : extra;
     c->marks = 0;
     for (c->pad = 1; c->pad >= 0; c->pad--)
-        if ((total = band_need(c, b, extra, need, w)) <= *w || c->pad == 0)
+        if (((total = band_need(c, b, extra, need, w)) <= *w && band_need(c, b, most, NULL, &room) <= room) ||
+            c->pad == 0)
             break;
     if (total <= *w && c->pad == 0) {
         c->marks = 1;
-        if ((total = band_need(c, b, extra, need, w)) > *w) {
+        if ((total = band_need(c, b, extra, need, w)) > *w || band_need(c, b, most, NULL, &room) > room) {
             c->marks = 0;
             total = band_need(c, b, extra, need, w);
         }

@@ -107,6 +107,7 @@ int band_rows(const Frame *c, const Band *b);
 int band_spare(Frame *c, Band *b);
 
 /* bars.c */
+int bars_width(const Frame *c);
 void bars_lay(Frame *c, int y, int x, int w, int h);
 int bars_room(Frame *c, Band *b);
 
