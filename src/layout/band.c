@@ -176,6 +176,8 @@ static void band_widen_titles(Frame *c, Band *b, int *need, int total, int w, in
 {
     for (int k = 0; k < b->n && total < w; k++) {
         int want = box_title_width(c, &b->box[k]) - need[k] - (k + 1 < b->n ? gap - 2 : 0);
+        if (want > w - total) /* a note kept room for on every step: only where it fits whole */
+            want = box_title_width_now(c, &b->box[k]) - need[k] - (k + 1 < b->n ? gap - 2 : 0);
         if (want > 0) {
             int more = want < w - total ? want : w - total;
             need[k] += more;

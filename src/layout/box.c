@@ -265,7 +265,20 @@ static bool lesson_appends(const Lesson *l)
  * appends a token, not only the step after an append: the boxes after
  * them keep their columns when the note comes and goes (`make bench`:
  * bytes_ratio_next). */
+static int title_width(Frame *c, const Box *b, bool noted);
+
 int box_title_width(Frame *c, const Box *b)
+{
+    return title_width(c, b, true);
+}
+
+/* The same, without a note on today's models that is not shown now. */
+int box_title_width_now(Frame *c, const Box *b)
+{
+    return title_width(c, b, false);
+}
+
+static int title_width(Frame *c, const Box *b, bool note)
 {
     const Mat *m = &c->a->m[b->id];
     char t[64], line[160], cached[96];
@@ -274,7 +287,7 @@ int box_title_width(Frame *c, const Box *b)
     const char *role = box_role(c, b); /* a note on today's models ("rows 1-2 cached") wants room for the name */
     MatId base = attn_mat_base(b->id);
     if ((role == box_role_plain(b) || strcmp(role, box_role_plain(b)) == 0) && !b->placeholder &&
-        (base == M_K || base == M_V) && m->rows > 1 && lesson_appends(c->l)) {
+        (base == M_K || base == M_V) && m->rows > 1 && note && lesson_appends(c->l)) {
         snprintf(cached, sizeof cached, _("result, rows 1-%d cached"), m->rows - 1);
         role = cached;
     }

@@ -293,9 +293,26 @@ static void budget(Frame *c, Band *b, int *nb, Budget *g)
     }
     drop_panel_boxes(c, b, nb, g);
     regain_gaps(c, b, *nb, g, gaps);
+    int had[MAX_PARTS];
+    bool cut[MAX_PARTS];
+    for (int k = 0; k < g->n; k++)
+        had[k] = g->part[k].n, cut[k] = g->part[k].cut;
     give_way(c, b, *nb, g, false, false);
-    if (c->top == 3 && !fits(c, b, *nb, g, false))
+    if (c->top == 3 && !fits(c, b, *nb, g, false)) {
         c->top = 2; /* presentation's marks row goes before a matrix row */
+        for (int k = 0; k < g->n; k++) { /* the lines that gave way for it come back where the row allows */
+            Part *p = &g->part[k];
+            while (p->n < had[k]) {
+                p->n++;
+                if (!fits(c, b, *nb, g, false)) {
+                    p->n--;
+                    break;
+                }
+            }
+            p->cut = p->n < had[k] || cut[k];
+        }
+        regain_gaps(c, b, *nb, g, gaps);
+    }
     if (fits(c, b, *nb, g, true))
         return; /* the matrices scroll what no arithmetic quotes */
     if (!fits(c, b, *nb, g, true))
