@@ -605,12 +605,12 @@ static void test_chinese_and_live_switch(void **state)
 }
 
 /* When a band scrolls, the boxes that borrow its first box's row labels
- * show the same rows: with seven tokens at 80x24 the S A O band scrolls to
+ * show the same rows: with eight tokens at 80x24 the S A O band scrolls to
  * keep t7 in view, and t7's line holds t7's weights and output. */
 static void test_shared_labels_scroll_together(void **state)
 {
     screen_resize(24, 80);
-    char *yaml = big_lesson(7);
+    char *yaml = big_lesson(8);
     Fix *f = open_lesson_text("seven.yaml", yaml, strlen(yaml), &dark);
     view_keys(f->v, "5jjjjjj"); /* the output stage, row t7 */
     view_draw(f->v);

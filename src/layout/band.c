@@ -176,6 +176,8 @@ static void band_widen_titles(Frame *c, Band *b, int *need, int total, int w, in
 {
     for (int k = 0; k < b->n && total < w; k++) {
         int want = box_title_width(c, &b->box[k]) - need[k] - (k + 1 < b->n ? gap - 2 : 0);
+        if (want > w - total) /* a note kept room for on every step: only where it fits whole */
+            want = box_title_width_now(c, &b->box[k]) - need[k] - (k + 1 < b->n ? gap - 2 : 0);
         if (want > 0) {
             int more = want < w - total ? want : w - total;
             need[k] += more;
@@ -205,21 +207,34 @@ static int band_drop_plain(Frame *c, Band *b, int *need, int *rank, int total, i
     return total;
 }
 
+/* The board's S A O band from the scores stage to the output stage: at
+ * the softmax stage the focused row's bars stand beside S and A. */
+static bool board_weights(const Frame *c, const Band *b)
+{
+    int st = session_stage(c->s);
+    return c->in->mode != LAYOUT_EDIT && !c->in->present && b->n >= 2 && attn_mat_base(b->box[0].id) == M_S &&
+           attn_mat_base(b->box[1].id) == M_A && st >= STAGE_SCORES && st <= STAGE_OUTPUT;
+}
+
 /* The padding for a band: a column per cell when all fits with it; else
  * the change marks' column (c->marks) when all fits with that. Marks are
  * a decoration: the layout is decided without them, so they never cost a
- * column of numbers nor move a box that would not move anyway. Returns
- * the band's total need, each box's in need[], the room in *w. */
+ * column of numbers nor move a box that would not move anyway. The board's
+ * S A O band takes either only where it would fit beside the bars too, so
+ * S and A keep their columns from stage to stage (`make bench`:
+ * bytes_ratio_next). Returns the band's total need, each box's in need[],
+ * the room in *w. */
 static int band_pad(Frame *c, Band *b, int extra, int *need, int *w)
 {
-    int total = 0;
+    int total = 0, room, most = board_weights(c, b) && bars_width(c) > extra ? bars_width(c) : extra;
     c->marks = 0;
     for (c->pad = 1; c->pad >= 0; c->pad--)
-        if ((total = band_need(c, b, extra, need, w)) <= *w || c->pad == 0)
+        if (((total = band_need(c, b, extra, need, w)) <= *w && band_need(c, b, most, NULL, &room) <= room) ||
+            c->pad == 0)
             break;
     if (total <= *w && c->pad == 0) {
         c->marks = 1;
-        if ((total = band_need(c, b, extra, need, w)) > *w) {
+        if ((total = band_need(c, b, extra, need, w)) > *w || band_need(c, b, most, NULL, &room) > room) {
             c->marks = 0;
             total = band_need(c, b, extra, need, w);
         }

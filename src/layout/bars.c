@@ -56,7 +56,7 @@ static int bars_numw(const Frame *c)
 }
 
 /* The columns the bars take: the keys' names, the bar and its number. */
-static int bars_width(const Frame *c)
+int bars_width(const Frame *c)
 {
     char t[64];
     snprintf(t, sizeof t, _("attention of row %d"), c->in->fi + 1);

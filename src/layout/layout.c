@@ -150,7 +150,9 @@ typedef struct {
 /* The vertical budget: every figure below the ribbon, in rows. */
 typedef struct {
     int blank_top;           /* the blank row under the ribbon */
-    int band_gap;            /* blank rows after each band */
+    int band_gap;            /* blank rows between two bands */
+    int last_gap;            /* blank rows under the last band: it goes with the parts' blanks,
+                              * before those between bands, so no matrix moves a row */
     int n;
     Part part[MAX_PARTS];
 } Budget;
@@ -167,7 +169,8 @@ static int mats_rows(Frame *c, const Band *b, int nb, const Budget *g, bool floo
 {
     int r = 0;
     for (int k = 0; k < nb; k++)
-        r += (floor ? band_keep(c, &b[k]) : band_rows(c, &b[k])) * c->row_step + c->top + g->band_gap;
+        r += (floor ? band_keep(c, &b[k]) : band_rows(c, &b[k])) * c->row_step + c->top +
+             (k + 1 < nb ? g->band_gap : g->last_gap);
     return r;
 }
 
@@ -234,7 +237,8 @@ static void drop_panel_boxes(Frame *c, Band *b, int *nb, Budget *g)
 }
 
 /* Give way, in order, until everything fits: presentation's double rows,
- * the blank lines (those between bands when that alone is enough: a
+ * the blank lines (the parts', then the one under the last band, then
+ * those between bands when that alone is enough: a
  * question step's two lines keep Q K V in view and in place, `make bench`
  * bytes_ratio_next), the bands the arithmetic quotes nothing from (Q K V at
  * the softmax stage: whole, so they read as left out, in Plan.omitted), then
@@ -247,6 +251,11 @@ static void drop_panel_boxes(Frame *c, Band *b, int *nb, Budget *g)
  * back where the room it left allows (first to last). */
 static void regain_gaps(Frame *c, const Band *b, int nb, Budget *g, const int *gaps)
 {
+    if (!g->last_gap) {
+        g->last_gap = 1;
+        if (!fits(c, b, nb, g, false))
+            g->last_gap = 0;
+    }
     for (int k = 0; k < g->n; k++)
         if (gaps[k] && !g->part[k].gap) {
             g->part[k].gap = gaps[k];
@@ -266,7 +275,9 @@ static void budget(Frame *c, Band *b, int *nb, Budget *g)
         gaps[k] = g->part[k].gap;
     for (int k = g->n - 1; k >= 0 && !fits(c, b, *nb, g, false); k--)
         g->part[k].gap = 0;
-    if (*nb > 1 && !fits(c, b, *nb, g, false)) { /* the blanks between bands, when that is enough */
+    if (!fits(c, b, *nb, g, false)) /* under the last band: the text moves, no matrix does */
+        g->last_gap = 0;
+    if (*nb > 1 && g->band_gap && !fits(c, b, *nb, g, false)) { /* the blanks between bands, when that is enough */
         g->band_gap = 0;
         if (!fits(c, b, *nb, g, false))
             g->band_gap = 1;
@@ -282,13 +293,30 @@ static void budget(Frame *c, Band *b, int *nb, Budget *g)
     }
     drop_panel_boxes(c, b, nb, g);
     regain_gaps(c, b, *nb, g, gaps);
+    int had[MAX_PARTS];
+    bool cut[MAX_PARTS];
+    for (int k = 0; k < g->n; k++)
+        had[k] = g->part[k].n, cut[k] = g->part[k].cut;
     give_way(c, b, *nb, g, false, false);
-    if (c->top == 3 && !fits(c, b, *nb, g, false))
+    if (c->top == 3 && !fits(c, b, *nb, g, false)) {
         c->top = 2; /* presentation's marks row goes before a matrix row */
+        for (int k = 0; k < g->n; k++) { /* the lines that gave way for it come back where the row allows */
+            Part *p = &g->part[k];
+            while (p->n < had[k]) {
+                p->n++;
+                if (!fits(c, b, *nb, g, false)) {
+                    p->n--;
+                    break;
+                }
+            }
+            p->cut = p->n < had[k] || cut[k];
+        }
+        regain_gaps(c, b, *nb, g, gaps);
+    }
     if (fits(c, b, *nb, g, true))
         return; /* the matrices scroll what no arithmetic quotes */
     if (!fits(c, b, *nb, g, true))
-        g->band_gap = 0;
+        g->band_gap = g->last_gap = 0;
     give_way(c, b, *nb, g, true, true);
 }
 
@@ -501,17 +529,20 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
     ribbon_lay(c, 1);
     Band bands[MAX_BANDS];
     int nb = layout_bands(c, bands);
-    /* No blank under the ribbon on a short screen: it came and went with
-     * the text's length, and everything below moved a row (`make bench`:
-     * bytes_ratio_next). */
-    Budget g = {.blank_top = c->rows >= BLANK_TOP_ROWS, .band_gap = 1};
+    /* No blank under the ribbon on a short screen, nor between two bands:
+     * they came and went with the text's length, and every matrix below
+     * moved a row (`make bench`: bytes_ratio_next). The blank under the
+     * last band stays: when it goes, only the text moves. */
+    bool tall = c->rows >= BLANK_TOP_ROWS;
+    Budget g = {.blank_top = tall, .band_gap = tall, .last_gap = 1};
     parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES,
           lines + 5 * MAX_LINES);
     c->top = c->in->present ? 3 : 2;
     c->row_step = c->in->present ? 2 : 1;
     budget(c, bands, &nb, &g);
     int y = 2 + g.blank_top, rows[MAX_BANDS];
-    band_heights(c, bands, nb, c->rows - y - (text_rows(&g) - g.blank_top), c->top + g.band_gap, rows);
+    int gaps = nb > 0 ? g.band_gap * (nb - 1) + g.last_gap : 0;
+    band_heights(c, bands, nb, c->rows - y - (text_rows(&g) - g.blank_top) - gaps, c->top, rows);
     int y0 = y;
     for (int k = 0; k < nb; k++) {
         int h = rows[k] * c->row_step + c->top, extra = bars_room(c, &bands[k]);
@@ -522,7 +553,7 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
         if (extra > 0)
             bars_lay(c, y, bx, tight ? extra : extra - 1, h);
         c->gap = BAND_GAP;
-        y += h + g.band_gap;
+        y += h + (k + 1 < nb ? g.band_gap : g.last_gap);
     }
     plan_add_block(c, BLOCK_MATRICES, y0, 0, c->cols, y - y0, mats_rows(c, bands, nb, &g, false), false);
     int bottom = c->rows; /* the anchored parts, from the last row up */

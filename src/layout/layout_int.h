@@ -96,6 +96,7 @@ void box_lay(Frame *c, const Box *b, int y, int x, int w, int h, int more);
 int box_need(Frame *c, const Box *b);
 bool box_rows_are_tokens(MatId id);
 int box_title_width(Frame *c, const Box *b);
+int box_title_width_now(Frame *c, const Box *b);
 int box_window(int n, int vis, int focus);
 
 /* band.c */
@@ -107,6 +108,7 @@ int band_rows(const Frame *c, const Band *b);
 int band_spare(Frame *c, Band *b);
 
 /* bars.c */
+int bars_width(const Frame *c);
 void bars_lay(Frame *c, int y, int x, int w, int h);
 int bars_room(Frame *c, Band *b);
 
