@@ -147,8 +147,17 @@ static void edges(void **state)
     /* what it empties, and what it leaves */
     assert_string_equal(skim("about: \"x\"\nsteps:\n  - stage: input\n    say:\n      zh: \"甲\" # c\n"
                              "      en: 'y'\n    question: \"q\"\n  - {stage: qkv, say: \"z\"}\n"),
-                        "about: \"\"\nsteps:\n  - stage: input\n    say:\n      zh: \"\" # c\n"
+                        "about: \"\"\nsteps:\n  - stage: input\n    say:\n\n"
                         "      en: 'y'\n    question: \"\"\n  - {stage: qkv, say: \"z\"}\n");
+    /* a key below a narration key goes with its line, the line stays */
+    assert_string_equal(skim("about:\n  zh: \"x\"\n  en: \"y\"  # c\ntitle: \"t\"\n"),
+                        "about:\n\n\ntitle: \"t\"\n");
+    assert_string_equal(skim("about:\n  zh:\n    a: \"x\"\n  \"en\": \"y\"\n"), "about:\n  zh:\n\n  \"en\": \"\"\n");
+    /* below a narration key, keys at another column or items: as they are */
+    assert_null(skim("about:\n    zh: \"x\"\n  en: \"y\"\n"));
+    assert_null(skim("about:\n  zh: \"x\"\n  - y\n"));
+    assert_null(skim("about:\n  - y\n"));
+    assert_null(skim("steps:\n  - say:\n      zh: \"x\"\n     en: \"y\"\n"));
     assert_string_equal(skim("title: |\n  say: \"x\"\nsteps:\n- say: \"a\\\"b\"\n  x:\n    say: \"k\"\n"),
                         "title: |\n  say: \"x\"\nsteps:\n- say: \"\"\n  x:\n    say: \"k\"\n");
     assert_string_equal(skim("say: \"x\"\nsteps: [1]\nabout: \"a\\qb\"\n"), "say: \"x\"\nsteps: [1]\nabout: \"a\\qb\"\n");
@@ -179,6 +188,11 @@ static void edges(void **state)
         HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"x\"\n    expect: {\"X[1][1]\": ! 1}\n",
         HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"xyz\"\n  - stage: qkv\n    focus: [1,\n",
         HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say:\n      zh: \"x\"\n      en: \"y\"\n    - z\n",
+        HEAD "about:\n    zh: \"x\"\n  en: \"y\"\n",
+        HEAD "about:\n  zh: \"x\"\n  - y\n",
+        HEAD "steps:\n  - stage: input\n    say:\n      zh: \"x\"\n     en: \"y\"\n",
+        HEAD "steps:\n  - stage: input\n    question:\n      zh: \"x\"\n      en: \"y\"\n",
+        HEAD "steps:\n  - stage: input\n    say:\n      zh: \"x\"\n      zh: \"y\"\n    say: \"z\"\n",
     };
     for (size_t k = 0; k < sizeof files / sizeof *files; k++)
         assert_same_load("t.yaml", files[k], strlen(files[k]));

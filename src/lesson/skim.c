@@ -18,6 +18,7 @@ typedef struct {
     int col;
     bool item;  /* "- " rather than "key:" */
     int what;
+    int child;  /* W_NARR, W_BELOW: the column of its keys (-1: none yet) */
 } Open;
 
 typedef struct {
@@ -190,8 +191,10 @@ static bool plain_ok(const char *p, const char *e)
 }
 
 /* The value at p (a key's after ": ", or an item's after "- ") of a node
- * whose block indentation is col; narr: a narration value. */
-static bool value(Skim *s, const char *p, const char *e, int col, bool narr, bool newline)
+ * whose block indentation is col; narr: a narration value; line: where
+ * the line starts, when the whole line may go (a short plain key below a
+ * narration key, its value a double-quoted scalar), else NULL. */
+static bool value(Skim *s, const char *p, const char *e, int col, bool narr, bool newline, const char *line)
 {
     bool clean;
     const char *q;
@@ -211,7 +214,10 @@ static bool value(Skim *s, const char *p, const char *e, int col, bool narr, boo
         q = dquoted(p, e, &clean);
         if (!q || !rest_blank(q, e))
             return false;
-        if (narr && clean && newline && q - p > 2) {
+        if (narr && clean && newline && line) { /* `  zh: "..."` goes whole: one node less */
+            s->cut_from = (size_t)(line - s->buf);
+            s->cut_to = (size_t)(e - s->buf);
+        } else if (narr && clean && newline && q - p > 2) {
             s->cut_from = (size_t)(p + 1 - s->buf);
             s->cut_to = (size_t)(q - 1 - s->buf);
         }
@@ -267,8 +273,25 @@ static bool push(Skim *s, int col, bool item, int what)
 {
     if (s->n == SKIM_DEPTH)
         return false;
-    s->st[s->n++] = (Open){col, item, what};
+    s->st[s->n++] = (Open){col, item, what, -1};
     return true;
+}
+
+/* A line at column col, with the stack popped to its parent: below a
+ * narration key, only keys, all at one column. The lines that go whole
+ * (value()) would otherwise hide a misplaced line from libyaml: with
+ * `zh:` gone, an `en:` indented less, or a `- item`, would read as the
+ * narration key's own value. */
+static bool narr_child_ok(Skim *s, int col, bool item)
+{
+    Open *top = s->n ? &s->st[s->n - 1] : NULL;
+    if (!top || (top->what != W_NARR && top->what != W_BELOW))
+        return true;
+    if (item)
+        return false;
+    if (top->child < 0)
+        top->child = col;
+    return top->child == col;
 }
 
 /* One line's tokens from column col at p: "- " items, then a key and its
@@ -281,7 +304,7 @@ static bool content(Skim *s, const char *line, const char *e, int col, bool newl
         while (s->n && (s->st[s->n - 1].col > col || (s->st[s->n - 1].col == col && s->st[s->n - 1].item)))
             s->n--;
         int what = s->n && s->st[s->n - 1].what == W_STEPS && s->n == 1 ? W_STEP : W_OTHER;
-        if (!push(s, col, true, what))
+        if (!narr_child_ok(s, col, true) || !push(s, col, true, what))
             return false;
         item = true;
         for (p++; p < e && *p == ' '; p++)
@@ -293,13 +316,14 @@ static bool content(Skim *s, const char *line, const char *e, int col, bool newl
     size_t n;
     const char *after = key_end(p, e, &n);
     if (!after)
-        return item && value(s, p, e, s->st[s->n - 1].col, false, newline);
+        return item && value(s, p, e, s->st[s->n - 1].col, false, newline, NULL);
     while (s->n && s->st[s->n - 1].col >= col)
         s->n--;
     int what = key_what(s, p, n);
-    if (!push(s, col, false, what))
+    if (!narr_child_ok(s, col, item) || !push(s, col, false, what))
         return false;
-    return value(s, after, e, col, what == W_NARR || what == W_BELOW, newline);
+    bool whole = what == W_BELOW && !item && n > 0 && n <= 32;
+    return value(s, after, e, col, what == W_NARR || what == W_BELOW, newline, whole ? line : NULL);
 }
 
 /* One line [line, e): true when it is understood (a cut perhaps set). */
