@@ -169,6 +169,15 @@ static void edges(void **state)
     assert_null(skim("about: \"x\"\r\n"));
     assert_null(skim("about: \"\x01\"\n"));
     assert_null(skim("about: \"\xff\"\n"));
+    /* three-byte characters (read inline): the reader's own, and not */
+    assert_string_equal(skim("about: \"\xe4\xb8\x80\xef\xbc\x8c\xee\x80\x80\"\n"), "about: \"\"\n");
+    assert_null(skim("about: \"\xe2\x80\xa8\"\n"));     /* U+2028, a line break */
+    assert_null(skim("about: \"\xe2\x80\xa9\"\n"));     /* U+2029 */
+    assert_null(skim("about: \"a\xef\xbb\xbf\"\n"));    /* U+FEFF inside */
+    assert_null(skim("about: \"\xef\xbf\xbe\"\n"));     /* U+FFFE */
+    assert_null(skim("about: \"\xed\xa0\x80\"\n"));     /* a surrogate */
+    assert_null(skim("about: \"\xe0\x81\x80\"\n"));     /* overlong */
+    assert_null(skim("about: \"\xe4\xb8\"\n"));         /* cut short */
     assert_null(skim("---\nabout: \"x\"\n"));
     assert_null(skim("tokens: [a,\n  b]\n"));
     assert_null(skim("about: &a \"x\"\n"));
