@@ -28,8 +28,13 @@ static void assert_same_lesson(const Lesson *a, const Lesson *b, const char *nam
         assert_int_equal(x->line, y->line);
         assert_int_equal(x->nask, y->nask);
         assert_int_equal(x->nexpect, y->nexpect);
-        if (x->nexpect)
-            assert_memory_equal(x->expect, y->expect, (size_t)x->nexpect * sizeof *x->expect);
+        for (int j = 0; j < x->nexpect; j++) {
+            const Expect *ex = &x->expect[j], *ey = &y->expect[j];
+            assert_true(ex->mat == ey->mat && ex->i == ey->i && ex->j == ey->j && ex->n == ey->n);
+            assert_true(ex->line == ey->line && ex->col == ey->col);
+            assert_memory_equal(ex->val, ey->val, (size_t)ex->n * sizeof *ex->val);
+            assert_memory_equal(ex->tol, ey->tol, (size_t)ex->n * sizeof *ex->tol);
+        }
     }
     Session sa, sb;
     assert_true(session_init(&sa, a));
