@@ -334,6 +334,11 @@ bool ydoc_read(Diag *c, const char *buf, size_t len, yaml_document_t *doc)
 {
     yaml_parser_t p;
     Build b = {0};
+    /* room for the nodes at once: a lesson has about one per 10 bytes
+     * (skimmed), so they are seldom copied to a bigger array */
+    size_t guess = len / 10 < 64 ? 64 : len / 10 > 4096 ? 4096 : len / 10;
+    b.slot = malloc((guess + 1) * sizeof *b.slot);
+    b.cap = b.slot ? (int)guess : 0;
     int depth = 0, docs = 0;
     bool ok = true, done = false;
     if (!yaml_parser_initialize(&p))
