@@ -49,10 +49,19 @@ static bool text_ok(const char *buf, size_t len)
     const unsigned char *p = (const unsigned char *)buf, *end = p + len;
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     while (p < end) {
-        uint64_t w;
-        if (end - p >= 8 && (memcpy(&w, p, 8), (((w - ones * 0x20) & ~w) | ((w + ones * 1) | w)) & highs) == 0) {
-            p += 8; /* eight bytes 0x20..0x7E */
-            continue;
+        uint64_t w, bad;
+        if (end - p >= 8) {
+            memcpy(&w, p, 8);
+            bad = (((w - ones * 0x20) & ~w) | ((w + ones * 1) | w)) & highs;
+            if (bad == 0) {
+                p += 8; /* eight bytes 0x20..0x7E */
+                continue;
+            }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* borrows and carries go up only: the lowest flagged byte is
+             * the first outside 0x20..0x7E, the ones before it are fine */
+            p += __builtin_ctzll(bad) / 8;
+#endif
         }
         if ((*p >= 0x20 && *p < 0x7F) || *p == '\n') {
             p++;
