@@ -567,12 +567,21 @@ static void big_bits128(const Big *a, int from, uint64_t out[2])
     }
 }
 
-/* Every entry of both tables, from 5^i and 2^j / 5^q computed exactly. */
+/* Every entry of both tables, from 5^i and 2^j / 5^q computed exactly;
+ * the tables grow in pieces (as numbers need them), then to their ends. */
 static void pow5_tables(void **state)
 {
     (void)state;
-    shortest_pow5_need();
-    shortest_pow5_inv_need();
+    static const int upto[] = {0, 1, 7, 30, 200};
+    for (size_t k = 0; k < sizeof upto / sizeof *upto; k++) {
+        shortest_pow5_need(upto[k]);
+        shortest_pow5_inv_need(upto[k]);
+        assert_true(shortest_pow5_made > upto[k] && shortest_pow5_inv_made > upto[k]);
+    }
+    shortest_pow5_need(SHORTEST_POW5_COUNT - 1);
+    shortest_pow5_inv_need(SHORTEST_POW5_INV_COUNT - 1);
+    assert_int_equal(shortest_pow5_made, SHORTEST_POW5_COUNT);
+    assert_int_equal(shortest_pow5_inv_made, SHORTEST_POW5_INV_COUNT);
     Big five = {{1}};
     for (int i = 0; i < SHORTEST_POW5_COUNT; i++) {
         int bits = big_bits(&five);
@@ -700,9 +709,9 @@ static void against_reference(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pow5_tables), /* first: the tables grow in pieces before any number is printed */
         cmocka_unit_test(layout),
         cmocka_unit_test(round_trips),
-        cmocka_unit_test(pow5_tables),
         cmocka_unit_test(against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

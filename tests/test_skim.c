@@ -28,8 +28,13 @@ static void assert_same_lesson(const Lesson *a, const Lesson *b, const char *nam
         assert_int_equal(x->line, y->line);
         assert_int_equal(x->nask, y->nask);
         assert_int_equal(x->nexpect, y->nexpect);
-        if (x->nexpect)
-            assert_memory_equal(x->expect, y->expect, (size_t)x->nexpect * sizeof *x->expect);
+        for (int j = 0; j < x->nexpect; j++) {
+            const Expect *ex = &x->expect[j], *ey = &y->expect[j];
+            assert_true(ex->mat == ey->mat && ex->i == ey->i && ex->j == ey->j && ex->n == ey->n);
+            assert_true(ex->line == ey->line && ex->col == ey->col);
+            assert_memory_equal(ex->val, ey->val, (size_t)ex->n * sizeof *ex->val);
+            assert_memory_equal(ex->tol, ey->tol, (size_t)ex->n * sizeof *ex->tol);
+        }
     }
     Session sa, sb;
     assert_true(session_init(&sa, a));
@@ -147,8 +152,17 @@ static void edges(void **state)
     /* what it empties, and what it leaves */
     assert_string_equal(skim("about: \"x\"\nsteps:\n  - stage: input\n    say:\n      zh: \"甲\" # c\n"
                              "      en: 'y'\n    question: \"q\"\n  - {stage: qkv, say: \"z\"}\n"),
-                        "about: \"\"\nsteps:\n  - stage: input\n    say:\n      zh: \"\" # c\n"
+                        "about: \"\"\nsteps:\n  - stage: input\n    say:\n\n"
                         "      en: 'y'\n    question: \"\"\n  - {stage: qkv, say: \"z\"}\n");
+    /* a key below a narration key goes with its line, the line stays */
+    assert_string_equal(skim("about:\n  zh: \"x\"\n  en: \"y\"  # c\ntitle: \"t\"\n"),
+                        "about:\n\n\ntitle: \"t\"\n");
+    assert_string_equal(skim("about:\n  zh:\n    a: \"x\"\n  \"en\": \"y\"\n"), "about:\n  zh:\n\n  \"en\": \"\"\n");
+    /* below a narration key, keys at another column or items: as they are */
+    assert_null(skim("about:\n    zh: \"x\"\n  en: \"y\"\n"));
+    assert_null(skim("about:\n  zh: \"x\"\n  - y\n"));
+    assert_null(skim("about:\n  - y\n"));
+    assert_null(skim("steps:\n  - say:\n      zh: \"x\"\n     en: \"y\"\n"));
     assert_string_equal(skim("title: |\n  say: \"x\"\nsteps:\n- say: \"a\\\"b\"\n  x:\n    say: \"k\"\n"),
                         "title: |\n  say: \"x\"\nsteps:\n- say: \"\"\n  x:\n    say: \"k\"\n");
     assert_string_equal(skim("say: \"x\"\nsteps: [1]\nabout: \"a\\qb\"\n"), "say: \"x\"\nsteps: [1]\nabout: \"a\\qb\"\n");
@@ -160,6 +174,15 @@ static void edges(void **state)
     assert_null(skim("about: \"x\"\r\n"));
     assert_null(skim("about: \"\x01\"\n"));
     assert_null(skim("about: \"\xff\"\n"));
+    /* three-byte characters (read inline): the reader's own, and not */
+    assert_string_equal(skim("about: \"\xe4\xb8\x80\xef\xbc\x8c\xee\x80\x80\"\n"), "about: \"\"\n");
+    assert_null(skim("about: \"\xe2\x80\xa8\"\n"));     /* U+2028, a line break */
+    assert_null(skim("about: \"\xe2\x80\xa9\"\n"));     /* U+2029 */
+    assert_null(skim("about: \"a\xef\xbb\xbf\"\n"));    /* U+FEFF inside */
+    assert_null(skim("about: \"\xef\xbf\xbe\"\n"));     /* U+FFFE */
+    assert_null(skim("about: \"\xed\xa0\x80\"\n"));     /* a surrogate */
+    assert_null(skim("about: \"\xe0\x81\x80\"\n"));     /* overlong */
+    assert_null(skim("about: \"\xe4\xb8\"\n"));         /* cut short */
     assert_null(skim("---\nabout: \"x\"\n"));
     assert_null(skim("tokens: [a,\n  b]\n"));
     assert_null(skim("about: &a \"x\"\n"));
@@ -179,6 +202,11 @@ static void edges(void **state)
         HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"x\"\n    expect: {\"X[1][1]\": ! 1}\n",
         HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say: \"xyz\"\n  - stage: qkv\n    focus: [1,\n",
         HEAD "about: \"x\"\nsteps:\n  - stage: input\n    say:\n      zh: \"x\"\n      en: \"y\"\n    - z\n",
+        HEAD "about:\n    zh: \"x\"\n  en: \"y\"\n",
+        HEAD "about:\n  zh: \"x\"\n  - y\n",
+        HEAD "steps:\n  - stage: input\n    say:\n      zh: \"x\"\n     en: \"y\"\n",
+        HEAD "steps:\n  - stage: input\n    question:\n      zh: \"x\"\n      en: \"y\"\n",
+        HEAD "steps:\n  - stage: input\n    say:\n      zh: \"x\"\n      zh: \"y\"\n    say: \"z\"\n",
     };
     for (size_t k = 0; k < sizeof files / sizeof *files; k++)
         assert_same_load("t.yaml", files[k], strlen(files[k]));

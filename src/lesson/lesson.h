@@ -45,13 +45,16 @@ typedef struct {
 } Focus;
 
 /* One expected value, or a row of them: "A[1]": [0.873, 0.076, 0.052]
- * or "S[1][2]": 0.006. tol is half a unit of the last written decimal. */
+ * or "S[1][2]": 0.006. tol is half a unit of the last written decimal.
+ * val and tol (n each) live in the step's one block with its expects
+ * (Step.expect), not in arrays of MAT_MAX: 1 KB an expect was 32 KB to
+ * clear for lesson 1. */
 typedef struct {
     MatId mat;
     int i, j;           /* j = -1 for a whole row */
     int n;
-    double val[MAT_MAX];
-    double tol[MAT_MAX];
+    double *val;
+    double *tol;
     int line, col;      /* where it was written, for --check messages */
 } Expect;
 
@@ -76,7 +79,7 @@ typedef struct {
     Text question;                  /* the asks' words (question:), may hold {REF}; empty: none */
     TextAt say_at[LANG_COUNT], question_at[LANG_COUNT]; /* where they are written */
     int nexpect;
-    Expect *expect;
+    Expect *expect;                 /* one allocation: the expects, then their values */
     int line;                       /* where the step starts */
 } Step;
 

@@ -18,6 +18,7 @@ typedef struct {
     int col;
     bool item;  /* "- " rather than "key:" */
     int what;
+    int child;  /* W_NARR, W_BELOW: the column of its keys (-1: none yet) */
 } Open;
 
 typedef struct {
@@ -48,14 +49,32 @@ static bool text_ok(const char *buf, size_t len)
     const unsigned char *p = (const unsigned char *)buf, *end = p + len;
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     while (p < end) {
-        uint64_t w;
-        if (end - p >= 8 && (memcpy(&w, p, 8), (((w - ones * 0x20) & ~w) | ((w + ones * 1) | w)) & highs) == 0) {
-            p += 8; /* eight bytes 0x20..0x7E */
-            continue;
+        uint64_t w, bad;
+        if (end - p >= 8) {
+            memcpy(&w, p, 8);
+            bad = (((w - ones * 0x20) & ~w) | ((w + ones * 1) | w)) & highs;
+            if (bad == 0) {
+                p += 8; /* eight bytes 0x20..0x7E */
+                continue;
+            }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* borrows and carries go up only: the lowest flagged byte is
+             * the first outside 0x20..0x7E, the ones before it are fine */
+            p += __builtin_ctzll(bad) / 8;
+#endif
         }
         if ((*p >= 0x20 && *p < 0x7F) || *p == '\n') {
             p++;
             continue;
+        }
+        if ((*p & 0xF0) == 0xE0 && end - p >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
+            /* three bytes (Chinese text): inline, the usual ones */
+            uint32_t cp = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+            if (cp >= 0x800 && cp != 0x2028 && cp != 0x2029 &&
+                (cp < 0xD800 || (cp > 0xDFFF && cp != 0xFEFF && cp < 0xFFFE))) {
+                p += 3;
+                continue;
+            }
         }
         size_t n = utf8_ok(p, end);
         if (!n)
@@ -190,8 +209,10 @@ static bool plain_ok(const char *p, const char *e)
 }
 
 /* The value at p (a key's after ": ", or an item's after "- ") of a node
- * whose block indentation is col; narr: a narration value. */
-static bool value(Skim *s, const char *p, const char *e, int col, bool narr, bool newline)
+ * whose block indentation is col; narr: a narration value; line: where
+ * the line starts, when the whole line may go (a short plain key below a
+ * narration key, its value a double-quoted scalar), else NULL. */
+static bool value(Skim *s, const char *p, const char *e, int col, bool narr, bool newline, const char *line)
 {
     bool clean;
     const char *q;
@@ -211,7 +232,10 @@ static bool value(Skim *s, const char *p, const char *e, int col, bool narr, boo
         q = dquoted(p, e, &clean);
         if (!q || !rest_blank(q, e))
             return false;
-        if (narr && clean && newline && q - p > 2) {
+        if (narr && clean && newline && line) { /* `  zh: "..."` goes whole: one node less */
+            s->cut_from = (size_t)(line - s->buf);
+            s->cut_to = (size_t)(e - s->buf);
+        } else if (narr && clean && newline && q - p > 2) {
             s->cut_from = (size_t)(p + 1 - s->buf);
             s->cut_to = (size_t)(q - 1 - s->buf);
         }
@@ -267,8 +291,25 @@ static bool push(Skim *s, int col, bool item, int what)
 {
     if (s->n == SKIM_DEPTH)
         return false;
-    s->st[s->n++] = (Open){col, item, what};
+    s->st[s->n++] = (Open){col, item, what, -1};
     return true;
+}
+
+/* A line at column col, with the stack popped to its parent: below a
+ * narration key, only keys, all at one column. The lines that go whole
+ * (value()) would otherwise hide a misplaced line from libyaml: with
+ * `zh:` gone, an `en:` indented less, or a `- item`, would read as the
+ * narration key's own value. */
+static bool narr_child_ok(Skim *s, int col, bool item)
+{
+    Open *top = s->n ? &s->st[s->n - 1] : NULL;
+    if (!top || (top->what != W_NARR && top->what != W_BELOW))
+        return true;
+    if (item)
+        return false;
+    if (top->child < 0)
+        top->child = col;
+    return top->child == col;
 }
 
 /* One line's tokens from column col at p: "- " items, then a key and its
@@ -281,7 +322,7 @@ static bool content(Skim *s, const char *line, const char *e, int col, bool newl
         while (s->n && (s->st[s->n - 1].col > col || (s->st[s->n - 1].col == col && s->st[s->n - 1].item)))
             s->n--;
         int what = s->n && s->st[s->n - 1].what == W_STEPS && s->n == 1 ? W_STEP : W_OTHER;
-        if (!push(s, col, true, what))
+        if (!narr_child_ok(s, col, true) || !push(s, col, true, what))
             return false;
         item = true;
         for (p++; p < e && *p == ' '; p++)
@@ -293,13 +334,14 @@ static bool content(Skim *s, const char *line, const char *e, int col, bool newl
     size_t n;
     const char *after = key_end(p, e, &n);
     if (!after)
-        return item && value(s, p, e, s->st[s->n - 1].col, false, newline);
+        return item && value(s, p, e, s->st[s->n - 1].col, false, newline, NULL);
     while (s->n && s->st[s->n - 1].col >= col)
         s->n--;
     int what = key_what(s, p, n);
-    if (!push(s, col, false, what))
+    if (!narr_child_ok(s, col, item) || !push(s, col, false, what))
         return false;
-    return value(s, after, e, col, what == W_NARR || what == W_BELOW, newline);
+    bool whole = what == W_BELOW && !item && n > 0 && n <= 32;
+    return value(s, after, e, col, what == W_NARR || what == W_BELOW, newline, whole ? line : NULL);
 }
 
 /* One line [line, e): true when it is understood (a cut perhaps set). */

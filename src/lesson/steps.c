@@ -256,6 +256,14 @@ static bool expect_once(Loader *c, const yaml_node_t *k, const Step *st, int at)
     return true;
 }
 
+/* How many numbers an expect's value v may give: a list's length (at
+ * most MAT_MAX, a row's longest), else 1. */
+static int expect_slots(const yaml_node_t *v)
+{
+    int len = v->type == YAML_SEQUENCE_NODE ? ydoc_seq_len(v) : 1;
+    return len < 1 ? 1 : len > MAT_MAX ? MAT_MAX : len;
+}
+
 /* expect: a mapping of references to values, at most LESSON_MAX_EXPECT. */
 static bool load_expects(Loader *c, const yaml_node_t *n, const Attn *shape, Step *st)
 {
@@ -266,17 +274,24 @@ static bool load_expects(Loader *c, const yaml_node_t *n, const Attn *shape, Ste
     if (cnt > LESSON_MAX_EXPECT)
         return diag_fail(&c->d, n, _("%d expectations, at most %d are allowed in one step"), cnt,
                          LESSON_MAX_EXPECT);
-    st->expect = calloc((size_t)(cnt ? cnt : 1), sizeof *st->expect);
+    /* the values' room: a list's length (a row has at most MAT_MAX), else 1 */
+    size_t slots = 0;
+    yaml_node_pair_t *p = n->data.mapping.pairs.start;
+    for (int k = 0; k < cnt; k++)
+        slots += (size_t)expect_slots(ydoc_node(c->doc, p[k].value));
+    st->expect = malloc((size_t)(cnt ? cnt : 1) * sizeof *st->expect + 2 * slots * sizeof(double));
     if (!st->expect)
         return diag_oom(&c->d, n);
-    yaml_node_pair_t *p = n->data.mapping.pairs.start;
+    double *vals = (double *)(st->expect + (cnt ? cnt : 1));
     bool ok = true;
-    for (int k = 0; k < cnt; k++, p++)
-        if (load_expect(c, ydoc_node(c->doc, p->key), ydoc_node(c->doc, p->value), shape, st,
-                        &st->expect[st->nexpect]))
+    for (int k = 0, at = 0; k < cnt; at += expect_slots(ydoc_node(c->doc, p->value)), k++, p++) {
+        Expect *e = &st->expect[st->nexpect]; /* a failed one's place is taken by the next */
+        *e = (Expect){.val = vals + at, .tol = vals + slots + at};
+        if (load_expect(c, ydoc_node(c->doc, p->key), ydoc_node(c->doc, p->value), shape, st, e))
             ok = expect_once(c, ydoc_node(c->doc, p->key), st, st->nexpect++) && ok;
         else
             ok = false;
+    }
     return ok;
 }
 

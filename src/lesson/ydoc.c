@@ -334,6 +334,11 @@ bool ydoc_read(Diag *c, const char *buf, size_t len, yaml_document_t *doc)
 {
     yaml_parser_t p;
     Build b = {0};
+    /* room for the nodes at once: a skimmed lesson has one per 7 bytes
+     * (lesson 1: 287 in 2,116), so they are seldom copied to a bigger array */
+    size_t guess = len / 6 < 64 ? 64 : len / 6 > 4096 ? 4096 : len / 6;
+    b.slot = malloc((guess + 1) * sizeof *b.slot);
+    b.cap = b.slot ? (int)guess : 0;
     int depth = 0, docs = 0;
     bool ok = true, done = false;
     if (!yaml_parser_initialize(&p))

@@ -1,8 +1,8 @@
 /* shortest.c - Ryu: the shortest decimal that reads back as the same
  * double (shortest.h). The digits follow Adams's paper: v's neighbours'
  * midpoints scaled by a power of ten with exact 128-bit products of a
- * table of powers of five (shortest_pow5.c, made at first use), then the digits dropped while
- * the two bounds still differ. The layout (fixed or exponent) follows
+ * table of powers of five (shortest_pow5.c, made up to the entries used),
+ * then the digits dropped while the two bounds still differ. The layout (fixed or exponent) follows
  * printf's %g with the fixed range of fmt_exact. */
 #include "shortest.h"
 #include "shortest_pow5.h"
@@ -69,7 +69,7 @@ static Scaled scale(uint64_t mv, int e2, bool accept, uint64_t mm_shift)
     if (e2 >= 0) { /* times 2^e2 / 10^q: the table's 5^-q */
         int q = log10_pow2(e2) - (e2 > 3);
         int j = -e2 + q + SHORTEST_POW5_BITS + pow5_bits(q) - 1;
-        shortest_pow5_inv_need();
+        shortest_pow5_inv_need(q);
         const uint64_t *mul = shortest_pow5_inv[q];
         s.e10 = q;
         s.vr = mul_shift(mv, mul, j);
@@ -87,7 +87,7 @@ static Scaled scale(uint64_t mv, int e2, bool accept, uint64_t mm_shift)
         int q = log10_pow5(-e2) - (-e2 > 1);
         int i = -e2 - q;
         int j = q - (pow5_bits(i) - SHORTEST_POW5_BITS);
-        shortest_pow5_need();
+        shortest_pow5_need(i);
         const uint64_t *mul = shortest_pow5[i];
         s.e10 = q + e2;
         s.vr = mul_shift(mv, mul, j);
