@@ -226,7 +226,7 @@ static bool board_weights(const Frame *c, const Band *b)
  * the room in *w. */
 static int band_pad(Frame *c, Band *b, int extra, int *need, int *w)
 {
-    int total = 0, room, most = board_weights(c, b) && bars_width(c) > extra ? bars_width(c) : extra;
+    int total = 0, room, most = board_weights(c, b) && c->bars_w > extra ? c->bars_w : extra;
     c->marks = 0;
     for (c->pad = 1; c->pad >= 0; c->pad--)
         if (((total = band_need(c, b, extra, need, w)) <= *w && band_need(c, b, most, NULL, &room) <= room) ||

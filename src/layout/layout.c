@@ -597,6 +597,7 @@ void layout_plan(const LayoutIn *in, Plan *p)
         too_small_lay(&c);
         return;
     }
+    c.bars_w = bars_width(&c);
     char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 6);
     if (!lines) {
         p->oom = true;

@@ -57,6 +57,7 @@ typedef struct {
     int gap;                /* blank columns between boxes: BAND_GAP, or 1 beside tight bars */
     bool noted;             /* the arithmetic says "(≈: computed before rounding)" already */
     int *tokw;              /* token i's columns + 1 once measured (0: not yet), or NULL */
+    int bars_w;             /* the weight bars' columns (bars_width), measured once per frame */
 } Frame;
 
 /* The head's matrix shown for base (M_Q .. M_O) at stages 3-5, the base

@@ -67,15 +67,6 @@ static bool text_ok(const char *buf, size_t len)
             p++;
             continue;
         }
-        if ((*p & 0xF0) == 0xE0 && end - p >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
-            /* three bytes (Chinese text): inline, the usual ones */
-            uint32_t cp = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
-            if (cp >= 0x800 && cp != 0x2028 && cp != 0x2029 &&
-                (cp < 0xD800 || (cp > 0xDFFF && cp != 0xFEFF && cp < 0xFFFE))) {
-                p += 3;
-                continue;
-            }
-        }
         size_t n = utf8_ok(p, end);
         if (!n)
             return false;

@@ -40,7 +40,7 @@ bool text_is_cont(unsigned char b)
     return (b & 0xC0) == 0x80;
 }
 
-size_t text_utf8_next(const char *str, size_t n, uint32_t *cp)
+size_t text_utf8_decode(const char *str, size_t n, uint32_t *cp)
 {
     const unsigned char *s = (const unsigned char *)str;
     unsigned char b = s[0];

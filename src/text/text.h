@@ -77,7 +77,26 @@ bool text_utf8_valid(const char *s, size_t len);
 /* Decode one strict UTF-8 character from s (n >= 1 bytes left) into *cp.
  * Returns the bytes used; an invalid sequence (overlong, surrogate, above
  * U+10FFFF, cut short) uses one byte and gives TEXT_BAD_CP. */
-size_t text_utf8_next(const char *s, size_t n, uint32_t *cp);
+size_t text_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* The same, with ASCII and the three-byte characters of Chinese text decoded
+ * inline (lesson files are mostly those); anything else goes to the full
+ * decoder above. */
+static inline size_t text_utf8_next(const char *str, size_t n, uint32_t *cp)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    if ((s[0] & 0xF0) == 0xE0 && n >= 3 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
+        uint32_t v = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (uint32_t)(s[2] & 0x3F);
+        if (v >= 0x800 && (v < 0xD800 || v > 0xDFFF)) { /* not overlong, no surrogate */
+            *cp = v;
+            return 3;
+        }
+    }
+    return text_utf8_decode(str, n, cp);
+}
 /* Encode cp as UTF-8 into out (room for 4 bytes). Returns the length. */
 size_t text_utf8_put(uint32_t cp, char *out);
 /* True when byte b continues a UTF-8 character (10xxxxxx). */
