@@ -257,8 +257,9 @@ static bool check_required(Loader *c, const yaml_node_t *root, yaml_node_t **val
     return true;
 }
 
-/* about: may quote X, the Ws, tokens and sizes (see template.h). */
-static bool load_about_templates(Loader *c, const yaml_node_t *n, const Lesson *l)
+/* about: may quote X, the Ws, tokens and sizes (see template.h). Not
+ * inlined: its Attn (3 KB) would deepen load_doc's frame for --json too. */
+static __attribute__((noinline)) bool load_about_templates(Loader *c, const yaml_node_t *n, const Lesson *l)
 {
     Attn shape = {0};
     if (!n || (!template_has_refs(l->about.s[LANG_EN]) && !template_has_refs(l->about.s[LANG_ZH])))
