@@ -480,8 +480,9 @@ static void json_options(Json *j, const Attn *a)
     json_object(j, "options");
     json_string(j, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none");
     json_string(j, "softmax", a->softmax == SOFTMAX_ONLINE ? "online" : a->softmax == SOFTMAX_STABLE ? "stable" : "naive");
-    char window[32];
-    snprintf(window, sizeof window, "window %d", a->window);
+    char window[32] = "";
+    if (a->mask == MASK_WINDOW) /* printf only when it is written */
+        snprintf(window, sizeof window, "window %d", a->window);
     json_string(j, "mask", a->mask == MASK_WINDOW ? window : a->mask == MASK_CAUSAL ? "causal" : "none");
     json_number(j, "temperature", a->temp);
     json_string(j, "positions", a->positions == POS_ROPE ? "rope" : a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none");
