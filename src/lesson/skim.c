@@ -67,8 +67,17 @@ static bool text_ok(const char *buf, size_t len)
             p++;
             continue;
         }
+        if ((unsigned)(*p - 0xE3) < 10 && end - p >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
+            /* a run of Chinese: a lead byte E3..EC with two continuation
+             * bytes is U+3000..U+CFFF, never overlong, a surrogate, a
+             * line break or a noncharacter, so there is nothing to decode */
+            do
+                p += 3;
+            while (end - p >= 3 && (unsigned)(*p - 0xE3) < 10 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80);
+            continue;
+        }
         if ((*p & 0xF0) == 0xE0 && end - p >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
-            /* three bytes (Chinese text): inline, the usual ones */
+            /* three bytes (the rest: punctuation, symbols): inline */
             uint32_t cp = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
             if (cp >= 0x800 && cp != 0x2028 && cp != 0x2029 &&
                 (cp < 0xD800 || (cp > 0xDFFF && cp != 0xFEFF && cp < 0xFFFE))) {
