@@ -504,7 +504,7 @@ static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
  * quoted (text_shown): no escape byte reaches the terminal. */
 static bool lesson_fits_options(const Options *o, Lesson *l)
 {
-    char shown[4096];
+    static char shown[4096]; /* only for a message: not 4 KB more stack on every load */
     if (o->variant && !lesson_reseed(l, o->seed)) {
         fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "
                           "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "
@@ -543,7 +543,7 @@ static int check_each(const Options *o, Lang lang, bool utf8)
 
 int main(int argc, char **argv)
 {
-    char dir[4096];
+    static char dir[4096]; /* static: only the view and Chinese use it, and --json 1's stack stays short */
     Options o = {.mode = MODE_VIEW, .lang = -1, .format = -1}; /* the rest: 0, NULL, false */
     int asked = lang_arg(argc, argv);
     Lang first = asked >= 0 ? (Lang)asked : i18n_detect();

@@ -8,6 +8,7 @@
 #undef expect_check  /* cmocka's mock macro; here it is lesson.h's function */
 #include "lesson/diag.h"
 #include "lesson/lesson.h"
+#include "lesson/schema.h"
 #include "lesson/embedded.h"
 #include "text/fmt.h"
 #include "text/num.h"
@@ -808,11 +809,40 @@ static void save_never_too_big(void **state)
     lesson_free(&l);
 }
 
+/* schema_fill writes what snprintf writes, for the formats it fills itself
+ * (one %d or %s, English or Chinese, cut to the buffer) and the ones it
+ * leaves to snprintf. */
+static void fill_is_snprintf(void **state)
+{
+    static const char *const fmts[] = {" in step %d", "第 %d 步中的", "token %d", "%d", "x%dy", "%% %d", "%3d", "%1$d"};
+    static const int nums[] = {0, 7, 12, -5, 2147483647, -2147483647 - 1};
+    static const size_t lens[] = {1, 2, 5, 9, 12, 40};
+    char got[64], want[64];
+    for (size_t f = 0; f < sizeof fmts / sizeof *fmts; f++)
+        for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
+            for (size_t n = 0; n < sizeof lens / sizeof *lens; n++) {
+                memset(got, 'z', sizeof got);
+                schema_fill(got, lens[n], fmts[f], NULL, nums[k]);
+                snprintf(want, lens[n], fmts[f], nums[k]);
+                assert_string_equal(got, want);
+            }
+    static const char *const sfmts[] = {" in %s", "%s 中的", "%s", "[%s]%%"};
+    for (size_t f = 0; f < sizeof sfmts / sizeof *sfmts; f++)
+        for (size_t n = 0; n < sizeof lens / sizeof *lens; n++) {
+            schema_fill(got, lens[n], sfmts[f], "question", 0);
+            snprintf(want, lens[n], sfmts[f], "question");
+            assert_string_equal(got, want);
+        }
+    schema_fill(got, sizeof got, " in step %d", NULL, 12);
+    assert_string_equal(got, " in step 12");
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shipped_lessons_load),
+        cmocka_unit_test(fill_is_snprintf),
         cmocka_unit_test(random_weights_match_numpy),
         cmocka_unit_test(random_d_v),
         cmocka_unit_test(written_weights),

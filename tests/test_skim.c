@@ -183,6 +183,13 @@ static void edges(void **state)
     assert_null(skim("about: \"\xed\xa0\x80\"\n"));     /* a surrogate */
     assert_null(skim("about: \"\xe0\x81\x80\"\n"));     /* overlong */
     assert_null(skim("about: \"\xe4\xb8\"\n"));         /* cut short */
+    /* the same after a run of Chinese (which is read three bytes at a time) */
+    assert_string_equal(skim("about: \"\xe4\xb8\x80\xe9\xbe\xa5\xe3\x80\x82\xec\x80\x80\"\n"), "about: \"\"\n");
+    assert_null(skim("about: \"\xe4\xb8\x80\xe4\xb8\x80\xe2\x80\xa8\"\n")); /* U+2028 */
+    assert_null(skim("about: \"\xe4\xb8\x80\xed\xa0\x80\"\n"));         /* a surrogate */
+    assert_null(skim("about: \"\xe4\xb8\x80\xe4\xb8\"\n"));             /* cut short */
+    assert_null(skim("about: \"\xe4\xb8\x80\xe4\x41\x80\"\n"));         /* no continuation byte */
+    assert_null(skim("about: \"\xe4\xb8\x80\xef\xbf\xbf\"\n"));         /* U+FFFF */
     assert_null(skim("---\nabout: \"x\"\n"));
     assert_null(skim("tokens: [a,\n  b]\n"));
     assert_null(skim("about: &a \"x\"\n"));

@@ -645,10 +645,38 @@ static void num_parse_is_strtod(void **state)
     }
 }
 
+/* The inline decoders in text.h agree with the full one on every
+ * three-byte sequence, and a CJK run stops at the first character outside
+ * U+3000..U+CFFF, a cut-short one, or a bad continuation byte. */
+static void utf8_inline_paths(void **state)
+{
+    (void)state;
+    for (unsigned b0 = 0xE0; b0 <= 0xEF; b0++)
+        for (unsigned b1 = 0x70; b1 <= 0xC5; b1++)
+            for (unsigned b2 = 0x70; b2 <= 0xC5; b2 += 3) {
+                char s[3] = {(char)b0, (char)b1, (char)b2};
+                uint32_t a, b;
+                size_t na = text_utf8_next(s, 3, &a), nb = text_utf8_decode(s, 3, &b);
+                if (na != nb || a != b)
+                    fail_msg("%02X %02X %02X: inline %zu U+%04X, full %zu U+%04X", b0, b1, b2, na, a, nb, b);
+                size_t run = text_cjk_run(s, 3);
+                bool cjk = nb == 3 && b >= 0x3000 && b <= 0xCFFF;
+                if (run != (cjk ? 3u : 0u))
+                    fail_msg("%02X %02X %02X: text_cjk_run %zu", b0, b1, b2, run);
+            }
+    const char *t = "我爱猫\u2028猫";
+    assert_int_equal(text_cjk_run(t, strlen(t)), 9);
+    assert_int_equal(text_cjk_run("猫猫", 5), 3);           /* the second one cut short */
+    assert_int_equal(text_cjk_run("猫\xe7\x8c", 5), 3);
+    assert_int_equal(text_cjk_run("猫\xe7\x8cx", 6), 3);  /* no continuation byte */
+    assert_int_equal(text_cjk_run("\xef\xbf\xbf", 3), 0); /* U+FFFF */
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(utf8_inline_paths),
         cmocka_unit_test(sanitize_osc_title),
         cmocka_unit_test(sanitize_c0),
         cmocka_unit_test(sanitize_del_c1),

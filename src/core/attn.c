@@ -296,18 +296,24 @@ static void softmax_row(double *out, const double *s, int n, int lo, int hi, boo
             out[k] = 0.0;
 }
 
-static void run_softmax(Attn *a)
+/* One row of the online softmax; its blocks (5 KB) on its own frame, not
+ * on every softmax's: the naive and stable rows keep the stack short. */
+static __attribute__((noinline)) void online_row(const Attn *a, const double *s, int n, int lo, int hi, double *w)
 {
     AttnBlock b[MAT_MAX];
     double p[MAT_MAX], m, l;
+    (void)attn_online_row(s, n, lo, hi, a->temp, a->block, b, p, &m, &l, w);
+}
+
+static void run_softmax(Attn *a)
+{
     for (int h = 1; h <= a->heads; h++) {
         const Mat *s = &a->m[hid(a, M_S, h)];
         Mat *w = &a->m[hid(a, M_A, h)];
         for (int i = 0, lo, hi; i < s->rows; i++) {
             attn_visible(a, i, &lo, &hi);
             if (a->softmax == SOFTMAX_ONLINE)
-                (void)attn_online_row(&MAT_AT(s, i, 0), s->cols, lo, hi, a->temp, a->block, b, p, &m, &l,
-                                      &MAT_AT(w, i, 0));
+                online_row(a, &MAT_AT(s, i, 0), s->cols, lo, hi, &MAT_AT(w, i, 0));
             else
                 softmax_row(&MAT_AT(w, i, 0), &MAT_AT(s, i, 0), s->cols, lo, hi, a->softmax == SOFTMAX_STABLE,
                             a->temp);

@@ -257,8 +257,9 @@ static bool check_required(Loader *c, const yaml_node_t *root, yaml_node_t **val
     return true;
 }
 
-/* about: may quote X, the Ws, tokens and sizes (see template.h). */
-static bool load_about_templates(Loader *c, const yaml_node_t *n, const Lesson *l)
+/* about: may quote X, the Ws, tokens and sizes (see template.h). Not
+ * inlined: its Attn (3 KB) would deepen load_doc's frame for --json too. */
+static __attribute__((noinline)) bool load_about_templates(Loader *c, const yaml_node_t *n, const Lesson *l)
 {
     Attn shape = {0};
     if (!n || (!template_has_refs(l->about.s[LANG_EN]) && !template_has_refs(l->about.s[LANG_ZH])))
@@ -321,23 +322,25 @@ static bool walk(Loader *c, Lesson *l)
     return load_root(c, root, l);
 }
 
-/* Parse and walk buf; partial: the part of a file before its syntax error. */
+/* Parse and walk buf into *out (emptied first, and again on failure: no
+ * copy of the Lesson on the stack); partial: the part of a file before its
+ * syntax error. */
 static bool load_doc(Loader *c, const char *buf, size_t len, Lesson *out)
 {
     yaml_document_t doc;
+    memset(out, 0, sizeof *out);
     if (!ydoc_read(&c->d, buf, len, &doc))
         return false;
     c->doc = &doc;
     c->src = buf;
     c->srclen = len;
-    Lesson l = {0};
-    bool ok = walk(c, &l) && c->d.failures == 0;
+    bool ok = walk(c, out) && c->d.failures == 0;
     ydoc_free(&doc);
     if (!ok) {
-        lesson_free(&l);
+        lesson_free(out);
+        memset(out, 0, sizeof *out);
         return false;
     }
-    *out = l;
     return true;
 }
 

@@ -20,7 +20,7 @@
 static bool load_token(Loader *c, const yaml_node_t *n, int k, char **out)
 {
     char what[32];
-    snprintf(what, sizeof what, _("token %d"), k + 1);
+    schema_fill(what, sizeof what, _("token %d"), NULL, k + 1);
     if (!schema_want_text(c, n, what))
         return false;
     size_t len = n->data.scalar.length;

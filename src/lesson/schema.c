@@ -352,6 +352,38 @@ bool schema_ref(Loader *c, const yaml_node_t *n, const Attn *shape, const char *
 static const char *const lang_keys[] = {"zh", "en"};
 static const Lang lang_ids[] = {LANG_ZH, LANG_EN};
 
+void schema_fill(char *buf, size_t len, const char *fmt, const char *s, int n)
+{
+    const char *pc = strchr(fmt, '%');
+    if (!pc || pc[1] != (s ? 's' : 'd') || strchr(pc + 2, '%') || len == 0) {
+        if (s)
+            snprintf(buf, len, fmt, s);
+        else
+            snprintf(buf, len, fmt, n);
+        return;
+    }
+    char num[16], *d = num + sizeof num;
+    if (!s) { /* n in decimal */
+        unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+        *--d = '\0';
+        do
+            *--d = (char)('0' + u % 10);
+        while (u /= 10);
+        if (n < 0)
+            *--d = '-';
+        s = d;
+    }
+    size_t o = 0;
+    const char *parts[3] = {fmt, s, pc + 2};
+    size_t lens[3] = {(size_t)(pc - fmt), strlen(s), strlen(pc + 2)};
+    for (int k = 0; k < 3; k++) {
+        size_t m = lens[k] < len - 1 - o ? lens[k] : len - 1 - o;
+        memcpy(buf + o, parts[k], m);
+        o += m;
+    }
+    buf[o] = '\0';
+}
+
 /* Read a text field: a plain string (kept as the English slot, which
  * text_get() falls back on), or a mapping {zh: ..., en: ...}. */
 bool schema_text(Loader *c, const yaml_node_t *n, const char *what, Text *t)
@@ -363,7 +395,7 @@ bool schema_text(Loader *c, const yaml_node_t *n, const char *what, Text *t)
     if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("%s must be text, or a mapping like {zh: ..., en: ...}"), what))
         return false;
     char where[40];
-    snprintf(where, sizeof where, _(" in %s"), what);
+    schema_fill(where, sizeof where, _(" in %s"), what, 0);
     Keys ks = {lang_keys, 2, _("language"), where};
     yaml_node_t *val[2] = {0}, *key[2] = {0};
     if (!schema_keys(c, n, &ks, val, key))

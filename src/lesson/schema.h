@@ -42,6 +42,12 @@ typedef struct {
     const char *where;       /* "" at the top, " in options" deeper */
 } Keys;
 
+/* snprintf(buf, len, fmt, s) (s not NULL) or snprintf(buf, len, fmt, n)
+ * for a format with one %s or %d (a translated " in step %d"), without
+ * printf's machinery: such names are made for every step and token, long
+ * before a message may need them. Other formats go to snprintf. */
+void schema_fill(char *buf, size_t len, const char *fmt, const char *s, int n);
+
 /* Require a scalar that is valid UTF-8 without NUL; `what` names it. */
 bool schema_want_text(Loader *c, const yaml_node_t *n, const char *what);
 /* The same, and copy it into *out (malloc'd; the caller frees). */

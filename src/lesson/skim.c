@@ -67,6 +67,11 @@ static bool text_ok(const char *buf, size_t len)
             p++;
             continue;
         }
+        size_t run = text_cjk_run((const char *)p, (size_t)(end - p));
+        if (run) {
+            p += run;
+            continue;
+        }
         size_t n = utf8_ok(p, end);
         if (!n)
             return false;

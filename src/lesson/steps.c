@@ -400,7 +400,7 @@ static bool load_question(Loader *c, const yaml_node_t *k, const yaml_node_t *n,
 static bool load_step(Loader *c, const yaml_node_t *n, int no, Attn *scratch, Step *st)
 {
     char where[32];
-    snprintf(where, sizeof where, _(" in step %d"), no);
+    schema_fill(where, sizeof where, _(" in step %d"), NULL, no);
     if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("step %d must be a mapping like {stage: scores, say: ...}"), no))
         return false;
     Keys ks = {step_keys, S_N, _("key"), where};

@@ -480,8 +480,9 @@ static void json_options(Json *j, const Attn *a)
     json_object(j, "options");
     json_string(j, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none");
     json_string(j, "softmax", a->softmax == SOFTMAX_ONLINE ? "online" : a->softmax == SOFTMAX_STABLE ? "stable" : "naive");
-    char window[32];
-    snprintf(window, sizeof window, "window %d", a->window);
+    char window[32] = "";
+    if (a->mask == MASK_WINDOW) /* printf only when it is written */
+        snprintf(window, sizeof window, "window %d", a->window);
     json_string(j, "mask", a->mask == MASK_WINDOW ? window : a->mask == MASK_CAUSAL ? "causal" : "none");
     json_number(j, "temperature", a->temp);
     json_string(j, "positions", a->positions == POS_ROPE ? "rope" : a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none");
@@ -549,15 +550,18 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
 
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
-    Session s; /* big: set up (by session_init) only when it is used */
     /* the state after step N (a session walks the script there), else the
-     * lesson as written: no session to set up */
-    if (o->at && !session_init(&s, l))
+     * lesson as written: no session to set up. A session is 24 KB: on the
+     * heap, and only then, so the stack --json 1 touches stays short. */
+    Session *s = o->at ? malloc(sizeof *s) : NULL;
+    if (o->at && (!s || !session_init(s, l))) {
+        free(s);
         return no_memory();
+    }
     Attn a = {0};
     bool ok;
     if (o->at)
-        ok = (session_goto(&s, o->at - 1) || s.step == o->at - 1) && attn_copy(&a, &s.cur);
+        ok = (session_goto(s, o->at - 1) || s->step == o->at - 1) && attn_copy(&a, &s->cur);
     else
         ok = lesson_base(l, &a);
     if (ok)
@@ -572,7 +576,8 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
     int rc = j && ok ? 0 : no_memory();
     attn_free(&a);
     if (o->at)
-        session_free(&s);
+        session_free(s);
+    free(s);
     return rc;
 }
 

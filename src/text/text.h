@@ -97,6 +97,18 @@ static inline size_t text_utf8_next(const char *str, size_t n, uint32_t *cp)
     }
     return text_utf8_decode(str, n, cp);
 }
+/* The bytes of the run of characters U+3000..U+CFFF (CJK text: three
+ * bytes each, lead byte E3..EC) at the start of s (n bytes): such a
+ * character is never overlong, a surrogate, a line break or a
+ * noncharacter, so a validator may pass the run without decoding it. */
+static inline size_t text_cjk_run(const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t k = 0;
+    while (n - k >= 3 && (unsigned)(s[k] - 0xE3) < 10 && (s[k + 1] & 0xC0) == 0x80 && (s[k + 2] & 0xC0) == 0x80)
+        k += 3;
+    return k;
+}
 /* Encode cp as UTF-8 into out (room for 4 bytes). Returns the length. */
 size_t text_utf8_put(uint32_t cp, char *out);
 /* True when byte b continues a UTF-8 character (10xxxxxx). */
