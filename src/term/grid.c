@@ -21,6 +21,7 @@ struct Grid {
     int nstyle;
     char (*lk)[LOOK_MAX];    /* each look's SGR, made on first use */
     unsigned char *lklen;    /* its length, 0xff: not made yet */
+    uint16_t *canon;         /* a blank in look k looks as one in look canon[k] */
     char *out;
     int olen, ocap;
     int cy, cx;              /* where the cursor is (-1: not known) */
@@ -33,6 +34,12 @@ static GridCell blank_cell(int look)
 {
     GridCell c = {{' ', 0, 0, 0}, 1, 1, (uint16_t)look};
     return c;
+}
+
+/* The look a blank in look k is kept in (grid_set_styles). */
+static int canon_look(const Grid *g, int k)
+{
+    return k >= 0 && k < g->nstyle ? g->canon[k] : k;
 }
 
 Grid *grid_new(Caps *caps)
@@ -59,6 +66,7 @@ void grid_free(Grid *g)
     free(g->style);
     free(g->lk);
     free(g->lklen);
+    free(g->canon);
     free(g->out);
     free(g);
 }
@@ -110,17 +118,32 @@ bool grid_set_styles(Grid *g, const GridStyle *s, int n)
     GridStyle *st = malloc((size_t)(n > 0 ? n : 1) * sizeof *st);
     char(*lk)[LOOK_MAX] = malloc((size_t)(n > 0 ? n : 1) * sizeof *lk);
     unsigned char *len = malloc((size_t)(n > 0 ? n : 1));
-    if (!st || !lk || !len) {
+    uint16_t *canon = malloc((size_t)(n > 0 ? n : 1) * sizeof *canon);
+    if (!st || !lk || !len || !canon) {
         free(st);
         free(lk);
         free(len);
+        free(canon);
         return false;
+    }
+    /* Blanks show only the background, underline and reverse: a blank
+     * takes the first look that shows it the same. */
+    for (int k = 0; k < n; k++) {
+        canon[k] = (uint16_t)k;
+        for (int j = 0; j < k; j++)
+            if (s[j].bg == s[k].bg && (s[j].attr & (GRID_UNDER | GRID_REVERSE)) == (s[k].attr & (GRID_UNDER | GRID_REVERSE)) &&
+                (!(s[k].attr & GRID_REVERSE) || s[j].fg == s[k].fg)) {
+                canon[k] = (uint16_t)j;
+                break;
+            }
     }
     memcpy(st, s, (size_t)n * sizeof *st);
     memset(len, 0xff, (size_t)(n > 0 ? n : 1));
     free(g->style);
     free(g->lk);
     free(g->lklen);
+    free(g->canon);
+    g->canon = canon;
     g->style = st;
     g->lk = lk;
     g->lklen = len;
@@ -199,6 +222,8 @@ int grid_put(Grid *g, int y, int x, const char *s, int len, int look)
         }
         if (x + c.w > g->cols)
             break;
+        if (c.n == 1 && c.b[0] == ' ')
+            c.look = (uint16_t)canon_look(g, look);
         set_cell(r, g->cols, x, c);
         x += c.w;
         k += n;
@@ -348,7 +373,8 @@ static void put_cell(Grid *g, int y, int x)
         g->cy = g->cx = -1; /* the last cell would scroll this terminal: left as it is */
         return;
     }
-    set_look(g, b->look);
+    if (!(b->n == 1 && b->b[0] == ' ' && canon_look(g, g->look) == b->look))
+        set_look(g, b->look);
     emit(g, (const char *)b->b, b->n);
     g->cx += b->w;
     if (g->cx >= g->cols) /* past the margin: where the cursor is depends on the terminal */
@@ -379,7 +405,8 @@ static int fwd_cost(Grid *g, int y, int a, int b, bool *again)
         return best;
     int bytes = 0;
     for (int k = a; k < b && bytes < best; k++) {
-        if (B[k].look != g->look || B[k].n == 0xff)
+        if ((B[k].look != g->look && !(B[k].n == 1 && B[k].b[0] == ' ' && B[k].look == canon_look(g, g->look))) ||
+            B[k].n == 0xff)
             return best;
         bytes += B[k].n;
     }
@@ -523,7 +550,7 @@ static void flush_row(Grid *g, int y)
         move_to(g, y, s);
         int e = s;
         while (e < tail && g->cy == y) {
-            bool need = !same(&B[e], &F[e]) || F[e].w == 0 || (B[e].w == 2 && !same(&B[e + 1], &F[e + 1]));
+            bool need = e < x || !same(&B[e], &F[e]) || F[e].w == 0 || (B[e].w == 2 && !same(&B[e + 1], &F[e + 1]));
             if (!need)
                 break;
             int k = ech_run(g, B, e, tail);
