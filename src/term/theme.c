@@ -40,8 +40,10 @@ static void set_styles(ThemeId t, const PalLook *role)
             GridStyle *s = &st[theme_look((Role)r, k & 1, k & 2)];
             s->fg = t == THEME_MONO ? -1 : role[r].fg;
             s->bg = t == THEME_MONO ? -1 : role[r].bg;
-            s->attr = (role[r].attr & (PAL_BOLD | PAL_DIM | PAL_UNDERLINE | PAL_REVERSE)) | (k & 1 ? GRID_BOLD : 0) |
-                      (k & 2 ? GRID_UNDER : 0);
+            /* every cell also takes the normal role's attributes, as curses'
+             * background gave them (the projector's bold) */
+            s->attr = ((role[r].attr | role[ROLE_NORMAL].attr) & (PAL_BOLD | PAL_DIM | PAL_UNDERLINE | PAL_REVERSE)) |
+                      (k & 1 ? GRID_BOLD : 0) | (k & 2 ? GRID_UNDER : 0);
         }
     Grid *g = grid_term();
     if (g)
