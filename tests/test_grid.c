@@ -37,6 +37,7 @@ typedef struct {
 typedef struct {
     int rows, cols, y, x;
     bool wrap;  /* the cursor is past the last column */
+    int top, bot; /* the scroll region (bot 0: the whole screen) */
     Sgr cur;
     TCell *c;
     char err[160];
@@ -78,6 +79,23 @@ static void t_erase(Term *t, int y, int x0, int x1)
     for (int x = x0; x < x1 && x < t->cols; x++) {
         t_split(t, y, x);
         t_blank(t, y, x);
+    }
+}
+
+/* The scroll region's rows move by n (n > 0: down), blanks come in. */
+static void t_scroll(Term *t, int n)
+{
+    int top = t->top, bot = t->bot ? t->bot : t->rows - 1;
+    for (int k = 0; k < (n > 0 ? n : -n); k++) {
+        if (n > 0) {
+            memmove(&t->c[(top + 1) * t->cols], &t->c[top * t->cols], (size_t)((bot - top) * t->cols) * sizeof *t->c);
+            for (int x = 0; x < t->cols; x++)
+                t_blank(t, top, x);
+        } else {
+            memmove(&t->c[top * t->cols], &t->c[(top + 1) * t->cols], (size_t)((bot - top) * t->cols) * sizeof *t->c);
+            for (int x = 0; x < t->cols; x++)
+                t_blank(t, bot, x);
+        }
     }
 }
 
@@ -141,6 +159,16 @@ static void t_csi(Term *t, const int *p, int n, char fin)
     case 'D': t->x = t->x - a > 0 ? t->x - a : 0; break;
     case 'B': t->y = t->y + a < t->rows ? t->y + a : t->rows - 1; break;
     case 'A': t->y = t->y - a > 0 ? t->y - a : 0; break;
+    case 'G': t->x = a - 1 < t->cols ? a - 1 : t->cols - 1; break;
+    case 'S': t_scroll(t, -a); break;
+    case 'T': t_scroll(t, a); break;
+    case 'r':
+        t->top = (n > 0 && p[0] > 0 ? p[0] : 1) - 1;
+        t->bot = (n > 1 && p[1] > 0 ? p[1] : t->rows) - 1;
+        if (t->top >= t->bot || t->bot >= t->rows)
+            t_fail(t, "a scroll region that is not one");
+        t->y = t->x = 0; /* as xterm: the cursor home */
+        break;
     case 'K': t_erase(t, t->y, t->x, t->cols); break;
     case 'X': t_erase(t, t->y, t->x, t->x + a); break;
     case 'J':
@@ -204,6 +232,13 @@ static void t_feed(Term *t, const char *s, size_t n)
         unsigned char b = (unsigned char)s[k];
         if (b == 0x1b && k + 2 < n + 1 && s[k + 1] == '(') {
             k += 3; /* a character set: ignored */
+        } else if (b == 0x1b && k + 1 < n && s[k + 1] == 'M') { /* reverse index */
+            if (t->y == t->top)
+                t_scroll(t, 1);
+            else if (t->y > 0)
+                t->y--;
+            t->wrap = false;
+            k += 2;
         } else if (b == 0x1b && k + 1 < n && s[k + 1] == '[') {
             int p[16], np = 0, v = -1;
             k += 2;
@@ -230,7 +265,9 @@ static void t_feed(Term *t, const char *s, size_t n)
             t->wrap = false;
             k++;
         } else if (b == '\n') {
-            if (++t->y >= t->rows)
+            if (t->bot && t->y == t->bot)
+                t_scroll(t, -1);
+            else if (++t->y >= t->rows)
                 t_fail(t, "a newline on the last row (it would scroll)");
             t->wrap = false;
             k++;
@@ -295,9 +332,34 @@ static bool shows(const TCell *c, const GridCell *b, const GridStyle *s, int col
     return ok;
 }
 
+/* Rows a..b of the back grid again d rows lower (higher when d < 0), as
+ * when a frame inserts or drops a line: the writer may scroll them. */
+static void move_rows(Grid *g, int rows, int cols, int a, int b, int d)
+{
+    GridCell *copy = malloc((size_t)(rows * cols) * sizeof *copy);
+    assert_non_null(copy);
+    for (int y = 0; y < rows; y++)
+        memcpy(copy + y * cols, grid_back_row(g, y), (size_t)cols * sizeof *copy);
+    for (int y = a; y <= b; y++) {
+        if (y + d < 0 || y + d >= rows)
+            continue;
+        grid_clear_row(g, y + d, 0);
+        for (int x = 0; x < cols; x++) {
+            const GridCell *c = &copy[y * cols + x];
+            if (c->n >= 1 && c->n <= 4)
+                grid_put(g, y + d, x, (const char *)c->b, c->n, c->look);
+        }
+    }
+    free(copy);
+}
+
 static void one_frame(Grid *g, int rows, int cols, int nlook)
 {
     int ops = 1 + (int)rnd(12);
+    if (rnd(4) == 0) {
+        int a = (int)rnd((unsigned)rows), b = a + (int)rnd((unsigned)(rows - a)), d = (int)rnd(7) - 3;
+        move_rows(g, rows, cols, a, b, d ? d : 1);
+    }
     for (int k = 0; k < ops; k++) {
         int r = (int)rnd(20);
         if (r == 0) {
@@ -334,7 +396,7 @@ static void frames_on(const char *term, int rows, int cols, unsigned seed, int n
         st[k].attr = (int)rnd(16);
     }
     assert_true(grid_set_styles(g, st, 12));
-    Term t = {rows, cols, 0, 0, false, {-1, -1, 0}, calloc((size_t)(rows * cols), sizeof(TCell)), ""};
+    Term t = {rows, cols, 0, 0, false, 0, 0, {-1, -1, 0}, calloc((size_t)(rows * cols), sizeof(TCell)), ""};
     assert_non_null(t.c);
     for (int y = 0; y < rows; y++)
         for (int x = 0; x < cols; x++)
@@ -401,11 +463,11 @@ static void test_frames_vt100(void **state)
  * right and a cell left out are caught (the property can fail). */
 static void test_interpreter_catches(void **state)
 {
-    Term t = {2, 4, 0, 0, false, {-1, -1, 0}, calloc(8, sizeof(TCell)), ""};
+    Term t = {2, 4, 0, 0, false, 0, 0, {-1, -1, 0}, calloc(8, sizeof(TCell)), ""};
     assert_non_null(t.c);
     t_feed(&t, "\033[1;4Hab", 8);
     assert_true(t.err[0] != '\0');
-    Term u = {2, 4, 0, 0, false, {-1, -1, 0}, calloc(8, sizeof(TCell)), ""};
+    Term u = {2, 4, 0, 0, false, 0, 0, {-1, -1, 0}, calloc(8, sizeof(TCell)), ""};
     assert_non_null(u.c);
     t_feed(&u, "\033[1;1H\033[0;1;38;5;208m我", 22);
     assert_string_equal(u.err, "");

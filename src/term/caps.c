@@ -69,6 +69,10 @@ static void parm_init(CapParm *p, const char *name)
     if (!at)
         return;
     int npre = (int)(at - p->tmpl), nsuf = (int)strlen(at + 5);
+    if (npre >= 2 && memcmp(at - 2, "%i", 2) == 0) { /* 1-based, as hpa's \E[%i%p1%dG */
+        npre -= 2;
+        p->add = 1;
+    }
     if (plain(p->tmpl, npre) && plain(at + 5, nsuf) && npre + nsuf < 12) {
         p->pre = dup_n(p->tmpl, npre);
         p->suf = dup_n(at + 5, nsuf);
@@ -200,6 +204,12 @@ Caps *caps_terminfo(void)
     parm_init(&c->ech, "ech");
     parm_init(&c->setaf, "setaf");
     parm_init(&c->setab, "setab");
+    parm_init(&c->hpa, "hpa");
+    parm_init(&c->indn, "indn");
+    parm_init(&c->rin, "rin");
+    c->csr = cap("csr");
+    c->ind = cap("ind");
+    c->ri = cap("ri");
     c->cup = cap("cup");
     c->cup_ansi = c->cup && strcmp(c->cup, "\033[%i%p1%d;%p2%dH") == 0;
     c->bce = tigetflag("bce") > 0;
@@ -223,7 +233,7 @@ void caps_free(Caps *c)
 {
     if (!c)
         return;
-    char *s[] = {c->sgr0, c->bold, c->dim, c->smul, c->rev, c->op, c->el, c->clear, c->cr, c->cub1, c->cuf1, c->cud1, c->cup};
+    char *s[] = {c->sgr0, c->bold, c->dim, c->smul, c->rev, c->op, c->el, c->clear, c->cr, c->cub1, c->cuf1, c->cud1, c->cup, c->csr, c->ind, c->ri};
     for (size_t k = 0; k < sizeof s / sizeof *s; k++)
         free(s[k]);
     parm_free(&c->cuf);
@@ -231,6 +241,22 @@ void caps_free(Caps *c)
     parm_free(&c->ech);
     parm_free(&c->setaf);
     parm_free(&c->setab);
+    parm_free(&c->hpa);
+    parm_free(&c->indn);
+    parm_free(&c->rin);
     free(c->cup_memo);
     free(c);
+}
+
+int caps_csr(const Caps *c, int top, int bot, char *out)
+{
+    if (!c->csr)
+        return 0;
+    char *s = unpadded(tiparm(c->csr, top, bot));
+    int len = caps_len(s);
+    if (len > 31)
+        len = 0;
+    memcpy(out, s ? s : "", (size_t)len);
+    free(s);
+    return len;
 }

@@ -24,7 +24,8 @@ typedef struct {
 typedef struct {
     char *sgr0, *bold, *dim, *smul, *rev, *op, *el, *clear, *cr, *cub1, *cuf1, *cud1;
     int nsgr0_pre;           /* sgr0 is bytes [0, nsgr0_pre) then \E[m or \E[0m (-1: it is not) */
-    CapParm cuf, cub, ech, setaf, setab;
+    CapParm cuf, cub, ech, setaf, setab, hpa, indn, rin;
+    char *csr, *ind, *ri;    /* the scroll region, and scrolling it one row up, down */
     char *cup;               /* the template */
     bool cup_ansi;
     char (*cup_memo)[24];    /* per cell, when cup is not the ANSI form */
@@ -41,6 +42,9 @@ void caps_free(Caps *c);
 int caps_parm(CapParm *p, int n, char *out);
 /* The cursor to row y, column x (0-based) into out (32 bytes); its length. */
 int caps_cup(Caps *c, int y, int x, int rows, int cols, char *out);
+/* The scroll region to rows top..bot into out (32 bytes); its length,
+ * 0 when the terminal has none. */
+int caps_csr(const Caps *c, int top, int bot, char *out);
 /* A string's bytes, 0 for none. */
 int caps_len(const char *s);
 

@@ -1,12 +1,11 @@
 /* grid.c - the back and front grids and the writer (see grid.h). */
 #include "grid.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/grow.h"
+#include "scroll.h"
 #include "text/text.h"
 
 #define LOOK_MAX 128 /* bytes of one look's SGR */
@@ -458,12 +457,18 @@ static void move_to(Grid *g, int y, int x)
             best = caps_len(c->cr) + from0;
             how = 2;
         }
+        if (c->hpa.tmpl && parm_len(&c->hpa, x) < best) {
+            best = parm_len(&c->hpa, x);
+            how = 4;
+        }
     } else if (g->cy >= 0 && y > g->cy && c->cr && c->cud1 &&
                caps_len(c->cr) + (y - g->cy) * caps_len(c->cud1) + from0 < best) {
         how = 3;
     }
     if (how == 0) {
         emit(g, o, cup);
+    } else if (how == 4) {
+        emit(g, o, caps_parm(&c->hpa, x, o));
     } else if (how == 1 && x > g->cx) {
         fwd_do(g, y, x, again);
     } else if (how == 1) {
@@ -601,12 +606,57 @@ static void begin_whole(Grid *g)
     g->whole = false;
 }
 
+/* Rows that moved up or down since the last frame go there by a scroll
+ * region (a few bytes) rather than being sent again: up to three moves. */
+static void scroll_rows(Grid *g)
+{
+    Caps *c = g->c;
+    if (!c->csr || !(c->ind || c->indn.tmpl) || !(c->ri || c->rin.tmpl))
+        return;
+    size_t w = (size_t)g->cols;
+    unsigned char changed[g->rows];
+    int nchanged = 0;
+    for (int y = 0; y < g->rows; y++) {
+        changed[y] = g->dirty[y] && memcmp(g->back + y * w, g->front + y * w, w * sizeof *g->back) != 0;
+        nchanged += changed[y];
+    }
+    ScrollMove m;
+    char o[32];
+    for (int k = 0; k < 3 && nchanged > 1 && scroll_pick(g->back, g->front, changed, g->rows, g->cols, 32, &m); k++) {
+        bool blank = erasable(g, 0);
+        if (blank)
+            set_look(g, 0); /* the rows scrolled in are blanks in the current background */
+        emit(g, o, caps_csr(c, m.top, m.bot, o));
+        g->cy = g->cx = -1; /* setting the region homes the cursor on some terminals */
+        int n = m.n > 0 ? m.n : -m.n;
+        move_to(g, m.n > 0 ? m.top : m.bot, 0);
+        CapParm *p = m.n > 0 ? &c->rin : &c->indn;
+        const char *one = m.n > 0 ? c->ri : c->ind;
+        if (p->tmpl && (!one || parm_len(p, n) < n * caps_len(one)))
+            emit(g, o, caps_parm(p, n, o));
+        else
+            for (int j = 0; j < n; j++)
+                emit_str(g, one);
+        emit(g, o, caps_csr(c, 0, g->rows - 1, o));
+        g->cy = g->cx = -1;
+        scroll_apply(g->front, g->rows, g->cols, &m, blank ? blank_cell(0) : unknown_cell);
+        for (int y = m.top; y <= m.bot; y++) {
+            g->dirty[y] = 1;
+            nchanged -= changed[y];
+            changed[y] = memcmp(g->back + y * w, g->front + y * w, w * sizeof *g->back) != 0;
+            nchanged += changed[y];
+        }
+    }
+}
+
 const char *grid_flush(Grid *g, int cy, int cx, size_t *len)
 {
     g->olen = 0;
     if (g->rows > 0) {
         if (g->whole)
             begin_whole(g);
+        else
+            scroll_rows(g);
         for (int y = 0; y < g->rows; y++)
             if (g->dirty[y]) {
                 flush_row(g, y);
@@ -627,49 +677,4 @@ const char *grid_home(Grid *g, size_t *len)
     emit_str(g, g->c->sgr0);
     *len = (size_t)g->olen;
     return g->out;
-}
-
-/* ---- the terminal's grid ---- */
-
-static Grid *term;
-static int term_fd = STDOUT_FILENO;
-static unsigned long long term_bytes;
-
-void grid_term_open(int fd)
-{
-    grid_free(term);
-    term = grid_new(caps_terminfo());
-    term_fd = fd;
-}
-
-Grid *grid_term(void)
-{
-    if (!term)
-        term = grid_new(caps_terminfo());
-    return term;
-}
-
-bool grid_term_flush(int cy, int cx)
-{
-    Grid *g = grid_term();
-    if (!g)
-        return false;
-    size_t n;
-    const char *s = grid_flush(g, cy, cx, &n);
-    term_bytes += n;
-    while (n > 0) {
-        ssize_t w = write(term_fd, s, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        s += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
-unsigned long long grid_term_written(void)
-{
-    return term_bytes;
 }
