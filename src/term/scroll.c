@@ -3,12 +3,18 @@
 
 #include <string.h>
 
-/* The cells of a row that are not plain blanks: what sending it costs. */
-static int shown(const GridCell *r, int cols)
+static bool blank(const GridCell *c)
+{
+    return c->n == 1 && c->b[0] == ' ' && c->look == 0;
+}
+
+/* The cells of back row r that front row f already shows (not counting
+ * plain blanks, which erasing makes cheaply); f NULL: a blank row. */
+static int kept(const GridCell *r, const GridCell *f, int cols)
 {
     int n = 0;
     for (int x = 0; x < cols; x++)
-        n += !(r[x].n == 1 && r[x].b[0] == ' ' && r[x].look == 0);
+        n += !blank(&r[x]) && f && memcmp(&r[x], &f[x], sizeof *r) == 0;
     return n;
 }
 
@@ -17,48 +23,76 @@ static bool row_eq(const GridCell *a, const GridCell *b, int cols)
     return memcmp(a, b, (size_t)cols * sizeof *a) == 0;
 }
 
-/* The rows a..b (back) equal front rows a-d..b-d: the gain of scrolling
- * them there, the changed rows' cells less the kept rows it blanks. */
-static int gain_of(const GridCell *back, const unsigned char *changed, int rows, int cols, int a, int b, int d,
-                   int *cost)
+typedef struct {
+    const GridCell *back, *front;
+    int rows, cols;
+    int *now;                /* kept(back[y], front[y]) by row, -1: not counted yet */
+} Rows;
+
+static const GridCell *row(const GridCell *g, const Rows *r, int y)
 {
-    int g = 0;
-    for (int y = a; y <= b; y++)
-        if (changed[y])
-            g += cost[y] < 0 ? (cost[y] = shown(back + (size_t)y * (size_t)cols, cols)) : cost[y];
-    int v0 = d > 0 ? a - d : b + 1, v1 = d > 0 ? a - 1 : b - d; /* the rows left blank */
-    for (int y = v0 < 0 ? 0 : v0; y <= v1 && y < rows; y++)
-        if (!changed[y])
-            g -= cost[y] < 0 ? (cost[y] = shown(back + (size_t)y * (size_t)cols, cols)) : cost[y];
+    return g + (size_t)y * (size_t)r->cols;
+}
+
+static int now_kept(Rows *r, int y)
+{
+    if (r->now[y] < 0)
+        r->now[y] = kept(row(r->back, r, y), row(r->front, r, y), r->cols);
+    return r->now[y];
+}
+
+/* What scrolling back row y's content from front row y - d gains over
+ * leaving it: the cells it would show that it does not now. */
+static int gain_row(Rows *r, int y, int d)
+{
+    int s = y - d;
+    if (s < 0 || s >= r->rows)
+        return -1;
+    return kept(row(r->back, r, y), row(r->front, r, s), r->cols) - now_kept(r, y);
+}
+
+/* The rows a scroll of rows a..b by d leaves blank lose what they show. */
+static int vacated(Rows *r, int a, int b, int d)
+{
+    int v0 = d > 0 ? a - d : b + 1, v1 = d > 0 ? a - 1 : b - d, g = 0;
+    for (int y = v0 < 0 ? 0 : v0; y <= v1 && y < r->rows; y++)
+        g -= now_kept(r, y);
     return g;
 }
 
 bool scroll_pick(const GridCell *back, const GridCell *front, const unsigned char *changed, int rows, int cols,
                  int min_gain, ScrollMove *m)
 {
-    int best = min_gain, cost[rows];
+    int best = min_gain, now[rows];
+    Rows r = {back, front, rows, cols, now};
     bool found = false;
     for (int y = 0; y < rows; y++)
-        cost[y] = -1;
+        now[y] = -1;
     for (int d = -SCROLL_MAX; d <= SCROLL_MAX; d++) {
         if (d == 0)
             continue;
         for (int y = 0; y < rows;) {
             int s = y - d;
-            if (s < 0 || s >= rows || !changed[y] ||
-                !row_eq(back + (size_t)y * (size_t)cols, front + (size_t)s * (size_t)cols, cols)) {
+            if (s < 0 || s >= rows || !changed[y] || !row_eq(row(back, &r, y), row(front, &r, s), cols)) {
                 y++;
                 continue;
             }
-            int b = y;
-            while (b + 1 < rows && b + 1 - d >= 0 && b + 1 - d < rows &&
-                   row_eq(back + (size_t)(b + 1) * (size_t)cols, front + (size_t)(b + 1 - d) * (size_t)cols, cols))
+            /* an exact match grows over rows that gain too (a line that
+             * moved and changed a little) */
+            int a = y, b = y, g = gain_row(&r, y, d), k;
+            while (b + 1 < rows && (k = gain_row(&r, b + 1, d)) > 0) {
+                g += k;
                 b++;
-            int g = gain_of(back, changed, rows, cols, y, b, d, cost);
+            }
+            while (a - 1 >= 0 && (k = gain_row(&r, a - 1, d)) > 0) {
+                g += k;
+                a--;
+            }
+            g += vacated(&r, a, b, d);
             if (g > best) {
                 best = g;
                 found = true;
-                m->top = d > 0 ? y - d : y;
+                m->top = d > 0 ? a - d : a;
                 m->bot = d > 0 ? b : b - d;
                 m->n = d;
             }
