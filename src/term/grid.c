@@ -245,7 +245,7 @@ const GridCell *grid_front_row(const Grid *g, int y)
 
 static void emit(Grid *g, const char *s, int n)
 {
-    if (n <= 0 || !grow_buf((void **)&g->out, &g->ocap, g->olen + n, 1))
+    if (n <= 0 || (g->olen + n > g->ocap && !grow_buf((void **)&g->out, &g->ocap, g->olen + n, 1)))
         return;
     memcpy(g->out + g->olen, s, (size_t)n);
     g->olen += n;
@@ -445,8 +445,8 @@ static void move_to(Grid *g, int y, int x)
     Caps *c = g->c;
     char o[32];
     int cup = caps_cup(c, y, x, g->rows, g->cols, o), best = cup > 0 ? cup : BIG, how = 0;
-    bool again = false, again0 = false;
-    int from0 = x > 0 ? fwd_cost(g, y, 0, x, &again0) : 0;
+    bool again = false, again0 = false, near = g->cy == y || (g->cy >= 0 && y > g->cy && y - g->cy < 4);
+    int from0 = x > 0 && near ? fwd_cost(g, y, 0, x, &again0) : 0; /* from column 0 after a CR */
     if (g->cy == y && g->cx >= 0) {
         int cost = x > g->cx ? fwd_cost(g, y, g->cx, x, &again) : back_cost(g, g->cx - x);
         if (cost < best) {
@@ -461,7 +461,7 @@ static void move_to(Grid *g, int y, int x)
             best = parm_len(&c->hpa, x);
             how = 4;
         }
-    } else if (g->cy >= 0 && y > g->cy && c->cr && c->cud1 &&
+    } else if (near && c->cr && c->cud1 &&
                caps_len(c->cr) + (y - g->cy) * caps_len(c->cud1) + from0 < best) {
         how = 3;
     }
@@ -652,6 +652,8 @@ static void scroll_rows(Grid *g)
 const char *grid_flush(Grid *g, int cy, int cx, size_t *len)
 {
     g->olen = 0;
+    /* room for a whole repaint at once, so that emit rarely grows it */
+    grow_buf((void **)&g->out, &g->ocap, g->rows * g->cols * 8 + 4096, 1);
     if (g->rows > 0) {
         if (g->whole)
             begin_whole(g);
