@@ -44,6 +44,7 @@ typedef struct {
 } Term;
 
 static const Sgr plain = {-1, -1, 0};
+static int avail; /* the attributes the terminal has */
 
 static void t_blank(Term *t, int y, int x)
 {
@@ -313,10 +314,6 @@ static bool shows(const TCell *c, const GridCell *b, const GridStyle *s, int col
         snprintf(why, nwhy, "'%s' (%d columns) where '%s' (%d) should be", c->b, c->w, want, b->w);
         return false;
     }
-    int avail = (tigetstr("bold") && tigetstr("bold") != (char *)-1 ? GRID_BOLD : 0) |
-                (tigetstr("dim") && tigetstr("dim") != (char *)-1 ? GRID_DIM : 0) |
-                (tigetstr("smul") && tigetstr("smul") != (char *)-1 ? GRID_UNDER : 0) |
-                (tigetstr("rev") && tigetstr("rev") != (char *)-1 ? GRID_REVERSE : 0);
     Sgr w = {colors ? s->fg : -1, colors ? s->bg : -1, s->attr & avail}, h = c->look; /* what the terminal can show */
     if (!colors)
         h.fg = h.bg = -1;
@@ -383,6 +380,10 @@ static void frames_on(const char *term, int rows, int cols, unsigned seed, int n
     int err = 0;
     assert_int_equal(setupterm(term, 1, &err), OK);
     int colors = tigetnum("colors") > 0 ? tigetnum("colors") : 0;
+    avail = (tigetstr("bold") && tigetstr("bold") != (char *)-1 ? GRID_BOLD : 0) |
+            (tigetstr("dim") && tigetstr("dim") != (char *)-1 ? GRID_DIM : 0) |
+            (tigetstr("smul") && tigetstr("smul") != (char *)-1 ? GRID_UNDER : 0) |
+            (tigetstr("rev") && tigetstr("rev") != (char *)-1 ? GRID_REVERSE : 0);
     Grid *g = grid_new(caps_terminfo());
     assert_non_null(g);
     assert_true(grid_resize(g, rows, cols));
@@ -435,6 +436,7 @@ static void frames_on(const char *term, int rows, int cols, unsigned seed, int n
     assert_true(total > 0);
     free(t.c);
     grid_free(g);
+    del_curterm(cur_term);
 }
 
 static void test_frames_xterm256(void **state)
@@ -507,6 +509,7 @@ static void test_wide_half_overwritten(void **state)
     assert_true(n > 0);
     assert_non_null(memchr(s, 'x', n));
     grid_free(g);
+    del_curterm(cur_term);
 }
 
 int main(void)

@@ -273,7 +273,7 @@ static bool sgr_params(const char *s, char *par, int *npar, int max)
 
 static void cat(char *o, int *n, const char *s, int len)
 {
-    if (*n + len <= LOOK_MAX) {
+    if (s && len > 0 && *n + len <= LOOK_MAX) { /* a string the terminal lacks adds nothing */
         memcpy(o + *n, s, (size_t)len);
         *n += len;
     }
