@@ -193,7 +193,7 @@ $(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/json.o $(B
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
-VIEW_TESTS = test_view test_keys
+VIEW_TESTS = test_view test_keys test_grid
 $(VIEW_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "term/grid.h"
 #include "term/view.h"
 
 static SCREEN *scr;
@@ -26,7 +27,8 @@ bool screen_open(int lines, int cols)
         return false;
     set_term(scr);
     resizeterm(lines, cols);
-    view_screen_ready(); /* as view_run: a frame is one write */
+    view_screen_fd(fileno(out));
+    view_screen_ready(); /* as view_run: our writer on this screen */
     return true;
 }
 
@@ -49,28 +51,24 @@ void screen_close(void)
     out = in = NULL;
 }
 
-/* Append the text of row y to buf at *n, trimming trailing blanks. */
+/* Append the text of row y of the back grid (what view_draw drew) to buf
+ * at *n, trimming trailing blanks. */
 static void row_text(int y, char *buf, size_t *n)
 {
     size_t start = *n, keep = *n;
-    for (int x = 0; x < COLS; x++) {
-        cchar_t cc;
-        wchar_t wch[CCHARW_MAX + 1];
-        attr_t attrs;
-        short pair;
-        if (mvin_wch(y, x, &cc) == ERR || getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
-            continue;
-        char mb[MB_LEN_MAX * (CCHARW_MAX + 1)];
-        size_t len = wcstombs(mb, wch[0] ? wch : L" ", sizeof mb);
-        if (len == (size_t)-1)
-            continue;
-        memcpy(buf + *n, mb, len);
-        *n += len;
-        if (wch[0] != L' ' && wch[0])
+    Grid *g = grid_term();
+    if (!g || y >= grid_rows(g)) {
+        buf[(*n)++] = '\n';
+        return;
+    }
+    const GridCell *r = grid_back_row(g, y);
+    for (int x = 0; x < grid_cols(g); x++) {
+        if (r[x].n == 0 || r[x].n > 4)
+            continue; /* a wide character's right half */
+        memcpy(buf + *n, r[x].b, r[x].n);
+        *n += r[x].n;
+        if (!(r[x].n == 1 && r[x].b[0] == ' '))
             keep = *n;
-        int w = wch[0] ? wcwidth(wch[0]) : 1;
-        if (w > 1)
-            x += w - 1;
     }
     *n = keep > start ? keep : start;
     buf[(*n)++] = '\n';
@@ -90,13 +88,12 @@ char *screen_text(void)
 
 unsigned long screen_attr(int y, int x)
 {
-    cchar_t cc;
-    wchar_t wch[CCHARW_MAX + 1];
-    attr_t attrs = 0;
-    short pair;
-    if (mvin_wch(y, x, &cc) == ERR || getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
+    Grid *g = grid_term();
+    if (!g || y < 0 || x < 0 || y >= grid_rows(g) || x >= grid_cols(g))
         return 0;
-    return (unsigned long)(attrs & ~A_COLOR);
+    int a = grid_style(g, grid_back_row(g, y)[x].look)->attr;
+    return (a & GRID_BOLD ? A_BOLD : 0) | (a & GRID_DIM ? A_DIM : 0) | (a & GRID_UNDER ? A_UNDERLINE : 0) |
+           (a & GRID_REVERSE ? A_REVERSE : 0);
 }
 
 int screen_find(const char *s, int *x)

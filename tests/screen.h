@@ -1,7 +1,7 @@
 /* screen.h - a headless curses screen for view tests and the benchmark.
  *
  * screen_open() starts curses on /dev/null (no terminal needed) at a given
- * size; screen_text() reads the screen back, cell by cell with mvin_wch,
+ * size; screen_text() reads back what view_draw drew (the writer's back grid, src/term/grid.h),
  * as UTF-8 lines (a wide character's second cell is skipped, trailing
  * blanks trimmed). */
 #ifndef QKV_SCREEN_H

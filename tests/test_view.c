@@ -11,6 +11,7 @@
 #include "lesson/session.h"
 #include "text/i18n.h"
 #include "screen.h"
+#include "term/grid.h"
 #include "term/view.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 
@@ -754,24 +755,19 @@ static void test_row_focus(void **state)
     close_fix(f);
 }
 
-/* Every cell of the screen: character, attributes and colour pair. */
-typedef struct {
-    wchar_t wch[CCHARW_MAX];
-    attr_t attr;
-    short pair;
-} Cell;
+/* Every cell of the screen: the back grid's characters and looks. */
+typedef GridCell Cell;
 
 static Cell *screen_cells(void)
 {
+    Grid *g = grid_term();
+    assert_non_null(g);
+    assert_int_equal(grid_rows(g), LINES);
+    assert_int_equal(grid_cols(g), COLS);
     Cell *c = calloc((size_t)(LINES * COLS), sizeof *c);
     assert_non_null(c);
     for (int y = 0; y < LINES; y++)
-        for (int x = 0; x < COLS; x++) {
-            cchar_t cc;
-            Cell *e = &c[y * COLS + x];
-            assert_int_equal(mvin_wch(y, x, &cc), OK);
-            assert_int_equal(getcchar(&cc, e->wch, &e->attr, &e->pair, NULL), OK);
-        }
+        memcpy(c + y * COLS, grid_back_row(g, y), (size_t)COLS * sizeof *c);
     return c;
 }
 

@@ -11,6 +11,7 @@
 #include <wchar.h>
 
 #include "core/grow.h"
+#include "grid.h"
 #include "text/fmt.h"
 #include "text/text.h"
 #include "view_int.h"
@@ -21,11 +22,11 @@ void draw_size(View *v)
     v->rows = LINES;
 }
 
-/* What stdscr holds: the runs of the plan painted last, row by row, each
- * run (its place, width, look and text) as bytes, so the next frame paints
- * only what differs. curses then compares and sends only those cells, where
- * erase() and a whole paint made it walk every line and decode every
- * character again. Kept per View (two records: the last and the one being
+/* What the back grid (grid.h) holds: the runs of the plan painted last,
+ * row by row, each run (its place, width, look and text) as bytes, so the
+ * next frame paints only what differs. The writer then compares and sends
+ * only those rows, where a whole paint made it walk every line and decode
+ * every character again. Kept per View (two records: the last and the one being
  * built); when the window, its size or the theme changed since, or the help
  * was shown, the frame is painted whole. */
 typedef struct {
@@ -120,67 +121,17 @@ static bool run_same(const Rows *a, int ka, const Rows *b, int kb)
     return n == b->at[kb + 1] - b->at[kb] && memcmp(a->buf + a->at[ka], b->buf + b->at[kb], (size_t)n) == 0;
 }
 
-/* One character as a curses cell in the window's look (curses adds it, as
- * for any character it is given). */
-static bool cell_of(uint32_t cp, cchar_t *cc)
+/* A run in its role's look, into the back grid. */
+static void paint_run(Grid *g, const Plan *p, const PlanRun *r)
 {
-#ifdef NCURSES_VERSION /* the fields: setcchar's checks cost more than the copy */
-    memset(cc, 0, sizeof *cc);
-    cc->chars[0] = (wchar_t)cp;
-    return true;
-#else
-    wchar_t wc[2] = {(wchar_t)cp, 0};
-    return setcchar(cc, wc, A_NORMAL, 0, NULL) == OK;
-#endif
-}
-
-/* A run's text as curses cells in cc[]: how many, or -1 when a character
- * is not one or two columns wide (a control, a combining mark), bytes do
- * not decode, or there are more than max. */
-static int run_cells(const char *s, int len, cchar_t *cc, int max)
-{
-    int n = 0;
-    for (int k = 0; k < len; n++) {
-        uint32_t cp = (unsigned char)s[k];
-        if (cp >= 0x80) {
-            k += (int)text_utf8_next(s + k, (size_t)(len - k), &cp);
-            int w = cp == TEXT_BAD_CP ? -1 : text_cp_columns(cp);
-            if (w != 1 && w != 2)
-                return -1;
-        } else if (cp < 0x20 || cp == 0x7f) {
-            return -1;
-        } else {
-            k++;
-        }
-        if (n == max || !cell_of(cp, &cc[n]))
-            return -1;
-    }
-    return n;
-}
-
-/* A run in its role's look. Its text goes in as curses cells, copied
- * into the window whole: curses' path for bytes decodes them one at a
- * time and its path for characters places each alone, which cost more
- * than the rest of painting (the same cells either way; text that is not
- * plain one- and two-column characters, never in a plan, keeps the path
- * for bytes). */
-static void paint_run(const Plan *p, const PlanRun *r)
-{
-    attrset(theme_attr(r->role) | (r->bold ? A_BOLD : 0) | (r->under ? A_UNDERLINE : 0));
-    const char *s = plan_text(p, r->off);
-    cchar_t cc[512];
-    int n = run_cells(s, r->len, cc, (int)(sizeof cc / sizeof *cc));
-    if (n < 0)
-        mvaddnstr(r->y, r->x, s, r->len);
-    else if (n > 0)
-        mvadd_wchnstr(r->y, r->x, cc, n);
+    grid_put(g, r->y, r->x, plan_text(p, r->off), r->len, theme_look(r->role, r->bold, r->under));
 }
 
 /* Row y again. When its runs sit where the last paint's did (same count,
  * columns and widths), paint those that differ and those over a column
  * painted now (a run may lie on an earlier one); else clear the row and
  * paint all its runs. */
-static void paint_row(const Plan *p, const Rows *was, const Rows *now, int y, unsigned char *dirty)
+static void paint_row(Grid *g, const Plan *p, const Rows *was, const Rows *now, int y, unsigned char *dirty)
 {
     int a0 = was->first[y], n = was->first[y + 1] - a0, b0 = now->first[y];
     bool same_places = n == now->first[y + 1] - b0;
@@ -189,11 +140,9 @@ static void paint_row(const Plan *p, const Rows *was, const Rows *now, int y, un
         same_places = a.x == b.x && a.w == b.w;
     }
     if (!same_places) {
-        attrset(A_NORMAL);
-        move(y, 0);
-        clrtoeol();
+        grid_clear_row(g, y, 0);
         for (int k = b0; k < now->first[y + 1]; k++)
-            paint_run(p, &p->run[now->order[k]]);
+            paint_run(g, p, &p->run[now->order[k]]);
         return;
     }
     memset(dirty, 0, (size_t)COLS);
@@ -203,7 +152,7 @@ static void paint_row(const Plan *p, const Rows *was, const Rows *now, int y, un
         bool over = memchr(dirty + b.x, 1, (size_t)(x1 - b.x)) != NULL;
         if (!over && run_same(was, a0 + k, now, b0 + k))
             continue;
-        paint_run(p, &p->run[now->order[b0 + k]]);
+        paint_run(g, p, &p->run[now->order[b0 + k]]);
         memset(dirty + b.x, 1, (size_t)(x1 - b.x));
     }
 }
@@ -217,30 +166,34 @@ static void paint(View *v)
         v->painted = calloc(1, sizeof *v->painted);
     struct Painted *d = v->painted;
     unsigned char dirty[COLS > 0 ? COLS : 1];
-    if (!d || LINES <= 0 || COLS <= 0 || !rows_of(p, LINES, &d->rec[!d->last])) {
-        erase();
+    Grid *g = grid_term();
+    if (!g || LINES <= 0 || COLS <= 0)
+        return;
+    bool sized = grid_rows(g) == LINES && grid_cols(g) == COLS;
+    if (!sized && !grid_resize(g, LINES, COLS))
+        return;
+    if (!d || !rows_of(p, LINES, &d->rec[!d->last])) {
+        grid_clear(g);
         for (int k = 0; k < p->nrun; k++)
-            paint_run(p, &p->run[k]);
-        attrset(A_NORMAL);
+            paint_run(g, p, &p->run[k]);
         if (d)
             d->valid = false;
         return;
     }
     const Rows *was = &d->rec[d->last], *now = &d->rec[!d->last];
-    bool whole = !d->valid || d->win != stdscr || d->cols != COLS || d->rows != LINES || d->theme != v->theme;
+    bool whole = !sized || !d->valid || d->win != stdscr || d->cols != COLS || d->rows != LINES || d->theme != v->theme;
     if (whole) {
-        erase();
+        grid_clear(g);
         for (int k = 0; k < p->nrun; k++)
-            paint_run(p, &p->run[now->order[k]]);
+            paint_run(g, p, &p->run[now->order[k]]);
     } else {
         for (int y = 0; y < LINES; y++) {
             int a0 = was->at[was->first[y]], a1 = was->at[was->first[y + 1]];
             int b0 = now->at[now->first[y]], b1 = now->at[now->first[y + 1]];
             if (a1 - a0 != b1 - b0 || (a1 > a0 && memcmp(was->buf + a0, now->buf + b0, (size_t)(a1 - a0)) != 0))
-                paint_row(p, was, now, y, dirty);
+                paint_row(g, p, was, now, y, dirty);
         }
     }
-    attrset(A_NORMAL);
     d->win = stdscr;
     d->cols = COLS;
     d->rows = LINES;
@@ -272,7 +225,9 @@ static bool still_painted(View *v)
         return false;
     bool idle = d->idle > 0;
     d->idle = 0;
-    return idle && d->valid && d->win == stdscr && d->cols == COLS && d->rows == LINES && d->theme == v->theme;
+    Grid *g = grid_term();
+    return idle && d->valid && d->win == stdscr && d->cols == COLS && d->rows == LINES && d->theme == v->theme && g &&
+           grid_rows(g) == LINES && grid_cols(g) == COLS;
 }
 
 void draw_forget(View *v)
@@ -290,29 +245,28 @@ void draw_forget(View *v)
     v->painted = NULL;
 }
 
+/* Text cut to fit in cols columns, in a role's look. */
+static void help_put(Grid *g, int y, int x, const char *s, int len, int cols, Role r)
+{
+    int fit = (int)text_fit(s, cols);
+    grid_put(g, y, x, s, fit < len ? fit : len, theme_look(r, false, false));
+}
+
 /* The help screen: the title, then the key lines from help_top. */
-static void paint_help(View *v)
+static void paint_help(View *v, Grid *g)
 {
     static HelpText h;
     ui_help(v, &h);
-    attrset(theme_attr(ROLE_TITLE));
-    mvaddnstr(0, 2, h.title, (int)text_fit(h.title, COLS - 3));
+    help_put(g, 0, 2, h.title, (int)strlen(h.title), COLS - 3, ROLE_TITLE);
     for (int r = 0; r < v->help_page && v->help_top + r < h.n; r++) {
         int k = v->help_top + r, y = 2 + r;
-        if (h.keys[k]) {
-            attrset(theme_attr(ROLE_KEY));
-            mvaddnstr(y, h.kx, h.keys[k], (int)text_fit(h.keys[k], h.tx - h.kx - 1));
-        }
-        attrset(theme_attr(k >= h.first_edit ? ROLE_HINT : ROLE_NORMAL));
+        if (h.keys[k])
+            help_put(g, y, h.kx, h.keys[k], (int)strlen(h.keys[k]), h.tx - h.kx - 1, ROLE_KEY);
         int x = k >= h.first_edit ? 2 : h.tx;
-        mvaddnstr(y, x, h.text[k], (int)text_fit(h.text[k], COLS - 1 - x) < h.tlen[k]
-                                       ? (int)text_fit(h.text[k], COLS - 1 - x) : h.tlen[k]);
+        help_put(g, y, x, h.text[k], h.tlen[k], COLS - 1 - x, k >= h.first_edit ? ROLE_HINT : ROLE_NORMAL);
     }
-    if (h.scroll) {
-        attrset(theme_attr(ROLE_HINT));
-        mvaddnstr(LINES - 1, 2, h.more, (int)text_fit(h.more, COLS - 3));
-    }
-    attrset(A_NORMAL);
+    if (h.scroll)
+        help_put(g, LINES - 1, 2, h.more, (int)strlen(h.more), COLS - 3, ROLE_HINT);
 }
 
 void draw_frame(View *v)
@@ -324,8 +278,11 @@ void draw_frame(View *v)
         v->plan.nbox = 0; /* nothing to click on */
         if (v->painted) /* the next frame is painted whole */
             v->painted->valid = false;
-        erase();
-        paint_help(v);
+        Grid *g = grid_term();
+        if (g && (grid_rows(g) == LINES && grid_cols(g) == COLS ? true : grid_resize(g, LINES, COLS))) {
+            grid_clear(g);
+            paint_help(v, g);
+        }
         return;
     }
     view_clamp_focus(v);

@@ -4,30 +4,54 @@
  * key: it cancels a prompt and asks before losing edits, like q),
  * SIGTERM/SIGHUP (the handler only sets a flag; the loop polls it), a fatal
  * error (atexit), and
- * Ctrl-Z suspends through ncurses' own SIGTSTP handling, which restores the
- * screen on resume. */
+ * Ctrl-Z suspends through ncurses' own SIGTSTP handling (ours before it
+ * homes the cursor, where ncurses takes it to be; after it, on resume,
+ * the frame is sent whole again over the blank screen ncurses left).
+ * Frames go out through our own writer (grid.h), never refresh: ncurses
+ * keeps the keyboard, the modes and endwin, and stdscr stays untouched so
+ * that wgetch never repaints it. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "grid.h"
 #include "text/i18n.h"
 #include "text/text.h"
 #include "view_int.h"
 #include <term.h>
 
-static volatile sig_atomic_t caught;
+static volatile sig_atomic_t caught, resumed;
+static struct sigaction tstp_curses;
+static char home[64];
+static size_t nhome;
+static int out_fd = STDOUT_FILENO;
 
 static void on_signal(int sig)
 {
     caught = sig;
 }
 
+/* Ctrl-Z: the cursor home, where ncurses takes it to be; ncurses' own
+ * handler then suspends and, on resume, repaints its blank screen. */
+static void on_tstp(int sig)
+{
+    int e = errno;
+    if (nhome && write(out_fd, home, nhome) < 0) {}
+    if (tstp_curses.sa_handler != SIG_DFL && tstp_curses.sa_handler != SIG_IGN && tstp_curses.sa_handler != on_tstp)
+        tstp_curses.sa_handler(sig);
+    resumed = 1;
+    errno = e;
+}
+
 static void restore_terminal(void)
 {
-    if (!isendwin())
+    if (!isendwin()) {
+        if (nhome && write(out_fd, home, nhome) < 0) {}
         endwin();
+    }
 }
 
 static void install_signals(void)
@@ -39,6 +63,13 @@ static void install_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    struct sigaction was;
+    if (sigaction(SIGTSTP, NULL, &was) == 0 && was.sa_handler != SIG_IGN && was.sa_handler != on_tstp) {
+        tstp_curses = was;
+        sa.sa_handler = on_tstp;
+        sa.sa_flags = SA_RESTART;
+        sigaction(SIGTSTP, &sa, NULL);
+    }
 }
 
 View *view_new(const Lesson *l, const ViewOpt *o)
@@ -107,6 +138,11 @@ void view_draw(View *v)
     draw_frame(v);
 }
 
+void view_flush(View *v)
+{
+    grid_term_flush(-1, -1);
+}
+
 bool view_click(View *v, int y, int x)
 {
     draw_size(v);
@@ -127,19 +163,27 @@ void view_keys(View *v, const char *keys)
     }
 }
 
-/* Place the terminal cursor in the open text field, or hide it. */
-static void place_cursor(View *v)
+/* Where the terminal cursor goes: in the open text field (true), or
+ * nowhere, hidden (false). */
+static bool place_cursor(View *v, int *y, int *x)
 {
     bool field = view_field_open(v);
-    if (!field || LINES < VIEW_MIN_LINES || COLS < VIEW_MIN_COLS) {
-        curs_set(0);
-        return;
-    }
+    if (!field || LINES < VIEW_MIN_LINES || COLS < VIEW_MIN_COLS)
+        return false;
     char bar[PROMPT_MAX + 64];
     draw_size(v);
-    int x = keys_field(v, bar, sizeof bar);
-    curs_set(1);
-    move(LINES - 1, x < COLS ? x : COLS - 1);
+    int fx = keys_field(v, bar, sizeof bar);
+    *y = LINES - 1;
+    *x = fx < COLS ? fx : COLS - 1;
+    return true;
+}
+
+/* A key from ncurses. stdscr is never drawn on, but a resize touches it:
+ * untouched, wgetch does not repaint it over our frame. */
+static int get_key(wint_t *ch)
+{
+    untouchwin(stdscr);
+    return get_wch(ch);
 }
 
 /* After a lone ESC, swallow the rest of an escape sequence the terminal
@@ -150,11 +194,11 @@ static bool swallow_sequence(void)
 {
     wint_t ch;
     timeout(0);
-    int r = get_wch(&ch);
+    int r = get_key(&ch);
     bool seq = r == OK && (ch == '[' || ch == 'O');
     if (r != ERR && !seq)
         unget_wch(ch);
-    while (seq && get_wch(&ch) == OK && !(ch >= 0x40 && ch <= 0x7e)) {}
+    while (seq && get_key(&ch) == OK && !(ch >= 0x40 && ch <= 0x7e)) {}
     timeout(250);
     return seq;
 }
@@ -164,15 +208,25 @@ static bool too_small(void)
     return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
 }
 
-/* ncurses (6.4) flushes its output to the terminal after every cursor
- * move of a refresh until the screen has once been suspended and resumed:
- * some twenty writes for one keypress, each a system call and a chance
- * for the terminal to show half a frame. Suspending and resuming once,
- * before the first frame, makes every frame one write (as after Ctrl-Z). */
+void view_screen_fd(int fd)
+{
+    out_fd = fd;
+}
+
+/* ncurses clears the screen once (its cursor is then home, where it takes
+ * it to stay: nothing else goes through its refresh); our writer takes the
+ * terminal's strings, and the bytes that home the cursor before endwin. */
 void view_screen_ready(void)
 {
     endwin();
     refresh();
+    grid_term_open(out_fd);
+    Grid *g = grid_term();
+    const char *h = g ? grid_home(g, &nhome) : NULL;
+    if (!h || nhome > sizeof home)
+        nhome = 0;
+    else
+        memcpy(home, h, nhome);
 }
 
 /* Keys one at a time, unechoed, with their codes; the mouse; no cursor. */
@@ -189,6 +243,7 @@ static void terminal_modes(void)
     define_key("\033[4~", KEY_END);
     define_key("\033[H", KEY_HOME);
     define_key("\033[F", KEY_END);
+    view_screen_fd(STDOUT_FILENO);
     view_screen_ready();
     mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     timeout(250);
@@ -204,13 +259,22 @@ static int run(View *v)
     for (;;) {
         if (caught && caught != SIGINT)
             return 128 + caught;
+        if (resumed) { /* back from Ctrl-Z: ncurses left a blank screen */
+            resumed = 0;
+            if (grid_term())
+                grid_invalidate(grid_term());
+        }
         draw_frame(v);
-        place_cursor(v);
-        refresh();
+        int cy = -1, cx = -1;
+        bool field = place_cursor(v, &cy, &cx);
+        grid_term_flush(cy, cx);
+        curs_set(field);
         wint_t ch;
-        int r = get_wch(&ch);
-        while (r == ERR && !caught)
-            r = get_wch(&ch);
+        int r = get_key(&ch);
+        while (r == ERR && !caught && !resumed)
+            r = get_key(&ch);
+        if (r == ERR && resumed)
+            continue;
         if (caught == SIGINT) {
             caught = 0;
             r = OK;

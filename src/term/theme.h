@@ -19,5 +19,10 @@ ThemeId theme_apply(ThemeId t);
 /* The curses attributes (pair and flags) for a role in the current theme. */
 int theme_attr(Role r);
 bool theme_is_mono(void);
+/* The writer's look (grid.h) of a role, bold and underlined or not. */
+static inline int theme_look(Role r, bool bold, bool under)
+{
+    return (int)r * 4 + (bold ? 1 : 0) + (under ? 2 : 0);
+}
 
 #endif

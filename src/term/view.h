@@ -31,8 +31,10 @@ int view_run(const Lesson *l, const ViewOpt *o);
 bool view_theme_known(const char *name);
 
 /* Right after newterm (view_run does it; tests and the benchmark too, on
- * their own screens): every refresh reaches the terminal in one write,
- * not one per cursor move (see loop.c). */
+ * their own screens): our writer (grid.h) takes the new terminal's
+ * strings and writes to the descriptor view_screen_fd gave (standard
+ * output by default; before view_screen_ready). */
+void view_screen_fd(int fd);
 void view_screen_ready(void);
 
 /* For tests and the benchmark: curses must already be initialised. */
@@ -41,9 +43,12 @@ void view_free(View *v);
 /* Handle one key (a character, or a KEY_ code when is_code). Returns false
  * once the view wants to quit. */
 bool view_key(View *v, wint_t ch, bool is_code);
-/* Draw the frame into stdscr (does not refresh): only what differs from
- * the last frame drawn, which stdscr is taken to still hold. */
+/* Draw the frame into the back grid (does not write): only what differs
+ * from the last frame drawn, which the grid is taken to still hold. */
 void view_draw(View *v);
+/* Send the frame drawn to the terminal: what differs from what it shows,
+ * in one write (the cursor where the open text field wants it). */
+void view_flush(View *v);
 /* Forget what was drawn: the next view_draw paints the whole screen (for
  * a caller that wrote to stdscr itself). */
 void view_repaint(View *v);

@@ -4,8 +4,8 @@
  *              [--numpy PYTHON SCRIPT] LESSON1 LESSON64 [LESSON64_8HEADS [LESSON...]]
  * Prints one line per figure, "bench: NAME VALUE UNIT":
  *   keypress_us_*  median µs of one keypress (next, back, arrows, s, u):
- *                  view_key + view_draw + wnoutrefresh + doupdate on a
- *                  headless 24x80 screen (tests/screen.h, output to /dev/null);
+ *                  view_key + view_draw + view_flush (our writer, one write)
+ *                  on a headless 24x80 screen (tests/screen.h, to /dev/null);
  *                  keypress_us_lesson1_present the same in presentation mode;
  *   layout_us_80x24  median µs of the frame plan alone (layout_plan, no
  *                  curses) for each step of lesson 1 at 80x24;
@@ -15,8 +15,9 @@
  *   train_step_us_*  median µs of g (one gradient step on W_Q and W_K,
  *                  the recompute of every stage, the frame) after T on the
  *                  last step; train_ten_us_64x64 the same for G (ten steps);
- *   bytes_ratio_next  bytes written to the terminal by a "next" keypress
- *                  over the bytes of a full repaint of the same screen
+ *   bytes_ratio_next  bytes our writer sends for a "next" keypress
+ *                  over the bytes it sends for a forced whole repaint of the
+ *                  same screen (cells changed: read from its front grid)
  *                  (median over every next of lesson 1, output to a file) at
  *                  80x24, the budget's size; bytes_ratio_next_120x40 the same
  *                  on a larger terminal, for comparison.
@@ -71,6 +72,7 @@
 #include "lesson/lesson.h"
 #include "lesson/session.h"
 #include "screen.h"
+#include "term/grid.h"
 #include "term/view.h"
 #include "text/shortest.h"
 
@@ -103,8 +105,7 @@ static double median(double *v, int n)
 static void frame(View *v)
 {
     view_draw(v);
-    wnoutrefresh(stdscr);
-    doupdate();
+    view_flush(v);
 }
 
 /* One timed keypress: the key, the recompute it causes, the frame. */
@@ -266,38 +267,27 @@ static void dump_text(const char *dir, const char *size, int step, int lines, in
         return;
     for (int y = 0; y < lines; y++) {
         for (int x = 0; x < cols; x++) {
-            cchar_t cc;
-            wchar_t wch[CCHARW_MAX + 1] = {0};
-            attr_t a;
-            short pair;
-            if (mvwin_wch(curscr, y, x, &cc) != ERR)
-                getcchar(&cc, wch, &a, &pair, NULL);
-            if (wch[0])
-                fprintf(f, "%lc", (wint_t)wch[0]);
+            const GridCell *c = &grid_front_row(grid_term(), y)[x];
+            if (c->n >= 1 && c->n <= 4)
+                fwrite(c->b, 1, c->n, f);
         }
         fputc('\n', f);
     }
     fclose(f);
 }
 
-/* One screen cell as the terminal has it: the character and its look. */
-typedef struct {
-    wchar_t wch[CCHARW_MAX + 1];
-    attr_t attrs;
-    short pair;
-} Cell;
+/* One screen cell as the terminal has it (our writer's front grid): the
+ * character and its look. */
+typedef GridCell Cell;
 
 static void cell_at(int y, int x, Cell *c)
 {
-    cchar_t cc;
-    memset(c, 0, sizeof *c);
-    if (mvwin_wch(curscr, y, x, &cc) != ERR)
-        getcchar(&cc, c->wch, &c->attrs, &c->pair, NULL);
+    *c = grid_front_row(grid_term(), y)[x];
 }
 
 static bool cell_blank(const Cell *c)
 {
-    return (c->wch[0] == L' ' || c->wch[0] == 0) && c->wch[1] == 0 && c->attrs == 0 && c->pair == 0;
+    return c->n == 1 && c->b[0] == ' ' && c->look == 0;
 }
 
 /* The share of the screen a next really changed: cells that differ from
@@ -335,6 +325,8 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples, d
     }
     set_term(scr);
     resizeterm(lines, cols);
+    view_screen_fd(fileno(out));
+    view_screen_ready();
     char size[32];
     snprintf(size, sizeof size, "%dx%d", cols, lines);
     View *v = view_new(&l, &opt);
@@ -355,8 +347,8 @@ static double bench_bytes(const char *path, int lines, int cols, int *samples, d
         off_t next = st.st_size - before;
         before = st.st_size;
         share[n] = cells_changed(snap, lines, cols, false);
-        clearok(curscr, TRUE);
-        doupdate();
+        grid_invalidate(grid_term());
+        view_flush(v);
         fflush(out);
         fstat(fileno(out), &st);
         off_t full = st.st_size - before;

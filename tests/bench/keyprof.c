@@ -1,8 +1,8 @@
 /* keyprof.c - the benchmark's lesson-1 walk of keys alone, for a profiler
  * (valgrind --tool=callgrind --toggle-collect=keyprof_key): the keys of
  * bench.c's keypress_us_lesson1 (next to the end, the arrows, s, u, m,
- * back to the start) on a headless 24x80 screen, each the key, the frame,
- * wnoutrefresh and doupdate to /dev/null. With KEYPROF_TIME=1 it prints
+ * back to the start) on a headless 24x80 screen, each the key, the frame
+ * and our writer's flush (view_flush) to /dev/null. With KEYPROF_TIME=1 it prints
  * the fastest time of each key of the walk (which keys cost what).
  * Usage: keyprof [-p] [-n KEYS] LESSON   (-p: presentation mode) */
 #include <curses.h>
@@ -34,8 +34,7 @@ __attribute__((noinline)) void keyprof_key(View *v, Key k)
 {
     view_key(v, k.ch, k.code);
     view_draw(v);
-    wnoutrefresh(stdscr);
-    doupdate();
+    view_flush(v);
 }
 
 int main(int argc, char **argv)
@@ -74,8 +73,7 @@ int main(int argc, char **argv)
     for (int k = 1; k < l.nsteps && nk < 60; k++)
         keys[nk++] = (Key){KEY_PPAGE, true};
     view_draw(v);
-    wnoutrefresh(stdscr);
-    doupdate();
+    view_flush(v);
     static double t[64][400];
     for (int k = 0; k < n; k++) {
         struct timespec t0, t1;
