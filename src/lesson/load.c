@@ -381,6 +381,9 @@ static void list_clear(DiagList *list)
  * bytes): its events were recorded at build time (ydoc.h). */
 static const EmbeddedLesson *built_in(const char *buf, size_t len)
 {
+#ifdef QKV_NO_RECORDINGS
+    return NULL; /* the web build has none (src/web/web.mk) */
+#endif
     for (int k = 0; k < embedded_count; k++)
         if (embedded_lessons[k].data == buf && embedded_lessons[k].len == len)
             return &embedded_lessons[k];

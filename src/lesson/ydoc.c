@@ -357,6 +357,7 @@ typedef struct {
     yaml_mark_t prev;             /* the end of the previous event */
 } Source;
 
+#ifndef QKV_NO_RECORDINGS
 static bool tape_num(Source *s, uint64_t *v)
 {
     uint64_t x = 0;
@@ -568,6 +569,19 @@ static bool tape_record(YdocTape *t, yaml_mark_t *prev, const yaml_event_t *e)
     return ok;
 }
 
+#else
+/* The web build reads no recording and writes none (src/web/web.mk). */
+static bool tape_event(Source *s, yaml_event_t *e)
+{
+    return false;
+}
+
+static bool tape_record(YdocTape *t, yaml_mark_t *prev, const yaml_event_t *e)
+{
+    return false;
+}
+#endif
+
 /* ---- what is done with them: checked, then built -------------------------- */
 
 /* The next event from either source; false (with the message in c, or
@@ -647,6 +661,9 @@ bool ydoc_read(Diag *c, const char *buf, size_t len, yaml_document_t *doc)
 
 bool ydoc_replay(Diag *c, const YdocRec *rec, const char *buf, size_t len, yaml_document_t *doc)
 {
+#ifdef QKV_NO_RECORDINGS
+    return ydoc_read(c, buf, len, doc);
+#endif
     bool bad = true;
     if (rec->len >= 4 && rec->strlen > 0 && rec->str[rec->strlen - 1] == '\0') {
         const unsigned char *h = rec->ev;
@@ -659,6 +676,7 @@ bool ydoc_replay(Diag *c, const YdocRec *rec, const char *buf, size_t len, yaml_
     return bad ? ydoc_read(c, buf, len, doc) : false;
 }
 
+#ifndef QKV_NO_RECORDINGS
 bool ydoc_record(Diag *c, const char *buf, size_t len, YdocTape *tape, const YdocEdit *edit)
 {
     yaml_document_t doc;
@@ -676,3 +694,4 @@ bool ydoc_record(Diag *c, const char *buf, size_t len, YdocTape *tape, const Ydo
     ydoc_free(&doc);
     return true;
 }
+#endif
