@@ -76,20 +76,35 @@ $(B)/.deps:
 	 fi
 	@touch $@
 
-# The lessons are embedded in the binary: each becomes a byte array.
-$(B)/lessons.c: $(LESSONS) Makefile
+# The lessons are embedded in the binary: each becomes a byte array, with
+# the YAML events libyaml delivers for it recorded at build time
+# (tools/lessonrec.c, src/lesson/ydoc.h): the loader replays them instead of
+# parsing the built-in bytes. They are made again whenever a lesson or the
+# recorder changes.
+$(B)/lessons.c: $(LESSONS) $(B)/tools/lessonrec Makefile
 	@mkdir -p $(B)
+	@$(B)/tools/lessonrec $(LESSONS) > $@.rec || { rm -f $@.rec; exit 1; }
 	@{ echo '/* generated from lessons/ by make; do not edit */'; \
 	   echo '#include "lesson/embedded.h"'; \
+	   cat $@.rec; \
 	   n=0; for f in $(LESSONS); do \
 	     echo "static const unsigned char lesson_$$n[] = {"; \
 	     od -An -v -tx1 $$f | sed 's/  */ /g;s/^ //;s/ $$//;s/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	     echo "};"; n=$$((n+1)); done; \
 	   echo "const EmbeddedLesson embedded_lessons[] = {"; \
 	   n=0; for f in $(LESSONS); do \
-	     echo "  {\"$$f\", (const char *)lesson_$$n, sizeof lesson_$$n},"; n=$$((n+1)); done; \
-	   echo "  {0, 0, 0}"; echo "};"; \
-	   echo "const int embedded_count = $$n;"; } > $@
+	     echo "  {\"$$f\", (const char *)lesson_$$n, sizeof lesson_$$n, QKV_REC_$$n},"; n=$$((n+1)); done; \
+	   echo "  {0, 0, 0, 0, 0}"; echo "};"; \
+	   echo "const int embedded_count = $$n;"; } > $@; rm -f $@.rec
+
+# The recorder runs on the build machine: ydoc and skim as the loader uses
+# them, with libyaml (and text/'s base for the messages).
+LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/text/i18n.o $(B)/text/text.o
+$(B)/tools/lessonrec: $(B)/tools/lessonrec.o $(LESSONREC_OBJ)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+$(B)/tools/%.o: tools/%.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -MMD -MP -c $< -o $@
 
 # --- objects -------------------------------------------------------------
 $(B)/%.o: src/%.c | deps
@@ -146,7 +161,7 @@ screenshots: all
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern
-LESSON_TESTS = test_text test_shortest test_action test_load test_skim test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive
+LESSON_TESTS = test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive
 UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration
 
 $(B)/tests/%.o: tests/%.c | deps

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include "testutil.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
+#include "lesson/embedded.h"
 #include "lesson/lesson.h"
 #include "lesson/session.h"
 #include "out/render.h"
@@ -235,9 +236,47 @@ static void worksheet_fails_cleanly(void **state)
     free(whole);
 }
 
+/* Loading a built-in lesson from its array (its recorded events replayed,
+ * whole and skimmed) or from a copy (libyaml) either succeeds or fails
+ * with the out-of-memory message and nothing to free. */
+static void load_fails_cleanly(void **state)
+{
+    if (!INTERPOSED)
+        skip();
+    const EmbeddedLesson *e = &embedded_lessons[0];
+    char *copy = malloc(e->len);
+    assert_non_null(copy);
+    memcpy(copy, e->data, e->len);
+    for (int way = 0; way < 4; way++) {
+        const char *buf = way < 2 ? e->data : copy;
+        unsigned flags = way % 2 ? LESSON_LOAD_NO_NARRATION : 0;
+        bool ok = false;
+        long n;
+        for (n = 0; !ok && n < 100000; n++) {
+            Lesson l;
+            char err[LESSON_ERR_MAX];
+            budget = n;
+            ok = lesson_load_buffer_all(e->name, buf, e->len, &l, err, sizeof err, NULL, flags);
+            budget = -1;
+            if (ok) {
+                lesson_free(&l);
+            } else {
+                assert_int_equal(l.nsteps, 0);
+                assert_null(l.file);
+                if (!strstr(err, "out of memory"))
+                    fail_msg("way %d, allocation %ld fails: %s", way, n, err);
+            }
+        }
+        assert_true(ok);
+        assert_true(n > 5);
+    }
+    free(copy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(load_fails_cleanly),
         cmocka_unit_test_setup_teardown(init_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(goto_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(act_fails_cleanly, setup, teardown),

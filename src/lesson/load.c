@@ -29,6 +29,7 @@
 #include "core/rng.h"
 #include "text/i18n.h"
 #include "text/num.h"
+#include "embedded.h"
 #include "loadmats.h"
 #include "schema.h"
 #include "skim.h"
@@ -322,14 +323,14 @@ static bool walk(Loader *c, Lesson *l)
     return load_root(c, root, l);
 }
 
-/* Parse and walk buf into *out (emptied first, and again on failure: no
- * copy of the Lesson on the stack); partial: the part of a file before its
- * syntax error. */
-static bool load_doc(Loader *c, const char *buf, size_t len, Lesson *out)
+/* Parse (or with rec, replay) and walk buf into *out (emptied first, and
+ * again on failure: no copy of the Lesson on the stack); partial: the part
+ * of a file before its syntax error. */
+static bool load_doc(Loader *c, const char *buf, size_t len, const YdocRec *rec, Lesson *out)
 {
     yaml_document_t doc;
     memset(out, 0, sizeof *out);
-    if (!ydoc_read(&c->d, buf, len, &doc))
+    if (!(rec ? ydoc_replay(&c->d, rec, buf, len, &doc) : ydoc_read(&c->d, buf, len, &doc)))
         return false;
     c->doc = &doc;
     c->src = buf;
@@ -363,7 +364,7 @@ static void load_before(const char *file, const char *buf, size_t len, size_t li
     size_t keep = list->before;
     list->before = line;
     Lesson l;
-    if (load_doc(&c, buf, cut, &l))
+    if (load_doc(&c, buf, cut, NULL, &l))
         lesson_free(&l);
     list->before = keep;
 }
@@ -374,6 +375,19 @@ static void list_clear(DiagList *list)
 {
     list->n = list->total = 0;
     list->before = 0;
+}
+
+/* A built-in lesson read from its own array (not a file with the same
+ * bytes): its events were recorded at build time (ydoc.h). */
+static const EmbeddedLesson *built_in(const char *buf, size_t len)
+{
+#ifdef QKV_NO_RECORDINGS
+    return NULL; /* the web build has none (src/web/web.mk) */
+#endif
+    for (int k = 0; k < embedded_count; k++)
+        if (embedded_lessons[k].data == buf && embedded_lessons[k].len == len)
+            return &embedded_lessons[k];
+    return NULL;
 }
 
 /* Load buf; every message also goes to list (may be NULL). */
@@ -397,18 +411,22 @@ static bool load_listed(const char *file, const char *buf, size_t len, Lesson *o
             list->n = list->total = 1;
         return false;
     }
+    const EmbeddedLesson *e = built_in(buf, len);
     if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
         buf += 3; /* a UTF-8 byte-order mark, as some Windows editors save */
         len -= 3;
     }
-    /* --json reads no narration: libyaml need not scan it either (skim.h) */
-    char *skimmed = c.no_narration && !(flags & LESSON_LOAD_FULL_PARSE) ? malloc(len ? len : 1) : NULL;
+    /* --json reads no narration: libyaml need not scan it either (skim.h);
+     * a built-in lesson's events were recorded skimmed too */
+    bool skim = c.no_narration && !(flags & LESSON_LOAD_FULL_PARSE);
+    const YdocRec *rec = !e ? NULL : skim ? e->skim : e->full;
+    char *skimmed = skim && !rec ? malloc(len ? len : 1) : NULL;
     size_t slen = skimmed ? skim_narration(skimmed, buf, len) : (size_t)-1;
     if (slen != (size_t)-1) {
         buf = skimmed;
         len = slen;
     }
-    bool ok = load_doc(&c, buf, len, out);
+    bool ok = load_doc(&c, buf, len, rec, out);
     if (!ok && c.d.syntax && list->n == 1 && list->m[0].line > 0)
         load_before(c.d.file, buf, len, list->m[0].line, list);
     if (!ok) {

@@ -12,6 +12,12 @@
  * with ydoc_free() (not yaml_document_delete()); on failure there is
  * nothing to free. A plain scalar written with a tag has the tag "!". 
  *
+ * A built-in lesson's events are recorded at build time (ydoc_record(), by
+ * tools/lessonrec.c) and replayed at run time (ydoc_replay()) through the
+ * same checks and the same builder: the document, marks included, is the
+ * one libyaml's events build (tests/test_replay.c compares them node by
+ * node for every built-in lesson).
+ *
  * The ydoc_* accessors below read nodes of such a document. */
 #ifndef QKV_YDOC_H
 #define QKV_YDOC_H
@@ -28,6 +34,41 @@
  * not one plain YAML document, or when it is empty. */
 bool ydoc_read(Diag *d, const char *buf, size_t len, yaml_document_t *doc);
 void ydoc_free(yaml_document_t *doc);
+
+/* A recorded event stream: pointer-free bytes (ydoc.c describes them) and
+ * the table of the scalars' text they point into by offset. */
+typedef struct YdocRec {
+    const unsigned char *ev;
+    size_t len;
+    const char *str;
+    size_t strlen;
+} YdocRec;
+
+/* The document rec's events build, as ydoc_read() builds it from the bytes
+ * buf that were recorded. A malformed recording is not trusted: buf is then
+ * parsed with libyaml. False with the message in d (out of memory). */
+bool ydoc_replay(Diag *d, const YdocRec *rec, const char *buf, size_t len, yaml_document_t *doc);
+
+/* A recording being written: the streams one after the other in ev, the
+ * text of all in one table str (malloc'd; free both). */
+typedef struct {
+    unsigned char *ev;
+    size_t len, cap;
+    char *str;
+    size_t strlen;
+} YdocTape;
+
+/* Called on each event before it is checked and recorded (a test changes
+ * one on purpose: k counts from 0). */
+typedef struct {
+    void (*fn)(yaml_event_t *e, int k, void *arg);
+    void *arg;
+} YdocEdit;
+
+/* Parse len bytes as ydoc_read() does and append their events to tape as
+ * one stream (edit may be NULL). False, with the message in d and the tape
+ * as it was, when ydoc_read() would refuse the bytes. */
+bool ydoc_record(Diag *d, const char *buf, size_t len, YdocTape *tape, const YdocEdit *edit);
 
 static inline yaml_node_t *ydoc_node(yaml_document_t *doc, int idx)
 {

@@ -44,7 +44,7 @@ $(FUZZ_DIR)/obj/lessons.o: $(B)/lessons.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 -include $(wildcard $(FUZZ_DIR)/obj/*.d $(FUZZ_DIR)/obj/*/*.d)
 
-$(FUZZ_DIR)/fuzz_lesson $(FUZZ_DIR)/fuzz_action: $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/%.o $(FUZZ_OBJ)
+$(FUZZ_DIR)/fuzz_lesson $(FUZZ_DIR)/fuzz_action: $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/%.o $(FUZZ_OBJ) $(FUZZ_DIR)/obj/lessons.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 $(FUZZ_DIR)/fuzz_view: $(FUZZ_DIR)/obj/fuzz_view.o $(FUZZ_OBJ) $(FUZZ_VIEW_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)

@@ -14,7 +14,7 @@ SAVE_ROUNDS ?= 200
 
 .PHONY: hostile hostile-asan valgrind
 
-$(B)/tests/save_interrupt: tests/hostile/save_interrupt.c $(LESSON_OBJ) $(CORE_OBJ) | deps
+$(B)/tests/save_interrupt: tests/hostile/save_interrupt.c $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $^ $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 
