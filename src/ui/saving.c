@@ -65,7 +65,7 @@ static int do_save(View *v)
         return FLAG_REDRAW;
     }
     session_mark_saved(&v->s);
-    snprintf(msg, sizeof msg, _("Saved %s. Open it with: qkvtutor %s"), v->save_path, v->save_path);
+    snprintf(msg, sizeof msg, _("Saved. Open it later with: qkvtutor %s"), v->save_path);
     ui_say(v, ROLE_HINT, msg);
     return FLAG_REDRAW;
 }
