@@ -18,6 +18,7 @@
 #include "lesson/save.h"
 #include "lesson/session.h"
 #include "lesson/skim.h"
+#include "samelesson.h"
 #include "lesson/ydoc.h"
 
 static bool same_mark(const yaml_mark_t *a, const yaml_mark_t *b)
@@ -139,38 +140,6 @@ static void documents(void **state)
 
 static DiagList list_a, list_b;
 
-/* The same lesson: the steps' lines and checks, and the lesson saved at
- * every step (weights, options, overrides, script, narration). */
-static void assert_same_lesson(const Lesson *a, const Lesson *b, const char *name)
-{
-    assert_int_equal(a->nsteps, b->nsteps);
-    assert_int_equal(a->start, b->start);
-    for (int k = 0; k < a->nsteps; k++) {
-        const Step *x = &a->steps[k], *y = &b->steps[k];
-        assert_true(x->stage == y->stage && x->line == y->line && x->nask == y->nask && x->nexpect == y->nexpect);
-        for (int j = 0; j < x->nexpect; j++) {
-            assert_true(x->expect[j].line == y->expect[j].line && x->expect[j].col == y->expect[j].col);
-            assert_memory_equal(x->expect[j].val, y->expect[j].val, (size_t)x->expect[j].n * sizeof(double));
-        }
-    }
-    Session sa, sb;
-    assert_true(session_init(&sa, a));
-    assert_true(session_init(&sb, b));
-    for (int k = 0; k <= a->nsteps; k++) {
-        session_goto(&sa, k);
-        session_goto(&sb, k);
-        size_t la = 0, lb = 0;
-        char *ta = lesson_save_text(&sa, &la), *tb = lesson_save_text(&sb, &lb);
-        assert_true(ta && tb);
-        if (la != lb || memcmp(ta, tb, la) != 0)
-            fail_msg("%s: the replayed lesson differs at step %d", name, k);
-        free(ta);
-        free(tb);
-    }
-    session_free(&sa);
-    session_free(&sb);
-}
-
 static void lessons(void **state)
 {
     (void)state;
@@ -193,7 +162,7 @@ static void lessons(void **state)
                 assert_string_equal(a.title.s[LANG_EN], b.title.s[LANG_EN]);
                 assert_memory_equal(a.about_at, b.about_at, sizeof a.about_at);
             }
-            assert_same_lesson(&a, &b, e->name);
+            assert_same_lesson(&a, &b, e->name, "replayed");
             lesson_free(&a);
             lesson_free(&b);
         }

@@ -13,47 +13,9 @@
 #include "lesson/save.h"
 #include "lesson/session.h"
 #include "lesson/skim.h"
+#include "samelesson.h"
 
 static DiagList list_a, list_b;
-
-/* Everything a loaded lesson holds that --json could print: the lesson
- * saved at every step (weights, options, overrides, script) and the
- * expect checks, which the saved file leaves out. */
-static void assert_same_lesson(const Lesson *a, const Lesson *b, const char *name)
-{
-    assert_int_equal(a->nsteps, b->nsteps);
-    for (int k = 0; k < a->nsteps; k++) {
-        const Step *x = &a->steps[k], *y = &b->steps[k];
-        assert_int_equal(x->stage, y->stage);
-        assert_int_equal(x->line, y->line);
-        assert_int_equal(x->nask, y->nask);
-        assert_int_equal(x->nexpect, y->nexpect);
-        for (int j = 0; j < x->nexpect; j++) {
-            const Expect *ex = &x->expect[j], *ey = &y->expect[j];
-            assert_true(ex->mat == ey->mat && ex->i == ey->i && ex->j == ey->j && ex->n == ey->n);
-            assert_true(ex->line == ey->line && ex->col == ey->col);
-            assert_memory_equal(ex->val, ey->val, (size_t)ex->n * sizeof *ex->val);
-            assert_memory_equal(ex->tol, ey->tol, (size_t)ex->n * sizeof *ex->tol);
-        }
-    }
-    Session sa, sb;
-    assert_true(session_init(&sa, a));
-    assert_true(session_init(&sb, b));
-    for (int k = 0; k <= a->nsteps; k++) {
-        session_goto(&sa, k);
-        session_goto(&sb, k);
-        size_t la = 0, lb = 0;
-        char *ta = lesson_save_text(&sa, &la), *tb = lesson_save_text(&sb, &lb);
-        assert_non_null(ta);
-        assert_non_null(tb);
-        if (la != lb || memcmp(ta, tb, la) != 0)
-            fail_msg("%s: the lesson differs at step %d when skimmed", name, k);
-        free(ta);
-        free(tb);
-    }
-    session_free(&sa);
-    session_free(&sb);
-}
 
 /* buf loads the same (status, every message, the lesson) both ways. */
 static void assert_same_load(const char *name, const char *buf, size_t len)
@@ -74,7 +36,7 @@ static void assert_same_load(const char *name, const char *buf, size_t len)
             assert_string_equal(list_a.m[k].text, list_b.m[k].text);
         return;
     }
-    assert_same_lesson(&a, &b, name);
+    assert_same_lesson(&a, &b, name, "skimmed");
     lesson_free(&a);
     lesson_free(&b);
 }

@@ -37,6 +37,18 @@ static char *unpadded(const char *s)
     return d;
 }
 
+/* An expanded string (unpadded's copy, or NULL) into out (32 bytes of
+ * room), freed; its length, 0 when it was missing or too long. */
+static int put_expanded(char *s, char *out)
+{
+    int len = caps_len(s);
+    if (len > 31)
+        len = 0;
+    memcpy(out, s ? s : "", (size_t)len);
+    free(s);
+    return len;
+}
+
 static char *cap(const char *name)
 {
     return unpadded(tigetstr(name));
@@ -118,12 +130,7 @@ int caps_parm(CapParm *p, int n, char *out)
             return p->memo[n][15];
         }
     }
-    char *s = unpadded(tiparm(p->tmpl, n));
-    int len = caps_len(s);
-    if (len > 31)
-        len = 0;
-    memcpy(out, s ? s : "", (size_t)len);
-    free(s);
+    int len = put_expanded(unpadded(tiparm(p->tmpl, n)), out);
     if (p->memo && n >= 0 && n < p->nmemo && len > 0 && len < 15) {
         memcpy(p->memo[n], out, (size_t)len);
         p->memo[n][15] = (char)len;
@@ -156,12 +163,7 @@ int caps_cup(Caps *c, int y, int x, int rows, int cols, char *out)
         memcpy(out, m, (size_t)m[23]);
         return m[23];
     }
-    char *s = unpadded(tiparm(c->cup, y, x));
-    int len = caps_len(s);
-    if (len > 31)
-        len = 0;
-    memcpy(out, s ? s : "", (size_t)len);
-    free(s);
+    int len = put_expanded(unpadded(tiparm(c->cup, y, x)), out);
     if (m && len > 0 && len < 23) {
         memcpy(m, out, (size_t)len);
         m[23] = (char)len;
@@ -252,11 +254,5 @@ int caps_csr(const Caps *c, int top, int bot, char *out)
 {
     if (!c->csr)
         return 0;
-    char *s = unpadded(tiparm(c->csr, top, bot));
-    int len = caps_len(s);
-    if (len > 31)
-        len = 0;
-    memcpy(out, s ? s : "", (size_t)len);
-    free(s);
-    return len;
+    return put_expanded(unpadded(tiparm(c->csr, top, bot)), out);
 }
