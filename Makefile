@@ -172,6 +172,7 @@ $(CORE_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(CORE_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+$(B)/tests/test_shortest: $(B)/out/json.o # and --json's writer, which prints with it
 
 # The layout's rules over the grid of lessons, steps, modes and sizes: no
 # curses. It generates the 64x64 lesson itself (tests/bench/gen_lesson.sh).

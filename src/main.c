@@ -3,6 +3,9 @@
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -541,8 +544,25 @@ static int check_each(const Options *o, Lang lang, bool utf8)
     return worst;
 }
 
+/* glibc's heap, tuned for a short-lived process whose big blocks (the
+ * matrices, 32 KB each for 64 tokens) come and go in phases: no padding on
+ * top of what the heap grows by, so a calloc'd block from fresh pages is
+ * not cleared (the kernel's pages are zero) and pages nobody uses are never
+ * touched (loading a lesson checks its steps on a whole scratch state); and
+ * no trimming, so what loading frees (that state, the YAML document) is
+ * reused by the state --json prints instead of given back and faulted in
+ * again. A 64-token, 8-head lesson's --json: 978 -> 695 page faults. */
+static void tune_heap(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_TOP_PAD, 0);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    tune_heap();
     static char dir[4096]; /* static: only the view and Chinese use it, and --json 1's stack stays short */
     Options o = {.mode = MODE_VIEW, .lang = -1, .format = -1}; /* the rest: 0, NULL, false */
     int asked = lang_arg(argc, argv);

@@ -14,6 +14,7 @@
 #include "text/fmt.h"
 #include "text/shortest.h"
 #include "text/shortest_pow5.h"
+#include "out/json.h"
 
 /* ---- the reference: the printer as it was before Ryu, Grisu3 (Loitsch,
  * PLDI 2010) with an exact printf/strtod fallback, kept whole so that the
@@ -706,6 +707,70 @@ static void against_reference(void **state)
     print_message("shortest: %ld numbers printed as the reference prints them, and read back\n", compared);
 }
 
+/* --json's writer: json_numbers (runs without a room check, the memo) writes
+ * exactly what json_number writes one by one: NaN and the infinities first,
+ * last, side by side and alone, rows longer than the buffer, and enough
+ * numbers (again and again) that the memo is made and used. */
+static void json_rows(bool one_by_one, const double *v, const int *len, int rows, char **text, size_t *size)
+{
+    FILE *out = open_memstream(text, size);
+    assert_non_null(out);
+    Json *j = malloc(sizeof *j);
+    assert_non_null(j);
+    json_init(j, out);
+    json_array(j, NULL);
+    for (int r = 0, at = 0; r < rows; at += len[r++]) {
+        if (!one_by_one) {
+            json_numbers(j, NULL, v + at, len[r]);
+            continue;
+        }
+        json_array(j, NULL);
+        for (int k = 0; k < len[r]; k++)
+            json_number(j, NULL, v[at + k]);
+        json_end(j);
+    }
+    json_end(j);
+    assert_true(json_finish(j));
+    free(j);
+    fclose(out);
+}
+
+static void json_numbers_as_one_by_one(void **state)
+{
+    (void)state;
+    enum { ROWS = 400 };
+    static const int shapes[] = {0, 1, 2, 3, 64, 5, 700, 1, 13};
+    int len[ROWS], total = 0;
+    for (int r = 0; r < ROWS; r++)
+        total += len[r] = shapes[r % 9];
+    double *v = malloc(sizeof *v * (size_t)total);
+    assert_non_null(v);
+    uint64_t x = 88172645463325252u;
+    for (int k = 0; k < total; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        v[k] = (double)(x % 1000) / 7.0 - 70.0; /* a thousand values, again and again */
+        if (x % 23 == 0)
+            v[k] = ldexp((double)(x >> 11), -(int)(x % 90)); /* long ones */
+    }
+    static const double odd[] = {NAN, 1.0 / 0.0, -1.0 / 0.0, -0.0, 0.0};
+    for (int k = 0; k < total; k += 1 + k % 37) /* first, last, side by side, alone */
+        v[k] = odd[k % 5];
+    v[total - 1] = -NAN;
+    char *want, *got;
+    size_t nwant, ngot;
+    json_rows(true, v, len, ROWS, &want, &nwant);
+    json_rows(false, v, len, ROWS, &got, &ngot);
+    assert_true(total > 4 * JSON_MEMO_AFTER);
+    assert_true(nwant > 3 * 16384); /* the buffer was flushed, in the middle of rows */
+    assert_non_null(strstr(want, "[\"nan\",")); 
+    assert_non_null(strstr(want, ",\"-inf\","));
+    assert_int_equal(ngot, nwant);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -713,6 +778,7 @@ int main(void)
         cmocka_unit_test(layout),
         cmocka_unit_test(round_trips),
         cmocka_unit_test(against_reference),
+        cmocka_unit_test(json_numbers_as_one_by_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,51 +128,72 @@ void json_end(Json *j)
 /* The text of recently printed doubles, by a hash of their bits: one slot
  * each, a new double takes the slot over. 16384 slots (512 KiB, touched
  * only by a big lesson) catch 120,000 of the 155,654 numbers of a 64-token,
- * 8-head lesson's output. */
+ * 8-head lesson's output. An empty slot holds the bits of a NaN, which is
+ * never looked up (only finite numbers are), so one compare finds a hit. */
 #define MEMO_SLOTS 16384
+#define MEMO_EMPTY 0xFF /* each byte of an empty slot: bits = all ones, a NaN */
 struct JsonMemo {
     struct {
         uint64_t bits;
-        unsigned char len;  /* 0: empty */
         char text[23];
+        unsigned char len;
     } slot[MEMO_SLOTS];
 };
+
+/* The memo, its slots empty; written once here (malloc, not calloc: a page
+ * read before it is written would fault twice). */
+static struct JsonMemo *memo_new(void)
+{
+    struct JsonMemo *m = malloc(sizeof *m);
+    if (m)
+        memset(m, MEMO_EMPTY, sizeof *m);
+    return m;
+}
 
 /* A number not in the memo: printed (shortest_print), then remembered
  * in slot h once the memo exists. Kept out of line, so that the memo's
  * hits (number_text) cost no call. */
-static __attribute__((noinline)) size_t number_print(Json *j, double v, unsigned h, char *num)
+static __attribute__((noinline)) size_t number_print(Json *j, uint64_t bits, unsigned h, char *num)
 {
     if (++j->numbers == JSON_MEMO_AFTER)
-        j->memo = calloc(1, sizeof *j->memo); /* NULL: print every number */
+        j->memo = memo_new(); /* NULL: print every number */
+    double v;
+    memcpy(&v, &bits, sizeof v);
     size_t n = shortest_print(v, num);
     if (j->memo && n <= sizeof j->memo->slot[h].text) {
-        memcpy(&j->memo->slot[h].bits, &v, sizeof v);
+        j->memo->slot[h].bits = bits;
         j->memo->slot[h].len = (unsigned char)n;
         memcpy(j->memo->slot[h].text, num, sizeof j->memo->slot[h].text); /* num has SHORTEST_MAX bytes */
     }
     return n;
 }
 
-/* Finite v's shortest text into num (SHORTEST_MAX bytes of room); its length. */
-static inline size_t number_text(Json *j, double v, char *num)
+/* The text of the finite double with these bits into num (SHORTEST_MAX
+ * bytes of room); its length. */
+static inline size_t number_text(Json *j, uint64_t bits, char *num)
 {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
     unsigned h = (unsigned)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 50); /* 14 bits: MEMO_SLOTS */
-    if (j->memo && j->memo->slot[h].len && j->memo->slot[h].bits == bits) {
-        memcpy(num, j->memo->slot[h].text, sizeof j->memo->slot[h].text); /* a fixed size: one move */
+    if (j->memo && j->memo->slot[h].bits == bits) {
+        memcpy(num, j->memo->slot[h].text, sizeof j->memo->slot[h].text); /* a fixed size: two moves */
         return j->memo->slot[h].len;
     }
-    return number_print(j, v, h, num);
+    return number_print(j, bits, h, num);
+}
+
+/* NaN or an infinity: all exponent bits set. */
+static inline bool nonfinite(uint64_t bits)
+{
+    return (bits & UINT64_C(0x7FF0000000000000)) == UINT64_C(0x7FF0000000000000);
 }
 
 void json_number(Json *j, const char *key, double v)
 {
     item(j, key);
-    if (v == v && v - v == 0) { /* finite: printed straight into the buffer */
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (!nonfinite(bits)) { /* printed straight into the buffer */
         char *out = room(j, SHORTEST_MAX);
-        j->n += number_text(j, v, out);
+        j->n += number_text(j, bits, out);
         return;
     }
     char num[SHORTEST_MAX + 2];
@@ -184,18 +205,41 @@ void json_number(Json *j, const char *key, double v)
 void json_numbers(Json *j, const char *key, const double *v, int n)
 {
     json_array(j, key);
-    for (int k = 0; k < n; k++) {
-        if (!(v[k] == v[k] && v[k] - v[k] == 0)) { /* NaN, inf: the strings */
-            json_number(j, NULL, v[k]);
+    /* In runs that surely fit the buffer (SHORTEST_MAX + 1 bytes each, the
+     * comma and the most number_text writes): no room check per number. */
+    for (int k = 0; k < n;) {
+        size_t fit = (sizeof j->buf - j->n) / (SHORTEST_MAX + 1);
+        if (fit == 0) {
+            flush(j);
             continue;
         }
-        char *out = room(j, SHORTEST_MAX + 1);
-        size_t at = 0;
-        if (!j->first[j->depth])
-            out[at++] = ',';
-        j->first[j->depth] = false;
-        j->n += at + number_text(j, v[k], out + at);
+        int end = (size_t)(n - k) < fit ? n : k + (int)fit;
+        char *p = j->buf + j->n;
+        while (k < end) {
+            uint64_t bits;
+            memcpy(&bits, &v[k], sizeof bits);
+            if (nonfinite(bits)) { /* NaN, inf: the strings */
+                j->n = (size_t)(p - j->buf);
+                j->first[j->depth] = k == 0;
+                json_number(j, NULL, v[k]);
+                p = j->buf + j->n;
+                k++;
+                break; /* the room left is counted again */
+            }
+            if (k > 0)
+                *p++ = ',';
+            p += number_text(j, bits, p);
+            for (k++; k < end; k++) { /* the rest of the run, each after a comma */
+                memcpy(&bits, &v[k], sizeof bits);
+                if (nonfinite(bits))
+                    break;
+                *p++ = ',';
+                p += number_text(j, bits, p);
+            }
+        }
+        j->n = (size_t)(p - j->buf);
     }
+    j->first[j->depth] = n == 0;
     json_end(j);
 }
 
