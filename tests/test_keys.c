@@ -415,6 +415,14 @@ static void asks_answered(void **state)
     assert_int_equal(v->mode, MODE_ANSWER);
     assert_int_equal(v->s.step, 1);                              /* 3 did not jump to stage 3 */
     assert_shown(" answer S[1][2] = 3");
+    keys(v, "]sm?u");                                            /* the view's keys are not typed */
+    assert_string_equal(v->field.buf, "3");
+    assert_int_equal(v->mode, MODE_ANSWER);
+    assert_string_equal(v->msg, "An answer is numbers: digits, - and . (a row's numbers separated by commas). "
+                                "Enter grades it; Esc closes the answer field first.");
+    keys(v, "e-1");                                              /* what a number may hold is */
+    assert_string_equal(v->field.buf, "3e-1");
+    assert_string_equal(v->msg, "");                             /* typing on clears the refusal */
     keys(v, "\x15" "1,2\r");
     assert_int_equal(v->mode, MODE_ANSWER);                     /* unreadable: the field stays */
     assert_int_equal(v->msg_role, ROLE_ERROR);

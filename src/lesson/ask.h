@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "core/attn.h"
 #include "text/num.h"
 
@@ -48,6 +49,10 @@ Grade ask_grade(const Ask *a, const Attn *state, int digits, const char *answer,
  * cells, in order; off may be NULL). */
 Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *answer, bool *off, char *msg,
                     size_t len);
+/* Whether character cp can be part of an answer ask_grade reads: digits,
+ * signs (- + and the minus sign), the point, an exponent's e, inf and ∞
+ * (a masked score), and the separators between a row's numbers. */
+bool ask_answer_char(uint32_t cp);
 /* "S[1][2]", "A[1]" */
 void ask_name(const Ask *a, char *buf, size_t len);
 /* The asked values as the screen writes them: "0.006", or a row

@@ -127,6 +127,10 @@ int mode_answer(View *v, UiKey ch)
         v->msg[0] = '\0';
     } else if (ui_is_enter(ch)) {
         return answer_enter(v);
+    } else if (ch >= ' ' && ch < UI_KEY_BASE && ch != 127 && !ask_answer_char(ch)) {
+        /* a key meant for the view (s, m, [, ?): not typed into a number */
+        ui_say(v, ROLE_ERROR, _("An answer is numbers: digits, - and . (a row's numbers separated by commas). "
+                               "Enter grades it; Esc closes the answer field first."));
     } else if (field_key(&v->field, ch)) {
         if (v->msg_role == ROLE_ERROR)
             v->msg[0] = '\0';
