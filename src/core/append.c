@@ -96,12 +96,16 @@ bool attn_append_work(const Attn *before, const Attn *after, AttnWork *w)
     w->rows_full = n;
     w->scores_full = n * n;
     w->exact = true;
+    w->kv_kept = true;
     for (int i = 0; i < n - 1; i++) {
         for (int p = 0; p < 3; p++) /* the rows a cache keeps (and Q) */
-            if (!same_row(&before->m[M_Q + p], &after->m[M_Q + p], i, before->m[M_Q + p].cols))
+            if (!same_row(&before->m[M_Q + p], &after->m[M_Q + p], i, before->m[M_Q + p].cols)) {
                 w->exact = false;
+                w->kv_kept = w->kv_kept && p == 0;
+            }
         w->stale[i] = row_changed(before, after, i);
         w->nstale += w->stale[i];
+        w->scores_col += !attn_masked(after, i, n - 1);
     }
     w->exact = w->exact && w->nstale == 0;
     return true;

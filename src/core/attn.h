@@ -286,6 +286,10 @@ typedef struct {
     bool exact;           /* every earlier row of Q, K, V, S, A, O (every head, and
                              Y) is unchanged bit for bit, the new key masked there */
     int nstale;           /* earlier rows whose S, A, O or Y changed */
+    bool kv_kept;         /* every earlier row of K and V is unchanged (in this layer
+                             the cache still holds; the changed outputs are what a
+                             later layer's K and V are made from) */
+    int scores_col;       /* earlier rows that see the new key: a new score each */
     bool stale[MAT_MAX];  /* which (0-based) */
 } AttnWork;
 /* false when `after` is not `before` plus one token (or not reached to the

@@ -195,6 +195,13 @@ static void append_work(const Attn *before, const Attn *after, char *buf, size_t
     int n = attn_tokens(after), lo, hi;
     attn_visible(after, n - 1, &lo, &hi);
     bool known = before && attn_append_work(before, after, &w);
+    if (known && !w.exact && w.kv_kept) { /* no mask: K and V still hold here, the earlier outputs do not */
+        snprintf(buf, len,
+                 _(": 1 row of Q, K, V and %d + %d scores (the earlier rows see it too), not %d rows and %d; "
+                   "K and V stay, but %d earlier rows of A and O change: a next layer's cache would be stale"),
+                 w.scores_new, w.scores_col, n, n * n, w.nstale);
+        return;
+    }
     size_t o = (size_t)snprintf(buf, len, _(": it costs 1 row of Q, K, V and %d scores, not %d rows and %d"),
                                 known ? w.scores_new : hi - lo, n, n * n);
     if (!known || o >= len)
@@ -313,7 +320,7 @@ static void trace_matrix_head(const Trace *t, const FmtOpt *fo, char *head, size
 
 void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, const Session *s, char *buf, size_t len)
 {
-    char head[160], name[128];
+    char head[320], name[128];
     const char *arrow = fo->ascii ? " => " : " ⇒ ";
     switch (t->kind) {
     case TRACE_NONE:
@@ -338,7 +345,7 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
         snprintf(head, sizeof head, "%s", _("positions changed"));
         break;
     case TRACE_APPEND: {
-        char work[128];
+        char work[256];
         effect_cell_name(M_X, t->origin_i, -1, fo, name, sizeof name);
         append_work(s && s->has_before ? &s->before : NULL, after, work, sizeof work);
         snprintf(head, sizeof head, _("%s added%s"), name, work);

@@ -221,7 +221,8 @@ char *fmt_num(double v, const FmtOpt *o, char *buf, size_t len)
         return buf;
     }
     if (isinf(v)) {
-        snprintf(buf, len, "%sinf", v < 0 ? (o->ascii ? "-" : "\xe2\x88\x92") : "");
+        /* as the matrices and the narration write it: −∞, or -inf in ASCII */
+        snprintf(buf, len, "%s%s", v < 0 ? (o->ascii ? "-" : "\xe2\x88\x92") : "", o->ascii ? "inf" : "\xe2\x88\x9e");
         return buf;
     }
     char tmp[64];
