@@ -377,6 +377,7 @@ static void format_round_trip(void **state)
         {"temperature=0.1", "temperature = 0.1"},
         {"temperature = 20", "temperature = 20"},
         {"temperature = 5e-2", "temperature = 0.05"},
+        {"T = 0.5", "temperature = 0.5"}, /* T, as the header writes it */
         {"positions = sinusoidal", "positions = sinusoidal"},
         {"positions = none", "positions = none"},
         {"swap 1 3", "swap 1 3"},

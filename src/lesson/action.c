@@ -614,7 +614,7 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     for (int k = 0; k < (int)(sizeof options / sizeof *options); k++)
         if (n == (int)strlen(options[k].name) && strncmp(w, options[k].name, (size_t)n) == 0)
             return option(&lx, out, k);
-    if (n == 11 && strncmp(w, "temperature", 11) == 0)
+    if ((n == 11 && strncmp(w, "temperature", 11) == 0) || (n == 1 && *w == 'T')) /* T, as the header shows it */
         return temperature(&lx, out);
     if (n == 4 && strncmp(w, "swap", 4) == 0)
         return swap(&lx, out);
