@@ -26,7 +26,7 @@ static char err[LESSON_ERR_MAX];
 
 /* Every message about an unknown name lists all that work. */
 #define NAMES "a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, {d_k}, {d_v}, {d_model}, {n}, {heads}, " \
-              "{T}, {lr}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) and exp, ln, sqrt, " \
+              "{T}, {lr}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) and exp, ln, sqrt, shown, " \
               "sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like {=0.695}; write {{ for " \
               "a literal {"
 #define MALFORMED "write a reference like {A[1][2]}, arithmetic like {-ln(A[1][3])} or {sum(A[*][1])}, or " \
@@ -156,6 +156,10 @@ static void test_expressions(void **state)
     assert_expands(f, "{sum(A[*][1])}; {-ln(A[1][3])}", &o, "1.080; 1.051");
     assert_expands(f, "{sum(A[1])} {max(S[1])} {max(A[*][2])} {sum(S[*][1])}", &o, "1.000 0.044 0.337 0.052");
     assert_expands(f, "{exp(S[1][2]) / (1 + 2)} {sqrt(d_k)} {2 * -S[1][1]}", &o, "0.335 1.732 0.132");
+    /* shown( ): a value as the screen prints it, for hand checks on the screen's digits */
+    assert_expands(f, "{shown(S[1][1]) * 1000} {S[1][1] * 1000}", &o, "−66.000 −65.924");
+    assert_expands(f, "{sum(shown(A[*][1]))} {max( shown( A[1] ) )} {shown(A[1][1]) + shown(A[1][2])}", &o,
+                   "1.080 0.350 0.650");
     assert_expands(f, "{d_k * 2} {n - 5} {heads} {steps} {(n + 1) / 2}", &o, "6 −2 1 0 2.000");
     /* a setting alone prints as set, like the header (T=0.5); arithmetic on it as any number */
     assert_expands(f, "{T} {lr} {1 / T}", &o, "1 0.5 1.000");
@@ -322,7 +326,7 @@ static void test_load_errors(void **state)
                       "t.yaml:12:11: unknown name {tmp} in say, expected " NAMES);
     assert_load_error(STEPS "  - stage: softmax\n    say: \"{log(A[1][1])}\"\n",
                       "t.yaml:12:11: unknown function log( ) in {log(A[1][1])}, the functions are exp( ), ln( ), "
-                      "sqrt( ), sum( ) and max( )");
+                      "sqrt( ), shown( ), sum( ) and max( )");
     assert_load_error(STEPS "  - stage: softmax\n    say: \"{S[1][1] +}\"\n",
                       "t.yaml:12:11: {S[1][1] +} in say is not an expression: it ends where a number, a name or "
                       "\"(\" should follow; " MALFORMED);

@@ -736,7 +736,12 @@ def eval_template(rec, e):
             return "[%s]" % ",".join(repr(v) for (a, b), v in sorted(cells.items()) if a == int(i))
         return repr(cells[(int(i), int(j))])
     py = re.sub(r"([A-Za-z_]\w*)\[(\d+|\*)\](?:\[(\d+)\])?", ref, e)
-    names = {"exp": math.exp, "ln": math.log, "sqrt": math.sqrt, "sum": sum, "max": max, "inf": float("inf")}
+    def shown(x):  # as printed with the lesson's digits (a number, or a row or column for sum/max)
+        if isinstance(x, list):
+            return [shown(y) for y in x]
+        return x if math.isinf(x) else float(fmt_to(x, rec.digits))
+    names = {"exp": math.exp, "ln": math.log, "sqrt": math.sqrt, "sum": sum, "max": max, "inf": float("inf"),
+             "shown": shown}
     for k, v in rec.scal.items():
         names[k] = v
     v = eval(py.replace("−", "-").replace("^", "**"), {"__builtins__": {}}, names)
@@ -756,6 +761,8 @@ def state_numbers(rec):
             for g in list(rows.values()) + list(cols.values()):
                 fin = [x for x in g if not math.isinf(x)]
                 vals.append(sum(fin))
+                # a hand sum of the printed digits (a lesson's {sum(shown(A[*][1]))})
+                vals.append(sum(float(fmt_to(x, rec.digits)) for x in fin))
                 if fin:
                     vals.append(max(fin))
     vals += list(rec.scal.values())

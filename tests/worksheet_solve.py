@@ -441,7 +441,7 @@ def key_answers(text):
     lines = text.split("\n")
     k = next(i for i, line in enumerate(lines) if line.startswith("## ") and ("Answer key" in line or "参考答案" in line))
     rows, _ = tables_after(lines, k + 1)
-    return [(r[2], [x.strip().replace(MINUS, "-").replace("−∞", "-inf") for x in r[3].split(",")]) for r in rows[1:]]
+    return [(r[2], [x.strip().replace(MINUS, "-").replace("-∞", "-inf") for x in r[3].split(",")]) for r in rows[1:]]
 
 
 def check(binary, lesson, lang, variant):

@@ -148,7 +148,7 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
     else if (st != TREF_OK)
         SAY(_("unknown name %s in %s, expected a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, {d_k}, {d_v}, "
               "{d_model}, {n}, {heads}, {T}, {lr}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) "
-              "and exp, ln, sqrt, sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like "
+              "and exp, ln, sqrt, shown, sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like "
               "{=0.695}; write {{ for a literal {"),
             quote_ref(inner, qb, sizeof qb), what);
     if (st != TREF_OK)
@@ -379,12 +379,25 @@ static bool reference(Px *p, Val *v)
     return ref_value(p, v, column);
 }
 
-/* sum( ), max( ) of a row or a column; exp( ), ln( ), sqrt( ) of a number. */
+/* x as the screen shows it: rounded to the lesson's digits (exactly as
+ * printed, so a sum of shown( ) values is what a student's hand sum of
+ * the screen's digits gives). */
+static double shown_value(const Px *p, double x)
+{
+    if (!p->eval || !p->opt || !isfinite(x))
+        return x;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*f", p->opt->digits, x);
+    return strtod(buf, NULL);
+}
+
+/* sum( ), max( ) of a row or a column (or of its values as shown:
+ * sum(shown(A[*][1]))); exp( ), ln( ), sqrt( ), shown( ) of a number. */
 static bool call(Px *p, const char *name, size_t nlen, Val *v)
 {
-    static const char *const fn[] = {"exp", "ln", "sqrt", "sum", "max"};
+    static const char *const fn[] = {"exp", "ln", "sqrt", "sum", "max", "shown"};
     int f = -1;
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 6; k++)
         if (word_is(name, nlen, fn[k]))
             f = k;
     if (f < 0) {
@@ -392,25 +405,36 @@ static bool call(Px *p, const char *name, size_t nlen, Val *v)
         snprintf(w, sizeof w, "%.*s", (int)(nlen < 40 ? nlen : 40), name);
         if (p->msg)
             snprintf(p->msg, p->len, _("unknown function %s( ) in %s, the functions are exp( ), ln( ), sqrt( ), "
-                                       "sum( ) and max( )"), w, quote_ref(p->inner, qb, sizeof qb));
+                                       "shown( ), sum( ) and max( )"), w, quote_ref(p->inner, qb, sizeof qb));
         return false;
     }
     p->s++; /* "(" */
     Val a;
-    if (f >= 3) { /* a row or a column */
+    if (f == 3 || f == 4) { /* a row or a column */
         p->s = tpl_skip_space(p->s);
+        bool round = false;
+        if (strncmp(p->s, "shown", 5) == 0 && *tpl_skip_space(p->s + 5) == '(') { /* sum(shown(A[1])) */
+            round = true;
+            p->s = tpl_skip_space(tpl_skip_space(p->s + 5) + 1);
+        }
         const char *at = p->s;
         if (!tpl_is_word((unsigned char)*at) || !reference(p, &a))
             return tpl_is_word((unsigned char)*at) ? false : malformed(p, _("sum( ) and max( ) take a row like A[1] "
                                                                        "or a column like A[*][1]"));
         if (a.kind != V_ROW && a.kind != V_COL)
             return malformed(p, _("sum( ) and max( ) take a row like A[1] or a column like A[*][1]"));
+        if (round) {
+            p->s = tpl_skip_space(p->s);
+            if (*p->s != ')')
+                return malformed(p, _("a \")\" is missing"));
+            p->s++;
+        }
         const Mat *m = &p->shape->m[a.r.m];
         int cnt = a.kind == V_ROW ? m->cols : m->rows;
         double acc = f == 3 ? 0.0 : -INFINITY;
         for (int k = 0; k < cnt; k++) {
             int i = a.kind == V_ROW ? a.r.i : k, j = a.kind == V_ROW ? k : a.r.j;
-            double x = MAT_AT(m, i, j);
+            double x = round ? shown_value(p, MAT_AT(m, i, j)) : MAT_AT(m, i, j);
             acc = f == 3 ? acc + x : (x > acc ? x : acc);
             p->hidden |= cell_hidden(p, a.r.m, i, j);
         }
@@ -422,11 +446,11 @@ static bool call(Px *p, const char *name, size_t nlen, Val *v)
         if (!expr(p, &a))
             return false;
         if (a.kind != V_NUM)
-            return malformed(p, _("exp( ), ln( ) and sqrt( ) take a number, not a whole row"));
+            return malformed(p, _("exp( ), ln( ), sqrt( ) and shown( ) take a number, not a whole row"));
         v->kind = V_NUM;
         v->integer = false;
         v->setting = false;
-        v->x = f == 0 ? exp(a.x) : f == 1 ? log(a.x) : sqrt(a.x);
+        v->x = f == 0 ? exp(a.x) : f == 1 ? log(a.x) : f == 2 ? sqrt(a.x) : shown_value(p, a.x);
     }
     p->s = tpl_skip_space(p->s);
     if (*p->s != ')')
