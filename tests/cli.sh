@@ -54,7 +54,8 @@ check "--variant, written-out weights with variants: (lesson 8)" 0 '' --workshee
 vbad()
 {
     sed "s/^variants:.*/$2/" lessons/03-scaled-and-stable.yaml >"$T/v.yaml"
-    check "variants: $1" 2 "$T/v.yaml:39:$3" --check "$T/v.yaml"
+    check "variants: $1" 2 "$T/v.yaml:$(grep -n '^variants:' lessons/03-scaled-and-stable.yaml | cut -d: -f1):$3" \
+        --check "$T/v.yaml"
 }
 vbad "not a weight" 'variants: {add: [Wx], scale: 0.3}' '18: add names "Wx", which is not a weight matrix; write Wq, Wk, Wv or Wo'
 vbad "twice" 'variants: {add: [Wq, Wq], scale: 0.3}' '22: add names Wq twice; name each matrix once'
@@ -189,7 +190,7 @@ st=$?
 if [ $st -eq 1 ] && grep -qx ".*: step 10: A\[1\]\[1\] is 0.313, expected 0.311 (within 0.0005); A\[1\]\[2\] is 0.337, expected 0.331 (within 0.0005); A\[1\]\[3\] is 0.350, expected 0.351 (within 0.0005)" "$T/out" &&
    "$BIN" --dump 1 | grep -qx '  expect: A\[1\] = \[0.313, 0.337, 0.350\] holds' &&
    "$BIN" --dump 1 | grep -qx '  expect: S\[1\]\[2\] = 0.006 holds' &&
-   "$BIN" --lang zh --dump 1 | grep -qx '  预期： A\[1\] = \[0.313, 0.337, 0.350\] 成立'; then
+   "$BIN" --lang zh --dump 1 | grep -qx '  预期：A\[1\] = \[0.313, 0.337, 0.350\] 成立'; then
     pass=$((pass + 1)); echo "ok: a wrong row names every wrong cell; --dump names what holds"
 else
     failn=$((failn + 1)); echo "FAIL: wrong row / expect holds: status $st: $(cat "$T/out")"
@@ -281,8 +282,8 @@ fi
 # languages; asked cells in them read "?" as on screen.
 if "$BIN" --dump 1 | grep -A1 -x '  question: What is score₁₂ = q₁·k₂, 我.s query dotted with love.s key?' |
        grep -qx '  ask: S\[1\]\[2\] = ?   answer: 0.006' &&
-   "$BIN" --lang zh --dump 1 | grep -A1 -x '  问题： softmax 之后，“我”（第 1 行）的注意力权重是多少？' |
-       grep -qx '  提问： A\[1\] = ?   答案： 0.313, 0.337, 0.350'; then
+   "$BIN" --lang zh --dump 1 | grep -A1 -x '  问题：softmax 之后，“我”（第 1 行）的注意力权重是多少？' |
+       grep -qx '  提问：A\[1\] = ?   答案：0.313, 0.337, 0.350'; then
     pass=$((pass + 1)); echo "ok: --dump prints each ask's question above it"
 else
     failn=$((failn + 1)); echo "FAIL: --dump 1 has no question: line above an ask line"

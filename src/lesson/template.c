@@ -391,6 +391,45 @@ static double shown_value(const Px *p, double x)
     return strtod(buf, NULL);
 }
 
+/* sum( ) (is_sum) or max( ) of a row or a column, or of its values as
+ * shown: sum(shown(A[*][1])). p->s is past "sum(". */
+static bool aggregate(Px *p, bool is_sum, Val *v)
+{
+    Val a;
+    p->s = tpl_skip_space(p->s);
+    bool round = false;
+    if (strncmp(p->s, "shown", 5) == 0 && *tpl_skip_space(p->s + 5) == '(') {
+        round = true;
+        p->s = tpl_skip_space(tpl_skip_space(p->s + 5) + 1);
+    }
+    const char *at = p->s;
+    if (!tpl_is_word((unsigned char)*at) || !reference(p, &a))
+        return tpl_is_word((unsigned char)*at) ? false : malformed(p, _("sum( ) and max( ) take a row like A[1] "
+                                                                   "or a column like A[*][1]"));
+    if (a.kind != V_ROW && a.kind != V_COL)
+        return malformed(p, _("sum( ) and max( ) take a row like A[1] or a column like A[*][1]"));
+    if (round) {
+        p->s = tpl_skip_space(p->s);
+        if (*p->s != ')')
+            return malformed(p, _("a \")\" is missing"));
+        p->s++;
+    }
+    const Mat *m = &p->shape->m[a.r.m];
+    int cnt = a.kind == V_ROW ? m->cols : m->rows;
+    double acc = is_sum ? 0.0 : -INFINITY;
+    for (int k = 0; k < cnt; k++) {
+        int i = a.kind == V_ROW ? a.r.i : k, j = a.kind == V_ROW ? k : a.r.j;
+        double x = round ? shown_value(p, MAT_AT(m, i, j)) : MAT_AT(m, i, j);
+        acc = is_sum ? acc + x : (x > acc ? x : acc);
+        p->hidden |= cell_hidden(p, a.r.m, i, j);
+    }
+    v->kind = V_NUM;
+    v->integer = false;
+    v->setting = false;
+    v->x = acc;
+    return true;
+}
+
 /* sum( ), max( ) of a row or a column (or of its values as shown:
  * sum(shown(A[*][1]))); exp( ), ln( ), sqrt( ), shown( ) of a number. */
 static bool call(Px *p, const char *name, size_t nlen, Val *v)
@@ -411,37 +450,8 @@ static bool call(Px *p, const char *name, size_t nlen, Val *v)
     p->s++; /* "(" */
     Val a;
     if (f == 3 || f == 4) { /* a row or a column */
-        p->s = tpl_skip_space(p->s);
-        bool round = false;
-        if (strncmp(p->s, "shown", 5) == 0 && *tpl_skip_space(p->s + 5) == '(') { /* sum(shown(A[1])) */
-            round = true;
-            p->s = tpl_skip_space(tpl_skip_space(p->s + 5) + 1);
-        }
-        const char *at = p->s;
-        if (!tpl_is_word((unsigned char)*at) || !reference(p, &a))
-            return tpl_is_word((unsigned char)*at) ? false : malformed(p, _("sum( ) and max( ) take a row like A[1] "
-                                                                       "or a column like A[*][1]"));
-        if (a.kind != V_ROW && a.kind != V_COL)
-            return malformed(p, _("sum( ) and max( ) take a row like A[1] or a column like A[*][1]"));
-        if (round) {
-            p->s = tpl_skip_space(p->s);
-            if (*p->s != ')')
-                return malformed(p, _("a \")\" is missing"));
-            p->s++;
-        }
-        const Mat *m = &p->shape->m[a.r.m];
-        int cnt = a.kind == V_ROW ? m->cols : m->rows;
-        double acc = f == 3 ? 0.0 : -INFINITY;
-        for (int k = 0; k < cnt; k++) {
-            int i = a.kind == V_ROW ? a.r.i : k, j = a.kind == V_ROW ? k : a.r.j;
-            double x = round ? shown_value(p, MAT_AT(m, i, j)) : MAT_AT(m, i, j);
-            acc = f == 3 ? acc + x : (x > acc ? x : acc);
-            p->hidden |= cell_hidden(p, a.r.m, i, j);
-        }
-        v->kind = V_NUM;
-        v->integer = false;
-        v->setting = false;
-        v->x = acc;
+        if (!aggregate(p, f == 3, v))
+            return false;
     } else {
         if (!expr(p, &a))
             return false;

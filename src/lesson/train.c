@@ -292,7 +292,7 @@ static void line_loss(const Lesson *l, const Attn *a, const GradExplain *e, cons
         char from[128], to[128];
         text_sanitize(lesson_token(l, a, e->row), from, sizeof from, fo->ascii);
         text_sanitize(lesson_token(l, a, hot), to, sizeof to, fo->ascii);
-        snprintf(tgt + o, sizeof tgt - o, " = %d (%s %s %s)", hot + 1, from, fo->ascii ? "->" : "→", to);
+        snprintf(tgt + o, sizeof tgt - o, _(" = %d (%s %s %s)"), hot + 1, from, fo->ascii ? "->" : "→", to);
         fmt_sub2(e->row + 1, hot + 1, fo, sub, sizeof sub);
         snprintf(alpha, sizeof alpha, fo->ascii ? "-ln a%s" : "−ln α%s", sub);
     } else {

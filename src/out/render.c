@@ -10,6 +10,7 @@
 #include "text/fmt.h"
 #include "text/i18n.h"
 #include "text/live.h"
+#include "text/text.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
 #include "lesson/train.h"
@@ -188,6 +189,15 @@ static void put_explain(FILE *out, const Session *s, Focus f, const FmtOpt *fo)
         fprintf(out, "  %s\n", lines[k]);
 }
 
+/* "  effect: " before a line: two blanks, the label, a space unless the
+ * label ends in a full-width colon (Chinese "效果：" needs none). */
+static void put_label(FILE *out, const char *label)
+{
+    size_t n = strlen(label);
+    bool wide = n >= 3 && strcmp(label + n - 3, "\xef\xbc\x9a") == 0; /* U+FF1A */
+    fprintf(out, "  %s%s", label, wide ? "" : " ");
+}
+
 /* "  options: causal mask · T = 0.5 · sinusoidal positions" when any of the
  * newer options differs from its default; nothing otherwise. */
 static void put_options(FILE *out, const Attn *a, bool ascii)
@@ -197,7 +207,7 @@ static void put_options(FILE *out, const Attn *a, bool ascii)
         a->softmax != SOFTMAX_ONLINE && attn_kv_heads(a) == attn_heads(a))
         return;
     const char *sep = ascii ? " - " : " · ";
-    fprintf(out, "  %s ", _("options:"));
+    put_label(out, _("options:"));
     bool any = false;
     if (a->mask == MASK_CAUSAL) {
         fputs(_("causal mask"), out);
@@ -244,7 +254,10 @@ static void put_training(FILE *out, const Lesson *l, const Session *s, Focus f, 
         return;
     int n = train_lines(l, &s->cur, train_focus_target(&s->cur, s->head > 0 ? s->head - 1 : 0, f.i), f.kind == FOCUS_CELL ? f.j : 0, fo, lines, 6);
     for (int k = 0; k < n; k++) {
-        fprintf(out, "  %s ", k == 0 ? _("training:") : "         ");
+        if (k == 0)
+            put_label(out, _("training:"));
+        else
+            fprintf(out, "  %*s", text_width(_("training:")) + 1, "");
         put_text(out, lines[k], fo->ascii);
         fputc('\n', out);
     }
@@ -259,12 +272,13 @@ static void put_expects(FILE *out, const Lesson *l, const Session *s, const Step
         char what[EXPECT_MSG_MAX / 8];
         if (expect_check(&st->expect[k], &s->cur, l->digits, msg, sizeof msg)) {
             expect_describe(&st->expect[k], what, sizeof what);
-            fprintf(out, "  %s ", _("expect:"));
+            put_label(out, _("expect:"));
             /* TRANSLATORS: "expect: A[1] = [0.873, 0.076, 0.052] holds" in --dump */
             fprintf(out, _("%s holds"), what);
             fputc('\n', out);
         } else {
-            fprintf(out, "  %s %s\n", _("expect:"), msg);
+            put_label(out, _("expect:"));
+            fprintf(out, "%s\n", msg);
         }
     }
 }
@@ -272,8 +286,9 @@ static void put_expects(FILE *out, const Lesson *l, const Session *s, const Step
 static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o, const FmtOpt *fo)
 {
     const Step *st = session_step(s);
-    fprintf(out, "\n%s %d/%d %s %d: %s %s\n", o->ascii ? "==" : "──", s->step + 1, l->nsteps,
-            _("· stage"), st->stage, render_stage_title(st->stage), o->ascii ? "==" : "──");
+    fprintf(out, "\n%s %d/%d ", o->ascii ? "==" : "──", s->step + 1, l->nsteps);
+    fprintf(out, _("· stage %d: %s"), st->stage, render_stage_title(st->stage));
+    fprintf(out, " %s\n", o->ascii ? "==" : "──");
     for (int k = 0; k < st->nact; k++) {
         fprintf(out, "  do: ");
         put_text(out, st->act_text[k], o->ascii);
@@ -284,7 +299,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         char line[FMT_LINE];
         Focus f = step_focus(st);
         if (session_trace_line(s, f.i, f.kind == FOCUS_CELL ? f.j : 0, fo, line, sizeof line) && *line) {
-            fprintf(out, "  %s ", _("effect:"));
+            put_label(out, _("effect:"));
             put_text(out, line, o->ascii);
             fputc('\n', out);
         }
@@ -305,7 +320,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         char *words = template_expand_dup(question, &s->cur, l, &to);
         char *prose = words ? fmt_prose(words, o->ascii) : NULL;
         if (prose && *prose) {
-            fprintf(out, "  %s ", _("question:"));
+            put_label(out, _("question:"));
             put_text(out, prose, o->ascii);
             fputc('\n', out);
         }
@@ -316,7 +331,10 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
         char name[32], vals[FMT_LINE];
         ask_name(&st->ask[k], name, sizeof name);
         ask_values(&st->ask[k], &s->cur, fo, vals, sizeof vals);
-        fprintf(out, "  %s %s = ?   %s %s\n", _("ask:"), name, _("answer:"), vals);
+        put_label(out, _("ask:"));
+        fprintf(out, "%s = ? ", name);
+        put_label(out, _("answer:"));
+        fprintf(out, "%s\n", vals);
     }
     MatId ids[4 * ATTN_HEADS_MAX + 8];
     int n = stage_mats(st->stage, &s->cur, ids);
@@ -391,10 +409,10 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
         return no_memory();
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
-    fprintf(out, "\n%s · %d %s, d_model %d, d_k %d, d_v %d", file_shown(l), l->ntok, _("tokens"), l->d_model,
-            l->d_k, l->d_v);
+    fprintf(out, "\n%s · ", file_shown(l));
+    fprintf(out, _("%d tokens, d_model %d, d_k %d, d_v %d"), l->ntok, l->d_model, l->d_k, l->d_v);
     if (l->heads > 1 || l->d_out > 0)
-        fprintf(out, ", %s %d, d_out %d", _("heads"), l->heads, l->d_out);
+        fprintf(out, _(", heads %d, d_out %d"), l->heads, l->d_out);
     if (l->reseeded) /* --variant K */
         fprintf(out, " · %s %lu", _("variant"), l->seed);
     fputc('\n', out);
