@@ -195,9 +195,36 @@ static void test_trial_case(void **state)
     lesson_free(&l);
 }
 
+/* With several heads the whole Q's column is named as the matrix labels
+ * it: lesson 8's Q[2][3] is head 2's first column, h2·1. */
+static void test_head_columns(void **state)
+{
+    (void)state;
+    Lesson l;
+    Session s;
+    char err[512], line[FMT_LINE];
+    FmtOpt fo = {3, false, false};
+    const EmbeddedLesson *e = NULL;
+    for (int k = 0; k < embedded_count && !e; k++)
+        if (strstr(embedded_lessons[k].name, "08-"))
+            e = &embedded_lessons[k];
+    assert_non_null(e);
+    assert_true(lesson_load_buffer(e->name, e->data, e->len, &l, err, sizeof err));
+    assert_true(session_init(&s, &l));
+    session_goto(&s, session_steps(&s) - 1);
+    s.head = 2;
+    assert_true(session_act_text(&s, "Q[2][3] = 1.5", err, sizeof err));
+    assert_true(session_trace_line(&s, 1, 0, &fo, line, sizeof line));
+    if (!strstr(line, "q₂₃ (h2·1) "))
+        fail_msg("the trace does not name h2·1: %s", line);
+    session_free(&s);
+    lesson_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_head_columns),
         cmocka_unit_test(test_trial_case),
         cmocka_unit_test(test_every_lesson),
     };

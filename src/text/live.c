@@ -158,6 +158,20 @@ static const char *cell_shown(const Session *s, MatId m, int i, int j, double v,
     return fmt_num(v, fo, buf, len);
 }
 
+/* A trace cell's name: effect_cell_name, and where several heads share
+ * the whole Q, K, V or O, the column as the matrix labels it: "q₂₃ (h2·1)". */
+static void trace_cell_name(const Session *s, MatId m, int i, int j, const FmtOpt *fo, char *buf, size_t len)
+{
+    effect_cell_name(m, i, j, fo, buf, len);
+    const Attn *a = s ? &s->cur : NULL;
+    if (!a || j < 0 || attn_heads(a) < 2 || (m != M_Q && m != M_K && m != M_V && m != M_O))
+        return;
+    int w = m == M_V || m == M_O ? attn_d_v(a) : attn_d_k(a);
+    size_t n = strlen(buf);
+    if (w > 0 && n < len)
+        snprintf(buf + n, len - n, fo->ascii ? " (h%d.%d)" : " (h%d·%d)", j / w + 1, j % w + 1);
+}
+
 /* "α₁₁ 0.313 → 0.873" into buf. While the cell is asked only the after
  * value is "?": the before value was on screen a step earlier (lesson
  * review L8), unless it prints as the answer does. */
@@ -168,7 +182,7 @@ static void put_change(const Session *s, MatId m, int i, int j, double before, d
     const char *bs = fmt_num(before, fo, b, sizeof b), *as = cell_shown(s, m, i, j, after, fo, a, sizeof a);
     if (strcmp(as, "?") == 0 && strcmp(bs, fmt_num(after, fo, truth, sizeof truth)) == 0)
         bs = "?";
-    effect_cell_name(m, i, j, fo, name, sizeof name);
+    trace_cell_name(s, m, i, j, fo, name, sizeof name);
     snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
 }
 
@@ -182,7 +196,7 @@ static void put_trace_cell(const Session *s, const Trace *t, const TraceCell *c,
         put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, buf, len);
         return;
     }
-    effect_cell_name(c->mat, c->i, c->j, fo, name, sizeof name);
+    trace_cell_name(s, c->mat, c->i, c->j, fo, name, sizeof name);
     snprintf(buf, len, _("%s = %s (new)"), name, cell_shown(s, c->mat, c->i, c->j, c->after, fo, a, sizeof a));
 }
 
@@ -298,7 +312,7 @@ bool session_trace(const Session *s, int i, int j, Trace *t)
 
 /* The head of a matrix change's trace: "x₁, x₃ changed" for several rows,
  * "q₁ changed" or "Wq₁₂ changed" for one. */
-static void trace_matrix_head(const Trace *t, const FmtOpt *fo, char *head, size_t len)
+static void trace_matrix_head(const Session *s, const Trace *t, const FmtOpt *fo, char *head, size_t len)
 {
     char name[128];
     if (t->nrows > 1) {
@@ -306,7 +320,7 @@ static void trace_matrix_head(const Trace *t, const FmtOpt *fo, char *head, size
         head[0] = '\0';
         for (int k = 0; k < t->nrows && k < TRACE_ROWS && n < len; k++) {
             effect_cell_name(t->origin, t->rows[k], -1, fo, name, sizeof name);
-            n += (size_t)snprintf(head + n, len - n, "%s%s", k ? ", " : "", name);
+            n += (size_t)snprintf(head + n, len - n, "%s%s", k ? _(", ") : "", name);
         }
         if (t->nrows > TRACE_ROWS && n < len)
             snprintf(head + n, len - n, ", %s", fo->ascii ? "..." : "…");
@@ -314,7 +328,7 @@ static void trace_matrix_head(const Trace *t, const FmtOpt *fo, char *head, size
         snprintf(head, len, _("%s changed"), name);
         return;
     }
-    effect_cell_name(t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
+    trace_cell_name(s, t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
     snprintf(head, len, _("%s changed"), name);
 }
 
@@ -359,7 +373,7 @@ void effect_trace_line(const Trace *t, const Attn *after, const FmtOpt *fo, cons
         break;
     }
     case TRACE_MATRIX:
-        trace_matrix_head(t, fo, head, sizeof head);
+        trace_matrix_head(s, t, fo, head, sizeof head);
         break;
     }
     size_t n = (size_t)snprintf(buf, len, "%s", head);
