@@ -175,8 +175,9 @@ bool ws_put_modern_notes(FILE *out, const Lesson *l, int last, bool ascii)
     if (ok && append)
         ok = note(out, _("append TOKEN [x₁, …, x_d]: a new last token whose row of X is the numbers given (n grows by "
                          "1). Its rows of Q, K, V are projected like the others and every stage runs again over all n "
-                         "tokens; with the causal mask the earlier rows do not change, so their K and V can be kept "
-                         "(the KV cache)."), ascii);
+                         "tokens. The earlier rows of K and V never change (each is its token's row of X times W_K or "
+                         "W_V); with the causal mask their outputs do not change either, so in every layer the earlier "
+                         "K and V can be kept (the KV cache)."), ascii);
     fputc('\n', out);
     return ok;
 }
