@@ -134,6 +134,17 @@ static void stage_keys_lesson5(void **state)
     close_fix(f);
 }
 
+/* An action on a matrix a later stage computes, typed at stage 1: the
+ * status says it is done and where it shows, not that x₁₁ is unchanged. */
+static void action_before_its_stage(void **state)
+{
+    Fix *f = open_yaml(LESSON5);
+    keys(f->v, ":Q[1] = K[1]\r");
+    assert_int_equal(f->v->s.step, 0);
+    assert_string_equal(f->v->msg, "Q[1] = K[1]: done; it shows from stage 2 (Space goes on). u undoes it.");
+    close_fix(f);
+}
+
 /* e at stage 1 does not move the lesson on (it showed Q, K, V ahead of the
  * script, and Esc did not go back): it says which step computes them. */
 static void edit_before_qkv(void **state)
@@ -625,6 +636,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(stage_keys_lesson2, setup, teardown),
         cmocka_unit_test_setup_teardown(stage_keys_lesson5, setup, teardown),
+        cmocka_unit_test_setup_teardown(action_before_its_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_before_qkv, setup, teardown),
         cmocka_unit_test_setup_teardown(actions_name_themselves, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_tab_names_matrix, setup, teardown),

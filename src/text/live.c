@@ -270,6 +270,12 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
     double before = before_value(s, mat, i, j), after = MAT_AT(m, i, j);
     char b[64], a[64];
     if (strcmp(fmt_num(before, fo, b, sizeof b), fmt_num(after, fo, a, sizeof a)) == 0) { /* as shown */
+        const Action *act = s->nedits > 0 && s->edits ? &s->edits[s->nedits - 1] : NULL;
+        int later = act && act->mat >= 0 && act->mat < M_COUNT ? attn_mat_stage(act->mat) : 0;
+        if (later > session_stage(s)) { /* an edit of a matrix this stage does not show yet */
+            snprintf(buf, len, _("%s: done; it shows from stage %d (Space goes on)"), name, later);
+            return true;
+        }
         effect_cell_name(mat, i, j, fo, change, sizeof change);
         snprintf(buf, len, _("%s: %s %s (unchanged)"), name, change, cell_shown(s, mat, i, j, after, fo, a, sizeof a));
         return true;
