@@ -17,7 +17,7 @@
 
 bool box_rows_are_tokens(MatId id)
 {
-    return !attn_mat_is_param(id);
+    return !attn_mat_is_param(id) && id != M_P; /* P's rows are positions: they stay when tokens swap */
 }
 
 static bool cols_are_tokens(MatId id)
@@ -61,8 +61,8 @@ int box_label_width(const Frame *c, MatId id, const Mat *m, bool nolabel)
         char buf[32];
         if (id == M_WO && head_group(c, M_WO, m->rows - 1, buf, sizeof buf) > 0)
             return text_width(buf) + 1;
-        int digits = 1; /* the widest row number, as "%d" writes it */
-        for (int r = m->rows; r >= 10 || r <= -10; r /= 10)
+        int digits = 1; /* the widest row number, as "%d" writes it (P: the last position) */
+        for (int r = id == M_P ? m->rows - 1 + c->a->offset : m->rows; r >= 10 || r <= -10; r /= 10)
             digits++;
         return digits + (m->rows < 0) + 1;
     }
@@ -448,8 +448,8 @@ static void row_label(Frame *c, const Box *b, int y, int x, int lw, int i)
         char num[32], grp[32];
         if (b->id == M_WO && head_group(c, M_WO, i, grp, sizeof grp) > 0) /* W_O's rows: the heads' columns of O */
             right_in(grp, lw - 1, num, sizeof num);
-        else
-            right_in(count_text(i + 1, grp), lw - 1, num, sizeof num);
+        else /* a row's number; P's rows: the positions, from 0 (plus the offset) */
+            right_in(count_text(b->id == M_P ? i + c->a->offset : i + 1, grp), lw - 1, num, sizeof num);
         used = plan_put(c, y, x, lw, num, r);
     }
     if (lit && used < lw - 2)
