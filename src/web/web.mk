@@ -23,12 +23,12 @@ WEB_LIB    = $(wildcard src/core/*.c src/lesson/*.c src/text/*.c src/layout/*.c 
 WEB_OWN    = $(wildcard src/web/*.c)
 WEB_OBJ    = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WEB_OWN:src/%.c=$(WASM)/%.o) $(WASM)/lessons.o $(WASM)/mo.o
 WEB_FILES  = $(WEB)/index.html $(WEB)/web.js $(WEB)/web.css
-WEB_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -O2 -Isrc -I$(WASM)/yaml/include -DYAML_DECLARE_STATIC \
+WEB_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -Os -Isrc -I$(WASM)/yaml/include -DYAML_DECLARE_STATIC \
              -DQKV_VERSION='"$(VERSION)"' -DQKV_LOCALEDIR='"/locale"' -DQKV_DATADIR='"/"' \
              -DQKV_NO_RECORDINGS
 WEB_EXPORTS = _web_init,_web_info,_web_open,_web_open_yaml,_web_resize,_web_key,_web_click,\
               _web_wheel,_web_frame,_web_saved,_web_free,_web_width,_web_error,_web_tr,_malloc,_free
-WEB_LDFLAGS = -O2 -sMODULARIZE=1 -sEXPORT_NAME=qkvtutor -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 \
+WEB_LDFLAGS = -Os -sMODULARIZE=1 -sEXPORT_NAME=qkvtutor -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 \
               -sENVIRONMENT=web -sEXPORTED_FUNCTIONS=$(subst $(eval) ,,$(WEB_EXPORTS)) \
               -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
 
