@@ -165,6 +165,20 @@ static void test_every_lesson(void **state)
 
 /* The trial's case: lesson 1 at its last step, focus on row 3, q₁ changed:
  * s₃₁ = q₃·k₁ does not read q₁, so no chain is named. */
+/* The built-in lesson whose name holds prefix, at its last step. */
+static void open_last_step(const char *prefix, Lesson *l, Session *s)
+{
+    char err[512];
+    const EmbeddedLesson *e = NULL;
+    for (int k = 0; k < embedded_count && !e; k++)
+        if (strstr(embedded_lessons[k].name, prefix))
+            e = &embedded_lessons[k];
+    assert_non_null(e);
+    assert_true(lesson_load_buffer(e->name, e->data, e->len, l, err, sizeof err));
+    assert_true(session_init(s, l));
+    session_goto(s, session_steps(s) - 1);
+}
+
 static void test_trial_case(void **state)
 {
     (void)state;
@@ -172,14 +186,7 @@ static void test_trial_case(void **state)
     Session s;
     char err[512], line[FMT_LINE];
     FmtOpt fo = {3, false, false};
-    const EmbeddedLesson *e = NULL;
-    for (int k = 0; k < embedded_count && !e; k++)
-        if (strstr(embedded_lessons[k].name, "01-"))
-            e = &embedded_lessons[k];
-    assert_non_null(e);
-    assert_true(lesson_load_buffer(e->name, e->data, e->len, &l, err, sizeof err));
-    assert_true(session_init(&s, &l));
-    session_goto(&s, session_steps(&s) - 1);
+    open_last_step("01-", &l, &s);
     assert_true(session_act_text(&s, "Q[1] = K[1] * 5", err, sizeof err));
     assert_true(session_trace_line(&s, 2, 0, &fo, line, sizeof line));
     assert_string_equal(line, "q₁ changed, no effect on o₃₁");
@@ -204,14 +211,7 @@ static void test_head_columns(void **state)
     Session s;
     char err[512], line[FMT_LINE];
     FmtOpt fo = {3, false, false};
-    const EmbeddedLesson *e = NULL;
-    for (int k = 0; k < embedded_count && !e; k++)
-        if (strstr(embedded_lessons[k].name, "08-"))
-            e = &embedded_lessons[k];
-    assert_non_null(e);
-    assert_true(lesson_load_buffer(e->name, e->data, e->len, &l, err, sizeof err));
-    assert_true(session_init(&s, &l));
-    session_goto(&s, session_steps(&s) - 1);
+    open_last_step("08-", &l, &s);
     s.head = 2;
     assert_true(session_act_text(&s, "Q[2][3] = 1.5", err, sizeof err));
     assert_true(session_trace_line(&s, 1, 0, &fo, line, sizeof line));
