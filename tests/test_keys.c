@@ -207,6 +207,16 @@ static void actions_name_themselves(void **state)
     assert_near(MAT_AT(&v->s.cur.m[M_Q], 0, 0), -0.5, 1e-15);
     keys(v, "−1\r");                                            /* U+2212 too */
     assert_near(MAT_AT(&v->s.cur.m[M_Q], 0, 0), -1.0, 1e-15);
+    keys(v, "1.21\r+");                                         /* a nudge lands on the decimal meant */
+    assert_true(MAT_AT(&v->s.cur.m[M_Q], 0, 0) == 1.31);        /* not 1.3100000000000003 */
+    keys(v, "\r");                                              /* Enter: the field holds the exact value */
+    assert_shown(" Q[1][1] = 1.31");
+    keys(v, "qy");                                              /* the view's keys are not typed into a number */
+    assert_true(v->editing);
+    assert_string_equal(v->field.buf, "1.31");
+    assert_string_equal(v->msg, "A cell takes a number: digits, - and . (like -0.5 or 1e-3). Enter sets it; "
+                                "Esc closes the field first.");
+    keys(v, "\x1b");
     assert_shown(" ←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave");
     close_fix(f);
     /* The softmax stage (lesson 02's Space s Space): the line. */

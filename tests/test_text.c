@@ -672,11 +672,28 @@ static void utf8_inline_paths(void **state)
     assert_int_equal(text_cjk_run("\xef\xbf\xbf", 3), 0); /* U+FFFF */
 }
 
+/* num_round15: arithmetic on decimals lands on the decimal meant, and a
+ * value with more digits keeps 15 of them; num_char: what a number holds. */
+static void round15_and_chars(void **state)
+{
+    (void)state;
+    assert_true(num_round15(1.21 + 0.1) == 1.31);
+    assert_true(num_round15(0.1 + 0.2) == 0.3);
+    assert_true(num_round15(-2.0) == -2.0);
+    assert_true(num_round15(0.47381234567890123) == 0.473812345678901);
+    assert_true(isinf(num_round15(-INFINITY)));
+    for (const char *c = "0123456789.+-eE"; *c; c++)
+        assert_true(num_char((unsigned char)*c));
+    assert_true(num_char(0x2212));
+    assert_false(num_char('q') || num_char(' ') || num_char(',') || num_char(0x221E) || num_char(0));
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(utf8_inline_paths),
+        cmocka_unit_test(round15_and_chars),
         cmocka_unit_test(sanitize_osc_title),
         cmocka_unit_test(sanitize_c0),
         cmocka_unit_test(sanitize_del_c1),

@@ -135,8 +135,8 @@ static bool read_number(const char **sp, double *v)
 /* Skip separators: spaces, tabs, commas (ASCII, full-width "，", "、"), ';'. */
 bool ask_answer_char(uint32_t cp)
 {
-    return (cp >= '0' && cp <= '9') || (cp != 0 && strchr(".+-eEinf \t,;", (int)cp) != NULL) ||
-           cp == 0x2212 /* − */ || cp == 0x221E /* ∞ */ || cp == 0xFF0C /* ， */ || cp == 0x3001 /* 、 */;
+    return num_char(cp) || (cp != 0 && strchr("inf \t,;", (int)cp) != NULL) || cp == 0x221E /* ∞ */ ||
+           cp == 0xFF0C /* ， */ || cp == 0x3001 /* 、 */;
 }
 
 static const char *skip_sep(const char *s, int *commas)

@@ -125,6 +125,22 @@ static double c_strtod(const char *s)
     return v;
 }
 
+bool num_char(uint32_t cp)
+{
+    return (cp >= '0' && cp <= '9') || cp == '.' || cp == '+' || cp == '-' || cp == 'e' || cp == 'E' ||
+           cp == 0x2212;
+}
+
+double num_round15(double v)
+{
+    char buf[40];
+    double r;
+    if (!isfinite(v))
+        return v;
+    num_snprintf(buf, sizeof buf, "%.15g", v); /* a point whatever LC_NUMERIC */
+    return num_parse(buf, &r, NULL) == NUM_OK ? r : v;
+}
+
 NumStatus num_parse(const char *s, double *v, int *decimals)
 {
     char small[128];

@@ -13,13 +13,14 @@
  * The one number printer: fmt_num() writes a number with the lesson's
  * digits (as the screen shows it), fmt_shown()/fmt_eq() are the ≈ rule over
  * what is shown, fmt_exact() the shortest text that reads back bit for bit
- * (shortest.h's Grisu3: also the --json writer's). Part of text/'s base: it
+ * (shortest.h's Ryū printer: also the --json writer's). Part of text/'s base: it
  * includes nothing of ours, so the lesson model prints its numbers here. */
 #ifndef QKV_NUM_H
 #define QKV_NUM_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "shortest.h"
 
 #define NUM_MINUS "\xe2\x88\x92"   /* U+2212 MINUS SIGN, as UTF-8 */
@@ -35,6 +36,12 @@ typedef enum {
  * receives the decimals written minus the exponent (0.873 -> 3, 2 -> 0,
  * 5e-3 -> 3), for expect tolerances. */
 NumStatus num_parse(const char *s, double *v, int *decimals);
+/* Can character cp be part of a number num_parse reads: a digit, the
+ * point, a sign (+, -, U+2212) or an exponent's e? */
+bool num_char(uint32_t cp);
+/* v to 15 significant digits, the decimal a person means after arithmetic
+ * on decimals: 1.21 + 0.1 is 1.31, not 1.3100000000000003. */
+double num_round15(double v);
 /* Write v with dec decimals ('.' whatever the locale), or NaN / inf as
  * words. */
 void num_format(char *buf, size_t len, double v, int dec);

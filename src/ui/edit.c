@@ -58,7 +58,8 @@ static int edit_nudge(View *v, double by)
     char label[64];
     snprintf(label, sizeof label, "%s[%d][%d] %s %g", attn_mat_name(v->emat), v->ei + 1, v->ej + 1,
              by < 0 ? (v->ascii ? "-" : "−") : "+", fabs(by));
-    return edit_set(v, MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej) + by, NULL, label);
+    /* the decimal meant: 1.21 + 0.1 sets 1.31, not 1.3100000000000003 */
+    return edit_set(v, num_round15(MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej) + by), NULL, label);
 }
 
 static int edit_move(View *v, UiKey ch)
@@ -131,8 +132,12 @@ int mode_edit(View *v, UiKey ch)
         if (v->msg_role != ROLE_ERROR || !v->msg[0])
             v->editing = false;
         return r;
-    } else {
-        field_key(&v->field, ch);
+    } else if (ch >= ' ' && ch < UI_KEY_BASE && ch != 127 && !num_char(ch)) {
+        /* a key meant for the view (q, s, u): not typed into a number */
+        ui_say(v, ROLE_ERROR, _("A cell takes a number: digits, - and . (like -0.5 or 1e-3). "
+                                "Enter sets it; Esc closes the field first."));
+    } else if (field_key(&v->field, ch) && v->msg_role == ROLE_ERROR) {
+        v->msg[0] = '\0';
     }
     return FLAG_REDRAW;
 }
