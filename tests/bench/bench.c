@@ -580,22 +580,38 @@ static bool bench_proc(char *bin, char *l1, char *l8h, char *python, char *scrip
     return true;
 }
 
+/* Bytes per next at 80x24 for each lesson in paths: the figures, or
+ * (budget) a verdict line each. A next may send 0.45 of a full repaint, or
+ * the share of the screen's cells it changes when that is more (a new
+ * stage's band, a head's numbers, a gradient step): the median over a
+ * lesson's nexts of bytes ÷ full repaint ÷ max(0.45, share) must be <= 1.
+ * False when a lesson cannot be measured. */
+static bool bytes_lessons(int n, char **paths, bool budget)
+{
+    for (int k = 0; k < n; k++) {
+        int samples = 0;
+        double ch = 0, fl = 0, q = bench_bytes(paths[k], 24, 80, &samples, &ch, &fl);
+        if (q < 0)
+            return false;
+        const char *base = strrchr(paths[k], '/');
+        if (budget)
+            printf("bench: budget bytes_next %s (%.3f <= 1: %s, median of %d nexts at 80x24 of bytes ÷ full "
+                   "repaint ÷ max(0.45, share of cells changed); median ratio %.3f, share %.3f)\n",
+                   verdict(fl <= 1), fl, base ? base + 1 : paths[k], samples, q, ch);
+        else
+            printf("bench: bytes_ratio_next %.3f (%s, median of %d nexts at 80x24; cells changed %.3f; "
+                   "over budget %.3f)\n", q, base ? base + 1 : paths[k], samples, ch, fl);
+    }
+    return true;
+}
+
 /* QKV_BENCH_BYTES_ONLY: bytes_ratio_next of each lesson given, nothing else. */
 static int bench_bytes_only(int n, char **paths)
 {
     setlocale(LC_ALL, "C.UTF-8"); /* as screen_open: UTF-8 cells, not ~X */
     setenv("TERM", "xterm-256color", 1);
     i18n_set(LANG_EN, NULL);
-    for (int k = 0; k < n; k++) {
-        int samples = 0;
-        double ch = 0, fl = 0, q = bench_bytes(paths[k], 24, 80, &samples, &ch, &fl);
-        if (q < 0)
-            return 1;
-        const char *base = strrchr(paths[k], '/');
-        printf("bench: bytes_ratio_next %.3f (%s, median of %d nexts at 80x24; cells changed %.3f; "
-               "over budget %.3f)\n", q, base ? base + 1 : paths[k], samples, ch, fl);
-    }
-    return 0;
+    return bytes_lessons(n, paths, false) ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -673,20 +689,8 @@ int main(int argc, char **argv)
         printf("bench: budget keypress_us_8heads_64x64 %s (%.1f < 2000)\n", verdict(k8h < 2000), k8h);
     printf("bench: budget edit_us_lesson1 %s (%.1f < 300)\n", verdict(e1 < 300), e1);
     printf("bench: budget edit_us_64x64 %s (%.1f < 2000)\n", verdict(e64 < 2000), e64);
-    /* A next may send 0.45 of a full repaint, or the share of the screen's
-     * cells it changes when that is more (a new stage's band, a head's
-     * numbers, a gradient step): the median over a lesson's nexts of bytes
-     * ÷ full repaint ÷ max(0.45, share) must be <= 1. */
-    for (int k = a + 3; k < argc; k++) { /* every built-in lesson */
-        int n = 0;
-        double ch = 0, fl = 0, q = bench_bytes(argv[k], 24, 80, &n, &ch, &fl);
-        if (q < 0)
-            return 1;
-        const char *base = strrchr(argv[k], '/');
-        printf("bench: budget bytes_next %s (%.3f <= 1: %s, median of %d nexts at 80x24 of bytes ÷ full repaint "
-               "÷ max(0.45, share of cells changed); median ratio %.3f, share %.3f)\n", verdict(fl <= 1), fl,
-               base ? base + 1 : argv[k], n, q, ch);
-    }
+    if (argc > a + 3 && !bytes_lessons(argc - a - 3, argv + a + 3, true)) /* every built-in lesson */
+        return 1;
     long nums = 0, bad = 0;
     for (int k = a; k < argc; k++)
         if (!bench_roundtrip(argv[k], &nums, &bad))
