@@ -7,10 +7,10 @@
 
 static bool size_ok(int rows, int cols)
 {
-    return rows >= 1 && rows <= MAT_MAX && cols >= 1 && cols <= MAT_MAX;
+    return rows >= 1 && rows <= MAT_ALLOC_MAX && cols >= 1 && cols <= MAT_ALLOC_MAX;
 }
 
-/* Allocate zeros; a size outside 1..MAT_MAX fails like running out of memory. */
+/* Allocate zeros; a size outside 1..MAT_ALLOC_MAX fails like running out of memory. */
 bool mat_new(Mat *m, int rows, int cols)
 {
     m->rows = m->cols = 0;

@@ -2,8 +2,11 @@
  *
  * A Mat owns its storage. mat_new() allocates rows*cols zeros; mat_free()
  * releases it and leaves an empty (0x0, NULL) matrix that may be freed again.
- * Sizes are at most MAT_MAX in each dimension, the lesson limit; functions
- * that combine matrices expect shapes that fit and assert it. Core code never
+ * Sizes are at most MAT_MAX in each dimension, the lesson limit (checked by
+ * the lesson layer and attn_init); mat_new itself allocates up to
+ * MAT_ALLOC_MAX, the room a model's vocab (128) and d_ff (256) need
+ * (model.h). Functions that combine matrices expect shapes that fit and
+ * assert it. Core code never
  * prints, never touches files, and keeps no global state. */
 #ifndef QKV_MAT_H
 #define QKV_MAT_H
@@ -12,6 +15,7 @@
 #include <stddef.h> /* size_t, used by MAT_AT */
 
 #define MAT_MAX 64
+#define MAT_ALLOC_MAX 256
 
 typedef struct {
     int rows, cols;
