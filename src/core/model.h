@@ -86,6 +86,7 @@
 #define MODEL_VOCAB_MAX 128
 #define MODEL_D_FF_MAX 256
 #define MODEL_EPS_DEFAULT 1e-5
+#define MODEL_EPS_MAX 1.0
 #define MODEL_TERMS_MAX 256     /* the longest sum an explained cell has (d_ff) */
 
 typedef enum { ACT_RELU, ACT_GELU } Act;
@@ -102,9 +103,9 @@ typedef struct {
     Scale scale;        /* SCALE_SQRT_DK */
     Softmax softmax;    /* SOFTMAX_STABLE */
     Mask mask;          /* MASK_CAUSAL: a model is causal unless it says otherwise */
-    int window;         /* MASK_WINDOW: >= 1 (1) */
+    int window;         /* MASK_WINDOW: 1..MAT_MAX (1) */
     double temp;        /* ATTN_TEMP_MIN..ATTN_TEMP_MAX (1) */
-    int block;          /* SOFTMAX_ONLINE: >= 1 (ATTN_BLOCK_DEFAULT) */
+    int block;          /* SOFTMAX_ONLINE: 1..MAT_MAX (ATTN_BLOCK_DEFAULT) */
 } ModelAttnOpts;
 
 typedef struct {
@@ -116,11 +117,11 @@ typedef struct {
     int d_ff;           /* 0 (attention only) .. MODEL_D_FF_MAX (0) */
     Act act;            /* ACT_GELU */
     NormKind norm;      /* NORM_LAYER */
-    double eps;         /* > 0, finite (MODEL_EPS_DEFAULT) */
+    double eps;         /* 0 < eps <= MODEL_EPS_MAX (MODEL_EPS_DEFAULT) */
     ModelPos positions; /* MPOS_LEARNED */
     double rope_base;   /* MPOS_ROPE: > 1, finite (ATTN_ROPE_BASE_DEFAULT) */
-    int offset;         /* the first token's position, 0..ATTN_OFFSET_MAX (0); learned
-                           positions need n + offset <= ctx */
+    int offset;         /* the first token's position, 0..ATTN_OFFSET_MAX, with learned
+                           positions 0..ctx-1 (0); learned positions need n + offset <= ctx */
     int ctx;            /* the longest input, 1..MODEL_CTX_MAX (16) */
     int vocab;          /* MODEL_VOCAB_MIN..MODEL_VOCAB_MAX (8) */
     Unembed unembed;    /* UNEMBED_SEPARATE */
@@ -136,7 +137,7 @@ typedef enum {
     MODEL_BAD_LAYERS, MODEL_BAD_D_MODEL, MODEL_BAD_HEADS, MODEL_BAD_HEADS_DIVIDE, /* d_model % heads */
     MODEL_BAD_KV_HEADS, MODEL_BAD_D_K, MODEL_BAD_D_V, /* 1..64, heads*d <= 64 */
     MODEL_BAD_D_FF, MODEL_BAD_ACT, MODEL_BAD_NORM, MODEL_BAD_EPS, MODEL_BAD_POSITIONS,
-    MODEL_BAD_ROPE_ODD_DK, MODEL_BAD_ROPE_BASE, MODEL_BAD_OFFSET, MODEL_BAD_CTX,
+    MODEL_BAD_ROPE_ODD_DK, MODEL_BAD_ROPE_BASE, MODEL_BAD_CTX, MODEL_BAD_OFFSET,
     MODEL_BAD_VOCAB, MODEL_BAD_UNEMBED,
     MODEL_BAD_SCALE, MODEL_BAD_SOFTMAX, MODEL_BAD_MASK, MODEL_BAD_WINDOW, MODEL_BAD_TEMP,
     MODEL_BAD_BLOCK, MODEL_BAD_SAMPLE_TEMP, MODEL_BAD_SAMPLE_SEED,
@@ -193,9 +194,9 @@ ModelBad model_cfg_check(const ModelCfg *c);
  * "kv_heads", "d_k", ..., "mask", "window", "temperature", "block",
  * "sampling.temperature", "sampling.seed"); for the heads/d_model one "heads". */
 const char *model_bad_key(ModelBad b);
-/* Its allowed range, lo..hi (for the real-valued ones the ends as doubles;
- * for an enum 0..count-1). MODEL_BAD_HEADS_DIVIDE: the divisor d_model. */
-void model_bad_range(ModelBad b, double *lo, double *hi);
+/* Its allowed range in c, lo..hi, both ends allowed except eps's lo (eps >
+ * 0) and rope_base's (> 1, hi infinite); an enum's is 0..count-1; MODEL_BAD_HEADS_DIVIDE and ROPE_ODD_DK: 0, 0. */
+void model_bad_range(const ModelCfg *c, ModelBad b, double *lo, double *hi);
 /* Which layer's attention option is bad (1-based), 0 for the others. */
 int model_cfg_bad_layer(const ModelCfg *c);
 /* kv_heads, d_k and d_v as the model uses them (0 filled in). */
@@ -282,8 +283,8 @@ bool model_lookup(const Model *m, const char *name, int len, ModelRef *out);
 int model_ref_name(const Model *m, ModelRef r, char *buf, size_t size);
 /* A parameter (E, P, the W's, gains, biases, WU), not a result? */
 bool model_ref_is_param(ModelRef r);
-/* The stage that computes a result (parameters: 0). */
-int model_ref_stage(ModelRef r);
+/* The stage that computes a result (parameters: 0); L.h's is 7, or 6 with d_ff = 0. */
+int model_ref_stage(const Model *m, ModelRef r);
 /* The parameters in DESIGN.md's list order: E, P, per layer Wq Wk Wv Wo g1
  * beta1 W1 b1 W2 b2 g2 beta2, then gf betaf WU, those the model has.
  * Returns how many (at most max) were written to out. */
