@@ -153,3 +153,11 @@ double mat_max_diff(const Mat *a, const Mat *b)
     }
     return max;
 }
+
+void mat_add_atb(Mat *dst, const Mat *a, const Mat *b)
+{
+    assert(a->rows == b->rows && dst->rows == a->cols && dst->cols == b->cols);
+    for (int i = 0; i < a->rows; i++)
+        for (int r = 0; r < a->cols; r++)
+            mat_axpy(&MAT_AT(dst, r, 0), &MAT_AT(b, i, 0), MAT_AT(a, i, r), b->cols);
+}

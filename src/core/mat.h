@@ -35,6 +35,10 @@ bool mat_mul(Mat *dst, const Mat *a, const Mat *b);
 /* dst = a * transpose(b); dst is a.rows x b.rows. */
 bool mat_mul_bt(Mat *dst, const Mat *a, const Mat *b);
 bool mat_same_shape(const Mat *a, const Mat *b);
+/* dst += transpose(a) * b (a: n x r, b: n x c, dst: r x c): the gradient of
+ * a weight from its inputs a and the output's gradient b, summed into dst
+ * over the n rows in order. */
+void mat_add_atb(Mat *dst, const Mat *a, const Mat *b);
 /* Largest |a - b| over all cells; shapes must match. */
 double mat_max_diff(const Mat *a, const Mat *b);
 
