@@ -2,6 +2,7 @@
 #include "attn_back.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static double divisor(const Attn *a)
 {
@@ -40,16 +41,21 @@ static void head_back(const Attn *a, int k, const Mat *dO, Mat *dQ, Mat *dK, Mat
     }
 }
 
-/* dX += dM W^T for one projection (dM: n x c, W: d x c). */
-static void add_back(Mat *dX, const Mat *dM, const Mat *w)
+/* dX += dM W^T for one projection (dM: n x c, W: d x c): row i of dX
+ * gains dM_ic times column c of W, c = 0, 1, ... (W turned once). */
+static bool add_back(Mat *dX, const Mat *dM, const Mat *w)
 {
+    double *wt = malloc(sizeof *wt * (size_t)w->rows * (size_t)w->cols);
+    if (!wt)
+        return false;
+    for (int r = 0; r < w->rows; r++)
+        for (int c = 0; c < w->cols; c++)
+            wt[(size_t)c * (size_t)w->rows + (size_t)r] = MAT_AT(w, r, c);
     for (int i = 0; i < dX->rows; i++)
-        for (int r = 0; r < dX->cols; r++) {
-            double s = 0.0;
-            for (int c = 0; c < dM->cols; c++)
-                s += MAT_AT(dM, i, c) * MAT_AT(w, r, c);
-            MAT_AT(dX, i, r) += s;
-        }
+        for (int c = 0; c < dM->cols; c++)
+            mat_axpy(&MAT_AT(dX, i, 0), &wt[(size_t)c * (size_t)w->rows], MAT_AT(dM, i, c), w->rows);
+    free(wt);
+    return true;
 }
 
 /* dO = dY Wo^T and dWo += O^T dY; without W_O dO is dY. */
@@ -93,9 +99,7 @@ bool attn_backward(const Attn *a, unsigned ablate, const Mat *dY, Mat *dX, AttnG
         mat_add_atb(g.wq, in, &dQ);
         mat_add_atb(g.wk, in, &dK);
         mat_add_atb(g.wv, in, &dV);
-        add_back(dX, &dQ, &a->m[M_WQ]);
-        add_back(dX, &dK, &a->m[M_WK]);
-        add_back(dX, &dV, &a->m[M_WV]);
+        ok = add_back(dX, &dQ, &a->m[M_WQ]) && add_back(dX, &dK, &a->m[M_WK]) && add_back(dX, &dV, &a->m[M_WV]);
     }
     mat_free(&dO);
     mat_free(&dQ);

@@ -58,19 +58,6 @@ bool mat_copy(Mat *dst, const Mat *src)
     return true;
 }
 
-void mat_axpy(double *restrict y, const double *restrict x, double a, int n)
-{
-    int j = 0;
-    for (; j + 4 <= n; j += 4) {
-        y[j] += a * x[j];
-        y[j + 1] += a * x[j + 1];
-        y[j + 2] += a * x[j + 2];
-        y[j + 3] += a * x[j + 3];
-    }
-    for (; j < n; j++)
-        y[j] += a * x[j];
-}
-
 /* dst = a * b, every cell summed k = 0..n-1 from 0.0 (the order explain.c repeats). */
 bool mat_mul(Mat *dst, const Mat *a, const Mat *b)
 {

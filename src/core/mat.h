@@ -43,7 +43,19 @@ void mat_add_atb(Mat *dst, const Mat *a, const Mat *b);
 double mat_max_diff(const Mat *a, const Mat *b);
 
 /* y += a * x over n values, four lanes side by side (each y[j] gets the
- * same product and sum as one at a time, bit for bit). */
-void mat_axpy(double *restrict y, const double *restrict x, double a, int n);
+ * same product and sum as one at a time, bit for bit). Inline: the model's
+ * rows are short (8 to 64 values), where a call costs as much as the work. */
+static inline void mat_axpy(double *restrict y, const double *restrict x, double a, int n)
+{
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        y[j] += a * x[j];
+        y[j + 1] += a * x[j + 1];
+        y[j + 2] += a * x[j + 2];
+        y[j + 3] += a * x[j + 3];
+    }
+    for (; j < n; j++)
+        y[j] += a * x[j];
+}
 
 #endif

@@ -140,6 +140,11 @@ bool model_copy(Model *dst, const Model *src)
 
 bool model_set_tokens(Model *m, const int *tok, int n)
 {
+    if (n == m->n && tokens_ok(&m->cfg, tok, n)) { /* the same shapes: only the input changes */
+        memcpy(m->tok, tok, sizeof *tok * (size_t)n);
+        m->at_layer = m->at_stage = 0;
+        return true;
+    }
     Model t;
     if (!model_init(&t, &m->cfg, tok, n))
         return false;

@@ -44,6 +44,7 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.y
 	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor \
 	   --empty $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static $$np \
 	   lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml $(LESSONS)
+	@$(MAKE) --no-print-directory bench-train
 	@$(MAKE) --no-print-directory bench-web
 	@echo "bench: load average at the end $$(cut -d" " -f1-3 /proc/loadavg)"
 
@@ -51,3 +52,23 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.y
 $(BENCH_DIR)/keyprof: tests/bench/keyprof.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
+# One training step (DESIGN.md "Speed and limits"): the core's against
+# torch's float32 on one thread, the same model and batch, run alternately
+# (5 rounds of 20 steps each); medians, and the budget ratio <= 1/3. Then
+# the estimate of lesson 17's 3000 steps on one core.
+$(BENCH_DIR)/trainbench: tests/bench/trainbench.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $^ $(LDLIBS_ALL)
+
+.PHONY: bench-train
+bench-train: $(BENCH_DIR)/trainbench
+	@if ! $(BENCH_PYTHON) -c 'import torch' 2>/dev/null; then echo "bench: train_step: torch is not installed (python3-torch)"; exit 0; fi; \
+	 c=""; t=""; for r in 1 2 3 4 5; do \
+	   c="$$c $$($(BENCH_DIR)/trainbench 20 | cut -d' ' -f2)"; \
+	   t="$$t $$($(BENCH_PYTHON) tests/bench/train_torch.py 20 | cut -d' ' -f2)"; done; \
+	 med() { printf '%s\n' $$* | sort -g | sed -n 3p; }; mc=$$(med $$c); mt=$$(med $$t); \
+	 echo "bench: train_step_ms $$mc ms (rounds:$$c)"; echo "bench: train_step_torch_ms $$mt ms (rounds:$$t)"; \
+	 awk -v c=$$mc -v t=$$mt 'BEGIN { q = c / t; printf "bench: budget train_step_ratio %s (%.3f <= 0.333: the core / torch float32, one thread)\n", q <= 1 / 3 ? "ok" : "OVER", q; \
+	   s = c * 3000 / 1000; printf "bench: train_3000_steps_s %.1f s (estimate: 3000 x the median step)\n", s; \
+	   printf "bench: budget train_lesson17_s %s (%.1f <= 60 s, estimated)\n", s <= 60 ? "ok" : "OVER", s }'
