@@ -184,6 +184,11 @@ $(B)/tests/test_layout $(B)/tests/test_narration $(B)/tests/truth_render: $(B)/t
 $(B)/tests/modern_dump: $(B)/tests/modern_dump.o $(CORE_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
+# A whole model (core/model.h) built from a config and printed stage by
+# stage as JSON, for tests/model_ref.py (torch): the core and the printer.
+$(B)/tests/model_dump: $(B)/tests/model_dump.o $(CORE_OBJ) $(B)/text/shortest.o $(B)/text/shortest_pow5.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
 # The truth test (DESIGN.md "The screen never contradicts itself"): every
 # screen of every built-in lesson, scripted and after each departure, and
 # --dump (--variant 7), read back as text by tests/truth.py: equations that
