@@ -11,7 +11,10 @@
  * scale=none|sqrt_dk softmax=naive|stable|online mask=none|causal|window
  * window temp block (every layer; "L2.mask=none" one layer), sample_temp
  * sample_seed, and seed, wscale (model_draw_weights), tokens=0,3,1 (vocab
- * indices), ablate=1.2,2.1 (layer.head). Output: "cfg" (d_k, d_v, kv_heads
+ * indices), ablate=1.2,2.1 (layer.head), affine=SEED (a test's own
+ * perturbation after the draw, so that the affine parts take part: from a
+ * numpy-legacy stream seeded with SEED, every gain becomes 1 + 0.3 randn
+ * and every bias and beta 0.3 randn, in model_params' order). Output: "cfg" (d_k, d_v, kv_heads
  * filled in), "tok", "params" (each parameter by its name), "layers" (h_in,
  * a, mean1, var1, sigma1, per_head [{Q, K, V, QKt, S, A, O}], Q0, K0 with
  * rope, O, Y, h_mid, and with d_ff > 0 mean2, var2, sigma2, b, u, f; h),
@@ -100,6 +103,7 @@ typedef struct {
     double wscale;
     int n, tok[MODEL_CTX_MAX];
     int nab, ab[64][2];
+    long affine;          /* -1: none */
 } Spec;
 
 /* An attention option for layers lo..hi-1. */
@@ -158,6 +162,7 @@ static void key(Spec *s, const char *k, const char *v)
     else if (strcmp(k, "sample_seed") == 0) c->sample_seed = strtoul(v, NULL, 10);
     else if (strcmp(k, "seed") == 0) s->seed = strtoul(v, NULL, 10);
     else if (strcmp(k, "wscale") == 0) s->wscale = strtod(v, NULL);
+    else if (strcmp(k, "affine") == 0) s->affine = strtol(v, NULL, 10);
     else if (strcmp(k, "tokens") == 0 || strcmp(k, "ablate") == 0) list(s, k, v);
     else if (k[0] == 'L' && k[1] >= '1' && k[1] <= '8' && k[2] == '.') {
         if (!attn_key(s, k + 3, v, k[1] - '1', k[1] - '0'))
@@ -255,12 +260,32 @@ static void dump(const Model *m)
     printf(", \"predict\": %d, \"explain_bad\": %d, \"explain_cells\": %d}\n", model_predict(m), bad, cells);
 }
 
+/* Gains 1 + 0.3 randn, biases and betas 0.3 randn (the affine= key). */
+static void perturb(Model *m, unsigned long seed)
+{
+    Rng r;
+    rng_seed(&r, (uint32_t)seed);
+    ModelRef ref[MODEL_PARAMS_MAX];
+    int np = model_params(m, ref, MODEL_PARAMS_MAX);
+    for (int k = 0; k < np; k++) {
+        ModelMatKind t = ref[k].kind;
+        bool gain = t == MM_G1 || t == MM_G2 || t == MM_GF;
+        if (!gain && t != MM_BETA1 && t != MM_BETA2 && t != MM_BETAF && t != MM_B1 && t != MM_B2)
+            continue;
+        Mat *x = model_mat_mut(m, ref[k]);
+        rng_randn(&r, x, 0.3);
+        for (int j = 0; gain && j < x->cols; j++)
+            x->v[j] += 1.0;
+    }
+}
+
 static void one(int argc, char **argv)
 {
     static Spec s;
     memset(&s, 0, sizeof s);
     model_cfg_default(&s.c);
     s.wscale = 0.5;
+    s.affine = -1;
     for (int k = 0; k < argc; k++) {
         char *eq = strchr(argv[k], '=');
         if (!eq)
@@ -275,6 +300,8 @@ static void one(int argc, char **argv)
     if (!model_init(&m, &s.c, s.tok, s.n))
         die("cannot build the model", "bad tokens or out of memory");
     model_draw_weights(&m, s.seed, s.wscale);
+    if (s.affine >= 0)
+        perturb(&m, (unsigned long)s.affine);
     for (int k = 0; k < s.nab; k++)
         model_set_ablate(&m, s.ab[k][0], s.ab[k][1], true);
     model_run_all(&m);
