@@ -10,7 +10,7 @@
  * rope_base offset ctx vocab unembed=separate|tied, the attention options
  * scale=none|sqrt_dk softmax=naive|stable|online mask=none|causal|window
  * window temp block (every layer; "L2.mask=none" one layer), sample_temp
- * sample_seed, and seed, wscale (model_draw_weights), tokens=0,3,1 (vocab
+ * sample_seed sample=0|1, and seed, wscale (model_draw_weights), tokens=0,3,1 (vocab
  * indices), ablate=1.2,2.1 (layer.head), affine=SEED (a test's own
  * perturbation after the draw, so that the affine parts take part: from a
  * numpy-legacy stream seeded with SEED, every gain becomes 1 + 0.3 randn
@@ -160,6 +160,7 @@ static void key(Spec *s, const char *k, const char *v)
     else if (strcmp(k, "rope_base") == 0) c->rope_base = strtod(v, NULL);
     else if (strcmp(k, "sample_temp") == 0) c->sample_temp = strtod(v, NULL);
     else if (strcmp(k, "sample_seed") == 0) c->sample_seed = strtoul(v, NULL, 10);
+    else if (strcmp(k, "sample") == 0) c->sample = atoi(v) != 0;
     else if (strcmp(k, "seed") == 0) s->seed = strtoul(v, NULL, 10);
     else if (strcmp(k, "wscale") == 0) s->wscale = strtod(v, NULL);
     else if (strcmp(k, "affine") == 0) s->affine = strtol(v, NULL, 10);

@@ -252,7 +252,7 @@ def random_case(rnd, k):
              eps=rnd.choice([1e-5, 1e-5, 1e-3, 0.5]), positions=positions, rope_base=rnd.choice([10000, 100, 2.5]),
              offset=offset, ctx=ctx, vocab=vocab, unembed=rnd.choice(["separate", "tied"]),
              sample_temp=rnd.choice([1, 1, 0.5, 2.0]), sample_seed=rnd.randint(0, 2**32 - 1),
-             seed=rnd.randint(0, 10**6), wscale=rnd.choice([0.1, 0.5, 1.0]))
+             seed=rnd.randint(0, 10**6), wscale=rnd.choice([0.1, 0.5, 1.0]), sample=rnd.randint(0, 1))
     # repeats so the induction score has rows: tokens from a small pool, sometimes a copy
     pool = rnd.randint(1, vocab)
     tokens = [rnd.randrange(pool) for _ in range(n)]
@@ -271,7 +271,7 @@ def random_case(rnd, k):
     c["attn"] = [dict(every) for _ in range(c["layers"])]
     words = [f"{key}={c[key]}" for key in ("layers", "d_model", "heads", "kv_heads", "d_k", "d_v", "d_ff", "act",
                                             "norm", "eps", "positions", "rope_base", "offset", "ctx", "vocab",
-                                            "unembed", "sample_temp", "sample_seed", "seed", "wscale")]
+                                            "unembed", "sample_temp", "sample_seed", "sample", "seed", "wscale")]
     words += [f"{key}={v}" for key, v in every.items()]
     if rnd.random() < 0.3:  # one layer's own mask and temperature
         l = rnd.randint(1, c["layers"])
@@ -312,7 +312,6 @@ def run_cases():
         sys.exit(f"FAIL: {len(outs)} dumps for {len(cases)} configs")
     for k, ((c, line), out) in enumerate(zip(cases, outs)):
         d = json.loads(out)
-        c["sample"] = False
         check_draw(c, d, k)
         p, heads_A = forward(c, d, k)
         check_prediction(c, d, p, heads_A, k)

@@ -308,6 +308,14 @@ static void test_stages(void **state)
     assert_true(model_stage_prev(m, &l, &s) && l == 1 && s == MSTAGE_PROJECT);
     l = 1, s = 1;
     assert_false(model_stage_prev(m, &l, &s));
+    /* stage 5 reads stage 2's V as it is now: an edit of V shows in O */
+    model_run_to(m, 1, MSTAGE_SOFTMAX);
+    Attn *a = &m->layer[0].att;
+    MAT_AT(&a->m[attn_head_id(M_V, 1)], 0, 0) += 1.0;
+    model_run_stage(m, 1, MSTAGE_OUTPUT);
+    assert_true(MAT_AT(&a->m[M_O], 0, 0) == MAT_AT(&a->m[attn_head_id(M_V, 1)], 0, 0)); /* row 1 sees key 1 only */
+    assert_true(m->at_layer == 1 && m->at_stage == MSTAGE_OUTPUT && !model_reached(m, 1, MSTAGE_PROJECT));
+    model_run_to(m, 2, MSTAGE_NEXT);
     /* without a feed-forward h is h_mid */
     assert_memory_equal(m->layer[0].h.v, m->layer[0].h_mid.v, sizeof(double) * 12);
     model_run_to(m, 2, MSTAGE_SCORES);

@@ -69,7 +69,8 @@
  * double), the index = searchsorted(cdf, u, side='right') = how many cdf
  * entries are <= u (clamped to vocab - 1).
  *
- * A Model owns all its matrices. No I/O, no globals, deterministic. Indices
+ * A Model owns all its matrices (the struct itself is about 56 KB: keep it
+ * on the heap). No I/O, no globals, deterministic. Indices
  * here are 0-based except layers and heads (1-based, as in names). */
 #ifndef QKV_MODEL_H
 #define QKV_MODEL_H
