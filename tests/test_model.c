@@ -439,6 +439,34 @@ static void test_ablate_and_tokens(void **state)
     del_model(m);
 }
 
+/* A token appended under the causal mask leaves every earlier row of every
+ * layer's results and of p unchanged, bit for bit (a KV cache is exact). */
+static void test_append_cached(void **state)
+{
+    int tok[] = {0, 3, 1, 4, 2, 0};
+    Model *m = small_model(2, 4, tok, 5);
+    m->cfg.attn[1].softmax = SOFTMAX_ONLINE, m->cfg.attn[1].block = 2;
+    model_run_all(m);
+    Model *x = calloc(1, sizeof *x);
+    assert_true(model_copy(x, m));
+    assert_true(model_set_tokens(x, tok, 6));
+    model_run_all(x);
+    static const char *rows[] = {"L1.h_in", "L1.a", "L1.Q", "L1.V", "L1.O", "L1.Y", "L1.h_mid", "L1.b", "L1.u",
+                                 "L1.f", "L1.h", "L2.a", "L2.K", "L2.O", "L2.h", "h_final", "logits", "p"};
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
+        const Mat *before = named(m, rows[k]), *after = named(x, rows[k]);
+        assert_int_equal(after->rows, 6);
+        for (int i = 0; i < 5; i++)
+            if (memcmp(&MAT_AT(before, i, 0), &MAT_AT(after, i, 0), sizeof(double) * (size_t)before->cols) != 0)
+                fail_msg("%s row %d changed", rows[k], i + 1);
+    }
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++)
+            assert_true(MAT_AT(named(m, "L2.A2"), i, j) == MAT_AT(named(x, "L2.A2"), i, j));
+    del_model(x);
+    del_model(m);
+}
+
 /* Previous-token and induction scores of a head, on patterns set by hand. */
 static void test_scores(void **state)
 {
@@ -536,7 +564,8 @@ int main(void)
         cmocka_unit_test(test_sample),        cmocka_unit_test(test_predict),
         cmocka_unit_test(test_check),         cmocka_unit_test(test_stages),
         cmocka_unit_test(test_forward),       cmocka_unit_test(test_names),
-        cmocka_unit_test(test_ablate_and_tokens), cmocka_unit_test(test_scores),
+        cmocka_unit_test(test_ablate_and_tokens), cmocka_unit_test(test_append_cached),
+        cmocka_unit_test(test_scores),
         cmocka_unit_test(test_explain_all),   cmocka_unit_test(test_explain_terms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
