@@ -50,7 +50,7 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
+.PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy torch worksheet worksheet-print install-check e2e \
         asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test
 
 all: deps $(B)/qkvtutor $(MO)
@@ -160,7 +160,7 @@ screenshots: all
 
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
-CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern test_backprop test_copytask
+CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern test_model test_backprop test_copytask
 LESSON_TESTS = test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive
 UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration
 
@@ -182,6 +182,11 @@ $(B)/tests/test_layout $(B)/tests/test_narration $(B)/tests/truth_render: $(B)/t
 # The core with today's options (append, window, kv_heads, RoPE, online
 # softmax) as numbers, for tests/numpy/modern.py: no lesson loader, no JSON.
 $(B)/tests/modern_dump: $(B)/tests/modern_dump.o $(CORE_OBJ)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+# A whole model (core/model.h) built from a config and printed stage by
+# stage as JSON, for tests/model_ref.py (torch): the core and the printer.
+$(B)/tests/model_dump: $(B)/tests/model_dump.o $(CORE_OBJ) $(B)/text/shortest.o $(B)/text/shortest_pow5.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 # The truth test (DESIGN.md "The screen never contradicts itself"): every
@@ -336,6 +341,17 @@ numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump && $(PYTHON) tests/numpy/json_roundtrip.py $(B)/qkvtutor && \
 	 $(PYTHON) tests/numpy/lessons_modern.py $(B)/qkvtutor
 
+# A whole model (core/model.h) against an independent torch float64 model
+# (tests/model_ref.py): every stage of 1000 random models to 1e-12, numpy's
+# draw order bit for bit, the sampled prediction, and torch's nn.LayerNorm,
+# RMSNorm, F.gelu and nn.TransformerEncoderLayer against our block.
+# python3-torch is installed when missing (tests/need.sh); without apt-get
+# the suite is skipped, and `make test` counts it so.
+torch: $(B)/tests/model_dump
+	@sh tests/need.sh torch "python3-torch python3-numpy" $(PYTHON) -c 'import torch, numpy'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 $(PYTHON) tests/model_ref.py $(B)/tests/model_dump 1000
+
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:
 	@$(MAKE) --no-print-directory -j2 B=$(B)/asan OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
@@ -348,11 +364,11 @@ asan:
 # cmocka binary whose tests were all skipped fails its suite (CMOCKA_RUN).
 # The last line is "suites: N passed, M failed, K skipped"; under CI=true a
 # skipped suite makes `make test` fail.
-TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
+TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides numpy torch worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
 # What the suites run, built first two at a time (a suite's own rule would
 # build its part alone, one file after another).
 TEST_BINS = $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/test_oom $(B)/tests/truth_render \
-            $(B)/tests/keys_table $(B)/tests/svg_screen $(B)/tests/modern_dump $(B)/tests/save_interrupt $(MO)
+            $(B)/tests/keys_table $(B)/tests/svg_screen $(B)/tests/modern_dump $(B)/tests/model_dump $(B)/tests/save_interrupt $(MO)
 # The suites that build and run in a tree of their own go in a second lane,
 # beside the others (tests/suites.sh): both cores work, as the builds do.
 TEST_HEAVY = valgrind fuzz-smoke asan

@@ -69,7 +69,8 @@
  * double), the index = searchsorted(cdf, u, side='right') = how many cdf
  * entries are <= u (clamped to vocab - 1).
  *
- * A Model owns all its matrices. No I/O, no globals, deterministic. Indices
+ * A Model owns all its matrices (the struct itself is about 56 KB: keep it
+ * on the heap). No I/O, no globals, deterministic. Indices
  * here are 0-based except layers and heads (1-based, as in names). */
 #ifndef QKV_MODEL_H
 #define QKV_MODEL_H
@@ -214,7 +215,8 @@ void model_free(Model *m);
 bool model_copy(Model *dst, const Model *src);
 /* A new input (1 .. ctx tokens; learned: n + offset <= ctx): the results are
  * reshaped, parameters and ablations kept, nothing reached. false, nothing
- * changed, on a bad n or token or out of memory. */
+ * changed, on a bad n or token or out of memory. (An input of the same
+ * length needs no new shapes: write tok[0..n) and run again.) */
 bool model_set_tokens(Model *m, const int *tok, int n);
 /* Draw every weight as DESIGN.md's order says (the top of this file). */
 void model_draw_weights(Model *m, unsigned long seed, double scale);

@@ -162,7 +162,7 @@ bool model_explain(const Model *m, ModelRef r, int i, int j, ModelExplain *out)
     out->i = i;
     out->j = j;
     const Mat *x = model_mat(m, r);
-    if (!x || r.kind == MM_ATTN || i < 0 || i >= x->rows || j < 0 || j >= x->cols)
+    if (!x || (r.kind == MM_ATTN && !model_ref_is_param(r)) || i < 0 || i >= x->rows || j < 0 || j >= x->cols)
         return false;
     int stage = model_ref_stage(m, r);
     if (stage > 0 && !model_reached(m, r.layer > 0 ? r.layer : m->cfg.layers, stage))

@@ -8,7 +8,7 @@
  *              = (0.41 - 0.12) / sqrt(0.3 + 1e-05) * 1 + 0
  * Sums are repeated in the forward's order, so `result` equals the cell bit
  * for bit and every intermediate here reproduces it. It produces no strings.
- * The Attn's own cells (Q ... Y of a layer, MM_ATTN) are explain_cell()'s:
+ * The Attn's own results (Q ... Y of a layer, MM_ATTN) are explain_cell()'s:
  * explain_cell(&m->layer[l - 1].att, id, i, j, &e). Indices are 0-based. */
 #ifndef QKV_MODEL_EXPLAIN_H
 #define QKV_MODEL_EXPLAIN_H
@@ -17,8 +17,8 @@
 #include "model.h"
 
 typedef enum {
-    MX_NONE,      /* nothing to explain: not reached, bad index, or an MM_ATTN cell */
-    MX_PARAM,     /* a parameter's cell (E, P, W1, g1, ..., WU): given */
+    MX_NONE,      /* nothing to explain: not reached, bad index, or an attention result */
+    MX_PARAM,     /* a parameter's cell (E, P, Wq ... Wo, W1, g1, ..., WU): given */
     MX_EMBED,     /* L1.h_in[i][j] = E[token][j] + pos   (pos: P[p][j] learned,
                      sin|cos(angle) sinusoidal, 0 with rope or none) */
     MX_STREAM,    /* L<l>.h_in[i][j] (l >= 2) = L<l-1>.h[i][j] */
@@ -82,7 +82,7 @@ typedef struct {
 
 /* Explain cell (i, j) of the matrix r names. false (kind MX_NONE) when the
  * matrix's stage is not reached, (i, j) is out of range, or r is an
- * attention matrix (MM_ATTN: explain_cell). */
+ * attention result (MM_ATTN other than Wq Wk Wv Wo: explain_cell). */
 bool model_explain(const Model *m, ModelRef r, int i, int j, ModelExplain *out);
 
 #endif
