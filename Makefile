@@ -350,7 +350,8 @@ numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 torch: $(B)/tests/model_dump
 	@sh tests/need.sh torch "python3-torch python3-numpy" $(PYTHON) -c 'import torch, numpy'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
-	 $(PYTHON) tests/model_ref.py $(B)/tests/model_dump 1000
+	 $(PYTHON) tests/model_ref.py $(B)/tests/model_dump 1000 && \
+	 $(PYTHON) tests/train_ref.py $(B)/tests/model_dump 120
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:

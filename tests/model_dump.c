@@ -24,6 +24,8 @@
  * are shortest round-trip (text/shortest.h); -Infinity, Infinity and NaN as
  * Python's json reads them. A bad config: one line on stderr, exit 2. */
 #include "core/model.h"
+#include "core/model_back.h"
+#include "core/optim.h"
 #include "model_check.h"
 #include "text/shortest.h"
 
@@ -104,6 +106,9 @@ typedef struct {
     int n, tok[MODEL_CTX_MAX];
     int nab, ab[64][2];
     long affine;          /* -1: none */
+    int optimizer;        /* -1: no training; else OPT_SGD or OPT_ADAM */
+    double lr;
+    int batch, length;    /* the training batch: sequences of `length` tokens */
 } Spec;
 
 /* An attention option for layers lo..hi-1. */
@@ -164,6 +169,10 @@ static void key(Spec *s, const char *k, const char *v)
     else if (strcmp(k, "seed") == 0) s->seed = strtoul(v, NULL, 10);
     else if (strcmp(k, "wscale") == 0) s->wscale = strtod(v, NULL);
     else if (strcmp(k, "affine") == 0) s->affine = strtol(v, NULL, 10);
+    else if (strcmp(k, "optimizer") == 0) s->optimizer = strcmp(v, "sgd") == 0 ? OPT_SGD : OPT_ADAM;
+    else if (strcmp(k, "lr") == 0) s->lr = strtod(v, NULL);
+    else if (strcmp(k, "batch") == 0) s->batch = atoi(v);
+    else if (strcmp(k, "length") == 0) s->length = atoi(v);
     else if (strcmp(k, "tokens") == 0 || strcmp(k, "ablate") == 0) list(s, k, v);
     else if (k[0] == 'L' && k[1] >= '1' && k[1] <= '8' && k[2] == '.') {
         if (!attn_key(s, k + 3, v, k[1] - '1', k[1] - '0'))
@@ -280,6 +289,117 @@ static void perturb(Model *m, unsigned long seed)
     }
 }
 
+
+/* ---- training (optimizer= lr= batch= length=): tests/train_ref.py ---- */
+
+static void params(const char *key, const Model *m)
+{
+    printf("\"%s\": {", key);
+    ModelRef ref[MODEL_PARAMS_MAX];
+    int np = model_params(m, ref, MODEL_PARAMS_MAX);
+    for (int k = 0; k < np; k++) {
+        char name[32];
+        model_ref_name(m, ref[k], name, sizeof name);
+        mat(name, model_mat(m, ref[k]));
+    }
+    fputs("\"n\": 0}", stdout);
+}
+
+static const char *name_of(int v, const Word *w)
+{
+    for (; w->name; w++)
+        if (w->value == v)
+            return w->name;
+    return "?";
+}
+
+static void cfg_json(const Spec *s, const ModelCfg *c)
+{
+    printf("\"cfg\": {\"layers\": %d, \"d_model\": %d, \"heads\": %d, \"kv_heads\": %d, \"d_k\": %d, "
+           "\"d_v\": %d, \"d_ff\": %d, \"act\": \"%s\", \"norm\": \"%s\", \"positions\": \"%s\", "
+           "\"unembed\": \"%s\", \"offset\": %d, \"eps\": ", c->layers, c->d_model, c->heads, c->kv_heads,
+           c->d_k, c->d_v, c->d_ff, name_of(c->act, acts), name_of(c->norm, norms), name_of(c->positions, poss),
+           name_of(c->unembed, unembeds), c->offset);
+    num(c->eps);
+    fputs(", \"rope_base\": ", stdout);
+    num(c->rope_base);
+    fputs(", \"sample_temp\": ", stdout);
+    num(c->sample_temp);
+    fputs(", \"attn\": [", stdout);
+    for (int l = 0; l < c->layers; l++) {
+        const ModelAttnOpts *o = &c->attn[l];
+        printf("%s{\"scale\": \"%s\", \"mask\": \"%s\", \"window\": %d, \"temp\": ", l ? ", " : "",
+               name_of(o->scale, scales), name_of(o->mask, masks), o->window);
+        num(o->temp);
+        putchar('}');
+    }
+    fputs("], \"ablate\": [", stdout);
+    for (int k = 0; k < s->nab; k++)
+        printf("%s[%d, %d]", k ? ", " : "", s->ab[k][0], s->ab[k][1]);
+    fputs("]}, ", stdout);
+}
+
+/* The batch (drawn from seed + 100: randint(0, vocab) per token), the first
+ * step's loss, both steps' gradients, the parameters before and after each
+ * of two steps. */
+static void train_dump(Model *m, const Spec *s)
+{
+    static int tok[64 * MODEL_CTX_MAX];
+    int len[64], nb = s->batch < 1 ? 1 : s->batch > 64 ? 64 : s->batch;
+    Rng r;
+    rng_seed(&r, (uint32_t)(s->seed + 100));
+    for (int q = 0; q < nb; q++) {
+        len[q] = s->length;
+        for (int i = 0; i < s->length; i++)
+            tok[q * s->length + i] = (int)rng_randint(&r, 0, m->cfg.vocab);
+    }
+    static Model g;
+    Optim o;
+    optim_init(&o, (OptKind)s->optimizer, s->lr);
+    if (!model_grad_init(&g, m))
+        die("cannot build the gradient", "out of memory");
+    putchar('{');
+    cfg_json(s, &m->cfg);
+    fputs("\"seqs\": [", stdout);
+    for (int q = 0; q < nb; q++) {
+        fputs(q ? ", [" : "[", stdout);
+        for (int i = 0; i < s->length; i++)
+            printf("%s%d", i ? ", " : "", tok[q * s->length + i]);
+        putchar(']');
+    }
+    printf("], \"optimizer\": \"%s\", \"lr\": ", s->optimizer == OPT_SGD ? "sgd" : "adam");
+    num(s->lr);
+    fputs(", ", stdout);
+    params("params", m);
+    static Model g0, g1, m1;
+    double loss[2];
+    for (int step = 0; step < 2; step++) {
+        ModelRef bad;
+        TrainStatus st = model_train_step(m, &g, &o, tok, len, nb, &loss[step], &bad);
+        if (st != TRAIN_OK)
+            die("a training step failed", st == TRAIN_BAD_BATCH ? "bad batch" : "not finite or out of memory");
+        if (!model_copy(step == 0 ? &g0 : &g1, &g) || (step == 0 && !model_copy(&m1, m)))
+            die("cannot copy the model", "out of memory");
+    }
+    fputs(", ", stdout);
+    fputs("\"grads\": [{", stdout);
+    params("g", &g0);
+    fputs("}, {", stdout);
+    params("g", &g1);
+    fputs("}], \"after\": [{", stdout);
+    params("p", &m1);
+    fputs("}, {", stdout);
+    params("p", m);
+    fputs("}], \"loss\": ", stdout);
+    num(loss[0]);
+    puts("}");
+    model_free(&g0);
+    model_free(&g1);
+    model_free(&m1);
+    optim_free(&o);
+    model_free(&g);
+}
+
 static void one(int argc, char **argv)
 {
     static Spec s;
@@ -287,6 +407,7 @@ static void one(int argc, char **argv)
     model_cfg_default(&s.c);
     s.wscale = 0.5;
     s.affine = -1;
+    s.optimizer = -1;
     for (int k = 0; k < argc; k++) {
         char *eq = strchr(argv[k], '=');
         if (!eq)
@@ -294,6 +415,8 @@ static void one(int argc, char **argv)
         *eq = '\0';
         key(&s, argv[k], eq + 1);
     }
+    if (s.optimizer >= 0 && s.n == 0) /* the batch's length: the shapes training needs */
+        s.n = s.length;
     ModelBad b = model_cfg_check(&s.c);
     if (b != MODEL_OK)
         die("out of range", model_bad_key(b));
@@ -305,8 +428,12 @@ static void one(int argc, char **argv)
         perturb(&m, (unsigned long)s.affine);
     for (int k = 0; k < s.nab; k++)
         model_set_ablate(&m, s.ab[k][0], s.ab[k][1], true);
-    model_run_all(&m);
-    dump(&m);
+    if (s.optimizer >= 0) {
+        train_dump(&m, &s);
+    } else {
+        model_run_all(&m);
+        dump(&m);
+    }
     model_free(&m);
 }
 
