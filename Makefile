@@ -41,6 +41,7 @@ LDLIBS_ALL = -lm $(LDFLAGS)
 CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
 TEXT_SRC   = $(wildcard src/text/*.c)
+WORDS_SRC  = $(wildcard src/words/*.c)
 LAYOUT_SRC = $(wildcard src/layout/*.c)
 UI_SRC     = $(wildcard src/ui/*.c)
 TERM_SRC   = $(wildcard src/term/*.c)
@@ -115,10 +116,12 @@ $(B)/lessons.o: $(B)/lessons.c
 	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
 
 CORE_OBJ   = $(CORE_SRC:src/%.c=$(B)/%.o)
-# The lesson model and its words link together: the model's messages are
-# translated and its numbers printed by text/'s base (i18n, num, text).
+# The lesson model links with the base below it: its messages are
+# translated and its numbers printed by text/ (i18n, num, text, shortest).
+# The words about a state (words/) sit above the lesson and below the layout.
 LESSON_OBJ = $(LESSON_SRC:src/%.c=$(B)/%.o) $(TEXT_SRC:src/%.c=$(B)/%.o)
-LAYOUT_OBJ = $(LAYOUT_SRC:src/%.c=$(B)/%.o)
+WORDS_OBJ  = $(WORDS_SRC:src/%.c=$(B)/%.o)
+LAYOUT_OBJ = $(LAYOUT_SRC:src/%.c=$(B)/%.o) $(WORDS_OBJ)
 UI_OBJ     = $(UI_SRC:src/%.c=$(B)/%.o) $(LAYOUT_OBJ)
 VIEW_OBJ   = $(TERM_SRC:src/%.c=$(B)/%.o) $(UI_OBJ)
 MAIN_OBJ   = $(MAIN_SRC:src/%.c=$(B)/%.o) $(B)/lessons.o
@@ -149,7 +152,7 @@ $(B)/locale/%/LC_MESSAGES/qkvtutor.mo: src/po/%.po | deps
 
 # Refresh the template and merge it into each translation (for translators).
 pot:
-	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(TEXT_SRC) $(LAYOUT_SRC) $(UI_SRC) $(TERM_SRC) $(wildcard src/web/*.c) $(wildcard src/*/*.h))
+	xgettext --from-code=UTF-8 -k_ -kN_ -c/ -o src/po/qkvtutor.pot --package-name=qkvtutor $(sort $(MAIN_SRC) $(LESSON_SRC) $(TEXT_SRC) $(WORDS_SRC) $(LAYOUT_SRC) $(UI_SRC) $(TERM_SRC) $(wildcard src/web/*.c) $(wildcard src/*/*.h))
 	for p in $(PO); do msgmerge -q -U --backup=none $$p src/po/qkvtutor.pot; done
 
 e2e: all
@@ -170,7 +173,7 @@ $(B)/tests/%.o: tests/%.c | deps
 
 $(CORE_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(CORE_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_TEST) $(LDLIBS_ALL)
-$(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 $(B)/tests/test_shortest: $(B)/out/json.o # and --json's writer, which prints with it
 
@@ -210,7 +213,7 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_modern.o $(B)/out/mdtable.o $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).

@@ -12,7 +12,7 @@
 #include "lesson/embedded.h"
 #include "text/i18n.h"
 #include "lesson/lesson.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/session.h"
 
 #define HEAD "format: qkvtutor/1\n" \

@@ -9,7 +9,7 @@
 
 #include "core/rng.h"
 #include "lesson/lesson.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/ref.h"
 #include "lesson/save.h"
 #include "lesson/session.h"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/session.h"
 #include "screen.h"
 #include "term/view_int.h"

@@ -14,9 +14,9 @@
 #include "core/explain.h"
 #include "layout/layout.h"
 #include "lesson/embedded.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/session.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 

@@ -10,7 +10,7 @@
 #include "lessonfix.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/session.h"
 #include "lesson/save.h"
 #include "text/i18n.h"

@@ -10,7 +10,7 @@
 #include "lesson/lesson.h"
 #include "lesson/schema.h"
 #include "lesson/embedded.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/num.h"
 #include "lesson/save.h"
 #include "lesson/session.h"

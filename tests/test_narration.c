@@ -36,9 +36,10 @@
 #include "layout/layout.h"
 #include "lesson/embedded.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
+#include "words/narrate.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 
 static int setup(void **state)

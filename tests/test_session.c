@@ -17,8 +17,8 @@
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
 #include "core/explain.h"
-#include "text/fmt.h"
-#include "text/live.h"
+#include "words/fmt.h"
+#include "words/live.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
 

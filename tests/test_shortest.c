@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/shortest.h"
 #include "text/shortest_pow5.h"
 #include "out/json.h"

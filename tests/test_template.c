@@ -8,10 +8,11 @@
 #include "testutil.h"
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
+#include "words/narrate.h"
 #include "core/grad.h"
 
 #define HEAD "format: qkvtutor/1\n" \

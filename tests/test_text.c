@@ -8,7 +8,7 @@
 #include "core/explain.h"
 #include "core/grad.h"
 #include "lesson/embedded.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "lesson/lesson.h"
 #include "text/num.h"
 #include "text/text.h"

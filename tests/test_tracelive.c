@@ -14,8 +14,8 @@
 #include "lesson/embedded.h"
 #include "lesson/lesson.h"
 #include "lesson/session.h"
-#include "text/fmt.h"
-#include "text/live.h"
+#include "words/fmt.h"
+#include "words/live.h"
 
 static bool differs(double a, double b)
 {

@@ -10,11 +10,11 @@
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "core/grad.h"
 #include "lesson/action.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/i18n.h"
 #include "lesson/lesson.h"
 #include "lesson/save.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/session.h"
 #include <unistd.h>
 

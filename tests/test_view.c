@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lesson/embedded.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "lesson/session.h"
 #include "text/i18n.h"
 #include "screen.h"

@@ -42,10 +42,10 @@
 #include "core/grad.h"
 #include "layout/layout.h"
 #include "lesson/embedded.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/i18n.h"
 #include "lesson/lesson.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
 

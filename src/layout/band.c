@@ -7,9 +7,9 @@
 
 #include "core/explain.h"
 #include "lesson/train.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "layout_int.h"
 
 /* ---- bands ------------------------------------------------------------------ */

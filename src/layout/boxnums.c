@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/text.h"
 #include "layout_int.h"
 

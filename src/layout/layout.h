@@ -16,7 +16,7 @@
 #define QKV_LAYOUT_H
 
 #include <stdbool.h>
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "lesson/session.h"
 #include "role.h"
 

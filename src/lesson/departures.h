@@ -4,7 +4,7 @@
  * own state at this step, the student's edits still in effect, the lesson's
  * own departures (a variant, a saved lesson's edited:), named in the action
  * language with numbers shortest round-trip. The words around them (the
- * notice, the dimmed narration) are text/live.h's. No I/O, no curses. */
+ * notice, the dimmed narration) are words/live.h's. No I/O, no curses. */
 #ifndef QKV_DEPARTURES_H
 #define QKV_DEPARTURES_H
 

@@ -1,6 +1,6 @@
 /* template.c - {REF} in narration: the expression language, read and
  * checked at load against the lesson's shapes (see template.h); filled in
- * when shown by text/narrate.c. */
+ * when shown by words/narrate.c. */
 #include "template.h"
 #include "template_int.h"
 
@@ -103,7 +103,7 @@ static bool word_is(const char *w, size_t n, const char *name)
 #define SAY(...) do { if (msg) snprintf(msg, len, __VA_ARGS__); } while (0)
 
 /* {token[i]}: one token by its 1-based number. */
-static bool resolve_token(const char *inner, const char *s, int ntok, Ref *r, char *msg, size_t len)
+static bool resolve_token(const char *inner, const char *s, int ntok, TplRef *r, char *msg, size_t len)
 {
     char qb[200], digits[32];
     long long v;
@@ -130,7 +130,7 @@ static bool resolve_token(const char *inner, const char *s, int ntok, Ref *r, ch
 }
 
 /* {M[i]} or {M[i][j]}: inside the shapes, and computed by `stage`. */
-static bool resolve_matrix(const char *inner, const Attn *shape, int stage, const char *what, Ref *r, char *msg,
+static bool resolve_matrix(const char *inner, const Attn *shape, int stage, const char *what, TplRef *r, char *msg,
                            size_t len)
 {
     char qb[200];
@@ -187,7 +187,7 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
 /* Resolve the text between the braces against `shape` for a step showing
  * `stage` (TEMPLATE_ABOUT: before the first step). On failure writes a
  * message when msg is not NULL. */
-static bool resolve(const char *inner, const Attn *shape, int stage, const char *what, Ref *r, char *msg,
+static bool resolve(const char *inner, const Attn *shape, int stage, const char *what, TplRef *r, char *msg,
                     size_t len)
 {
     char qb[200];
@@ -274,7 +274,7 @@ static bool ref_value(Px *p, Val *v, bool column)
     v->setting = false;
     v->x = 0;
     const Attn *a = p->shape;
-    Ref *r = &v->r;
+    TplRef *r = &v->r;
     switch (r->kind) {
     case R_MAT:
         if (column) {
@@ -357,7 +357,7 @@ static bool reference(Px *p, Val *v)
             *q = '1';
         }
     }
-    Ref *r = &v->r;
+    TplRef *r = &v->r;
     if (!resolve(sub, p->shape, p->stage, p->what, r, p->msg, p->len)) {
         char qm[200], qo[200], *at;
         quote_ref(sub, qm, sizeof qm);
@@ -610,6 +610,14 @@ bool tpl_evaluate(Px *p, Val *v)
     if (*p->s)
         return malformed(p, _("something follows the value; join values with + - * /"));
     return true;
+}
+
+bool template_eval(const char *inner, const Attn *state, int stage, const TplOpt *opt, Val *v, bool *hidden)
+{
+    Px px = {inner, inner, state, true, stage, "", opt, false, NULL, 0};
+    bool ok = tpl_evaluate(&px, v);
+    *hidden = px.hidden;
+    return ok;
 }
 
 /* ---- scanning ---------------------------------------------------------------- */

@@ -14,7 +14,7 @@
  * when the lesson is loaded and refuses a reference to an unknown matrix, an
  * index out of range, or a matrix not computed at the step's stage (about:
  * is shown before the first step and may quote only X, Wq, Wk, Wv, tokens
- * and the sizes). template_expand() fills the references in from a state,
+ * and the sizes). template_expand() (words/narrate.h) fills the references in from a state,
  * numbers written like the screen writes them (fmt_num: the lesson's digits,
  * U+2212 for minus unless ASCII; sizes and counts as whole numbers), a row
  * as its values joined by ", " (Chinese: "、").
@@ -47,15 +47,6 @@ typedef struct {
 bool template_check(const char *text, const Attn *shape, int stage, const char *what, int *errcol, char *msg,
                     size_t len);
 
-/* Expand text with the values of `state` (tokens from l) into out (size
- * len, always terminated when len > 0, cut at a character boundary).
- * Returns the length the whole expansion needs, like snprintf. A reference
- * that does not resolve (not checked, or beyond state->reached) is written
- * as "…" ("..." in ASCII), a hidden cell as "?". */
-size_t template_expand(const char *text, const Attn *state, const Lesson *l, const TplOpt *o, char *out,
-                       size_t len);
-/* The same into a malloc'd string; NULL when out of memory. */
-char *template_expand_dup(const char *text, const Attn *state, const Lesson *l, const TplOpt *o);
 /* Does text hold any reference? (Cheap; callers skip expanding when not.) */
 bool template_has_refs(const char *text);
 
@@ -66,26 +57,40 @@ bool template_has_refs(const char *text);
 enum { TREF_OK, TREF_SYNTAX, TREF_NAME, TREF_ZERO };
 int template_ref_parse(const char *s, MatId *m, int *i, int *j);
 
-/* No literal state numbers. A number written out in narration (outside
- * templates) that state `a` holds to `digits` decimals: any cell of a
- * matrix computed by a->reached, a row or column sum of S or A, T, lr or
- * the loss (T and lr also when written exactly, like 0.5). Only decimals
- * are looked at: whole numbers (indices, sizes, counts) never are. With
- * `about`, only what exists before the first step (X, the Ws, T, lr).
- * Scans text from byte `from`; returns false when there is none, else true
- * with *hit: the number's byte offset, the number as written and the
- * template that gives it ("A[1][1]", "sum(A[*][1])", "lr"). */
-typedef struct {
-    size_t off, end;
-    char lit[40];
-    char ref[48];
-} TplLiteral;
-bool template_literal_find(const char *text, size_t from, const Attn *a, int digits, bool about, TplLiteral *hit);
+/* ---- evaluating one reference (the writer, words/narrate.c, fills numbers
+ * in with these; the reader above checks with the same code) ---- */
 
-/* --check: one line per literal state number in text (see above), written
- * at its place ("FILE:LINE:COL: 0.313 is A[1][1] here; write {A[1][1]}
- * ..."). Returns how many. */
-int template_literals_report(FILE *out, const char *file, const char *text, const TextAt *at, const Attn *a,
-                             int digits, bool about);
+#define REF_MAX 160         /* bytes between the braces */
+
+typedef enum { R_MAT, R_COLUMN, R_TOKEN, R_DK, R_DV, R_DMODEL, R_N, R_HEADS, R_T, R_LR, R_LOSS, R_STEPS,
+               R_KV_HEADS, R_WINDOW, R_OFFSET, R_BLOCK, R_CACHE } RefKind;
+
+typedef struct {
+    RefKind kind;
+    MatId m;
+    int i, j;               /* 0-based; j = -1 for a row, i = -1 for a column (R_COLUMN) */
+} TplRef;
+
+/* A value inside "{...}": a number, or (alone, or as sum/max's argument) a
+ * row, a column, a token. */
+typedef enum { V_NUM, V_ROW, V_COL, V_TOKEN } VKind;
+
+typedef struct {
+    VKind kind;
+    double x;
+    bool integer;       /* a size, a count or a whole number written without '.' */
+    bool setting;       /* {T} or {lr} alone: printed exactly as set (0.5, 20), like the header */
+    TplRef r;              /* V_ROW, V_COL, V_TOKEN */
+} Val;
+
+/* Evaluate the text between a reference's braces against `state` at
+ * `stage` (its values; hidden cells through opt->hidden). False when it does
+ * not resolve; *hidden says whether a hidden cell was used. */
+bool template_eval(const char *inner, const Attn *state, int stage, const TplOpt *opt, Val *v, bool *hidden);
+/* At s[0] == '{' (not "{{"): copy the text up to the closing '}' into inner
+ * (size len). Returns the byte length of the whole "{...}", 0 when unclosed. */
+size_t tpl_ref_span(const char *s, char *inner, size_t len);
+const char *tpl_skip_space(const char *s);
+bool tpl_is_word(int c);   /* a letter, digit or '_' (a name goes on) */
 
 #endif

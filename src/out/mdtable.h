@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "lesson/lesson.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 
 /* A Markdown table: row 0 is the header; columns padded to their widest cell
  * so the source reads as a table too. Cells hold escaped text. */

@@ -7,12 +7,13 @@
 #include "core/explain.h"
 #include "core/grad.h"
 #include "json.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "text/text.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
+#include "words/narrate.h"
 #include "lesson/train.h"
 
 /* Print lesson text safely: control characters become visible stand-ins. */

@@ -8,7 +8,7 @@
 #include "core/attn.h"
 #include "lesson/ask.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/session.h"
 #include "svg.h"
 #include "outdir.h"

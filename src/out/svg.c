@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "text/text.h"
 #include "lesson/session.h"
 #include "layout/palette.h"

@@ -5,14 +5,15 @@
 #include <string.h>
 
 #include "core/explain.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
+#include "words/narrate.h"
 #include "mdtable.h"
 #include "render.h"
-#include "worksheet_modern.h"
+#include "worksheet_features.h"
 
 #define BLANK "______"
 /* Where a printed sheet should start a new page (pandoc and the HTML of

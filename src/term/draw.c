@@ -12,7 +12,7 @@
 
 #include "core/grow.h"
 #include "grid.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/text.h"
 #include "view_int.h"
 

@@ -9,9 +9,9 @@
 
 #include "core/grad.h"
 #include "lesson/save.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "ui_int.h"
 
 /* ---- edit mode: a cell cursor over Q K V X Wq Wk Wv -------------------------------- */

@@ -10,9 +10,9 @@
 
 #include "core/grad.h"
 #include "lesson/save.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/i18n.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "ui_int.h"
 
 /* ---- the text field (prompt, cell editor, file name) ------------------------------- */

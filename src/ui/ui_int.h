@@ -9,7 +9,7 @@
 #ifndef QKV_UI_INT_H
 #define QKV_UI_INT_H
 
-#include "text/live.h"
+#include "words/live.h"
 #include "ui.h"
 
 #define CTRL(c) ((c) & 0x1f)

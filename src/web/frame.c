@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "layout/palette.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "text/text.h"
 #include "web.h"
 

@@ -10,7 +10,7 @@
 # 350 KB budget).
 #
 # The same C as the terminal's, compiled with Debian's emscripten: core,
-# lesson, text, layout and ui, the built-in lessons and the zh_CN catalogue
+# text, lesson, words, layout and ui, the built-in lessons and the zh_CN catalogue
 # (src/web/gettext.c reads the .mo), and libyaml from Debian's source
 # package (src/web/libyaml.sh: apt-get source). emscripten is installed
 # when missing (tests/need.sh). Debian's emcc needs NODE_PATH for acorn.
@@ -19,7 +19,7 @@ EMCC      ?= emcc
 EMENV      = NODE_PATH=/usr/share/nodejs
 WEB        = $(B)/web
 WASM       = $(B)/wasm
-WEB_LIB    = $(wildcard src/core/*.c src/lesson/*.c src/text/*.c src/layout/*.c src/ui/*.c)
+WEB_LIB    = $(wildcard src/core/*.c src/lesson/*.c src/text/*.c src/words/*.c src/layout/*.c src/ui/*.c)
 WEB_OWN    = $(wildcard src/web/*.c)
 WEB_OBJ    = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WEB_OWN:src/%.c=$(WASM)/%.o) $(WASM)/lessons.o $(WASM)/mo.o
 WEB_FILES  = $(WEB)/index.html $(WEB)/web.js $(WEB)/web.css

@@ -25,9 +25,9 @@
 #include <unistd.h>
 
 #include "core/explain.h"
-#include "text/fmt.h"
+#include "words/fmt.h"
 #include "lesson/lesson.h"
-#include "text/live.h"
+#include "words/live.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
 #include "out/render.h"

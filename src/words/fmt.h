@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/explain.h"
-#include "num.h"
+#include "text/num.h"
 
 #endif
 

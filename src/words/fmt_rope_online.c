@@ -1,17 +1,17 @@
-/* fmt_modern.c - the arithmetic of today's models written out (see
- * fmt_modern.h): RoPE's rotation of one cell of q or k, and the online
+/* fmt_rope_online.c - the arithmetic of today's models written out (see
+ * fmt_rope_online.h): RoPE's rotation of one cell of q or k, and the online
  * softmax block by block (stage 4: the running max m and sum l; stage 5:
  * the running output o, then o ÷ l). Every line follows the ≈ rule
  * (fmt_eq): its result recomputed from the operands as printed. */
-#include "fmt_modern.h"
+#include "fmt_rope_online.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "text.h"
+#include "text/i18n.h"
+#include "text/text.h"
 
 #define addf(line, ...) text_append(line, FMT_LINE, __VA_ARGS__) /* a FMT_LINE line, never overflowed */
 

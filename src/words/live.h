@@ -29,7 +29,7 @@
 #include "lesson/departures.h"
 #include "fmt.h"
 #include "lesson/session.h"
-#include "lesson/template.h"
+#include "narrate.h"
 
 /* ---- narration -------------------------------------------------------------- */
 

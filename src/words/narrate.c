@@ -1,6 +1,6 @@
 /* narrate.c - narration's {REF}s filled in from the state, as people read
  * numbers (the lesson's digits, the one number printer), and the literal
- * state numbers a lesson should not write (see lesson/template.h). */
+ * state numbers a lesson should not write (see narrate.h). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "core/grad.h"
-#include "i18n.h"
+#include "text/i18n.h"
 #include "lesson/heads.h"
-#include "lesson/template_int.h"
-#include "num.h"
+#include "text/num.h"
+#include "narrate.h"
 
 /* The output of an expansion: bytes written, whether it was cut, and the
  * length the whole expansion needs. */
@@ -140,13 +140,13 @@ size_t template_expand(const char *text, const Attn *state, const Lesson *l, con
             buf_puts(&o, p);
             break;
         }
-        Px px = {inner, inner, state, true, stage, "", opt, false, NULL, 0};
         Val v;
-        if (n - 2 > REF_MAX || !tpl_evaluate(&px, &v))
+        bool hidden = false;
+        if (n - 2 > REF_MAX || !template_eval(inner, state, stage, opt, &v, &hidden))
             buf_puts(&o, opt->ascii ? "..." : "…");
         else if (*tpl_skip_space(inner) == '=')
             put_fixed(&o, tpl_skip_space(inner) + 1, opt);
-        else if (px.hidden && (v.kind == V_NUM))
+        else if (hidden && (v.kind == V_NUM))
             buf_puts(&o, "?");
         else
             put_val(&o, &v, state, l, opt);

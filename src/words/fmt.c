@@ -1,7 +1,7 @@
 /* fmt.c - writing out numbers and the explain terms (see fmt.h). */
 #include "fmt.h"
-#include "fmt_modern.h"
-#include "shortest.h"
+#include "fmt_rope_online.h"
+#include "text/shortest.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -12,10 +12,10 @@
 #include <ctype.h>
 #include <locale.h>
 
-#include "i18n.h"
-#include "num.h"
+#include "text/i18n.h"
+#include "text/num.h"
 #include "lesson/session.h"
-#include "text.h"
+#include "text/text.h"
 
 #define addf(line, ...) text_append(line, FMT_LINE, __VA_ARGS__) /* a FMT_LINE line, never overflowed */
 

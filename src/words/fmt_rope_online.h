@@ -1,4 +1,4 @@
-/* fmt_modern.h - the arithmetic of today's models as text (fmt_modern.c),
+/* fmt_rope_online.h - the arithmetic of today's models as text (fmt_rope_online.c),
  * called by fmt.c's explain writers:
  *   RoPE (EX_PROJ of Q or K with e->rope): the angle θ = p·B^(−2(m−1)/d_k)
  *   with cos and sin, then the turn x cos θ − y sin θ (or x sin θ + y cos θ);

@@ -1,4 +1,4 @@
-/* worksheet_modern.h - the givens of today's models on a worksheet
+/* worksheet_features.h - the givens of today's models on a worksheet
  * (DESIGN.md "Attention in today's models"): what a student needs, besides
  * the tables worksheet.c writes, to answer lessons 10-13 by hand.
  *

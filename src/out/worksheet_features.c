@@ -1,6 +1,6 @@
-/* worksheet_modern.c - the givens of today's models on a worksheet (see
- * worksheet_modern.h). */
-#include "worksheet_modern.h"
+/* worksheet_features.c - the givens of today's models on a worksheet (see
+ * worksheet_features.h). */
+#include "worksheet_features.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lesson/action.h"
-#include "i18n.h"
+#include "text/i18n.h"
 
 /* ---- narration ---------------------------------------------------------------- */
 
