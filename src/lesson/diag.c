@@ -105,8 +105,9 @@ bool diag_want(Diag *d, const yaml_node_t *n, yaml_node_type_t t, const char *fm
 {
     if (n->type == t)
         return true;
-    if (fullwidth_scalar(d, n)) /* digits：3, ［我, 爱］ */
-        return false;
+    FullwidthHit fw;
+    if (fullwidth_scalar(n, &fw)) /* digits：3, ［我, 爱］ */
+        return diag_fail_at(d, fw.line, fw.col, "%s", fw.msg);
     char what[256];
     va_list ap;
     va_start(ap, fmt);

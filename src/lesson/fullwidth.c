@@ -2,6 +2,7 @@
  * (see fullwidth.h). */
 #include "fullwidth.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "text/i18n.h"
@@ -103,14 +104,15 @@ static long find_mark(const char *s, size_t n, int *kind)
     return -1;
 }
 
-static bool report(Diag *d, size_t line, size_t col, int kind)
+/* The message for marks[kind], into msg. */
+static bool say(int kind, char *msg, size_t len)
 {
-    diag_fail_at(d, line, col, _("\"%s\" is %s, which YAML does not read as %s; write an ASCII \"%s\" instead"),
-                 marks[kind].utf8, marks[kind].name, _(marks[kind].role), marks[kind].ascii);
+    snprintf(msg, len, _("\"%s\" is %s, which YAML does not read as %s; write an ASCII \"%s\" instead"),
+             marks[kind].utf8, marks[kind].name, _(marks[kind].role), marks[kind].ascii);
     return true;
 }
 
-bool fullwidth_syntax(Diag *d, const yaml_parser_t *p, const char *buf, size_t len)
+bool fullwidth_syntax(const yaml_parser_t *p, const char *buf, size_t len, FullwidthHit *hit)
 {
     size_t last = p->problem_mark.line;
     size_t first = p->context && p->context_mark.line < last ? p->context_mark.line : last > 0 ? last - 1 : 0;
@@ -122,14 +124,17 @@ bool fullwidth_syntax(Diag *d, const yaml_parser_t *p, const char *buf, size_t l
         size_t end = nl ? (size_t)(nl - buf) : len;
         int kind;
         long off = find_mark(buf + at, end - at, &kind);
-        if (off >= 0)
-            return report(d, line, text_chars(buf + at, (size_t)off), kind);
+        if (off >= 0) {
+            hit->line = line;
+            hit->col = text_chars(buf + at, (size_t)off);
+            return say(kind, hit->msg, sizeof hit->msg);
+        }
         at = end + 1;
     }
     return false;
 }
 
-bool fullwidth_scalar(Diag *d, const yaml_node_t *n)
+bool fullwidth_scalar(const yaml_node_t *n, FullwidthHit *hit)
 {
     int kind;
     if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
@@ -137,5 +142,9 @@ bool fullwidth_scalar(Diag *d, const yaml_node_t *n)
         return false;
     const char *s = (const char *)n->data.scalar.value;
     long off = find_mark(s, n->data.scalar.length, &kind);
-    return off >= 0 && report(d, n->start_mark.line, n->start_mark.column + text_chars(s, (size_t)off), kind);
+    if (off < 0)
+        return false;
+    hit->line = n->start_mark.line;
+    hit->col = n->start_mark.column + text_chars(s, (size_t)off);
+    return say(kind, hit->msg, sizeof hit->msg);
 }
