@@ -474,7 +474,7 @@ static int lang_arg(int argc, char **argv)
 /* Run the mode the options chose on the loaded lesson; its exit status. */
 static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
 {
-    RenderOpt ro = {lang, !utf8, (int)o->at};
+    RenderOpt ro = {lang, !utf8, (int)o->at, layout_narration_room, layout_narration_space};
     switch (o->mode) {
     case MODE_DUMP:  return render_dump(stdout, l, &ro);
     case MODE_JSON:  return render_json(stdout, l, &ro);

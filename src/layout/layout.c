@@ -657,9 +657,11 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
     scripted.edited = NULL;
     if (!session_init(&t, &scripted))
         return false;
-    session_goto(&t, step);
+    session_goto(&t, step < 0 ? 0 : step);
+    char card[FMT_LINE]; /* the title card, as the view opens: its status line says how to go on */
+    snprintf(card, sizeof card, "%s", step < 0 ? _("Press any key to begin with step 1.") : "");
     LayoutIn in = {.s = &t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
-                   .keybar = "", .cols = cols, .rows = rows};
+                   .keybar = "", .cols = cols, .rows = rows, .title_card = step < 0, .msg = card};
     layout_focus_step(&t, &in.fi, &in.fj, &in.frow, &in.fmat);
     layout_clamp_focus(&t, &in.fi, &in.fj, in.fmat);
     plan_init(&p);

@@ -343,14 +343,15 @@ void steps_text_at(Loader *c, const yaml_node_t *n, TextAt at[LANG_COUNT])
     for (int k = 0; k < ydoc_map_len(n); k++) {
         const yaml_node_t *key = ydoc_node(c->doc, n->data.mapping.pairs.start[k].key),
                           *v = ydoc_node(c->doc, n->data.mapping.pairs.start[k].value);
-        if (key->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE)
+        if (key->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE && v->data.scalar.length > 0)
             text_at(v, &at[strcmp(ydoc_str(key), "zh") == 0 ? LANG_ZH : LANG_EN]);
     }
     /* a language left out shows the other: it is written there */
-    if (!at[LANG_ZH].line)
-        at[LANG_ZH] = at[LANG_EN];
-    if (!at[LANG_EN].line)
-        at[LANG_EN] = at[LANG_ZH];
+    for (int k = 0; k < LANG_COUNT; k++)
+        if (!at[k].line && at[!k].line) {
+            at[k] = at[!k];
+            at[k].alone = true;
+        }
 }
 
 /* ask: a cell or row reference, or a list of them (see ask.h). */
