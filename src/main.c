@@ -575,7 +575,9 @@ int main(int argc, char **argv)
                                            "--slides", NULL});
     bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
     bool utf8 = json_en || setup_locale();
-    i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
+    /* --check and --dump measure each language's narration with its own interface (out/authoring.h) */
+    bool both = has_flag(argc, argv, "-dc", (const char *[]){"--dump", "--check", NULL});
+    i18n_set(first, first == LANG_ZH || view || both ? locale_dir(dir, sizeof dir) : NULL);
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;

@@ -502,8 +502,15 @@ if grep -qx '  room at 80x24: 2 lines of 78 columns; en uses 2, zh uses 2' "$T/o
 else
     failn=$((failn + 1)); echo "FAIL: --dump --at 3 11: $(grep 'room at' "$T/out")"
 fi
+# each language measured with its own interface, whatever --lang is
+"$BIN" --dump --at 1 1 >"$T/out" 2>&1
+if grep -qx '  room at 80x24: 13 lines (zh 14) of 78 columns; en uses 3, zh uses 2' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump measures zh with the zh interface"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --at 1 1 room: $(grep 'room at' "$T/out")"
+fi
 LANGUAGE=zh "$BIN" --dump --lang zh --at 1 1 >"$T/out" 2>&1
-if grep -qx '  讲解在 80x24 下的位置：14 行、每行 78 列；en 用 3 行、zh 用 2 行' "$T/out"; then
+if grep -qx '  讲解在 80x24 下的位置：13 行（zh 14 行）、每行 78 列；en 用 3 行、zh 用 2 行' "$T/out"; then
     pass=$((pass + 1)); echo "ok: --dump --lang zh prints the room in Chinese"
 else
     failn=$((failn + 1)); echo "FAIL: --dump --lang zh room: $(grep '位置' "$T/out")"

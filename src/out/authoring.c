@@ -9,6 +9,29 @@
 static const Lang langs[LANG_COUNT] = {LANG_EN, LANG_ZH};
 static const char *const code[LANG_COUNT] = {"en", "zh"};
 
+/* The view shows a language's narration with its interface in that
+ * language too (L switches both), and the interface's lines take room:
+ * measure each language with its own. ui: the language of the messages. */
+static bool fits_in(NarrationFits fits, const Session *s, int k, int n, int room[3], Lang ui)
+{
+    if (langs[n] != ui)
+        i18n_set(langs[n], NULL);
+    bool ok = fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS, room);
+    if (langs[n] != ui)
+        i18n_set(ui, NULL);
+    return ok;
+}
+
+static int space_in(NarrationSpace space, const Session *s, int k, int n, Lang ui)
+{
+    if (langs[n] != ui)
+        i18n_set(langs[n], NULL);
+    int lines = space(s, k, langs[n], CHECK_COLS, CHECK_ROWS);
+    if (langs[n] != ui)
+        i18n_set(ui, NULL);
+    return lines;
+}
+
 /* One text's missing language, if any: a line at the language written. */
 static int missing(FILE *out, const char *file, const char *where, const char *key, const Text *t,
                    const TextAt *at)
@@ -39,12 +62,12 @@ int authoring_translations(FILE *out, const char *file, const Lesson *l, int k)
            missing(out, file, where, "question", &st->question, st->question_at);
 }
 
-int authoring_narration(FILE *out, const char *file, const Session *s, int k, NarrationFits fits)
+int authoring_narration(FILE *out, const char *file, const Session *s, int k, NarrationFits fits, Lang ui)
 {
     const Step *st = &s->lesson->steps[k];
     int bad = 0, room[3];
     for (int n = 0; n < LANG_COUNT; n++) {
-        if (!*text_get(&st->say, langs[n]) || fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS, room))
+        if (!*text_get(&st->say, langs[n]) || fits_in(fits, s, k, n, room, ui))
             continue;
         bad++;
         /* a language not written falls back on the other, which is then the place */
@@ -62,12 +85,12 @@ int authoring_narration(FILE *out, const char *file, const Session *s, int k, Na
     return bad;
 }
 
-int authoring_card(FILE *out, const char *file, const Session *s, NarrationFits fits)
+int authoring_card(FILE *out, const char *file, const Session *s, NarrationFits fits, Lang ui)
 {
     const Lesson *l = s->lesson;
     int bad = 0, room[3];
     for (int n = 0; lesson_has_about(l) && n < LANG_COUNT; n++) {
-        if (fits(s, -1, langs[n], CHECK_COLS, CHECK_ROWS, room))
+        if (fits_in(fits, s, -1, n, room, ui))
             continue;
         bad++;
         const TextAt *at = &l->about_at[langs[n]];
@@ -94,8 +117,8 @@ void authoring_room(FILE *out, const Session *s, int k, const RenderOpt *o)
     if (!o->fits || !o->space || !*text_get(t, LANG_EN))
         return;
     for (int n = 0; n < LANG_COUNT; n++) {
-        space[n] = o->space(s, k, langs[n], CHECK_COLS, CHECK_ROWS);
-        o->fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS, room);
+        space[n] = space_in(o->space, s, k, n, o->lang);
+        fits_in(o->fits, s, k, n, room, o->lang);
         uses[n] = room[2];
     }
     fputs("  ", out);

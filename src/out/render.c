@@ -643,7 +643,7 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
     int total = 0, failed = 0, narration = 0, literals = 0, words = authoring_translations(out, file_shown(l), l, -1);
     if (!session_init(&s, l))
         return no_memory();
-    narration += fits ? authoring_card(out, file_shown(l), &s, fits) : 0;
+    narration += fits ? authoring_card(out, file_shown(l), &s, fits, o->lang) : 0;
     Attn base = {0};
     if (lesson_base(l, &base))
         literals += check_literals(stderr, l, &base, -1);
@@ -655,7 +655,7 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
         literals += check_literals(stderr, l, &s.cur, k);
         words += authoring_translations(out, file_shown(l), l, k);
         if (fits)
-            narration += authoring_narration(out, file_shown(l), &s, k, fits);
+            narration += authoring_narration(out, file_shown(l), &s, k, fits, o->lang);
         for (int e = 0; e < st->nexpect; e++) {
             static char msg[EXPECT_MSG_MAX];
             total++;
