@@ -389,9 +389,14 @@ static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask",
 static bool load_question(Loader *c, const yaml_node_t *k, const yaml_node_t *n, const yaml_node_t *ask,
                           const Attn *shape, Step *st)
 {
+    /* an ask this step's stage can show (at input, none: X is given) */
+    static const char *const example[] = {"Q[1][1]", "S[1][2]", "A[1][2]", "O[1][1]"};
+    if (!ask && st->stage <= STAGE_INPUT)
+        return diag_fail(&c->d, k, _("question gives the words of an ask, and this step asks nothing; at stage "
+                                     "input there is nothing to ask yet (X is given): move the text to say:"));
     if (!ask)
         return diag_fail(&c->d, k, _("question gives the words of an ask, and this step asks nothing; add ask: "
-                                     "\"A[1][2]\" or move the text to say:"));
+                                     "\"%s\" or move the text to say:"), example[st->stage < 5 ? st->stage - 2 : 3]);
     steps_text_at(c, n, st->question_at);
     return schema_text(c, n, "question", &st->question) && steps_templates(c, n, shape, st->stage, "question");
 }
