@@ -306,12 +306,16 @@ bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int sta
             n->type == YAML_MAPPING_NODE ? ydoc_node(c->doc, n->data.mapping.pairs.start[k].value) : n;
         char e[LESSON_ERR_MAX];
         int errcol = 0;
-        if (s->type != YAML_SCALAR_NODE || template_check(ydoc_str(s), shape, stage, what, &errcol, e, sizeof e))
-            continue;
-        /* errcol counts characters; schema_col takes a byte offset */
-        const char *t = ydoc_str(s);
-        size_t off = text_char_offset(t, errcol > 1 ? (size_t)errcol - 1 : 0);
-        ok = diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
+        /* every bad reference of the text, each checked from after the one before */
+        for (const char *t = ydoc_str(s), *from = t; s->type == YAML_SCALAR_NODE && from;) {
+            if (template_check(from, shape, stage, what, &errcol, e, sizeof e))
+                break;
+            /* errcol counts characters; schema_col takes a byte offset */
+            size_t off = (size_t)(from - t) + text_char_offset(from, errcol > 1 ? (size_t)errcol - 1 : 0);
+            ok = diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
+            from = strchr(t + off, '}');
+            from = from ? from + 1 : NULL; /* an unclosed "{" is the rest */
+        }
     }
     return ok;
 }
