@@ -414,10 +414,12 @@ static const char *file_shown(const Lesson *l)
 
 int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
 {
-    Session s;
+    Session *s = malloc(sizeof *s); /* 24 KB: off the stack, which the room's layout needs */
     FmtOpt fo = {l->digits, o->ascii, false};
-    if (!session_init(&s, l))
+    if (!s || !session_init(s, l)) {
+        free(s);
         return no_memory();
+    }
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
     fprintf(out, "\n%s · ", file_shown(l));
@@ -432,19 +434,20 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
     if (about && *about)
         put_wrapped(out, about, o->ascii, 76);
     free(about);
-    authoring_room(out, &s, -1, o);
+    authoring_room(out, s, -1, o);
     char notice[FMT_LINE];
-    if (l->nedited == 0 && session_notice(&s, o->ascii, 0, notice, sizeof notice)) { /* --variant K: once */
+    if (l->nedited == 0 && session_notice(s, o->ascii, 0, notice, sizeof notice)) { /* --variant K: once */
         put_text(out, notice, o->ascii);
         fputc('\n', out);
     }
     int first = o->at ? o->at - 1 : 0, last = o->at ? o->at - 1 : l->nsteps - 1;
-    session_goto(&s, first);
+    session_goto(s, first);
     for (int k = first; k <= last; k++) {
-        session_goto(&s, k);
-        put_step(out, l, &s, o, &fo);
+        session_goto(s, k);
+        put_step(out, l, s, o, &fo);
     }
-    session_free(&s);
+    session_free(s);
+    free(s);
     return 0;
 }
 
