@@ -100,7 +100,7 @@ $(B)/lessons.c: $(LESSONS) $(B)/tools/lessonrec Makefile
 
 # The recorder runs on the build machine: ydoc and skim as the loader uses
 # them, with libyaml (and text/'s base for the messages).
-LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/text/i18n.o $(B)/text/text.o
+LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/lesson/fullwidth.o $(B)/text/i18n.o $(B)/text/text.o
 $(B)/tools/lessonrec: $(B)/tools/lessonrec.o $(LESSONREC_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 $(B)/tools/%.o: tools/%.c | deps
@@ -213,7 +213,7 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).

@@ -434,5 +434,87 @@ else
     failn=$((failn + 1)); echo "FAIL: --dump --variant 1 reports a skip: $(grep skipped "$T/out")"
 fi
 
+# The author's checks (issue 33): --check names each text written as
+# {zh, en} with a language left out and a title card cut at 80x24 (exit 1,
+# stdout); --dump prints the room of every step's narration and of the card.
+# same NAME WANT_STATUS WANT_FILE ARGS...: stdout is exactly WANT_FILE
+same()
+{
+    name=$1 want=$2 file=$3
+    shift 3
+    "$BIN" "$@" >"$T/out" 2>"$T/err" </dev/null
+    got=$?
+    if [ "$got" -eq "$want" ] && cmp -s "$file" "$T/out"; then
+        pass=$((pass + 1)); echo "ok: $name"
+    else
+        failn=$((failn + 1)); echo "FAIL: $name: status $got (want $want)"; diff "$file" "$T/out" | sed 's/^/    /'
+    fi
+}
+cat >"$T/half.yaml" <<'EOF'
+format: qkvtutor/1
+title: {zh: 半译}
+about: {en: "Two tokens."}
+tokens: [a, b]
+X: [[1.0, 0.0], [0.0, 1.0]]
+weights:
+  random: {seed: 1, d_k: 2}
+steps:
+  - stage: input
+    say:
+      en: "Each token is a row of X."
+  - stage: scores
+    say: "One text for both."
+    ask: "S[1][2]"
+    question: {zh: "S[1][2] 是多少？", en: ""}
+EOF
+cat >"$T/half.want" <<EOF
+$T/half.yaml:2:13: title: has zh text but no en; add en: "..." (until then the zh text shows in en)
+$T/half.yaml:3:13: about: has en text but no zh; add zh: "..." (until then the en text shows in zh)
+$T/half.yaml:11:11: step 1: say: has en text but no zh; add zh: "..." (until then the en text shows in zh)
+$T/half.yaml:15:20: step 2: question: has zh text but no en; add en: "..." (until then the zh text shows in en)
+$T/half.yaml: 0 expectations hold, 0 failed; 4 translations missing
+EOF
+same "--check names each missing translation" 1 "$T/half.want" --check "$T/half.yaml"
+"$BIN" --check --lang zh "$T/half.yaml" >"$T/out" 2>&1
+if [ $? -eq 1 ] && [ "$(grep -c '：有 .. 文本，没有 ..；请加上' "$T/out")" = 4 ] && grep -q '缺 4 处翻译$' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --check --lang zh names the same 4, in Chinese"
+else
+    failn=$((failn + 1)); echo "FAIL: --check --lang zh of half.yaml: $(cat "$T/out")"
+fi
+cp lessons/11-windows-and-shared-heads.yaml "$T/card.yaml"
+sed -i 's/^  en: "The KV cache grows.*/  en: "The KV cache grows with every token and every attention head: each stores a row of K (keys) and V (values). Today'"'"'s models shrink it with a sliding window and with query heads that share K\/V heads (GQA)."/' "$T/card.yaml"
+line=$(grep -n '^  en: "The KV cache' "$T/card.yaml" | cut -d: -f1)
+cat >"$T/card.want" <<EOF
+$T/card.yaml:$line:7: about (en): the title card needs 5 lines, at 80x24 it has room for 4 lines of 78 columns (the title, a blank line and about:); shorten about:
+$T/card.yaml: 6 expectations hold, 0 failed; 1 narration too long for 80x24
+EOF
+same "--check: a title card cut at 80x24" 1 "$T/card.want" --check "$T/card.yaml"
+"$BIN" --dump "$T/card.yaml" >"$T/out" 2>&1
+if grep -qx '  title card room at 80x24: 4 lines of 78 columns; en uses 5 (too long), zh uses 4' "$T/out" &&
+   [ "$(grep -c '^  room at 80x24: ' "$T/out")" = "$(grep -c '^── ' "$T/out")" ]; then
+    pass=$((pass + 1)); echo "ok: --dump prints the card's room and every step's"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump room lines: $(grep 'room at' "$T/out" | head -3)"
+fi
+"$BIN" --dump --at 3 11 >"$T/out" 2>&1
+if grep -qx '  room at 80x24: 2 lines of 78 columns; en uses 2, zh uses 2' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump: lesson 11 step 3 (qkv, 4 heads) has room for 2 lines"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --at 3 11: $(grep 'room at' "$T/out")"
+fi
+# each language measured with its own interface, whatever --lang is
+"$BIN" --dump --at 1 1 >"$T/out" 2>&1
+if grep -qx '  room at 80x24: 13 lines (zh 14) of 78 columns; en uses 3, zh uses 2' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump measures zh with the zh interface"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --at 1 1 room: $(grep 'room at' "$T/out")"
+fi
+LANGUAGE=zh "$BIN" --dump --lang zh --at 1 1 >"$T/out" 2>&1
+if grep -qx '  讲解在 80x24 下的位置：13 行（zh 14 行）、每行 78 列；en 用 3 行、zh 用 2 行' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump --lang zh prints the room in Chinese"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --lang zh room: $(grep '位置' "$T/out")"
+fi
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -27,7 +27,7 @@ static char err[LESSON_ERR_MAX];
 
 /* Every message about an unknown name lists all that work. */
 #define NAMES "a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, {d_k}, {d_v}, {d_model}, {n}, {heads}, " \
-              "{T}, {lr}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) and exp, ln, sqrt, shown, " \
+              "{kv_heads}, {cache}, {T}, {lr}, {window}, {offset}, {block}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) and exp, ln, sqrt, shown, " \
               "sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like {=0.695}; write {{ for " \
               "a literal {"
 #define MALFORMED "write a reference like {A[1][2]}, arithmetic like {-ln(A[1][3])} or {sum(A[*][1])}, or " \
@@ -367,10 +367,12 @@ static void test_load_errors(void **state)
     /* about: only what exists before the first step; "about: " is 7 columns */
     assert_load_error("about: \"x {S[1][1]}\"\n",
                       "t.yaml:10:11: {S[1][1]} quotes S, which is computed at stage scores; about is shown "
-                      "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, T, lr and steps");
+                      "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, kv_heads, cache, T, "
+                      "lr, window, offset, block and steps");
     assert_load_error("about: {en: ok, zh: \"{Q[1]}\"}\n",
                       "t.yaml:10:22: {Q[1]} quotes Q, which is computed at stage qkv; about is shown "
-                      "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, T, lr and steps");
+                      "before the first step and can quote only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, kv_heads, cache, T, "
+                      "lr, window, offset, block and steps");
 }
 
 /* Saving keeps say: as written and the asks, and about: names the edits in effect. */

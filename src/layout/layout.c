@@ -646,7 +646,7 @@ bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int 
 
 bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int rows, int room[3])
 {
-    Session t;
+    Session *t = malloc(sizeof *t); /* 24 KB, and the layout below is deep: not on the stack */
     room[0] = room[1] = room[2] = 0;
     Plan p;
     /* The rule is the author's: the narration fits in the script's own state.
@@ -655,13 +655,17 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
     Lesson scripted = *s->lesson;
     scripted.nedited = 0;
     scripted.edited = NULL;
-    if (!session_init(&t, &scripted))
+    if (!t || !session_init(t, &scripted)) {
+        free(t);
         return false;
-    session_goto(&t, step);
-    LayoutIn in = {.s = &t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
-                   .keybar = "", .cols = cols, .rows = rows};
-    layout_focus_step(&t, &in.fi, &in.fj, &in.frow, &in.fmat);
-    layout_clamp_focus(&t, &in.fi, &in.fj, in.fmat);
+    }
+    session_goto(t, step < 0 ? 0 : step);
+    char card[256]; /* the title card, as the view opens: its status line says how to go on */
+    snprintf(card, sizeof card, "%s", step < 0 ? _("Press any key to begin with step 1.") : "");
+    LayoutIn in = {.s = t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
+                   .keybar = "", .cols = cols, .rows = rows, .title_card = step < 0, .msg = card};
+    layout_focus_step(t, &in.fi, &in.fj, &in.frow, &in.fmat);
+    layout_clamp_focus(t, &in.fi, &in.fj, in.fmat);
     plan_init(&p);
     layout_plan(&in, &p);
     const PlanBlock *b = plan_block(&p, BLOCK_SAY);
@@ -672,6 +676,7 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
         room[2] = b->want;
     }
     plan_free(&p);
-    session_free(&t);
+    session_free(t);
+    free(t);
     return fits;
 }

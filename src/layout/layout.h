@@ -167,7 +167,12 @@ void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat);
  * mode, on the lesson as written (no edits)? For --check. */
 bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int rows);
 /* The same, and room[] = {the narration's columns, the lines it got, the
- * lines it wanted} at that step (0s when the screen is too small). */
+ * lines it wanted} at that step (0s when the screen is too small). Step -1
+ * is the title card before step 1 (the title, a blank line and about:). */
 bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int rows, int room[3]);
+/* The most lines the narration of `step` (-1: the title card) could have
+ * at cols x rows before it is cut: what a narration long enough gets. For
+ * --dump's "room" line; 0 when the screen is too small (narroom.c). */
+int layout_narration_space(const Session *s, int step, Lang lang, int cols, int rows);
 
 #endif
