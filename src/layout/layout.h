@@ -130,6 +130,10 @@ typedef struct {
     MatId xmat;
     int xi, xj;
     bool oom;                /* a run or cell was dropped for want of memory */
+    /* layout_plan's scratch lines (a frame's text parts before they are
+     * placed): made on the first frame and kept with the plan, so a
+     * keypress maps and faults in no memory (plan_free frees them). */
+    char (*scratch)[FMT_LINE];
 } Plan;
 
 void plan_init(Plan *p);
