@@ -649,23 +649,63 @@ static void scroll_rows(Grid *g)
     }
 }
 
+/* The dirty rows sent, then the cursor to (cy, cx). */
+static void flush_dirty(Grid *g, int cy, int cx)
+{
+    for (int y = 0; y < g->rows; y++)
+        if (g->dirty[y]) {
+            flush_row(g, y);
+            g->dirty[y] = 0;
+        }
+    if (cy >= 0 && cy < g->rows)
+        move_to(g, cy, cx < 0 ? 0 : cx < g->cols ? cx : g->cols - 1);
+}
+
+/* Fewer bytes than a whole repaint of the back grid can take: every
+ * character that is not a blank is sent once, and a change of look
+ * between two of them costs an SGR of at least 3 bytes (ESC [ m). */
+static int whole_floor(const Grid *g)
+{
+    size_t n = (size_t)g->rows * (size_t)g->cols;
+    int bytes = 0, look = -1;
+    for (size_t k = 0; k < n; k++) {
+        const GridCell *c = &g->back[k];
+        if (c->w == 0 || (c->n == 1 && c->b[0] == ' '))
+            continue;
+        bytes += c->n + (c->look != look ? 3 : 0);
+        look = c->look;
+    }
+    return bytes;
+}
+
 const char *grid_flush(Grid *g, int cy, int cx, size_t *len)
 {
     g->olen = 0;
-    /* room for a whole repaint at once, so that emit rarely grows it */
-    grow_buf((void **)&g->out, &g->ocap, g->rows * g->cols * 8 + 4096, 1);
-    if (g->rows > 0) {
-        if (g->whole)
+    /* room for a diff and a whole repaint at once, so that emit rarely grows it */
+    grow_buf((void **)&g->out, &g->ocap, 2 * (g->rows * g->cols * 8 + 4096), 1);
+    if (g->rows > 0 && g->whole) {
+        begin_whole(g);
+        flush_dirty(g, cy, cx);
+    } else if (g->rows > 0) {
+        scroll_rows(g);
+        flush_dirty(g, cy, cx);
+        /* A diff dearer than painting the screen whole (a next that changes
+         * most cells, in many short runs) is replaced by the whole repaint:
+         * both leave the front equal to the back. */
+        int diff = g->olen, dcy = g->cy, dcx = g->cx, dlook = g->look;
+        if (diff > whole_floor(g)) {
             begin_whole(g);
-        else
-            scroll_rows(g);
-        for (int y = 0; y < g->rows; y++)
-            if (g->dirty[y]) {
-                flush_row(g, y);
-                g->dirty[y] = 0;
+            flush_dirty(g, cy, cx);
+                if (g->olen - diff < diff) {
+                memmove(g->out, g->out + diff, (size_t)(g->olen - diff));
+                g->olen -= diff;
+            } else { /* the diff stands: the terminal is where it left it */
+                g->olen = diff;
+                g->cy = dcy;
+                g->cx = dcx;
+                g->look = dlook;
             }
-        if (cy >= 0 && cy < g->rows)
-            move_to(g, cy, cx < 0 ? 0 : cx < g->cols ? cx : g->cols - 1);
+        }
     }
     *len = (size_t)g->olen;
     return g->out;
