@@ -165,7 +165,7 @@ screenshots: all
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern
 LESSON_TESTS = test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive
-UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration
+UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration test_afile
 
 $(B)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(dir $@)
@@ -176,6 +176,9 @@ $(CORE_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(CORE_OBJ)
 $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 $(B)/tests/test_shortest: $(B)/out/json.o # and --json's writer, which prints with it
+# The atomic writer with its failures made on purpose: fsync is wrapped.
+$(B)/tests/test_afile: $(B)/tests/test_afile.o $(B)/text/afile.o $(B)/text/text.o $(B)/text/i18n.o
+	$(CC) $(CFLAGS_ALL) -Wl,--wrap=fsync -o $@ $^ $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The layout's rules over the grid of lessons, steps, modes and sizes: no
 # curses. It generates the 64x64 lesson itself (tests/bench/gen_lesson.sh).
