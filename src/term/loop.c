@@ -1,8 +1,12 @@
 /* loop.c - the terminal's owner: set-up, the key loop, and restoring it.
  *
  * The terminal is restored on every way out: q, Ctrl-C (SIGINT, taken as a
- * key: it cancels a prompt and asks before losing edits, like q),
- * SIGTERM/SIGHUP (the handler only sets a flag; the loop polls it), a fatal
+ * key: it cancels a prompt and asks before losing edits, like q), every
+ * signal whose default ends the process (TERM, HUP, QUIT from Ctrl-\, PIPE,
+ * USR1, USR2, ALRM, ...: the handler only sets a flag; the loop polls it,
+ * restores, and raises the signal again), a crash (SEGV, BUS, FPE, ILL,
+ * ABRT, SYS: a handler writes the terminal's reset strings, made in
+ * advance, and the shell's modes back, then dies of the signal), a fatal
  * error (atexit), and
  * Ctrl-Z suspends through ncurses' own SIGTSTP handling (ours before it
  * homes the cursor, where ncurses takes it to be; after it, on resume,
@@ -15,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "grid.h"
@@ -23,7 +28,7 @@
 #include "view_int.h"
 #include <term.h>
 
-static volatile sig_atomic_t caught, resumed;
+static volatile sig_atomic_t caught, resumed, armed;
 static struct sigaction tstp_curses;
 static char home[64];
 static size_t nhome;
@@ -46,8 +51,57 @@ static void on_tstp(int sig)
     errno = e;
 }
 
+/* What the crash handler writes: the look reset, the cursor shown, the
+ * keypad and mouse reporting off, the normal screen back (made while the
+ * terminal is set up: a handler may only write). And the shell's modes. */
+static char unwind[256];
+static size_t nunwind;
+static struct termios shell_modes;
+static bool have_shell_modes;
+
+static void add_cap(const char *name)
+{
+    const char *c = tigetstr(name);
+    size_t n = c && c != (char *)-1 ? strlen(c) : 0;
+    if (n && nunwind + n < sizeof unwind) {
+        memcpy(unwind + nunwind, c, n);
+        nunwind += n;
+    }
+}
+
+static void make_unwind(void)
+{
+    nunwind = 0;
+    add_cap("sgr0");
+    add_cap("cnorm");
+    add_cap("rmkx");
+    const char *kmous = tigetstr("kmous");
+    static const char mouse_off[] = "\033[?1006l\033[?1003l\033[?1002l\033[?1000l";
+    if (kmous && kmous != (char *)-1 && nunwind + sizeof mouse_off < sizeof unwind) { /* ncurses' xterm mouse */
+        memcpy(unwind + nunwind, mouse_off, sizeof mouse_off - 1);
+        nunwind += sizeof mouse_off - 1;
+    }
+    add_cap("rmcup");
+}
+
+/* A crash (SEGV, BUS, FPE, ILL, ABRT, SYS): the terminal back with
+ * async-signal-safe calls only, then the signal again with its default
+ * action (a core, the status the shell expects). */
+static void on_crash(int sig)
+{
+    if (armed) {
+        armed = 0;
+        if (write(out_fd, unwind, nunwind) < 0) {}
+        if (have_shell_modes)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &shell_modes);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static void restore_terminal(void)
 {
+    armed = 0;
     if (!isendwin()) {
         if (nhome && write(out_fd, home, nhome) < 0) {}
         endwin();
@@ -60,9 +114,19 @@ static void install_signals(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* every signal whose default ends the process: the loop ends, the
+     * terminal is restored, the signal is raised again (view_run) */
+    static const int ending[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+                                 SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ};
+    for (size_t k = 0; k < sizeof ending / sizeof *ending; k++)
+        sigaction(ending[k], &sa, NULL);
+    static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS};
+    struct sigaction sc = {0};
+    sc.sa_handler = on_crash;
+    sc.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&sc.sa_mask);
+    for (size_t k = 0; k < sizeof crash / sizeof *crash; k++)
+        sigaction(crash[k], &sc, NULL);
     struct sigaction was;
     if (sigaction(SIGTSTP, NULL, &was) == 0 && was.sa_handler != SIG_IGN && was.sa_handler != on_tstp) {
         tstp_curses = was;
@@ -318,6 +382,7 @@ int view_run(const Lesson *l, const ViewOpt *o)
             return 2;
         }
     }
+    have_shell_modes = tcgetattr(STDIN_FILENO, &shell_modes) == 0;
     SCREEN *scr = newterm(NULL, stdout, stdin);
     if (!scr && (!term || !*term))
         fprintf(stderr, "%s\n", _("qkvtutor: TERM is not set; try TERM=xterm-256color, or --dump to print the walkthrough"));
@@ -330,6 +395,8 @@ int view_run(const Lesson *l, const ViewOpt *o)
     install_signals();
     atexit(restore_terminal);
     terminal_modes();
+    make_unwind();
+    armed = 1;
     View *v = view_new(l, o);
     int rc = v ? run(v) : 2;
     view_free(v);

@@ -290,16 +290,18 @@ restore()
     typetext $s "stty -g > $f.before"
     keys $s Enter
     wait_until file_ready "$f.before" || { fail "the shell in the pane did not run stty"; SCREEN=$(cap $s); return 1; }
-    typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1P'"
+    typetext $s "ulimit -c 0; sh -c 'echo \$\$ > $f.pid; exec $BIN $L1P'"
     keys $s Enter
     expect $s "[1 X]" "the tool did not start from the shell" || return 1
     wait_until file_ready "$f.pid" || { fail "no pid file"; return 1; }
     pid=$(cat "$f.pid")
+    [ "$(pane_fmt $s '#{alternate_on}#{mouse_any_flag}')" = 11 ] ||
+        { fail "while the tool runs the alternate screen and the mouse are not on: the check below could not fail"; return 1; }
     case $1 in
     q) keys $s q ;;
     int) keys $s C-c ;;
-    term) kill -TERM "$pid" ;;
-    hup) kill -HUP "$pid" ;;
+    quit) keys $s 'C-\' ;;
+    *) kill -"$(echo "$1" | tr a-z A-Z)" "$pid" ;;
     esac
     wait_until pid_gone "$pid" || { fail "the tool is still running after $1"; SCREEN=$(cap $s); return 1; }
     # (a separate command: after Ctrl-C the shell drops the rest of the line)
@@ -318,6 +320,7 @@ restore()
         { fail "after $1 the terminal modes differ from before (stty -g: $(cat "$f.before") → $(cat "$f.after"))"; return 1; }
     [ "$(pane_fmt $s '#{alternate_on}')" = 0 ] || { fail "after $1 the alternate screen is still on"; return 1; }
     [ "$(pane_fmt $s '#{cursor_flag}')" = 1 ] || { fail "after $1 the cursor is still hidden"; return 1; }
+    [ "$(pane_fmt $s '#{mouse_any_flag}')" = 0 ] || { fail "after $1 mouse reporting is still on"; return 1; }
     screen_has "[1 X]" && { fail "after $1 the tool's screen was left on the terminal"; return 1; }
     return 0
 }
@@ -326,6 +329,12 @@ t_restore_q() { restore q 0; }
 t_restore_int() { restore int 130; }
 t_restore_term() { restore term 143; }
 t_restore_hup() { restore hup 129; }
+t_restore_quit() { restore quit 131; } # the Ctrl-\ key: SIGQUIT
+t_restore_pipe() { restore pipe 141; }
+t_restore_usr1() { restore usr1 138; }
+t_restore_alrm() { restore alrm 142; }
+t_restore_segv() { restore segv 139; } # the crash handler: restores, dies of the signal
+t_restore_abrt() { restore abrt 134; }
 
 # ---- 6. Ctrl-Z and fg ----------------------------------------------------------
 
@@ -860,6 +869,12 @@ run_test "restore: terminal sane after q" t_restore_q
 run_test "restore: terminal sane after SIGINT (Ctrl-C)" t_restore_int
 run_test "restore: terminal sane after SIGTERM" t_restore_term
 run_test "restore: terminal sane after SIGHUP" t_restore_hup
+run_test "restore: terminal sane after Ctrl-\\ (SIGQUIT)" t_restore_quit
+run_test "restore: terminal sane after SIGPIPE" t_restore_pipe
+run_test "restore: terminal sane after SIGUSR1" t_restore_usr1
+run_test "restore: terminal sane after SIGALRM" t_restore_alrm
+run_test "restore: terminal sane after a crash (SIGSEGV)" t_restore_segv
+run_test "restore: terminal sane after SIGABRT" t_restore_abrt
 run_test "suspend: Ctrl-Z stops, fg redraws" t_suspend
 run_test "no terminal: exit 2, points to --dump" t_noterm
 run_test "TERM=dumb: exit 2 and one line pointing to --dump, no blank screen" t_dumb
