@@ -48,6 +48,7 @@ typedef struct {
     int cols, rows;
     bool slide;              /* a slide (--slides): the question without how to answer it */
     bool picture;            /* a picture of the step (--svg, --slides), not a student's screen: no tally */
+    bool ask_quit;           /* below the smallest screen with unsaved edits, q asked: the question, in what fits */
 } LayoutIn;
 
 /* A run of text: already sanitised UTF-8, w display columns from (y, x). */

@@ -289,6 +289,7 @@ void draw_frame(View *v)
     LayoutIn in;
     char bar[FMT_LINE];
     ui_layout_input(v, theme_is_mono(), &in, bar, sizeof bar);
+    in.ask_quit = loop_small_ask();
     layout_plan(&in, &v->plan);
     paint(v);
 }

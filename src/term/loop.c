@@ -272,6 +272,40 @@ static bool too_small(void)
     return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
 }
 
+/* Below the smallest screen with unsaved edits, q or Ctrl-C asked: the
+ * too-small screen shows the question (layout's ask_quit). */
+static bool small_ask;
+
+bool loop_small_ask(void)
+{
+    return small_ask && too_small();
+}
+
+/* A key below the smallest screen: -1 to go on, else the exit status.
+ * Without edits q and Ctrl-C quit; with edits they ask, in the lines that
+ * fit, and y quits (the edits are lost, as asked), any other key stays
+ * (Ctrl-C too, as at the view's own question); Esc closes the question,
+ * or goes to the view (it closes a prompt there). The view gets a resize
+ * and nothing else. */
+static int small_key(View *v, int r, wint_t ch)
+{
+    bool intr = r == OK && ch == 3, quit = r == OK && (ch == 'q' || intr), esc = r == OK && ch == 27;
+    if (quit && !session_dirty(&v->s))
+        return intr ? 128 + SIGINT : 0;
+    if (small_ask) {
+        small_ask = false;
+        if (r == OK && (ch == 'y' || ch == 'Y'))
+            return 0;
+    } else if (quit) {
+        small_ask = true;
+    } else if (esc) {
+        view_key(v, ch, false);
+    } else if (r == KEY_CODE_YES && ch == KEY_RESIZE) {
+        view_key(v, ch, true);
+    }
+    return -1;
+}
+
 void view_screen_fd(int fd)
 {
     out_fd = fd;
@@ -349,9 +383,11 @@ static int run(View *v)
         if (r == OK && ch == 27 && swallow_sequence())
             continue;
         bool intr = r == OK && ch == 3;
-        if (too_small() && r == OK && (ch == 'q' || intr) && !session_dirty(&v->s))
-            return intr ? 128 + SIGINT : 0; /* the too-small screen offers q; nothing is lost */
-        if (too_small() && !(r == KEY_CODE_YES && ch == KEY_RESIZE))
+        int rc = too_small() ? small_key(v, r, ch) : -1;
+        if (rc >= 0)
+            return rc;
+        small_ask = small_ask && too_small();
+        if (too_small())
             continue;
         if (!view_key(v, ch, r == KEY_CODE_YES))
             return intr ? 128 + SIGINT : 0;

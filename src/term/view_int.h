@@ -32,6 +32,10 @@ void draw_key(View *v, bool changed);
 /* Drop the record of what was painted (view_free). */
 void draw_forget(View *v);
 
+/* loop.c */
+/* Below the smallest screen with unsaved edits, is q's question open? */
+bool loop_small_ask(void);
+
 /* keys.c */
 /* A curses key (a character, or a KEY_ code when is_code) as a UI key. */
 UiKey term_key(wint_t ch, bool is_code);

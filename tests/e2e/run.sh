@@ -523,6 +523,42 @@ t_quit_unsaved()
     wait_until session_gone $s || { fail "y at the unsaved question did not quit"; return 1; }
 }
 
+# 8a'. Below 60×18 with unsaved edits, q and Ctrl-C ask in the lines that
+# fit (code review 2.4: every key was swallowed); y quits, any other key
+# and Ctrl-C stay; Esc goes through; enlarged, the view is as it was.
+t_small_unsaved()
+{
+    s=t_small_unsaved
+    start_view $s 80 24 "$BIN" "$L1P"
+    expect $s "[1 X]" || return 1
+    keys $s s
+    expect $s "scale ÷√d" "s did not turn scaling on" || return 1
+    tm resize-window -t $s -x 40 -y 10
+    expect $s "Enlarge it to save" "at 40×10 with edits the screen does not say how to keep them" || return 1
+    keys $s q
+    expect $s "Quit and lose your unsaved" "at 40×10, q with edits does not ask" || return 1
+    keys $s x
+    expect $s "Enlarge it to save" "at 40×10, x at the question does not stay" || return 1
+    keys $s C-c
+    expect $s "Quit and lose your unsaved" "at 40×10, Ctrl-C with edits does not ask" || return 1
+    keys $s C-c
+    expect $s "Enlarge it to save" "at 40×10, Ctrl-C at the question does not stay" || return 1
+    keys $s Escape
+    keys $s q
+    expect $s "Quit and lose your unsaved" "at 40×10, q after Esc does not ask" || return 1
+    keys $s Escape
+    expect $s "Enlarge it to save" "at 40×10, Esc does not close the question" || return 1
+    alive $s || { fail "a key that stays quit"; return 1; }
+    tm resize-window -t $s -x 80 -y 24
+    expect $s "scale ÷√d" "enlarged again, the edit is gone" || return 1
+    tm resize-window -t $s -x 40 -y 10
+    expect $s "Enlarge it to save" || return 1
+    keys $s q
+    expect $s "Quit and lose your unsaved" || return 1
+    keys $s y
+    wait_until session_gone $s || { fail "at 40×10, y at the question did not quit"; return 1; }
+}
+
 # 8b'. Ctrl-C is like q (newcomer review, defect 11): at the ':' prompt it
 # cancels the line; with unsaved edits it asks; Ctrl-C there stays.
 t_ctrlc_unsaved()
@@ -881,6 +917,7 @@ run_test "TERM=dumb: exit 2 and one line pointing to --dump, no blank screen" t_
 run_test "edit: :Q[1] = K[1] * 5, s, u, u, Ctrl-R, r, bad action" t_edit_experiment
 run_test "edit: e 2 Enter, w save, --json/--check/reopen the file" t_edit_save
 run_test "edit: q with unsaved edits asks, x stays, y quits" t_quit_unsaved
+run_test "edit: below 60×18 with unsaved edits q and Ctrl-C ask, y quits, other keys stay" t_small_unsaved
 run_test "edit: Ctrl-C cancels the : prompt, then asks like q; Ctrl-C again stays" t_ctrlc_unsaved
 run_test "edit: Q[1][1] = 1e30 keeps the screen readable" t_edit_huge
 run_test "lesson 2: the script shows 0.313 → 0.873, then 0.695" t_lesson2
