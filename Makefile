@@ -52,7 +52,7 @@ PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
 .PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
-        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test
+        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test check installer
 
 all: deps $(B)/qkvtutor $(MO)
 
@@ -69,8 +69,7 @@ $(B)/.deps:
 	 if [ -n "$$missing" ]; then \
 	   echo "qkvtutor: missing:$$missing; installing: $(DEBS)"; \
 	   if command -v apt-get >/dev/null 2>&1; then \
-	     SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	     $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEBS) >/dev/null || exit 1; \
+	     sh tests/apt.sh qkvtutor $(DEBS) || exit 1; \
 	   else \
 	     echo "qkvtutor: no apt-get here; please install: $(DEBS)"; exit 1; \
 	   fi; \
@@ -354,7 +353,7 @@ asan:
 # cmocka binary whose tests were all skipped fails its suite (CMOCKA_RUN).
 # The last line is "suites: N passed, M failed, K skipped"; under CI=true a
 # skipped suite makes `make test` fail.
-TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
+TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli installer svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
 # What the suites run, built first two at a time (a suite's own rule would
 # build its part alone, one file after another).
 TEST_BINS = $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/test_oom $(B)/tests/truth_render \
@@ -365,6 +364,21 @@ TEST_HEAVY = valgrind fuzz-smoke asan
 test:
 	@$(MAKE) --no-print-directory -j2 all $(TEST_BINS)
 	@MAKE="$(MAKE)" sh tests/suites.sh $(B)/suites "$(TEST_HEAVY)" $(TEST_SUITES)
+
+# The fast suites (DESIGN.md: at most 90 s), for every change: the shape of
+# the code, the unit and view tests (in the second lane, beside the rest),
+# the key table, --check of every lesson, the bad lessons, the command line
+# and the installer. `make test` runs these and the rest.
+CHECK_SUITES = arch unit keys-doc check-lessons bad-lessons cli installer
+CHECK_BINS   = $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/keys_table $(MO)
+check:
+	@$(MAKE) --no-print-directory -j2 all $(CHECK_BINS)
+	@MAKE="$(MAKE)" sh tests/suites.sh $(B)/check "unit" $(CHECK_SUITES)
+
+# The installer (tests/apt.sh, through tests/need.sh) against a fake apt-get:
+# it waits for another apt's lock and prints apt's reason when it fails.
+installer:
+	@sh tests/apt_test.sh
 
 # Install into a scratch DESTDIR and use the binary from another directory;
 # lint the man page when man is available.
