@@ -46,17 +46,20 @@ ok()  { pass=$((pass + 1)); echo "ok: $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 now_ms() { date +%s%3N; }
 # The CPU time (user + system, ms) of every child waited for so far, from
-# the shell's own "times" (its second line: the children's).
+# the shell's own "times" (its second line: the children's), written to a
+# file by the shell itself: in a $(...) subshell it would count the
+# subshell's children, none.
 cpu_ms() {
-    times | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
-        printf "%d\n", ((u[1] * 60 + u[2]) + (s[1] * 60 + s[2])) * 1000 }'
+    awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+        printf "%d\n", ((u[1] * 60 + u[2]) + (s[1] * 60 + s[2])) * 1000 }' "$1"
 }
 # bounded CMD...: CMD under the hang guard; sets rc and cpu (its CPU ms).
 bounded() {
-    _c0=$(cpu_ms)
+    times >"$T/times.0"
     timeout "$GUARD_S" "$@"
     rc=$?
-    cpu=$(($(cpu_ms) - _c0))
+    times >"$T/times.1"
+    cpu=$(($(cpu_ms "$T/times.1") - $(cpu_ms "$T/times.0")))
 }
 
 # Waits for a condition, never a fixed sleep: wait_until SECONDS CMD...
