@@ -34,6 +34,20 @@ static char home[64];
 static size_t nhome;
 static int out_fd = STDOUT_FILENO;
 
+static bool too_small(void)
+{
+    return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
+}
+
+/* Below the smallest screen with unsaved edits, q or Ctrl-C asked: the
+ * too-small screen shows the question (layout's ask_quit). */
+static bool small_ask;
+
+static bool small_asking(void)
+{
+    return small_ask && too_small();
+}
+
 static void on_signal(int sig)
 {
     caught = sig;
@@ -199,7 +213,7 @@ bool view_key(View *v, wint_t ch, bool is_code)
 
 void view_draw(View *v)
 {
-    draw_frame(v);
+    draw_frame(v, small_asking());
 }
 
 void view_flush(View *v)
@@ -267,19 +281,7 @@ static bool swallow_sequence(void)
     return seq;
 }
 
-static bool too_small(void)
-{
-    return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
-}
 
-/* Below the smallest screen with unsaved edits, q or Ctrl-C asked: the
- * too-small screen shows the question (layout's ask_quit). */
-static bool small_ask;
-
-bool loop_small_ask(void)
-{
-    return small_ask && too_small();
-}
 
 /* A key below the smallest screen: -1 to go on, else the exit status.
  * Without edits q and Ctrl-C quit; with edits they ask, in the lines that
@@ -362,7 +364,7 @@ static int run(View *v)
             if (grid_term())
                 grid_invalidate(grid_term());
         }
-        draw_frame(v);
+        draw_frame(v, small_asking());
         int cy = -1, cx = -1;
         bool field = place_cursor(v, &cy, &cx);
         grid_term_flush(cy, cx);
