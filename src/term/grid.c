@@ -311,13 +311,23 @@ void grid_set_look(Grid *g, int look)
         return;
     g->look = look;
     if (look < g->nstyle) {
-        if (g->lklen[look] == 0xff)
-            g->lklen[look] = (unsigned char)build_look(g, look, g->lk[look]);
+        grid_look_len(g, look);
         grid_emit(g, g->lk[look], g->lklen[look]);
         return;
     }
     char o[LOOK_MAX];
     grid_emit(g, o, build_look(g, look, o));
+}
+
+int grid_look_len(Grid *g, int look)
+{
+    if (look >= g->nstyle) {
+        char o[LOOK_MAX];
+        return build_look(g, look, o);
+    }
+    if (g->lklen[look] == 0xff)
+        g->lklen[look] = (unsigned char)build_look(g, look, g->lk[look]);
+    return g->lklen[look];
 }
 
 /* Can blanks in this look be made by erasing (EL, ECH, clear)? The

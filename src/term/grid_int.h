@@ -34,6 +34,8 @@ void grid_emit(Grid *g, const char *s, int n);
 void grid_emit_str(Grid *g, const char *s);
 /* The terminal into look (its SGR sent only when the look changes). */
 void grid_set_look(Grid *g, int look);
+/* The bytes of look's SGR (made and kept on first use). */
+int grid_look_len(Grid *g, int look);
 /* Can blanks in this look be made by erasing (EL, ECH, clear)? */
 bool grid_erasable(const Grid *g, int look);
 /* The bytes of a parameterized capability for n. */

@@ -88,17 +88,18 @@ static void flush_dirty(Grid *g, int cy, int cx)
 }
 
 /* Fewer bytes than a whole repaint of the back grid can take: every
- * character that is not a blank is sent once, and a change of look
- * between two of them costs an SGR of at least 3 bytes (ESC [ m). */
-static int whole_floor(const Grid *g)
+ * character that is not a blank is sent once, and between two in
+ * different looks the second look's SGR (a whole repaint starts in look
+ * 0, the blank's). */
+static int whole_floor(Grid *g)
 {
     size_t n = (size_t)g->rows * (size_t)g->cols;
-    int bytes = 0, look = -1;
+    int bytes = 0, look = 0;
     for (size_t k = 0; k < n; k++) {
         const GridCell *c = &g->back[k];
         if (c->w == 0 || (c->n == 1 && c->b[0] == ' '))
             continue;
-        bytes += c->n + (c->look != look ? 3 : 0);
+        bytes += c->n + (c->look != look ? grid_look_len(g, c->look) : 0);
         look = c->look;
     }
     return bytes;
