@@ -87,22 +87,29 @@ static void flush_dirty(Grid *g, int cy, int cx)
         grid_move_to(g, cy, cx < 0 ? 0 : cx < g->cols ? cx : g->cols - 1);
 }
 
-/* Fewer bytes than a whole repaint of the back grid can take: every
- * character that is not a blank is sent once, and between two in
- * different looks the second look's SGR (a whole repaint starts in look
- * 0, the blank's). */
-static int whole_floor(Grid *g)
+/* Can a whole repaint of the back grid come to fewer than diff bytes?
+ * Not when its floor reaches diff: every character that is not a blank is
+ * sent once; between two in different looks, the second look's SGR (a
+ * whole repaint starts in look 0, the blank's); between two on a row, the
+ * blanks or a move over them (the shortest move right is 3 bytes, ESC [ C,
+ * unless the terminal's cuf1 is shorter). The count stops there, so a
+ * small diff costs a glance. */
+static bool whole_may_win(Grid *g, int diff)
 {
-    size_t n = (size_t)g->rows * (size_t)g->cols;
-    int bytes = 0, look = 0;
-    for (size_t k = 0; k < n; k++) {
-        const GridCell *c = &g->back[k];
-        if (c->w == 0 || (c->n == 1 && c->b[0] == ' '))
-            continue;
-        bytes += c->n + (c->look != look ? grid_look_len(g, c->look) : 0);
-        look = c->look;
+    int bytes = 0, look = 0, move = g->c->cuf1 && caps_len(g->c->cuf1) < 3 ? caps_len(g->c->cuf1) : 3;
+    for (int y = 0; y < g->rows && bytes < diff; y++) {
+        const GridCell *r = g->back + (size_t)y * (size_t)g->cols;
+        for (int x = 0, last = -1; x < g->cols; x++) {
+            const GridCell *c = &r[x];
+            if (c->w == 0 || (c->n == 1 && c->b[0] == ' '))
+                continue;
+            int gap = last >= 0 ? x - last - 1 : 0;
+            bytes += c->n + (c->look != look ? grid_look_len(g, c->look) : 0) + (gap < move ? gap : move);
+            look = c->look;
+            last = x + c->w - 1;
+        }
     }
-    return bytes;
+    return bytes < diff;
 }
 
 const char *grid_flush(Grid *g, int cy, int cx, size_t *len)
@@ -120,7 +127,7 @@ const char *grid_flush(Grid *g, int cy, int cx, size_t *len)
          * most cells, in many short runs) is replaced by the whole repaint:
          * both leave the front equal to the back. */
         int diff = g->olen, dcy = g->cy, dcx = g->cx, dlook = g->look;
-        if (diff > whole_floor(g)) {
+        if (diff > 0 && whole_may_win(g, diff)) {
             begin_whole(g);
             flush_dirty(g, cy, cx);
                 if (g->olen - diff < diff) {
