@@ -52,7 +52,7 @@ PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
 .PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy torch worksheet worksheet-print install-check e2e \
-        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test
+        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test check installer
 
 all: deps $(B)/qkvtutor $(MO)
 
@@ -69,8 +69,7 @@ $(B)/.deps:
 	 if [ -n "$$missing" ]; then \
 	   echo "qkvtutor: missing:$$missing; installing: $(DEBS)"; \
 	   if command -v apt-get >/dev/null 2>&1; then \
-	     SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	     $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEBS) >/dev/null || exit 1; \
+	     sh tests/apt.sh qkvtutor $(DEBS) || exit 1; \
 	   else \
 	     echo "qkvtutor: no apt-get here; please install: $(DEBS)"; exit 1; \
 	   fi; \
@@ -165,7 +164,7 @@ screenshots: all
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern test_model test_backprop test_copytask
 LESSON_TESTS = test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive
-UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration
+UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration test_afile
 
 $(B)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(dir $@)
@@ -176,6 +175,9 @@ $(CORE_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(CORE_OBJ)
 $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 $(B)/tests/test_shortest: $(B)/out/json.o # and --json's writer, which prints with it
+# The atomic writer with its failures made on purpose: fsync is wrapped.
+$(B)/tests/test_afile: $(B)/tests/test_afile.o $(B)/text/afile.o $(B)/text/text.o $(B)/text/i18n.o
+	$(CC) $(CFLAGS_ALL) -Wl,--wrap=fsync -o $@ $^ $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The layout's rules over the grid of lessons, steps, modes and sizes: no
 # curses. It generates the 64x64 lesson itself (tests/bench/gen_lesson.sh).
@@ -368,7 +370,7 @@ asan:
 # cmocka binary whose tests were all skipped fails its suite (CMOCKA_RUN).
 # The last line is "suites: N passed, M failed, K skipped"; under CI=true a
 # skipped suite makes `make test` fail.
-TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides numpy torch worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
+TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli installer svg slides numpy torch worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
 # What the suites run, built first two at a time (a suite's own rule would
 # build its part alone, one file after another).
 TEST_BINS = $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/test_oom $(B)/tests/truth_render \
@@ -379,6 +381,21 @@ TEST_HEAVY = valgrind fuzz-smoke asan
 test:
 	@$(MAKE) --no-print-directory -j2 all $(TEST_BINS)
 	@MAKE="$(MAKE)" sh tests/suites.sh $(B)/suites "$(TEST_HEAVY)" $(TEST_SUITES)
+
+# The fast suites (DESIGN.md: at most 90 s), for every change: the shape of
+# the code, the unit and view tests (in the second lane, beside the rest),
+# the key table, --check of every lesson, the bad lessons, the command line
+# and the installer. `make test` runs these and the rest.
+CHECK_SUITES = arch unit keys-doc check-lessons bad-lessons cli installer
+CHECK_BINS   = $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/keys_table $(MO)
+check:
+	@$(MAKE) --no-print-directory -j2 all $(CHECK_BINS)
+	@MAKE="$(MAKE)" sh tests/suites.sh $(B)/check "unit" $(CHECK_SUITES)
+
+# The installer (tests/apt.sh, through tests/need.sh) against a fake apt-get:
+# it waits for another apt's lock and prints apt's reason when it fails.
+installer:
+	@sh tests/apt_test.sh
 
 # Install into a scratch DESTDIR and use the binary from another directory;
 # lint the man page when man is available.

@@ -515,6 +515,35 @@ if grep -qx '  讲解在 80x24 下的位置：13 行（zh 14 行）、每行 78 
 else
     failn=$((failn + 1)); echo "FAIL: --dump --lang zh room: $(grep '位置' "$T/out")"
 fi
+# --slides and --class write all their files or none (src/out/outdir.c): a
+# name taken by a folder fails at the end, after every file was written; a
+# write the kernel refuses (ulimit -f, SIGXFSZ ignored) fails on the way.
+# Either way: one line, status 2, nothing of the run left, old files kept.
+# set_left NAME DIR WANT: DIR's listing (hidden files too) is WANT.
+set_left()
+{
+    got=$(ls -A "$2" 2>/dev/null | tr '\n' ' ')
+    if [ "$got" = "$3" ]; then pass=$((pass + 1)); echo "ok: $1: left $3"
+    else failn=$((failn + 1)); echo "FAIL: $1: left \"$got\", want \"$3\""; fi
+}
+mkdir -p "$T/deck/index.html"
+check "--slides: index.html is a folder" 2 "qkvtutor: cannot write $T/deck/index.html: Is a directory" --slides --out "$T/deck" 1
+set_left "--slides: index.html is a folder" "$T/deck" "index.html "
+mkdir -p "$T/class/key.md" && echo old >"$T/class/sheet-02.md"
+check "--class: key.md is a folder" 2 "qkvtutor: cannot write $T/class/key.md: Is a directory" --class 3 --out "$T/class" 1
+set_left "--class: key.md is a folder" "$T/class" "key.md sheet-02.md "
+[ "$(cat "$T/class/sheet-02.md")" = old ] && { pass=$((pass + 1)); echo "ok: --class failed: an old sheet is kept"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --class failed: sheet-02.md is now $(head -c 80 "$T/class/sheet-02.md")"; }
+for what in "--slides" "--class 3 --format html"; do
+    (trap '' XFSZ; ulimit -f 16; exec "$BIN" $what --out "$T/full" 1) >/dev/null 2>"$T/err"
+    rc=$?
+    if [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "^qkvtutor: cannot write $T/full/[a-z0-9-]*\.[a-z]*: File too large$" "$T/err" &&
+        [ ! -e "$T/full" ]; then
+        pass=$((pass + 1)); echo "ok: $what, a write refused: one line, the folder it made removed"
+    else
+        failn=$((failn + 1)); echo "FAIL: $what, a write refused: status $rc, $(cat "$T/err"), left: $(ls -A "$T/full" 2>&1 | tr '\n' ' ')"
+    fi
+done
 
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -598,13 +598,13 @@ void layout_plan(const LayoutIn *in, Plan *p)
         return;
     }
     c.bars_w = bars_width(&c);
-    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 6);
-    if (!lines) {
+    if (!p->scratch) /* once per plan: the view's plan lives as long as the view */
+        p->scratch = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 6);
+    if (!p->scratch) {
         p->oom = true;
         return;
     }
-    frame_lay(&c, lines);
-    free(lines);
+    frame_lay(&c, p->scratch);
 }
 
 void layout_focus_step(Session *s, int *fi, int *fj, bool *frow, MatId *fmat)

@@ -48,6 +48,7 @@ typedef struct {
     int cols, rows;
     bool slide;              /* a slide (--slides): the question without how to answer it */
     bool picture;            /* a picture of the step (--svg, --slides), not a student's screen: no tally */
+    bool ask_quit;           /* below the smallest screen with unsaved edits, q asked: the question, in what fits */
 } LayoutIn;
 
 /* A run of text: already sanitised UTF-8, w display columns from (y, x). */
@@ -130,6 +131,10 @@ typedef struct {
     MatId xmat;
     int xi, xj;
     bool oom;                /* a run or cell was dropped for want of memory */
+    /* layout_plan's scratch lines (a frame's text parts before they are
+     * placed): made on the first frame and kept with the plan, so a
+     * keypress maps and faults in no memory (plan_free frees them). */
+    char (*scratch)[FMT_LINE];
 } Plan;
 
 void plan_init(Plan *p);

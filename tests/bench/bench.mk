@@ -6,7 +6,10 @@
 # statically, and the numpy version of the pipeline when /usr/bin/python3
 # can import numpy) are run alternated, one of each per round, through
 # tests/bench/launch.c. Bytes per next are measured for every built-in
-# lesson. It exits 0 unless a measurement could not be taken.
+# lesson. The keypress is also measured end to end on a pty, the real
+# binary with its own malloc settings (tests/bench/ptykey.c: key written ->
+# first byte of the frame back, on-CPU time and page faults per key).
+# It exits 0 unless a measurement could not be taken.
 
 BENCH_DIR    = $(B)/bench
 BENCH_PYTHON ?= /usr/bin/python3
@@ -17,6 +20,11 @@ BENCH_ITERS  ?= 2000
 $(BENCH_DIR)/bench: tests/bench/bench.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
+# One keypress end to end on a pty: the real binary, key in -> bytes out.
+$(BENCH_DIR)/ptykey: tests/bench/ptykey.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $<
 
 $(BENCH_DIR)/launch: tests/bench/launch.c
 	@mkdir -p $(dir $@)
@@ -37,13 +45,14 @@ $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static: $(BENCH_DIR)/empty_%:
 	@mkdir -p $(dir $@)
 	printf 'int main(void) { return 0; }\n' | $(CC) -O2 $(if $(filter static,$*),-static) -x c - -o $@
 
-bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml \
+bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/ptykey $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml \
        $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static
 	@echo "bench: machine: $$(nproc) cores, $$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), load average $$(cut -d" " -f1-3 /proc/loadavg)"
 	@if $(BENCH_PYTHON) -c 'import numpy' 2>/dev/null; then np="--numpy $(BENCH_PYTHON) tests/bench/attn_numpy.py"; else np=""; fi; \
 	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor \
 	   --empty $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static $$np \
 	   lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml $(LESSONS)
+	@$(BENCH_DIR)/ptykey $(BENCH_ITERS) 1 80 24 $(B)/qkvtutor && $(BENCH_DIR)/ptykey $(BENCH_ITERS) 8 80 24 $(B)/qkvtutor
 	@$(MAKE) --no-print-directory bench-train
 	@$(MAKE) --no-print-directory bench-web
 	@echo "bench: load average at the end $$(cut -d" " -f1-3 /proc/loadavg)"
