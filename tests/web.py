@@ -265,6 +265,13 @@ def lesson3():
     return text, re.search(r'^title:(?:\n  [a-z][a-z]: .*)*?\n  en: "([^"]+)"', text, re.M).group(1)
 
 
+def lesson1_marks():
+    """Lesson 1 with love spelt e + three combining acute accents."""
+    with open(os.path.join(ROOT, "lessons", "01-three-tokens.yaml"), encoding="utf-8") as f:
+        text = f.read()
+    return text.replace("tokens: [我, love, 猫]", 'tokens: [我, "e\u0301\u0301\u0301", 猫]')
+
+
 def screenshots(br):
     os.makedirs(SHOTS, exist_ok=True)
     for theme in ("dark", "light", "mono", "projector"):
@@ -298,6 +305,7 @@ PARTS = [
     ("console", lambda br: A.console_clean(br, PAGE, check)),
     ("tab", lambda br: A.tab_order(br, PAGE, check)),
     ("swipe", lambda br: A.swipe_back(br, PAGE, check)),
+    ("present", lambda br: A.present_tap(br, PAGE, check)),
     ("zh", lambda br: A.chinese_bar(br, PAGE, check, ZH_BAR)),
     ("zoom", lambda br: A.zoom(br, PAGE, check)),
     ("reload", lambda br: A.reload_keeps(br, PAGE, check, lesson3())),
@@ -305,6 +313,7 @@ PARTS = [
     ("live", lambda br: A.live(br, PAGE, check)),
     ("contrast", lambda br: A.contrast(br, PAGE, check)),
     ("altgr", lambda br: A.altgr(br, PAGE, check, native("en", 1, 11, ":Q[1] = K[1] * 5\r"))),
+    ("marks", lambda br: A.combining(br, PAGE, check, lesson1_marks())),
     ("shots", screenshots), ("network", no_network),
 ]
 

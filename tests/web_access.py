@@ -10,11 +10,13 @@ load; the bar in Chinese when the lesson is; zoom up to 400 % keeps a
 own lesson, and closing with edits asks first; the focus comes back to the
 screen after "Open a lesson file"; steps and answers reach a live region;
 every role's text at 4.5:1 against its background in every theme; AltGr
-and Option characters ([ ]) arrive."""
+and Option characters ([ ]) arrive; presentation mode's hidden bar takes no
+taps; combining marks stay in their character's cell."""
 import json
 import os
 import re
 import time
+import unicodedata
 
 SHIFT, ALT, CTRL = 8, 1, 2
 
@@ -72,6 +74,25 @@ def swipe_back(br, page, check):
         css = br.eval("[getComputedStyle(document.documentElement).overscrollBehaviorX, "
                       "getComputedStyle(document.body).overscrollBehaviorX]")
         check(css == ["none", "none"], "overscroll-behavior-x: none on html and body", repr(css))
+    finally:
+        br.cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        br.cmd("Emulation.setDeviceMetricsOverride", {"width": 1000, "height": 700, "deviceScaleFactor": 1, "mobile": False})
+
+
+def present_tap(br, page, check):
+    """Presentation mode on a tablet: a tap where the hidden bar's Theme button is."""
+    br.cmd("Emulation.setDeviceMetricsOverride", {"width": 768, "height": 1024, "deviceScaleFactor": 2, "mobile": True})
+    br.cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    try:
+        br.goto(f"{page}#lesson=1&at=3&present")
+        r = br.eval("(function(){var r=document.getElementById('btheme').getBoundingClientRect();"
+                    "return [r.left + r.width / 2, r.top + r.height / 2];})()")
+        for t in ("touchStart", "touchEnd"):
+            br.cmd("Input.dispatchTouchEvent", {"type": t, "touchPoints": [{"x": r[0], "y": r[1]}] if t != "touchEnd" else []})
+        time.sleep(0.3)
+        got = br.eval("[qkv.frame().theme, getComputedStyle(document.getElementById('bar')).opacity]")
+        check(got == ["dark", "0"], "presentation mode on a touch screen: a tap on the hidden bar switches "
+              "nothing and the bar stays hidden", repr(got))
     finally:
         br.cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
         br.cmd("Emulation.setDeviceMetricsOverride", {"width": 1000, "height": 700, "deviceScaleFactor": 1, "mobile": False})
@@ -273,3 +294,26 @@ def altgr(br, page, check, native_text):
     got = br.eval("qkv.text()")
     check(":Q[1] = K[1] * 5" in prompt and got == native_text, "[ and ] typed with AltGr (Windows) and Option "
           "(macOS) arrive: Q[1] = K[1] * 5 as on the terminal", repr(prompt))
+
+
+def cols_of(line):
+    """The display columns where each number of a screen row ends (combining marks take none)."""
+    out, x = [], 0
+    for m in re.finditer(r"−?\d+\.\d+|.", line):
+        for c in m.group(0):
+            x += 0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        if len(m.group(0)) > 1:
+            out.append(x)
+    return out
+
+
+def combining(br, page, check, text):
+    br.goto(f"{page}#lesson=1&size=100x30")
+    br.eval("qkv.openText('marks.yaml', %s)" % json.dumps(text))
+    time.sleep(0.5)
+    br.type("nnn")
+    rows = br.eval("qkv.text()").split("\n")
+    e = next((r for r in rows if r.startswith(" e\u0301")), "")
+    cat = next((r for r in rows if r.startswith(" 猫") and re.search(r"\d", r)), "")
+    check(e and cols_of(e) == cols_of(cat), "a token with combining marks (e + 3 × U+0301) keeps its row's "
+          "columns: its numbers end where 猫's do", f"\n  {e!r}\n  {cat!r}")

@@ -86,9 +86,9 @@
         cls = k;
       }
       var ch = c ? c[0] : " ";
-      if (ch.charCodeAt(0) < 128) out += esc(ch);
-      else if (fitsGrid(ch, c[2])) out += ch;
-      else out += '<i class="' + (c[2] === 2 ? "w" : "n") + '">' + ch + "</i>";
+      if (ch.length === 1 && ch.charCodeAt(0) < 128) out += esc(ch);
+      else if (fitsGrid(ch, c[2])) out += ch.replace(/[<&>]/g, esc); /* a mark may sit on < & > */
+      else out += '<i class="' + (c[2] === 2 ? "w" : "n") + '">' + ch.replace(/[<&>]/g, esc) + "</i>";
     }
     return out + (open ? "</span>" : "");
   }
@@ -102,6 +102,11 @@
       if (!row) return;
       for (var ch of r[5]) {
         var w = width(ch.codePointAt(0));
+        if (w === 0) { /* a combining mark: on the character before it, in that character's cell */
+          var p = row[x - 1] === 0 ? x - 2 : x - 1;
+          if (p >= 0 && row[p]) row[p] = [row[p][0] + ch, row[p][1], row[p][2]];
+          continue;
+        }
         if (x + w > cols) break;
         if (row[x] === 0 && x > 0) row[x - 1] = null; /* over half of a wide character */
         row[x] = [ch, k, w];
@@ -150,11 +155,13 @@
   function caret() {
     var c = document.getElementById("caret");
     if (!frame.cur) { if (!c.hidden) c.hidden = true; return; }
+    var opened = c.hidden;
     c.hidden = false;
     c.style.left = frame.cur[1] * cell.w + "px";
     c.style.top = frame.cur[0] * cell.h + "px";
     c.style.width = cell.w + "px";
     c.style.height = cell.h + "px";
+    if (opened && c.scrollIntoView) c.scrollIntoView({ block: "nearest" }); /* zoomed in, the page scrolls: show the field */
   }
 
   /* ---- size: the grid fills the window, never below 60x18 cells ----
@@ -242,7 +249,7 @@
     var k = uiKey(e);
     if (k === null) return;
     e.preventDefault();
-    if (e.key === "Escape" && e.target !== screen) screen.focus();
+    if (e.key === "Escape" && e.target !== screen) screen.focus({ preventScroll: true });
     key(k);
   });
   screen.addEventListener("click", function (e) {
@@ -307,7 +314,7 @@
   }
   function openFile(file) {
     var r = new FileReader();
-    r.onload = function () { openText(file.name, String(r.result)); screen.focus(); };
+    r.onload = function () { openText(file.name, String(r.result)); screen.focus({ preventScroll: true }); };
     /* the loader refuses a file over 1 MiB and says its size; past 32 MiB only a part is read */
     r.readAsText(file.size > (32 << 20) ? file.slice(0, 32 << 20) : file);
   }
@@ -393,13 +400,13 @@
   }
   function ratio(a, b) { var x = lum(a) + 0.05, y = lum(b) + 0.05; return Math.max(x, y) / Math.min(x, y); }
   function clearText() {
-    var box = document.createElement("div"), roles = 0, out = "", was = document.body.className;
+    var box = document.createElement("div"), roles = 0, out = "";
     info.css.replace(/\.r(\d+)\{/g, function (m, r) { roles = Math.max(roles, +r + 1); return m; });
     box.hidden = true;
-    document.body.appendChild(box);
+    document.documentElement.appendChild(box); /* outside body and its theme: only the probe is styled */
     for (var r = 0; r < roles; r++) box.appendChild(document.createElement("span")).className = "r" + r;
     info.themes.forEach(function (t) {
-      document.body.className = "t-" + t; /* as the page is in that theme */
+      box.className = "t-" + t;
       Array.prototype.forEach.call(box.children, function (e, r) {
         var cs = getComputedStyle(e), fg = cs.color.match(/[\d.]+/g).map(Number), bg = cs.backgroundColor.match(/[\d.]+/g).map(Number);
         if (bg[3] === 0 || ratio(fg, bg) >= 4.5) return;
@@ -407,7 +414,6 @@
       });
     });
     box.remove();
-    document.body.className = was;
     return out;
   }
 
@@ -426,14 +432,14 @@
       sel.appendChild(o);
     });
     var o = document.createElement("option"); o.value = ""; o.textContent = "…"; o.hidden = true; sel.appendChild(o);
-    sel.addEventListener("change", function () { if (sel.value) open(parseInt(sel.value, 10), 0); screen.focus(); });
+    sel.addEventListener("change", function () { if (sel.value) open(parseInt(sel.value, 10), 0); screen.focus({ preventScroll: true }); });
     var file = document.getElementById("file");
     file.addEventListener("change", function () { if (file.files[0]) openFile(file.files[0]); file.value = ""; });
-    file.addEventListener("cancel", function () { screen.focus(); });
+    file.addEventListener("cancel", function () { screen.focus({ preventScroll: true }); });
     document.getElementById("openfile").addEventListener("click", function () { file.click(); });
     var keys = { next: info.keys.PageDown, back: info.keys.PageUp, btheme: 116, blang: 76, bpresent: 80, bhelp: 63 };
     Object.keys(keys).forEach(function (id) {
-      document.getElementById(id).addEventListener("click", function (e) { e.preventDefault(); key(keys[id]); screen.focus(); });
+      document.getElementById(id).addEventListener("click", function (e) { e.preventDefault(); key(keys[id]); screen.focus({ preventScroll: true }); });
     });
     document.addEventListener("dragover", function (e) { e.preventDefault(); document.body.classList.add("drop"); });
     document.addEventListener("dragleave", function () { document.body.classList.remove("drop"); });
@@ -484,7 +490,7 @@
     st.textContent += clearText();
     bar();
     fromHash(true);
-    screen.focus();
+    screen.focus({ preventScroll: true });
     window.qkv.ready = true;
     requestAnimationFrame(function () { requestAnimationFrame(function (t) { window.qkv.firstFrame = t; }); });
   });
