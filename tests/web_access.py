@@ -39,7 +39,27 @@ def tab_order(br, page, check):
     fwd = [tab(br) for _ in range(6)]
     check(fwd == ["openfile", "btheme", "blang", "bpresent", "bhelp", "screen"],
           "Tab from the lesson picker goes through the bar to the screen", " > ".join(fwd))
+    ring = br.eval("(function(){var s=getComputedStyle(document.getElementById('stage'), '::after');"
+                   "return [s.borderTopStyle, s.borderTopWidth, s.borderTopColor, s.zIndex, "
+                   "getComputedStyle(document.body).backgroundColor];})()")
+    rc = ratio(rgb(ring[2]), rgb(ring[4])) if ring[0] == "solid" else 0
+    check(ring[0] == "solid" and float(ring[1].rstrip("px")) >= 2 and ring[3] == "1" and rc >= 3,
+          f"the screen, reached by Tab, shows a focus ring at {rc:.1f}:1 against the page (3:1 or more)", repr(ring))
     check(tab(br) != "screen", "Tab on the screen moves the focus on (no keyboard trap)", active(br))
+    br.goto(f"{page}#lesson=1&at=5&size=100x30")
+    for _ in range(6):
+        tab(br, True)
+    br.key("ArrowDown", "ArrowDown", None, 40)
+    br.key("ArrowDown", "ArrowDown", None, 40)
+    chose = [active(br), br.eval("document.getElementById('lesson').value")]
+    br.key("Enter", "Enter", "\r", 13)
+    br.key("PageDown", "PageDown", None, 34)
+    f = br.eval("qkv.frame()")
+    head = br.eval("qkv.text()").split("\n")[0]
+    check(chose == ["lesson", "3"] and active(br) == "screen" and "Scaled scores" in head and f["step"] == 1
+          and not f["card"],
+          "the lesson picker by keys: two arrows choose lesson 3 (the focus stays), Enter goes to it, PgDn steps",
+          f"{chose}, then {active(br)}, step {f['step']}: {head}")
     br.goto(f"{page}#lesson=1&at=5&size=100x30")
     br.type("e")
     before = br.eval("qkv.text()")

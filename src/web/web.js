@@ -243,6 +243,10 @@
     if (info.keys[e.key] !== undefined) return info.keys[e.key];
     return one ? e.key.codePointAt(0) : null;
   }
+  /* The screen shows a focus ring once Tab is used (keyboard users), not on a click. */
+  var stage = document.getElementById("stage");
+  document.addEventListener("keydown", function (e) { if (e.key === "Tab") stage.classList.add("kbd"); }, true);
+  document.addEventListener("pointerdown", function () { stage.classList.remove("kbd"); }, true);
   document.addEventListener("keydown", function (e) {
     /* the bar and the touch buttons keep their own keys (Enter, Space, arrows); Esc comes back */
     if (e.target && e.target.closest && e.target.closest("#bar, #touch button") && e.key !== "Escape") return;
@@ -432,7 +436,15 @@
       sel.appendChild(o);
     });
     var o = document.createElement("option"); o.value = ""; o.textContent = "…"; o.hidden = true; sel.appendChild(o);
-    sel.addEventListener("change", function () { if (sel.value) open(parseInt(sel.value, 10), 0); screen.focus({ preventScroll: true }); });
+    /* chosen with the mouse: on to the lesson; with the arrow keys the focus
+     * stays, so the next arrow goes on choosing, and Enter goes to the lesson */
+    var keyed = false;
+    sel.addEventListener("keydown", function (e) { keyed = true; if (e.key === "Enter") screen.focus({ preventScroll: true }); });
+    sel.addEventListener("pointerdown", function () { keyed = false; });
+    sel.addEventListener("change", function () {
+      if (sel.value) open(parseInt(sel.value, 10), 0);
+      if (!keyed) screen.focus({ preventScroll: true });
+    });
     var file = document.getElementById("file");
     file.addEventListener("change", function () { if (file.files[0]) openFile(file.files[0]); file.value = ""; });
     file.addEventListener("cancel", function () { screen.focus({ preventScroll: true }); });
