@@ -228,11 +228,25 @@ def open_file_focus(br, page, check, path):
 def live(br, page, check):
     br.goto(f"{page}#lesson=1&at=6&size=100x30")
     br.key("PageDown", "PageDown", None, 34)
-    time.sleep(0.1)
+    time.sleep(0.3)  # the live region follows a moment after the last key
     said = br.eval("(document.getElementById('live') || {}).textContent || ''")
     check("7/14" in said and "The subscript 12 means query 1 looking at key 2" in said and "What is score₁₂" in said,
           "a step is announced (live region): its counter, narration and question", repr(said))
+    tables = br.eval("""Array.prototype.map.call(document.querySelectorAll('#tables table'), function (t) {
+        return [t.caption.textContent].concat(Array.prototype.map.call(t.rows, function (r) {
+            return Array.prototype.map.call(r.cells, function (c) { return c.textContent; }); })); })""")
+    s_table = next((t for t in tables if t[0].startswith("S = Q·Kᵀ")), None)
+    q_table = next((t for t in tables if t[0].startswith("Q = X·Wq")), None)
+    check(len(tables) == 6 and s_table and s_table[1] == ["", "我", "love", "猫"] and s_table[2] == ["我", "−0.066", "?", "0.044"]
+          and q_table and q_table[2] == ["我", "0.149", "−0.041", "0.194"] and "0.006" not in json.dumps(tables),
+          "the six matrices are tables for a screen reader, as shown: S[1][2], the question, stays ?", repr(tables)[:400])
+    br.cmd("Accessibility.enable")
+    roles = [n.get("role", {}).get("value") for n in br.cmd("Accessibility.getFullAXTree")["nodes"]]
+    br.cmd("Accessibility.disable")
+    check(roles.count("table") == 6 and roles.count("status") >= 1, "the accessibility tree has the six tables "
+          "and the live region (a status)", f"{roles.count('table')} tables, {roles.count('status')} status")
     br.type("0.006\r")
+    time.sleep(0.3)
     said = br.eval("(document.getElementById('live') || {}).textContent || ''")
     check("✓ right: S[1][2] = 0.006" in said, "a graded answer is announced", repr(said))
     attrs = br.eval("[(document.getElementById('live') || {getAttribute: String}).getAttribute('aria-live'), "

@@ -4,7 +4,8 @@
  * order, each in its role's look (a later run over an earlier one), or the
  * help screen's lines. A run is [y, x, w, role, look, "text"], look 1: bold, 2: underlined.
  * For a screen reader the frame also carries "say" (the narration and the
- * question, as laid out) and "msg" (the status line: ✓ / ✗, an effect). */
+ * question, as laid out), "msg" (the status line: ✓ / ✗, an effect) and
+ * "boxes" (where each matrix and its cells are on the grid). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,20 @@ static void say_json(const View *v, bool help, WebBuf *b)
     wb_str(b, v->msg, strlen(v->msg));
 }
 
+/* Where the matrices are on the grid, for the page's tables for a screen
+ * reader (web.js reads each cell's text off the grid, as shown):
+ * [y, x, w, h, r0, nr, c0, nc, cy, cx, cw, step]. */
+static void boxes_json(const View *v, WebBuf *b)
+{
+    wb_add(b, ",\"boxes\":[", 10);
+    for (int k = 0; !v->plan.too_small && k < v->plan.nbox; k++) {
+        const PlanBox *x = &v->plan.box[k];
+        wb_printf(b, "%s[%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d]", k ? "," : "", x->y, x->x, x->w, x->h, x->r0, x->nr,
+                  x->c0, x->nc, x->cy, x->cx, x->cw, x->step);
+    }
+    wb_add(b, "]", 1);
+}
+
 static void plan_runs(View *v, WebBuf *b, int *first)
 {
     view_clamp_focus(v);
@@ -161,6 +176,7 @@ void web_frame_json(View *v, WebBuf *b)
               v->s.step + 1, session_steps(&v->s), v->card, v->lang == LANG_ZH ? "zh" : "en",
               theme_name(v->theme), v->present, (int)v->mode, session_dirty(&v->s), v->cols, v->rows);
     say_json(v, v->mode == MODE_HELP && big, b);
+    boxes_json(v, b);
     wb_add(b, "}", 1);
 }
 

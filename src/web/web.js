@@ -122,6 +122,8 @@
       if (rowsHtml[y] !== h) { screen.children[y].innerHTML = h; rowsHtml[y] = h; }
     }
     caret();
+    shown = grid;
+    if (!a11yTimer) a11yTimer = setTimeout(a11y, 100);
     var bodyClass = "t-" + frame.theme + (frame.present ? " present" : "");
     if (document.body.className !== bodyClass) document.body.className = bodyClass;
     if (screen.className !== "r0") screen.className = "r0";
@@ -132,11 +134,40 @@
       state.lang = frame.lang; state.theme = frame.theme; state.present = !!frame.present;
       if (refit && !state.size) fit(); /* presentation mode changes the font */
     }
-    announce();
     askIfDirty();
     if (!hashTimer) hashTimer = setTimeout(writeHash, 150); /* browsers throttle history updates */
   }
   var labelled = "";
+  /* What a screen reader gets (the live region, the tables) follows a moment
+   * after the last key: a burst of keys is said once, and costs the key nothing. */
+  var a11yTimer = 0, shown = [];
+  function a11y() { a11yTimer = 0; if (frame) { announce(); tables(shown); } }
+  /* The matrices as tables for a screen reader (#tables, visually hidden):
+   * each one's title, column and row labels and cells, read off the grid as
+   * shown (a "?" stays a "?", a stage not reached stays dots). */
+  function slice(row, x0, x1) {
+    for (var s = "", x = Math.max(0, x0); x < x1 && x < row.length; x++) s += row[x] === 0 ? "" : row[x] ? row[x][0] : " ";
+    return s.trim();
+  }
+  function cellHtml(tag, text) { return "<" + tag + ">" + text.replace(/[<&>]/g, esc) + "</" + tag + ">"; }
+  var tablesHtml = "";
+  function tables(grid) {
+    var out = "";
+    (frame.boxes || []).forEach(function (b) { /* [y, x, w, h, r0, nr, c0, nc, cy, cx, cw, step] */
+      var cy = b[8], cx = b[9], cw = b[10], m, t = "<table>" + cellHtml("caption", slice(grid[b[0]] || [], b[1], b[1] + b[2]));
+      t += "<tr><td></td>";
+      for (m = 0; m < b[7]; m++) t += cellHtml("th", cy > b[0] + 1 && slice(grid[cy - 1], cx + m * cw, cx + m * cw + cw) || String(b[6] + m + 1));
+      t += "</tr>";
+      for (var k = 0; k < b[5] && grid[cy + k * b[11]]; k++) {
+        var row = grid[cy + k * b[11]];
+        t += "<tr>" + cellHtml("th", slice(row, b[1], cx) || String(b[4] + k + 1));
+        for (m = 0; m < b[7]; m++) t += cellHtml("td", slice(row, cx + m * cw, cx + m * cw + cw));
+        t += "</tr>";
+      }
+      out += t + "</table>";
+    });
+    if (out !== tablesHtml) { tablesHtml = out; document.getElementById("tables").innerHTML = out; }
+  }
   /* A screen reader hears what changed (#live, polite): a new step's counter,
    * narration and question; else a new status line (✓ right, ✗ not quite,
    * an action's effect). */
