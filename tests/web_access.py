@@ -21,6 +21,13 @@ import unicodedata
 SHIFT, ALT, CTRL = 8, 1, 2
 
 
+def until(br, expr, timeout=10):
+    """Waits for expr to be true in the page (a file read, a timer), no longer than timeout."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and not br.eval(f"!!({expr})"):
+        time.sleep(0.05)
+
+
 def active(br):
     return br.eval("document.activeElement ? document.activeElement.id || document.activeElement.tagName : ''")
 
@@ -188,7 +195,7 @@ def reload_keeps(br, page, check, lesson3):
     br.goto_wait()
     check(br.eval("qkv.text()") == before, "back from another page keeps the edit and the answer")
     br.eval("qkv.openText('mine.yaml', %s)" % json.dumps(lesson3[0]))
-    time.sleep(0.5)
+    until(br, "document.getElementById('lesson').value === ''")
     br.type("nn")
     before = br.eval("qkv.text()")
     br.cmd("Page.reload")
@@ -228,7 +235,8 @@ def open_file_focus(br, page, check, path):
 def live(br, page, check):
     br.goto(f"{page}#lesson=1&at=6&size=100x30")
     br.key("PageDown", "PageDown", None, 34)
-    time.sleep(0.3)  # the live region follows a moment after the last key
+    until(br, "document.getElementById('live') && /7\\/14/.test(document.getElementById('live').textContent)")
+    until(br, "document.querySelectorAll('#tables table').length")  # the live region follows the last key
     said = br.eval("(document.getElementById('live') || {}).textContent || ''")
     check("7/14" in said and "The subscript 12 means query 1 looking at key 2" in said and "What is score₁₂" in said,
           "a step is announced (live region): its counter, narration and question", repr(said))
@@ -246,7 +254,7 @@ def live(br, page, check):
     check(roles.count("table") == 6 and roles.count("status") >= 1, "the accessibility tree has the six tables "
           "and the live region (a status)", f"{roles.count('table')} tables, {roles.count('status')} status")
     br.type("0.006\r")
-    time.sleep(0.3)
+    until(br, "/✓/.test(document.getElementById('live').textContent)")
     said = br.eval("(document.getElementById('live') || {}).textContent || ''")
     check("✓ right: S[1][2] = 0.006" in said, "a graded answer is announced", repr(said))
     attrs = br.eval("[(document.getElementById('live') || {getAttribute: String}).getAttribute('aria-live'), "
@@ -344,7 +352,7 @@ def cols_of(line):
 def combining(br, page, check, text):
     br.goto(f"{page}#lesson=1&size=100x30")
     br.eval("qkv.openText('marks.yaml', %s)" % json.dumps(text))
-    time.sleep(0.5)
+    until(br, "document.getElementById('lesson').value === ''")
     br.type("nnn")
     rows = br.eval("qkv.text()").split("\n")
     e = next((r for r in rows if r.startswith(" e\u0301")), "")
