@@ -36,8 +36,8 @@ CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(PKG_CFLAGS) \
 LDLIBS_ALL = -lm $(LDFLAGS)
 
 # One folder per layer (README.md "How the code is laid out"); each folder
-# links with the ones below it only: core <- lesson <- text <- layout <- ui
-# <- term / out <- main (tests/arch.sh checks it).
+# links with the ones below it only: core <- text <- lesson <- words <-
+# layout <- ui <- term / out <- main (tests/arch.py checks it).
 CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
 TEXT_SRC   = $(wildcard src/text/*.c)
@@ -248,11 +248,15 @@ golden: $(B)/tests/test_view
 	QKV_GOLDEN=1 $(B)/tests/test_view
 	@git --no-pager diff --stat -- tests/golden 2>/dev/null || true
 
-# The shape of the code (tests/arch.sh): includes point one way, curses only
-# in src/term/, files <= 700 lines, functions <= 60, no two files calling
-# each other (nm on the objects).
+# The shape of the code (tests/arch.py, every rule of DESIGN.md
+# "Architecture"): includes as the compiler resolves them (CC -E -v's search
+# lists, CC -M) point one way, curses only in src/term/, no *_int.h of
+# another folder, no circle of includes or of calls (nm on the objects) of
+# any length, calls follow the layers, files <= 700 lines, functions <= 60,
+# one UTF-8 decoder, one number printer and parser, headers open with their
+# contract; then its self-test plants each kind of breach in a scratch copy.
 arch: $(B)/qkvtutor
-	@sh tests/arch.sh $(B)
+	@$(PYTHON) tests/arch.py --self-test $(B) $(CC) $(CFLAGS_ALL) -Isrc
 
 check-lessons: $(B)/qkvtutor
 	@set -e; for f in $(LESSONS); do \

@@ -70,7 +70,7 @@ size_t text_fit_width(const char *s, int cols, int *width);
 bool text_utf8_valid(const char *s, size_t len);
 
 /* ---- the one UTF-8 decoder (every other file steps through UTF-8 with these;
- * tests/arch.sh refuses byte masks and mbrtowc/wcwidth elsewhere) ---- */
+ * tests/arch.py refuses byte masks, lead bytes, mbrtowc/wcwidth elsewhere) ---- */
 
 /* What text_utf8_next() gives for an invalid byte (shown as U+FFFD). */
 #define TEXT_BAD_CP 0xFFFFFFFFu
