@@ -19,6 +19,7 @@
 #include "words/fmt.h"
 #include "text/i18n.h"
 #include "words/live.h"
+#include "layout.h"
 #include "layout_int.h"
 
 /* ---- the frame ------------------------------------------------------------------ */

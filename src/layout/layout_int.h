@@ -6,12 +6,13 @@
  * status), header.c (header and ribbon) and layout.c (the frame's budget).
  * A Frame is one frame being laid out: it lives on layout_plan()'s stack
  * and is written into the Plan; nothing here keeps state between frames.
- * Only the layout's own .c files include this file. No curses. */
+ * Only the layout's own .c files include this file (after layout.h, which
+ * it does not include itself: plandata.h holds the types both need). No curses. */
 #ifndef QKV_LAYOUT_INT_H
 #define QKV_LAYOUT_INT_H
 
 #include "core/grow.h"
-#include "layout.h"
+#include "plandata.h"
 
 #define MAX_BOXES 4
 #define MAX_BANDS 4
