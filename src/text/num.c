@@ -2,6 +2,7 @@
 #include "num.h"
 #include "shortest.h"
 #include "i18n.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <locale.h>
@@ -273,10 +274,7 @@ char *fmt_sub(int i1, const FmtOpt *o, char *buf, size_t len)
     }
     size_t n = 0;
     for (const char *d = digits; *d && n + 4 < len; d++) {
-        /* U+2080..U+2089: E2 82 80+d */
-        buf[n++] = (char)0xe2;
-        buf[n++] = (char)0x82;
-        buf[n++] = (char)(0x80 + (*d - '0'));
+        n += text_utf8_put(0x2080 + (uint32_t)(*d - '0'), buf + n); /* U+2080..U+2089: ₀..₉ */
     }
     buf[n] = '\0';
     return buf;
