@@ -698,11 +698,11 @@ def check_code(t, rep):
                 if tok.kind == 'str':
                     conv = float_conversions(literal_bytes(tok)[0])
                     if conv:
-                        rep.bad('number', '%s:%d: formats a float (%s); use num.h (num_format, fmt_num, num_fixed ...)'
+                        rep.bad('number', '%s:%d: formats a float (%s); use num.h (num_format, fmt_num, fmt_exact ...)'
                                 % (f, tok.line, conv[0]))
                         nn += 1
                 elif tok.kind == 'id' and tok.text in PARSERS:
-                    rep.bad('number', '%s:%d: parses a number with %s; use num.h (num_parse, num_whole ...)'
+                    rep.bad('number', '%s:%d: parses a number with %s; use num.h (num_parse, num_value, num_whole ...)'
                             % (f, tok.line, tok.text))
                     nn += 1
     if not nu:

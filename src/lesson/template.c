@@ -386,9 +386,7 @@ static double shown_value(const Px *p, double x)
 {
     if (!p->eval || !p->opt || !isfinite(x))
         return x;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*f", p->opt->digits, x);
-    return strtod(buf, NULL);
+    return num_as_printed(x, p->opt->digits);
 }
 
 /* sum( ) (is_sum) or max( ) of a row or a column, or of its values as
@@ -486,7 +484,7 @@ static bool primary(Px *p, Val *v)
     if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
         char *end;
         v->kind = V_NUM;
-        v->x = strtod(s, &end);
+        v->x = num_value(s, &end);
         v->integer = true;
         v->setting = false;
         for (const char *t = s; t < end; t++)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "text/i18n.h"
+#include "text/num.h"
 #include "words/live.h"
 #include "text/text.h"
 #include "lesson/session.h"
@@ -256,8 +257,11 @@ static void put_row_blocks(FILE *out, const Cell *row, const Ink *inks, int cols
         fprintf(out, "<rect data-ch=\"%.*s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%06x\"", row[x].n,
                 row[x].s, left, y * SVG_CELL_H + y0 * SVG_CELL_H / 8, right - left, (y1 - y0) * SVG_CELL_H / 8,
                 (unsigned)inks[x].fg);
-        if (op < 100 || inks[x].dim)
-            fprintf(out, " fill-opacity=\"%.2f\"", op / 100.0 * (inks[x].dim ? 0.6 : 1));
+        if (op < 100 || inks[x].dim) {
+            char opacity[32];
+            num_format(opacity, sizeof opacity, op / 100.0 * (inks[x].dim ? 0.6 : 1), 2);
+            fprintf(out, " fill-opacity=\"%s\"", opacity);
+        }
         fputs("/>\n", out);
     }
 }
