@@ -100,7 +100,7 @@ $(B)/lessons.c: $(LESSONS) $(B)/tools/lessonrec Makefile
 
 # The recorder runs on the build machine: ydoc and skim as the loader uses
 # them, with libyaml (and text/'s base for the messages).
-LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/text/i18n.o $(B)/text/text.o
+LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/ydoctape.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/text/i18n.o $(B)/text/text.o
 $(B)/tools/lessonrec: $(B)/tools/lessonrec.o $(LESSONREC_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 $(B)/tools/%.o: tools/%.c | deps
