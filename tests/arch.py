@@ -39,6 +39,13 @@ The rules (one name each; a breach prints "FAIL: [rule] ..."):
   number             one number printer and parser: float conversions (%g, %f,
                      %e, %a in any form) and strtod/strtol/atof/atoi/sscanf
                      and kin only in src/text/num.[ch] and shortest*.[ch]
+  core-pure          core/ is pure computation: its objects call no I/O (stdio,
+                     open/read/write, getenv, time, rand ...) and define no
+                     writable data (.data, .bss: objdump -t)
+  browser            nothing outside src/web/ knows the browser: no
+                     emscripten header, no __EMSCRIPTEN__ / EM_ASM / EM_JS
+  names              files are named for what they hold, not when they were
+                     written: no *_modern, *_new, *_old, *_legacy, *_v2
   contract           every header under src/ opens with its contract comment
                      ("/* name.h - what it is for ...", at least 5 words)
   objects            every src/ .c but web/'s has an object in BUILD
@@ -83,7 +90,15 @@ PARSERS = {'strtod', 'strtof', 'strtold', 'atof', 'strtol', 'strtoll', 'strtoul'
            'strtoumax', 'wcstod', 'wcstof', 'wcstol', 'strfromd', 'strfromf'}
 CMP_OPS = {'==', '!=', '<', '<=', '>', '>='}
 RULES = ['include-direction', 'curses', 'int-header', 'include-cycle', 'call-cycle', 'call-direction',
-         'file-size', 'function-size', 'utf8', 'number', 'contract', 'objects']
+         'file-size', 'function-size', 'utf8', 'number', 'core-pure', 'browser', 'names', 'contract', 'objects']
+CORE_IO = {'printf', 'fprintf', 'vprintf', 'vfprintf', 'dprintf', 'vdprintf', 'puts', 'fputs', 'fputc', 'putc',
+           'putchar', 'fwrite', 'fread', 'fopen', 'fdopen', 'freopen', 'fclose', 'fflush', 'fgets', 'fgetc', 'getc',
+           'getchar', 'getline', 'perror', 'stdin', 'stdout', 'stderr', 'open', 'openat', 'close', 'read', 'write',
+           'pread', 'pwrite', 'stat', 'fstat', 'lstat', 'unlink', 'rename', 'mkdir', 'opendir', 'readdir', 'getenv',
+           'time', 'clock', 'clock_gettime', 'gettimeofday', 'rand', 'srand', 'random', 'system', 'popen', 'fork',
+           'exit', '_exit', 'abort', 'signal', 'sigaction', 'setlocale', 'gettext', 'dgettext'}
+BROWSER = {'__EMSCRIPTEN__', 'EM_ASM', 'EM_ASM_INT', 'EM_ASM_DOUBLE', 'EM_JS', 'EMSCRIPTEN_KEEPALIVE'}
+WHEN_NAMED = re.compile(r'(^|_)(modern|new|old|legacy|tmp|temp|v\d+)(_|\.)')
 
 
 # --- C tokens ---------------------------------------------------------------
@@ -426,6 +441,8 @@ def check_includes(t, rep):
         lf = layer(f)
         for line, spell, g in inc[f]:
             if g is None:
+                if 'emscripten' in spell.lower() and lf != 'web':
+                    rep.bad('browser', '%s:%d includes %s: only src/web/ knows the browser' % (f, line, spell))
                 if spell.startswith('"') or spell.startswith('<'):
                     # not found: a generated or absent header (-MG); a
                     # project-looking path is a breach of its own
@@ -438,6 +455,8 @@ def check_includes(t, rep):
                 continue
             if CURSES_HDR.search(g) and not g.startswith('src/'):
                 curses_seen.append((f, line, spell, g))
+            if 'emscripten' in g.lower() and lf != 'web':
+                rep.bad('browser', '%s:%d includes %s: only src/web/ knows the browser' % (f, line, spell))
             lg = layer(g)
             if lg is None:
                 if not os.path.isabs(g):
@@ -560,6 +579,33 @@ def check_calls(t, rep):
     finally:
         os.chdir(cwd)
     src = {o: have[o][4:-2] for o in have}  # ui/answer
+    n = 0
+    core = [o for o in names if src[o].startswith('core/')]
+    for o in core:
+        for u in sorted(set(undef.get(o, ())) & CORE_IO):
+            rep.bad('core-pure', '%s.o uses %s: core/ is pure computation, no I/O' % (src[o], u))
+            n += 1
+    cwd = os.getcwd()
+    os.chdir(t.root)
+    try:
+        dump = subprocess.run(['objdump', '-t'] + core, capture_output=True, text=True).stdout if core else ''
+    finally:
+        os.chdir(cwd)
+    obj = None
+    for ln in dump.splitlines():
+        m = re.match(r'^(\S+\.o):\s+file format', ln)
+        if m:
+            obj = m.group(1)
+            continue
+        p = ln.split()
+        if obj and len(p) >= 5 and ' O ' in ln:
+            sec = p[-3]
+            if sec in ('.data', '.bss', '.data.rel', '.data.rel.local', '.tdata', '.tbss', '*COM*') or \
+                    sec.startswith(('.data.', '.bss.')) and not sec.startswith('.data.rel.ro'):
+                rep.bad('core-pure', '%s.o keeps the writable %s (%s): core/ has no globals' % (src[obj], p[-1], sec))
+                n += 1
+    if not n:
+        rep.ok('core-pure', 'core/ calls no I/O and keeps no writable data (%d objects)' % len(core))
     edges, sym = {}, {}
     for o, us in undef.items():
         for u in sorted(us):
@@ -705,6 +751,23 @@ def check_code(t, rep):
                     rep.bad('number', '%s:%d: parses a number with %s; use num.h (num_parse, num_value, num_whole ...)'
                             % (f, tok.line, tok.text))
                     nn += 1
+    nb = 0
+    for f in t.files:
+        if layer(f) == 'web':
+            continue
+        for tok in t.tokens(f)[0]:
+            if tok.kind == 'id' and tok.text in BROWSER:
+                rep.bad('browser', '%s:%d: %s: only src/web/ knows the browser' % (f, tok.line, tok.text))
+                nb += 1
+    if not nb and not rep.count('browser'):
+        rep.ok('browser', 'nothing outside src/web/ knows the browser')
+    nn2 = 0
+    for f in t.files:
+        if WHEN_NAMED.search(os.path.basename(f)):
+            rep.bad('names', '%s is named for when it was written: name it for what it holds' % f)
+            nn2 += 1
+    if not nn2:
+        rep.ok('names', 'every file under src/ is named for what it holds (no *_modern, *_new, *_old)')
     if not nu:
         rep.ok('utf8', 'one UTF-8 decoder: no UTF-8 byte test outside src/text/text.[ch]')
     if not nn:
@@ -842,6 +905,17 @@ PLANTS = [
      {'src/out/json.c': append('int arch_n3(const char *s);\nint arch_n3(const char *s) { return atoi(s); }\n')}),
     ('a header without its contract comment (words/arch_bare.h)', {'contract'},
      {'src/words/arch_bare.h': '#ifndef ARCH_BARE_H\n#define ARCH_BARE_H\nint arch_bare(void);\n#endif\n'}),
+    ('core/arch_io.c prints (puts)', {'core-pure'},
+     {'src/core/arch_io.c': '#include <stdio.h>\nint arch_io(void);\nint arch_io(void) { return puts("x"); }\n'}),
+    ('core/arch_g.c keeps a writable global', {'core-pure'},
+     {'src/core/arch_g.c': 'int arch_count;\nint arch_g(void);\nint arch_g(void) { return ++arch_count; }\n'}),
+    ('ui/state.c tests __EMSCRIPTEN__', {'browser'},
+     {'src/ui/state.c': append('#ifdef __EMSCRIPTEN__\nint arch_em;\n#endif\n')}),
+    ('layout/arch_em.h includes <emscripten.h>', {'browser'},
+     {'src/layout/arch_em.h': '/* arch_em.h - a header that knows the browser where it must not. */\n'
+                              '#include <emscripten.h>\n'}),
+    ('a file named for when it was written (words/fmt_old.h)', {'names'},
+     {'src/words/fmt_old.h': '/* fmt_old.h - the arithmetic lines, as they were written once. */\n'}),
     ('an object without its object file (no build of src/ui/arch_new.c)', {'objects'},
      {'src/ui/arch_new.c': 'int arch_new(void);\nint arch_new(void) { return 1; }\n'}),
 ]
