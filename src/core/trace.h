@@ -32,7 +32,7 @@
  * row r, a K row r column r of S, a V row only O. A stage may be skipped
  * (v_2 => o_12). When the focused cell did not move, no_effect is set, n is
  * 0 and `focus` names it. Swaps and appends follow the rows as above.
- * Data only: lesson/effect.h writes the line. */
+ * Data only: words/live.h (effect_line) writes the line. */
 #ifndef QKV_TRACE_H
 #define QKV_TRACE_H
 

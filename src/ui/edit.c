@@ -55,9 +55,9 @@ static int edit_set(View *v, double value, const char *typed, const char *label)
  * when the stage drops below them), so the value read here is current. */
 static int edit_nudge(View *v, double by)
 {
-    char label[64];
-    snprintf(label, sizeof label, "%s[%d][%d] %s %g", attn_mat_name(v->emat), v->ei + 1, v->ej + 1,
-             by < 0 ? (v->ascii ? "-" : "−") : "+", fabs(by));
+    char label[64], step[32];
+    snprintf(label, sizeof label, "%s[%d][%d] %s %s", attn_mat_name(v->emat), v->ei + 1, v->ej + 1,
+             by < 0 ? (v->ascii ? "-" : "−") : "+", fmt_exact(fabs(by), step, sizeof step));
     /* the decimal meant: 1.21 + 0.1 sets 1.31, not 1.3100000000000003 */
     return edit_set(v, num_round15(MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej) + by), NULL, label);
 }
