@@ -353,8 +353,12 @@ static void test_side_lines(void **state)
     assert_trace(f, 1, 1, &utf, "Wq₂₁ changed ⇒ q₂₁ 0.457 → 1.000 ⇒ s₂₂ −0.062 → −0.154 ⇒ α₂₂ 0.320 → 0.309");
     act(f, "reset");
     act(f, "swap 1 3");
-    assert_trace(f, 2, 0, &utf, "x₁ and x₃ swapped ⇒ q₃₁ 0.149 → 0.149 ⇒ s₃₁ 0.044 → 0.044 ⇒ α₃₁ 0.350 → 0.350");
-    assert_effect(f, EFFECT_ACT, M_A, 2, 0, &utf, "swap 1 3: α₃₁ 0.350 (unchanged)");
+    /* newcomer D3: the numbers follow the token, and the line says from which cell */
+    assert_trace(f, 2, 0, &utf,
+                 "x₁ and x₃ swapped ⇒ q₃₁ (was q₁₁) 0.149 → 0.149 ⇒ s₃₁ (was s₁₃) 0.044 → 0.044 ⇒ α₃₁ (was α₁₃) "
+                 "0.350 → 0.350");
+    assert_effect(f, EFFECT_ACT, M_A, 2, 0, &utf, "swap 1 3: α₃₁ (was α₁₃) 0.350 (unchanged)");
+    assert_effect(f, EFFECT_ACT, M_A, 1, 1, &utf, "swap 1 3: α₂₂ 0.320 (unchanged)"); /* love stayed */
     act(f, "reset");
     /* after a swap, who set a number follows the token */
     act(f, "Q[1] = K[1] * 5");

@@ -79,7 +79,9 @@ static void add_cell(Trace *t, const Attn *x, const Attn *y, MatId m, int i, int
     c->mat = m;
     c->i = clampi(i, a->rows);
     c->j = clampi(j, a->cols);
-    c->before = MAT_AT(a, rows ? before_index(x, y, c->i) : c->i, cols ? before_index(x, y, c->j) : c->j);
+    c->bi = rows ? before_index(x, y, c->i) : c->i;
+    c->bj = cols ? before_index(x, y, c->j) : c->j;
+    c->before = MAT_AT(a, c->bi, c->bj);
     c->after = MAT_AT(b, c->i, c->j);
 }
 
@@ -273,7 +275,7 @@ static void focus_path(Trace *t, const Attn *x, const Attn *y, int reached, int 
         p.rev = &rev;
     if (!moved(&p, f)) {
         t->no_effect = true;
-        t->focus = (TraceCell){f.mat, f.i, f.j, at(x, f), at(y, f)};
+        t->focus = (TraceCell){f.mat, f.i, f.j, f.i, f.j, at(x, f), at(y, f)};
     } else {
         Node path[STAGE_MAX];
         int n = 0;
@@ -357,6 +359,8 @@ static bool trace_append(const Attn *before, const Attn *after, int head, int j,
         c->mat = attn_shown(after, attn_stage_mat(stage), head);
         c->i = n - 1;
         c->j = clampi(j, m->cols);
+        c->bi = c->i;
+        c->bj = c->j;
         c->before = NAN;
         c->after = MAT_AT(m, c->i, c->j);
     }

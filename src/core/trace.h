@@ -15,8 +15,12 @@
  * query row r (Q) or key row r (K, V), the later stages follow row r of S
  * and A (or column r) instead of i (or j), so every cell shown changed
  * because of the origin. A swap (the states' token order differs) is
- * TRACE_SWAP, and cells are then compared token by token (a row that
- * only moved is unchanged); positions switched on or off show as P changing.
+ * TRACE_SWAP, and cells are then compared token by token, as the change
+ * marks and the bars compare them (a row that only moved is unchanged):
+ * a cell's before is the same token's (bi, bj), the cell it left, which the
+ * line names ("α₃₁ (was α₁₃) 0.350 → 0.350"); P and the weights, which
+ * stay with the positions, compare by position. Positions switched on or
+ * off show as P changing.
  * Matrices of stages a state has not reached hold stale numbers and are not
  * compared (only the hand-set rows of Q/K/V, which are inputs).
  * The mask kind also covers a window's width, the softmax kind the online
@@ -57,6 +61,7 @@ typedef enum {
 typedef struct {
     MatId mat;
     int i, j;           /* 0-based */
+    int bi, bj;         /* the cell of before holding the same tokens: (i, j) but after a swap */
     double before, after;
 } TraceCell;
 
