@@ -801,6 +801,99 @@ def check_narration(rec, report):
             report("narration", "%s %s is no value of this state: …%s…" % (kind, p, ctx.strip()))
 
 
+# ---- equations in the narration -------------------------------------------------------------
+
+SUBS = "[" + SUBCHARS + "]"
+NNUM = r"[−-]?\d+(?:\.\d+)?"
+EQ_NAME = (r"(?:score(?P<sc>" + SUBS + "{2})"
+           r"|(?P<da>[qk])(?P<di>" + SUBS + ")·(?P<db>[qk])(?P<dj>" + SUBS + ")"
+           r"|(?P<cm>[qkvxhpsαoy])(?P<ci>" + SUBS + "{1,2})(?![" + SUBCHARS + "·])"
+           r"|(?P<bm>[A-Z][A-Za-z]?\d?)\[(?P<bi>\d+)\](?:\[(?P<bj>\d+)\])?)")
+EQ_CHAIN = re.compile(r"(?P<names>(?:" + EQ_NAME + r"\s*=\s*)+)(?P<nums>" + NNUM + r"(?:\s*[,、]\s*" + NNUM + ")*)")
+EQ_ONE = re.compile(EQ_NAME + r"\s*=")
+CELL_MATS = {"q": "Q", "k": "K", "v": "V", "x": "X", "h": "H", "p": "P", "s": "S", "α": "A", "o": "O", "y": "Y"}
+
+
+def eq_value(rec, m):
+    """The state's value (or row) that a name in the narration stands for, or None when unknown."""
+    def cell(name, i, j):
+        try:
+            vals = mat_values(rec, name)
+        except KeyError:
+            return None
+        if j is None:
+            row = [v for (a, b), v in sorted(vals.items()) if a == i]
+            return row or None
+        return vals.get((i, j))
+    if m.group("sc"):
+        idx = m.group("sc").translate(SUB)
+        return cell("S", int(idx[0]), int(idx[1]))
+    if m.group("da"):
+        if (m.group("da"), m.group("db")) != ("q", "k"):
+            return None
+        return cell("QKt", int(m.group("di").translate(SUB)), int(m.group("dj").translate(SUB)))
+    if m.group("cm"):
+        idx = m.group("ci").translate(SUB)
+        return cell(CELL_MATS[m.group("cm")], int(idx[0]), int(idx[1]) if len(idx) > 1 else None)
+    return cell(m.group("bm"), int(m.group("bi")), int(m.group("bj")) if m.group("bj") else None)
+
+
+ARITH_IN_SAY = re.compile(r"(?P<expr>[\d.−\-+×÷·*/()\[\]√ ]+?)=\s*(?P<num>" + NNUM + r")(?!\d|\.\d)")
+
+
+def check_narration_arith(text, report):
+    """Plain arithmetic written in the narration ("[(0.1)(0.2) + (0.3)(0.4)] ÷ √2 = 0.094") reproduces."""
+    for m in ARITH_IN_SAY.finditer(text):
+        expr = m.group("expr").strip()
+        after = text[m.end():m.end() + 2].lstrip()
+        if not re.search(r"\d", expr) or not re.search(r"[+×÷·*/√−-]\s*[\d(\[√]", expr) or \
+                after[:1] in ("·", "×", "÷", "/", "*", "(", "[", "+", "^"):
+            continue
+        before = text[:m.start()].rstrip()
+        if before and before[-1] not in "=:：，,;；。 " and not re.search(r"[A-Za-z₀-₉\u4e00-\u9fff]$", before):
+            continue
+        try:
+            v = evaluate(expr.replace("[", "(").replace("]", ")"), lambda name: (_ for _ in ()).throw(Unknown(name)))
+        except (Unparsed, Unknown, Hidden, IndexError):
+            continue
+        if isinstance(v, list) or not rounds_to(v, m.group("num")):
+            report("narration", "SAY writes %s= %s, which gives %s: …%s…" %
+                   (expr, m.group("num"), v if isinstance(v, list) else "%.6g" % v, m.group(0).strip()))
+
+
+def check_narration_equations(rec, report):
+    """A sentence that writes a quantity equal to a live number ("score₁₂ = q₁·k₂ = 0.006") must stay
+    true in every state: each name of the chain is recomputed from the state (q₁·k₂ from QKᵀ, the raw
+    dot product; score from S; α from A ...), and must round to the printed number (a row: every
+    number). A name after an operator or a function ("−ln α₁₃ = …") or a number before one
+    ("o₂ = 0.5·v₁ + …") is not such a chain."""
+    text = " ".join(t for k, t in rec.lines if k == "SAY")
+    check_narration_arith(text, report)
+    if rec.hdr.get("heads", "1") != "1":
+        return
+    for m in EQ_CHAIN.finditer(text):
+        before = text[:m.start()].rstrip()
+        if before and (before[-1] in "−-+×÷·*/(^√=" or re.search(r"(?:ln|exp|sqrt|sin|cos)$", before)):
+            continue
+        after = text[m.end():m.end() + 2].lstrip()
+        if after[:1] in ("·", "×", "÷", "/", "*", "(", "[", "+", "^") or text[m.end():m.end() + 1].isalpha():
+            continue
+        nums = [x.strip() for x in re.split(r"[,、]", m.group("nums"))]
+        for n in EQ_ONE.finditer(m.group("names")):
+            v = eq_value(rec, n)
+            if v is None:
+                continue
+            vs = v if isinstance(v, list) else [v]
+            printed = nums if isinstance(v, list) else nums[:1]
+            if len(printed) < len(vs) and isinstance(v, list):
+                continue          # a row quoted in part
+            bad = [p for x, p in zip(vs, printed) if not math.isinf(x) and not rounds_to(x, p)]
+            if bad:
+                report("narration", "SAY says %s= %s, but %s is %s here: …%s…" %
+                       (n.group(0)[:-1], ", ".join(printed), n.group(0)[:-1].strip(),
+                        ", ".join(fmt_to(x, rec.digits) for x in vs), m.group(0)))
+
+
 # ---- leaks ------------------------------------------------------------------------------------
 
 def same_mat(a, b):
@@ -971,7 +1064,7 @@ def check_record(rec, fails):
     if departed and not notices:
         report("notice", "departed (%s) but no notice" % (rec.applied or state))
     if not departed and notices:
-        about_head = state == "head2" and all(re.search(r"head|头", t) for t in notices)
+        about_head = state.startswith("head2") and all(re.search(r"head|头", t) for t in notices)
         if not about_head:
             report("notice", "not departed, yet a notice: %s" % notices[0].strip())
     head = int(rec.hdr.get("head", 1))
@@ -985,6 +1078,7 @@ def check_record(rec, fails):
         if k in TEXT_KINDS:
             check_format(t, report)
     check_narration(rec, report)
+    check_narration_equations(rec, report)
     check_leaks(rec, candidates, report)
 
 

@@ -33,7 +33,8 @@
  * block = 2; the stable softmax where it is online), append (a token "new"
  * with a row of 0.5s, where there are fewer than 64); the view's other
  * toggles: scale (s), softmax (m: stable <-> naive) and warmer (>: T
- * doubled; temp is <).
+ * doubled; temp is <). At a step that asks, each state is recorded once
+ * more (at 100x30) with its asks revealed: state=NAME-revealed.
  *
  * Usage: truth_render [LESSON-PREFIX]   (all built-in lessons by default) */
 #include <locale.h>
@@ -275,9 +276,10 @@ static void record(const char *lesson, Session *s, Focus2 *f, StateKind st, bool
         MatId m = stage == STAGE_QKV ? f->fmat : attn_stage_mat(stage);
         effect_status(s, EFFECT_ACT, NULL, m, f->fi, f->fj, false, f->msg, sizeof f->msg);
     }
-    printf("@@ REC lesson=%s step=%d/%d lang=%s size=%dx%d state=%s departed=%d heads=%d head=%d digits=%d "
+    printf("@@ REC lesson=%s step=%d/%d lang=%s size=%dx%d state=%s%s departed=%d heads=%d head=%d digits=%d "
            "stage=%d\n",
            lesson, s->step + 1, session_steps(s), lang == LANG_ZH ? "zh" : "en", cols, rows, state_name[st],
+           session_ask_count(s) > 0 && session_ask_open(s) < 0 && session_ask_retry(s) < 0 ? "-revealed" : "",
            departed, attn_heads(&s->cur), s->head, s->lesson->digits, session_stage(s));
     if (applied[0])
         printf("%s\n", applied);
@@ -558,6 +560,12 @@ int main(int argc, char **argv)
                     for (int z = 0; z < 2; z++)
                         record(name, &s, &f, (StateKind)st, departed, applied, (Lang)lang, sizes[z][0],
                                sizes[z][1]);
+                /* a step that asks: once more with its asks revealed, the narration's answer shown
+                 * (state "…-revealed"), so its sentences are checked in this state too */
+                if (session_ask_count(&s) > 0 && st != ST_WRONG && session_ask_reveal(&s) > 0)
+                    for (int lang = 0; lang < LANG_COUNT; lang++)
+                        record(name, &s, &f, (StateKind)st, departed, applied, (Lang)lang, sizes[0][0],
+                               sizes[0][1]);
                 session_free(&s);
                 attn_free(&f.was);
                 if (reopened)

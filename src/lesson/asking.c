@@ -139,6 +139,11 @@ static bool covered(const Session *s, MatId m, int i, int j)
             continue;
         if (ask_covers(a, m, i, j))
             return true;
+        /* a score and its dot product are one ÷√d_k (or nothing) apart */
+        MatId ab = attn_mat_base(a->mat), mb = attn_mat_base(m);
+        if (((ab == M_S && mb == M_QKT) || (ab == M_QKT && mb == M_S)) && attn_mat_head(a->mat) == attn_mat_head(m) &&
+            a->i == i && (a->j < 0 || a->j == j))
+            return true;
         /* a row of A adds up to 1: one weight asked hides its row, else the
          * answer is 1 minus the others */
         if (attn_mat_base(a->mat) == M_A && a->mat == m && a->i == i)
