@@ -218,6 +218,14 @@ static void actions_name_themselves(void **state)
                                 "Esc closes the field first.");
     keys(v, "\x1b");
     assert_shown(" ←↑↓→ cell  0-9 or - number  Enter edit  + _ nudge 0.1  Tab matrix  Esc leave");
+    /* newcomer D4: a drawn number (Q[1][2] = −0.0414792903513554, shown −0.041) nudges from the
+     * digits shown: 0.059, and the notice and undo say so (not 0.0585207096486446) */
+    keys(v, "l+");
+    assert_true(MAT_AT(&v->s.cur.m[M_Q], 0, 1) == 0.059);
+    assert_string_equal(v->msg, "Q[1][2] + 0.1: q₁₂ −0.041 → 0.059. u undoes it.");
+    char notice[256];
+    assert_true(session_notice(&v->s, false, 0, notice, sizeof notice));
+    assert_non_null(strstr(notice, "Q[1][2] = 0.059"));
     close_fix(f);
     /* The softmax stage (lesson 02's Space s Space): the line. */
     f = open_yaml(LESSON2);
