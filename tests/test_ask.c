@@ -409,7 +409,8 @@ static void test_trace_before(void **state)
     assert_true(session_next(&f->s));
     assert_int_equal(session_ask_open(&f->s), 0);
     assert_true(session_trace_line(&f->s, 0, 2, &fo, line, sizeof line));
-    assert_string_equal(line, "Wq₁ changed ⇒ q₁₁ 0.073 → −0.066 ⇒ s₁₃ 0.156 → 2.649 ⇒ α₁₃ 0.387 → ?");
+    /* content review C-22: the step moved W_K's four rows too, and the line says so */
+    assert_string_equal(line, "Wq₁, Wk₁, Wk₂, Wk₃, … changed ⇒ q₁₁ 0.073 → −0.066 ⇒ s₁₃ 0.156 → 2.649 ⇒ α₁₃ 0.387 → ?");
     assert_int_equal(session_ask_answer(&f->s, "0.5", false, line, sizeof line), GRADE_WRONG);
     session_trace_line(&f->s, 0, 2, &fo, line, sizeof line); /* answered wrong: still ? */
     assert_non_null(strstr(line, "α₁₃ 0.387 → ?"));

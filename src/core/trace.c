@@ -401,6 +401,30 @@ static int option_change(const Attn *before, const Attn *after, Trace *t, int fr
     return from;
 }
 
+/* The inputs after the origin, up to `last` (X, Wq, Wk, Wv in order), that
+ * differ too, with their rows that differ. */
+static void also_inputs(Trace *t, const Attn *x, const Attn *y, MatId last)
+{
+    for (int m = t->origin + 1; m <= (int)last && t->nalso < TRACE_ALSO; m++) {
+        const Mat *a = &x->m[m], *b = &y->m[m];
+        if (!a->v || !b->v || !mat_same_shape(a, b))
+            continue;
+        int n = 0;
+        for (int r = 0; r < a->rows; r++) {
+            bool d = false;
+            for (int c = 0; c < a->cols && !d; c++)
+                d = differs(MAT_AT(a, r, c), MAT_AT(b, r, c));
+            if (d && n < TRACE_ROWS)
+                t->also[t->nalso].rows[n] = r;
+            n += d;
+        }
+        if (n > 0) {
+            t->also[t->nalso].mat = (MatId)m;
+            t->also[t->nalso++].nrows = n;
+        }
+    }
+}
+
 bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t)
 {
     return trace_compute_head(before, after, 0, i, j, t);
@@ -464,6 +488,8 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
             from = m == M_WO ? STAGE_PROJECT : attn_mat_stage(m) + 1;
         }
     }
+    if (t->kind == TRACE_MATRIX && t->origin <= M_WV)
+        also_inputs(t, before, after, M_WV);
     if (swapped_rows(before, after, &fi, &fj)) { /* a swap: the two rows whose tokens traded places */
         t->kind = TRACE_SWAP;
         t->origin = M_X;

@@ -36,7 +36,9 @@
  * row r, a K row r column r of S, a V row only O. A stage may be skipped
  * (v_2 => o_12). When the focused cell did not move, no_effect is set, n is
  * 0 and `focus` names it. Swaps and appends follow the rows as above.
- * Data only: lesson/effect.h writes the line. */
+ * A change of several inputs (a gradient step moves W_Q and W_K) names the
+ * first as the origin and the later ones in also[]. Data only: words/live.h
+ * writes the line. */
 #ifndef QKV_TRACE_H
 #define QKV_TRACE_H
 
@@ -57,6 +59,7 @@ typedef enum {
 } TraceKind;
 
 #define TRACE_ROWS 3
+#define TRACE_ALSO 3
 
 typedef struct {
     MatId mat;
@@ -73,6 +76,12 @@ typedef struct {
     int nrows;          /* rows of the origin that differ (up to TRACE_ROWS kept in rows[]): */
     int rows[TRACE_ROWS];    /* in order; the focused row always among them when it differs */
     bool added;         /* TRACE_APPEND: the cells' row is new (before is NaN) */
+    int nalso;          /* TRACE_MATRIX: later inputs that differ too (a gradient step moves W_Q */
+    struct {            /* and W_K): each with its rows that differ, as rows[] above */
+        MatId mat;
+        int nrows;
+        int rows[TRACE_ROWS];
+    } also[TRACE_ALSO];
     int n;              /* cells after the origin: the focused cell's own path */
     TraceCell cell[STAGE_MAX];
     bool no_effect;     /* the focused cell `focus` did not move: no path (n is 0) */

@@ -352,25 +352,40 @@ bool session_trace(const Session *s, int i, int j, Trace *t)
     return trace_compute_head(&s->before, &s->cur, s->head, i, j, t);
 }
 
+/* "x₁, x₃" or "x₁, x₂, x₃, …": the rows of m, as the trace keeps them. */
+static size_t put_rows(MatId m, const int *rows, int nrows, const FmtOpt *fo, char *buf, size_t len)
+{
+    char name[64];
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < nrows && k < TRACE_ROWS && n < len; k++) {
+        effect_cell_name(m, rows[k], -1, fo, name, sizeof name);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? _(", ") : "", name);
+    }
+    if (nrows > TRACE_ROWS && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", %s", fo->ascii ? "..." : "…");
+    return n < len ? n : len;
+}
+
 /* The head of a matrix change's trace: "x₁, x₃ changed" for several rows,
- * "q₁ changed" or "Wq₁₂ changed" for one. */
+ * "q₁ changed" or "Wq₁₂ changed" for one; the other inputs that changed
+ * with it too (content review C-22: a gradient step's W_K), "Wq₁, Wk₁, Wk₂,
+ * Wk₃, … changed". */
 static void trace_matrix_head(const Session *s, const Trace *t, const FmtOpt *fo, char *head, size_t len)
 {
-    char name[128];
-    if (t->nrows > 1) {
-        size_t n = 0;
-        head[0] = '\0';
-        for (int k = 0; k < t->nrows && k < TRACE_ROWS && n < len; k++) {
-            effect_cell_name(t->origin, t->rows[k], -1, fo, name, sizeof name);
-            n += (size_t)snprintf(head + n, len - n, "%s%s", k ? _(", ") : "", name);
+    char name[320];
+    if (t->nrows > 1)
+        put_rows(t->origin, t->rows, t->nrows, fo, name, sizeof name);
+    else
+        trace_cell_name(s, t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
+    for (int k = 0; k < t->nalso && k < TRACE_ALSO; k++) {
+        size_t n = strlen(name);
+        if (n + 2 < sizeof name) {
+            snprintf(name + n, sizeof name - n, "%s", _(", "));
+            n = strlen(name);
+            put_rows(t->also[k].mat, t->also[k].rows, t->also[k].nrows, fo, name + n, sizeof name - n);
         }
-        if (t->nrows > TRACE_ROWS && n < len)
-            snprintf(head + n, len - n, ", %s", fo->ascii ? "..." : "…");
-        snprintf(name, sizeof name, "%s", head);
-        snprintf(head, len, _("%s changed"), name);
-        return;
     }
-    trace_cell_name(s, t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
     snprintf(head, len, _("%s changed"), name);
 }
 
