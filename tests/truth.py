@@ -959,9 +959,11 @@ def check_named_cells(rec, report):
     head = int(rec.hdr.get("head", 1))
     # with no change of the student's, the before is the step's own do:'s (shown a step earlier)
     scripted = rec.hdr.get("state") in ("scripted", "head2", "wrong", "variant7", "reopen")
+    joined = {}                  # a line cut by the screen's width goes on in the next row
     for kind, t in rec.lines:
-        if kind not in ("TRACE", "STATUS"):
-            continue
+        if kind in ("TRACE", "STATUS"):
+            joined[kind] = (joined.get(kind, "") + " " + t.strip()).strip()
+    for kind, t in joined.items():
         for m in CELL_NAME_RE.finditer(t):
             base = NAME_MAT.get(m.group(1))
             idx = m.group(2).translate(SUB)

@@ -363,7 +363,7 @@ static size_t put_rows(MatId m, const int *rows, int nrows, const FmtOpt *fo, ch
         n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? _(", ") : "", name);
     }
     if (nrows > TRACE_ROWS && n < len)
-        n += (size_t)snprintf(buf + n, len - n, ", %s", fo->ascii ? "..." : "…");
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", _(", "), fo->ascii ? "..." : "…");
     return n < len ? n : len;
 }
 
