@@ -163,6 +163,58 @@ static int html_list(FILE *out, char **line, int n, int k)
     return k - 1;
 }
 
+/* The blocks md_to_html keeps open: a paragraph, a question (a heading ###
+ * to the next heading, kept on one page), a given (a caption and its table,
+ * set side by side with the other givens). */
+typedef struct {
+    bool para, question, given;
+} HtmlOpen;
+
+static void html_close(FILE *out, HtmlOpen *o, bool para, bool blocks)
+{
+    if (para && o->para)
+        fputs("</p>\n", out);
+    o->para = o->para && !para;
+    if (blocks && o->given)
+        fputs("</div>\n", out);
+    if (blocks && o->question)
+        fputs("</div>\n", out);
+    if (blocks)
+        o->given = o->question = false;
+}
+
+/* A heading line; ### opens a question. */
+static void html_heading(FILE *out, const char *s, HtmlOpen *o)
+{
+    int h = (int)strspn(s, "#");
+    html_close(out, o, true, true);
+    if (h == 3) {
+        fputs("<div class=\"q\">\n", out);
+        o->question = true;
+    }
+    fprintf(out, "<h%d>", h);
+    html_inline(out, s + h + 1, strlen(s + h + 1));
+    fprintf(out, "</h%d>\n", h);
+}
+
+/* A line of text: a paragraph's, or a caption (a bold line right before a
+ * table), which outside a question opens a given. */
+static void html_line(FILE *out, char **line, int n, int k, HtmlOpen *o)
+{
+    const char *s = line[k];
+    bool caption = s[0] == '*' && k + 2 < n && line[k + 2][0] == '|';
+    if (caption && !o->para && !o->question) {
+        fputs("<div class=\"given\">\n", out);
+        o->given = true;
+    }
+    if (!o->para)
+        fputs(caption ? "<p class=\"caption\">" : "<p>", out);
+    else
+        fputc(' ', out);
+    html_inline(out, s, strlen(s));
+    o->para = true;
+}
+
 void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_cols)
 {
     char *text = strdup(md);
@@ -178,24 +230,20 @@ void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_col
             *p++ = '\0';
     }
     int k = line ? front_matter(line, n, title, tlen) : 0;
-    bool para = false;
+    HtmlOpen open = {false, false, false};
     for (; line && k < n; k++) {
         const char *s = line[k];
         bool starts_block = !*s || s[0] == '#' || s[0] == '|' || strncmp(s, "- ", 2) == 0 ||
                             strncmp(s, "```", 3) == 0 || strncmp(s, "<div", 4) == 0;
-        if (para && starts_block) {
-            fputs("</p>\n", out);
-            para = false;
-        }
+        if (starts_block)
+            html_close(out, &open, true, false);
         if (!*s)
             continue;
         if (strncmp(s, "<div", 4) == 0) {
+            html_close(out, &open, true, true);
             fprintf(out, "%s\n", s);
         } else if (s[0] == '#') {
-            int h = (int)strspn(s, "#");
-            fprintf(out, "<h%d>", h);
-            html_inline(out, s + h + 1, strlen(s + h + 1));
-            fprintf(out, "</h%d>\n", h);
+            html_heading(out, s, &open);
         } else if (strncmp(s, "```", 3) == 0) {
             k = html_pre(out, line, n, k);
         } else if (s[0] == '|') {
@@ -203,21 +251,16 @@ void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_col
             while (k + 1 < n && line[k + 1][0] == '|')
                 k++;
             html_table(out, line + first, k - first + 1, max_cols);
+            if (open.given)
+                fputs("</div>\n", out);
+            open.given = false;
         } else if (strncmp(s, "- ", 2) == 0) {
             k = html_list(out, line, n, k);
         } else {
-            /* a caption (a bold name right before a table) stays with it */
-            bool caption = s[0] == '*' && k + 2 < n && line[k + 2][0] == '|';
-            if (!para)
-                fputs(caption ? "<p class=\"caption\">" : "<p>", out);
-            else
-                fputc(' ', out);
-            html_inline(out, s, strlen(s));
-            para = true;
+            html_line(out, line, n, k, &open);
         }
     }
-    if (para)
-        fputs("</p>\n", out);
+    html_close(out, &open, true, true);
     free(line);
     free(text);
 }
@@ -234,15 +277,16 @@ void html_head(FILE *out, const char *title, Lang lang, bool letter)
             lang == LANG_ZH ? "zh-CN" : "en");
     html_text(out, title, strlen(title));
     fprintf(out, "</title>\n<style>\n"
-            "@page { size: %s; margin: 14mm 15mm 16mm 15mm; }\n"
-            "html { font-family: %s, %s, sans-serif; font-size: 10.5pt; line-height: 1.35; color: #000; }\n"
+            "@page { size: %s; margin: 12mm 14mm 12mm 14mm; }\n"
+            "html { font-family: %s, %s, sans-serif; font-size: 10pt; line-height: 1.3; color: #000; }\n"
             "body { margin: 0; }\n"
             "@media screen { body { max-width: 180mm; margin: 2em auto; } }\n"
-            "h1 { font-size: 16pt; margin: 0 0 .4em; }\n"
-            "h2 { font-size: 13pt; margin: 1em 0 .4em; border-bottom: 1px solid #888; }\n"
-            "h3 { font-size: 11pt; margin: 1em 0 .3em; }\n"
+            "h1 { font-size: 15pt; margin: 0 0 .3em; }\n"
+            "h2 { font-size: 12pt; margin: .6em 0 .3em; border-bottom: 1px solid #888; }\n"
+            "h3 { font-size: 10.5pt; margin: .7em 0 .2em; }\n"
+            "p { margin: .3em 0; }\n"
             "h1, h2, h3, p.caption { break-after: avoid; page-break-after: avoid; }\n"
-            "table { border-collapse: collapse; margin: .2em 0 .8em; break-inside: avoid; page-break-inside: avoid; "
+            "table { border-collapse: collapse; margin: .1em 0 .4em; break-inside: avoid; page-break-inside: avoid; "
             "font-variant-numeric: tabular-nums; }\n"
             "th, td { border: 1px solid #999; padding: 1px 6px; white-space: nowrap; }\n"
             "th { background: #eee; }\n"
@@ -252,6 +296,10 @@ void html_head(FILE *out, const char *title, Lang lang, bool letter)
             "monospace; }\n"
             "pre { font-size: 8.5pt; white-space: pre-wrap; overflow-wrap: anywhere; break-inside: avoid; "
             "border-left: 3px solid #ccc; padding-left: 6px; }\n"
+            /* a question whole on one page; the givens side by side, each as wide as its table */
+            ".q { break-inside: avoid; page-break-inside: avoid; }\n"
+            ".given { display: inline-block; vertical-align: top; width: min-content; margin: 0 1.4em .2em 0; }\n"
+            ".given p.caption { margin: .2em 0 .1em; font-size: 9pt; }\n"
             ".page-break, .student { break-before: page; page-break-before: always; }\n"
             ".student:first-of-type { break-before: auto; page-break-before: auto; }\n"
             "</style>\n</head>\n<body>\n",
