@@ -313,6 +313,7 @@ int req_present(View *v, UiKey ch)
 int req_help(View *v, UiKey ch)
 {
     v->mode = MODE_HELP;
+    v->help_say = false;
     return FLAG_REDRAW;
 }
 
