@@ -122,6 +122,15 @@ done <<EOF
 $keys
 EOF
 
+# A title with " and \ gives front matter YAML reads back (key.md and a sheet).
+sed 's/^  en: "Attention is learned"/  en: "Attention \\"is\\" learned \\\\ here"/' lessons/09-attention-is-learned.yaml >"$T/quoted.yaml"
+if "$BIN" --class 1 --out "$T/quoted" "$T/quoted.yaml" 2>"$T/err" &&
+   got=$($PY -c 'import sys, yaml
+for f in sys.argv[1:]: print(yaml.safe_load(open(f).read().split("---")[1])["pagetitle"])' "$T/quoted/key.md" "$T/quoted/sheet-01.md" 2>&1) &&
+   [ "$got" = 'Attention "is" learned \ here · answer key
+Attention "is" learned \ here · worksheet' ]; then ok "a title with \" and \\: key.md's and the sheet's front matter are valid YAML with the title"
+else bad "a title with \" and \\: the front matter reads back as: $got $(cat "$T/err")"; fi
+
 # A class set's answers differ between students: every question of every
 # built-in lesson, 30 students (tests/worksheet_spread.py).
 if out=$($PY tests/worksheet_spread.py "$BIN" lessons/*.yaml); then ok "$(echo "$out" | tail -n 1)"

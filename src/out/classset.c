@@ -128,10 +128,11 @@ static int front_matter(char **line, int n, char *title, size_t tlen)
     int k = 0;
     if (n > 0 && strcmp(line[0], "---") == 0) {
         for (k = 1; k < n && strcmp(line[k], "---") != 0; k++)
-            if (title && strncmp(line[k], "pagetitle: \"", 12) == 0) {
-                size_t len = strlen(line[k] + 12);
-                len = len > 0 ? len - 1 : 0;
-                snprintf(title, tlen, "%.*s", (int)len, line[k] + 12);
+            if (title && strncmp(line[k], "pagetitle: \"", 12) == 0 && tlen > 0) {
+                size_t got = 0; /* the double-quoted string, its \" and \\ read back */
+                for (const char *p = line[k] + 12; *p && *p != '"' && got + 1 < tlen; p++)
+                    title[got++] = *p == '\\' && p[1] ? *++p : *p;
+                title[got] = '\0';
             }
         k++;
     }
@@ -412,9 +413,10 @@ static bool write_keys(FILE *k, Lesson *l, const ClassOpt *o, char **sheet, Work
     int n = o->students;
     char title[512];
     text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
-    fprintf(k, "---\npagetitle: \"%s · %s\"\nlang: %s\n---\n\n# ", title, _("answer key"),
-            o->lang == LANG_ZH ? "zh-CN" : "en");
-    fprintf(k, "%s · %s\n\n", title, _("answer key"));
+    wo.answers = true;
+    worksheet_front_matter(k, l, &wo); /* a " in the title escaped, as YAML reads it */
+    wo.answers = false;
+    fprintf(k, "# %s · %s\n\n", title, _("answer key"));
     fprintf(k, _("Students 01 to %02d; student k has variant k (qkvtutor --worksheet --variant k)."), n);
     fputs("\n\n", k);
     bool ok = lesson_reseed(l, 1) && worksheet_key_header(k, l, &wo) == 0;

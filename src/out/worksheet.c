@@ -446,7 +446,7 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, int last, c
 
 /* A YAML metadata block: pandoc takes the page title and language from it
  * (GitHub shows it as a small table). */
-static void put_front_matter(FILE *out, const Lesson *l, const WorksheetOpt *o)
+void worksheet_front_matter(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
     char title[512];
     text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
@@ -513,7 +513,7 @@ int worksheet_key_header(FILE *out, const Lesson *l, const WorksheetOpt *o)
  * student's number and the variant, a line for the name. */
 static bool put_title(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
-    put_front_matter(out, l, o);
+    worksheet_front_matter(out, l, o);
     fputs("# ", out);
     bool ok = put_md(out, text_get(&l->title, o->lang), o->ascii);
     fprintf(out, "\n\n%s", _("Worksheet"));
