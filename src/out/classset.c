@@ -3,6 +3,7 @@
 #include "classset.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +310,25 @@ void html_head(FILE *out, const char *title, Lang lang, bool letter)
 
 /* ---- the class set ----------------------------------------------------------------- */
 
+/* Progress on stderr when it is a terminal ("sheet 7 of 30", "printing
+ * sheets.pdf ..."), each line over the last; done clears it. */
+static void progress(bool done, const char *fmt, ...)
+{
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(2);
+    if (!tty)
+        return;
+    fputs("\r\033[K", stderr);
+    if (!done) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+    }
+    fflush(stderr);
+}
+
 /* Run fn into a memory buffer; NULL when it fails. */
 typedef int (*Writer)(FILE *out, const Lesson *l, const WorksheetOpt *o);
 
@@ -429,6 +449,7 @@ static bool write_keys(FILE *k, Lesson *l, const ClassOpt *o, char **sheet, Work
     for (int s = 1; ok && s <= n; s++) {
         char *part;
         wo.student = s;
+        progress(false, _("qkvtutor: sheet %d of %d"), s, n);
         ok = lesson_reseed(l, (unsigned long)s);
         wo.answers = false;
         wo.key_only = false;
@@ -482,10 +503,13 @@ int class_write(Lesson *l, const ClassOpt *o)
              write_html(o->dir, "key.html", &key, 1, o, key_html, sizeof key_html);
     if (ok && o->format == CLASS_PDF) {
         snprintf(path, sizeof path, "%s/sheets.pdf", o->dir);
+        progress(false, _("qkvtutor: printing %s with chromium (%d sheets) ..."), path, n);
         ok = print_pdf(chromium, sheets_html, path);
         snprintf(path, sizeof path, "%s/key.pdf", o->dir);
+        progress(false, _("qkvtutor: printing %s with chromium ..."), path);
         ok = ok && print_pdf(chromium, key_html, path);
     }
+    progress(true, "");
     for (int s = 0; sheet && s < n; s++)
         free(sheet[s]);
     free(sheet);
