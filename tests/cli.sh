@@ -143,7 +143,9 @@ case $BIN in /*) ABS=$BIN ;; *) ABS=$(pwd)/$BIN ;; esac
 done >"$T/names"
 cat "$T/names"
 pass=$((pass + $(grep -c '^ok' "$T/names"))); failn=$((failn + $(grep -c '^FAIL' "$T/names")))
-check "a --list name, mistyped" 2 'qkvtutor: no lesson "02-attend.yaml": not a file, nor a built-in lesson (see qkvtutor --list)' --json 02-attend.yaml
+check "a --list name, mistyped" 2 'qkvtutor: no lesson "02-attend.yaml": not a file, nor a built-in lesson; did you mean 02-attend-to-itself.yaml? (see qkvtutor --list)' --json 02-attend.yaml
+check "a lesson name one letter off" 2 'qkvtutor: no lesson "atend-to-itself": not a file, nor a built-in lesson; did you mean 02-attend-to-itself.yaml? (see qkvtutor --list)' --dump atend-to-itself
+check "a word two lessons hold" 2 'qkvtutor: no lesson "heads": not a file, nor a built-in lesson; did you mean 08-two-heads.yaml or 11-windows-and-shared-heads.yaml? (see qkvtutor --list)' --dump heads
 
 # A failing expectation: exit 1 and a line naming the place and the numbers.
 sed 's/\[0.313, 0.337, 0.350\]/[0.313, 0.337, 0.351]/' lessons/01-three-tokens.yaml >"$T/wrong.yaml"
