@@ -267,8 +267,8 @@ static void regain_gaps(Frame *c, const Band *b, int nb, Budget *g, const int *g
 static void budget(Frame *c, Band *b, int *nb, Budget *g)
 {
     int gaps[MAX_PARTS];
-    if (c->row_step == 2 && !fits(c, b, *nb, g, false))
-        c->row_step = 1;
+    while (c->row_step > 1 && !fits(c, b, *nb, g, false))
+        c->row_step--;
     if (!fits(c, b, *nb, g, false))
         g->blank_top = 0;
     for (int k = 0; k < g->n; k++)
@@ -523,6 +523,55 @@ static void parts(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LI
     }
 }
 
+/* Rows per matrix row: 1; 2 in presentation mode; 3 or 4 there on a tall
+ * screen (45 rows and more) when the stage's bands take at most 70 % of it
+ * so (the rule reads the bands, not the step's text, so a stage's matrices
+ * keep their rows from step to step). budget() gives way from there. */
+static int presentation_rows(const Frame *c, const Band *b, int nb)
+{
+    if (!c->in->present)
+        return 1;
+    if (c->rows < 45)
+        return 2;
+    for (int step = 4; step > 2; step--) {
+        int need = 2;
+        for (int k = 0; k < nb; k++)
+            need += band_rows(c, &b[k]) * step + c->top + 1;
+        if (need * 10 <= c->rows * 7)
+            return step;
+    }
+    return 2;
+}
+
+/* Presentation on a wide screen (over 120 columns): the matrices and the
+ * bars, rows y0 .. y1-1, centred in the columns their widest line leaves
+ * free (the stage's boxes are the same from step to step, so they stay
+ * put); the text below keeps the whole width. */
+static void centre_board(Frame *c, int y0, int y1)
+{
+    Plan *p = c->p;
+    if (!c->in->present || c->cols <= 120)
+        return;
+    int right = 0;
+    for (int k = 0; k < p->nrun; k++)
+        if (p->run[k].y >= y0 && p->run[k].y < y1 && p->run[k].x + p->run[k].w > right)
+            right = p->run[k].x + p->run[k].w;
+    int dx = (c->cols - right) / 2;
+    if (dx <= 0)
+        return;
+    for (int k = 0; k < p->nrun; k++)
+        p->run[k].x += p->run[k].y >= y0 && p->run[k].y < y1 ? dx : 0;
+    for (int k = 0; k < p->ncell; k++)
+        p->cell[k].x += p->cell[k].y >= y0 && p->cell[k].y < y1 ? dx : 0;
+    for (int k = 0; k < p->nbox; k++)
+        if (p->box[k].y >= y0 && p->box[k].y < y1) {
+            p->box[k].x += dx;
+            p->box[k].cx += dx;
+        }
+    for (int k = 0; k < p->nblock; k++)
+        p->block[k].x += p->block[k].kind == BLOCK_BARS ? dx : 0;
+}
+
 static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
 {
     header_lay(c);
@@ -538,7 +587,7 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
     parts(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES,
           lines + 5 * MAX_LINES);
     c->top = c->in->present ? 3 : 2;
-    c->row_step = c->in->present ? 2 : 1;
+    c->row_step = presentation_rows(c, bands, nb);
     budget(c, bands, &nb, &g);
     int y = 2 + g.blank_top, rows[MAX_BANDS];
     int gaps = nb > 0 ? g.band_gap * (nb - 1) + g.last_gap : 0;
@@ -555,6 +604,7 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
         c->gap = BAND_GAP;
         y += h + (k + 1 < nb ? g.band_gap : g.last_gap);
     }
+    centre_board(c, y0, y);
     plan_add_block(c, BLOCK_MATRICES, y0, 0, c->cols, y - y0, mats_rows(c, bands, nb, &g, false), false);
     int bottom = c->rows; /* the anchored parts, from the last row up */
     for (int k = g.n - 1; k >= 0; k--)
