@@ -288,7 +288,7 @@ void html_head(FILE *out, const char *title, Lang lang, bool letter)
             "h3 { font-size: 10.5pt; margin: .7em 0 .2em; }\n"
             "p { margin: .3em 0; }\n"
             "h1, h2, h3, p.caption { break-after: avoid; page-break-after: avoid; }\n"
-            "table { border-collapse: collapse; margin: .1em 0 .4em; break-inside: avoid; page-break-inside: avoid; "
+            "table { border-collapse: collapse; margin: .1em 0 .4em; break-inside: avoid; page-break-inside: avoid; break-before: avoid; "
             "font-variant-numeric: tabular-nums; }\n"
             "th, td { border: 1px solid #999; padding: 1px 6px; white-space: nowrap; }\n"
             "th { background: #eee; }\n"
