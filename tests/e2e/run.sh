@@ -275,7 +275,8 @@ t_help_complete()
     expect $s "next step" "? did not open the help" || return 1
     wait_stable $s "Esc leaves." || { fail "the help's last line never came"; return 1; }
     screen_re "^ +q, Ctrl-C +quit" || { fail "at 80×24 the help has no \"q, Ctrl-C  quit\" line"; return 1; }
-    screen_re "^ +\? +this help" || { fail "at 80×24 the help has no \"?  this help\" line"; return 1; }
+    screen_re "^ +N / \? +the whole narration, where cut / this help" ||
+        { fail "at 80×24 the help has no \"N / ?  the whole narration, where cut / this help\" line"; return 1; }
 }
 
 # ---- 5. the terminal is restored on every way out ---------------------------------
