@@ -137,11 +137,3 @@ void ui_help(View *v, HelpText *h)
                           : _("lines %d-%d of %d · ↓ j PgDn Space more · ↑ k PgUp back"),
                  v->help_top + 1, v->help_top + v->help_page, h->n);
 }
-
-int req_say(View *v, UiKey ch)
-{
-    v->mode = MODE_HELP;
-    v->help_say = true;
-    v->help_top = 0;
-    return FLAG_REDRAW;
-}

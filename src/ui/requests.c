@@ -317,6 +317,15 @@ int req_help(View *v, UiKey ch)
     return FLAG_REDRAW;
 }
 
+/* N: the step's whole narration, in the help's place (help.c lays it out). */
+int req_say(View *v, UiKey ch)
+{
+    v->mode = MODE_HELP;
+    v->help_say = true;
+    v->help_top = 0;
+    return FLAG_REDRAW;
+}
+
 int req_quit(View *v, UiKey ch)
 {
     if (session_dirty(&v->s)) {
