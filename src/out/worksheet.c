@@ -441,7 +441,8 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, int last, c
     if (ok && l->heads > 1)
         ok = l->kv_heads > 0 && l->kv_heads != l->heads ? ws_put_gqa_heads(out, l, o->ascii)
                                                         : put_heads(out, l, o->ascii);
-    return ok && put_options(out, l, last, o->ascii) && ws_put_modern_notes(out, l, last, o->ascii);
+    return ok && put_options(out, l, last, o->ascii) && ws_put_modern_notes(out, l, last, o->ascii) &&
+           ws_put_train_note(out, l, last, o->ascii);
 }
 
 /* A YAML metadata block: pandoc takes the page title and language from it
