@@ -344,6 +344,30 @@ static int find_embedded(const char *name)
     return -1;
 }
 
+/* The built-in lessons a mistyped name may have meant, "A" or "A or B"
+ * (their file names): those whose name without its number holds the word
+ * (3 letters or more), or is within two edits of it. "" when none. */
+static void lessons_near(const char *name, char *buf, size_t len)
+{
+    char word[64];
+    snprintf(word, sizeof word, "%s", name + (strspn(name, "0123456789") == 2 && name[2] == '-' ? 3 : 0));
+    size_t wl = strlen(word);
+    if (wl > 5 && strcmp(word + wl - 5, ".yaml") == 0)
+        word[wl -= 5] = '\0';
+    buf[0] = '\0';
+    for (int k = 0, found = 0; k < embedded_count && found < 3 && wl > 0; k++) {
+        const char *base = strrchr(embedded_lessons[k].name, '/');
+        base = base ? base + 1 : embedded_lessons[k].name;
+        const char *bare = strchr(base, '-');
+        char plain[64];
+        snprintf(plain, sizeof plain, "%.*s", (int)strcspn(bare ? bare + 1 : base, "."), bare ? bare + 1 : base);
+        if ((wl >= 3 && strstr(plain, word)) || diag_edit_distance(plain, word) <= 2) {
+            size_t n = strlen(buf);
+            snprintf(buf + n, len - n, "%s%s", found++ ? _(" or ") : "", base);
+        }
+    }
+}
+
 /* Print a failed load's messages: every error found (up to 20, in file
  * order), one a line, and when there were several, how many. */
 static void print_errors(const char *err, const DiagList *list)
@@ -372,9 +396,16 @@ static bool load(const char *arg, Lesson *l, unsigned flags)
     } else {
         int k = arg ? find_embedded(arg) : 0;
         if (k < 0 || embedded_count == 0) {
-            char shown[1024];
-            fprintf(stderr, _("qkvtutor: no lesson \"%s\": not a file, nor a built-in lesson (see qkvtutor --list)\n"),
-                    text_quote_n(arg ? arg : "", 200, "", "", shown, sizeof shown));
+            char shown[1024], near[256] = "";
+            text_quote_n(arg ? arg : "", 200, "", "", shown, sizeof shown);
+            if (arg)
+                lessons_near(arg, near, sizeof near);
+            if (near[0])
+                fprintf(stderr, _("qkvtutor: no lesson \"%s\": not a file, nor a built-in lesson; did you mean %s? "
+                                  "(see qkvtutor --list)\n"), shown, near);
+            else
+                fprintf(stderr, _("qkvtutor: no lesson \"%s\": not a file, nor a built-in lesson (see qkvtutor --list)\n"),
+                        shown);
             return false;
         }
         ok = lesson_load_buffer_all(embedded_lessons[k].name, embedded_lessons[k].data, embedded_lessons[k].len, l,

@@ -64,7 +64,7 @@ vbad "no Wo" 'variants: {add: Wo, scale: 1}' '17: add names Wo, but this lesson 
 vbad "scale 0" 'variants: {add: [Wq], scale: 0}' '30: scale must be a number above 0 and at most 100 (randn'"'"'s factor), found "0"'
 vbad "a list" 'variants: [Wq]' '11: variants must be a mapping like variants: {add: [Wq, Wk], scale: 0.3}, found a list'
 sed 's/^tokens:/variants: {add: [Wq], scale: 1}\ntokens:/' lessons/01-three-tokens.yaml >"$T/r.yaml"
-check "variants: with random weights" 2 "$T/r.yaml:14:1: variants goes with written-out weights; a lesson with random: weights already varies with --variant K (its seed)" --check "$T/r.yaml"
+check "variants: with random weights" 2 "$T/r.yaml:14:1: a lesson with random: weights varies with --variant K (its seed); variants may only set the scale of that draw, like variants: {scale: 0.1}" --check "$T/r.yaml"
 
 # --class: a class set into --out DIR (tests/worksheet_print.sh prints one)
 check "--class without --out" 2 'qkvtutor: --class needs --out DIR, the folder to write into; see qkvtutor --help' --class 3 1
@@ -143,7 +143,9 @@ case $BIN in /*) ABS=$BIN ;; *) ABS=$(pwd)/$BIN ;; esac
 done >"$T/names"
 cat "$T/names"
 pass=$((pass + $(grep -c '^ok' "$T/names"))); failn=$((failn + $(grep -c '^FAIL' "$T/names")))
-check "a --list name, mistyped" 2 'qkvtutor: no lesson "02-attend.yaml": not a file, nor a built-in lesson (see qkvtutor --list)' --json 02-attend.yaml
+check "a --list name, mistyped" 2 'qkvtutor: no lesson "02-attend.yaml": not a file, nor a built-in lesson; did you mean 02-attend-to-itself.yaml? (see qkvtutor --list)' --json 02-attend.yaml
+check "a lesson name one letter off" 2 'qkvtutor: no lesson "atend-to-itself": not a file, nor a built-in lesson; did you mean 02-attend-to-itself.yaml? (see qkvtutor --list)' --dump atend-to-itself
+check "a word two lessons hold" 2 'qkvtutor: no lesson "heads": not a file, nor a built-in lesson; did you mean 08-two-heads.yaml or 11-windows-and-shared-heads.yaml? (see qkvtutor --list)' --dump heads
 
 # A failing expectation: exit 1 and a line naming the place and the numbers.
 sed 's/\[0.313, 0.337, 0.350\]/[0.313, 0.337, 0.351]/' lessons/01-three-tokens.yaml >"$T/wrong.yaml"

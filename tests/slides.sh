@@ -16,7 +16,13 @@
 #    gives 600x432; bad sizes and flags are usage errors (exit 2).
 # 5. index.html needs no network (no http: or https: anywhere) and, opened
 #    from file:// in headless chromium when it is installed, steps with
-#    →, PgDn, Space, ←, PgUp, Home, End and a click and shows "n / N".
+#    →, PgDn, Space, ←, PgUp, Home, End and a click, and its corner names
+#    the step as the slide's header does ("step 4/14, question", not the
+#    slide's number); N shows the slide's speaker notes.
+# 6. Speaker notes: every step's whole narration (--dump's, in en and zh,
+#    every built-in lesson) is in index.html, in the notes of its slide,
+#    however much of it the slide had room for (at --size 76x18 most are
+#    cut).
 # xmllint, python3 and python3-yaml come from tests/need.sh.
 BIN=${1:?usage: tests/slides.sh BINARY}
 PY=${PYTHON:-/usr/bin/python3}
@@ -108,6 +114,40 @@ check 2 'qkvtutor: --slides and --svg do not go together: each one chooses what 
 "$BIN" --slides --out "$T/file/deck" 1 2>"$T/err"
 [ $? = 2 ] && grep -q "^qkvtutor: cannot write $T/file/deck: Not a directory$" "$T/err" || bad "an unwritable --out: $(cat "$T/err")"
 
+# 6. the whole narration of every step in the deck's speaker notes
+for f in lessons/*.yaml; do
+    for l in en zh; do
+        d="$T/notes-$(basename "$f" .yaml)-$l"
+        "$BIN" --slides --size 76x18 --out "$d" --lang "$l" "$f" 2>"$T/err" || { bad "--slides --size 76x18 $f: $(cat "$T/err")"; continue; }
+        "$BIN" --dump --lang "$l" "$f" >"$T/dump" 2>"$T/err" || { bad "--dump $f: $(cat "$T/err")"; continue; }
+        why=$("$PY" - "$T/dump" "$d/index.html" <<'PYEOF'
+import html, re, sys
+dump, index = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+notes = ["".join(html.unescape(re.sub(r"<[^>]*>", "", n)).split())
+         for n in re.findall(r'<aside class="notes">(.*?)</aside>', index)]
+imgs = re.findall(r'<img src="slide-(\d+)\.svg" alt="([^"]*)"', index)
+if len(notes) != len(imgs):
+    print("%d notes for %d slides" % (len(notes), len(imgs)))
+for m in re.finditer(r"^── (\d+)/(\d+) ·[^\n]*\n((?:  [^\n]*\n)*)", dump, re.M):
+    # the narration: the block without its one-line labels (do:, options:, effect:, question:, ask:)
+    labels = r"do|effect|options|question|ask|training|expect|效果|选项|问题|提问|训练|预期"
+    # and without --dump's room line for authors ("  room at 80x24: ...")
+    room = r"  (room at|title card room at|讲解在|标题卡在) ?\d+x\d+"
+    say = [l for l in m.group(3).splitlines() if not re.match(r"  (%s)[:：]|   " % labels, l) and not re.match(room, l)]
+    want = "".join("".join(say).split())
+    if not want:
+        continue
+    k = int(m.group(1))
+    mine = [i for i, (_, alt) in enumerate(imgs) if re.search(r"\b%d/%s\b" % (k, m.group(2)), alt)]
+    if not any(want in notes[i] for i in mine):
+        print("step %d: its narration %r is in no notes of its slides %s" % (k, want[:60], [imgs[i][0] for i in mine]))
+PYEOF
+)
+        [ -z "$why" ] || bad "$f ($l): $why"
+    done
+done
+echo "slides: speaker notes checked for $(ls lessons/*.yaml | wc -l) lessons in en and zh"
+
 # 5. index.html: offline, and it steps
 grep -q 'https\?:' "$D/index.html" && bad "index.html names a network address"
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
@@ -129,6 +169,11 @@ f.onload = function () {
   ['ArrowRight', 'PageDown', ' ', 'ArrowLeft', 'PageUp', 'End', 'ArrowRight', 'Home', 'ArrowLeft'].forEach(key);
   d.dispatchEvent(new w.MouseEvent('click', {clientX: 1000, clientY: 300, bubbles: true}));
   log.push('click: ' + shown());
+  key('N');
+  var on = d.querySelector('.notes.on');
+  log.push('notes: ' + w.getComputedStyle(on).display + ' ' + on.textContent.slice(0, 21));
+  key('N');
+  log.push('notes: ' + w.getComputedStyle(on).display);
   document.getElementById('log').textContent = log.join('\n');
 };
 </script></body></html>
@@ -137,17 +182,21 @@ HTML
         --virtual-time-budget=5000 --dump-dom "file://$T/01-three-tokens-en/drive.html" 2>/dev/null |
         sed -n '/<pre id="log">/,/<\/pre>/p' | sed 's/<[^>]*>//g' >"$T/drive.txt"
     cat >"$T/drive.want" <<'EOF'
-start: 1 / 16 1 slide-001.svg
-ArrowRight: 2 / 16 1 slide-002.svg
-PageDown: 3 / 16 1 slide-003.svg
- : 4 / 16 1 slide-004.svg
-ArrowLeft: 3 / 16 1 slide-003.svg
-PageUp: 2 / 16 1 slide-002.svg
-End: 16 / 16 1 slide-016.svg
-ArrowRight: 16 / 16 1 slide-016.svg
-Home: 1 / 16 1 slide-001.svg
-ArrowLeft: 1 / 16 1 slide-001.svg
-click: 2 / 16 1 slide-002.svg
+start: step 1/14 1 slide-001.svg
+ArrowRight: step 2/14 1 slide-002.svg
+PageDown: step 3/14 1 slide-003.svg
+ : step 4/14 1 slide-004.svg
+ArrowLeft: step 3/14 1 slide-003.svg
+PageUp: step 2/14 1 slide-002.svg
+End: step 14/14 1 slide-016.svg
+ArrowRight: step 14/14 1 slide-016.svg
+Home: step 1/14 1 slide-001.svg
+ArrowLeft: step 1/14 1 slide-001.svg
+click: step 2/14 1 slide-002.svg
+N: step 2/14 1 slide-002.svg
+notes: block Q = X·W_Q: the cell i
+N: step 2/14 1 slide-002.svg
+notes: none
 EOF
     if diff "$T/drive.want" "$T/drive.txt" >"$T/drive.diff"; then
         echo "slides: index.html steps with the arrows, PgDn/PgUp, Space, Home/End and a click (chromium, file://)"

@@ -506,6 +506,11 @@ static void asks_answered(void **state)
     keys(v, "−0.147\r");                                        /* U+2212 opens the field too */
     assert_string_equal(v->msg, "✓ right: O[1][1] = −0.147");
     assert_shown("Your answers: right 3 of 4 (1 after a retry), 1 wrong.");
+    keys(v, "P");                                               /* projected: no student's tally */
+    assert_true(v->present);
+    assert_false(shown("Your answers"));
+    keys(v, "P");
+    assert_shown("Your answers: right 3 of 4 (1 after a retry), 1 wrong.");
     close_fix(f);
     /* zh */
     i18n_set(LANG_ZH, "build/locale");

@@ -122,5 +122,47 @@ done <<EOF
 $keys
 EOF
 
+# A title with " and \ gives front matter YAML reads back (key.md and a sheet).
+sed 's/^  en: "Attention is learned"/  en: "Attention \\"is\\" learned \\\\ here"/' lessons/09-attention-is-learned.yaml >"$T/quoted.yaml"
+if "$BIN" --class 1 --out "$T/quoted" "$T/quoted.yaml" 2>"$T/err" &&
+   got=$($PY -c 'import sys, yaml
+for f in sys.argv[1:]: print(yaml.safe_load(open(f).read().split("---")[1])["pagetitle"])' "$T/quoted/key.md" "$T/quoted/sheet-01.md" 2>&1) &&
+   [ "$got" = 'Attention "is" learned \ here · answer key
+Attention "is" learned \ here · worksheet' ]; then ok "a title with \" and \\: key.md's and the sheet's front matter are valid YAML with the title"
+else bad "a title with \" and \\: the front matter reads back as: $got $(cat "$T/err")"; fi
+
+# --class shows its progress on stderr when that is a terminal (a pty here),
+# and says nothing when it is not.
+prog=$($PY - "$BIN" "$T/prog" <<'PYEOF'
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+p = subprocess.Popen([sys.argv[1], "--class", "3", "--out", sys.argv[2], "1"], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=slave)
+os.close(slave)
+out = b""
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+print(p.wait(), repr(out.decode()))
+PYEOF
+)
+quiet=$("$BIN" --class 3 --out "$T/prog2" 1 2>&1)
+case $prog in
+"0 '\r\x1b[Kqkvtutor: sheet 1 of 3\r\x1b[Kqkvtutor: sheet 2 of 3\r\x1b[Kqkvtutor: sheet 3 of 3\r\x1b[K'")
+    if [ -z "$quiet" ]; then ok "--class on a terminal: sheet 1 of 3 ... 3 of 3, then the line cleared; silent into a pipe"
+    else bad "--class into a pipe printed: $quiet"; fi ;;
+*) bad "--class on a terminal printed: $prog" ;;
+esac
+
+# A class set's answers differ between students: every question of every
+# built-in lesson, 30 students (tests/worksheet_spread.py).
+if out=$($PY tests/worksheet_spread.py "$BIN" lessons/*.yaml); then ok "$(echo "$out" | tail -n 1)"
+else bad "$(echo "$out" | grep -v '^ok')"; fi
+
 echo "worksheet: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

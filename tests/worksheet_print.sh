@@ -11,7 +11,11 @@
 #    left of the right margin (pdftotext -bbox); the check's self-test prints
 #    a page with a too-wide table and must see it;
 #  - --format html is self-contained (no src= or href= to another file);
-#  - --paper letter gives Letter pages.
+#  - --paper letter gives Letter pages;
+#  - a sheet is one sheet of paper: every built-in lesson's class set, on A4
+#    and Letter in English and on A4 in Chinese, takes at most 2 pages a
+#    student, and no question is split across a page break
+#    (tests/worksheet_pages.py).
 set -u
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 README=$(pwd)/README.md
@@ -105,6 +109,14 @@ if [ -s "$T/html/sheets.html" ] && ! grep -qE '(src|href)=' "$T/html/sheets.html
    grep -q '@page { size: A4' "$T/html/sheets.html" && [ "$(grep -c '<section class="student">' "$T/html/sheets.html")" = 2 ]; then
     ok "sheets.html and key.html are self-contained, A4, one section per student"
 else bad "the HTML is not self-contained or lacks its sections"; fi
+
+# One sheet of paper a student, every question whole on its page.
+for run in "a4 en" "letter en" "a4 zh"; do
+    # shellcheck disable=SC2086
+    if ${PYTHON:-python3} tests/worksheet_pages.py "$BIN" $run lessons/*.yaml >"$T/pages" 2>&1; then
+        ok "$(tail -n 1 "$T/pages") ($run)"
+    else bad "$(grep -v '^ok' "$T/pages")"; fi
+done
 
 echo "worksheet-print: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

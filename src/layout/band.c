@@ -229,7 +229,11 @@ static int band_pad(Frame *c, Band *b, int extra, int *need, int *w)
 {
     int total = 0, room, most = board_weights(c, b) && c->bars_w > extra ? c->bars_w : extra;
     c->marks = 0;
-    for (c->pad = 1; c->pad >= 0; c->pad--)
+    /* Presentation on a wide screen (a projector at 200 columns): wider
+     * cells, as wide as fit, so the board fills the wall and not its
+     * top-left third; up to 120 columns, a column as always. */
+    int widest = c->in->present && c->cols > 120 ? (c->cols - 96) / 6 : 1;
+    for (c->pad = widest; c->pad >= 0; c->pad--)
         if (((total = band_need(c, b, extra, need, w)) <= *w && band_need(c, b, most, NULL, &room) <= room) ||
             c->pad == 0)
             break;

@@ -31,6 +31,10 @@ static int keys_width(const Frame *c)
  * mode, so 0.313 is as long in edit mode as in normal mode. */
 static int bar_len(const Frame *c)
 {
+    if (c->in->present && c->cols > 120) { /* a projector's wide screen: longer bars, up to 40 */
+        int pw = (c->cols - 40) / 4;
+        return pw > 40 ? 40 : pw;
+    }
     int bw = (c->cols - 40) / 8;
     return bw < 4 ? 4 : bw > 20 ? 20 : bw;
 }

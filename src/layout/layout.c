@@ -230,8 +230,8 @@ static void regain_gaps(Frame *c, const Band *b, int nb, Budget *g, const int *g
 static void budget(Frame *c, Band *b, int *nb, Budget *g)
 {
     int gaps[MAX_PARTS];
-    if (c->row_step == 2 && !fits(c, b, *nb, g, false))
-        c->row_step = 1;
+    while (c->row_step > 1 && !fits(c, b, *nb, g, false))
+        c->row_step--;
     if (!fits(c, b, *nb, g, false))
         g->blank_top = 0;
     for (int k = 0; k < g->n; k++)
@@ -339,7 +339,7 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
     parts_lay(c, &g, lines, lines + MAX_LINES, lines + 2 * MAX_LINES, lines + 3 * MAX_LINES, lines + 4 * MAX_LINES,
           lines + 5 * MAX_LINES);
     c->top = c->in->present ? 3 : 2;
-    c->row_step = c->in->present ? 2 : 1;
+    c->row_step = presentation_rows(c, bands, nb);
     budget(c, bands, &nb, &g);
     int y = 2 + g.blank_top, rows[MAX_BANDS];
     int gaps = nb > 0 ? g.band_gap * (nb - 1) + g.last_gap : 0;
@@ -356,6 +356,7 @@ static void frame_lay(Frame *c, char (*lines)[FMT_LINE])
         c->gap = BAND_GAP;
         y += h + (k + 1 < nb ? g.band_gap : g.last_gap);
     }
+    centre_board(c, y0, y);
     plan_add_block(c, BLOCK_MATRICES, y0, 0, c->cols, y - y0, mats_rows(c, bands, nb, &g, false), false);
     int bottom = c->rows; /* the anchored parts, from the last row up */
     for (int k = g.n - 1; k >= 0; k--)

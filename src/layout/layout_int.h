@@ -4,7 +4,8 @@
  * (which matrices a stage shows), box.c (one matrix), band.c (boxes side by
  * side), bars.c (the weights as bars), textblock.c (arithmetic, narration,
  * status), parts.c (the text parts below the matrices), header.c (header
- * and ribbon) and layout.c (the frame's budget).
+ * and ribbon), present.c (presentation on a big screen) and layout.c (the
+ * frame's budget).
  * A Frame is one frame being laid out: it lives on layout_plan()'s stack
  * and is written into the Plan; nothing here keeps state between frames.
  * Only the layout's own .c files include this file (after layout.h, which
@@ -65,6 +66,13 @@ typedef struct {
 /* The head's matrix shown for base (M_Q .. M_O) at stages 3-5, the base
  * itself with one head (attn_shown). */
 #define HEAD_MAT(c, base) attn_shown(&(c)->s->cur, (base), (c)->s->head)
+
+/* present.c: presentation mode on a big screen */
+/* Rows per matrix row for the stage's bands: 1 outside presentation mode,
+ * 2 in it, 3 or 4 on a tall screen where the bands leave room. */
+int presentation_rows(const Frame *c, const Band *b, int nb);
+/* Over 120 columns, the plan's rows y0 .. y1-1 (the board) centred. */
+void centre_board(Frame *c, int y0, int y1);
 
 /* plan.c */
 const char *frame_sym(const Frame *c, const char *utf8, const char *ascii);

@@ -53,7 +53,7 @@ static void ask_text(const Frame *c, char *buf, size_t len)
         free(safe);
         free(words);
     }
-    if (s->step == session_steps(s) - 1 && !c->in->picture) { /* a picture shows no student's tally */
+    if (s->step == session_steps(s) - 1 && !c->in->picture && !c->in->present) { /* a picture, a projected room: no student's tally */
         session_ask_tally(s, tally, sizeof tally);
         if (tally[0])
             snprintf(buf + strlen(buf), len - strlen(buf), _("%sYour answers: %s."), buf[0] ? "  " : "", tally);

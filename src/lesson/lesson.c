@@ -57,6 +57,8 @@ bool lesson_reseed(Lesson *l, unsigned long seed)
     } else {
         Rng rng;
         rng_seed(&rng, (uint32_t)seed);
+        if (l->vscale > 0) /* variants: {scale: c}: the variant's draw, which the worksheet states */
+            l->rscale = l->vscale;
         rng_randn(&rng, &l->Wq, l->rscale);
         rng_randn(&rng, &l->Wk, l->rscale);
         rng_randn(&rng, &l->Wv, l->rscale);

@@ -63,20 +63,34 @@ static bool load_add(Loader *c, const yaml_node_t *n, Lesson *l)
     return true;
 }
 
+/* variants: {scale: c} on random: weights: variant K draws them all with
+ * seed K and scale c (l->vscale) instead of the lesson's own scale. */
+static bool load_random_scale(Loader *c, const yaml_node_t *key, const yaml_node_t *scale, Lesson *l)
+{
+    if (!scale)
+        return diag_fail(&c->d, key, _("a lesson with random: weights varies with --variant K (its seed); "
+                                       "variants may only set the scale of that draw, like variants: {scale: 0.1}"));
+    if (!schema_num(c, scale, &l->vscale, NULL))
+        return false;
+    if (!(l->vscale > 0 && l->vscale <= 100))
+        return diag_fail(&c->d, scale, _("scale must be a number above 0 and at most 100 (randn's factor), "
+                                         "found %s"), diag_found(&c->d, scale));
+    return true;
+}
+
 bool variants_load(Loader *c, const yaml_node_t *key, const yaml_node_t *n, Lesson *l)
 {
     l->nvary = 0;
     if (!n)
         return true;
-    if (l->random)
-        return diag_fail(&c->d, key, _("variants goes with written-out weights; a lesson with random: weights "
-                                       "already varies with --variant K (its seed)"));
     if (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("variants must be a mapping like %s"), EXAMPLE))
         return false;
     Keys ks = {variant_keys, V_N, _("key"), _(" in variants")};
     yaml_node_t *val[V_N] = {0}, *kn[V_N] = {0};
     if (!schema_keys(c, n, &ks, val, kn))
         return false;
+    if (l->random)
+        return load_random_scale(c, key, val[V_ADD] || val[V_DECIMALS] ? NULL : val[V_SCALE], l);
     if (!val[V_ADD] || !val[V_SCALE])
         return diag_fail(&c->d, key, _("variants is missing %s, write e.g. %s"), val[V_ADD] ? "scale" : "add",
                          EXAMPLE);

@@ -3,6 +3,7 @@
 #include "classset.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,10 +129,11 @@ static int front_matter(char **line, int n, char *title, size_t tlen)
     int k = 0;
     if (n > 0 && strcmp(line[0], "---") == 0) {
         for (k = 1; k < n && strcmp(line[k], "---") != 0; k++)
-            if (title && strncmp(line[k], "pagetitle: \"", 12) == 0) {
-                size_t len = strlen(line[k] + 12);
-                len = len > 0 ? len - 1 : 0;
-                snprintf(title, tlen, "%.*s", (int)len, line[k] + 12);
+            if (title && strncmp(line[k], "pagetitle: \"", 12) == 0 && tlen > 0) {
+                size_t got = 0; /* the double-quoted string, its \" and \\ read back */
+                for (const char *p = line[k] + 12; *p && *p != '"' && got + 1 < tlen; p++)
+                    title[got++] = *p == '\\' && p[1] ? *++p : *p;
+                title[got] = '\0';
             }
         k++;
     }
@@ -163,6 +165,58 @@ static int html_list(FILE *out, char **line, int n, int k)
     return k - 1;
 }
 
+/* The blocks md_to_html keeps open: a paragraph, a question (a heading ###
+ * to the next heading, kept on one page), a given (a caption and its table,
+ * set side by side with the other givens). */
+typedef struct {
+    bool para, question, given;
+} HtmlOpen;
+
+static void html_close(FILE *out, HtmlOpen *o, bool para, bool blocks)
+{
+    if (para && o->para)
+        fputs("</p>\n", out);
+    o->para = o->para && !para;
+    if (blocks && o->given)
+        fputs("</div>\n", out);
+    if (blocks && o->question)
+        fputs("</div>\n", out);
+    if (blocks)
+        o->given = o->question = false;
+}
+
+/* A heading line; ### opens a question. */
+static void html_heading(FILE *out, const char *s, HtmlOpen *o)
+{
+    int h = (int)strspn(s, "#");
+    html_close(out, o, true, true);
+    if (h == 3) {
+        fputs("<div class=\"q\">\n", out);
+        o->question = true;
+    }
+    fprintf(out, "<h%d>", h);
+    html_inline(out, s + h + 1, strlen(s + h + 1));
+    fprintf(out, "</h%d>\n", h);
+}
+
+/* A line of text: a paragraph's, or a caption (a bold line right before a
+ * table), which outside a question opens a given. */
+static void html_line(FILE *out, char **line, int n, int k, HtmlOpen *o)
+{
+    const char *s = line[k];
+    bool caption = s[0] == '*' && k + 2 < n && line[k + 2][0] == '|';
+    if (caption && !o->para && !o->question) {
+        fputs("<div class=\"given\">\n", out);
+        o->given = true;
+    }
+    if (!o->para)
+        fputs(caption ? "<p class=\"caption\">" : "<p>", out);
+    else
+        fputc(' ', out);
+    html_inline(out, s, strlen(s));
+    o->para = true;
+}
+
 void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_cols)
 {
     char *text = strdup(md);
@@ -178,24 +232,20 @@ void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_col
             *p++ = '\0';
     }
     int k = line ? front_matter(line, n, title, tlen) : 0;
-    bool para = false;
+    HtmlOpen open = {false, false, false};
     for (; line && k < n; k++) {
         const char *s = line[k];
         bool starts_block = !*s || s[0] == '#' || s[0] == '|' || strncmp(s, "- ", 2) == 0 ||
                             strncmp(s, "```", 3) == 0 || strncmp(s, "<div", 4) == 0;
-        if (para && starts_block) {
-            fputs("</p>\n", out);
-            para = false;
-        }
+        if (starts_block)
+            html_close(out, &open, true, false);
         if (!*s)
             continue;
         if (strncmp(s, "<div", 4) == 0) {
+            html_close(out, &open, true, true);
             fprintf(out, "%s\n", s);
         } else if (s[0] == '#') {
-            int h = (int)strspn(s, "#");
-            fprintf(out, "<h%d>", h);
-            html_inline(out, s + h + 1, strlen(s + h + 1));
-            fprintf(out, "</h%d>\n", h);
+            html_heading(out, s, &open);
         } else if (strncmp(s, "```", 3) == 0) {
             k = html_pre(out, line, n, k);
         } else if (s[0] == '|') {
@@ -203,21 +253,16 @@ void md_to_html(FILE *out, const char *md, char *title, size_t tlen, int max_col
             while (k + 1 < n && line[k + 1][0] == '|')
                 k++;
             html_table(out, line + first, k - first + 1, max_cols);
+            if (open.given)
+                fputs("</div>\n", out);
+            open.given = false;
         } else if (strncmp(s, "- ", 2) == 0) {
             k = html_list(out, line, n, k);
         } else {
-            /* a caption (a bold name right before a table) stays with it */
-            bool caption = s[0] == '*' && k + 2 < n && line[k + 2][0] == '|';
-            if (!para)
-                fputs(caption ? "<p class=\"caption\">" : "<p>", out);
-            else
-                fputc(' ', out);
-            html_inline(out, s, strlen(s));
-            para = true;
+            html_line(out, line, n, k, &open);
         }
     }
-    if (para)
-        fputs("</p>\n", out);
+    html_close(out, &open, true, true);
     free(line);
     free(text);
 }
@@ -234,15 +279,16 @@ void html_head(FILE *out, const char *title, Lang lang, bool letter)
             lang == LANG_ZH ? "zh-CN" : "en");
     html_text(out, title, strlen(title));
     fprintf(out, "</title>\n<style>\n"
-            "@page { size: %s; margin: 14mm 15mm 16mm 15mm; }\n"
-            "html { font-family: %s, %s, sans-serif; font-size: 10.5pt; line-height: 1.35; color: #000; }\n"
+            "@page { size: %s; margin: 12mm 14mm 12mm 14mm; }\n"
+            "html { font-family: %s, %s, sans-serif; font-size: 10pt; line-height: 1.3; color: #000; }\n"
             "body { margin: 0; }\n"
             "@media screen { body { max-width: 180mm; margin: 2em auto; } }\n"
-            "h1 { font-size: 16pt; margin: 0 0 .4em; }\n"
-            "h2 { font-size: 13pt; margin: 1em 0 .4em; border-bottom: 1px solid #888; }\n"
-            "h3 { font-size: 11pt; margin: 1em 0 .3em; }\n"
+            "h1 { font-size: 15pt; margin: 0 0 .3em; }\n"
+            "h2 { font-size: 12pt; margin: .6em 0 .3em; border-bottom: 1px solid #888; }\n"
+            "h3 { font-size: 10.5pt; margin: .7em 0 .2em; }\n"
+            "p { margin: .3em 0; }\n"
             "h1, h2, h3, p.caption { break-after: avoid; page-break-after: avoid; }\n"
-            "table { border-collapse: collapse; margin: .2em 0 .8em; break-inside: avoid; page-break-inside: avoid; "
+            "table { border-collapse: collapse; margin: .1em 0 .4em; break-inside: avoid; page-break-inside: avoid; break-before: avoid; "
             "font-variant-numeric: tabular-nums; }\n"
             "th, td { border: 1px solid #999; padding: 1px 6px; white-space: nowrap; }\n"
             "th { background: #eee; }\n"
@@ -252,6 +298,10 @@ void html_head(FILE *out, const char *title, Lang lang, bool letter)
             "monospace; }\n"
             "pre { font-size: 8.5pt; white-space: pre-wrap; overflow-wrap: anywhere; break-inside: avoid; "
             "border-left: 3px solid #ccc; padding-left: 6px; }\n"
+            /* a question whole on one page; the givens side by side, each as wide as its table */
+            ".q { break-inside: avoid; page-break-inside: avoid; }\n"
+            ".given { display: inline-block; vertical-align: top; width: min-content; margin: 0 1.4em .2em 0; }\n"
+            ".given p.caption { margin: .2em 0 .1em; font-size: 9pt; }\n"
             ".page-break, .student { break-before: page; page-break-before: always; }\n"
             ".student:first-of-type { break-before: auto; page-break-before: auto; }\n"
             "</style>\n</head>\n<body>\n",
@@ -259,6 +309,25 @@ void html_head(FILE *out, const char *title, Lang lang, bool letter)
 }
 
 /* ---- the class set ----------------------------------------------------------------- */
+
+/* Progress on stderr when it is a terminal ("sheet 7 of 30", "printing
+ * sheets.pdf ..."), each line over the last; done clears it. */
+static void progress(bool done, const char *fmt, ...)
+{
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(2);
+    if (!tty)
+        return;
+    fputs("\r\033[K", stderr);
+    if (!done) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+    }
+    fflush(stderr);
+}
 
 /* Run fn into a memory buffer; NULL when it fails. */
 typedef int (*Writer)(FILE *out, const Lesson *l, const WorksheetOpt *o);
@@ -368,9 +437,10 @@ static bool write_keys(FILE *k, Lesson *l, const ClassOpt *o, char **sheet, Work
     int n = o->students;
     char title[512];
     text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
-    fprintf(k, "---\npagetitle: \"%s · %s\"\nlang: %s\n---\n\n# ", title, _("answer key"),
-            o->lang == LANG_ZH ? "zh-CN" : "en");
-    fprintf(k, "%s · %s\n\n", title, _("answer key"));
+    wo.answers = true;
+    worksheet_front_matter(k, l, &wo); /* a " in the title escaped, as YAML reads it */
+    wo.answers = false;
+    fprintf(k, "# %s · %s\n\n", title, _("answer key"));
     fprintf(k, _("Students 01 to %02d; student k has variant k (qkvtutor --worksheet --variant k)."), n);
     fputs("\n\n", k);
     bool ok = lesson_reseed(l, 1) && worksheet_key_header(k, l, &wo) == 0;
@@ -383,6 +453,7 @@ static bool write_keys(FILE *k, Lesson *l, const ClassOpt *o, char **sheet, Work
     for (int s = 1; ok && s <= n; s++) {
         char *part;
         wo.student = s;
+        progress(false, _("qkvtutor: sheet %d of %d"), s, n);
         ok = lesson_reseed(l, (unsigned long)s);
         wo.answers = false;
         wo.key_only = false;
@@ -436,8 +507,13 @@ int class_write(Lesson *l, const ClassOpt *o)
     for (int p = 0; ok && o->format == CLASS_PDF && p < 2; p++) { /* chromium prints into the set's temporaries */
         const char *html = p ? key_html : sheets_html;
         FILE *f = out_open(&set, p ? "key.pdf" : "sheets.pdf", path, sizeof path);
+        if (p == 0)
+            progress(false, _("qkvtutor: printing %s with chromium (%d sheets) ..."), path, n);
+        else
+            progress(false, _("qkvtutor: printing %s with chromium ..."), path);
         ok = f && out_close(&set, f) && print_pdf(chromium, out_temp(&set, html), out_temp(&set, path), html, path);
     }
+    progress(true, "");
     ok = out_end(&set, ok);
     for (int s = 0; sheet && s < n; s++)
         free(sheet[s]);

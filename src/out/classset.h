@@ -7,7 +7,8 @@
  * --format html adds DIR/sheets.html (every sheet, each starting a new
  * page) and DIR/key.html: self-contained (inline CSS, no script), printing
  * on A4 or Letter (--paper) with tables kept whole and wide ones split by
- * columns, Chinese in the system's CJK fonts (Noto Sans CJK SC first).
+ * columns, the givens side by side, each question kept whole on one page
+ * (a sheet fits one sheet of paper, two sides at most), Chinese in the system's CJK fonts (Noto Sans CJK SC first).
  * --format pdf prints those two with headless chromium into sheets.pdf and
  * key.pdf. The HTML is made from the Markdown by md_to_html(), which reads
  * the subset worksheets write (headings, paragraphs, bold, code spans,

@@ -64,9 +64,47 @@ static void html_put(FILE *out, const char *s)
             fputc(*s, out);
 }
 
-/* index.html: every slide as an <img>, one shown at a time; the script
- * needs no network and works from file://. */
-static void write_index(FILE *out, const char *title, char (*label)[64], int n, const SvgOpt *o)
+/* The speaker notes of the slide showing s: the step's whole narration as
+ * the slide's moment has it (open asks as "?"), after the lesson's about:
+ * on the first slide. malloc'd ("" when there is none), NULL when out of
+ * memory. */
+static char *slide_notes(const Session *s, const Lesson *l, const SvgOpt *o, bool first)
+{
+    char *say = session_say(s, o->lang, o->ascii), *about = first ? lesson_about_text(l, o->lang, o->ascii) : NULL;
+    char *a = about ? fmt_prose(about, o->ascii) : NULL, *b = say ? fmt_prose(say, o->ascii) : NULL;
+    size_t len = (a ? strlen(a) : 0) + (b ? strlen(b) : 0) + 2;
+    char *notes = b ? malloc(len) : NULL;
+    if (notes)
+        snprintf(notes, len, "%s%s%s", a ? a : "", a && *a && *b ? "\n" : "", b);
+    free(a);
+    free(b);
+    free(about);
+    free(say);
+    return notes;
+}
+
+/* The notes as paragraphs (one per line of text). */
+static void notes_put(FILE *out, const char *notes)
+{
+    fputs("<aside class=\"notes\">", out);
+    for (const char *p = notes; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        char *para = strndup(p, n);
+        fputs("<p>", out);
+        if (para)
+            html_put(out, para);
+        fputs("</p>", out);
+        free(para);
+        p += n + (p[n] == '\n');
+    }
+    fputs("</aside>\n", out);
+}
+
+/* index.html: every slide as an <img>, one shown at a time, each with its
+ * speaker notes (N shows them under the slide); the corner names the step as
+ * the slide's header does ("step 4/14, question"). The script needs no
+ * network and works from file://. */
+static void write_index(FILE *out, const char *title, char (*label)[64], char **notes, int n, const SvgOpt *o)
 {
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
             o->lang == LANG_ZH ? "zh-CN" : "en");
@@ -76,27 +114,34 @@ static void write_index(FILE *out, const char *title, char (*label)[64], int n, 
           "#deck img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; display: none; }\n"
           "#deck img.on { display: block; }\n"
           "#count { position: fixed; right: 0.8em; bottom: 0.5em; font: 16px sans-serif; color: #888; }\n"
+          ".notes { display: none; }\n"
+          "body.notes .notes.on { display: block; position: fixed; left: 0; right: 0; bottom: 0; max-height: 45%; "
+          "overflow-y: auto; margin: 0; padding: .6em 1.2em 1.8em; background: rgba(0, 0, 0, .88); color: #eee; "
+          "font: 22px/1.4 sans-serif; }\n"
+          ".notes p { margin: .3em 0; }\n"
           "@media print { #deck img { position: static; display: block; height: auto; page-break-after: always; }\n"
-          "  #count { display: none; } body { overflow: visible; } }\n"
+          "  #count, .notes { display: none; } body { overflow: visible; } }\n"
           "</style>\n</head>\n<body>\n<div id=\"deck\">\n",
           out);
     for (int k = 0; k < n; k++) {
         fprintf(out, "<img src=\"slide-%03d.svg\" alt=\"", k + 1);
         html_put(out, label[k]);
         fputs("\">\n", out);
+        notes_put(out, notes[k]);
     }
     fputs("</div>\n<div id=\"count\"></div>\n<script>\n"
           "(function () {\n"
-          "  var s = document.querySelectorAll('#deck img'), n = s.length, at = 0;\n"
-          "  var count = document.getElementById('count');\n"
+          "  var s = document.querySelectorAll('#deck img'), notes = document.querySelectorAll('#deck .notes');\n"
+          "  var n = s.length, at = 0, count = document.getElementById('count');\n"
           "  function show(k) {\n"
           "    at = Math.max(0, Math.min(n - 1, k));\n"
-          "    for (var i = 0; i < n; i++) s[i].className = i === at ? 'on' : '';\n"
-          "    count.textContent = (at + 1) + ' / ' + n;\n"
+          "    for (var i = 0; i < n; i++) { s[i].className = i === at ? 'on' : ''; "
+          "notes[i].className = i === at ? 'notes on' : 'notes'; }\n"
+          "    count.textContent = s[at].alt;\n"
           "    document.title = s[at].alt;\n"
           "    if (location.hash !== '#' + (at + 1)) history.replaceState(null, '', '#' + (at + 1));\n"
           "  }\n"
-          "  var next = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ' ': 1, Spacebar: 1, Enter: 1, N: 1, n: 1 };\n"
+          "  var next = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ' ': 1, Spacebar: 1, Enter: 1, n: 1 };\n"
           "  var back = { ArrowLeft: 1, ArrowUp: 1, PageUp: 1, Backspace: 1, P: 1, p: 1 };\n"
           "  document.addEventListener('keydown', function (e) {\n"
           "    if (e.altKey || e.ctrlKey || e.metaKey) return;\n"
@@ -104,6 +149,7 @@ static void write_index(FILE *out, const char *title, char (*label)[64], int n, 
           "    else if (back[e.key]) show(at - 1);\n"
           "    else if (e.key === 'Home') show(0);\n"
           "    else if (e.key === 'End') show(n - 1);\n"
+          "    else if (e.key === 'N') document.body.classList.toggle('notes');\n"
           "    else return;\n"
           "    e.preventDefault();\n"
           "  });\n"
@@ -141,8 +187,10 @@ int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
     Session s;
     /* a slide per step, and one more per step that asks */
     char (*label)[64] = malloc(sizeof *label * (size_t)(2 * l->nsteps + 1));
-    if (!label || !session_init(&s, &from_first)) {
+    char **notes = calloc((size_t)(2 * l->nsteps + 1), sizeof *notes);
+    if (!label || !notes || !session_init(&s, &from_first)) {
         free(label);
+        free(notes);
         out_end(&set, false);
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
         return 2;
@@ -156,9 +204,11 @@ int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
         bool asks = session_ask_open(&s) >= 0;
         snprintf(label[n], sizeof label[n], asks ? _("step %d/%d, question") : _("step %d/%d"), step, l->nsteps);
         snprintf(name, sizeof name, "qkvtutor: %s (%s)", title, label[n]);
+        notes[n] = slide_notes(&s, l, o, n == 0);
         rc = one_slide(&set, ++n, &s, o, &f, "", chrome, name);
         if (rc == 0 && asks) {
             reveal(&s, l, o, &f, msg, sizeof msg);
+            notes[n] = slide_notes(&s, l, o, false);
             snprintf(label[n], sizeof label[n], _("step %d/%d, answer"), step, l->nsteps);
             snprintf(name, sizeof name, "qkvtutor: %s (%s)", title, label[n]);
             rc = one_slide(&set, ++n, &s, o, &f, msg, chrome, name);
@@ -173,9 +223,12 @@ int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
         FILE *out = out_open(&set, "index.html", path, sizeof path);
         snprintf(name, sizeof name, "qkvtutor: %s", title);
         if (out)
-            write_index(out, name, label, n, o);
+            write_index(out, name, label, notes, n, o);
         rc = out && out_close(&set, out) ? 0 : 2;
     }
+    for (int k = 0; k < n; k++)
+        free(notes[k]);
+    free(notes);
     free(label);
     return out_end(&set, rc == 0) ? 0 : 2;
 }

@@ -441,12 +441,13 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, int last, c
     if (ok && l->heads > 1)
         ok = l->kv_heads > 0 && l->kv_heads != l->heads ? ws_put_gqa_heads(out, l, o->ascii)
                                                         : put_heads(out, l, o->ascii);
-    return ok && put_options(out, l, last, o->ascii) && ws_put_modern_notes(out, l, last, o->ascii);
+    return ok && put_options(out, l, last, o->ascii) && ws_put_modern_notes(out, l, last, o->ascii) &&
+           ws_put_train_note(out, l, last, o->ascii);
 }
 
 /* A YAML metadata block: pandoc takes the page title and language from it
  * (GitHub shows it as a small table). */
-static void put_front_matter(FILE *out, const Lesson *l, const WorksheetOpt *o)
+void worksheet_front_matter(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
     char title[512];
     text_sanitize(text_get(&l->title, o->lang), title, sizeof title, o->ascii);
@@ -513,7 +514,7 @@ int worksheet_key_header(FILE *out, const Lesson *l, const WorksheetOpt *o)
  * student's number and the variant, a line for the name. */
 static bool put_title(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
-    put_front_matter(out, l, o);
+    worksheet_front_matter(out, l, o);
     fputs("# ", out);
     bool ok = put_md(out, text_get(&l->title, o->lang), o->ascii);
     fprintf(out, "\n\n%s", _("Worksheet"));

@@ -33,6 +33,10 @@ typedef struct {
 /* Print the worksheet (and the key). Returns 0, or 2 when out of memory. */
 int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o);
 
+/* The YAML front matter: pagetitle "TITLE · worksheet" (· answer key with
+ * answers), a double-quoted YAML string with " and \ escaped, and lang. */
+void worksheet_front_matter(FILE *out, const Lesson *l, const WorksheetOpt *o);
+
 /* --class's marking table (key.md): the header (student, variant, each
  * question), then one row per student with every answer. 0, or 2. */
 int worksheet_key_header(FILE *out, const Lesson *l, const WorksheetOpt *o);

@@ -147,6 +147,20 @@ static bool note(FILE *out, const char *s, bool ascii)
     return ok;
 }
 
+bool ws_put_train_note(FILE *out, const Lesson *l, int last, bool ascii)
+{
+    if (!acts(l, last, ACT_STEP, -1))
+        return true;
+    fprintf(out, "**%s**\n\n", _("How a gradient step computes"));
+    bool ok = note(out, _("With a target t on row i of A, the loss is L = −Σⱼ tⱼ·ln α_ij, and ∂L/∂s_ij = α_ij − tⱼ "
+                          "(÷ T). Every key j is in row i's softmax: ∂L/∂q_i = Σⱼ ∂L/∂s_ij·k_j and ∂L/∂k_j = "
+                          "∂L/∂s_ij·q_i (each ÷ √d_k when scaled); the other rows of Q get 0. ∂L/∂W_Q = Xᵀ·∂L/∂Q, "
+                          "∂L/∂W_K = Xᵀ·∂L/∂K, and a step sets W ← W − lr·∂L/∂W for W_Q and W_K; step n takes n "
+                          "steps, each from the weights the last one left."), ascii);
+    fputc('\n', out);
+    return ok;
+}
+
 bool ws_put_modern_notes(FILE *out, const Lesson *l, int last, bool ascii)
 {
     bool win = uses_window(l, last), rope = uses_rope(l, last), online = uses_online(l, last);

@@ -38,6 +38,10 @@ int ws_modern_rows(const Lesson *l, int last, const char *after, const char **na
  * share which K/V head). False when out of memory. */
 bool ws_put_gqa_heads(FILE *out, const Lesson *l, bool ascii);
 
+/* The rule of a gradient step (the loss, the chain rule to W_Q and W_K),
+ * when the script takes one up to `last`: a sheet that asks after a step
+ * says how it computes. False when out of memory. */
+bool ws_put_train_note(FILE *out, const Lesson *l, int last, bool ascii);
 /* The notes on the actions of today's models the script takes up to `last`
  * (nothing when it takes none). False when out of memory. */
 bool ws_put_modern_notes(FILE *out, const Lesson *l, int last, bool ascii);

@@ -89,6 +89,8 @@ int keys_handle(View *v, UiKey ch)
     }
     if (r >= 0)
         return r;
+    if (v->card && v->mode == MODE_NORMAL && ch == 'N')
+        return req_say(v, ch); /* the title card's whole about:, and the card stays */
     if (v->card && v->mode == MODE_NORMAL && ch != UI_KEY_RESIZE) {
         v->card = false; /* any key leaves the title card for step 1; q and ? also do their own */
         v->msg[0] = '\0';

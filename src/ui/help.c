@@ -79,12 +79,12 @@ static void help_key_width(const char *keys, const char *help, void *ctx)
     *w = k > *w ? k : *w;
 }
 
-void ui_help(View *v, HelpText *h)
+/* The keys: the table, then the marks' legend and the edit-mode keys. */
+static void help_keys(View *v, HelpText *h)
 {
     const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv (Wo), a number (-0.5 too) then Enter sets, + / _ nudge by 0.1, Esc leaves.");
     int kw = 0, cols = v->cols;
     keys_help_lines(help_key_width, &kw);
-    memset(h, 0, sizeof *h);
     h->kx = 2;
     h->tx = cols >= 80 ? 32 : 2 + kw + 2; /* 80 columns and up: the table as it always was */
     h->w = cols - 1 - h->tx;
@@ -98,6 +98,32 @@ void ui_help(View *v, HelpText *h)
     h->first_edit = h->n;
     help_wrap(h, NULL, legend, 2, cols - 3);
     help_wrap(h, NULL, edit, 2, cols - 3);
+    snprintf(h->title, sizeof h->title, "%s", _("qkvtutor keys  (Esc, ? or q closes this help)"));
+}
+
+/* N: the step's whole narration as the screen would show it (open asks as
+ * "?"), or on the title card the lesson's about:, wrapped to the screen. */
+static void help_narration(View *v, HelpText *h)
+{
+    char *say = v->card ? lesson_about_text(v->lesson, v->lang, v->ascii) : session_say(&v->s, v->lang, v->ascii);
+    char *safe = say ? fmt_prose(say, v->ascii) : NULL;
+    snprintf(h->body, sizeof h->body, "%s", safe && *safe ? safe : _("This step says nothing."));
+    free(safe);
+    free(say);
+    h->kx = h->tx = 2;
+    h->w = v->cols - 4;
+    help_wrap(h, NULL, h->body, 2, h->w);
+    h->first_edit = h->n; /* every line in the text's own look */
+    snprintf(h->title, sizeof h->title, "%s", _("The whole narration  (Esc, N or q closes)"));
+}
+
+void ui_help(View *v, HelpText *h)
+{
+    memset(h, 0, sizeof *h);
+    if (v->help_say)
+        help_narration(v, h);
+    else
+        help_keys(v, h);
     /* Rows 2 .. rows-1; when it does not all fit, the last row says how to scroll. */
     int avail = v->rows - 2;
     h->scroll = h->n > avail;
@@ -105,7 +131,6 @@ void ui_help(View *v, HelpText *h)
     v->help_max = h->scroll ? h->n - v->help_page : 0;
     if (v->help_top > v->help_max)
         v->help_top = v->help_max;
-    snprintf(h->title, sizeof h->title, "%s", _("qkvtutor keys  (Esc, ? or q closes this help)"));
     if (h->scroll)
         snprintf(h->more, sizeof h->more,
                  v->ascii ? _("lines %d-%d of %d - Down j PgDn Space more - Up k PgUp back")

@@ -37,6 +37,7 @@
     X('t', "t", REQ_THEME)         X('P', "P", REQ_PRESENT) \
     X('[', "[", REQ_HEAD_PREV)     X(']', "]", REQ_HEAD_NEXT) \
     X('T', "T", REQ_TARGET)        X('g', "g", REQ_STEP)        X('G', "G", REQ_STEP10) \
+    X('N', "N", REQ_SAY) \
     X('?', "?", REQ_HELP)          X('q', "q", REQ_QUIT)        X(CTRL('c'), "Ctrl-C", REQ_QUIT)
 
 static const struct {

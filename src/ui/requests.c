@@ -313,6 +313,16 @@ int req_present(View *v, UiKey ch)
 int req_help(View *v, UiKey ch)
 {
     v->mode = MODE_HELP;
+    v->help_say = false;
+    return FLAG_REDRAW;
+}
+
+/* N: the step's whole narration, in the help's place (help.c lays it out). */
+int req_say(View *v, UiKey ch)
+{
+    v->mode = MODE_HELP;
+    v->help_say = true;
+    v->help_top = 0;
     return FLAG_REDRAW;
 }
 

@@ -116,9 +116,10 @@ int mode_save(View *v, UiKey ch)
 int mode_help(View *v, UiKey ch)
 {
     int page = v->help_page > 1 ? v->help_page - 1 : 1;
-    if (ch == UI_ESC || ch == '?' || ch == 'q') {
+    if (ch == UI_ESC || ch == '?' || ch == 'q' || ch == 'N') {
         v->mode = MODE_NORMAL;
         v->help_top = 0;
+        v->help_say = false;
     } else if (ch == UI_KEY_DOWN || ch == 'j')
         v->help_top++;
     else if (ch == UI_KEY_NPAGE || ch == ' ')

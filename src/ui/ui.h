@@ -82,6 +82,7 @@ typedef struct View {
     int confirm;             /* what MODE_CONFIRM confirms */
     bool quit;
     int help_top;            /* the help's first line shown (it scrolls where it does not fit) */
+    bool help_say;           /* the help screen holds the step's whole narration (N), not the keys */
     int help_page, help_max; /* set by the last help laid out: lines shown, largest help_top */
     bool card;               /* the title card before step 1 (title and about:) is shown */
     Plan plan;               /* the last frame laid out: painted, and read by ui_hit */
@@ -150,6 +151,7 @@ typedef struct {
     const char *text[HELP_LINES];
     int tlen[HELP_LINES];
     char title[160], more[160];
+    char body[8192];                   /* the narration shown by N (its lines point into it) */
 } HelpText;
 void ui_help(View *v, HelpText *h);
 

@@ -47,7 +47,8 @@ typedef int (*Handler)(View *v, UiKey ch);
     X(REQ_TARGET,  N_("training: target A's cell / one step / ten"), NULL, req_target) \
     X(REQ_STEP,    NULL,                                    N_("learn"), req_step)    \
     X(REQ_STEP10,  NULL,                                    NULL,      req_step10)  \
-    X(REQ_HELP,    N_("this help"),                         N_("help"),    req_help)    \
+    X(REQ_SAY,     N_("the whole narration, where cut / this help"), NULL, req_say) \
+    X(REQ_HELP,    NULL,                         N_("help"),    req_help)    \
     X(REQ_QUIT,    N_("quit"),                              N_("quit"),    req_quit)
 
 typedef enum {

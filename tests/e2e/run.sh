@@ -275,7 +275,8 @@ t_help_complete()
     expect $s "next step" "? did not open the help" || return 1
     wait_stable $s "Esc leaves." || { fail "the help's last line never came"; return 1; }
     screen_re "^ +q, Ctrl-C +quit" || { fail "at 80×24 the help has no \"q, Ctrl-C  quit\" line"; return 1; }
-    screen_re "^ +\? +this help" || { fail "at 80×24 the help has no \"?  this help\" line"; return 1; }
+    screen_re "^ +N / \? +the whole narration, where cut / this help" ||
+        { fail "at 80×24 the help has no \"N / ?  the whole narration, where cut / this help\" line"; return 1; }
 }
 
 # ---- 5. the terminal is restored on every way out ---------------------------------
@@ -835,6 +836,60 @@ t_small_softmax()
     screen_sane 60 18
 }
 
+# 60×18 presentation (lesson 1, projector): at every step N shows the
+# step's whole narration (--dump's words, nothing cut, scrolled with Space
+# where it is longer than the screen), on a screen that cuts it with …;
+# Esc closes it and n goes on.
+t_say_whole()
+{
+    s=t_say_whole
+    start_view $s 60 18 "$BIN" --present --theme projector "$L1P"
+    expect $s "[1 X]" || return 1
+    n=$(steps_of "$SCREEN") k=1 cut=0
+    "$BIN" --dump "$L1P" >"$E2E_TMP/say.dump"
+    while :; do
+        printf '%s\n' "$SCREEN" | grep -q '…$' && cut=$((cut + 1))
+        keys $s N
+        expect $s "The whole narration" "N opened nothing at step $k" || return 1
+        : >"$E2E_TMP/say.$k"
+        while :; do
+            printf '%s\n' "$SCREEN" >>"$E2E_TMP/say.$k"
+            printf '\f\n' >>"$E2E_TMP/say.$k"
+            more=$(printf '%s\n' "$SCREEN" | sed -n 's/.*lines [0-9]*-\([0-9]*\) of \([0-9]*\).*/\1 \2/p')
+            [ -n "$more" ] && [ "${more% *}" != "${more#* }" ] || break
+            keys $s Space
+            expect_re $s "lines [0-9]+-[0-9]+ of" || return 1
+            wait_stable $s >/dev/null
+        done
+        why=$($PY - "$E2E_TMP/say.dump" "$E2E_TMP/say.$k" "$k" <<'PYEOF'
+import re, sys
+dump, caps, k = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+m = re.search(r"^── %s/\d+ ·[^\n]*\n((?:  [^\n]*\n)+)" % k, dump, re.M)
+want = "".join(m.group(1).split()) if m else ""
+lines = {}
+for page in caps.split("\f\n"):
+    rows = page.split("\n")
+    m = re.search(r"lines (\d+)-(\d+) of", page)
+    first = int(m.group(1)) if m else 1
+    body = rows[2:-2] if m else rows[2:]
+    for i, row in enumerate(body):
+        lines.setdefault(first + i, row)
+got = "".join("".join(lines[i] for i in sorted(lines)).split())
+if not want or got != want:
+    print("step %s: N shows %r, the narration is %r" % (k, got[:120], want[:120]))
+PYEOF
+)
+        [ -z "$why" ] || { fail "$why"; return 1; }
+        keys $s Escape
+        expect_gone $s "The whole narration" "Esc did not close the narration at step $k" || return 1
+        [ "$k" -lt "$n" ] || break
+        keys $s n
+        k=$((k + 1))
+        expect $s " $k/$n · " "n did not reach step $k" || return 1
+    done
+    [ "$cut" -ge 3 ] || { fail "only $cut steps cut their narration at 60×18: the test sees no cut"; return 1; }
+}
+
 # ---- 12. two heads (lesson 08) ----------------------------------------------------
 
 # Every step at 80×24 in both languages lines up; at the softmax stage ] and [
@@ -929,6 +984,7 @@ run_test "projector theme on a terminal without colours: mono, focus in reverse"
 run_test "issue 11: the trace, the notice and the effect of :Q[1] = K[1] * 5 and s" t_trace_notice
 run_test "issue 11: an exercise answered ✗ and ✓, revealed, tallied" t_exercise
 run_test "issue 11: 60×18 softmax shows the whole quoted row" t_small_softmax
+run_test "60×18 presentation: N shows every step's whole narration" t_say_whole
 run_test "heads: lesson 08 at 80×24 (en, zh), ] [ switch heads, 6 shows Y by head" t_heads
 T1=$(date +%s)
 

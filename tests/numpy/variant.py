@@ -4,7 +4,7 @@
 For each lesson with random: weights (the shipped ones, tests/live's, and
 generated ones of random sizes and options), and several K: numpy draws
 RandomState(K).randn(d_model, d_k) * scale for Wq, then Wk, then Wv (d_v),
-as the lesson's random: block describes; the pipeline (compare.py's) runs on
+as the lesson's random: block describes (with variants: {scale: c}, c); the pipeline (compare.py's) runs on
 the lesson's X, overrides and options; every matrix of qkvtutor's JSON must
 equal numpy's to 1e-12. A lesson with written-out weights and variants:
 gets its written weights plus the declared draw (lessons/README.md
@@ -27,6 +27,8 @@ def want(doc, k):
     r = doc["weights"]["random"]
     d, dk = X.shape[1], int(r["d_k"])
     dv, sc = int(r.get("d_v", dk)), float(r.get("scale", 1.0))
+    if "variants" in doc:  # variants: {scale: c}: a variant's draw has its own scale
+        sc = float(doc["variants"]["scale"])
     rs = np.random.RandomState(k)
     Wq, Wk, Wv = rs.randn(d, dk) * sc, rs.randn(d, dk) * sc, rs.randn(d, dv) * sc
     opts = doc.get("options") or {}
