@@ -61,6 +61,17 @@ $(BENCH_DIR)/trainbench: tests/bench/trainbench.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $^ $(LDLIBS_ALL)
 
+# Lesson 17's recipe: the induction model trained by the core, scores every
+# 250 steps (tests/bench/induction.c; INDUCTION_ARGS overrides the recipe).
+$(BENCH_DIR)/induction: tests/bench/induction.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $^ $(LDLIBS_ALL) -lm
+
+INDUCTION_ARGS ?=
+.PHONY: induction
+induction: $(BENCH_DIR)/induction
+	$(BENCH_DIR)/induction $(INDUCTION_ARGS)
+
 .PHONY: bench-train
 bench-train: $(BENCH_DIR)/trainbench
 	@if ! $(BENCH_PYTHON) -c 'import torch' 2>/dev/null; then echo "bench: train_step: torch is not installed (python3-torch)"; exit 0; fi; \
