@@ -10,23 +10,20 @@ static double divisor(const Attn *a)
 }
 
 /* Row i's softmax gradient dz_ij = A_ij (da_ij - sum_j A_ij da_ij) scale,
- * da_ij = dO_i . V_j (head k's columns); 0 where j is masked. */
-static void head_dz(const Attn *a, int k, const Mat *dO, double *dz)
+ * da_ij = dO_i . V_j (head k's columns, summed c = 0, 1, ... from 0.0 over
+ * V turned into vt, dv x n); 0 where j is masked. */
+static void head_dz(const Attn *a, int k, const Mat *dO, double *dz, double *vt)
 {
     const Mat *A = &a->m[attn_shown(a, M_A, k)], *V = &a->m[M_V];
     int n = attn_tokens(a), dv = attn_d_v(a), okv = (attn_kv_head(a, k) - 1) * dv, ov = (k - 1) * dv;
     double scale = 1.0 / a->temp / divisor(a), da[MAT_MAX];
+    for (int j = 0; j < n; j++)
+        for (int c = 0; c < dv; c++)
+            vt[c * n + j] = MAT_AT(V, j, okv + c);
     for (int i = 0, lo, hi; i < n; i++) {
-        const double *doi = &MAT_AT(dO, i, ov);
         double dot = 0.0;
         attn_visible(a, i, &lo, &hi); /* a masked key's A is 0: it adds nothing to dot */
-        for (int j = lo; j < hi; j++) {
-            const double *vj = &MAT_AT(V, j, okv);
-            double s = 0.0;
-            for (int c = 0; c < dv; c++)
-                s += doi[c] * vj[c];
-            da[j] = s;
-        }
+        mat_gemv_t(&da[lo], hi - lo, &MAT_AT(dO, i, ov), 1, dv, &vt[lo], n, false);
         for (int j = lo; j < hi; j++)
             dot += MAT_AT(A, i, j) * da[j];
         for (int j = 0; j < n; j++)
@@ -48,12 +45,13 @@ static void seen_by(const Attn *a, int j, int *i0, int *i1)
  * axpys per (i, j) would; a masked key takes no part. (Within the visible
  * keys a weight that underflowed to 0 adds a product +-0, which changes no
  * sum: a sum that starts at +0 is never -0.) */
+/* dz: room for n x n, then V turned (dv x n). */
 static void head_back(const Attn *a, int k, const Mat *dO, double *dz, Mat *dQ, Mat *dK, Mat *dV)
 {
     const Mat *A = &a->m[attn_shown(a, M_A, k)], *Q = &a->m[M_Q], *K = &a->m[M_K];
     int n = attn_tokens(a), dk = attn_d_k(a), dv = attn_d_v(a), g = attn_kv_head(a, k) - 1;
     int oq = (k - 1) * dk, ok = g * dk, ov = (k - 1) * dv, okv = g * dv;
-    head_dz(a, k, dO, dz);
+    head_dz(a, k, dO, dz, dz + n * n);
     for (int j = 0; j < n; j++)
         mat_gemv_t(&MAT_AT(dV, j, okv), dv, &MAT_AT(A, 0, j), A->cols, n, &MAT_AT(dO, 0, ov), dO->cols, true);
     for (int i = 0, lo, hi; i < n; i++) {
@@ -100,7 +98,8 @@ bool attn_backward(const Attn *a, unsigned ablate, const Mat *dY, Mat *dX, AttnG
     int n = attn_tokens(a), h = attn_heads(a);
     Mat dO = {0}, dQ = {0}, dK = {0}, dV = {0}, dz = {0};
     mat_free(dX);
-    bool ok = output_back(a, dY, &dO, g.wo) && mat_new(&dz, n, n) && mat_new(&dQ, n, a->m[M_Q].cols) &&
+    bool ok = output_back(a, dY, &dO, g.wo) && mat_new(&dz, n + attn_d_v(a), n) &&
+              mat_new(&dQ, n, a->m[M_Q].cols) &&
               mat_new(&dK, n, a->m[M_K].cols) && mat_new(&dV, n, a->m[M_V].cols) &&
               mat_new(dX, n, attn_d_model(a));
     if (ok) {

@@ -61,7 +61,8 @@ $(BENCH_DIR)/trainbench: tests/bench/trainbench.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $^ $(LDLIBS_ALL)
 
-# Lesson 17's recipe: the induction model trained by the core, scores every
+# Lesson 17's recipe (d 16, norm none, W 0.144, E and P 1, seed 3, Adam 0.01, 2250
+# steps): the induction model trained by the core, scores every
 # 250 steps (tests/bench/induction.c; INDUCTION_ARGS overrides the recipe).
 $(BENCH_DIR)/induction: tests/bench/induction.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
