@@ -44,12 +44,59 @@ static inline void gemv8(double *restrict out, const double *restrict x, int xs,
     memcpy(out + 4, &s1, sizeof s1);
 }
 
+/* Sixteen cells, in four registers (d_model 16's rows in one pass). */
+static inline void gemv16(double *restrict out, const double *restrict x, int xs, int nk, const double *restrict b,
+                          int ldb, bool add)
+{
+    Lanes s0 = {0.0, 0.0, 0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0, b0, b1, b2, b3;
+    if (add) {
+        LANES_AT(s0, out);
+        LANES_AT(s1, out + 4);
+        LANES_AT(s2, out + 8);
+        LANES_AT(s3, out + 12);
+    }
+    for (int k = 0; k < nk; k++) {
+        double v = x[(size_t)k * (size_t)xs];
+        const double *bk = b + (size_t)k * (size_t)ldb;
+        LANES_AT(b0, bk);
+        LANES_AT(b1, bk + 4);
+        LANES_AT(b2, bk + 8);
+        LANES_AT(b3, bk + 12);
+        s0 += b0 * v;
+        s1 += b1 * v;
+        s2 += b2 * v;
+        s3 += b3 * v;
+    }
+    memcpy(out, &s0, sizeof s0);
+    memcpy(out + 4, &s1, sizeof s1);
+    memcpy(out + 8, &s2, sizeof s2);
+    memcpy(out + 12, &s3, sizeof s3);
+}
+
+/* Four cells, in one register. */
+static inline void gemv4(double *restrict out, const double *restrict x, int xs, int nk, const double *restrict b,
+                         int ldb, bool add)
+{
+    Lanes s0 = {0.0, 0.0, 0.0, 0.0}, b0;
+    if (add)
+        LANES_AT(s0, out);
+    for (int k = 0; k < nk; k++) {
+        LANES_AT(b0, b + (size_t)k * (size_t)ldb);
+        s0 += b0 * x[(size_t)k * (size_t)xs];
+    }
+    memcpy(out, &s0, sizeof s0);
+}
+
 GEMV_CLONES void mat_gemv_t(double *restrict out, int nc, const double *restrict x, int xs, int nk,
                             const double *restrict b, int ldb, bool add)
 {
     int j = 0;
+    for (; j + 16 <= nc; j += 16)
+        gemv16(out + j, x, xs, nk, b + j, ldb, add);
     for (; j + 8 <= nc; j += 8)
         gemv8(out + j, x, xs, nk, b + j, ldb, add);
+    for (; j + 4 <= nc; j += 4)
+        gemv4(out + j, x, xs, nk, b + j, ldb, add);
     for (; j + 2 <= nc; j += 2) {
         double s0 = add ? out[j] : 0.0, s1 = add ? out[j + 1] : 0.0;
         for (int k = 0; k < nk; k++) {

@@ -59,8 +59,8 @@ static inline void mat_axpy(double *restrict y, const double *restrict x, double
 }
 
 /* out[j] (+)= sum over k = 0 .. nk-1, in that order, of x[k*xs] b[k*ldb + j]
- * for j = 0 .. nc-1: from out[j] when add, else from 0.0. Eight, four, then
- * one cell at a time, each cell's sum kept in a register (the same
+ * for j = 0 .. nc-1: from out[j] when add, else from 0.0. Sixteen, eight,
+ * four, two, then one cell at a time, each cell's sum kept in a register (the same
  * products and sums as a row of axpys, bit for bit, without storing the
  * row after every k). The kernel of mat_mul, mat_mul_bt, mat_add_atb, the
  * attention's projections and the backward. On x86-64 (gcc) it is built
