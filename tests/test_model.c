@@ -89,9 +89,8 @@ static void test_shapes(void **state)
     del_model(m);
 }
 
-/* model_draw_weights_split: E and P at the embedding's scale, every W at
- * the weights' (numpy: RandomState(5).randn in DESIGN's order, each times
- * its scale); the one-scale draw is the split draw with both scales equal. */
+/* model_draw_weights_split: E, P at embed_scale, every W at scale (numpy's RandomState(5).randn in
+ * DESIGN's order, times its scale); the one-scale draw is the split draw with both scales equal. */
 static void test_draw_split(void **state)
 {
     (void)state;
@@ -103,8 +102,8 @@ static void test_draw_split(void **state)
     model_draw_weights_split(m, 5, 0.144, 1.0);
     assert_true(MAT_AT(&m->E, 0, 0) == 0.44122748688504143);
     assert_true(MAT_AT(&m->P, 13, 15) == -0.4481426681498335);
-    assert_true(MAT_AT(&m->layer[0].att.m[M_WQ], 0, 0) == -0.05979630043933677);
-    assert_true(MAT_AT(&m->layer[0].att.m[M_WQ], 15, 15) == -0.13835039614944838);
+    const Mat *wq = &m->layer[0].att.m[M_WQ];
+    assert_true(MAT_AT(wq, 0, 0) == -0.05979630043933677 && MAT_AT(wq, 15, 15) == -0.13835039614944838);
     model_draw_weights(one, 5, 1.0);
     assert_true(mat_max_diff(&m->E, &one->E) == 0.0 && mat_max_diff(&m->P, &one->P) == 0.0);
     assert_true(MAT_AT(&m->WU, 3, 20) == MAT_AT(&one->WU, 3, 20) * 0.144);
@@ -114,8 +113,7 @@ static void test_draw_split(void **state)
     int np = model_params(m, refs, MODEL_PARAMS_MAX);
     for (int k = 0; k < np; k++)
         assert_true(mat_max_diff(model_mat(m, refs[k]), model_mat(one, refs[k])) == 0.0);
-    del_model(m);
-    del_model(one);
+    del_model(m), del_model(one);
 }
 
 /* One layer, d_model 3, token 0 with E[0] = x: Norm1(x) with gain and bias. */
