@@ -89,6 +89,33 @@ static void test_shapes(void **state)
     del_model(m);
 }
 
+/* model_draw_weights_split: E, P at embed_scale, every W at scale (numpy's RandomState(5).randn in
+ * DESIGN's order, times its scale); the one-scale draw is the split draw with both scales equal. */
+static void test_draw_split(void **state)
+{
+    (void)state;
+    ModelCfg c;
+    model_cfg_default(&c);
+    c.layers = 2, c.d_model = 16, c.heads = 2, c.d_ff = 0, c.ctx = 14, c.vocab = 27, c.norm = NORM_NONE;
+    int tok[14] = {0};
+    Model *m = new_model(&c, tok, 14), *one = new_model(&c, tok, 14);
+    model_draw_weights_split(m, 5, 0.144, 1.0);
+    assert_true(MAT_AT(&m->E, 0, 0) == 0.44122748688504143);
+    assert_true(MAT_AT(&m->P, 13, 15) == -0.4481426681498335);
+    const Mat *wq = &m->layer[0].att.m[M_WQ];
+    assert_true(MAT_AT(wq, 0, 0) == -0.05979630043933677 && MAT_AT(wq, 15, 15) == -0.13835039614944838);
+    model_draw_weights(one, 5, 1.0);
+    assert_true(mat_max_diff(&m->E, &one->E) == 0.0 && mat_max_diff(&m->P, &one->P) == 0.0);
+    assert_true(MAT_AT(&m->WU, 3, 20) == MAT_AT(&one->WU, 3, 20) * 0.144);
+    model_draw_weights_split(m, 5, 0.3, 0.3);
+    model_draw_weights(one, 5, 0.3);
+    ModelRef refs[MODEL_PARAMS_MAX];
+    int np = model_params(m, refs, MODEL_PARAMS_MAX);
+    for (int k = 0; k < np; k++)
+        assert_true(mat_max_diff(model_mat(m, refs[k]), model_mat(one, refs[k])) == 0.0);
+    del_model(m), del_model(one);
+}
+
 /* One layer, d_model 3, token 0 with E[0] = x: Norm1(x) with gain and bias. */
 static Model *norm_model(NormKind k, double eps)
 {
@@ -565,7 +592,7 @@ int main(void)
         cmocka_unit_test(test_check),         cmocka_unit_test(test_stages),
         cmocka_unit_test(test_forward),       cmocka_unit_test(test_names),
         cmocka_unit_test(test_ablate_and_tokens), cmocka_unit_test(test_append_cached),
-        cmocka_unit_test(test_scores),
+        cmocka_unit_test(test_scores),        cmocka_unit_test(test_draw_split),
         cmocka_unit_test(test_explain_all),   cmocka_unit_test(test_explain_terms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -151,23 +151,12 @@ static void project(Mat *dst, const Mat *x, const Mat *w, const bool *keep, cons
     for (int i = 0; i < x->rows; i++) {
         if (keep[i] && ovh[i] == 0)
             continue;
-        /* k outer: each cell sums k = 0, 1, ... from 0.0 as before (the same
-         * bits), the cells of the row side by side */
-        for (int j = 0; j < w->cols; j++)
-            row[j] = 0.0;
-        for (int k = 0; k < x->cols; k++) {
-            double v = MAT_AT(x, i, k);
-            const double *wr = &MAT_AT(w, k, 0);
-            int j = 0;
-            for (; j + 4 <= w->cols; j += 4) { /* four lanes side by side */
-                row[j] += v * wr[j];
-                row[j + 1] += v * wr[j + 1];
-                row[j + 2] += v * wr[j + 2];
-                row[j + 3] += v * wr[j + 3];
-            }
-            for (; j < w->cols; j++)
-                row[j] += v * wr[j];
+        if (!keep[i]) { /* every cell new: straight into the row */
+            mat_gemv_t(&MAT_AT(dst, i, 0), w->cols, &MAT_AT(x, i, 0), 1, x->cols, w->v, w->cols, false);
+            continue;
         }
+        /* each cell sums k = 0, 1, ... from 0.0 as before (the same bits) */
+        mat_gemv_t(row, w->cols, &MAT_AT(x, i, 0), 1, x->cols, w->v, w->cols, false);
         for (int j = 0; j < w->cols; j++)
             if (!keep[i] || !(ovh[i] >> (j / hw) & 1u))
                 MAT_AT(dst, i, j) = row[j];

@@ -4,10 +4,114 @@
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static bool size_ok(int rows, int cols)
 {
     return rows >= 1 && rows <= MAT_ALLOC_MAX && cols >= 1 && cols <= MAT_ALLOC_MAX;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define GEMV_CLONES __attribute__((target_clones("avx", "default")))
+#else
+#define GEMV_CLONES
+#endif
+
+/* Four doubles side by side (gcc's vector extension: two SSE2 registers
+ * or one AVX register); each lane's * and + round alone, as a double's. */
+typedef double Lanes __attribute__((vector_size(32)));
+
+#define LANES_AT(v, p) memcpy(&(v), (p), sizeof(Lanes)) /* an unaligned load */
+
+/* Eight cells of out (+)= the sum over k of x_k b_kj, in two registers. */
+static inline void gemv8(double *restrict out, const double *restrict x, int xs, int nk, const double *restrict b,
+                         int ldb, bool add)
+{
+    Lanes s0 = {0.0, 0.0, 0.0, 0.0}, s1 = s0, b0, b1;
+    if (add) {
+        LANES_AT(s0, out);
+        LANES_AT(s1, out + 4);
+    }
+    for (int k = 0; k < nk; k++) {
+        double v = x[(size_t)k * (size_t)xs];
+        const double *bk = b + (size_t)k * (size_t)ldb;
+        LANES_AT(b0, bk);
+        LANES_AT(b1, bk + 4);
+        s0 += b0 * v;
+        s1 += b1 * v;
+    }
+    memcpy(out, &s0, sizeof s0);
+    memcpy(out + 4, &s1, sizeof s1);
+}
+
+/* Sixteen cells, in four registers (d_model 16's rows in one pass). */
+static inline void gemv16(double *restrict out, const double *restrict x, int xs, int nk, const double *restrict b,
+                          int ldb, bool add)
+{
+    Lanes s0 = {0.0, 0.0, 0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0, b0, b1, b2, b3;
+    if (add) {
+        LANES_AT(s0, out);
+        LANES_AT(s1, out + 4);
+        LANES_AT(s2, out + 8);
+        LANES_AT(s3, out + 12);
+    }
+    for (int k = 0; k < nk; k++) {
+        double v = x[(size_t)k * (size_t)xs];
+        const double *bk = b + (size_t)k * (size_t)ldb;
+        LANES_AT(b0, bk);
+        LANES_AT(b1, bk + 4);
+        LANES_AT(b2, bk + 8);
+        LANES_AT(b3, bk + 12);
+        s0 += b0 * v;
+        s1 += b1 * v;
+        s2 += b2 * v;
+        s3 += b3 * v;
+    }
+    memcpy(out, &s0, sizeof s0);
+    memcpy(out + 4, &s1, sizeof s1);
+    memcpy(out + 8, &s2, sizeof s2);
+    memcpy(out + 12, &s3, sizeof s3);
+}
+
+/* Four cells, in one register. */
+static inline void gemv4(double *restrict out, const double *restrict x, int xs, int nk, const double *restrict b,
+                         int ldb, bool add)
+{
+    Lanes s0 = {0.0, 0.0, 0.0, 0.0}, b0;
+    if (add)
+        LANES_AT(s0, out);
+    for (int k = 0; k < nk; k++) {
+        LANES_AT(b0, b + (size_t)k * (size_t)ldb);
+        s0 += b0 * x[(size_t)k * (size_t)xs];
+    }
+    memcpy(out, &s0, sizeof s0);
+}
+
+GEMV_CLONES void mat_gemv_t(double *restrict out, int nc, const double *restrict x, int xs, int nk,
+                            const double *restrict b, int ldb, bool add)
+{
+    int j = 0;
+    for (; j + 16 <= nc; j += 16)
+        gemv16(out + j, x, xs, nk, b + j, ldb, add);
+    for (; j + 8 <= nc; j += 8)
+        gemv8(out + j, x, xs, nk, b + j, ldb, add);
+    for (; j + 4 <= nc; j += 4)
+        gemv4(out + j, x, xs, nk, b + j, ldb, add);
+    for (; j + 2 <= nc; j += 2) {
+        double s0 = add ? out[j] : 0.0, s1 = add ? out[j + 1] : 0.0;
+        for (int k = 0; k < nk; k++) {
+            double v = x[(size_t)k * (size_t)xs];
+            s0 += v * b[(size_t)k * (size_t)ldb + j];
+            s1 += v * b[(size_t)k * (size_t)ldb + j + 1];
+        }
+        out[j] = s0, out[j + 1] = s1;
+    }
+    for (; j < nc; j++) {
+        double s0 = add ? out[j] : 0.0;
+        for (int k = 0; k < nk; k++)
+            s0 += x[(size_t)k * (size_t)xs] * b[(size_t)k * (size_t)ldb + j];
+        out[j] = s0;
+    }
 }
 
 /* Allocate zeros; a size outside 1..MAT_ALLOC_MAX fails like running out of memory. */
@@ -65,55 +169,33 @@ bool mat_mul(Mat *dst, const Mat *a, const Mat *b)
     assert(a->cols == b->rows);
     if (!reshape(dst, a->rows, b->cols))
         return false;
-    /* Row by row, k outer: each cell still sums its products for k = 0, 1,
-     * ... from 0.0 (the same number, bit for bit), but the cells of a row
-     * are independent sums the compiler can run side by side. */
-    for (int i = 0; i < a->rows; i++) {
-        double *out = &MAT_AT(dst, i, 0);
-        for (int j = 0; j < b->cols; j++)
-            out[j] = 0.0;
-        for (int k = 0; k < a->cols; k++) {
-            double x = MAT_AT(a, i, k);
-            mat_axpy(out, &MAT_AT(b, k, 0), x, b->cols);
-        }
-    }
+    /* Row by row: each cell sums its products for k = 0, 1, ... from 0.0
+     * (mat_gemv_t: the same number, bit for bit, as k outer over the row). */
+    for (int i = 0; i < a->rows; i++)
+        mat_gemv_t(&MAT_AT(dst, i, 0), b->cols, &MAT_AT(a, i, 0), 1, a->cols, b->v, b->cols, false);
     return true;
 }
 
-/* dst = a * b^T: cell (i, j) is the dot product of row i of a and row j of b. */
+/* dst = a * b^T: cell (i, j) is the dot product of row i of a and row j of
+ * b, summed k = 0, 1, ... from 0.0: b turned once (on the stack when small),
+ * then each row of dst is mat_gemv_t over it (the same number, bit for bit). */
 bool mat_mul_bt(Mat *dst, const Mat *a, const Mat *b)
 {
     assert(dst != a && dst != b);
     assert(a->cols == b->cols);
     if (!reshape(dst, a->rows, b->rows))
         return false;
-    /* Four cells at a time, each its own sum in the order k = 0, 1, ...
-     * (the same number as one at a time), so the sums do not wait on each
-     * other. */
-    for (int i = 0; i < a->rows; i++) {
-        const double *x = &MAT_AT(a, i, 0);
-        int j = 0;
-        for (; j + 4 <= b->rows; j += 4) {
-            const double *y0 = &MAT_AT(b, j, 0), *y1 = y0 + b->cols, *y2 = y1 + b->cols, *y3 = y2 + b->cols;
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-            for (int k = 0; k < a->cols; k++) {
-                s0 += x[k] * y0[k];
-                s1 += x[k] * y1[k];
-                s2 += x[k] * y2[k];
-                s3 += x[k] * y3[k];
-            }
-            MAT_AT(dst, i, j) = s0;
-            MAT_AT(dst, i, j + 1) = s1;
-            MAT_AT(dst, i, j + 2) = s2;
-            MAT_AT(dst, i, j + 3) = s3;
-        }
-        for (; j < b->rows; j++) {
-            double sum = 0.0;
-            for (int k = 0; k < a->cols; k++)
-                sum += x[k] * MAT_AT(b, j, k);
-            MAT_AT(dst, i, j) = sum;
-        }
-    }
+    double small[512], *bt = small; /* 4 KB: a head's K, W_U of vocab 32 */
+    size_t cells = (size_t)b->rows * (size_t)b->cols;
+    if (cells > sizeof small / sizeof small[0] && !(bt = malloc(sizeof *bt * cells)))
+        return false;
+    for (int r = 0; r < b->rows; r++)
+        for (int c = 0; c < b->cols; c++)
+            bt[(size_t)c * (size_t)b->rows + (size_t)r] = MAT_AT(b, r, c);
+    for (int i = 0; i < a->rows; i++)
+        mat_gemv_t(&MAT_AT(dst, i, 0), b->rows, &MAT_AT(a, i, 0), 1, a->cols, bt, b->rows, false);
+    if (bt != small)
+        free(bt);
     return true;
 }
 
@@ -144,7 +226,7 @@ double mat_max_diff(const Mat *a, const Mat *b)
 void mat_add_atb(Mat *dst, const Mat *a, const Mat *b)
 {
     assert(a->rows == b->rows && dst->rows == a->cols && dst->cols == b->cols);
-    for (int i = 0; i < a->rows; i++)
-        for (int r = 0; r < a->cols; r++)
-            mat_axpy(&MAT_AT(dst, r, 0), &MAT_AT(b, i, 0), MAT_AT(a, i, r), b->cols);
+    /* cell (r, c) gains a_ir b_ic for i = 0, 1, ... in order, as before */
+    for (int r = 0; r < a->cols; r++)
+        mat_gemv_t(&MAT_AT(dst, r, 0), b->cols, &MAT_AT(a, 0, r), a->cols, a->rows, b->v, b->cols, true);
 }

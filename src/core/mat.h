@@ -58,4 +58,15 @@ static inline void mat_axpy(double *restrict y, const double *restrict x, double
         y[j] += a * x[j];
 }
 
+/* out[j] (+)= sum over k = 0 .. nk-1, in that order, of x[k*xs] b[k*ldb + j]
+ * for j = 0 .. nc-1: from out[j] when add, else from 0.0. Sixteen, eight,
+ * four, two, then one cell at a time, each cell's sum kept in a register (the same
+ * products and sums as a row of axpys, bit for bit, without storing the
+ * row after every k). The kernel of mat_mul, mat_mul_bt, mat_add_atb, the
+ * attention's projections and the backward. On x86-64 (gcc) it is built
+ * twice, for AVX (four lanes, no FMA: each lane's mul and add round as
+ * SSE2's do, so the same bits) and plain, and the CPU picks at load. */
+void mat_gemv_t(double *restrict out, int nc, const double *restrict x, int xs, int nk, const double *restrict b,
+                int ldb, bool add);
+
 #endif

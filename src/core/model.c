@@ -171,11 +171,16 @@ static void vec_set(Mat *m, double v)
 
 void model_draw_weights(Model *m, unsigned long seed, double scale)
 {
+    model_draw_weights_split(m, seed, scale, scale);
+}
+
+void model_draw_weights_split(Model *m, unsigned long seed, double scale, double embed_scale)
+{
     Rng r;
     rng_seed(&r, (uint32_t)seed);
-    rng_randn(&r, &m->E, scale);
+    rng_randn(&r, &m->E, embed_scale);
     if (m->cfg.positions == MPOS_LEARNED)
-        rng_randn(&r, &m->P, scale);
+        rng_randn(&r, &m->P, embed_scale);
     for (int l = 0; l < m->cfg.layers; l++) {
         ModelLayer *y = &m->layer[l];
         for (int id = M_WQ; id <= M_WV; id++)

@@ -220,6 +220,12 @@ bool model_copy(Model *dst, const Model *src);
 bool model_set_tokens(Model *m, const int *tok, int n);
 /* Draw every weight as DESIGN.md's order says (the top of this file). */
 void model_draw_weights(Model *m, unsigned long seed, double scale);
+/* The same stream and order, but E and P drawn at embed_scale and every W
+ * (Wq Wk Wv Wo W1 W2 WU) at scale: torch's defaults are nn.Embedding's 1.0
+ * and about nn.Linear's 1/sqrt(3 d) (0.144 for d 16). A train: section's
+ * from: {random: {seed, scale, embed_scale}}; model_draw_weights(m, s, x)
+ * is model_draw_weights_split(m, s, x, x), bit for bit. */
+void model_draw_weights_split(Model *m, unsigned long seed, double scale, double embed_scale);
 /* Does (layer, stage) exist: layer 1..layers with stage 1..7 (7 only with
  * d_ff > 0), or (layers, 8)? */
 bool model_stage_exists(const Model *m, int layer, int stage);

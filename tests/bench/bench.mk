@@ -70,14 +70,28 @@ $(BENCH_DIR)/trainbench: tests/bench/trainbench.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $^ $(LDLIBS_ALL)
 
+# Lesson 17's recipe (d 16, norm none, W 0.144, E and P 1, seed 3, Adam 0.01, 2250
+# steps): the induction model trained by the core, scores every
+# 250 steps (tests/bench/induction.c; INDUCTION_ARGS overrides the recipe).
+$(BENCH_DIR)/induction: tests/bench/induction.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $^ $(LDLIBS_ALL) -lm
+
+INDUCTION_ARGS ?=
+.PHONY: induction
+induction: $(BENCH_DIR)/induction
+	$(BENCH_DIR)/induction $(INDUCTION_ARGS)
+
 .PHONY: bench-train
 bench-train: $(BENCH_DIR)/trainbench
 	@if ! $(BENCH_PYTHON) -c 'import torch' 2>/dev/null; then echo "bench: train_step: torch is not installed (python3-torch)"; exit 0; fi; \
-	 c=""; t=""; for r in 1 2 3 4 5; do \
-	   c="$$c $$($(BENCH_DIR)/trainbench 20 | cut -d' ' -f2)"; \
-	   t="$$t $$($(BENCH_PYTHON) tests/bench/train_torch.py 20 | cut -d' ' -f2)"; done; \
+	 c=""; t=""; cc=""; tc=""; for r in 1 2 3 4 5; do \
+	   o=$$($(BENCH_DIR)/trainbench 20); c="$$c $$(echo $$o | cut -d' ' -f2)"; cc="$$cc $$(echo $$o | cut -d' ' -f6)"; \
+	   o=$$($(BENCH_PYTHON) tests/bench/train_torch.py 20); t="$$t $$(echo $$o | cut -d' ' -f2)"; tc="$$tc $$(echo $$o | cut -d' ' -f6)"; done; \
 	 med() { printf '%s\n' $$* | sort -g | sed -n 3p; }; mc=$$(med $$c); mt=$$(med $$t); \
 	 echo "bench: train_step_ms $$mc ms (rounds:$$c)"; echo "bench: train_step_torch_ms $$mt ms (rounds:$$t)"; \
+	 echo "bench: train_step_cpu_ms $$(med $$cc) ms, torch $$(med $$tc) ms (CPU time of the process; rounds:$$cc /$$tc)"; \
+	 awk -v c=$$(med $$cc) -v t=$$(med $$tc) 'BEGIN { printf "bench: train_step_cpu_ratio %.3f (the same ratio in CPU time: a loaded machine moves it least)\n", c / t }'; \
 	 awk -v c=$$mc -v t=$$mt 'BEGIN { q = c / t; printf "bench: budget train_step_ratio %s (%.3f <= 0.333: the core / torch float32, one thread)\n", q <= 1 / 3 ? "ok" : "OVER", q; \
 	   s = c * 3000 / 1000; printf "bench: train_3000_steps_s %.1f s (estimate: 3000 x the median step)\n", s; \
 	   printf "bench: budget train_lesson17_s %s (%.1f <= 60 s, estimated)\n", s <= 60 ? "ok" : "OVER", s }'

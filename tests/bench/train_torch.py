@@ -52,6 +52,7 @@ def step():
 for _ in range(3):
     step()
 t0 = time.perf_counter()
+c0 = time.process_time()
 for _ in range(STEPS):
     loss = step()
-print(f"ms_per_step {(time.perf_counter() - t0) / STEPS * 1e3:.4f} loss {loss:.6f}")
+print(f"ms_per_step {(time.perf_counter() - t0) / STEPS * 1e3:.4f} loss {loss:.6f} cpu_ms_per_step {(time.process_time() - c0) / STEPS * 1e3:.4f}")

@@ -4,8 +4,9 @@
  * batch 64 of the copy task (lengths 3..6, seed 1), Adam lr 0.003 from
  * random weights (seed 3, scale 0.1): core/model_back.h and core/optim.h.
  *
- *   trainbench STEPS      runs STEPS steps, prints "ms_per_step X" and the
- *                         last loss; tests/bench/train_torch.py runs the
+ *   trainbench STEPS      runs STEPS steps, prints "ms_per_step X", the
+ *                         last loss and "cpu_ms_per_step Y" (the process's
+ *                         CPU time: what a loaded machine moves least); tests/bench/train_torch.py runs the
  *                         same model in torch float32 on one thread, and
  *                         make bench-train runs both alternately. */
 #include <stdio.h>
@@ -50,8 +51,9 @@ int main(int argc, char **argv)
     optim_init(&o, OPT_ADAM, 0.003);
     double loss = 0.0;
     ModelRef bad;
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (int s = 0; s < steps; s++) {
         for (int q = 0; q < BATCH; q++)
             (void)copy_task_draw(&data, CTX, c.vocab, 3, 6, tok + q * CTX, &sp);
@@ -59,7 +61,9 @@ int main(int argc, char **argv)
             return 1;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     double ms = ((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6) / steps;
-    printf("ms_per_step %.4f loss %.6f\n", ms, loss);
+    double cpu = ((double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6) / steps;
+    printf("ms_per_step %.4f loss %.6f cpu_ms_per_step %.4f\n", ms, loss, cpu);
     return 0;
 }
