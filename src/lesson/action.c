@@ -122,22 +122,26 @@ static bool parse_number(Lex *lx, double *out)
     return true;
 }
 
-const char *action_matrix_list(const Attn *shape, bool writable, char *buf, size_t len)
+/* Is the reference name[0..len) (as written, with its index) a row of an
+ * attention-weights matrix? Sets a->mat = M_A and a->head: 0-based for
+ * "A1", "A2", ..., and -1 for a bare "A", which names no head: applying it
+ * is refused in a lesson with 2 or more heads (as bare A is everywhere). */
+static bool target_ref(const char *name, int len, Action *a)
 {
-    int h = shape ? attn_heads(shape) : 1;
-    bool wo = shape && shape->has_wo;
-    if (h < 2 && writable)
-        snprintf(buf, len, "%s", wo ? _("X, Wq, Wk, Wv, Wo, Q, K or V") : _("X, Wq, Wk, Wv, Q, K or V"));
-    else if (h < 2)
-        snprintf(buf, len, "%s", wo ? _("X, Wq, Wk, Wv, Wo, Q, K, V, QKt, S, A, O or Y")
-                                    : _("X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"));
-    else if (writable)
-        snprintf(buf, len, _("X, Wq, Wk, Wv, Wo, Q, K or V, or one head's part (heads count from 1): Q1 to Q%d, K1 "
-                             "to K%d or V1 to V%d"), h, h, h);
-    else
-        snprintf(buf, len, _("X, Wq, Wk, Wv, Wo, Q, K, V, O or Y, or one head's (heads count from 1): QKt1 to QKt%d, "
-                             "S1 to S%d or A1 to A%d"), h, h, h);
-    return buf;
+    int n = 0;
+    while (n < len && name[n] != '[' && name[n] != ' ' && name[n] != '\t')
+        n++;
+    if (n < 1 || name[0] != 'A')
+        return false;
+    int head = 0;
+    for (int k = 1; k < n; k++) { /* "A2": head 2 */
+        if (name[k] < '0' || name[k] > '9')
+            return false;
+        head = head < 100 ? head * 10 + (name[k] - '0') : head;
+    }
+    a->mat = M_A;
+    a->head = n > 1 ? head - 1 : -1; /* bare A: no head named, which only a one-head lesson takes */
+    return n == 1 || head >= 1;
 }
 
 static bool is_target(MatId m)
@@ -185,13 +189,13 @@ static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
         const char *near = diag_suggest(name, mats, (int)(sizeof mats / sizeof *mats));
         if (near && strcmp(near, name) != 0 && (strcasecmp(near, name) == 0 || strlen(name) > 2))
             return fail(lx, r.name, N_("unknown matrix \"%s\" (did you mean \"%s\"?), expected %s"), name, near,
-                        action_matrix_list(lx->shape, target, list, sizeof list));
+                        ref_matrix_list(lx->shape, target, list, sizeof list));
         return fail(lx, r.name, N_("unknown matrix \"%s\", expected %s"), name,
-                    action_matrix_list(lx->shape, target, list, sizeof list));
+                    ref_matrix_list(lx->shape, target, list, sizeof list));
     }
     if (target && !is_target(r.mat))
         return fail(lx, r.name, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(r.mat),
-                    action_matrix_list(lx->shape, true, list, sizeof list));
+                    ref_matrix_list(lx->shape, true, list, sizeof list));
     if (st == REF_NO_NUMBER)
         return fail(lx, r.err_at, N_("expected a row or column number from 1"));
     if (st == REF_NO_CLOSE)
@@ -494,7 +498,7 @@ static bool target(Lex *lx, Action *a)
     skip_ws(lx);
     if (!ref(lx, false, &a->mat, &a->i, &j, &at))
         return false;
-    if (!train_target_ref(at, (int)(lx->p - at), a))
+    if (!target_ref(at, (int)(lx->p - at), a))
         return fail(lx, at, N_("a target is a row of the attention weights, like target A[1] = 3; found %.*s"),
                     (int)(lx->p - at), at);
     if (j >= 0)
@@ -643,7 +647,7 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     if (!is_target(out->mat)) {
         char list[256];
         return fail(&lx, at, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(out->mat),
-                    action_matrix_list(shape, true, list, sizeof list));
+                    ref_matrix_list(shape, true, list, sizeof list));
     }
     const char *ref_end = lx.p;
     if (!accept(&lx, '=')) {

@@ -72,9 +72,6 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
  * NULL): the matrices listed are the ones it has (Wo with W_O; with heads
  * >= 2 the heads' names A1 to Ah, never a bare name it refuses). */
 bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err, size_t errlen, int *errcol);
-/* The matrix names a lesson of this shape (NULL: one head, no W_O) takes:
- * writable ones (the left of "=") or all of them, as "X, Wq, ... or V". */
-const char *action_matrix_list(const Attn *shape, bool writable, char *buf, size_t len);
 /* Apply to a state's inputs (X, Ws, overridden rows, options). Does not
  * recompute: the caller runs the pipeline afterwards. ACT_RESET is the
  * session's business and is refused here. Returns false with a message when

@@ -341,7 +341,7 @@ bool schema_ref(Loader *c, const yaml_node_t *n, const Attn *shape, const char *
     char list[256];
     if (ref_matrix(r) == REF_UNKNOWN)
         return diag_fail(&c->d, n, _("unknown matrix in %s, expected %s"), diag_quote(&c->d, s),
-                         action_matrix_list(shape, false, list, sizeof list));
+                         ref_matrix_list(shape, false, list, sizeof list));
     if (st == REF_ZERO)
         return diag_fail(&c->d, n, _("indices start at 1, found %s"), diag_quote(&c->d, s));
     return check_ref(c, n, shape, r);
