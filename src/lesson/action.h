@@ -32,7 +32,7 @@ typedef enum {
     ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET,
     ACT_MASK, ACT_TEMP, ACT_POS, ACT_SWAP,
     ACT_TARGET, ACT_LR, ACT_STEP,   /* training (train.h) */
-    ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE /* today's models (action_modern.c) */
+    ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE /* today's models */
 } ActKind;
 
 #define ACTION_TOKEN_BYTES ATTN_NAME_BYTES /* an appended token's name, as a lesson's tokens */
@@ -83,16 +83,7 @@ bool action_is_option(const Action *act);
 /* Write an action back as text (the canonical form), e.g. for history. */
 void action_format(const Action *act, char *buf, size_t len);
 
-/* ---- today's models (action_modern.c) ---- */
-/* Apply ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE and the new values
- * of mask (window), positions (rope) and softmax (online); false with a
- * message when out of range (append past MAT_MAX tokens, a row of the wrong
- * length, RoPE with an odd d_k). */
-bool action_apply_modern(Attn *a, const Action *act, char *err, size_t errlen);
-/* Format those actions ("append 猫 [1, 0]", "mask = window 2"); false
- * for the other kinds. */
-bool action_format_modern(const Action *act, char *buf, size_t len);
-/* The name of an appended token's id (ACTION_TOKEN_BASE + k) in state a,
+/* The name of an appended token's id (apply.c) (ACTION_TOKEN_BASE + k) in state a,
  * or NULL. */
 const char *action_token_name(const Attn *a, int id);
 

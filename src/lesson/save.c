@@ -3,6 +3,7 @@
 #include "text/num.h"
 #include "text/i18n.h"
 #include "departures.h"
+#include "options.h"
 #include "train.h"
 
 #include <errno.h>
@@ -135,50 +136,21 @@ static void overrides(YamlOut *o, const Attn *a)
     map(o, false, false);
 }
 
-static void options(YamlOut *o, const Attn *a, int digits)
+/* options:, row by row of the option table: those it always saves, and the
+ * others when they are not at their default (older saves stay as they were). */
+static void options(YamlOut *o, const Attn *a, const Lesson *l)
 {
-    char buf[16];
+    char buf[SHORTEST_MAX + 16];
     scalar(o, "options", false);
     map(o, true, false);
-    scalar(o, "scale", false);
-    scalar(o, a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none", false);
-    scalar(o, "softmax", false);
-    scalar(o, a->softmax == SOFTMAX_ONLINE ? "online" : a->softmax == SOFTMAX_STABLE ? "stable" : "naive", false);
-    if (a->mask != MASK_NONE) { /* the newer options only when set: older saves stay as they were */
-        char w[32];
-        snprintf(w, sizeof w, "window %d", a->window);
-        scalar(o, "mask", false);
-        scalar(o, a->mask == MASK_WINDOW ? w : "causal", false);
+    for (int k = 0; k < OPT_COUNT; k++) {
+        const OptRow *r = &option_table[k];
+        double v = r->in_attn ? option_get(a, r) : option_get_lesson(l, r);
+        if (!(r->flags & OF_OPTIONS) || (!(r->flags & OF_ALWAYS) && v == r->def))
+            continue;
+        scalar(o, r->key, false);
+        scalar(o, option_text(r, v, a->window, buf, sizeof buf), false);
     }
-    if (a->temp != 1.0) {
-        scalar(o, "temperature", false);
-        emit_number(o, a->temp);
-    }
-    if (a->positions != POS_NONE) {
-        scalar(o, "positions", false);
-        scalar(o, a->positions == POS_ROPE ? "rope" : "sinusoidal", false);
-    }
-    if (a->rope_base != ATTN_ROPE_BASE_DEFAULT) {
-        scalar(o, "rope_base", false);
-        emit_number(o, a->rope_base);
-    }
-    if (a->offset != 0) {
-        snprintf(buf, sizeof buf, "%d", a->offset);
-        scalar(o, "offset", false);
-        scalar(o, buf, false);
-    }
-    if (a->block != ATTN_BLOCK_DEFAULT) {
-        snprintf(buf, sizeof buf, "%d", a->block);
-        scalar(o, "block", false);
-        scalar(o, buf, false);
-    }
-    if (a->lr != ATTN_LR_DEFAULT) {
-        scalar(o, "lr", false);
-        emit_number(o, a->lr);
-    }
-    scalar(o, "digits", false);
-    snprintf(buf, sizeof buf, "%d", digits);
-    scalar(o, buf, false);
     map(o, false, false);
 }
 
@@ -338,7 +310,7 @@ static void body(YamlOut *o, const Session *s)
         matrix(o, "Wo", &a->m[M_WO]);
     map(o, false, false);
     overrides(o, a);
-    options(o, a, l->digits);
+    options(o, a, l);
     scalar(o, "start", false);
     snprintf(buf, sizeof buf, "%d", s->step + 1);
     scalar(o, buf, false);

@@ -11,6 +11,7 @@
 #include "text/i18n.h"
 #include "words/live.h"
 #include "text/text.h"
+#include "lesson/options.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
 #include "words/narrate.h"
@@ -492,23 +493,22 @@ static bool json_training(Json *j, const Attn *a)
     return ok;
 }
 
-/* "options": every option, today's models' included (kv_heads, rope_base,
- * offset, block; mask "window 2"). */
+/* "options": the option table's rows that --json writes (options.h),
+ * today's models' included (kv_heads, rope_base, offset, block; mask
+ * "window 2"): words as strings, numbers as numbers. */
 static void json_options(Json *j, const Attn *a)
 {
+    char buf[SHORTEST_MAX + 16];
     json_object(j, "options");
-    json_string(j, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none");
-    json_string(j, "softmax", a->softmax == SOFTMAX_ONLINE ? "online" : a->softmax == SOFTMAX_STABLE ? "stable" : "naive");
-    char window[32] = "";
-    if (a->mask == MASK_WINDOW) /* printf only when it is written */
-        snprintf(window, sizeof window, "window %d", a->window);
-    json_string(j, "mask", a->mask == MASK_WINDOW ? window : a->mask == MASK_CAUSAL ? "causal" : "none");
-    json_number(j, "temperature", a->temp);
-    json_string(j, "positions", a->positions == POS_ROPE ? "rope" : a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none");
-    json_number(j, "kv_heads", attn_kv_heads(a));
-    json_number(j, "rope_base", a->rope_base);
-    json_number(j, "offset", a->offset);
-    json_number(j, "block", a->block);
+    for (int k = 0; k < OPT_COUNT; k++) {
+        const OptRow *r = &option_table[k];
+        if (!(r->flags & OF_JSON))
+            continue;
+        if (r->type == OT_WORDS)
+            json_string(j, r->key, option_state_text(a, r, buf, sizeof buf));
+        else
+            json_number(j, r->key, option_get(a, r));
+    }
     json_end(j);
 }
 
