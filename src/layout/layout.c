@@ -650,13 +650,23 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
     room[0] = room[1] = room[2] = 0;
     Plan p;
     /* The rule is the author's: the narration fits in the script's own state.
-     * A saved lesson's edited: log would add the departure notice, which
-     * the narration may give a line to (it then ends in "…"). */
+     * A saved lesson's edited: log (at the top, or a step's) would add the
+     * departure notice, which the narration may give a line to (it then
+     * ends in "…"). */
     Lesson scripted = *s->lesson;
     scripted.nedited = 0;
     scripted.edited = NULL;
-    if (!session_init(&t, &scripted))
+    Step *own = malloc(sizeof *own * (size_t)(scripted.nsteps > 0 ? scripted.nsteps : 1));
+    if (!own)
         return false;
+    memcpy(own, scripted.steps, sizeof *own * (size_t)scripted.nsteps);
+    for (int k = 0; k < scripted.nsteps; k++)
+        own[k].nedit = 0;
+    scripted.steps = own;
+    if (!session_init(&t, &scripted)) {
+        free(own);
+        return false;
+    }
     session_goto(&t, step);
     LayoutIn in = {.s = &t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
                    .keybar = "", .cols = cols, .rows = rows};
@@ -673,5 +683,6 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
     }
     plan_free(&p);
     session_free(&t);
+    free(own);
     return fits;
 }

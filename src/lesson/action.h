@@ -83,7 +83,7 @@ bool action_is_option(const Action *act);
 /* Write an action back as text (the canonical form), e.g. for history. */
 void action_format(const Action *act, char *buf, size_t len);
 
-/* The name of an appended token's id (apply.c) (ACTION_TOKEN_BASE + k) in state a,
+/* The name of an appended token's id (lesson.c) (ACTION_TOKEN_BASE + k) in state a,
  * or NULL. */
 const char *action_token_name(const Attn *a, int id);
 

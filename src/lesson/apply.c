@@ -104,10 +104,6 @@ static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen);
 
 /* Head names are resolved against the state first: "Q1" with one head is
  * Q, "Q3" with two heads is refused (ref_head). */
-const char *action_token_name(const Attn *a, int id)
-{
-    return attn_name_at(a, id - ACTION_TOKEN_BASE);
-}
 
 /* append: n below MAT_MAX, a row of d_model numbers. */
 static bool apply_append(Attn *a, const Action *act, char *err, size_t errlen)

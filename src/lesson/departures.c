@@ -172,6 +172,28 @@ static bool inputs_differ(const Attn *a, const Attn *b)
     return diff;
 }
 
+bool session_saved_edits(const Session *s)
+{
+    const Lesson *l = s->lesson;
+    bool any = l->nedited > 0;
+    for (int k = 0; k <= s->step && k < l->nsteps && !any; k++)
+        any = l->steps[k].nedit > 0;
+    return any;
+}
+
+bool lesson_saved_edits(const Lesson *l)
+{
+    bool any = l->nedited > 0;
+    for (int k = 0; k < l->nsteps && !any; k++)
+        any = l->steps[k].nedit > 0;
+    return any;
+}
+
+bool session_same_inputs(const Attn *a, const Attn *b)
+{
+    return !inputs_differ(a, b);
+}
+
 /* Where departure items go: joined into one line ("a, b"), or each kept
  * (malloc'd) for a saved lesson's edited: key. */
 typedef struct {
@@ -204,10 +226,29 @@ static int sink_count(const Sink *k)
     return k->items ? k->nitems : (int)k->n;
 }
 
-/* Does the lesson itself depart from its own numbers (a --variant, a saved
- * lesson's edits)? Writes its items. */
-static bool lesson_departs(const Lesson *l, Sink *out)
+/* Is step k's edit n covered by a later edit of the saved lesson, at or
+ * before the current step, with no swap between? */
+static bool covered_later(const Session *s, int k, int n)
 {
+    const Lesson *l = s->lesson;
+    const Action *a = &l->steps[k].edit[n];
+    for (int j = k; j <= s->step && j < l->nsteps; j++)
+        for (int m = j == k ? n + 1 : 0; m < l->steps[j].nedit; m++) {
+            if (l->steps[j].edit[m].kind == ACT_SWAP)
+                return false;
+            if (covers(&l->steps[j].edit[m], a))
+                return true;
+        }
+    return false;
+}
+
+/* Does the lesson itself depart from its own numbers at this step (a
+ * --variant, a saved lesson's edits: the top-level edited: at every step,
+ * a step's edited: from that step on)? Writes its items. */
+static bool lesson_departs(const Session *s, Sink *out)
+{
+    const Lesson *l = s->lesson;
+    int steps = 0;
     if (l->reseeded && l->seed != l->own_seed && out->buf) { /* the notice's; no edited: entry */
         char v[40];
         snprintf(v, sizeof v, "variant %lu", l->seed);
@@ -215,7 +256,11 @@ static bool lesson_departs(const Lesson *l, Sink *out)
     }
     for (int k = 0; k < l->nedited; k++)
         add_item(out, l->edited[k]);
-    return (l->reseeded && l->seed != l->own_seed) || l->nedited > 0;
+    for (int k = 0; k <= s->step && k < l->nsteps; k++)
+        for (int n = 0; n < l->steps[k].nedit; n++, steps++)
+            if (!covered_later(s, k, n)) /* the last of each toggle or cell, as for the student's own */
+                add_item(out, l->steps[k].edit_text[n]);
+    return (l->reseeded && l->seed != l->own_seed) || l->nedited > 0 || steps > 0;
 }
 
 /* The student's edits that still make a difference, in order, into buf:
@@ -265,7 +310,7 @@ static void edit_items(const Session *s, const Attn *script, bool all, Sink *out
  * student's edits that make a difference. Returns whether it departed. */
 static bool departures(const Session *s, bool with_lesson, Sink *out)
 {
-    bool lesson = with_lesson && lesson_departs(s->lesson, out);
+    bool lesson = with_lesson && lesson_departs(s, out);
     if (s->nedits == 0)
         return lesson;
     Attn script = {0};
@@ -285,6 +330,15 @@ static bool departures(const Session *s, bool with_lesson, Sink *out)
     return lesson || diff;
 }
 
+/* How many actions the steps' edited: hold in all. */
+static int lesson_edits(const Lesson *l)
+{
+    int n = 0;
+    for (int k = 0; k < l->nsteps; k++)
+        n += l->steps[k].nedit;
+    return n;
+}
+
 bool session_departed(const Session *s, char *what, size_t len)
 {
     Sink out = {.buf = what, .len = len};
@@ -300,7 +354,7 @@ bool session_diverged(const Session *s)
 
 char *session_departures_dup(const Session *s)
 {
-    size_t len = (size_t)(s->nedits + s->lesson->nedited + 2) * (64 * 28) + 64;
+    size_t len = (size_t)(s->nedits + s->lesson->nedited + lesson_edits(s->lesson) + 2) * (64 * 28) + 64;
     char *buf = malloc(len);
     if (buf && !session_departed(s, buf, len))
         buf[0] = '\0';
@@ -309,7 +363,7 @@ char *session_departures_dup(const Session *s)
 
 int session_edited(const Session *s, char ***out)
 {
-    Sink k = {.cap = s->nedits + s->lesson->nedited + 1};
+    Sink k = {.cap = s->nedits + s->lesson->nedited + lesson_edits(s->lesson) + 1};
     *out = NULL;
     k.items = calloc((size_t)k.cap, sizeof *k.items);
     if (!k.items)

@@ -19,6 +19,10 @@ static void step_free(Step *st)
         free(st->act_text[k]);
     free(st->act);
     free(st->act_text);
+    for (int k = 0; k < st->nedit; k++)
+        free(st->edit_text[k]);
+    free(st->edit);
+    free(st->edit_text);
     text_free(&st->say);
     text_free(&st->question);
     free(st->ask);
@@ -188,6 +192,11 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
     if (left && o < len)
         snprintf(msg + o, len - o, _("; and %d more"), left);
     return wrong == 0;
+}
+
+const char *action_token_name(const Attn *a, int id)
+{
+    return attn_name_at(a, id - ACTION_TOKEN_BASE);
 }
 
 const char *lesson_token(const Lesson *l, const Attn *a, int i)

@@ -21,6 +21,11 @@
 #include "session.h"
 
 bool lesson_save(const Session *s, const char *path, char *err, size_t errlen);
+/* A lesson's bytes checked as `qkvtutor --check` checks a file (the out/
+ * layer's render_check_text, handed down by main so that `w` runs the real
+ * check): returns --check's exit status (0 passes) and, when it fails, the
+ * first message in msg. */
+typedef int (*LessonCheck)(const char *name, const char *text, size_t len, char *msg, size_t msglen);
 /* The lesson lesson_save() would write, in memory (malloc'd, *len bytes),
  * so the view can check it before writing; NULL when out of memory. */
 char *lesson_save_text(const Session *s, size_t *len);

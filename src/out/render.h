@@ -46,6 +46,9 @@ int render_check(FILE *out, const Lesson *l, const RenderOpt *o);
  * step has room for 4 lines of 78 columns; shorten it". The summary counts
  * these apart from the expectations. */
 int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits);
+/* The same with the lesson errors (literal numbers in the narration) on err
+ * rather than stderr. */
+int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits);
 /* The title of stage 1..5, translated: "scores S = Q·Kᵀ (÷ √d_k when scaled)". */
 const char *render_stage_title(int stage);
 
