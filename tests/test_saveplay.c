@@ -4,7 +4,8 @@
  * departure (a temperature, the mask, positions, a cell, a swap, a
  * gradient step; edits at two steps; an edit made later than the step
  * saved at): the saved text passes the real --check (render_check_text,
- * what `w` runs), reopening it gives the state the student saw, and its
+ * what `w` runs), reopening it gives the state the student saw (and so
+ * does its --json), and its
  * --dump is the lesson's own, byte for byte, at every step before the first
  * edit, in both languages. */
 #include <locale.h>
@@ -36,6 +37,19 @@ static char *dump(const Lesson *l, Lang lang)
     RenderOpt ro = {.lang = lang};
     assert_non_null(f);
     render_dump(f, l, &ro);
+    fclose(f);
+    return buf;
+}
+
+/* --json of a lesson (at: 0, as the file gives it) as text (malloc'd). */
+static char *json_of(const Lesson *l, int at)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    RenderOpt ro = {.lang = LANG_EN, .at = at};
+    assert_non_null(f);
+    assert_int_equal(render_json(f, l, &ro), 0);
     fclose(f);
     return buf;
 }
@@ -136,6 +150,10 @@ static void save_and_replay(const char *file, const Kind *kd)
     if (!session_same_inputs(&s2.cur, &s.cur))
         print_error("%s, %s: the reopened state is not the one saved\n", file, kd->name);
     assert_true(session_same_inputs(&s2.cur, &s.cur));
+    char *plain = json_of(&back, 0), *there = json_of(&back, save + 1); /* --json prints what was saved */
+    assert_string_equal(plain, there);
+    free(plain);
+    free(there);
     for (int g = 0; g < 2; g++) {
         char *mine = dump(&l, g ? LANG_ZH : LANG_EN), *theirs = dump(&back, g ? LANG_ZH : LANG_EN);
         for (int k = 0; k < first; k++) {

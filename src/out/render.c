@@ -569,18 +569,21 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
 
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
-    /* the state after step N (a session walks the script there), else the
-     * lesson as written: no session to set up. A session is 24 KB: on the
-     * heap, and only then, so the stack --json 1 touches stays short. */
-    Session *s = o->at ? malloc(sizeof *s) : NULL;
-    if (o->at && (!s || !session_init(s, l))) {
+    /* the state after step N (a session walks the script there; without
+     * --at, a lesson's start: or a save's edits: the step it opens at), else
+     * the lesson as written: no session to set up.
+     * A session is 24 KB: on the heap, and only then, so the stack --json 1
+     * touches stays short. */
+    int at = o->at ? o->at : l->start > 0 ? l->start : lesson_saved_edits(l) ? 1 : 0;
+    Session *s = at ? malloc(sizeof *s) : NULL;
+    if (at && (!s || !session_init(s, l))) {
         free(s);
         return no_memory();
     }
     Attn a = {0};
     bool ok;
-    if (o->at)
-        ok = (session_goto(s, o->at - 1) || s->step == o->at - 1) && attn_copy(&a, &s->cur);
+    if (at)
+        ok = (session_goto(s, at - 1) || s->step == at - 1) && attn_copy(&a, &s->cur);
     else
         ok = lesson_base(l, &a);
     if (ok)
@@ -594,7 +597,7 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
     }
     int rc = j && ok ? 0 : no_memory();
     attn_free(&a);
-    if (o->at)
+    if (at)
         session_free(s);
     free(s);
     return rc;
