@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "text/i18n.h"
 #include "text/num.h"
 #include "text/text.h"
@@ -129,17 +130,13 @@ static bool same_tokens(const Attn *a, const Attn *b)
  * in effect: indices name the same tokens in both.) */
 static bool still_differs(const Action *a, const Attn *cur, const Attn *script)
 {
+    const OptRow *r = option_of_action(a->kind);
+    if (r && r->in_attn) /* an option of the table (options.h); online's block and a window's width go with it */
+        return option_get(cur, r) != option_get(script, r) ||
+               (r->id == OPT_SOFTMAX && cur->softmax == SOFTMAX_ONLINE && cur->block != script->block) ||
+               ((r->flags & OF_WIDTH) && cur->mask == MASK_WINDOW && cur->window != script->window);
     switch (a->kind) {
-    case ACT_SCALE: return cur->scale != script->scale;
-    case ACT_SOFTMAX: return cur->softmax != script->softmax || (cur->softmax == SOFTMAX_ONLINE && cur->block != script->block);
-    case ACT_MASK: return cur->mask != script->mask || (cur->mask == MASK_WINDOW && cur->window != script->window);
-    case ACT_TEMP: return cur->temp != script->temp;
-    case ACT_POS: return cur->positions != script->positions;
-    case ACT_OFFSET: return cur->offset != script->offset;
-    case ACT_BLOCK: return cur->block != script->block;
-    case ACT_ROPE_BASE: return cur->rope_base != script->rope_base;
     case ACT_APPEND: return attn_tokens(cur) != attn_tokens(script) || !same_tokens(cur, script);
-    case ACT_LR: return cur->lr != script->lr;
     case ACT_TARGET: return !same_targets(cur, script);
     case ACT_CELL_SET: case ACT_ROW_SET: case ACT_ROW_COPY: {
         MatId m = attn_mat_base(a->mat);
@@ -257,10 +254,19 @@ static bool lesson_departs(const Session *s, Sink *out)
     for (int k = 0; k < l->nedited; k++)
         add_item(out, l->edited[k]);
     for (int k = 0; k <= s->step && k < l->nsteps; k++)
-        for (int n = 0; n < l->steps[k].nedit; n++, steps++)
-            if (!covered_later(s, k, n)) /* the last of each toggle or cell, as for the student's own */
+        steps += l->steps[k].nedit;
+    Attn script = {0};
+    bool diff = steps > 0 && (!script_inputs(s, &script) || inputs_differ(&s->cur, &script));
+    for (int k = 0; diff && k <= s->step && k < l->nsteps; k++)
+        for (int n = 0; n < l->steps[k].nedit; n++) {
+            const Action *a = &l->steps[k].edit[n];
+            /* the last of each toggle or cell, and only while it differs, as for the student's own */
+            if (!covered_later(s, k, n) && (a->kind == ACT_SWAP || a->kind == ACT_STEP || !script.m[M_X].v ||
+                                            still_differs(a, &s->cur, &script)))
                 add_item(out, l->steps[k].edit_text[n]);
-    return (l->reseeded && l->seed != l->own_seed) || l->nedited > 0 || steps > 0;
+        }
+    attn_free(&script);
+    return (l->reseeded && l->seed != l->own_seed) || l->nedited > 0 || diff;
 }
 
 /* The student's edits that still make a difference, in order, into buf:

@@ -571,9 +571,8 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
     /* the state after step N (a session walks the script there; without
      * --at, a lesson's start: or a save's edits: the step it opens at), else
-     * the lesson as written: no session to set up.
-     * A session is 24 KB: on the heap, and only then, so the stack --json 1
-     * touches stays short. */
+     * the lesson as written: no session. A session is 24 KB: on the heap,
+     * and only then, so the stack --json 1 touches stays short. */
     int at = o->at ? o->at : l->start > 0 ? l->start : lesson_saved_edits(l) ? 1 : 0;
     Session *s = at ? malloc(sizeof *s) : NULL;
     if (at && (!s || !session_init(s, l))) {
