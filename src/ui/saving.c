@@ -24,8 +24,10 @@ static bool save_checks(View *v, char *msg, size_t len)
 {
     size_t n = 0;
     char *text = lesson_save_text(&v->s, &n), why[512];
-    if (!text)
-        return true; /* out of memory: lesson_save says so itself */
+    if (!text || n > LESSON_MAX_BYTES) { /* out of memory, or too big to load: lesson_save says so itself */
+        free(text);
+        return true;
+    }
     int rc = 0;
     Lesson l;
     if (v->save_check)
