@@ -51,8 +51,8 @@ LESSONS    = $(sort $(wildcard lessons/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy worksheet worksheet-print install-check e2e \
-        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test
+.PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy torch worksheet worksheet-print install-check e2e \
+        asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test check installer
 
 all: deps $(B)/qkvtutor $(MO)
 
@@ -69,8 +69,7 @@ $(B)/.deps:
 	 if [ -n "$$missing" ]; then \
 	   echo "qkvtutor: missing:$$missing; installing: $(DEBS)"; \
 	   if command -v apt-get >/dev/null 2>&1; then \
-	     SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	     $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEBS) >/dev/null || exit 1; \
+	     sh tests/apt.sh qkvtutor $(DEBS) || exit 1; \
 	   else \
 	     echo "qkvtutor: no apt-get here; please install: $(DEBS)"; exit 1; \
 	   fi; \
@@ -100,7 +99,7 @@ $(B)/lessons.c: $(LESSONS) $(B)/tools/lessonrec Makefile
 
 # The recorder runs on the build machine: ydoc and skim as the loader uses
 # them, with libyaml (and text/'s base for the messages).
-LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/text/i18n.o $(B)/text/text.o
+LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/lesson/fullwidth.o $(B)/text/i18n.o $(B)/text/text.o
 $(B)/tools/lessonrec: $(B)/tools/lessonrec.o $(LESSONREC_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 $(B)/tools/%.o: tools/%.c | deps
@@ -163,9 +162,9 @@ screenshots: all
 
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
-CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern
+CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern test_model test_backprop test_copytask
 LESSON_TESTS = test_options test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive
-UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration test_saveplay
+UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_narration test_afile test_saveplay
 
 $(B)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(dir $@)
@@ -176,6 +175,9 @@ $(CORE_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(CORE_OBJ)
 $(LESSON_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 $(B)/tests/test_shortest: $(B)/out/json.o # and --json's writer, which prints with it
+# The atomic writer with its failures made on purpose: fsync is wrapped.
+$(B)/tests/test_afile: $(B)/tests/test_afile.o $(B)/text/afile.o $(B)/text/text.o $(B)/text/i18n.o
+	$(CC) $(CFLAGS_ALL) -Wl,--wrap=fsync -o $@ $^ $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The layout's rules over the grid of lessons, steps, modes and sizes: no
 # curses. It generates the 64x64 lesson itself (tests/bench/gen_lesson.sh).
@@ -185,6 +187,11 @@ $(B)/tests/test_layout $(B)/tests/test_narration $(B)/tests/truth_render: $(B)/t
 # The core with today's options (append, window, kv_heads, RoPE, online
 # softmax) as numbers, for tests/numpy/modern.py: no lesson loader, no JSON.
 $(B)/tests/modern_dump: $(B)/tests/modern_dump.o $(CORE_OBJ)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+# A whole model (core/model.h) built from a config and printed stage by
+# stage as JSON, for tests/model_ref.py (torch): the core and the printer.
+$(B)/tests/model_dump: $(B)/tests/model_dump.o $(CORE_OBJ) $(B)/text/shortest.o $(B)/text/shortest_pow5.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 # The truth test (DESIGN.md "The screen never contradicts itself"): every
@@ -208,12 +215,12 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # A saved lesson replayed and checked as --check checks it (out/checktext.c;
 # the view tests link it too, for w).
-CHECK_OBJ = $(B)/out/checktext.o $(B)/out/render.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o
+CHECK_OBJ = $(B)/out/checktext.o $(B)/out/render.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o
 $(B)/tests/test_saveplay: $(B)/tests/test_saveplay.o $(CHECK_OBJ) $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
@@ -345,6 +352,18 @@ numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump && $(PYTHON) tests/numpy/json_roundtrip.py $(B)/qkvtutor && \
 	 $(PYTHON) tests/numpy/lessons_modern.py $(B)/qkvtutor
 
+# A whole model (core/model.h) against an independent torch float64 model
+# (tests/model_ref.py): every stage of 1000 random models to 1e-12, numpy's
+# draw order bit for bit, the sampled prediction, and torch's nn.LayerNorm,
+# RMSNorm, F.gelu and nn.TransformerEncoderLayer against our block.
+# python3-torch is installed when missing (tests/need.sh); without apt-get
+# the suite is skipped, and `make test` counts it so.
+torch: $(B)/tests/model_dump
+	@sh tests/need.sh torch "python3-torch python3-numpy" $(PYTHON) -c 'import torch, numpy'; rc=$$?; \
+	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
+	 $(PYTHON) tests/model_ref.py $(B)/tests/model_dump 1000 && \
+	 $(PYTHON) tests/train_ref.py $(B)/tests/model_dump 120
+
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:
 	@$(MAKE) --no-print-directory -j2 B=$(B)/asan OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
@@ -357,17 +376,32 @@ asan:
 # cmocka binary whose tests were all skipped fails its suite (CMOCKA_RUN).
 # The last line is "suites: N passed, M failed, K skipped"; under CI=true a
 # skipped suite makes `make test` fail.
-TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides numpy worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
+TEST_SUITES = arch unit oom truth keys-doc check-lessons bad-lessons cli installer svg slides numpy torch worksheet worksheet-print install-check deb-check e2e hostile valgrind fuzz-smoke asan web-test
 # What the suites run, built first two at a time (a suite's own rule would
 # build its part alone, one file after another).
 TEST_BINS = $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/test_oom $(B)/tests/truth_render \
-            $(B)/tests/keys_table $(B)/tests/svg_screen $(B)/tests/modern_dump $(B)/tests/save_interrupt $(MO)
+            $(B)/tests/keys_table $(B)/tests/svg_screen $(B)/tests/modern_dump $(B)/tests/model_dump $(B)/tests/save_interrupt $(MO)
 # The suites that build and run in a tree of their own go in a second lane,
 # beside the others (tests/suites.sh): both cores work, as the builds do.
 TEST_HEAVY = valgrind fuzz-smoke asan
 test:
 	@$(MAKE) --no-print-directory -j2 all $(TEST_BINS)
 	@MAKE="$(MAKE)" sh tests/suites.sh $(B)/suites "$(TEST_HEAVY)" $(TEST_SUITES)
+
+# The fast suites (DESIGN.md: at most 90 s), for every change: the shape of
+# the code, the unit and view tests (in the second lane, beside the rest),
+# the key table, --check of every lesson, the bad lessons, the command line
+# and the installer. `make test` runs these and the rest.
+CHECK_SUITES = arch unit keys-doc check-lessons bad-lessons cli installer
+CHECK_BINS   = $(UNIT_TESTS:%=$(B)/tests/%) $(VIEW_TESTS:%=$(B)/tests/%) $(B)/tests/keys_table $(MO)
+check:
+	@$(MAKE) --no-print-directory -j2 all $(CHECK_BINS)
+	@MAKE="$(MAKE)" sh tests/suites.sh $(B)/check "unit" $(CHECK_SUITES)
+
+# The installer (tests/apt.sh, through tests/need.sh) against a fake apt-get:
+# it waits for another apt's lock and prints apt's reason when it fails.
+installer:
+	@sh tests/apt_test.sh
 
 # Install into a scratch DESTDIR and use the binary from another directory;
 # lint the man page when man is available.

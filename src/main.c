@@ -475,7 +475,7 @@ static int lang_arg(int argc, char **argv)
 /* Run the mode the options chose on the loaded lesson; its exit status. */
 static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
 {
-    RenderOpt ro = {lang, !utf8, (int)o->at};
+    RenderOpt ro = {lang, !utf8, (int)o->at, layout_narration_room, layout_narration_space};
     switch (o->mode) {
     case MODE_DUMP:  return render_dump(stdout, l, &ro);
     case MODE_JSON:  return render_json(stdout, l, &ro);
@@ -576,7 +576,9 @@ int main(int argc, char **argv)
                                            "--slides", NULL});
     bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
     bool utf8 = json_en || setup_locale();
-    i18n_set(first, first == LANG_ZH || view ? locale_dir(dir, sizeof dir) : NULL);
+    /* --check and --dump measure each language's narration with its own interface (out/authoring.h) */
+    bool both = has_flag(argc, argv, "-dc", (const char *[]){"--dump", "--check", NULL});
+    i18n_set(first, first == LANG_ZH || view || both ? locale_dir(dir, sizeof dir) : NULL);
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;

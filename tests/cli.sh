@@ -434,5 +434,116 @@ else
     failn=$((failn + 1)); echo "FAIL: --dump --variant 1 reports a skip: $(grep skipped "$T/out")"
 fi
 
+# The author's checks (issue 33): --check names each text written as
+# {zh, en} with a language left out and a title card cut at 80x24 (exit 1,
+# stdout); --dump prints the room of every step's narration and of the card.
+# same NAME WANT_STATUS WANT_FILE ARGS...: stdout is exactly WANT_FILE
+same()
+{
+    name=$1 want=$2 file=$3
+    shift 3
+    "$BIN" "$@" >"$T/out" 2>"$T/err" </dev/null
+    got=$?
+    if [ "$got" -eq "$want" ] && cmp -s "$file" "$T/out"; then
+        pass=$((pass + 1)); echo "ok: $name"
+    else
+        failn=$((failn + 1)); echo "FAIL: $name: status $got (want $want)"; diff "$file" "$T/out" | sed 's/^/    /'
+    fi
+}
+cat >"$T/half.yaml" <<'EOF'
+format: qkvtutor/1
+title: {zh: 半译}
+about: {en: "Two tokens."}
+tokens: [a, b]
+X: [[1.0, 0.0], [0.0, 1.0]]
+weights:
+  random: {seed: 1, d_k: 2}
+steps:
+  - stage: input
+    say:
+      en: "Each token is a row of X."
+  - stage: scores
+    say: "One text for both."
+    ask: "S[1][2]"
+    question: {zh: "S[1][2] 是多少？", en: ""}
+EOF
+cat >"$T/half.want" <<EOF
+$T/half.yaml:2:13: title: has zh text but no en; add en: "..." (until then the zh text shows in en)
+$T/half.yaml:3:13: about: has en text but no zh; add zh: "..." (until then the en text shows in zh)
+$T/half.yaml:11:11: step 1: say: has en text but no zh; add zh: "..." (until then the en text shows in zh)
+$T/half.yaml:15:20: step 2: question: has zh text but no en; add en: "..." (until then the zh text shows in en)
+$T/half.yaml: 0 expectations hold, 0 failed; 4 translations missing
+EOF
+same "--check names each missing translation" 1 "$T/half.want" --check "$T/half.yaml"
+"$BIN" --check --lang zh "$T/half.yaml" >"$T/out" 2>&1
+if [ $? -eq 1 ] && [ "$(grep -c '：有 .. 文本，没有 ..；请加上' "$T/out")" = 4 ] && grep -q '缺 4 处翻译$' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --check --lang zh names the same 4, in Chinese"
+else
+    failn=$((failn + 1)); echo "FAIL: --check --lang zh of half.yaml: $(cat "$T/out")"
+fi
+cp lessons/11-windows-and-shared-heads.yaml "$T/card.yaml"
+sed -i 's/^  en: "The KV cache grows.*/  en: "The KV cache grows with every token and every attention head: each stores a row of K (keys) and V (values). Today'"'"'s models shrink it with a sliding window and with query heads that share K\/V heads (GQA)."/' "$T/card.yaml"
+line=$(grep -n '^  en: "The KV cache' "$T/card.yaml" | cut -d: -f1)
+cat >"$T/card.want" <<EOF
+$T/card.yaml:$line:7: about (en): the title card needs 5 lines, at 80x24 it has room for 4 lines of 78 columns (the title, a blank line and about:); shorten about:
+$T/card.yaml: 6 expectations hold, 0 failed; 1 narration too long for 80x24
+EOF
+same "--check: a title card cut at 80x24" 1 "$T/card.want" --check "$T/card.yaml"
+"$BIN" --dump "$T/card.yaml" >"$T/out" 2>&1
+if grep -qx '  title card room at 80x24: 4 lines of 78 columns; en uses 5 (too long), zh uses 4' "$T/out" &&
+   [ "$(grep -c '^  room at 80x24: ' "$T/out")" = "$(grep -c '^── ' "$T/out")" ]; then
+    pass=$((pass + 1)); echo "ok: --dump prints the card's room and every step's"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump room lines: $(grep 'room at' "$T/out" | head -3)"
+fi
+"$BIN" --dump --at 3 11 >"$T/out" 2>&1
+if grep -qx '  room at 80x24: 2 lines of 78 columns; en uses 2, zh uses 2' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump: lesson 11 step 3 (qkv, 4 heads) has room for 2 lines"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --at 3 11: $(grep 'room at' "$T/out")"
+fi
+# each language measured with its own interface, whatever --lang is
+"$BIN" --dump --at 1 1 >"$T/out" 2>&1
+if grep -qx '  room at 80x24: 13 lines (zh 14) of 78 columns; en uses 3, zh uses 2' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump measures zh with the zh interface"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --at 1 1 room: $(grep 'room at' "$T/out")"
+fi
+LANGUAGE=zh "$BIN" --dump --lang zh --at 1 1 >"$T/out" 2>&1
+if grep -qx '  讲解在 80x24 下的位置：13 行（zh 14 行）、每行 78 列；en 用 3 行、zh 用 2 行' "$T/out"; then
+    pass=$((pass + 1)); echo "ok: --dump --lang zh prints the room in Chinese"
+else
+    failn=$((failn + 1)); echo "FAIL: --dump --lang zh room: $(grep '位置' "$T/out")"
+fi
+# --slides and --class write all their files or none (src/out/outdir.c): a
+# name taken by a folder fails at the end, after every file was written; a
+# write the kernel refuses (ulimit -f, SIGXFSZ ignored) fails on the way.
+# Either way: one line, status 2, nothing of the run left, old files kept.
+# set_left NAME DIR WANT: DIR's listing (hidden files too) is WANT.
+set_left()
+{
+    got=$(ls -A "$2" 2>/dev/null | tr '\n' ' ')
+    if [ "$got" = "$3" ]; then pass=$((pass + 1)); echo "ok: $1: left $3"
+    else failn=$((failn + 1)); echo "FAIL: $1: left \"$got\", want \"$3\""; fi
+}
+mkdir -p "$T/deck/index.html"
+check "--slides: index.html is a folder" 2 "qkvtutor: cannot write $T/deck/index.html: Is a directory" --slides --out "$T/deck" 1
+set_left "--slides: index.html is a folder" "$T/deck" "index.html "
+mkdir -p "$T/class/key.md" && echo old >"$T/class/sheet-02.md"
+check "--class: key.md is a folder" 2 "qkvtutor: cannot write $T/class/key.md: Is a directory" --class 3 --out "$T/class" 1
+set_left "--class: key.md is a folder" "$T/class" "key.md sheet-02.md "
+[ "$(cat "$T/class/sheet-02.md")" = old ] && { pass=$((pass + 1)); echo "ok: --class failed: an old sheet is kept"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --class failed: sheet-02.md is now $(head -c 80 "$T/class/sheet-02.md")"; }
+for what in "--slides" "--class 3 --format html"; do
+    (trap '' XFSZ; ulimit -f 16; exec "$BIN" $what --out "$T/full" 1) >/dev/null 2>"$T/err"
+    rc=$?
+    if [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "^qkvtutor: cannot write $T/full/[a-z0-9-]*\.[a-z]*: File too large$" "$T/err" &&
+        [ ! -e "$T/full" ]; then
+        pass=$((pass + 1)); echo "ok: $what, a write refused: one line, the folder it made removed"
+    else
+        failn=$((failn + 1)); echo "FAIL: $what, a write refused: status $rc, $(cat "$T/err"), left: $(ls -A "$T/full" 2>&1 | tr '\n' ' ')"
+    fi
+done
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

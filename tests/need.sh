@@ -3,7 +3,8 @@
 #
 # Runs CHECK (a command and its arguments, output hidden). When it fails,
 # installs the Debian PACKAGES the way the Makefile's deps rule does
-# (apt-get, with sudo when not root) and runs CHECK again.
+# (tests/apt.sh: apt-get, with sudo when not root, waiting for another
+# apt's lock, apt's own words when it fails) and runs CHECK again.
 #   exit 0  CHECK passes: run the suite
 #   exit 1  CHECK still fails after installing (or the install failed):
 #           the suite fails
@@ -27,17 +28,16 @@ if [ -z "$APT" ] || ! command -v "$APT" >/dev/null 2>&1; then
     fi
     exit 3
 fi
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO=sudo
 echo "$SUITE: installing $PKGS"
 # make test runs suites in two lanes (tests/suites.sh): one install at a
 # time (apt holds dpkg's lock; a second apt-get would fail on it, not wait).
 exec 8>"${TMPDIR:-/tmp}/qkvtutor-apt.lock"
 flock 8
 "$@" >/dev/null 2>&1 && exit 0 # the other lane may have installed it meanwhile
+# (tests/apt.sh waits for another apt's lock and prints apt's reason)
 # shellcheck disable=SC2086  # PKGS is a list of package names
-if ! { $SUDO "$APT" update -qq && DEBIAN_FRONTEND=noninteractive $SUDO "$APT" install -y -qq $PKGS; } >/dev/null 2>&1; then
-    echo "FAIL: $SUITE: could not install $PKGS ($SUDO $APT install failed)"
+if ! QKV_APT_GET=$APT sh "$(dirname "$0")/apt.sh" "$SUITE" $PKGS; then
+    echo "FAIL: $SUITE: could not install $PKGS"
     exit 1
 fi
 "$@" >/dev/null 2>&1 && exit 0

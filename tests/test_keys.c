@@ -356,7 +356,7 @@ static void save_refuses_unchecked(void **state)
     keys(v, ":X[1][1] = 2\r");
     snprintf(line, sizeof line, "w\x15%s\r", path);
     keys(v, line);
-    snprintf(msg, sizeof msg, "Not saved: qkvtutor --check would refuse the saved lesson: %s:47:5: step 1: X[3][4] "
+    snprintf(msg, sizeof msg, "Not saved: qkvtutor --check would refuse the saved lesson: %s:46:5: step 1: X[3][4] "
                               "is 0.200, expected 0.3 (within 0.05).", path);
     assert_string_equal(v->msg, msg);
     assert_int_equal(v->msg_role, ROLE_ERROR);

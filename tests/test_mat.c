@@ -45,17 +45,23 @@ static void test_new_zeros(void **state)
     mat_free(&m);
 }
 
-/* Sizes outside 1..MAT_MAX fail and leave an empty matrix; MAT_MAX itself works. */
+/* Sizes outside 1..MAT_ALLOC_MAX fail and leave an empty matrix; MAT_MAX
+ * and MAT_ALLOC_MAX (a model's d_ff) themselves work. */
 static void test_new_bad_sizes(void **state)
 {
     Mat m;
     assert_false(mat_new(&m, 0, 3));
     assert_null(m.v);
     assert_int_equal(m.rows, 0);
-    assert_false(mat_new(&m, 3, MAT_MAX + 1));
+    assert_false(mat_new(&m, 3, MAT_ALLOC_MAX + 1));
+    assert_false(mat_new(&m, MAT_ALLOC_MAX + 1, 3));
+    assert_null(m.v);
     assert_false(mat_new(&m, -1, 2));
     assert_true(mat_new(&m, MAT_MAX, MAT_MAX));
     assert_true(MAT_AT(&m, MAT_MAX - 1, MAT_MAX - 1) == 0.0);
+    mat_free(&m);
+    assert_true(mat_new(&m, MAT_MAX, MAT_ALLOC_MAX));
+    assert_true(MAT_AT(&m, MAT_MAX - 1, MAT_ALLOC_MAX - 1) == 0.0);
     mat_free(&m);
 }
 

@@ -284,11 +284,72 @@ static void test_checker(void **state)
     assert_false(on_screen("0.1066", "0.066"));
 }
 
+/* layout_narration_space (--dump's "room at 80x24" line) is the room
+ * --check measures against: at every step of every built-in lesson, and on
+ * the title card, in both languages, a narration of n lines (n words as
+ * wide as a line) is whole exactly when it needs at most that many lines,
+ * for n up to two past it. */
+static int space_holds(const Lesson *l, int k, Lang g)
+{
+    static char text[40 * 80];
+    Session s, t;
+    int bad = 0, room[3];
+    assert_true(session_init(&s, l));
+    int space = layout_narration_space(&s, k, g, 80, 24);
+    Lesson probe = *l;
+    Step *steps = malloc(sizeof *steps * (size_t)l->nsteps);
+    assert_non_null(steps);
+    memcpy(steps, l->steps, sizeof *steps * (size_t)l->nsteps);
+    probe.steps = steps;
+    for (int n = 1; n <= space + 2 && n < 40; n++) {
+        size_t at = 0;
+        for (int w = 0; w < n; w++, at += 78)
+            memcpy(text + at, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ", 78);
+        text[at - 1] = '\0';
+        Text say = {{text, text}};
+        if (k < 0)
+            probe.about = say;
+        else
+            steps[k].say = say;
+        assert_true(session_init(&t, &probe));
+        bool fits = layout_narration_room(&t, k, g, 80, 24, room);
+        if (fits != (room[2] <= space)) {
+            print_error("%s step %d (%d): %d lines %s, the room is %d\n", l->file, k + 1, g, room[2],
+                        fits ? "fit" : "do not fit", space);
+            bad++;
+        }
+        session_free(&t);
+    }
+    free(steps);
+    session_free(&s);
+    return bad;
+}
+
+static void test_narration_space(void **state)
+{
+    int bad = 0, seen = 0;
+    for (int e = 0; e < embedded_count; e++) {
+        Lesson l;
+        char err[512];
+        if (!lesson_load_buffer(embedded_lessons[e].name, embedded_lessons[e].data, embedded_lessons[e].len, &l,
+                                err, sizeof err))
+            fail_msg("%s", err);
+        for (int k = lesson_has_about(&l) ? -1 : 0; k < l.nsteps; k++)
+            for (int g = 0; g < LANG_COUNT; g++)
+                bad += space_holds(&l, k, (Lang)g);
+        lesson_free(&l);
+        seen++;
+    }
+    assert_true(seen >= 13);
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_checker),
         cmocka_unit_test(test_builtin_narration),
+        cmocka_unit_test(test_narration_space),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

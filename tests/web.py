@@ -22,7 +22,10 @@ the DevTools protocol (tests/web_cdp.py) and checks, one line each:
   * --json of every built-in lesson at every step from the wasm build
     (node build/wasm/web_json.js) equals the native --json string for string;
   * the page asked the network for nothing (file: and data: only);
+  * keyboard, touch, zoom, reload, screen reader, contrast and foreign
+    keyboards (tests/web_access.py);
   * a screenshot per theme: screenshots/web-THEME.png.
+QKV_WEB_ONLY=name,name runs only those parts (the names in main()).
 Prints "web: N passed, M failed"; exit status 1 on any failure."""
 import json
 import os
@@ -35,6 +38,7 @@ import unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from web_cdp import Browser  # noqa: E402
+import web_access  # noqa: E402
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -257,37 +261,76 @@ def json_numbers():
           "string for string", ", ".join(diffs[:5]))
 
 
+def lesson3():
+    with open(os.path.join(ROOT, "lessons", "03-scaled-and-stable.yaml"), encoding="utf-8") as f:
+        text = f.read()
+    return text, re.search(r'^title:(?:\n  [a-z][a-z]: .*)*?\n  en: "([^"]+)"', text, re.M).group(1)
+
+
+def lesson1_marks():
+    """Lesson 1 with love spelt e + three combining acute accents."""
+    with open(os.path.join(ROOT, "lessons", "01-three-tokens.yaml"), encoding="utf-8") as f:
+        text = f.read()
+    return text.replace("tokens: [我, love, 猫]", 'tokens: [我, "e\u0301\u0301\u0301", 猫]')
+
+
+def screenshots(br):
+    os.makedirs(SHOTS, exist_ok=True)
+    for theme in ("dark", "light", "mono", "projector"):
+        br.goto(f"{PAGE}#lesson=2&at=5&theme={theme}")
+        th = br.eval("qkv.frame().theme")
+        path = os.path.join(SHOTS, f"web-{theme}.png")
+        br.screenshot(path)
+        check(th == theme and os.path.getsize(path) > 10000, f"screenshot {path} ({theme})")
+
+
+def no_network(br):
+    # the page's policy (connect-src 'none') stops a request before it is sent
+    br.eval("fetch('http://127.0.0.1:9/qkv-probe').then(function(){return 1;}, function(){return 0;})", True)
+    far = [u for u in br.requests() if not re.match(r"(file|data|blob):", u)]
+    check(not far, "the page asked the network for nothing (file: and data: only), not even when told to fetch", ", ".join(far[:3]))
+
+
+ZH_BAR = ["下一步", "上一步", "打开课程文件", "课程", "主题", "演示模式", "帮助"]
+A = web_access
+PARTS = [
+    ("sweep", lambda br: (sweep(br, "en"), sweep(br, "zh"))),
+    ("scenarios", lambda br: (
+        scenario(br, "experiment", 1, 11, ":Q[1] = K[1] * 5\r", ["0.313 → 0.873"]),
+        scenario(br, "ask", 1, 7, "0.006\r", ["✓ right: S[1][2] = 0.006"]),
+        scenario(br, "gradient step", 9, 2, "g", []),
+        scenario(br, "next head", 8, 1, "]", ["head 2/2", "head 2 of 2"]),
+        scenario(br, "edit mode", 1, 5, "e+", []),
+        scenario(br, "help", 1, 3, "?", []),
+        scenario(br, "zh answer", 1, 7, "0.006\r", ["✓"], lang="zh"))),
+    ("url", url_state), ("click", click), ("touch", touch_and_bar), ("drop", drop), ("save", save_and_open),
+    ("console", lambda br: A.console_clean(br, PAGE, check)),
+    ("tab", lambda br: A.tab_order(br, PAGE, check)),
+    ("swipe", lambda br: A.swipe_back(br, PAGE, check)),
+    ("present", lambda br: A.present_tap(br, PAGE, check)),
+    ("zh", lambda br: A.chinese_bar(br, PAGE, check, ZH_BAR)),
+    ("zoom", lambda br: A.zoom(br, PAGE, check)),
+    ("reload", lambda br: A.reload_keeps(br, PAGE, check, lesson3())),
+    ("openfile", lambda br: A.open_file_focus(br, PAGE, check, os.path.join(ROOT, "lessons", "01-three-tokens.yaml"))),
+    ("live", lambda br: A.live(br, PAGE, check)),
+    ("contrast", lambda br: A.contrast(br, PAGE, check)),
+    ("altgr", lambda br: A.altgr(br, PAGE, check, native("en", 1, 11, ":Q[1] = K[1] * 5\r"))),
+    ("marks", lambda br: A.combining(br, PAGE, check, lesson1_marks())),
+    ("shots", screenshots), ("network", no_network),
+]
+
+
 def main():
+    only = [p for p in os.environ.get("QKV_WEB_ONLY", "").split(",") if p]
     br = Browser(1000, 700)
     try:
-        sweep(br, "en")
-        sweep(br, "zh")
-        scenario(br, "experiment", 1, 11, ":Q[1] = K[1] * 5\r", ["0.313 → 0.873"])
-        scenario(br, "ask", 1, 7, "0.006\r", ["✓ right: S[1][2] = 0.006"])
-        scenario(br, "gradient step", 9, 2, "g", [])
-        scenario(br, "next head", 8, 1, "]", ["head 2/2", "head 2 of 2"])
-        scenario(br, "edit mode", 1, 5, "e+", [])
-        scenario(br, "help", 1, 3, "?", [])
-        scenario(br, "zh answer", 1, 7, "0.006\r", ["✓"], lang="zh")
-        url_state(br)
-        click(br)
-        touch_and_bar(br)
-        drop(br)
-        save_and_open(br)
-        os.makedirs(SHOTS, exist_ok=True)
-        for theme in ("dark", "light", "mono", "projector"):
-            br.goto(f"{PAGE}#lesson=2&at=5&theme={theme}")
-            th = br.eval("qkv.frame().theme")
-            path = os.path.join(SHOTS, f"web-{theme}.png")
-            br.screenshot(path)
-            check(th == theme and os.path.getsize(path) > 10000, f"screenshot {path} ({theme})")
-        # the page's policy (connect-src 'none') stops a request before it is sent
-        br.eval("fetch('http://127.0.0.1:9/qkv-probe').then(function(){return 1;}, function(){return 0;})", True)
-        far = [u for u in br.requests() if not re.match(r"(file|data|blob):", u)]
-        check(not far, "the page asked the network for nothing (file: and data: only), not even when told to fetch", ", ".join(far[:3]))
+        for name, part in PARTS:
+            if not only or name in only:
+                part(br)
     finally:
         br.quit()
-    json_numbers()
+    if not only or "json" in only:
+        json_numbers()
     print(f"web: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

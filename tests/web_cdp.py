@@ -128,11 +128,14 @@ class Browser:
         self.ws = WebSocket(m.group(1), int(m.group(2)), m.group(3))
         self.next_id = 0
         self.events = []
+        self.dialogs = []
+        self.origin = 0
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         self.cmd("Page.enable")
         self.cmd("Runtime.enable")
         self.cmd("Network.enable")
+        self.cmd("Log.enable")
         self.cmd("Emulation.setDeviceMetricsOverride",
                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
@@ -153,6 +156,11 @@ class Browser:
                 if "error" in r:
                     raise RuntimeError(f"{method}: {r['error']}")
                 return r.get("result", {})
+            if r.get("method") == "Page.javascriptDialogOpening":
+                # a page's question (beforeunload): noted and accepted, so a navigation goes on
+                self.dialogs.append(r["params"])
+                self.ws.send(json.dumps({"id": 10 ** 9 + len(self.dialogs), "method": "Page.handleJavaScriptDialog",
+                                         "params": {"accept": True}, "sessionId": r.get("sessionId")}))
             self.events.append(r)
         raise TimeoutError(method)
 
@@ -167,23 +175,35 @@ class Browser:
             raise RuntimeError("page: " + d.get("exception", {}).get("description", d.get("text", "?")))
         return r["result"].get("value")
 
-    def goto(self, url, ready="window.qkv && window.qkv.ready", timeout=30):
-        # a URL that differs only in its hash would not load the page again
-        self.cmd("Page.navigate", {"url": "about:blank"})
+    def goto(self, url, ready="window.qkv && window.qkv.ready", timeout=30, fresh=True):
+        """Opens url and waits until ready. fresh: through about:blank first, since a URL
+        that differs only in its hash would not load the page again (the tab's history
+        then has about:blank before url)."""
+        if fresh:
+            # and wait for it: a navigation sent while the page before still unloads (with a
+            # beforeunload handler) can stall in headless chromium
+            self.cmd("Page.navigate", {"url": "about:blank"})
+            self.goto_wait("location.href == 'about:blank'", timeout, "about:blank")
         self.cmd("Page.navigate", {"url": url})
+        self.goto_wait(ready, timeout, url)
+
+    def goto_wait(self, ready="window.qkv && window.qkv.ready", timeout=30, what="the next page"):
+        """Waits for a document other than the last one waited for (after a reload, a
+        history step or a navigation the page made) to be ready."""
         deadline = time.time() + timeout
         while time.time() < deadline:
             try:
-                if self.eval(f"!!({ready})"):
+                if self.eval(f"performance.timeOrigin != {self.origin!r} && !!({ready})"):
+                    self.origin = self.eval("performance.timeOrigin")
                     return
             except RuntimeError:
                 pass
             time.sleep(0.02)
-        raise TimeoutError("the page did not get ready: " + url)
+        raise TimeoutError("the page did not get ready: " + what)
 
-    def key(self, key, code=None, text=None, vk=0):
-        """A real key press through the browser's input pipeline."""
-        base = {"key": key, "code": code or key, "windowsVirtualKeyCode": vk}
+    def key(self, key, code=None, text=None, vk=0, mods=0):
+        """A real key press through the browser's input pipeline; mods: 1 Alt, 2 Ctrl, 4 Meta, 8 Shift."""
+        base = {"key": key, "code": code or key, "windowsVirtualKeyCode": vk, "modifiers": mods}
         down = dict(base, type="keyDown")
         if text is not None:
             down["text"] = text
@@ -201,6 +221,33 @@ class Browser:
         data = self.cmd("Page.captureScreenshot", {"format": "png"})["data"]
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
+
+    def wait_event(self, method, timeout=10):
+        """The first event called method that came since the last call to wait_event for it."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for k, e in enumerate(self.events):
+                if e.get("method") == method:
+                    del self.events[k]
+                    return e["params"]
+            self.eval("0")  # reads what the browser sent meanwhile
+            time.sleep(0.02)
+        raise TimeoutError(method)
+
+    def console(self):
+        """The page's console errors and warnings, its uncaught exceptions and the browser's
+        log entries (a Content-Security-Policy refusal is one), so far."""
+        out = []
+        for e in self.events:
+            m, p = e.get("method"), e.get("params", {})
+            if m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "warning", "assert"):
+                out.append(p["type"] + ": " + " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", [])))
+            elif m == "Runtime.exceptionThrown":
+                d = p.get("exceptionDetails", {})
+                out.append("exception: " + d.get("exception", {}).get("description", d.get("text", "")))
+            elif m == "Log.entryAdded" and p["entry"].get("level") in ("error", "warning"):
+                out.append(p["entry"]["level"] + ": " + p["entry"].get("text", ""))
+        return out
 
     def requests(self):
         """Every URL the page asked the network for, so far."""

@@ -7,10 +7,10 @@
 
 static bool size_ok(int rows, int cols)
 {
-    return rows >= 1 && rows <= MAT_MAX && cols >= 1 && cols <= MAT_MAX;
+    return rows >= 1 && rows <= MAT_ALLOC_MAX && cols >= 1 && cols <= MAT_ALLOC_MAX;
 }
 
-/* Allocate zeros; a size outside 1..MAT_MAX fails like running out of memory. */
+/* Allocate zeros; a size outside 1..MAT_ALLOC_MAX fails like running out of memory. */
 bool mat_new(Mat *m, int rows, int cols)
 {
     m->rows = m->cols = 0;
@@ -56,19 +56,6 @@ bool mat_copy(Mat *dst, const Mat *src)
     for (size_t k = 0; k < (size_t)src->rows * (size_t)src->cols; k++)
         dst->v[k] = src->v[k];
     return true;
-}
-
-void mat_axpy(double *restrict y, const double *restrict x, double a, int n)
-{
-    int j = 0;
-    for (; j + 4 <= n; j += 4) {
-        y[j] += a * x[j];
-        y[j + 1] += a * x[j + 1];
-        y[j + 2] += a * x[j + 2];
-        y[j + 3] += a * x[j + 3];
-    }
-    for (; j < n; j++)
-        y[j] += a * x[j];
 }
 
 /* dst = a * b, every cell summed k = 0..n-1 from 0.0 (the order explain.c repeats). */
@@ -152,4 +139,12 @@ double mat_max_diff(const Mat *a, const Mat *b)
             max = d;
     }
     return max;
+}
+
+void mat_add_atb(Mat *dst, const Mat *a, const Mat *b)
+{
+    assert(a->rows == b->rows && dst->rows == a->cols && dst->cols == b->cols);
+    for (int i = 0; i < a->rows; i++)
+        for (int r = 0; r < a->cols; r++)
+            mat_axpy(&MAT_AT(dst, r, 0), &MAT_AT(b, i, 0), MAT_AT(a, i, r), b->cols);
 }

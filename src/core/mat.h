@@ -2,8 +2,11 @@
  *
  * A Mat owns its storage. mat_new() allocates rows*cols zeros; mat_free()
  * releases it and leaves an empty (0x0, NULL) matrix that may be freed again.
- * Sizes are at most MAT_MAX in each dimension, the lesson limit; functions
- * that combine matrices expect shapes that fit and assert it. Core code never
+ * Sizes are at most MAT_MAX in each dimension, the lesson limit (checked by
+ * the lesson layer and attn_init); mat_new itself allocates up to
+ * MAT_ALLOC_MAX, the room a model's vocab (128) and d_ff (256) need
+ * (model.h). Functions that combine matrices expect shapes that fit and
+ * assert it. Core code never
  * prints, never touches files, and keeps no global state. */
 #ifndef QKV_MAT_H
 #define QKV_MAT_H
@@ -12,6 +15,7 @@
 #include <stddef.h> /* size_t, used by MAT_AT */
 
 #define MAT_MAX 64
+#define MAT_ALLOC_MAX 256
 
 typedef struct {
     int rows, cols;
@@ -31,11 +35,27 @@ bool mat_mul(Mat *dst, const Mat *a, const Mat *b);
 /* dst = a * transpose(b); dst is a.rows x b.rows. */
 bool mat_mul_bt(Mat *dst, const Mat *a, const Mat *b);
 bool mat_same_shape(const Mat *a, const Mat *b);
+/* dst += transpose(a) * b (a: n x r, b: n x c, dst: r x c): the gradient of
+ * a weight from its inputs a and the output's gradient b, summed into dst
+ * over the n rows in order. */
+void mat_add_atb(Mat *dst, const Mat *a, const Mat *b);
 /* Largest |a - b| over all cells; shapes must match. */
 double mat_max_diff(const Mat *a, const Mat *b);
 
 /* y += a * x over n values, four lanes side by side (each y[j] gets the
- * same product and sum as one at a time, bit for bit). */
-void mat_axpy(double *restrict y, const double *restrict x, double a, int n);
+ * same product and sum as one at a time, bit for bit). Inline: the model's
+ * rows are short (8 to 64 values), where a call costs as much as the work. */
+static inline void mat_axpy(double *restrict y, const double *restrict x, double a, int n)
+{
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        y[j] += a * x[j];
+        y[j + 1] += a * x[j + 1];
+        y[j + 2] += a * x[j + 2];
+        y[j + 3] += a * x[j + 3];
+    }
+    for (; j < n; j++)
+        y[j] += a * x[j];
+}
 
 #endif

@@ -87,3 +87,15 @@ void rng_randn(Rng *r, Mat *m, double scale)
     for (size_t k = 0; k < (size_t)m->rows * (size_t)m->cols; k++)
         m->v[k] = rng_gauss(r) * scale;
 }
+
+long rng_randint(Rng *r, long lo, long hi)
+{
+    uint32_t range = (uint32_t)(hi - lo - 1), mask = range, v;
+    if (range == 0)
+        return lo;
+    for (int k = 1; k < 32; k <<= 1)
+        mask |= mask >> k;
+    while ((v = rng_u32(r) & mask) > range)
+        ;
+    return lo + (long)v;
+}

@@ -22,6 +22,10 @@ void rng_seed(Rng *r, uint32_t seed);
 uint32_t rng_u32(Rng *r);
 double rng_double(Rng *r);  /* [0, 1) */
 double rng_gauss(Rng *r);   /* standard normal */
+/* numpy's RandomState.randint(lo, hi): an integer in lo .. hi-1 (hi - lo
+ * at most 2^32), by masked rejection: (next & mask) until <= hi - lo - 1,
+ * mask the smallest 2^k - 1 that covers it; hi - lo = 1 draws nothing. */
+long rng_randint(Rng *r, long lo, long hi);
 /* Fill m (already shaped) with rng_gauss(r) * scale, row by row. */
 void rng_randn(Rng *r, Mat *m, double scale);
 

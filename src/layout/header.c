@@ -130,9 +130,12 @@ void too_small_lay(Frame *c)
 {
     char msg[256], lines[8][FMT_LINE];
     c->p->too_small = true;
-    if (session_dirty(c->s))
-        snprintf(msg, sizeof msg, _("The terminal is %dx%d; qkvtutor needs at least %dx%d. Enlarge it: "
-                                    "you have unsaved edits."), c->cols, c->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+    if (session_dirty(c->s) && c->in->ask_quit)
+        snprintf(msg, sizeof msg, _("Quit and lose your unsaved edits? y quits, any other key stays."));
+    else if (session_dirty(c->s))
+        snprintf(msg, sizeof msg, _("The terminal is %dx%d; qkvtutor needs at least %dx%d. Enlarge it to "
+                                    "save your edits, or press q."), c->cols, c->rows, LAYOUT_MIN_COLS,
+                 LAYOUT_MIN_ROWS);
     else
         snprintf(msg, sizeof msg, _("The terminal is %dx%d; qkvtutor needs at least %dx%d. Enlarge it, or press q."),
                  c->cols, c->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);

@@ -598,13 +598,13 @@ void layout_plan(const LayoutIn *in, Plan *p)
         return;
     }
     c.bars_w = bars_width(&c);
-    char (*lines)[FMT_LINE] = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 6);
-    if (!lines) {
+    if (!p->scratch) /* once per plan: the view's plan lives as long as the view */
+        p->scratch = malloc(sizeof(char[FMT_LINE]) * MAX_LINES * 6);
+    if (!p->scratch) {
         p->oom = true;
         return;
     }
-    frame_lay(&c, lines);
-    free(lines);
+    frame_lay(&c, p->scratch);
 }
 
 void layout_focus_step(Session *s, int *fi, int *fj, bool *frow, MatId *fmat)
@@ -646,7 +646,7 @@ bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int 
 
 bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int rows, int room[3])
 {
-    Session t;
+    Session *t = malloc(sizeof *t); /* 24 KB, and the layout below is deep: not on the stack */
     room[0] = room[1] = room[2] = 0;
     Plan p;
     /* The rule is the author's: the narration fits in the script's own state.
@@ -657,21 +657,24 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
     scripted.nedited = 0;
     scripted.edited = NULL;
     Step *own = malloc(sizeof *own * (size_t)(scripted.nsteps > 0 ? scripted.nsteps : 1));
-    if (!own)
-        return false;
-    memcpy(own, scripted.steps, sizeof *own * (size_t)scripted.nsteps);
-    for (int k = 0; k < scripted.nsteps; k++)
-        own[k].nedit = 0;
+    if (own) { /* a step's edited: is the student's, not the script's */
+        memcpy(own, scripted.steps, sizeof *own * (size_t)scripted.nsteps);
+        for (int k = 0; k < scripted.nsteps; k++)
+            own[k].nedit = 0;
+    }
     scripted.steps = own;
-    if (!session_init(&t, &scripted)) {
+    if (!t || !own || !session_init(t, &scripted)) {
+        free(t);
         free(own);
         return false;
     }
-    session_goto(&t, step);
-    LayoutIn in = {.s = &t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
-                   .keybar = "", .cols = cols, .rows = rows};
-    layout_focus_step(&t, &in.fi, &in.fj, &in.frow, &in.fmat);
-    layout_clamp_focus(&t, &in.fi, &in.fj, in.fmat);
+    session_goto(t, step < 0 ? 0 : step);
+    char card[256]; /* the title card, as the view opens: its status line says how to go on */
+    snprintf(card, sizeof card, "%s", step < 0 ? _("Press any key to begin with step 1.") : "");
+    LayoutIn in = {.s = t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
+                   .keybar = "", .cols = cols, .rows = rows, .title_card = step < 0, .msg = card};
+    layout_focus_step(t, &in.fi, &in.fj, &in.frow, &in.fmat);
+    layout_clamp_focus(t, &in.fi, &in.fj, in.fmat);
     plan_init(&p);
     layout_plan(&in, &p);
     const PlanBlock *b = plan_block(&p, BLOCK_SAY);
@@ -682,7 +685,8 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
         room[2] = b->want;
     }
     plan_free(&p);
-    session_free(&t);
+    session_free(t);
+    free(t);
     free(own);
     return fits;
 }

@@ -48,6 +48,7 @@ typedef struct {
     int cols, rows;
     bool slide;              /* a slide (--slides): the question without how to answer it */
     bool picture;            /* a picture of the step (--svg, --slides), not a student's screen: no tally */
+    bool ask_quit;           /* below the smallest screen with unsaved edits, q asked: the question, in what fits */
 } LayoutIn;
 
 /* A run of text: already sanitised UTF-8, w display columns from (y, x). */
@@ -130,6 +131,10 @@ typedef struct {
     MatId xmat;
     int xi, xj;
     bool oom;                /* a run or cell was dropped for want of memory */
+    /* layout_plan's scratch lines (a frame's text parts before they are
+     * placed): made on the first frame and kept with the plan, so a
+     * keypress maps and faults in no memory (plan_free frees them). */
+    char (*scratch)[FMT_LINE];
 } Plan;
 
 void plan_init(Plan *p);
@@ -167,7 +172,12 @@ void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat);
  * mode, on the lesson as written (no edits)? For --check. */
 bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int rows);
 /* The same, and room[] = {the narration's columns, the lines it got, the
- * lines it wanted} at that step (0s when the screen is too small). */
+ * lines it wanted} at that step (0s when the screen is too small). Step -1
+ * is the title card before step 1 (the title, a blank line and about:). */
 bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int rows, int room[3]);
+/* The most lines the narration of `step` (-1: the title card) could have
+ * at cols x rows before it is cut: what a narration long enough gets. For
+ * --dump's "room" line; 0 when the screen is too small (narroom.c). */
+int layout_narration_space(const Session *s, int step, Lang lang, int cols, int rows);
 
 #endif

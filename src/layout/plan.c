@@ -33,6 +33,7 @@ void plan_free(Plan *p)
     free(p->run);
     free(p->text);
     free(p->cell);
+    free(p->scratch);
     plan_init(p);
 }
 

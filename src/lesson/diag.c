@@ -1,5 +1,6 @@
 /* diag.c - the loader's messages, quoting and suggestions (see diag.h). */
 #include "diag.h"
+#include "fullwidth.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +105,9 @@ bool diag_want(Diag *d, const yaml_node_t *n, yaml_node_type_t t, const char *fm
 {
     if (n->type == t)
         return true;
+    FullwidthHit fw;
+    if (fullwidth_scalar(n, &fw)) /* digits：3, ［我, 爱］ */
+        return diag_fail_at(d, fw.line, fw.col, "%s", fw.msg);
     char what[256];
     va_list ap;
     va_start(ap, fmt);

@@ -62,9 +62,12 @@ typedef struct {
  * inside it: line (1-based; 0: not recorded), col (0-based, of the
  * scalar's first character), quote (1 quoted, 0 plain: byte k of the text
  * is at col + quote + its characters before k; -1 over several lines or a
- * block: the scalar's start is all that is known). */
+ * block: the scalar's start is all that is known); alone: a {zh, en}
+ * mapping left this language out (or empty), so the other language's
+ * text, at line and col, shows in its place (--check names it). */
 typedef struct {
     int line, col, quote;
+    bool alone;
 } TextAt;
 
 typedef struct {
@@ -92,7 +95,7 @@ typedef struct {
 typedef struct {
     char *file;                     /* the name used in messages */
     Text title, about;
-    TextAt about_at[LANG_COUNT];
+    TextAt title_at[LANG_COUNT], about_at[LANG_COUNT];
     int ntok;
     char **tokens;                  /* UTF-8, as written (sanitise to show) */
     int d_model, d_k, d_v;          /* d_k, d_v: per head */

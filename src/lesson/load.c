@@ -220,6 +220,7 @@ static bool load_root(Loader *c, const yaml_node_t *root, Lesson *l)
         return false;
     bool ok = load_format(c, v[T_FORMAT]);
     ok = schema_text(c, v[T_TITLE], "title", &l->title) && ok;
+    steps_text_at(c, v[T_TITLE], l->title_at);
     bool about = c->no_narration || schema_text(c, v[T_ABOUT], "about", &l->about);
     if (!c->no_narration)
         steps_text_at(c, v[T_ABOUT], l->about_at);

@@ -84,52 +84,96 @@ typedef struct {
     const char *why;     /* why cols is required, e.g. ", the width of Wq" */
 } RowRule;
 
-/* Check that row k is a list whose length follows the rule; *cols is set
- * from row 1 when the rule leaves it open. */
-static bool check_row(Loader *c, const yaml_node_t *rows, int k, const RowRule *r, int *cols)
+/* A row written with decimal commas: "0,5" (two whole numbers with only a
+ * comma between them) in a row whose other numbers are parted by ", ".
+ * [2,5] alone is two numbers; [0.0, 0,5] is a decimal comma. Returns the
+ * index of the number before the comma, or -1. */
+static int row_comma(Loader *c, const yaml_node_t *row)
 {
-    const yaml_node_t *row = ydoc_seq_item(c->doc, rows, k), *first = ydoc_seq_item(c->doc, rows, 0);
     char hint[128];
+    const yaml_node_t *at = schema_decimal_comma(c, row, hint, sizeof hint);
+    int n = row->type == YAML_SEQUENCE_NODE ? ydoc_seq_len(row) : 0, first = -1;
+    for (int k = 0; at && k < n; k++)
+        if (ydoc_seq_item(c->doc, row, k) == at)
+            first = k;
+    for (int k = 0; first >= 0 && k + 1 < n; k++)
+        if (ydoc_seq_item(c->doc, row, k + 1)->start_mark.index > ydoc_seq_item(c->doc, row, k)->end_mark.index + 1)
+            return first;
+    return -1;
+}
+
+/* One error, at the comma of "0,5": a decimal point is written ".". */
+static bool comma_fail(Loader *c, const yaml_node_t *row, int at, const RowRule *r, int k)
+{
+    const yaml_node_t *a = ydoc_seq_item(c->doc, row, at), *b = ydoc_seq_item(c->doc, row, at + 1);
+    return diag_fail_at(&c->d, a->end_mark.line, a->end_mark.column,
+                        _("%s row %d: \"%s,%s\" is written with a decimal comma; a decimal point is written "
+                          "\".\": write %s.%s"),
+                        r->name, k + 1, ydoc_str(a), ydoc_str(b), ydoc_str(a), ydoc_str(b));
+}
+
+/* Check that row k is a list whose length follows the rule; *cols is the
+ * width of row `ref` when the rule leaves it open. A row with a decimal
+ * comma is that one error, whatever its length. */
+static bool check_row(Loader *c, const yaml_node_t *rows, int k, const RowRule *r, int ref, int *cols)
+{
+    const yaml_node_t *row = ydoc_seq_item(c->doc, rows, k);
     if (!schema_lookalikes(c, row) ||
         !diag_want(&c->d, row, YAML_SEQUENCE_NODE, _("%s row %d must be a list of numbers like [0.5, -1]"),
                    r->name, k + 1))
         return false;
-    int len = ydoc_seq_len(row);
+    int len = ydoc_seq_len(row), comma = row_comma(c, row);
+    if (comma >= 0)
+        return comma_fail(c, row, comma, r, k);
     if (r->cols > 0 && len != r->cols)
         return schema_row_length_fail(c, row, _("%s row %d has %d number%s; every row needs %s = %d%s"),
                                       r->name, k + 1, len, len == 1 ? "" : "s", r->width, r->cols, r->why);
-    if (k == 0 && len == 0)
-        return diag_fail(&c->d, row, _("%s row 1 is empty, %s must be 1 to %d"), r->name, r->width, MAT_MAX);
-    if (k == 0 && len > MAT_MAX)
-        return diag_fail(&c->d, row, _("%s row 1 has %d numbers, at most %d are allowed (%s <= %d)"), r->name,
-                         len, MAT_MAX, r->width, MAT_MAX);
-    if (k == 0)
-        *cols = len;
-    else if (len != *cols && !schema_decimal_comma(c, row, hint, sizeof hint) &&
-             schema_decimal_comma(c, first, hint, sizeof hint))
-        /* row 1 decided the width, and its decimal comma is the mistake */
-        return diag_fail(&c->d, schema_decimal_comma(c, first, hint, sizeof hint),
-                         _("%s row 1 has %d numbers and row %d has %d%s"), r->name, *cols, k + 1, len, hint);
-    else if (len != *cols)
+    if (k == ref && len == 0)
+        return diag_fail(&c->d, row, _("%s row %d is empty, %s must be 1 to %d"), r->name, k + 1, r->width,
+                         MAT_MAX);
+    if (k == ref && len > MAT_MAX)
+        return diag_fail(&c->d, row, _("%s row %d has %d numbers, at most %d are allowed (%s <= %d)"), r->name,
+                         k + 1, len, MAT_MAX, r->width, MAT_MAX);
+    if (r->cols == 0 && len != *cols)
         return schema_row_length_fail(c, row,
-                                      _("%s row %d has %d number%s, row 1 has %d; every row needs %s = %d"),
-                                      r->name, k + 1, len, len == 1 ? "" : "s", *cols, r->width, *cols);
+                                      _("%s row %d has %d number%s, row %d has %d; every row needs %s = %d"),
+                                      r->name, k + 1, len, len == 1 ? "" : "s", ref + 1, *cols, r->width, *cols);
     return true;
+}
+
+/* The row that decides the width when the rule leaves it open: the first
+ * one without a decimal comma (-1: every row has one). */
+static int width_row(Loader *c, const yaml_node_t *n, int rows, int *cols)
+{
+    for (int k = 0; k < rows && k < MAT_MAX; k++) {
+        const yaml_node_t *row = ydoc_seq_item(c->doc, n, k);
+        if (row->type == YAML_SEQUENCE_NODE && row_comma(c, row) < 0) {
+            *cols = ydoc_seq_len(row);
+            return k;
+        }
+    }
+    return -1;
 }
 
 /* Read a list of rows of numbers (its row count already checked) into m.
  * Every row's shape is checked, then every number (all their messages).
- * When it fails with the shape known (row 1 decided it), m is still
- * allocated, a bad number or row read as 0, so the loader can check the
- * rest of the lesson against the shapes. */
+ * When it fails with the shape known (a row without a decimal comma
+ * decided it), m is still allocated, a bad number or row read as 0, so the
+ * loader can check the rest of the lesson against the shapes. */
 static bool read_rows(Loader *c, const yaml_node_t *n, const RowRule *r, Mat *m)
 {
-    int rows = ydoc_seq_len(n), cols = r->cols;
-    bool ok = true, good[MAT_MAX];
-    /* ragged rows are each reported; a width set elsewhere (Wk by Wq) once */
-    for (int k = 0; k < rows && k < MAT_MAX; k++)
-        ok = (good[k] = (ok || (cols > 0 && r->cols == 0)) && check_row(c, n, k, r, &cols)) && ok;
-    if (cols == 0 || rows > MAT_MAX || (r->cols > 0 && !ok))
+    int rows = ydoc_seq_len(n), cols = r->cols, ref = 0;
+    bool ok = true, ref_ok = true, good[MAT_MAX];
+    if (r->cols == 0)
+        ref = width_row(c, n, rows, &cols);
+    /* ragged rows are each reported, once the row deciding the width is
+     * good; a width set elsewhere (Wk by Wq) once */
+    for (int k = 0; k < rows && k < MAT_MAX; k++) {
+        good[k] = (ok || k == ref || (r->cols == 0 && ref_ok)) && check_row(c, n, k, r, ref, &cols);
+        ref_ok = k == ref ? good[k] : ref_ok;
+        ok = good[k] && ok;
+    }
+    if (ref < 0 || cols == 0 || cols > MAT_MAX || rows > MAT_MAX || (r->cols > 0 && !ok))
         return false;
     if (!mat_new(m, rows, cols))
         return diag_oom(&c->d, n);

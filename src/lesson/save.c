@@ -1,6 +1,7 @@
 /* save.c - the current state as a lesson file, atomically (see save.h). */
 #include "save.h"
 #include "text/num.h"
+#include "text/afile.h"
 #include "text/i18n.h"
 #include "departures.h"
 #include "saveplan.h"
@@ -275,14 +276,6 @@ static void emit_step(YamlOut *o, const Session *s, const SavePlan *p, int k)
     map(o, false, false);
 }
 
-/* about:, with a note of the edits that made this state (live.h). */
-static void about(YamlOut *o, const Session *s)
-{
-    Text t = {{session_saved_about(s, LANG_EN), session_saved_about(s, LANG_ZH)}};
-    text(o, "about", &t);
-    text_free(&t);
-}
-
 /* The lesson's own top level: tokens, X, shapes, weights, overrides and
  * options as the lesson gives them (its base state, a). */
 static void lesson_top(YamlOut *o, const Lesson *l, const Attn *a)
@@ -328,7 +321,7 @@ static void body(YamlOut *o, const Session *s, const SavePlan *p)
     scalar(o, "format", false);
     scalar(o, "qkvtutor/1", false);
     text(o, "title", &l->title);
-    about(o, s);
+    text(o, "about", &l->about); /* the lesson's own: the edits are named at their steps (edited:) */
     if (l->nedited > 0) { /* an older save's baked edits: they stay the lesson's */
         bool keep[EDITED_KEEP_MAX];
         for (int k = 0; k < l->nedited && k < EDITED_KEEP_MAX; k++)
@@ -401,21 +394,6 @@ char *lesson_save_text(const Session *s, size_t *len)
     return buf;
 }
 
-/* Make the rename durable: fsync the directory that holds path. */
-static void sync_dir(const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = '\0';
-    int fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
 bool lesson_save_target(const char *path, char *err, size_t errlen)
 {
     struct stat st;
@@ -456,31 +434,17 @@ bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
         free(text);
         return false;
     }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, _("cannot save %s: %s"), shown, strerror(errno));
-        free(text);
-        return false;
-    }
-    mode_t um = umask(0);
-    umask(um);
-    FILE *f = fdopen(fd, "w");
-    bool ok = f && fchmod(fd, 0666 & ~um) == 0 && fwrite(text, 1, len, f) == len && fflush(f) == 0 &&
-              fsync(fd) == 0;
-    int e = ok ? 0 : errno;
+    AFile af; /* text/afile: a temporary beside path, fsynced, renamed over it */
+    FILE *f = afile_open(&af, path);
+    bool ok = f && fwrite(text, 1, len, f) == len && afile_commit(&af);
     free(text);
-    if ((f ? fclose(f) : close(fd)) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
-    if (ok && rename(tmp, path) == 0) {
-        sync_dir(path);
-        return true;
-    }
     if (ok)
-        e = errno;
-    unlink(tmp);
-    snprintf(err, errlen, _("cannot save %s: %s; nothing was changed"), shown, strerror(e ? e : EIO));
+        return true;
+    if (f && !af.err)
+        af.err = errno ? errno : EIO;
+    afile_abort(&af);
+    snprintf(err, errlen, f ? _("cannot save %s: %s; nothing was changed") : _("cannot save %s: %s"), shown,
+             strerror(af.err ? af.err : EIO));
     return false;
 }
 

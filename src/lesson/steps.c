@@ -314,12 +314,16 @@ bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int sta
             n->type == YAML_MAPPING_NODE ? ydoc_node(c->doc, n->data.mapping.pairs.start[k].value) : n;
         char e[LESSON_ERR_MAX];
         int errcol = 0;
-        if (s->type != YAML_SCALAR_NODE || template_check(ydoc_str(s), shape, stage, what, &errcol, e, sizeof e))
-            continue;
-        /* errcol counts characters; schema_col takes a byte offset */
-        const char *t = ydoc_str(s);
-        size_t off = text_char_offset(t, errcol > 1 ? (size_t)errcol - 1 : 0);
-        ok = diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
+        /* every bad reference of the text, each checked from after the one before */
+        for (const char *t = ydoc_str(s), *from = t; s->type == YAML_SCALAR_NODE && from;) {
+            if (template_check(from, shape, stage, what, &errcol, e, sizeof e))
+                break;
+            /* errcol counts characters; schema_col takes a byte offset */
+            size_t off = (size_t)(from - t) + text_char_offset(from, errcol > 1 ? (size_t)errcol - 1 : 0);
+            ok = diag_fail_at(&c->d, s->start_mark.line, schema_col(s, off), "%s", e);
+            from = strchr(t + off, '}');
+            from = from ? from + 1 : NULL; /* an unclosed "{" is the rest */
+        }
     }
     return ok;
 }
@@ -351,14 +355,15 @@ void steps_text_at(Loader *c, const yaml_node_t *n, TextAt at[LANG_COUNT])
     for (int k = 0; k < ydoc_map_len(n); k++) {
         const yaml_node_t *key = ydoc_node(c->doc, n->data.mapping.pairs.start[k].key),
                           *v = ydoc_node(c->doc, n->data.mapping.pairs.start[k].value);
-        if (key->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE)
+        if (key->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE && v->data.scalar.length > 0)
             text_at(v, &at[strcmp(ydoc_str(key), "zh") == 0 ? LANG_ZH : LANG_EN]);
     }
     /* a language left out shows the other: it is written there */
-    if (!at[LANG_ZH].line)
-        at[LANG_ZH] = at[LANG_EN];
-    if (!at[LANG_EN].line)
-        at[LANG_EN] = at[LANG_ZH];
+    for (int k = 0; k < LANG_COUNT; k++)
+        if (!at[k].line && at[!k].line) {
+            at[k] = at[!k];
+            at[k].alone = true;
+        }
 }
 
 /* ask: a cell or row reference, or a list of them (see ask.h). */
@@ -396,9 +401,14 @@ static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask",
 static bool load_question(Loader *c, const yaml_node_t *k, const yaml_node_t *n, const yaml_node_t *ask,
                           const Attn *shape, Step *st)
 {
+    /* an ask this step's stage can show (at input, none: X is given) */
+    static const char *const example[] = {"Q[1][1]", "S[1][2]", "A[1][2]", "O[1][1]"};
+    if (!ask && st->stage <= STAGE_INPUT)
+        return diag_fail(&c->d, k, _("question gives the words of an ask, and this step asks nothing; at stage "
+                                     "input there is nothing to ask yet (X is given): move the text to say:"));
     if (!ask)
         return diag_fail(&c->d, k, _("question gives the words of an ask, and this step asks nothing; add ask: "
-                                     "\"A[1][2]\" or move the text to say:"));
+                                     "\"%s\" or move the text to say:"), example[st->stage < 5 ? st->stage - 2 : 3]);
     steps_text_at(c, n, st->question_at);
     return schema_text(c, n, "question", &st->question) && steps_templates(c, n, shape, st->stage, "question");
 }

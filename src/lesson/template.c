@@ -147,7 +147,8 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
         SAY(_("%s must be a row like {A[1]} or a cell like {S[1][2]}"), quote_ref(inner, qb, sizeof qb));
     else if (st != TREF_OK)
         SAY(_("unknown name %s in %s, expected a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, {d_k}, {d_v}, "
-              "{d_model}, {n}, {heads}, {T}, {lr}, {loss}, {steps}, arithmetic like {-ln(A[1][3])} with + - * / ( ) "
+              "{d_model}, {n}, {heads}, {kv_heads}, {cache}, {T}, {lr}, {window}, {offset}, {block}, {loss}, {steps}, "
+              "arithmetic like {-ln(A[1][3])} with + - * / ( ) "
               "and exp, ln, sqrt, shown, sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like "
               "{=0.695}; write {{ for a literal {"),
             quote_ref(inner, qb, sizeof qb), what);
@@ -174,7 +175,8 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
             index_written(inner, 1, digits, sizeof digits), quote_ref(inner, qb, sizeof qb), name, x->cols);
     else if (stage == TEMPLATE_ABOUT && need > STAGE_INPUT)
         SAY(_("%s quotes %s, which is computed at stage %s; about is shown before the first step and can quote "
-              "only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, T, lr and steps"),
+              "only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, kv_heads, cache, T, lr, window, offset, "
+              "block and steps"),
             quote_ref(inner, qb, sizeof qb), name, attn_stage_key(need));
     else if (stage != TEMPLATE_ABOUT && need > stage)
         SAY(_("%s quotes %s, which is computed at stage %s; this step shows stage %s, quote it at a later step"),

@@ -1,6 +1,7 @@
 /* ydoc.c - a lesson's YAML document from libyaml's checked event stream
  * (see ydoc.h). */
 #include "ydoc.h"
+#include "fullwidth.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -59,8 +60,7 @@ static const char *yaml_problem(const char *what)
     return what;
 }
 
-/* libyaml's syntax errors, with a hint for the two a teacher meets most:
- * a tab in the indentation, and ": " inside unquoted text. */
+/* libyaml's syntax errors; hints for a tab, full-width punctuation and ": " in plain text. */
 static bool syntax_error(Diag *c, const yaml_parser_t *p, const char *buf, size_t len)
 {
     size_t line = p->problem_mark.line, col = p->problem_mark.column;
@@ -70,6 +70,9 @@ static bool syntax_error(Diag *c, const yaml_parser_t *p, const char *buf, size_
     if ((p->problem && strstr(p->problem, "tab character")) || char_at(buf, len, line, col) == '\t')
         return diag_fail_at(c, line, col, _("a tab in the indentation: YAML indents with spaces, not tabs "
                                             "(YAML syntax error, %s)"), what);
+    FullwidthHit fw;
+    if (fullwidth_syntax(p, buf, len, &fw))
+        return diag_fail_at(c, fw.line, fw.col, "%s", fw.msg);
     if (p->problem && strstr(p->problem, "mapping values are not allowed"))
         return diag_fail_at(c, line, col, _("\": \" inside unquoted text starts a new key: put the text in "
                                             "double quotes, like say: \"Guess: what is q1?\" "

@@ -293,9 +293,13 @@ static bool on_path(const char *name, char *path, size_t len)
     return false;
 }
 
-/* Print html to pdf with headless chromium; false with a message. */
-static bool print_pdf(const char *chromium, const char *html, const char *pdf)
+/* Print html to pdf with headless chromium (the set's temporaries of
+ * the files named html_name and pdf_name); false with a message. */
+static bool print_pdf(const char *chromium, const char *html, const char *pdf, const char *html_name,
+                      const char *pdf_name)
 {
+    if (!html || !pdf)
+        return false;
     char abs[4096], url[4200], to[4200], profile[] = "/tmp/qkvtutor-chromium-XXXXXX", user[4200];
     if (!realpath(html, abs) || !mkdtemp(profile))
         return false;
@@ -323,7 +327,7 @@ static bool print_pdf(const char *chromium, const char *html, const char *pdf)
     }
     struct stat st;
     if (!ok || stat(pdf, &st) != 0 || st.st_size == 0) {
-        fprintf(stderr, _("qkvtutor: chromium could not print %s to %s\n"), html, pdf);
+        fprintf(stderr, _("qkvtutor: chromium could not print %s to %s\n"), html_name, pdf_name);
         return false;
     }
     return true;
@@ -331,7 +335,7 @@ static bool print_pdf(const char *chromium, const char *html, const char *pdf)
 
 /* Write one HTML file from the Markdown of each part; parts after the first
  * start a new page. */
-static bool write_html(const char *dir, const char *name, char **md, int n, const ClassOpt *o, char *path,
+static bool write_html(OutSet *dir, const char *name, char **md, int n, const ClassOpt *o, char *path,
                        size_t plen)
 {
     char title[512] = "qkvtutor";
@@ -353,7 +357,7 @@ static bool write_html(const char *dir, const char *name, char **md, int n, cons
         fputs(body, f);
     fputs("</body>\n</html>\n", f);
     free(body);
-    return out_close(f, path);
+    return out_close(dir, f);
 }
 
 /* key.md into k: the title, the marking table, then each variant's key;
@@ -405,10 +409,9 @@ int class_write(Lesson *l, const ClassOpt *o)
                                   "pages to print from a browser"));
         return 2;
     }
-    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), o->dir, strerror(errno));
+    OutSet set; /* every file of the set, or none (outdir.h) */
+    if (!out_begin(&set, o->dir))
         return 2;
-    }
     char **sheet = calloc((size_t)n, sizeof *sheet);
     char *key = NULL;
     size_t klen = 0;
@@ -419,23 +422,23 @@ int class_write(Lesson *l, const ClassOpt *o)
     if (k)
         fclose(k);
     for (int s = 1; ok && s <= n; s++) {
-        FILE *f = (snprintf(name, sizeof name, "sheet-%02d.md", s), out_open(o->dir, name, path, sizeof path));
-        ok = f && (fputs(sheet[s - 1], f), out_close(f, path));
+        FILE *f = (snprintf(name, sizeof name, "sheet-%02d.md", s), out_open(&set, name, path, sizeof path));
+        ok = f && (fputs(sheet[s - 1], f), out_close(&set, f));
     }
     if (ok) {
-        FILE *f = out_open(o->dir, "key.md", path, sizeof path);
-        ok = f && (fputs(key, f), out_close(f, path));
+        FILE *f = out_open(&set, "key.md", path, sizeof path);
+        ok = f && (fputs(key, f), out_close(&set, f));
     }
     char sheets_html[4096], key_html[4096];
     if (ok && o->format != CLASS_MD)
-        ok = write_html(o->dir, "sheets.html", sheet, n, o, sheets_html, sizeof sheets_html) &&
-             write_html(o->dir, "key.html", &key, 1, o, key_html, sizeof key_html);
-    if (ok && o->format == CLASS_PDF) {
-        snprintf(path, sizeof path, "%s/sheets.pdf", o->dir);
-        ok = print_pdf(chromium, sheets_html, path);
-        snprintf(path, sizeof path, "%s/key.pdf", o->dir);
-        ok = ok && print_pdf(chromium, key_html, path);
+        ok = write_html(&set, "sheets.html", sheet, n, o, sheets_html, sizeof sheets_html) &&
+             write_html(&set, "key.html", &key, 1, o, key_html, sizeof key_html);
+    for (int p = 0; ok && o->format == CLASS_PDF && p < 2; p++) { /* chromium prints into the set's temporaries */
+        const char *html = p ? key_html : sheets_html;
+        FILE *f = out_open(&set, p ? "key.pdf" : "sheets.pdf", path, sizeof path);
+        ok = f && out_close(&set, f) && print_pdf(chromium, out_temp(&set, html), out_temp(&set, path), html, path);
     }
+    ok = out_end(&set, ok);
     for (int s = 0; sheet && s < n; s++)
         free(sheet[s]);
     free(sheet);

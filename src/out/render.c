@@ -16,6 +16,7 @@
 #include "lesson/template.h"
 #include "words/narrate.h"
 #include "lesson/train.h"
+#include "authoring.h"
 
 /* Print lesson text safely: control characters become visible stand-ins. */
 static void put_text(FILE *out, const char *s, bool ascii)
@@ -285,6 +286,26 @@ static void put_expects(FILE *out, const Lesson *l, const Session *s, const Step
     }
 }
 
+/* The question's own words, as the view's question line has them (asked
+ * cells "?"). */
+static void put_question(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o)
+{
+    const Step *st = session_step(s);
+    const char *question = st->nask > 0 ? text_get(&st->question, o->lang) : "";
+    if (!*question)
+        return;
+    TplOpt to = {l->digits, o->ascii, session_ask_hidden_cb, s, o->lang};
+    char *words = template_expand_dup(question, &s->cur, l, &to);
+    char *prose = words ? fmt_prose(words, o->ascii) : NULL;
+    if (prose && *prose) {
+        put_label(out, _("question:"));
+        put_text(out, prose, o->ascii);
+        fputc('\n', out);
+    }
+    free(prose);
+    free(words);
+}
+
 static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderOpt *o, const FmtOpt *fo)
 {
     const Step *st = session_step(s);
@@ -316,19 +337,8 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     if (say && *say)
         put_wrapped(out, say, o->ascii, 76);
     free(say);
-    const char *question = st->nask > 0 ? text_get(&st->question, o->lang) : "";
-    if (*question) { /* the question's own words, as the view's question line has them (asked cells "?") */
-        TplOpt to = {l->digits, o->ascii, session_ask_hidden_cb, s, o->lang};
-        char *words = template_expand_dup(question, &s->cur, l, &to);
-        char *prose = words ? fmt_prose(words, o->ascii) : NULL;
-        if (prose && *prose) {
-            put_label(out, _("question:"));
-            put_text(out, prose, o->ascii);
-            fputc('\n', out);
-        }
-        free(prose);
-        free(words);
-    }
+    authoring_room(out, s, s->step, o);
+    put_question(out, l, s, o);
     for (int k = 0; k < st->nask; k++) {
         char name[32], vals[FMT_LINE];
         ask_name(&st->ask[k], name, sizeof name);
@@ -405,10 +415,12 @@ static const char *file_shown(const Lesson *l)
 
 int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
 {
-    Session s;
+    Session *s = malloc(sizeof *s); /* 24 KB: off the stack, which the room's layout needs */
     FmtOpt fo = {l->digits, o->ascii, false};
-    if (!session_init(&s, l))
+    if (!s || !session_init(s, l)) {
+        free(s);
         return no_memory();
+    }
     fputs("qkvtutor · ", out);
     put_text(out, text_get(&l->title, o->lang), o->ascii);
     fprintf(out, "\n%s · ", file_shown(l));
@@ -423,18 +435,20 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
     if (about && *about)
         put_wrapped(out, about, o->ascii, 76);
     free(about);
+    authoring_room(out, s, -1, o);
     char notice[FMT_LINE];
-    if (!lesson_saved_edits(l) && session_notice(&s, o->ascii, 0, notice, sizeof notice)) { /* --variant K: once */
+    if (!lesson_saved_edits(l) && session_notice(s, o->ascii, 0, notice, sizeof notice)) { /* --variant K: once */
         put_text(out, notice, o->ascii);
         fputc('\n', out);
     }
     int first = o->at ? o->at - 1 : 0, last = o->at ? o->at - 1 : l->nsteps - 1;
-    session_goto(&s, first);
+    session_goto(s, first);
     for (int k = first; k <= last; k++) {
-        session_goto(&s, k);
-        put_step(out, l, &s, o, &fo);
+        session_goto(s, k);
+        put_step(out, l, s, o, &fo);
     }
-    session_free(&s);
+    session_free(s);
+    free(s);
     return 0;
 }
 
@@ -602,34 +616,6 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
     return rc;
 }
 
-/* The step's narration shows whole at CHECK_COLS x CHECK_ROWS in both
- * languages; one line per step and language where it does not, at the
- * narration's place, with the room it has. Returns how many did not. */
-static int check_narration(FILE *out, const Lesson *l, const Session *s, int k, NarrationFits fits)
-{
-    static const Lang langs[] = {LANG_EN, LANG_ZH};
-    static const char *const code[] = {"en", "zh"};
-    const Step *st = &l->steps[k];
-    int bad = 0, room[3];
-    for (int n = 0; n < 2; n++) {
-        if (!*text_get(&st->say, langs[n]) || fits(s, k, langs[n], CHECK_COLS, CHECK_ROWS, room))
-            continue;
-        bad++;
-        /* a language not written falls back on the other, which is then the place */
-        const TextAt *at = &st->say_at[langs[n]];
-        int line = at->line ? at->line : st->line, col = at->line ? at->col + 1 : 1;
-        fprintf(out, "%s:%d:%d: %s %d (%s): ", file_shown(l), line, col, _("step"), k + 1, code[n]);
-        if (room[1] > 0)
-            fprintf(out, _("the narration needs %d lines, at %dx%d this step has room for %d lines of %d columns; "
-                           "shorten it"), room[2], CHECK_COLS, CHECK_ROWS, room[1], room[0]);
-        else
-            fprintf(out, _("the narration leaves no room for the matrices at %dx%d; shorten it"), CHECK_COLS,
-                    CHECK_ROWS);
-        fputc('\n', out);
-    }
-    return bad;
-}
-
 /* No literal state numbers (template.h): step k's say: and question:, or
  * with k < 0 the about:, in both languages (a text written once is checked
  * once). A lesson error: one line each on `out` (stderr, like the loader's
@@ -662,9 +648,10 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
 int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits)
 {
     Session s;
-    int total = 0, failed = 0, narration = 0, literals = 0;
+    int total = 0, failed = 0, narration = 0, literals = 0, words = authoring_translations(out, file_shown(l), l, -1);
     if (!session_init(&s, l))
         return no_memory();
+    narration += fits ? authoring_card(out, file_shown(l), &s, fits, o->lang) : 0;
     Attn base = {0};
     if (lesson_base(l, &base))
         literals += check_literals(err, l, &base, -1);
@@ -677,8 +664,9 @@ int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt 
         bool own = session_saved_edits(&s) && session_script_state(&s, &script);
         literals += check_literals(err, l, own ? &script : &s.cur, k);
         attn_free(&script);
+        words += authoring_translations(out, file_shown(l), l, k);
         if (fits)
-            narration += check_narration(out, l, &s, k, fits);
+            narration += authoring_narration(out, file_shown(l), &s, k, fits, o->lang);
         for (int e = 0; e < st->nexpect; e++) {
             static char msg[EXPECT_MSG_MAX];
             total++;
@@ -694,6 +682,8 @@ int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt 
     if (narration)
         fprintf(out, narration == 1 ? _("; %d narration too long for %dx%d") : _("; %d narrations too long for %dx%d"),
                 narration, CHECK_COLS, CHECK_ROWS);
+    if (words)
+        fprintf(out, words == 1 ? _("; %d translation missing") : _("; %d translations missing"), words);
     fputc('\n', out);
-    return literals ? 2 : failed || narration ? 1 : 0; /* a literal state number is a lesson error */
+    return literals ? 2 : failed || narration || words ? 1 : 0; /* a literal state number is a lesson error */
 }

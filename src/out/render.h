@@ -16,11 +16,18 @@
  * layout answers it (layout_narration_room); render.c does not link the
  * layout, so the caller passes it in. */
 typedef bool (*NarrationFits)(const Session *s, int step, Lang lang, int cols, int rows, int room[3]);
+/* The most lines step `step`'s narration (-1: the title card) could have
+ * whole at cols x rows (layout_narration_space). */
+typedef int (*NarrationSpace)(const Session *s, int step, Lang lang, int cols, int rows);
 
 typedef struct {
     Lang lang;
     bool ascii;     /* no UTF-8 on this terminal */
     int at;         /* 0 or 1..nsteps */
+    /* --dump: with both, every step says the room its narration has at
+     * CHECK_COLS x CHECK_ROWS (authoring.h); NULL: it does not */
+    NarrationFits fits;
+    NarrationSpace space;
 } RenderOpt;
 
 /* The screen every narration must fit whole, in normal mode. */
@@ -43,8 +50,10 @@ int render_check(FILE *out, const Lesson *l, const RenderOpt *o);
  * CHECK_ROWS: one line per step and language where it does not, at the
  * narration's place, with the room that step leaves it, e.g.
  * "my.yaml:14:11: step 3 (zh): the narration needs 6 lines, at 80x24 this
- * step has room for 4 lines of 78 columns; shorten it". The summary counts
- * these apart from the expectations. */
+ * step has room for 4 lines of 78 columns; shorten it", and so must the
+ * title card. Every text written as {zh, en} must give both languages. The
+ * summary counts these apart from the expectations; any of them makes the
+ * result 1. */
 int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits);
 /* The same with the lesson errors (literal numbers in the narration) on err
  * rather than stderr. */

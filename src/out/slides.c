@@ -116,7 +116,7 @@ static void write_index(FILE *out, const char *title, char (*label)[64], int n, 
 }
 
 /* One slide into dir/slide-NNN.svg; label gets its name. */
-static int one_slide(const char *dir, int k, const Session *s, const SvgOpt *o, const SvgFocus *f, const char *msg,
+static int one_slide(OutSet *dir, int k, const Session *s, const SvgOpt *o, const SvgFocus *f, const char *msg,
                      bool chrome, const char *label)
 {
     char file[32], path[4200];
@@ -125,19 +125,17 @@ static int one_slide(const char *dir, int k, const Session *s, const SvgOpt *o, 
     if (!out)
         return 2;
     if (!svg_frame(out, s, o, f, msg, chrome ? SVG_CHROME : SVG_SLIDE, label)) {
-        fclose(out);
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
-        return 2;
+        return 2; /* out_end removes it */
     }
-    return out_close(out, path) ? 0 : 2;
+    return out_close(dir, out) ? 0 : 2;
 }
 
 int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, _("qkvtutor: cannot write %s: %s\n"), dir, strerror(errno));
+    OutSet set; /* every slide and index.html, or none (outdir.h) */
+    if (!out_begin(&set, dir))
         return 2;
-    }
     Lesson from_first = *l; /* from the first step with "next", as a class goes through it */
     from_first.start = 0;
     Session s;
@@ -145,6 +143,7 @@ int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
     char (*label)[64] = malloc(sizeof *label * (size_t)(2 * l->nsteps + 1));
     if (!label || !session_init(&s, &from_first)) {
         free(label);
+        out_end(&set, false);
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
         return 2;
     }
@@ -157,12 +156,12 @@ int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
         bool asks = session_ask_open(&s) >= 0;
         snprintf(label[n], sizeof label[n], asks ? _("step %d/%d, question") : _("step %d/%d"), step, l->nsteps);
         snprintf(name, sizeof name, "qkvtutor: %s (%s)", title, label[n]);
-        rc = one_slide(dir, ++n, &s, o, &f, "", chrome, name);
+        rc = one_slide(&set, ++n, &s, o, &f, "", chrome, name);
         if (rc == 0 && asks) {
             reveal(&s, l, o, &f, msg, sizeof msg);
             snprintf(label[n], sizeof label[n], _("step %d/%d, answer"), step, l->nsteps);
             snprintf(name, sizeof name, "qkvtutor: %s (%s)", title, label[n]);
-            rc = one_slide(dir, ++n, &s, o, &f, msg, chrome, name);
+            rc = one_slide(&set, ++n, &s, o, &f, msg, chrome, name);
         }
         if (rc != 0 || !session_next(&s))
             break;
@@ -171,12 +170,12 @@ int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome)
     session_free(&s);
     if (rc == 0) {
         char path[4200];
-        FILE *out = out_open(dir, "index.html", path, sizeof path);
+        FILE *out = out_open(&set, "index.html", path, sizeof path);
         snprintf(name, sizeof name, "qkvtutor: %s", title);
         if (out)
             write_index(out, name, label, n, o);
-        rc = out && out_close(out, path) ? 0 : 2;
+        rc = out && out_close(&set, out) ? 0 : 2;
     }
     free(label);
-    return rc;
+    return out_end(&set, rc == 0) ? 0 : 2;
 }

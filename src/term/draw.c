@@ -269,7 +269,7 @@ static void paint_help(View *v, Grid *g)
         help_put(g, LINES - 1, 2, h.more, (int)strlen(h.more), COLS - 3, ROLE_HINT);
 }
 
-void draw_frame(View *v)
+void draw_frame(View *v, bool ask_quit)
 {
     draw_size(v);
     if (still_painted(v) && v->mode != MODE_HELP)
@@ -289,6 +289,7 @@ void draw_frame(View *v)
     LayoutIn in;
     char bar[FMT_LINE];
     ui_layout_input(v, theme_is_mono(), &in, bar, sizeof bar);
+    in.ask_quit = ask_quit;
     layout_plan(&in, &v->plan);
     paint(v);
 }

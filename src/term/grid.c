@@ -1,35 +1,15 @@
 /* grid.c - the back and front grids and the writer (see grid.h). */
-#include "grid.h"
+#include "grid_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/grow.h"
-#include "scroll.h"
 #include "text/text.h"
 
-#define LOOK_MAX 128 /* bytes of one look's SGR */
+const GridCell grid_unknown_cell = {{0, 0, 0, 0}, 0xff, 1, 0xffff};
 
-struct Grid {
-    Caps *c;
-    int rows, cols;
-    GridCell *back, *front;
-    unsigned char *dirty;    /* row y of the back grid changed since the last flush */
-    bool whole;              /* the front is not known: repaint whole */
-    GridStyle *style;
-    int nstyle;
-    char (*lk)[LOOK_MAX];    /* each look's SGR, made on first use */
-    unsigned char *lklen;    /* its length, 0xff: not made yet */
-    uint16_t *canon;         /* a blank in look k looks as one in look canon[k] */
-    char *out;
-    int olen, ocap;
-    int cy, cx;              /* where the cursor is (-1: not known) */
-    int look;                /* the look the terminal is in (-1: not known) */
-};
-
-static const GridCell unknown_cell = {{0, 0, 0, 0}, 0xff, 1, 0xffff};
-
-static GridCell blank_cell(int look)
+GridCell grid_blank_cell(int look)
 {
     GridCell c = {{' ', 0, 0, 0}, 1, 1, (uint16_t)look};
     return c;
@@ -165,8 +145,8 @@ void grid_clear_row(Grid *g, int y, int x)
         x = 0;
     GridCell *r = g->back + (size_t)y * (size_t)g->cols;
     if (x > 0 && r[x].w == 0) /* the left half of a wide character goes too */
-        r[x - 1] = blank_cell(r[x - 1].look);
-    GridCell b = blank_cell(0);
+        r[x - 1] = grid_blank_cell(r[x - 1].look);
+    GridCell b = grid_blank_cell(0);
     for (int k = x; k < g->cols; k++)
         r[k] = b;
     g->dirty[y] = 1;
@@ -183,10 +163,10 @@ void grid_clear(Grid *g)
 static void set_cell(GridCell *r, int cols, int x, GridCell c)
 {
     if (r[x].w == 0 && x > 0)
-        r[x - 1] = blank_cell(r[x - 1].look);
+        r[x - 1] = grid_blank_cell(r[x - 1].look);
     int end = x + c.w; /* the first column after c */
     if (end < cols && r[end].w == 0)
-        r[end] = blank_cell(r[end].look);
+        r[end] = grid_blank_cell(r[end].look);
     r[x] = c;
     if (c.w == 2) {
         GridCell half = {{0, 0, 0, 0}, 0, 0, c.look};
@@ -243,7 +223,7 @@ const GridCell *grid_front_row(const Grid *g, int y)
 
 /* ---- the writer ---- */
 
-static void emit(Grid *g, const char *s, int n)
+void grid_emit(Grid *g, const char *s, int n)
 {
     if (n <= 0 || (g->olen + n > g->ocap && !grow_buf((void **)&g->out, &g->ocap, g->olen + n, 1)))
         return;
@@ -251,9 +231,9 @@ static void emit(Grid *g, const char *s, int n)
     g->olen += n;
 }
 
-static void emit_str(Grid *g, const char *s)
+void grid_emit_str(Grid *g, const char *s)
 {
-    emit(g, s, caps_len(s));
+    grid_emit(g, s, caps_len(s));
 }
 
 /* The parameters of a plain SGR string \E[...m into par (after a ';'). */
@@ -325,25 +305,35 @@ static int build_look(Grid *g, int k, char *o)
     return n;
 }
 
-static void set_look(Grid *g, int look)
+void grid_set_look(Grid *g, int look)
 {
     if (g->look == look)
         return;
     g->look = look;
     if (look < g->nstyle) {
-        if (g->lklen[look] == 0xff)
-            g->lklen[look] = (unsigned char)build_look(g, look, g->lk[look]);
-        emit(g, g->lk[look], g->lklen[look]);
+        grid_look_len(g, look);
+        grid_emit(g, g->lk[look], g->lklen[look]);
         return;
     }
     char o[LOOK_MAX];
-    emit(g, o, build_look(g, look, o));
+    grid_emit(g, o, build_look(g, look, o));
+}
+
+int grid_look_len(Grid *g, int look)
+{
+    if (look >= g->nstyle) {
+        char o[LOOK_MAX];
+        return build_look(g, look, o);
+    }
+    if (g->lklen[look] == 0xff)
+        g->lklen[look] = (unsigned char)build_look(g, look, g->lk[look]);
+    return g->lklen[look];
 }
 
 /* Can blanks in this look be made by erasing (EL, ECH, clear)? The
  * terminal erases in the current background (with bce) and no attribute
  * that shows on a blank. */
-static bool erasable(const Grid *g, int look)
+bool grid_erasable(const Grid *g, int look)
 {
     const GridStyle *st = grid_style(g, look);
     bool colour = g->c->colors > 0 && st->bg >= 0;
@@ -373,14 +363,14 @@ static void put_cell(Grid *g, int y, int x)
         return;
     }
     if (!(b->n == 1 && b->b[0] == ' ' && canon_look(g, g->look) == b->look))
-        set_look(g, b->look);
-    emit(g, (const char *)b->b, b->n);
+        grid_set_look(g, b->look);
+    grid_emit(g, (const char *)b->b, b->n);
     g->cx += b->w;
     if (g->cx >= g->cols) /* past the margin: where the cursor is depends on the terminal */
         g->cy = g->cx = -1;
 }
 
-static int parm_len(CapParm *p, int n)
+int grid_parm_len(CapParm *p, int n)
 {
     char o[32];
     return caps_parm(p, n, o);
@@ -397,7 +387,7 @@ static int fwd_cost(Grid *g, int y, int a, int b, bool *again)
     if (n == 1 && c->cuf1)
         best = caps_len(c->cuf1);
     else if (c->cuf.tmpl)
-        best = parm_len(&c->cuf, n);
+        best = grid_parm_len(&c->cuf, n);
     *again = false;
     const GridCell *B = g->back + (size_t)y * (size_t)g->cols;
     if (B[a].w == 0 || g->look < 0)
@@ -424,21 +414,21 @@ static void fwd_do(Grid *g, int y, int b, bool again)
         return;
     }
     if (n == 1 && g->c->cuf1)
-        emit_str(g, g->c->cuf1);
+        grid_emit_str(g, g->c->cuf1);
     else
-        emit(g, o, caps_parm(&g->c->cuf, n, o));
+        grid_emit(g, o, caps_parm(&g->c->cuf, n, o));
     g->cx = b;
 }
 
 static int back_cost(Grid *g, int n)
 {
     Caps *c = g->c;
-    int one = c->cub1 ? caps_len(c->cub1) * n : BIG, parm = c->cub.tmpl ? parm_len(&c->cub, n) : BIG;
+    int one = c->cub1 ? caps_len(c->cub1) * n : BIG, parm = c->cub.tmpl ? grid_parm_len(&c->cub, n) : BIG;
     return one < parm ? one : parm;
 }
 
 /* The cursor to (y, x) by the cheapest way the terminal has. */
-static void move_to(Grid *g, int y, int x)
+void grid_move_to(Grid *g, int y, int x)
 {
     if (g->cy == y && g->cx == x)
         return;
@@ -457,8 +447,8 @@ static void move_to(Grid *g, int y, int x)
             best = caps_len(c->cr) + from0;
             how = 2;
         }
-        if (c->hpa.tmpl && parm_len(&c->hpa, x) < best) {
-            best = parm_len(&c->hpa, x);
+        if (c->hpa.tmpl && grid_parm_len(&c->hpa, x) < best) {
+            best = grid_parm_len(&c->hpa, x);
             how = 4;
         }
     } else if (near && c->cr && c->cud1 &&
@@ -466,22 +456,22 @@ static void move_to(Grid *g, int y, int x)
         how = 3;
     }
     if (how == 0) {
-        emit(g, o, cup);
+        grid_emit(g, o, cup);
     } else if (how == 4) {
-        emit(g, o, caps_parm(&c->hpa, x, o));
+        grid_emit(g, o, caps_parm(&c->hpa, x, o));
     } else if (how == 1 && x > g->cx) {
         fwd_do(g, y, x, again);
     } else if (how == 1) {
         int n = g->cx - x;
-        if (c->cub1 && caps_len(c->cub1) * n <= (c->cub.tmpl ? parm_len(&c->cub, n) : BIG))
+        if (c->cub1 && caps_len(c->cub1) * n <= (c->cub.tmpl ? grid_parm_len(&c->cub, n) : BIG))
             for (int k = 0; k < n; k++)
-                emit_str(g, c->cub1);
+                grid_emit_str(g, c->cub1);
         else
-            emit(g, o, caps_parm(&c->cub, n, o));
+            grid_emit(g, o, caps_parm(&c->cub, n, o));
     } else {
-        emit_str(g, c->cr);
+        grid_emit_str(g, c->cr);
         for (int k = g->cy; how == 3 && k < y; k++)
-            emit_str(g, c->cud1);
+            grid_emit_str(g, c->cud1);
         g->cy = y;
         g->cx = 0;
         if (x > 0)
@@ -504,20 +494,20 @@ static void flush_tail(Grid *g, int y, int x, int look)
     while (same(&B[last], &F[last]))
         last--;
     if (F[x].w == 0 && x > 0) { /* the right half of a wide character: send its left cell again */
-        move_to(g, y, x - 1);
+        grid_move_to(g, y, x - 1);
         put_cell(g, y, x - 1);
     }
     if (last - x + 1 <= caps_len(g->c->el) || (g->c->am && !g->c->xenl && y == g->rows - 1)) {
-        move_to(g, y, x);
+        grid_move_to(g, y, x);
         for (int k = x; k <= last && g->cy == y; k++)
             put_cell(g, y, k);
         for (int k = x; k <= last; k++)
             F[k] = B[k];
         return;
     }
-    move_to(g, y, x);
-    set_look(g, look);
-    emit_str(g, g->c->el);
+    grid_move_to(g, y, x);
+    grid_set_look(g, look);
+    grid_emit_str(g, g->c->el);
     for (int k = x; k < g->cols; k++)
         F[k] = B[k];
 }
@@ -525,23 +515,23 @@ static void flush_tail(Grid *g, int y, int x, int look)
 /* A run of blanks at column x worth erasing with ECH: its length, or 0. */
 static int ech_run(Grid *g, const GridCell *B, int x, int end)
 {
-    if (!g->c->ech.tmpl || !is_blank(&B[x], B[x].look) || !erasable(g, B[x].look))
+    if (!g->c->ech.tmpl || !is_blank(&B[x], B[x].look) || !grid_erasable(g, B[x].look))
         return 0;
     int k = x;
     while (k < end && is_blank(&B[k], B[x].look))
         k++;
-    return k - x > parm_len(&g->c->ech, k - x) + 3 ? k - x : 0;
+    return k - x > grid_parm_len(&g->c->ech, k - x) + 3 ? k - x : 0;
 }
 
 /* Row y: the cells that differ, left to right. */
-static void flush_row(Grid *g, int y)
+void grid_flush_row(Grid *g, int y)
 {
     int cols = g->cols;
     GridCell *B = g->back + (size_t)y * (size_t)cols, *F = g->front + (size_t)y * (size_t)cols;
     if (memcmp(B, F, (size_t)cols * sizeof *B) == 0)
         return;
     int tail = cols, tl = B[cols - 1].look;
-    if (g->c->el && erasable(g, tl))
+    if (g->c->el && grid_erasable(g, tl))
         while (tail > 0 && is_blank(&B[tail - 1], tl))
             tail--;
     for (int x = 0; x < tail;) {
@@ -552,7 +542,7 @@ static void flush_row(Grid *g, int y)
         int s = x;
         while (s > 0 && (B[s].w == 0 || F[s].w == 0))
             s--;
-        move_to(g, y, s);
+        grid_move_to(g, y, s);
         int e = s;
         while (e < tail && g->cy == y) {
             bool need = e < x || !same(&B[e], &F[e]) || F[e].w == 0 || (B[e].w == 2 && !same(&B[e + 1], &F[e + 1]));
@@ -560,10 +550,10 @@ static void flush_row(Grid *g, int y)
                 break;
             int k = ech_run(g, B, e, tail);
             if (k > 0) {
-                move_to(g, y, e);
-                set_look(g, B[e].look);
+                grid_move_to(g, y, e);
+                grid_set_look(g, B[e].look);
                 char o[32];
-                emit(g, o, caps_parm(&g->c->ech, k, o));
+                grid_emit(g, o, caps_parm(&g->c->ech, k, o));
                 for (int j = e; j < e + k; j++)
                     F[j] = B[j];
                 e += k;
@@ -571,7 +561,7 @@ static void flush_row(Grid *g, int y)
             }
             int w = B[e].w ? B[e].w : 1;
             if (g->cx != e)
-                move_to(g, y, e);
+                grid_move_to(g, y, e);
             put_cell(g, y, e);
             e += w;
         }
@@ -581,102 +571,12 @@ static void flush_row(Grid *g, int y)
         flush_tail(g, y, tail, tl);
 }
 
-/* A whole repaint begins on a cleared screen when the blank look can be
- * erased, else on one not known (every cell is sent). */
-static void begin_whole(Grid *g)
-{
-    Caps *c = g->c;
-    size_t n = (size_t)g->rows * (size_t)g->cols;
-    g->look = -1;
-    if (c->nsgr0_pre > 0)
-        emit(g, c->sgr0, c->nsgr0_pre); /* the character set sgr0 selects (xterm's \E(B), once */
-    if (c->clear && erasable(g, 0)) {
-        set_look(g, 0);
-        emit_str(g, c->clear);
-        GridCell b = blank_cell(0);
-        for (size_t k = 0; k < n; k++)
-            g->front[k] = b;
-        g->cy = g->cx = 0;
-    } else {
-        for (size_t k = 0; k < n; k++)
-            g->front[k] = unknown_cell;
-        g->cy = g->cx = -1;
-    }
-    memset(g->dirty, 1, (size_t)g->rows);
-    g->whole = false;
-}
-
-/* Rows that moved up or down since the last frame go there by a scroll
- * region (a few bytes) rather than being sent again: up to three moves. */
-static void scroll_rows(Grid *g)
-{
-    Caps *c = g->c;
-    if (!c->csr || !(c->ind || c->indn.tmpl) || !(c->ri || c->rin.tmpl))
-        return;
-    size_t w = (size_t)g->cols;
-    unsigned char changed[g->rows];
-    int nchanged = 0;
-    for (int y = 0; y < g->rows; y++) {
-        changed[y] = g->dirty[y] && memcmp(g->back + y * w, g->front + y * w, w * sizeof *g->back) != 0;
-        nchanged += changed[y];
-    }
-    ScrollMove m;
-    char o[32];
-    for (int k = 0; k < 3 && nchanged > 1 && scroll_pick(g->back, g->front, changed, g->rows, g->cols, 32, &m); k++) {
-        bool blank = erasable(g, 0);
-        if (blank)
-            set_look(g, 0); /* the rows scrolled in are blanks in the current background */
-        emit(g, o, caps_csr(c, m.top, m.bot, o));
-        g->cy = g->cx = -1; /* setting the region homes the cursor on some terminals */
-        int n = m.n > 0 ? m.n : -m.n;
-        move_to(g, m.n > 0 ? m.top : m.bot, 0);
-        CapParm *p = m.n > 0 ? &c->rin : &c->indn;
-        const char *one = m.n > 0 ? c->ri : c->ind;
-        if (p->tmpl && (!one || parm_len(p, n) < n * caps_len(one)))
-            emit(g, o, caps_parm(p, n, o));
-        else
-            for (int j = 0; j < n; j++)
-                emit_str(g, one);
-        emit(g, o, caps_csr(c, 0, g->rows - 1, o));
-        g->cy = g->cx = -1;
-        scroll_apply(g->front, g->rows, g->cols, &m, blank ? blank_cell(0) : unknown_cell);
-        for (int y = m.top; y <= m.bot; y++) {
-            g->dirty[y] = 1;
-            nchanged -= changed[y];
-            changed[y] = memcmp(g->back + y * w, g->front + y * w, w * sizeof *g->back) != 0;
-            nchanged += changed[y];
-        }
-    }
-}
-
-const char *grid_flush(Grid *g, int cy, int cx, size_t *len)
-{
-    g->olen = 0;
-    /* room for a whole repaint at once, so that emit rarely grows it */
-    grow_buf((void **)&g->out, &g->ocap, g->rows * g->cols * 8 + 4096, 1);
-    if (g->rows > 0) {
-        if (g->whole)
-            begin_whole(g);
-        else
-            scroll_rows(g);
-        for (int y = 0; y < g->rows; y++)
-            if (g->dirty[y]) {
-                flush_row(g, y);
-                g->dirty[y] = 0;
-            }
-        if (cy >= 0 && cy < g->rows)
-            move_to(g, cy, cx < 0 ? 0 : cx < g->cols ? cx : g->cols - 1);
-    }
-    *len = (size_t)g->olen;
-    return g->out;
-}
-
 const char *grid_home(Grid *g, size_t *len)
 {
     char o[32];
     g->olen = 0;
-    emit(g, o, caps_cup(g->c, 0, 0, g->rows, g->cols, o));
-    emit_str(g, g->c->sgr0);
+    grid_emit(g, o, caps_cup(g->c, 0, 0, g->rows, g->cols, o));
+    grid_emit_str(g, g->c->sgr0);
     *len = (size_t)g->olen;
     return g->out;
 }

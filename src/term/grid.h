@@ -6,7 +6,8 @@
  * compares them row by row and writes the fewest bytes it can find: the
  * cheapest cursor move (absolute, relative on the row, carriage return and
  * newline, or sending a few unchanged cells again), a look's SGR only when
- * the look changes, erase to end of line and erase characters for blanks.
+ * the look changes, erase to end of line and erase characters for blanks;
+ * when that comes to more than painting the screen whole, the whole repaint.
  * A cell holds a character's UTF-8 bytes, its columns (a wide character's
  * right half is a cell of its own) and its look, an index into a table of
  * styles (theme.c fills it: role x bold x underline). ncurses keeps the

@@ -1,8 +1,12 @@
 /* loop.c - the terminal's owner: set-up, the key loop, and restoring it.
  *
  * The terminal is restored on every way out: q, Ctrl-C (SIGINT, taken as a
- * key: it cancels a prompt and asks before losing edits, like q),
- * SIGTERM/SIGHUP (the handler only sets a flag; the loop polls it), a fatal
+ * key: it cancels a prompt and asks before losing edits, like q), every
+ * signal whose default ends the process (TERM, HUP, QUIT from Ctrl-\, PIPE,
+ * USR1, USR2, ALRM, ...: the handler only sets a flag; the loop polls it,
+ * restores, and raises the signal again), a crash (SEGV, BUS, FPE, ILL,
+ * ABRT, SYS: a handler writes the terminal's reset strings, made in
+ * advance, and the shell's modes back, then dies of the signal), a fatal
  * error (atexit), and
  * Ctrl-Z suspends through ncurses' own SIGTSTP handling (ours before it
  * homes the cursor, where ncurses takes it to be; after it, on resume,
@@ -15,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "grid.h"
@@ -23,11 +28,25 @@
 #include "view_int.h"
 #include <term.h>
 
-static volatile sig_atomic_t caught, resumed;
+static volatile sig_atomic_t caught, resumed, armed;
 static struct sigaction tstp_curses;
 static char home[64];
 static size_t nhome;
 static int out_fd = STDOUT_FILENO;
+
+static bool too_small(void)
+{
+    return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
+}
+
+/* Below the smallest screen with unsaved edits, q or Ctrl-C asked: the
+ * too-small screen shows the question (layout's ask_quit). */
+static bool small_ask;
+
+static bool small_asking(void)
+{
+    return small_ask && too_small();
+}
 
 static void on_signal(int sig)
 {
@@ -46,8 +65,57 @@ static void on_tstp(int sig)
     errno = e;
 }
 
+/* What the crash handler writes: the look reset, the cursor shown, the
+ * keypad and mouse reporting off, the normal screen back (made while the
+ * terminal is set up: a handler may only write). And the shell's modes. */
+static char unwind[256];
+static size_t nunwind;
+static struct termios shell_modes;
+static bool have_shell_modes;
+
+static void add_cap(const char *name)
+{
+    const char *c = tigetstr(name);
+    size_t n = c && c != (char *)-1 ? strlen(c) : 0;
+    if (n && nunwind + n < sizeof unwind) {
+        memcpy(unwind + nunwind, c, n);
+        nunwind += n;
+    }
+}
+
+static void make_unwind(void)
+{
+    nunwind = 0;
+    add_cap("sgr0");
+    add_cap("cnorm");
+    add_cap("rmkx");
+    const char *kmous = tigetstr("kmous");
+    static const char mouse_off[] = "\033[?1006l\033[?1003l\033[?1002l\033[?1000l";
+    if (kmous && kmous != (char *)-1 && nunwind + sizeof mouse_off < sizeof unwind) { /* ncurses' xterm mouse */
+        memcpy(unwind + nunwind, mouse_off, sizeof mouse_off - 1);
+        nunwind += sizeof mouse_off - 1;
+    }
+    add_cap("rmcup");
+}
+
+/* A crash (SEGV, BUS, FPE, ILL, ABRT, SYS): the terminal back with
+ * async-signal-safe calls only, then the signal again with its default
+ * action (a core, the status the shell expects). */
+static void on_crash(int sig)
+{
+    if (armed) {
+        armed = 0;
+        if (write(out_fd, unwind, nunwind) < 0) {}
+        if (have_shell_modes)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &shell_modes);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static void restore_terminal(void)
 {
+    armed = 0;
     if (!isendwin()) {
         if (nhome && write(out_fd, home, nhome) < 0) {}
         endwin();
@@ -60,9 +128,19 @@ static void install_signals(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* every signal whose default ends the process: the loop ends, the
+     * terminal is restored, the signal is raised again (view_run) */
+    static const int ending[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+                                 SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ};
+    for (size_t k = 0; k < sizeof ending / sizeof *ending; k++)
+        sigaction(ending[k], &sa, NULL);
+    static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS};
+    struct sigaction sc = {0};
+    sc.sa_handler = on_crash;
+    sc.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&sc.sa_mask);
+    for (size_t k = 0; k < sizeof crash / sizeof *crash; k++)
+        sigaction(crash[k], &sc, NULL);
     struct sigaction was;
     if (sigaction(SIGTSTP, NULL, &was) == 0 && was.sa_handler != SIG_IGN && was.sa_handler != on_tstp) {
         tstp_curses = was;
@@ -136,7 +214,7 @@ bool view_key(View *v, wint_t ch, bool is_code)
 
 void view_draw(View *v)
 {
-    draw_frame(v);
+    draw_frame(v, small_asking());
 }
 
 void view_flush(View *v)
@@ -204,9 +282,31 @@ static bool swallow_sequence(void)
     return seq;
 }
 
-static bool too_small(void)
+
+
+/* A key below the smallest screen: -1 to go on, else the exit status.
+ * Without edits q and Ctrl-C quit; with edits they ask, in the lines that
+ * fit, and y quits (the edits are lost, as asked), any other key stays
+ * (Ctrl-C too, as at the view's own question); Esc closes the question,
+ * or goes to the view (it closes a prompt there). The view gets a resize
+ * and nothing else. */
+static int small_key(View *v, int r, wint_t ch)
 {
-    return COLS < VIEW_MIN_COLS || LINES < VIEW_MIN_LINES;
+    bool intr = r == OK && ch == 3, quit = r == OK && (ch == 'q' || intr), esc = r == OK && ch == 27;
+    if (quit && !session_dirty(&v->s))
+        return intr ? 128 + SIGINT : 0;
+    if (small_ask) {
+        small_ask = false;
+        if (r == OK && (ch == 'y' || ch == 'Y'))
+            return 0;
+    } else if (quit) {
+        small_ask = true;
+    } else if (esc) {
+        view_key(v, ch, false);
+    } else if (r == KEY_CODE_YES && ch == KEY_RESIZE) {
+        view_key(v, ch, true);
+    }
+    return -1;
 }
 
 void view_screen_fd(int fd)
@@ -265,7 +365,7 @@ static int run(View *v)
             if (grid_term())
                 grid_invalidate(grid_term());
         }
-        draw_frame(v);
+        draw_frame(v, small_asking());
         int cy = -1, cx = -1;
         bool field = place_cursor(v, &cy, &cx);
         grid_term_flush(cy, cx);
@@ -286,9 +386,11 @@ static int run(View *v)
         if (r == OK && ch == 27 && swallow_sequence())
             continue;
         bool intr = r == OK && ch == 3;
-        if (too_small() && r == OK && (ch == 'q' || intr) && !session_dirty(&v->s))
-            return intr ? 128 + SIGINT : 0; /* the too-small screen offers q; nothing is lost */
-        if (too_small() && !(r == KEY_CODE_YES && ch == KEY_RESIZE))
+        int rc = too_small() ? small_key(v, r, ch) : -1;
+        if (rc >= 0)
+            return rc;
+        small_ask = small_ask && too_small();
+        if (too_small())
             continue;
         if (!view_key(v, ch, r == KEY_CODE_YES))
             return intr ? 128 + SIGINT : 0;
@@ -319,6 +421,7 @@ int view_run(const Lesson *l, const ViewOpt *o)
             return 2;
         }
     }
+    have_shell_modes = tcgetattr(STDIN_FILENO, &shell_modes) == 0;
     SCREEN *scr = newterm(NULL, stdout, stdin);
     if (!scr && (!term || !*term))
         fprintf(stderr, "%s\n", _("qkvtutor: TERM is not set; try TERM=xterm-256color, or --dump to print the walkthrough"));
@@ -331,6 +434,8 @@ int view_run(const Lesson *l, const ViewOpt *o)
     install_signals();
     atexit(restore_terminal);
     terminal_modes();
+    make_unwind();
+    armed = 1;
     View *v = view_new(l, o);
     int rc = v ? run(v) : 2;
     view_free(v);

@@ -23,8 +23,9 @@
 /* draw.c */
 /* The screen's size into the View (the UI reads it there). */
 void draw_size(View *v);
-/* Lay out and paint the frame (or the help screen) into stdscr. */
-void draw_frame(View *v);
+/* Lay out and paint the frame (or the help screen) into stdscr; ask_quit:
+ * below the smallest screen with unsaved edits, q asked (loop.c). */
+void draw_frame(View *v, bool ask_quit);
 /* A key was handled; changed: it asked for a repaint. When keys came since
  * the last frame and none asked, the next draw_frame keeps the screen as
  * it is: not laid out or painted again. */

@@ -2,7 +2,10 @@
  *
  * The page paints exactly what src/term/draw.c paints: the plan's runs in
  * order, each in its role's look (a later run over an earlier one), or the
- * help screen's lines. A run is [y, x, w, role, look, "text"], look 1: bold, 2: underlined. */
+ * help screen's lines. A run is [y, x, w, role, look, "text"], look 1: bold, 2: underlined.
+ * For a screen reader the frame also carries "say" (the narration and the
+ * question, as laid out), "msg" (the status line: ✓ / ✗, an effect) and
+ * "boxes" (where each matrix and its cells are on the grid). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +101,44 @@ static void help_runs(View *v, WebBuf *b, int *first)
         run_json(b, first, v->rows - 1, 2, ROLE_HINT, 0, h.more, text_fit(h.more, v->cols - 3));
 }
 
+/* What a screen reader is told of a new step (web.js's live region): the
+ * narration and the question, as laid out, one line after another. */
+static void say_json(const View *v, bool help, WebBuf *b)
+{
+    wb_add(b, ",\"say\":\"", 8);
+    bool any = false;
+    for (int k = 0; !help && k < v->plan.nrun; k++) {
+        const PlanRun *r = &v->plan.run[k];
+        if (r->role != ROLE_SAY && r->role != ROLE_PROMPT)
+            continue;
+        if (any)
+            wb_add(b, " ", 1);
+        WebBuf one = {0};
+        wb_str(&one, plan_text(&v->plan, r->off), (size_t)r->len);
+        if (one.s)
+            wb_add(b, one.s + 1, one.n - 2); /* without its quotes */
+        free(one.s);
+        b->oom |= one.oom;
+        any = true;
+    }
+    wb_add(b, "\",\"msg\":", 8);
+    wb_str(b, v->msg, strlen(v->msg));
+}
+
+/* Where the matrices are on the grid, for the page's tables for a screen
+ * reader (web.js reads each cell's text off the grid, as shown):
+ * [y, x, w, h, r0, nr, c0, nc, cy, cx, cw, step]. */
+static void boxes_json(const View *v, WebBuf *b)
+{
+    wb_add(b, ",\"boxes\":[", 10);
+    for (int k = 0; !v->plan.too_small && k < v->plan.nbox; k++) {
+        const PlanBox *x = &v->plan.box[k];
+        wb_printf(b, "%s[%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d]", k ? "," : "", x->y, x->x, x->w, x->h, x->r0, x->nr,
+                  x->c0, x->nc, x->cy, x->cx, x->cw, x->step);
+    }
+    wb_add(b, "]", 1);
+}
+
 static void plan_runs(View *v, WebBuf *b, int *first)
 {
     view_clamp_focus(v);
@@ -131,9 +172,12 @@ void web_frame_json(View *v, WebBuf *b)
         wb_add(b, "null", 4);
     }
     wb_printf(b, ",\"step\":%d,\"steps\":%d,\"card\":%d,\"lang\":\"%s\",\"theme\":\"%s\",\"present\":%d,"
-                 "\"mode\":%d,\"dirty\":%d,\"cols\":%d,\"rows\":%d}",
+                 "\"mode\":%d,\"dirty\":%d,\"cols\":%d,\"rows\":%d",
               v->s.step + 1, session_steps(&v->s), v->card, v->lang == LANG_ZH ? "zh" : "en",
               theme_name(v->theme), v->present, (int)v->mode, session_dirty(&v->s), v->cols, v->rows);
+    say_json(v, v->mode == MODE_HELP && big, b);
+    boxes_json(v, b);
+    wb_add(b, "}", 1);
 }
 
 /* ---- the palette as CSS ---------------------------------------------------- */

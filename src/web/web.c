@@ -5,7 +5,8 @@
  *   web_info()                      JSON: the UI key codes, the built-in lessons, the palette's CSS
  *   web_open(n, at, lang, theme, present)   built-in lesson n (1-based), at step `at` (0: its start,
  *                                   with the title card), lang 0 en / 1 zh, theme by ThemeId
- *   web_open_yaml(name, text, at)   a lesson file the student opened; 0, or the error in web_error()
+ *   web_open_yaml(name, text, at, lang, theme, present)   a lesson file the student opened (or
+ *                                   the page kept over a reload); 0, or the error in web_error()
  *   web_resize(cols, rows)          the grid's size in cells
  *   web_key(key) / web_click(y, x)  one UI key (ui.h's UiKey) / a click on a cell: FLAG_* back
  *   web_frame()                     the frame as JSON (frame.c)
@@ -130,14 +131,11 @@ int web_open(int n, int at, int lang, int theme, int present)
 }
 
 /* A lesson file the student opened (picker or drop): the text is copied. */
-WEB_API int web_open_yaml(const char *name, const char *text, int at);
-int web_open_yaml(const char *name, const char *text, int at)
+WEB_API int web_open_yaml(const char *name, const char *text, int at, int lang, int theme, int present);
+int web_open_yaml(const char *name, const char *text, int at, int lang, int theme, int present)
 {
     int cols, rows;
     web_size(&cols, &rows);
-    Lang lang = web.v ? web.v->lang : LANG_EN;
-    ThemeId theme = web.v ? web.v->theme : THEME_DARK;
-    bool present = web.v && web.v->present;
     Lesson l;
     size_t len = strlen(text);
     if (!lesson_load_buffer(name, text, len, &l, web.error, sizeof web.error))
@@ -145,7 +143,7 @@ int web_open_yaml(const char *name, const char *text, int at)
     web_close();
     web.lesson = l;
     web.loaded = true;
-    return web_view(at, lang, theme, present, cols, rows) ? 0 : 2;
+    return web_view(at, lang ? LANG_ZH : LANG_EN, (ThemeId)theme, present, cols, rows) ? 0 : 2;
 }
 
 WEB_API void web_resize(int cols, int rows);

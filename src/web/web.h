@@ -5,8 +5,8 @@
  * through its mouse hits (keys_mouse), and a frame is laid out with
  * ui_layout_input() + layout_plan() as src/term/draw.c does. What the page
  * paints comes back as compact JSON (frame.c): the plan's runs
- * [y, x, w, role, bold, text], the text field's cursor, and the state the
- * URL carries. Nothing here touches the browser: web.js owns the DOM, the
+ * [y, x, w, role, bold, text], the text field's cursor, the state the
+ * URL carries, and the narration and status line for a screen reader. Nothing here touches the browser: web.js owns the DOM, the
  * keyboard, the URL and downloads. Strings returned are owned here and
  * valid until the next call. */
 #ifndef QKV_WEB_H

@@ -10,7 +10,7 @@
   var rowsHtml = [], cell = { w: 8, h: 16 }, widthCache = {};
   var hashOwn = "";
 
-  function tr(s) { return M && state.lang === "zh" ? str(M._web_tr(cstr(s))) : s; }
+  function tr(s) { return M ? str(M._web_tr(cstr(s))) : s; } /* in the language of the wasm, i.e. of the frame */
   function str(p) { return M.UTF8ToString(p); }
   var scratch = [];
   function cstr(s) { /* a C string for one call (freed at the next frame) */
@@ -29,7 +29,8 @@
       else if (k === "lang") s.lang = /^zh/.test(v) ? "zh" : "en";
       else if (k === "theme") s.theme = v;
       else if (k === "present") s.present = v !== "0";
-      else if (k === "size" && /^\d+x\d+$/.test(v)) s.size = v.split("x").map(Number);
+      else if (k === "size" && /^\d+x\d+$/.test(v)) /* as --size: 60x18 to 1000x1000 */
+        s.size = v.split("x").map(function (n, k) { return Math.min(1000, Math.max(k ? 18 : 60, +n)); });
     });
     return s;
   }
@@ -85,9 +86,9 @@
         cls = k;
       }
       var ch = c ? c[0] : " ";
-      if (ch.charCodeAt(0) < 128) out += esc(ch);
-      else if (fitsGrid(ch, c[2])) out += ch;
-      else out += '<i class="' + (c[2] === 2 ? "w" : "n") + '">' + ch + "</i>";
+      if (ch.length === 1 && ch.charCodeAt(0) < 128) out += esc(ch);
+      else if (fitsGrid(ch, c[2])) out += ch.replace(/[<&>]/g, esc); /* a mark may sit on < & > */
+      else out += '<i class="' + (c[2] === 2 ? "w" : "n") + '">' + ch.replace(/[<&>]/g, esc) + "</i>";
     }
     return out + (open ? "</span>" : "");
   }
@@ -101,6 +102,11 @@
       if (!row) return;
       for (var ch of r[5]) {
         var w = width(ch.codePointAt(0));
+        if (w === 0) { /* a combining mark: on the character before it, in that character's cell */
+          var p = row[x - 1] === 0 ? x - 2 : x - 1;
+          if (p >= 0 && row[p]) row[p] = [row[p][0] + ch, row[p][1], row[p][2]];
+          continue;
+        }
         if (x + w > cols) break;
         if (row[x] === 0 && x > 0) row[x - 1] = null; /* over half of a wide character */
         row[x] = [ch, k, w];
@@ -116,29 +122,85 @@
       if (rowsHtml[y] !== h) { screen.children[y].innerHTML = h; rowsHtml[y] = h; }
     }
     caret();
+    shown = grid;
+    if (!a11yTimer) a11yTimer = setTimeout(a11y, 100);
     var bodyClass = "t-" + frame.theme + (frame.present ? " present" : "");
     if (document.body.className !== bodyClass) document.body.className = bodyClass;
     if (screen.className !== "r0") screen.className = "r0";
     document.documentElement.lang = frame.lang === "zh" ? "zh-CN" : "en";
+    if (labelled !== frame.lang) { labelled = frame.lang; labels(); } /* the catalogue is the frame's language */
     if (state.lang !== frame.lang || state.theme !== frame.theme || state.present !== !!frame.present) {
+      var refit = state.present !== !!frame.present;
       state.lang = frame.lang; state.theme = frame.theme; state.present = !!frame.present;
-      labels();
-      if (!state.size) fit(); /* presentation mode changes the font */
+      if (refit && !state.size) fit(); /* presentation mode changes the font */
     }
+    askIfDirty();
     if (!hashTimer) hashTimer = setTimeout(writeHash, 150); /* browsers throttle history updates */
+  }
+  var labelled = "";
+  /* What a screen reader gets (the live region, the tables) follows a moment
+   * after the last key: a burst of keys is said once, and costs the key nothing. */
+  var a11yTimer = 0, shown = [];
+  function a11y() { a11yTimer = 0; if (frame) { announce(); tables(shown); } }
+  /* The matrices as tables for a screen reader (#tables, visually hidden):
+   * each one's title, column and row labels and cells, read off the grid as
+   * shown (a "?" stays a "?", a stage not reached stays dots). */
+  function slice(row, x0, x1) {
+    for (var s = "", x = Math.max(0, x0); x < x1 && x < row.length; x++) s += row[x] === 0 ? "" : row[x] ? row[x][0] : " ";
+    return s.trim();
+  }
+  function cellHtml(tag, text) { return "<" + tag + ">" + text.replace(/[<&>]/g, esc) + "</" + tag + ">"; }
+  var tablesHtml = "";
+  function tables(grid) {
+    var out = "";
+    (frame.boxes || []).forEach(function (b) { /* [y, x, w, h, r0, nr, c0, nc, cy, cx, cw, step] */
+      var cy = b[8], cx = b[9], cw = b[10], m, t = "<table>" + cellHtml("caption", slice(grid[b[0]] || [], b[1], b[1] + b[2]));
+      t += "<tr><td></td>";
+      for (m = 0; m < b[7]; m++) t += cellHtml("th", cy > b[0] + 1 && slice(grid[cy - 1], cx + m * cw, cx + m * cw + cw) || String(b[6] + m + 1));
+      t += "</tr>";
+      for (var k = 0; k < b[5] && grid[cy + k * b[11]]; k++) {
+        var row = grid[cy + k * b[11]];
+        t += "<tr>" + cellHtml("th", slice(row, b[1], cx) || String(b[4] + k + 1));
+        for (m = 0; m < b[7]; m++) t += cellHtml("td", slice(row, cx + m * cw, cx + m * cw + cw));
+        t += "</tr>";
+      }
+      out += t + "</table>";
+    });
+    if (out !== tablesHtml) { tablesHtml = out; document.getElementById("tables").innerHTML = out; }
+  }
+  /* A screen reader hears what changed (#live, polite): a new step's counter,
+   * narration and question; else a new status line (✓ right, ✗ not quite,
+   * an action's effect). */
+  var heard = { at: "", msg: "" };
+  function announce() {
+    var at = state.lesson + " " + frame.step + " " + frame.card, text = "";
+    if (at !== heard.at) {
+      text = frame.step + "/" + frame.steps + ". " + frame.say + (frame.msg ? " " + frame.msg : "");
+    } else if (frame.msg !== heard.msg && frame.msg) {
+      text = frame.msg;
+    }
+    heard.at = at; heard.msg = frame.msg;
+    if (text) document.getElementById("live").textContent = text;
   }
   var hashTimer = 0;
   function caret() {
     var c = document.getElementById("caret");
     if (!frame.cur) { if (!c.hidden) c.hidden = true; return; }
+    var opened = c.hidden;
     c.hidden = false;
     c.style.left = frame.cur[1] * cell.w + "px";
     c.style.top = frame.cur[0] * cell.h + "px";
     c.style.width = cell.w + "px";
     c.style.height = cell.h + "px";
+    if (opened && c.scrollIntoView) c.scrollIntoView({ block: "nearest" }); /* zoomed in, the page scrolls: show the field */
   }
 
-  /* ---- size: the grid fills the window; at least 60x18 cells ---- */
+  /* ---- size: the grid fills the window, never below 60x18 cells ----
+   * The font shrinks to fit 60 columns (presentation mode: its big font,
+   * about 80) across; for the height only down to 12 px, then the page
+   * scrolls down. So zooming in makes the text bigger up to 60 columns
+   * across, and the lesson never gives way to the "too small" screen. */
+  var MIN_COLS = 60, MIN_ROWS = 18, MIN_FONT = 12, size = [0, 0];
   function measure() {
     var p = document.createElement("span");
     p.className = "probe";
@@ -149,28 +211,36 @@
     screen.removeChild(p);
     fits = {};
   }
+  function font(fs) { screen.style.fontSize = fs + "px"; measure(); return fs; }
+  function grid(W, H) { /* the font and the grid for a stage of W x H pixels */
+    var fs = font(state.present ? 26 : 15), want = state.present ? 80 : MIN_COLS;
+    if (W / cell.w < want) { /* presentation: rather fewer columns than text smaller than 15 px */
+      var across = fs * W / cell.w;
+      fs = font(Math.min(fs, Math.max(across / want, Math.min(15, across / MIN_COLS))));
+    }
+    if (H / cell.h < MIN_ROWS && fs > MIN_FONT) font(Math.max(MIN_FONT, fs * H / cell.h / MIN_ROWS));
+    return [Math.max(MIN_COLS, Math.floor(W / cell.w + 0.01)), Math.max(MIN_ROWS, Math.floor(H / cell.h))];
+  }
   function fit() {
-    var box = document.getElementById("stage"), W = box.clientWidth, H = box.clientHeight, cols, rows;
+    var box = document.getElementById("stage"), g;
+    screen.style.width = screen.style.height = "0";
+    var W = box.clientWidth, H = box.clientHeight;
     if (state.size) {
-      cols = state.size[0]; rows = state.size[1];
+      g = state.size;
       screen.style.fontSize = "";
       measure();
     } else {
-      var fs = state.present ? 26 : 15;
-      screen.style.fontSize = fs + "px";
-      measure();
-      var want = state.present ? 80 : 60; /* presentation: big text, about 80 columns */
-      if (W / cell.w < want || H / cell.h < 18) {
-        fs = Math.max(6, fs * Math.min(W / cell.w / want, H / cell.h / 18));
-        screen.style.fontSize = fs + "px";
-        measure();
-      }
-      cols = Math.max(20, Math.floor(W / cell.w));
-      rows = Math.max(8, Math.floor(H / cell.h));
+      g = grid(W, H);
     }
-    screen.style.width = cols * cell.w + "px";
-    screen.style.height = rows * cell.h + "px";
-    M._web_resize(cols, rows);
+    for (var pass = 0; pass < 2; pass++) {
+      screen.style.width = g[0] * cell.w + "px";
+      screen.style.height = g[1] * cell.h + "px";
+      /* a page taller than the window may get a scroll bar, narrowing the stage: once more in what is left */
+      if (state.size || pass || box.clientWidth + 0.5 >= W) break;
+      g = grid(box.clientWidth, H);
+    }
+    if (g[0] !== size[0] || g[1] !== size[1]) { size = [g[0], g[1]]; keep(["r", g[0], g[1]]); }
+    M._web_resize(g[0], g[1]);
     if (frame) paint();
   }
 
@@ -178,35 +248,53 @@
   function key(k) { /* a UI key code, or a string of characters */
     if (typeof k === "string") { for (var ch of k) key(ch.codePointAt(0)); return; }
     say("");
+    keep(["k", k]);
     M._web_key(k);
     paint();
     download();
   }
+  var MODE_EDIT = 2; /* ui.h's ViewMode: edit mode, where Tab is the next matrix */
   function uiKey(e) {
     if (e.isComposing || e.key === "Dead" || e.key === "Unidentified") return null;
+    /* Tab moves the focus through the page (the bar, the screen), as in any
+     * page; only edit mode takes it for its matrices, and Esc leaves edit mode. */
+    if (e.key === "Tab") return frame && frame.mode === MODE_EDIT && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey ? 9 : null;
+    var one = [...e.key].length === 1;
     if (e.ctrlKey && !e.altKey && !e.metaKey && /^[a-z]$/i.test(e.key)) {
       var c = e.key.toLowerCase();
       return c === "r" || c === "u" ? c.charCodeAt(0) & 31 : null; /* Ctrl-R redo, Ctrl-U clears a field */
     }
-    if (e.altKey || e.metaKey || e.ctrlKey) return null;
+    if (e.metaKey) return null;
+    /* AltGr (Windows reports Ctrl+Alt) and Option (macOS: Alt) type characters
+     * such as [ ] { } @ on most European layouts: e.key is that character. A
+     * letter or digit with Alt is the browser's (Alt+1 a tab, Alt+F its menu). */
+    if (e.altKey || e.ctrlKey)
+      return one && (e.getModifierState && e.getModifierState("AltGraph") || e.altKey && !/^[a-z0-9]$/i.test(e.key))
+        ? e.key.codePointAt(0) : null;
     if (info.keys[e.key] !== undefined) return info.keys[e.key];
-    if ([...e.key].length === 1) return e.key.codePointAt(0);
-    return null;
+    return one ? e.key.codePointAt(0) : null;
   }
+  /* The screen shows a focus ring once Tab is used (keyboard users), not on a click. */
+  var stage = document.getElementById("stage");
+  document.addEventListener("keydown", function (e) { if (e.key === "Tab") stage.classList.add("kbd"); }, true);
+  document.addEventListener("pointerdown", function () { stage.classList.remove("kbd"); }, true);
   document.addEventListener("keydown", function (e) {
-    if (e.target && e.target.closest && e.target.closest("#bar") && e.key !== "Escape") return;
+    /* the bar and the touch buttons keep their own keys (Enter, Space, arrows); Esc comes back */
+    if (e.target && e.target.closest && e.target.closest("#bar, #touch button") && e.key !== "Escape") return;
     var k = uiKey(e);
     if (k === null) return;
     e.preventDefault();
+    if (e.key === "Escape" && e.target !== screen) screen.focus({ preventScroll: true });
     key(k);
   });
   screen.addEventListener("click", function (e) {
     var r = screen.getBoundingClientRect();
     var y = Math.floor((e.clientY - r.top) / cell.h), x = Math.floor((e.clientX - r.left) / cell.w);
+    keep(["c", y, x]);
     if (M._web_click(y, x)) paint();
   });
   screen.addEventListener("wheel", function (e) {
-    if (frame && frame.mode === 1) { e.preventDefault(); M._web_wheel(e.deltaY < 0 ? 1 : 0); paint(); }
+    if (frame && frame.mode === 1) { e.preventDefault(); keep(["w", e.deltaY < 0 ? 1 : 0]); M._web_wheel(e.deltaY < 0 ? 1 : 0); paint(); }
   }, { passive: false });
   var touch = null;
   screen.addEventListener("touchstart", function (e) {
@@ -242,21 +330,82 @@
       say(str(M._web_error()));
       if (n !== 1) return open(1, 0);
     }
+    kept = { open: [n, at, lang(), themeId(state.theme), state.present ? 1 : 0, size[0], size[1]], ev: [] };
     state.lesson = n;
     document.getElementById("lesson").value = String(n);
     paint();
   }
+  function openText(name, text) {
+    if (M._web_open_yaml(cstr(name), cstr(text), 0, lang(), themeId(state.theme), state.present ? 1 : 0) !== 0) {
+      say(str(M._web_error()));
+      return false;
+    }
+    kept = { open: [0, 0, lang(), themeId(state.theme), state.present ? 1 : 0, size[0], size[1]], name: name, text: text, ev: [] };
+    state.lesson = 0;
+    document.getElementById("lesson").value = "";
+    say("");
+    paint();
+    return true;
+  }
   function openFile(file) {
     var r = new FileReader();
-    r.onload = function () {
-      if (M._web_open_yaml(cstr(file.name), cstr(String(r.result)), 0) !== 0) { say(str(M._web_error())); return; }
-      state.lesson = 0;
-      document.getElementById("lesson").value = "";
-      say("");
-      paint();
-    };
+    r.onload = function () { openText(file.name, String(r.result)); screen.focus({ preventScroll: true }); };
     /* the loader refuses a file over 1 MiB and says its size; past 32 MiB only a part is read */
     r.readAsText(file.size > (32 << 20) ? file.slice(0, 32 << 20) : file);
+  }
+
+  /* ---- a reload, back or forward keeps the lesson as it was ----
+   * What the student did since the lesson opened (keys, clicks, the wheel,
+   * the grid's sizes) is kept in sessionStorage when the page is left, and
+   * done again when the same tab comes back to the same address: edits,
+   * answers, the tally and undo come back exactly. A link opened anew starts
+   * afresh. With unsaved edits the browser asks before the tab is closed. */
+  var kept = null, replaying = false, KEEP_MAX = 20000;
+  function keep(ev) {
+    if (kept && !replaying) { if (kept.ev.length < KEEP_MAX) kept.ev.push(ev); else kept = null; }
+  }
+  function stash() {
+    if (!kept || !frame) return;
+    try { sessionStorage.setItem("qkvtutor", JSON.stringify({ hash: location.hash, kept: kept })); } catch (e) { /* full */ }
+  }
+  function replay(k) {
+    var o = k.open;
+    M._web_resize(o[5], o[6]);
+    var rc = k.name ? M._web_open_yaml(cstr(k.name), cstr(k.text), 0, o[2], o[3], o[4]) : M._web_open(o[0], o[1], o[2], o[3], o[4]);
+    if (rc !== 0) return false;
+    replaying = true;
+    k.ev.forEach(function (e) { /* as it happened: each event, then its frame */
+      if (e[0] === "r") M._web_resize(e[1], e[2]);
+      else if (e[0] === "k") { M._web_key(e[1]); var p = M._web_saved(); if (p) M._web_free(p); }
+      else if (e[0] === "c") M._web_click(e[1], e[2]);
+      else if (e[0] === "w") M._web_wheel(e[1]);
+      M._web_frame();
+    });
+    replaying = false;
+    kept = k;
+    state.lesson = o[0];
+    document.getElementById("lesson").value = o[0] ? String(o[0]) : "";
+    return true;
+  }
+  function restore() {
+    var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null, k;
+    if (!nav || (nav.type !== "reload" && nav.type !== "back_forward")) return false;
+    try { k = JSON.parse(sessionStorage.getItem("qkvtutor")); } catch (e) { return false; }
+    /* the same lesson as the address's (its step may not have been written yet) */
+    var which = function (h) { return (/[#&]lesson=([^&]*)/.exec(h) || ["", ""])[1]; };
+    if (!k || !k.kept || which(k.hash) !== which(location.hash) || !replay(k.kept)) return false;
+    fit(); /* the grid for the window now */
+    paint();
+    return true;
+  }
+  window.addEventListener("pagehide", stash);
+  document.addEventListener("visibilitychange", function () { if (document.hidden) stash(); });
+  /* asked only while there are unsaved edits (a page that always asks loses the back-forward cache) */
+  var asking = false;
+  function ask(e) { e.preventDefault(); e.returnValue = ""; }
+  function askIfDirty() {
+    var want = !!(frame && frame.dirty);
+    if (want !== asking) { asking = want; window[want ? "addEventListener" : "removeEventListener"]("beforeunload", ask); }
   }
   function download() {
     var p = M._web_saved();
@@ -273,6 +422,36 @@
   }
   function say(s) { var m = document.getElementById("msg"); m.textContent = s; m.hidden = !s; }
 
+  /* ---- text on a coloured highlight (the focused row and column, the
+   * prompt, an error on the projector): when the palette's pair is below
+   * 4.5:1, WCAG's contrast for text, it is black or white, whichever is
+   * clearer on that colour (never below 4.58:1). Text on the page's own
+   * background is the palette's as it is. */
+  function lum(c) {
+    return [0.2126, 0.7152, 0.0722].reduce(function (sum, w, k) {
+      var v = c[k] / 255;
+      return sum + w * (v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+    }, 0);
+  }
+  function ratio(a, b) { var x = lum(a) + 0.05, y = lum(b) + 0.05; return Math.max(x, y) / Math.min(x, y); }
+  function clearText() {
+    var box = document.createElement("div"), roles = 0, out = "";
+    info.css.replace(/\.r(\d+)\{/g, function (m, r) { roles = Math.max(roles, +r + 1); return m; });
+    box.hidden = true;
+    document.documentElement.appendChild(box); /* outside body and its theme: only the probe is styled */
+    for (var r = 0; r < roles; r++) box.appendChild(document.createElement("span")).className = "r" + r;
+    info.themes.forEach(function (t) {
+      box.className = "t-" + t;
+      Array.prototype.forEach.call(box.children, function (e, r) {
+        var cs = getComputedStyle(e), fg = cs.color.match(/[\d.]+/g).map(Number), bg = cs.backgroundColor.match(/[\d.]+/g).map(Number);
+        if (bg[3] === 0 || ratio(fg, bg) >= 4.5) return;
+        out += ".t-" + t + " .r" + r + "{color:" + (ratio([0, 0, 0], bg) > ratio([255, 255, 255], bg) ? "#000" : "#fff") + "}\n";
+      });
+    });
+    box.remove();
+    return out;
+  }
+
   /* ---- the bar above the grid: its words in the page's language ---- */
   function labels() {
     [["next", "Next"], ["back", "Back"], ["openfile", "Open a lesson file"], ["bl", "Lesson"],
@@ -288,13 +467,22 @@
       sel.appendChild(o);
     });
     var o = document.createElement("option"); o.value = ""; o.textContent = "…"; o.hidden = true; sel.appendChild(o);
-    sel.addEventListener("change", function () { if (sel.value) open(parseInt(sel.value, 10), 0); screen.focus(); });
+    /* chosen with the mouse: on to the lesson; with the arrow keys the focus
+     * stays, so the next arrow goes on choosing, and Enter goes to the lesson */
+    var keyed = false;
+    sel.addEventListener("keydown", function (e) { keyed = true; if (e.key === "Enter") screen.focus({ preventScroll: true }); });
+    sel.addEventListener("pointerdown", function () { keyed = false; });
+    sel.addEventListener("change", function () {
+      if (sel.value) open(parseInt(sel.value, 10), 0);
+      if (!keyed) screen.focus({ preventScroll: true });
+    });
     var file = document.getElementById("file");
     file.addEventListener("change", function () { if (file.files[0]) openFile(file.files[0]); file.value = ""; });
+    file.addEventListener("cancel", function () { screen.focus({ preventScroll: true }); });
     document.getElementById("openfile").addEventListener("click", function () { file.click(); });
     var keys = { next: info.keys.PageDown, back: info.keys.PageUp, btheme: 116, blang: 76, bpresent: 80, bhelp: 63 };
     Object.keys(keys).forEach(function (id) {
-      document.getElementById(id).addEventListener("click", function (e) { e.preventDefault(); key(keys[id]); screen.focus(); });
+      document.getElementById(id).addEventListener("click", function (e) { e.preventDefault(); key(keys[id]); screen.focus({ preventScroll: true }); });
     });
     document.addEventListener("dragover", function (e) { e.preventDefault(); document.body.classList.add("drop"); });
     document.addEventListener("dragleave", function () { document.body.classList.remove("drop"); });
@@ -304,15 +492,15 @@
     });
   }
 
-  function fromHash() {
+  function fromHash(first) {
     var h = readHash();
     state.size = h.size;
     if (h.lang) state.lang = h.lang;
     else if (!location.hash) state.lang = /^zh/i.test(navigator.language || "") ? "zh" : "en";
     if (h.theme && info.themes.indexOf(h.theme) >= 0) state.theme = h.theme;
     state.present = h.present;
-    labels();
     frame = null; /* fit() sizes the grid; open() paints the first frame */
+    if (first && restore()) return;
     fit();
     open(h.lesson, h.at);
   }
@@ -331,6 +519,7 @@
     cell: function () { return cell; },
     open: open,
     openText: function (name, text) { openFile(new File([text], name)); },
+    info: function () { return info; },
     ready: false
   };
 
@@ -341,9 +530,10 @@
     var st = document.createElement("style");
     st.textContent = info.css;
     document.head.appendChild(st);
+    st.textContent += clearText();
     bar();
-    fromHash();
-    screen.focus();
+    fromHash(true);
+    screen.focus({ preventScroll: true });
     window.qkv.ready = true;
     requestAnimationFrame(function () { requestAnimationFrame(function (t) { window.qkv.firstFrame = t; }); });
   });

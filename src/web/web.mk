@@ -2,7 +2,9 @@
 # Included by the Makefile. build/web/ is a static folder: index.html,
 # web.js, web.css and qkvtutor.js (the wasm inside it: -sSINGLE_FILE, so the
 # page works from file://, where a browser fetches no separate .wasm). Copy
-# the folder as it is to any static host.
+# the folder as it is to any static host. src/web/pre.js hands emscripten's
+# loader the wasm's bytes, so it never fetch()es its own data: URL (which the
+# page's Content-Security-Policy refuses, with console errors).
 #
 # The page parses its lessons with libyaml: QKV_NO_RECORDINGS leaves out the
 # native build's recorded YAML events (src/lesson/ydoc.h) and their replay,
@@ -28,7 +30,7 @@ WEB_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -Os -Isrc -I$(WASM)/yaml/include
              -DQKV_NO_RECORDINGS
 WEB_EXPORTS = _web_init,_web_info,_web_open,_web_open_yaml,_web_resize,_web_key,_web_click,\
               _web_wheel,_web_frame,_web_saved,_web_free,_web_width,_web_error,_web_tr,_malloc,_free
-WEB_LDFLAGS = -Os -sMODULARIZE=1 -sEXPORT_NAME=qkvtutor -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 \
+WEB_LDFLAGS = -Os --pre-js src/web/pre.js -sMODULARIZE=1 -sEXPORT_NAME=qkvtutor -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 \
               -sENVIRONMENT=web -sEXPORTED_FUNCTIONS=$(subst $(eval) ,,$(WEB_EXPORTS)) \
               -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
 
@@ -76,7 +78,7 @@ $(WASM)/mo.c: $(B)/locale/zh_CN/LC_MESSAGES/qkvtutor.mo
 $(WASM)/mo.o: $(WASM)/mo.c | $(WASM)/.emcc
 	$(EMENV) $(EMCC) $(WEB_CFLAGS) -c $< -o $@
 
-$(WEB)/qkvtutor.js: $(WEB_OBJ) $(WASM)/libyaml.a
+$(WEB)/qkvtutor.js: $(WEB_OBJ) $(WASM)/libyaml.a src/web/pre.js
 	@mkdir -p $(WEB)
 	$(EMENV) $(EMCC) $(WEB_LDFLAGS) -o $@ $(WEB_OBJ) $(WASM)/libyaml.a
 
@@ -94,7 +96,7 @@ $(WEB)/%: src/web/%
 $(B)/tests/web_plans: $(B)/tests/web_plans.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 
-WEB_JSON_OBJ = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WASM)/web/gettext.o $(WASM)/out/render.o $(WASM)/out/json.o \
+WEB_JSON_OBJ = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WASM)/web/gettext.o $(WASM)/out/render.o $(WASM)/out/authoring.o $(WASM)/out/json.o \
                $(WASM)/lessons.o $(WASM)/mo.o $(WASM)/tests/web_json.o
 $(WASM)/tests/web_json.o: tests/web_json.c $(WASM)/libyaml.a
 	@mkdir -p $(dir $@)

@@ -6,7 +6,10 @@
 # statically, and the numpy version of the pipeline when /usr/bin/python3
 # can import numpy) are run alternated, one of each per round, through
 # tests/bench/launch.c. Bytes per next are measured for every built-in
-# lesson. It exits 0 unless a measurement could not be taken.
+# lesson. The keypress is also measured end to end on a pty, the real
+# binary with its own malloc settings (tests/bench/ptykey.c: key written ->
+# first byte of the frame back, on-CPU time and page faults per key).
+# It exits 0 unless a measurement could not be taken.
 
 BENCH_DIR    = $(B)/bench
 BENCH_PYTHON ?= /usr/bin/python3
@@ -17,6 +20,11 @@ BENCH_ITERS  ?= 2000
 $(BENCH_DIR)/bench: tests/bench/bench.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
+# One keypress end to end on a pty: the real binary, key in -> bytes out.
+$(BENCH_DIR)/ptykey: tests/bench/ptykey.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $<
 
 $(BENCH_DIR)/launch: tests/bench/launch.c
 	@mkdir -p $(dir $@)
@@ -37,13 +45,15 @@ $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static: $(BENCH_DIR)/empty_%:
 	@mkdir -p $(dir $@)
 	printf 'int main(void) { return 0; }\n' | $(CC) -O2 $(if $(filter static,$*),-static) -x c - -o $@
 
-bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml \
+bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/ptykey $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml \
        $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static
 	@echo "bench: machine: $$(nproc) cores, $$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), load average $$(cut -d" " -f1-3 /proc/loadavg)"
 	@if $(BENCH_PYTHON) -c 'import numpy' 2>/dev/null; then np="--numpy $(BENCH_PYTHON) tests/bench/attn_numpy.py"; else np=""; fi; \
 	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor \
 	   --empty $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static $$np \
 	   lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml $(LESSONS)
+	@$(BENCH_DIR)/ptykey $(BENCH_ITERS) 1 80 24 $(B)/qkvtutor && $(BENCH_DIR)/ptykey $(BENCH_ITERS) 8 80 24 $(B)/qkvtutor
+	@$(MAKE) --no-print-directory bench-train
 	@$(MAKE) --no-print-directory bench-web
 	@echo "bench: load average at the end $$(cut -d" " -f1-3 /proc/loadavg)"
 
@@ -51,3 +61,23 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/64x64.y
 $(BENCH_DIR)/keyprof: tests/bench/keyprof.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
+# One training step (DESIGN.md "Speed and limits"): the core's against
+# torch's float32 on one thread, the same model and batch, run alternately
+# (5 rounds of 20 steps each); medians, and the budget ratio <= 1/3. Then
+# the estimate of lesson 17's 3000 steps on one core.
+$(BENCH_DIR)/trainbench: tests/bench/trainbench.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $^ $(LDLIBS_ALL)
+
+.PHONY: bench-train
+bench-train: $(BENCH_DIR)/trainbench
+	@if ! $(BENCH_PYTHON) -c 'import torch' 2>/dev/null; then echo "bench: train_step: torch is not installed (python3-torch)"; exit 0; fi; \
+	 c=""; t=""; for r in 1 2 3 4 5; do \
+	   c="$$c $$($(BENCH_DIR)/trainbench 20 | cut -d' ' -f2)"; \
+	   t="$$t $$($(BENCH_PYTHON) tests/bench/train_torch.py 20 | cut -d' ' -f2)"; done; \
+	 med() { printf '%s\n' $$* | sort -g | sed -n 3p; }; mc=$$(med $$c); mt=$$(med $$t); \
+	 echo "bench: train_step_ms $$mc ms (rounds:$$c)"; echo "bench: train_step_torch_ms $$mt ms (rounds:$$t)"; \
+	 awk -v c=$$mc -v t=$$mt 'BEGIN { q = c / t; printf "bench: budget train_step_ratio %s (%.3f <= 0.333: the core / torch float32, one thread)\n", q <= 1 / 3 ? "ok" : "OVER", q; \
+	   s = c * 3000 / 1000; printf "bench: train_3000_steps_s %.1f s (estimate: 3000 x the median step)\n", s; \
+	   printf "bench: budget train_lesson17_s %s (%.1f <= 60 s, estimated)\n", s <= 60 ? "ok" : "OVER", s }'

@@ -290,16 +290,18 @@ restore()
     typetext $s "stty -g > $f.before"
     keys $s Enter
     wait_until file_ready "$f.before" || { fail "the shell in the pane did not run stty"; SCREEN=$(cap $s); return 1; }
-    typetext $s "sh -c 'echo \$\$ > $f.pid; exec $BIN $L1P'"
+    typetext $s "ulimit -c 0; sh -c 'echo \$\$ > $f.pid; exec $BIN $L1P'"
     keys $s Enter
     expect $s "[1 X]" "the tool did not start from the shell" || return 1
     wait_until file_ready "$f.pid" || { fail "no pid file"; return 1; }
     pid=$(cat "$f.pid")
+    [ "$(pane_fmt $s '#{alternate_on}#{mouse_any_flag}')" = 11 ] ||
+        { fail "while the tool runs the alternate screen and the mouse are not on: the check below could not fail"; return 1; }
     case $1 in
     q) keys $s q ;;
     int) keys $s C-c ;;
-    term) kill -TERM "$pid" ;;
-    hup) kill -HUP "$pid" ;;
+    quit) keys $s 'C-\' ;;
+    *) kill -"$(echo "$1" | tr a-z A-Z)" "$pid" ;;
     esac
     wait_until pid_gone "$pid" || { fail "the tool is still running after $1"; SCREEN=$(cap $s); return 1; }
     # (a separate command: after Ctrl-C the shell drops the rest of the line)
@@ -318,6 +320,7 @@ restore()
         { fail "after $1 the terminal modes differ from before (stty -g: $(cat "$f.before") → $(cat "$f.after"))"; return 1; }
     [ "$(pane_fmt $s '#{alternate_on}')" = 0 ] || { fail "after $1 the alternate screen is still on"; return 1; }
     [ "$(pane_fmt $s '#{cursor_flag}')" = 1 ] || { fail "after $1 the cursor is still hidden"; return 1; }
+    [ "$(pane_fmt $s '#{mouse_any_flag}')" = 0 ] || { fail "after $1 mouse reporting is still on"; return 1; }
     screen_has "[1 X]" && { fail "after $1 the tool's screen was left on the terminal"; return 1; }
     return 0
 }
@@ -326,6 +329,12 @@ t_restore_q() { restore q 0; }
 t_restore_int() { restore int 130; }
 t_restore_term() { restore term 143; }
 t_restore_hup() { restore hup 129; }
+t_restore_quit() { restore quit 131; } # the Ctrl-\ key: SIGQUIT
+t_restore_pipe() { restore pipe 141; }
+t_restore_usr1() { restore usr1 138; }
+t_restore_alrm() { restore alrm 142; }
+t_restore_segv() { restore segv 139; } # the crash handler: restores, dies of the signal
+t_restore_abrt() { restore abrt 134; }
 
 # ---- 6. Ctrl-Z and fg ----------------------------------------------------------
 
@@ -512,6 +521,42 @@ t_quit_unsaved()
     expect $s "unsaved" "the second q does not ask" || return 1
     keys $s y
     wait_until session_gone $s || { fail "y at the unsaved question did not quit"; return 1; }
+}
+
+# 8a'. Below 60×18 with unsaved edits, q and Ctrl-C ask in the lines that
+# fit (code review 2.4: every key was swallowed); y quits, any other key
+# and Ctrl-C stay; Esc goes through; enlarged, the view is as it was.
+t_small_unsaved()
+{
+    s=t_small_unsaved
+    start_view $s 80 24 "$BIN" "$L1P"
+    expect $s "[1 X]" || return 1
+    keys $s s
+    expect $s "scale ÷√d" "s did not turn scaling on" || return 1
+    tm resize-window -t $s -x 40 -y 10
+    expect $s "Enlarge it to save" "at 40×10 with edits the screen does not say how to keep them" || return 1
+    keys $s q
+    expect $s "Quit and lose your unsaved" "at 40×10, q with edits does not ask" || return 1
+    keys $s x
+    expect $s "Enlarge it to save" "at 40×10, x at the question does not stay" || return 1
+    keys $s C-c
+    expect $s "Quit and lose your unsaved" "at 40×10, Ctrl-C with edits does not ask" || return 1
+    keys $s C-c
+    expect $s "Enlarge it to save" "at 40×10, Ctrl-C at the question does not stay" || return 1
+    keys $s Escape
+    keys $s q
+    expect $s "Quit and lose your unsaved" "at 40×10, q after Esc does not ask" || return 1
+    keys $s Escape
+    expect $s "Enlarge it to save" "at 40×10, Esc does not close the question" || return 1
+    alive $s || { fail "a key that stays quit"; return 1; }
+    tm resize-window -t $s -x 80 -y 24
+    expect $s "scale ÷√d" "enlarged again, the edit is gone" || return 1
+    tm resize-window -t $s -x 40 -y 10
+    expect $s "Enlarge it to save" || return 1
+    keys $s q
+    expect $s "Quit and lose your unsaved" || return 1
+    keys $s y
+    wait_until session_gone $s || { fail "at 40×10, y at the question did not quit"; return 1; }
 }
 
 # 8b'. Ctrl-C is like q (newcomer review, defect 11): at the ':' prompt it
@@ -860,12 +905,19 @@ run_test "restore: terminal sane after q" t_restore_q
 run_test "restore: terminal sane after SIGINT (Ctrl-C)" t_restore_int
 run_test "restore: terminal sane after SIGTERM" t_restore_term
 run_test "restore: terminal sane after SIGHUP" t_restore_hup
+run_test "restore: terminal sane after Ctrl-\\ (SIGQUIT)" t_restore_quit
+run_test "restore: terminal sane after SIGPIPE" t_restore_pipe
+run_test "restore: terminal sane after SIGUSR1" t_restore_usr1
+run_test "restore: terminal sane after SIGALRM" t_restore_alrm
+run_test "restore: terminal sane after a crash (SIGSEGV)" t_restore_segv
+run_test "restore: terminal sane after SIGABRT" t_restore_abrt
 run_test "suspend: Ctrl-Z stops, fg redraws" t_suspend
 run_test "no terminal: exit 2, points to --dump" t_noterm
 run_test "TERM=dumb: exit 2 and one line pointing to --dump, no blank screen" t_dumb
 run_test "edit: :Q[1] = K[1] * 5, s, u, u, Ctrl-R, r, bad action" t_edit_experiment
 run_test "edit: e 2 Enter, w save, --json/--check/reopen the file" t_edit_save
 run_test "edit: q with unsaved edits asks, x stays, y quits" t_quit_unsaved
+run_test "edit: below 60×18 with unsaved edits q and Ctrl-C ask, y quits, other keys stay" t_small_unsaved
 run_test "edit: Ctrl-C cancels the : prompt, then asks like q; Ctrl-C again stays" t_ctrlc_unsaved
 run_test "edit: Q[1][1] = 1e30 keeps the screen readable" t_edit_huge
 run_test "lesson 2: the script shows 0.313 → 0.873, then 0.695" t_lesson2

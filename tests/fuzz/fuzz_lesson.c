@@ -142,8 +142,9 @@ static void check_round_trip(const Session *s)
     if (!lesson_load_file(save_path, &r, err, sizeof err))
         round_trip_fail("the saved file does not load", err);
     const Lesson *l = s->lesson;
-    /* about: is the lesson's, plus a note of the edits that made the state (live.h) */
-    Text about = {{session_saved_about(s, LANG_EN), session_saved_about(s, LANG_ZH)}};
+    /* about: is the lesson's own (the edits are named at their steps) */
+    Text about = {{l->about.s[LANG_EN] ? strdup(l->about.s[LANG_EN]) : NULL,
+                   l->about.s[LANG_ZH] ? strdup(l->about.s[LANG_ZH]) : NULL}};
     /* tokens: the lesson's own (a swap or an append is an edit, replayed at its step) */
     bool same = r.ntok == l->ntok && same_text(&r.title, &l->title) && same_text(&r.about, &about);
     text_free(&about);

@@ -26,7 +26,7 @@ hostile: $(B)/qkvtutor $(B)/tests/save_interrupt $(B)/hostile/64x64.yaml
 	@sh tests/hostile/run.sh $(B)/qkvtutor $(B)/tests/save_interrupt $(B)/hostile/64x64.yaml $(SAVE_ROUNDS)
 
 hostile-asan:
-	@HOSTILE_BUDGET_MS=5000 $(MAKE) --no-print-directory B=$(B)/asan \
+	@HOSTILE_CPU_MS=20000 $(MAKE) --no-print-directory B=$(B)/asan \
 	  OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	  SAVE_ROUNDS=50 hostile
 

@@ -11,7 +11,7 @@
  *   - otherwise it loads (lesson_load_file), it is complete (every step is
  *     there, the last one's narration intact), and its version is not older
  *     than the version seen before: the old file or a newer one.
- * Temporary files (PATH.tmp*) left by a kill are allowed; they are counted,
+ * Temporary files (.NAME.tmp*.yaml, text/afile.c) left by a kill are allowed; they are counted,
  * reported and removed. Prints ok/FAIL lines; exits 1 on any failure.
  * --naive checks the checker: the child then rewrites the file in place
  * (fopen "w" and a copy in small pieces), which this test must catch. */
@@ -73,7 +73,7 @@ static void child(Session *s, long first)
     }
 }
 
-/* Remove and count PATH.tmp* files. */
+/* Remove and count the temporaries (.NAME.tmpXXXXXX.yaml) a kill left. */
 static int sweep_temps(void)
 {
     DIR *d = opendir(dir);
