@@ -36,8 +36,8 @@ CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(OPT) $(PKG_CFLAGS) \
 LDLIBS_ALL = -lm $(LDFLAGS)
 
 # One folder per layer (README.md "How the code is laid out"); each folder
-# links with the ones below it only: core <- lesson <- text <- layout <- ui
-# <- term / out <- main (tests/arch.sh checks it).
+# links with the ones below it only: core <- text <- lesson <- words <-
+# layout <- ui <- term / out <- main (tests/arch.py checks it).
 CORE_SRC   = $(wildcard src/core/*.c)
 LESSON_SRC = $(wildcard src/lesson/*.c)
 TEXT_SRC   = $(wildcard src/text/*.c)
@@ -99,7 +99,7 @@ $(B)/lessons.c: $(LESSONS) $(B)/tools/lessonrec Makefile
 
 # The recorder runs on the build machine: ydoc and skim as the loader uses
 # them, with libyaml (and text/'s base for the messages).
-LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/lesson/fullwidth.o $(B)/text/i18n.o $(B)/text/text.o
+LESSONREC_OBJ = $(B)/lesson/ydoc.o $(B)/lesson/ydoctape.o $(B)/lesson/skim.o $(B)/lesson/diag.o $(B)/lesson/fullwidth.o $(B)/text/i18n.o $(B)/text/text.o
 $(B)/tools/lessonrec: $(B)/tools/lessonrec.o $(LESSONREC_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 $(B)/tools/%.o: tools/%.c | deps
@@ -215,12 +215,12 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/statejson.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # A saved lesson replayed and checked as --check checks it (out/checktext.c;
 # the view tests link it too, for w).
-CHECK_OBJ = $(B)/out/checktext.o $(B)/out/render.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o
+CHECK_OBJ = $(B)/out/checktext.o $(B)/out/render.o $(B)/out/statejson.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o
 $(B)/tests/test_saveplay: $(B)/tests/test_saveplay.o $(CHECK_OBJ) $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
@@ -261,11 +261,15 @@ golden: $(B)/tests/test_view
 	QKV_GOLDEN=1 $(B)/tests/test_view
 	@git --no-pager diff --stat -- tests/golden 2>/dev/null || true
 
-# The shape of the code (tests/arch.sh): includes point one way, curses only
-# in src/term/, files <= 700 lines, functions <= 60, no two files calling
-# each other (nm on the objects).
+# The shape of the code (tests/arch.py, every rule of DESIGN.md
+# "Architecture"): includes as the compiler resolves them (CC -E -v's search
+# lists, CC -M) point one way, curses only in src/term/, no *_int.h of
+# another folder, no circle of includes or of calls (nm on the objects) of
+# any length, calls follow the layers, files <= 700 lines, functions <= 60,
+# one UTF-8 decoder, one number printer and parser, headers open with their
+# contract; then its self-test plants each kind of breach in a scratch copy.
 arch: $(B)/qkvtutor
-	@sh tests/arch.sh $(B)
+	@$(PYTHON) tests/arch.py --self-test $(B) $(CC) $(CFLAGS_ALL) -Isrc
 
 check-lessons: $(B)/qkvtutor
 	@set -e; for f in $(LESSONS); do \

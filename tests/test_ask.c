@@ -171,7 +171,7 @@ static void test_session(void **state)
     assert_int_equal(session_ask_open(s), 0);
     assert_true(session_ask_hidden(s, M_S, 0, 1));
     assert_false(session_ask_hidden(s, M_S, 0, 0));
-    assert_false(session_ask_hidden(s, M_QKT, 0, 1));
+    assert_true(session_ask_hidden(s, M_QKT, 0, 1)); /* q₁·k₂ is the score, or ÷√d_k from it */
     char *say = session_say(s, LANG_EN, false);
     assert_string_equal(say, "score₁₂ = ?, row −0.066, ?, 0.044"); /* the narration does not tell */
     free(say);
@@ -409,13 +409,53 @@ static void test_trace_before(void **state)
     assert_true(session_next(&f->s));
     assert_int_equal(session_ask_open(&f->s), 0);
     assert_true(session_trace_line(&f->s, 0, 2, &fo, line, sizeof line));
-    assert_string_equal(line, "Wq₁ changed ⇒ q₁₁ 0.073 → −0.066 ⇒ s₁₃ 0.156 → 2.649 ⇒ α₁₃ 0.387 → ?");
+    /* content review C-22: the step moved W_K's four rows too, and the line says so */
+    assert_string_equal(line, "Wq₁, Wk₁, Wk₂, Wk₃, … changed ⇒ q₁₁ 0.073 → −0.066 ⇒ s₁₃ 0.156 → 2.649 ⇒ α₁₃ 0.387 → ?");
     assert_int_equal(session_ask_answer(&f->s, "0.5", false, line, sizeof line), GRADE_WRONG);
     session_trace_line(&f->s, 0, 2, &fo, line, sizeof line); /* answered wrong: still ? */
     assert_non_null(strstr(line, "α₁₃ 0.387 → ?"));
     session_ask_reveal(&f->s);
     session_trace_line(&f->s, 0, 2, &fo, line, sizeof line);
     assert_non_null(strstr(line, "α₁₃ 0.387 → 0.959"));
+    lessonfix_close(f);
+}
+
+/* Newcomer D1: while a question is open, a student's toggle or edit never
+ * prints the asked value as the "before" (the answer u brings back), in
+ * the trace, the status line or after an undo; after a swap the asked cell
+ * stays hidden where its tokens went. Lesson 1, step 7 asks S[1][2]
+ * (0.006, unscaled). */
+static void test_toggle_hides_before(void **state)
+{
+    (void)state;
+    Fix *f = builtin("01-", 7);
+    FmtOpt fo = {3, false, false};
+    char line[FMT_LINE];
+    assert_int_equal(session_ask_open(&f->s), 0);
+    assert_true(session_act_text(&f->s, "scale = sqrt_dk", err, sizeof err));
+    assert_true(session_trace_line(&f->s, 0, 1, &fo, line, sizeof line));
+    assert_string_equal(line, "scaling ÷√3 ⇒ s₁₂ ? → ?");
+    effect_status(&f->s, EFFECT_ACT, NULL, M_S, 0, 1, false, line, sizeof line);
+    assert_string_equal(line, "scaling ÷√3: s₁₂ ? → ?. u undoes it.");
+    assert_true(session_undo(&f->s)); /* the before is now the scaled answer, Ctrl-R's */
+    effect_status(&f->s, EFFECT_UNDO, NULL, M_S, 0, 1, false, line, sizeof line);
+    assert_string_equal(line, "undo scaling ÷√3: s₁₂ ? → ?. Ctrl-R redoes it.");
+    assert_true(session_act_text(&f->s, "Q[1] = K[1] * 3", err, sizeof err));
+    assert_true(session_trace_line(&f->s, 0, 1, &fo, line, sizeof line));
+    assert_string_equal(line, "q₁ changed ⇒ s₁₂ ? → ?");
+    assert_true(session_undo(&f->s));
+    /* swap 1 3: 我's score with love, the old answer, is S[3][2] now */
+    assert_false(session_ask_hidden(&f->s, M_S, 2, 1));
+    assert_true(session_act_text(&f->s, "swap 1 3", err, sizeof err));
+    assert_true(session_ask_hidden(&f->s, M_S, 0, 1));
+    assert_true(session_ask_hidden(&f->s, M_S, 2, 1));
+    assert_false(session_ask_hidden(&f->s, M_S, 1, 0));
+    assert_true(session_trace_line(&f->s, 2, 1, &fo, line, sizeof line));
+    assert_string_equal(line, "x₁ and x₃ swapped ⇒ q₃₂ (was q₁₂) −0.041 → −0.041 ⇒ s₃₂ (was s₁₂) ? → ?");
+    session_ask_reveal(&f->s);
+    assert_false(session_ask_hidden(&f->s, M_S, 2, 1));
+    assert_true(session_trace_line(&f->s, 2, 1, &fo, line, sizeof line));
+    assert_string_equal(line, "x₁ and x₃ swapped ⇒ q₃₂ (was q₁₂) −0.041 → −0.041 ⇒ s₃₂ (was s₁₂) 0.006 → 0.006");
     lessonfix_close(f);
 }
 
@@ -433,6 +473,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_zh, setup, lessonfix_teardown),
         cmocka_unit_test(test_hidden_everywhere),
         cmocka_unit_test(test_trace_before),
+        cmocka_unit_test(test_toggle_hides_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

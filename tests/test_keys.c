@@ -275,6 +275,24 @@ static void edit_tab_reaches_wo(void **state)
     close_fix(f);
 }
 
+/* Newcomer D4: a drawn number (lesson 01's Q[2][2], shown −0.070) nudges
+ * from the digits shown: 0.03, and the status and the notice say so (they
+ * said 0.0296…, 16 digits, as undo and a saved lesson did). */
+static void nudge_from_digits_shown(void **state)
+{
+    (void)state;
+    Fix *f = open_at(read_lesson("lessons/01-three-tokens.yaml"), 3);
+    View *v = f->v;
+    assert_true(MAT_AT(&v->s.cur.m[M_Q], 1, 1) != num_round15(MAT_AT(&v->s.cur.m[M_Q], 1, 1))); /* 16 digits */
+    keys(v, "el+");                                             /* edit mode on the focused row 2 */
+    assert_true(MAT_AT(&v->s.cur.m[M_Q], 1, 1) == 0.03);
+    assert_string_equal(v->msg, "Q[2][2] + 0.1: q₂₂ −0.070 → 0.030. u undoes it.");
+    char notice[256];
+    assert_true(session_notice(&v->s, false, 0, notice, sizeof notice));
+    assert_non_null(strstr(notice, "Q[2][2] = 0.03"));
+    close_fix(f);
+}
+
 /* An empty Enter in edit mode cancels (it said "" is not a number). */
 static void edit_empty_enter_cancels(void **state)
 {
@@ -507,7 +525,8 @@ static void asks_answered(void **state)
  * Backspace to fix the 5: it edits the answer kept in the field and stays
  * at step 7 (it went back to step 6, the answer lost). With nothing left to
  * delete Backspace still stays, and says PgUp goes back; at an open
- * question too. Enter opens the field with the wrong answer to correct. */
+ * question too. Enter opens the field empty: typing replaces the wrong
+ * answer (it was appended to it: 0.35 then 0.006 gave 0.350.006). */
 static void backspace_after_wrong_answer(void **state)
 {
     Fix *f = open_at(read_lesson("lessons/01-three-tokens.yaml"), 7);
@@ -530,9 +549,9 @@ static void backspace_after_wrong_answer(void **state)
     assert_int_equal(v->mode, MODE_ANSWER);
     assert_string_equal(v->field.buf, "0.3");
     assert_shown(" answer S[1][2] = 0.3");
-    keys(v, "\x1b\r");                                        /* Esc, then Enter: the kept 0.35 */
-    assert_string_equal(v->field.buf, "0.35");
-    keys(v, "\x15" "0.006\r");
+    keys(v, "\x1b\r");                                        /* Esc, then Enter: a new answer */
+    assert_string_equal(v->field.buf, "");
+    keys(v, "0.006\r");
     assert_string_equal(v->msg, "✓ right: S[1][2] = 0.006");
     key(v, KEY_BACKSPACE);                                      /* answered: Backspace goes back */
     assert_int_equal(v->s.step, 5);
@@ -645,6 +664,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(action_before_its_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_before_qkv, setup, teardown),
         cmocka_unit_test_setup_teardown(actions_name_themselves, setup, teardown),
+        cmocka_unit_test(nudge_from_digits_shown),
         cmocka_unit_test_setup_teardown(edit_tab_names_matrix, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_tab_reaches_wo, setup, teardown),
         cmocka_unit_test_setup_teardown(edit_empty_enter_cancels, setup, teardown),

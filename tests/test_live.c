@@ -357,8 +357,12 @@ static void test_side_lines(void **state)
     assert_trace(f, 1, 1, &utf, "Wq₂₁ changed ⇒ q₂₁ 0.457 → 1.000 ⇒ s₂₂ −0.062 → −0.154 ⇒ α₂₂ 0.320 → 0.309");
     act(f, "reset");
     act(f, "swap 1 3");
-    assert_trace(f, 2, 0, &utf, "x₁ and x₃ swapped ⇒ q₃₁ 0.149 → 0.149 ⇒ s₃₁ 0.044 → 0.044 ⇒ α₃₁ 0.350 → 0.350");
-    assert_effect(f, EFFECT_ACT, M_A, 2, 0, &utf, "swap 1 3: α₃₁ 0.350 (unchanged)");
+    /* newcomer D3: the numbers follow the token, and the line says from which cell */
+    assert_trace(f, 2, 0, &utf,
+                 "x₁ and x₃ swapped ⇒ q₃₁ (was q₁₁) 0.149 → 0.149 ⇒ s₃₁ (was s₁₃) 0.044 → 0.044 ⇒ α₃₁ (was α₁₃) "
+                 "0.350 → 0.350");
+    assert_effect(f, EFFECT_ACT, M_A, 2, 0, &utf, "swap 1 3: α₃₁ (was α₁₃) 0.350 (unchanged)");
+    assert_effect(f, EFFECT_ACT, M_A, 1, 1, &utf, "swap 1 3: α₂₂ 0.320 (unchanged)"); /* love stayed */
     act(f, "reset");
     /* after a swap, who set a number follows the token */
     act(f, "Q[1] = K[1] * 5");
@@ -418,6 +422,27 @@ static void test_say_live(void **state)
     free(say);
 }
 
+/* Newcomer D7: RoPE's pair index counts from 1, as its columns (2m−1, 2m)
+ * and README's θ = p·B^(−2(m−1)/d_k) do (it said "pair m = 0" beside
+ * columns 1, 2). Lesson 12, step 2: q₃₁ turned at position 2. */
+static void test_rope_pair_from_1(void **state)
+{
+    (void)state;
+    Fix g = {0};
+    char lines[FMT_MAX_LINES][FMT_LINE];
+    assert_true(lesson_load_file("lessons/12-rotary-positions.yaml", &g.l, err, sizeof err));
+    assert_true(session_init(&g.s, &g.l));
+    session_goto(&g.s, 1);
+    int n = session_explain(&g.s, M_Q, 2, 0, &utf, lines, FMT_MAX_LINES);
+    assert_true(n >= 2);
+    assert_string_equal(lines[1], "θ = 2·10000^0 = 2.000;  cos 2.000 = −0.416;  sin 2.000 = 0.909   "
+                                  "(pair m = 1 at position p = 2)");
+    n = session_explain(&g.s, M_Q, 2, 2, &utf, lines, FMT_MAX_LINES);
+    assert_non_null(strstr(lines[1], "(pair m = 2 at position p = 2)"));
+    session_free(&g.s);
+    lesson_free(&g.l);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8"); /* gettext translates only under a real locale */
@@ -433,6 +458,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_departure_saved, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_side_lines, setup, lessonfix_teardown),
         cmocka_unit_test_setup_teardown(test_say_live, setup, lessonfix_teardown),
+        cmocka_unit_test(test_rope_pair_from_1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

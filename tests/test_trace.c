@@ -275,8 +275,15 @@ static void test_causes(void **state)
     assert_int_equal(t.kind, TRACE_SWAP);
     assert_int_equal(t.origin_i, 0);
     assert_int_equal(t.origin_j, 2);
-    for (int k = 0; k < t.n; k++)
+    for (int k = 0; k < t.n; k++) { /* and says which cell it was: row 1's (key column 3 for S, A) */
         assert_true(t.cell[k].before == t.cell[k].after);
+        assert_int_equal(t.cell[k].i, 2);
+        assert_int_equal(t.cell[k].bi, 0);
+        MatId b = attn_mat_base(t.cell[k].mat);
+        assert_int_equal(t.cell[k].bj, b == M_S || b == M_A ? 2 - t.cell[k].j : t.cell[k].j);
+        assert_true(t.cell[k].before ==
+                    MAT_AT(&f->before.m[t.cell[k].mat], t.cell[k].bi, t.cell[k].bj));
+    }
     /* temperature and mask */
     assert_true(attn_copy(&f->after, &f->before));
     f->after.temp = 0.5;

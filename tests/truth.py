@@ -24,9 +24,16 @@ and the output of `qkvtutor --dump` (between "@@ DUMP" lines), and reports:
              or be a whole number <= 99.
   leak       an open question (or one answered wrong) whose answer is on screen: an asked value printed
              with the lesson's digits in an ARITH/TRAIN/TRACE/STATUS/SAY/NOTICE/
-             ASK/BARS line or in the asked cell itself, or one step away (see
-             ONE_STEP below). Printed 0 or 1 (0.000, 1.000) are not looked for
-             in text lines: they are everywhere.
+             ASK/BARS line (on TRACE/STATUS/NOTICE/BARS lines its rounding
+             neighbours too) or in the asked cell itself, or one step away (see
+             ONE_STEP below); the same for the asked values of the state before
+             the departure (WASASKED: what u brings back), which after a swap
+             must also stay hidden in the cell their tokens moved to; and a
+             TRACE or STATUS line that names an asked cell (or where its tokens
+             went) with a number ("s₁₂ 0.006 → ?": before and after are "?").
+             Printed 0 or 1 and one-digit values (0.000, 1.000, 0.006) are not
+             looked for by value in text lines: they are everywhere; the named
+             cells catch them.
   format     a number printed in e-notation below a million (2e+01).
   render     the harness or --dump failed.
 
@@ -107,6 +114,7 @@ class Rec:
         self.vals = defaultdict(dict)   # name -> {(i, j): v}
         self.scal = {}
         self.asks = []            # (mat, i, j, state, digits, [v])
+        self.was_asked = []       # (mat, i, j, now_i, now_j, v): before the departure; where its tokens are now
         self.targets = []         # (head, row, [t])
         self.cells = defaultdict(dict)  # name -> {(i, j): text}
         self.rawsay = ""
@@ -143,6 +151,9 @@ def parse_plans(path, fails):
             elif tag == "ASKED":
                 p = rest.split()
                 r.asks.append((p[0], int(p[1]), int(p[2]), p[3], int(p[4]), [float(x) for x in p[5:]]))
+            elif tag == "WASASKED":
+                p = rest.split()
+                r.was_asked.append((p[0], int(p[1]), int(p[2]), int(p[3]), int(p[4]), float(p[5])))
             elif tag == "TARGET":
                 p = rest.split()
                 r.targets.append((int(p[0]), int(p[1]), [float(x) for x in p[2:]]))
@@ -790,6 +801,99 @@ def check_narration(rec, report):
             report("narration", "%s %s is no value of this state: …%s…" % (kind, p, ctx.strip()))
 
 
+# ---- equations in the narration -------------------------------------------------------------
+
+SUBS = "[" + SUBCHARS + "]"
+NNUM = r"[−-]?\d+(?:\.\d+)?"
+EQ_NAME = (r"(?:score(?P<sc>" + SUBS + "{2})"
+           r"|(?P<da>[qk])(?P<di>" + SUBS + ")·(?P<db>[qk])(?P<dj>" + SUBS + ")"
+           r"|(?P<cm>[qkvxhpsαoy])(?P<ci>" + SUBS + "{1,2})(?![" + SUBCHARS + "·])"
+           r"|(?P<bm>[A-Z][A-Za-z]?\d?)\[(?P<bi>\d+)\](?:\[(?P<bj>\d+)\])?)")
+EQ_CHAIN = re.compile(r"(?P<names>(?:" + EQ_NAME + r"\s*=\s*)+)(?P<nums>" + NNUM + r"(?:\s*[,、]\s*" + NNUM + ")*)")
+EQ_ONE = re.compile(EQ_NAME + r"\s*=")
+CELL_MATS = {"q": "Q", "k": "K", "v": "V", "x": "X", "h": "H", "p": "P", "s": "S", "α": "A", "o": "O", "y": "Y"}
+
+
+def eq_value(rec, m):
+    """The state's value (or row) that a name in the narration stands for, or None when unknown."""
+    def cell(name, i, j):
+        try:
+            vals = mat_values(rec, name)
+        except KeyError:
+            return None
+        if j is None:
+            row = [v for (a, b), v in sorted(vals.items()) if a == i]
+            return row or None
+        return vals.get((i, j))
+    if m.group("sc"):
+        idx = m.group("sc").translate(SUB)
+        return cell("S", int(idx[0]), int(idx[1]))
+    if m.group("da"):
+        if (m.group("da"), m.group("db")) != ("q", "k"):
+            return None
+        return cell("QKt", int(m.group("di").translate(SUB)), int(m.group("dj").translate(SUB)))
+    if m.group("cm"):
+        idx = m.group("ci").translate(SUB)
+        return cell(CELL_MATS[m.group("cm")], int(idx[0]), int(idx[1]) if len(idx) > 1 else None)
+    return cell(m.group("bm"), int(m.group("bi")), int(m.group("bj")) if m.group("bj") else None)
+
+
+ARITH_IN_SAY = re.compile(r"(?P<expr>[\d.−\-+×÷·*/()\[\]√ ]+?)=\s*(?P<num>" + NNUM + r")(?!\d|\.\d)")
+
+
+def check_narration_arith(text, report):
+    """Plain arithmetic written in the narration ("[(0.1)(0.2) + (0.3)(0.4)] ÷ √2 = 0.094") reproduces."""
+    for m in ARITH_IN_SAY.finditer(text):
+        expr = m.group("expr").strip()
+        after = text[m.end():m.end() + 2].lstrip()
+        if not re.search(r"\d", expr) or not re.search(r"[+×÷·*/√−-]\s*[\d(\[√]", expr) or \
+                after[:1] in ("·", "×", "÷", "/", "*", "(", "[", "+", "^"):
+            continue
+        before = text[:m.start()].rstrip()
+        if before and before[-1] not in "=:：，,;；。 " and not re.search(r"[A-Za-z₀-₉\u4e00-\u9fff]$", before):
+            continue
+        try:
+            v = evaluate(expr.replace("[", "(").replace("]", ")"), lambda name: (_ for _ in ()).throw(Unknown(name)))
+        except (Unparsed, Unknown, Hidden, IndexError):
+            continue
+        if isinstance(v, list) or not rounds_to(v, m.group("num")):
+            report("narration", "SAY writes %s= %s, which gives %s: …%s…" %
+                   (expr, m.group("num"), v if isinstance(v, list) else "%.6g" % v, m.group(0).strip()))
+
+
+def check_narration_equations(rec, report):
+    """A sentence that writes a quantity equal to a live number ("score₁₂ = q₁·k₂ = 0.006") must stay
+    true in every state: each name of the chain is recomputed from the state (q₁·k₂ from QKᵀ, the raw
+    dot product; score from S; α from A ...), and must round to the printed number (a row: every
+    number). A name after an operator or a function ("−ln α₁₃ = …") or a number before one
+    ("o₂ = 0.5·v₁ + …") is not such a chain."""
+    text = " ".join(t for k, t in rec.lines if k == "SAY")
+    check_narration_arith(text, report)
+    if rec.hdr.get("heads", "1") != "1":
+        return
+    for m in EQ_CHAIN.finditer(text):
+        before = text[:m.start()].rstrip()
+        if before and (before[-1] in "−-+×÷·*/(^√=" or re.search(r"(?:ln|exp|sqrt|sin|cos)$", before)):
+            continue
+        after = text[m.end():m.end() + 2].lstrip()
+        if after[:1] in ("·", "×", "÷", "/", "*", "(", "[", "+", "^") or text[m.end():m.end() + 1].isalpha():
+            continue
+        nums = [x.strip() for x in re.split(r"[,、]", m.group("nums"))]
+        for n in EQ_ONE.finditer(m.group("names")):
+            v = eq_value(rec, n)
+            if v is None:
+                continue
+            vs = v if isinstance(v, list) else [v]
+            printed = nums if isinstance(v, list) else nums[:1]
+            if len(printed) < len(vs) and isinstance(v, list):
+                continue          # a row quoted in part
+            bad = [p for x, p in zip(vs, printed) if not math.isinf(x) and not rounds_to(x, p)]
+            if bad:
+                report("narration", "SAY says %s= %s, but %s is %s here: …%s…" %
+                       (n.group(0)[:-1], ", ".join(printed), n.group(0)[:-1].strip(),
+                        ", ".join(fmt_to(x, rec.digits) for x in vs), m.group(0)))
+
+
 # ---- leaks ------------------------------------------------------------------------------------
 
 def same_mat(a, b):
@@ -804,7 +908,117 @@ def trivial(v, digits):
     return abs(round(abs(v), digits)) < 10 ** -(digits - 1) or fmt_to(abs(v), digits) == fmt_to(1, digits)
 
 
+NEIGHBOUR_KINDS = ("TRACE", "STATUS", "NOTICE", "BARS")
+
+
+def neighbours(v, digits, kind):
+    """The asked value as printed and, on the lines that print a cell's value as such (the trace,
+    the status line, the notice, the bars), its rounding neighbours one unit of the last digit away
+    (other lines print neighbouring numbers by chance: a score 0.682 beside a weight 0.683)."""
+    unit = 10 ** -digits
+    near = [x for x in (v - unit, v + unit) if not trivial(x, digits)] if kind in NEIGHBOUR_KINDS else []
+    return [fmt_to(x, digits).replace("-", "−") for x in [v] + near]
+
+
+CELL_NAME_RE = re.compile(r"(qk|Wq|Wk|Wv|Wo|[qkvxhpsαoy]|a_)([" + SUBCHARS + r"]+|\d+)"
+                          r"(?: \((?:h\d+·\d+|h\d+\.\d+)\))?"
+                          r"(?:\s*[（(](?:was|原) [^)）]*[)）])?"
+                          r"\s+(=\s+)?(\?|[−-]?\d+(?:\.\d+)?(?:e[+−-]?\d+)?|[−-]?∞|NaN|inf)"
+                          r"(?:\s*(?:→|->)\s*(\?|[−-]?\d+(?:\.\d+)?(?:e[+−-]?\d+)?|[−-]?∞|NaN|inf))?")
+NAME_MAT = {"q": "Q", "k": "K", "v": "V", "x": "X", "h": "H", "p": "P", "s": "S", "α": "A", "a_": "A", "o": "O",
+            "y": "Y", "qk": "QKt"}
+
+
+def hidden_cells(rec):
+    """The cells an open (or wrongly answered) ask hides, by base matrix and head:
+    the asked ones, their rows of A, and where a swap moved their tokens."""
+    out = set()
+    for mat, i, j, state, digits, values in rec.asks:
+        if state not in ("open", "wrong"):
+            continue
+        base, head = re.fullmatch(r"([A-Za-z]+?)(\d*)", mat).groups()
+        head = int(head or 1)
+        js = [j] if j > 0 else list(range(1, len(values) + 1))
+        for jj in js:
+            out.add((base, head, i, jj))
+        if base == "A":
+            out.add((base, head, i, None))
+        for wm, wi, wj, ni, nj, v in rec.was_asked:
+            if wm == mat and wi == i and (j <= 0 or wj == j):
+                out.add((base, head, ni, nj))
+                if base == "A":
+                    out.add((base, head, ni, None))
+    return out
+
+
+def check_named_cells(rec, report):
+    """A TRACE or STATUS line names an asked cell with its numbers ("s₁₂ 0.006 → ?")."""
+    hidden = hidden_cells(rec)
+    if not hidden:
+        return
+    head = int(rec.hdr.get("head", 1))
+    # with no change of the student's, the before is the step's own do:'s (shown a step earlier)
+    scripted = rec.hdr.get("state") in ("scripted", "head2", "wrong", "variant7", "reopen")
+    joined = {}                  # a line cut by the screen's width goes on in the next row
+    for kind, t in rec.lines:
+        if kind in ("TRACE", "STATUS"):
+            joined[kind] = (joined.get(kind, "") + " " + t.strip()).strip()
+    for kind, t in joined.items():
+        for m in CELL_NAME_RE.finditer(t):
+            base = NAME_MAT.get(m.group(1))
+            idx = m.group(2).translate(SUB)
+            if base is None or len(idx) != 2:
+                continue
+            i, j = int(idx[0]), int(idx[1])
+            if (base, head, i, j) not in hidden and (base, head, i, None) not in hidden:
+                continue
+            shown = (m.group(4), m.group(5)) if m.group(5) is not None and not scripted else \
+                (m.group(5) if m.group(5) is not None else m.group(4),)
+            nums = [x for x in shown if x is not None and x != "?"]
+            if nums:
+                report("leak", "%s names the asked cell %s with %s: %s" % (kind, m.group(0).split()[0],
+                                                                          ", ".join(nums), t.strip()))
+
+
+def shown_values(rec, digits):
+    """The printed values of every cell of this state that no ask hides: a number of the state
+    before the departure that is also one of these is that cell's (a coincidence), not a leak."""
+    hidden = hidden_cells(rec)
+    out = set()
+    for name, cells in rec.vals.items():
+        base, head = re.fullmatch(r"([A-Za-z]+?)(\d*)", name).groups()
+        head = int(head or 1)
+        for (i, j), v in cells.items():
+            if (base, head, i, j) not in hidden and (base, head, i, None) not in hidden and not math.isinf(v):
+                out.add(fmt_to(v, digits).replace("-", "−"))
+    return out
+
+
 def check_leaks(rec, candidates, report):
+    check_named_cells(rec, report)
+    explained = None
+    for wm, wi, wj, ni, nj, v in rec.was_asked:
+        ask = [a for a in rec.asks if a[0] == wm and a[1] == wi and (a[2] <= 0 or a[2] == wj)]
+        if not ask or ask[0][3] not in ("open", "wrong"):
+            continue
+        digits = ask[0][4]
+        name = "%s[%d][%d]" % (wm, wi, wj)
+        for cname, cells in rec.cells.items():   # where a swap moved its tokens
+            if same_mat(cname, wm) and (ni, nj) in cells and re.search(r"\d", cells[(ni, nj)]):
+                report("leak", "%s = %s (before the departure) is shown in cell [%d][%d] (%s)" %
+                       (name, fmt_to(v, digits), ni, nj, cells[(ni, nj)].strip()))
+        if trivial(v, digits):
+            continue
+        if explained is None:
+            explained = shown_values(rec, digits)
+        for kind, t in rec.lines:
+            if kind not in TEXT_KINDS:
+                continue
+            texts = [x for x in neighbours(v, digits, kind) if x not in explained]
+            found = [m.group(0) for m in NUM_RE.finditer(t) if m.group(0) in texts]
+            if found:
+                report("leak", "%s = %s (before the departure, u brings it back) is on the %s line as %s: %s" %
+                       (name, texts[0], kind, found[0], t.strip()))
     for mat, i, j, state, digits, values in rec.asks:
         if state not in ("open", "wrong"):   # answered wrong: hidden until retried or revealed
             continue
@@ -816,18 +1030,20 @@ def check_leaks(rec, candidates, report):
             for cname, cells in rec.cells.items():
                 if same_mat(cname, mat) and (i, jj) in cells and re.search(r"\d", cells[(i, jj)]):
                     report("leak", "%s = %s is shown in its cell (%s)" % (name, shown, cells[(i, jj)].strip()))
-            # the text lines
+            # the text lines: the value as printed, or a rounding neighbour
             if not trivial(v, digits):
                 for kind, t in rec.lines:
                     if kind not in TEXT_KINDS:
                         continue
+                    texts = neighbours(v, digits, kind)
                     for m in NUM_RE.finditer(t):
                         # an operand of the asked cell's own sum ("o₁₁ = (1.000)(−0.244) = ?")
                         # is an input of the exercise (here v₁₁ under a weight of 1), not its answer
                         operand = re.search(r"= \?( …)?$", t.rstrip()) and t[m.start() - 1:m.start()] == "(" and \
                             t[m.end():m.end() + 1] == ")"
-                        if m.group(0) == shown and not operand:
-                            report("leak", "%s = %s is on the %s line: %s" % (name, shown, kind, t.strip()))
+                        if m.group(0) in texts and not operand:
+                            report("leak", "%s = %s is on the %s line%s: %s" %
+                                   (name, shown, kind, "" if m.group(0) == shown else " as " + m.group(0), t.strip()))
                             break
             # one step away
             if re.sub(r"\d+$", "", mat) == "A":
@@ -850,7 +1066,7 @@ def check_record(rec, fails):
     if departed and not notices:
         report("notice", "departed (%s) but no notice" % (rec.applied or state))
     if not departed and notices:
-        about_head = state == "head2" and all(re.search(r"head|头", t) for t in notices)
+        about_head = state.startswith("head2") and all(re.search(r"head|头", t) for t in notices)
         if not about_head:
             report("notice", "not departed, yet a notice: %s" % notices[0].strip())
     head = int(rec.hdr.get("head", 1))
@@ -864,6 +1080,7 @@ def check_record(rec, fails):
         if k in TEXT_KINDS:
             check_format(t, report)
     check_narration(rec, report)
+    check_narration_equations(rec, report)
     check_leaks(rec, candidates, report)
 
 

@@ -8,6 +8,8 @@
  *   @@ REC lesson=L step=N/M lang=en size=100x30 state=S departed=0|1 heads=H digits=D stage=K
  *   APPLIED <action>            what was done to reach the state (or REFUSED <action>: why)
  *   ASKED <mat> <i> <j> <state> <digits> <v>...   every ask at this step (1-based, j=0: a row), %.17g
+ *   WASASKED <mat> <i> <j> <ci> <cj> <v>   each asked cell in the state before the departure (what u
+ *                               brings back), and the cell (ci, cj) its tokens hold now (a swap moves them)
  *   VAL <mat> <i> <j> <v>       every cell of every matrix computed at this step (every head)
  *   SCALAR <name> <v>           T, lr, loss, steps, d_k, d_v, d_model, n, heads
  *   RAWSAY <text>               the step's say: in this language, templates as written
@@ -29,7 +31,10 @@
  * departure); today's models: window (mask = window 2), offset (offset = 3),
  * rope (positions = rope where d_k is even), online (softmax = online,
  * block = 2; the stable softmax where it is online), append (a token "new"
- * with a row of 0.5s, where there are fewer than 64).
+ * with a row of 0.5s, where there are fewer than 64); the view's other
+ * toggles: scale (s), softmax (m: stable <-> naive) and warmer (>: T
+ * doubled; temp is <). At a step that asks, each state is recorded once
+ * more (at 100x30) with its asks revealed: state=NAME-revealed.
  *
  * Usage: truth_render [LESSON-PREFIX]   (all built-in lessons by default) */
 #include <locale.h>
@@ -53,11 +58,12 @@ static const char keybar[] = " Space next  PgUp back  ←↑↓→ focus  e edit
 
 typedef enum {
     ST_SCRIPTED, ST_EDIT, ST_MASK, ST_TEMP, ST_POSITIONS, ST_SWAP, ST_HEAD2, ST_TRAIN, ST_VARIANT, ST_REOPEN,
-    ST_WRONG, ST_WINDOW, ST_OFFSET, ST_ROPE, ST_ONLINE, ST_APPEND, ST_N
+    ST_WRONG, ST_WINDOW, ST_OFFSET, ST_ROPE, ST_ONLINE, ST_APPEND, ST_SCALE, ST_SOFTMAX, ST_WARMER, ST_N
 } StateKind;
 static const char *state_name[ST_N] = {"scripted", "edit", "mask", "temp", "positions",
                                        "swap", "head2", "train", "variant7", "reopen", "wrong",
-                                       "window", "offset", "rope", "online", "append"};
+                                       "window", "offset", "rope", "online", "append", "scale", "softmax",
+                                       "warmer"};
 
 static const char *block_name[BLOCK_KINDS] = {
     [BLOCK_HEADER] = "HEADER", [BLOCK_RIBBON] = "RIBBON", [BLOCK_MATRICES] = "MATRICES", [BLOCK_BARS] = "BARS",
@@ -73,6 +79,8 @@ typedef struct {
     MatId fmat;
     bool effect;             /* the status line names the last change (effect_status, per language) */
     char msg[1024];
+    Attn was;                /* the state before the departure (was.v NULL: none) */
+    bool has_was;
 } Focus2;
 
 static void focus_step(Session *s, Focus2 *f)
@@ -141,6 +149,31 @@ static void print_values(const Session *s)
         for (int j = 0; j < attn_tokens(a); j++)
             printf(" %.17g", a->target[k].t[j]);
         putchar('\n');
+    }
+}
+
+/* The row of cur holding the token row r of was holds. */
+static int now_row(const Attn *was, const Attn *cur, int r)
+{
+    for (int k = 0; k < MAT_MAX; k++)
+        if (cur->tok[k] == was->tok[r])
+            return k;
+    return r;
+}
+
+/* Each asked cell as the state before the departure held it, and where its tokens are now. */
+static void print_was_asked(const Session *s, const Attn *was)
+{
+    for (int k = 0; k < session_ask_count(s); k++) {
+        const Ask *q = session_ask_at(s, k);
+        const Mat *m = &was->m[q->mat];
+        MatId base = attn_mat_base(q->mat);
+        bool cols = base == M_QKT || base == M_S || base == M_A;
+        if (!m->v || q->i >= m->rows)
+            continue;
+        for (int j = q->j < 0 ? 0 : q->j; j < (q->j < 0 ? m->cols : q->j + 1); j++)
+            printf("WASASKED %s %d %d %d %d %.17g\n", attn_mat_name(q->mat), q->i + 1, j + 1,
+                   now_row(was, &s->cur, q->i) + 1, (cols ? now_row(was, &s->cur, j) : j) + 1, MAT_AT(m, q->i, j));
     }
 }
 
@@ -243,13 +276,16 @@ static void record(const char *lesson, Session *s, Focus2 *f, StateKind st, bool
         MatId m = stage == STAGE_QKV ? f->fmat : attn_stage_mat(stage);
         effect_status(s, EFFECT_ACT, NULL, m, f->fi, f->fj, false, f->msg, sizeof f->msg);
     }
-    printf("@@ REC lesson=%s step=%d/%d lang=%s size=%dx%d state=%s departed=%d heads=%d head=%d digits=%d "
+    printf("@@ REC lesson=%s step=%d/%d lang=%s size=%dx%d state=%s%s departed=%d heads=%d head=%d digits=%d "
            "stage=%d\n",
            lesson, s->step + 1, session_steps(s), lang == LANG_ZH ? "zh" : "en", cols, rows, state_name[st],
+           session_ask_count(s) > 0 && session_ask_open(s) < 0 && session_ask_retry(s) < 0 ? "-revealed" : "",
            departed, attn_heads(&s->cur), s->head, s->lesson->digits, session_stage(s));
     if (applied[0])
         printf("%s\n", applied);
     print_asks(s);
+    if (f->has_was)
+        print_was_asked(s, &f->was);
     print_values(s);
     print_flat("RAWSAY", text_get(&session_step(s)->say, lang));
     LayoutIn in = {.s = s, .lang = lang, .mode = LAYOUT_NORMAL, .fi = f->fi, .fj = f->fj, .frow = f->frow,
@@ -324,8 +360,9 @@ static bool make_state(const Lesson *l, StateKind st, int n, Session *s, Focus2 
     const Attn *a = &s->cur;
     Attn script;
     memset(&script, 0, sizeof script);
-    if (!attn_copy(&script, a))
+    if (!attn_copy(&script, a) || !attn_copy(&f->was, a))
         abort();
+    f->has_was = true;
     i18n_set(LANG_EN, "build/locale");
     switch (st) {
     case ST_SCRIPTED:
@@ -409,6 +446,16 @@ static bool make_state(const Lesson *l, StateKind st, int n, Session *s, Focus2 
         act(s, f, text, applied, alen);
         break;
     }
+    case ST_SCALE:
+        act(s, f, a->scale == SCALE_NONE ? "scale = sqrt_dk" : "scale = none", applied, alen);
+        break;
+    case ST_SOFTMAX:
+        act(s, f, a->softmax == SOFTMAX_NAIVE ? "softmax = stable" : "softmax = naive", applied, alen);
+        break;
+    case ST_WARMER: /* as > does: T doubled */
+        snprintf(text, sizeof text, "temperature = %.17g", a->temp * 2 <= ATTN_TEMP_MAX ? a->temp * 2 : a->temp / 2);
+        act(s, f, text, applied, alen);
+        break;
     case ST_REOPEN:
     default:
         break;
@@ -433,11 +480,13 @@ static bool make_reopen(const Lesson *l, int n, Lesson *l2, Session *s, Focus2 *
     char text[128], err[LESSON_ERR_MAX];
     if (!make_state(l, ST_EDIT, n, &s0, &f0, departed, applied, alen)) {
         session_free(&s0);
+        attn_free(&f0.was);
         return false;
     }
     edit_text(&s0, text, sizeof text);
     bool ok = lesson_save(&s0, path, err, sizeof err);
     session_free(&s0);
+    attn_free(&f0.was);
     if (!ok) {
         snprintf(applied, alen, "REFUSED save: %s", err);
         return false;
@@ -502,6 +551,7 @@ int main(int argc, char **argv)
                     printf("@@ SKIP lesson=%s step=%d state=%s: not for this lesson\n", name, n + 1,
                            state_name[st]);
                     session_free(&s);
+                    attn_free(&f.was);
                     continue;
                 }
                 if (st == ST_VARIANT)
@@ -510,7 +560,14 @@ int main(int argc, char **argv)
                     for (int z = 0; z < 2; z++)
                         record(name, &s, &f, (StateKind)st, departed, applied, (Lang)lang, sizes[z][0],
                                sizes[z][1]);
+                /* a step that asks: once more with its asks revealed, the narration's answer shown
+                 * (state "…-revealed"), so its sentences are checked in this state too */
+                if (session_ask_count(&s) > 0 && st != ST_WRONG && session_ask_reveal(&s) > 0)
+                    for (int lang = 0; lang < LANG_COUNT; lang++)
+                        record(name, &s, &f, (StateKind)st, departed, applied, (Lang)lang, sizes[0][0],
+                               sizes[0][1]);
                 session_free(&s);
+                attn_free(&f.was);
                 if (reopened)
                     lesson_free(&l2);
             }

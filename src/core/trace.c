@@ -79,7 +79,9 @@ static void add_cell(Trace *t, const Attn *x, const Attn *y, MatId m, int i, int
     c->mat = m;
     c->i = clampi(i, a->rows);
     c->j = clampi(j, a->cols);
-    c->before = MAT_AT(a, rows ? before_index(x, y, c->i) : c->i, cols ? before_index(x, y, c->j) : c->j);
+    c->bi = rows ? before_index(x, y, c->i) : c->i;
+    c->bj = cols ? before_index(x, y, c->j) : c->j;
+    c->before = MAT_AT(a, c->bi, c->bj);
     c->after = MAT_AT(b, c->i, c->j);
 }
 
@@ -273,7 +275,7 @@ static void focus_path(Trace *t, const Attn *x, const Attn *y, int reached, int 
         p.rev = &rev;
     if (!moved(&p, f)) {
         t->no_effect = true;
-        t->focus = (TraceCell){f.mat, f.i, f.j, at(x, f), at(y, f)};
+        t->focus = (TraceCell){f.mat, f.i, f.j, f.i, f.j, at(x, f), at(y, f)};
     } else {
         Node path[STAGE_MAX];
         int n = 0;
@@ -357,6 +359,8 @@ static bool trace_append(const Attn *before, const Attn *after, int head, int j,
         c->mat = attn_shown(after, attn_stage_mat(stage), head);
         c->i = n - 1;
         c->j = clampi(j, m->cols);
+        c->bi = c->i;
+        c->bj = c->j;
         c->before = NAN;
         c->after = MAT_AT(m, c->i, c->j);
     }
@@ -395,6 +399,30 @@ static int option_change(const Attn *before, const Attn *after, Trace *t, int fr
         from = STAGE_SOFTMAX;
     }
     return from;
+}
+
+/* The inputs after the origin, up to `last` (X, Wq, Wk, Wv in order), that
+ * differ too, with their rows that differ. */
+static void also_inputs(Trace *t, const Attn *x, const Attn *y, MatId last)
+{
+    for (int m = t->origin + 1; m <= (int)last && t->nalso < TRACE_ALSO; m++) {
+        const Mat *a = &x->m[m], *b = &y->m[m];
+        if (!a->v || !b->v || !mat_same_shape(a, b))
+            continue;
+        int n = 0;
+        for (int r = 0; r < a->rows; r++) {
+            bool d = false;
+            for (int c = 0; c < a->cols && !d; c++)
+                d = differs(MAT_AT(a, r, c), MAT_AT(b, r, c));
+            if (d && n < TRACE_ROWS)
+                t->also[t->nalso].rows[n] = r;
+            n += d;
+        }
+        if (n > 0) {
+            t->also[t->nalso].mat = (MatId)m;
+            t->also[t->nalso++].nrows = n;
+        }
+    }
 }
 
 bool trace_compute(const Attn *before, const Attn *after, int i, int j, Trace *t)
@@ -460,6 +488,8 @@ bool trace_compute_head(const Attn *before, const Attn *after, int head, int i, 
             from = m == M_WO ? STAGE_PROJECT : attn_mat_stage(m) + 1;
         }
     }
+    if (t->kind == TRACE_MATRIX && t->origin <= M_WV)
+        also_inputs(t, before, after, M_WV);
     if (swapped_rows(before, after, &fi, &fj)) { /* a swap: the two rows whose tokens traded places */
         t->kind = TRACE_SWAP;
         t->origin = M_X;

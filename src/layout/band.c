@@ -10,6 +10,7 @@
 #include "words/fmt.h"
 #include "text/i18n.h"
 #include "words/live.h"
+#include "layout.h"
 #include "layout_int.h"
 
 /* ---- bands ------------------------------------------------------------------ */

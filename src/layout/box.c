@@ -11,6 +11,7 @@
 #include "words/fmt.h"
 #include "text/i18n.h"
 #include "words/live.h"
+#include "layout.h"
 #include "layout_int.h"
 
 /* ---- one matrix ------------------------------------------------------------- */

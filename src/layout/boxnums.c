@@ -6,6 +6,7 @@
 
 #include "words/fmt.h"
 #include "text/text.h"
+#include "layout.h"
 #include "layout_int.h"
 
 static bool is_heat(MatId id)

@@ -3,15 +3,17 @@
  * The layout is split by widget: plan.c (the plan's storage), stagebands.c
  * (which matrices a stage shows), box.c (one matrix), band.c (boxes side by
  * side), bars.c (the weights as bars), textblock.c (arithmetic, narration,
- * status), header.c (header and ribbon) and layout.c (the frame's budget).
+ * status), parts.c (the text parts below the matrices), header.c (header
+ * and ribbon) and layout.c (the frame's budget).
  * A Frame is one frame being laid out: it lives on layout_plan()'s stack
  * and is written into the Plan; nothing here keeps state between frames.
- * Only the layout's own .c files include this file. No curses. */
+ * Only the layout's own .c files include this file (after layout.h, which
+ * it does not include itself: plandata.h holds the types both need). No curses. */
 #ifndef QKV_LAYOUT_INT_H
 #define QKV_LAYOUT_INT_H
 
 #include "core/grow.h"
-#include "layout.h"
+#include "plandata.h"
 
 #define MAX_BOXES 4
 #define MAX_BANDS 4
@@ -122,6 +124,45 @@ void line_ellipsize(const Frame *c, char *line, int w, bool terms);
 int lines_wrap(const char *text, int w, char lines[][FMT_LINE], int max, bool terms, bool *more);
 int narration_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more);
 Role status_line_text(const Frame *c, char *line, size_t len);
+
+/* A text block below the matrices. Parts flow in screen order after the
+ * matrices, except those anchored to the last rows (the status lines and
+ * the key bar). Short of rows, parts give way by rank (lowest first):
+ * first down to `soft` lines, before any matrix row scrolls, then down to
+ * `min`. A part cut short ends in "…". A new block (an effect trace, a
+ * notice) is one more Part with its place, rank and floors. */
+typedef struct {
+    BlockKind kind;
+    Role role;
+    bool bold;
+    bool bottom;            /* anchored to the last rows */
+    bool bar;               /* one line across the whole width (the key bar) */
+    int gap;                /* blank rows above it, the first thing to go */
+    int n, want;            /* lines kept, lines it has */
+    int soft, min;          /* fewest lines before, and after, the matrices scroll */
+    int rank;               /* gives way before the parts of higher rank */
+    bool cut;               /* lines were left out: the last one ends in "…" */
+    char (*lines)[FMT_LINE];
+} Part;
+
+#define MAX_PARTS 12
+#define MAX_RANK 4
+
+/* The vertical budget: every figure below the ribbon, in rows. */
+typedef struct {
+    int blank_top;           /* the blank row under the ribbon */
+    int band_gap;            /* blank rows between two bands */
+    int last_gap;            /* blank rows under the last band: it goes with the parts' blanks,
+                              * before those between bands, so no matrix moves a row */
+    int n;
+    Part part[MAX_PARTS];
+} Budget;
+
+/* parts.c: the parts below the matrices into g, their lines in the
+ * buffers given (the arithmetic, narration, status, key bar, the short
+ * parts' and the training panel's). */
+void parts_lay(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*st)[FMT_LINE],
+                 char (*kb)[FMT_LINE], char (*more_lines)[FMT_LINE], char (*train)[FMT_LINE]);
 
 /* header.c */
 void header_lay(Frame *c);

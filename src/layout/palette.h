@@ -1,7 +1,7 @@
 /* palette.h - each role's look per theme, as plain data (no curses).
  *
  * One table, read by the terminal's theme (theme.c turns a look into a
- * curses colour pair and attributes) and by the SVG writer (src/svg.c turns
+ * curses colour pair and attributes) and by the SVG writer (src/out/svg.c turns
  * it into fills). Colours are the eight classic terminal colours, in curses'
  * numbering (PAL_BLACK 0 .. PAL_WHITE 7), or PAL_DEFAULT for the terminal's
  * own foreground or background. */

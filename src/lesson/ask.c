@@ -3,13 +3,13 @@
 #include "ref.h"
 
 #include <ctype.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "text/i18n.h"
+#include "text/num.h"
 #include "template.h"
 #include "text/text.h"
 
@@ -119,13 +119,8 @@ static bool read_number(const char **sp, double *v)
             buf[n++] = *s++;
     }
     buf[n] = '\0';
-    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), old = c ? uselocale(c) : (locale_t)0;
     char *end;
-    *v = strtod(buf, &end);
-    if (c) {
-        uselocale(old);
-        freelocale(c);
-    }
+    *v = num_value(buf, &end);
     if (*end != '\0' || !isfinite(*v))
         return false;
     *sp = s;

@@ -127,7 +127,9 @@ int session_ask_reveal(Session *s)
     return n;
 }
 
-bool session_ask_hidden(const Session *s, MatId m, int i, int j)
+/* Does an open (or wrongly answered) ask at this step cover cell (m, i, j)
+ * of the script's rows? */
+static bool covered(const Session *s, MatId m, int i, int j)
 {
     const Step *st = session_step(s);
     for (int k = 0; k < st->nask; k++) {
@@ -137,12 +139,59 @@ bool session_ask_hidden(const Session *s, MatId m, int i, int j)
             continue;
         if (ask_covers(a, m, i, j))
             return true;
+        /* a score and its dot product are one ÷√d_k (or nothing) apart */
+        MatId ab = attn_mat_base(a->mat), mb = attn_mat_base(m);
+        if (((ab == M_S && mb == M_QKT) || (ab == M_QKT && mb == M_S)) && attn_mat_head(a->mat) == attn_mat_head(m) &&
+            a->i == i && (a->j < 0 || a->j == j))
+            return true;
         /* a row of A adds up to 1: one weight asked hides its row, else the
          * answer is 1 minus the others */
         if (attn_mat_base(a->mat) == M_A && a->mat == m && a->i == i)
             return true;
     }
     return false;
+}
+
+/* Where the student's swaps (since their last reset) moved the rows of
+ * the script's state: row k of the script's is row now[k] of the current. */
+static void rows_now(const Session *s, int *now)
+{
+    for (int r = 0; r < MAT_MAX; r++)
+        now[r] = r;
+    for (int n = 0; n < s->nedits && s->edits; n++) {
+        const Action *act = &s->edits[n];
+        if (act->kind == ACT_RESET)
+            for (int r = 0; r < MAT_MAX; r++)
+                now[r] = r;
+        else if (act->kind == ACT_SWAP)
+            for (int r = 0; r < MAT_MAX; r++)
+                now[r] = now[r] == act->i ? act->src_i : now[r] == act->src_i ? act->i : now[r];
+    }
+}
+
+/* The script's row now at row r (r when none). */
+static int script_row(const int *now, int r)
+{
+    for (int k = 0; k < MAT_MAX; k++)
+        if (now[k] == r)
+            return k;
+    return r;
+}
+
+bool session_ask_hidden(const Session *s, MatId m, int i, int j)
+{
+    if (session_step(s)->nask == 0)
+        return false;
+    if (covered(s, m, i, j))
+        return true;
+    /* After a swap the asked cells stay hidden where their tokens went
+     * too: the old answer sits there, and u brings it back. */
+    int now[MAT_MAX];
+    rows_now(s, now);
+    MatId base = attn_mat_base(m);
+    bool rows = base != M_P && !attn_mat_is_param(base), cols = base == M_QKT || base == M_S || base == M_A;
+    int si = rows ? script_row(now, i) : i, sj = cols ? script_row(now, j) : j;
+    return (si != i || sj != j) && covered(s, m, si, sj);
 }
 
 /* Is any cell of row i of m hidden? */

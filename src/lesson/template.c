@@ -1,8 +1,8 @@
 /* template.c - {REF} in narration: the expression language, read and
  * checked at load against the lesson's shapes (see template.h); filled in
- * when shown by words/narrate.c. */
+ * when shown by words/narrate.c. Its references (S[1][2], token[2], T ...)
+ * are read and resolved by tplref.c. */
 #include "template.h"
-#include "template_int.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -13,221 +13,25 @@
 
 #include "text/num.h"
 #include "text/i18n.h"
+#include "diag.h"
 #include "heads.h"
 #include "core/grad.h"
-#include "text/num.h"
 
-/* ---- parsing ----------------------------------------------------------------- */
+/* ---- expressions (references: tplref.c) */
 
-const char *tpl_skip_space(const char *s)
-{
-    while (*s == ' ')
-        s++;
-    return s;
-}
-
-/* Parse one "[n]" with optional spaces; *v is the number (num_whole:
- * saturated, so messages quote the digits as written). */
-static bool parse_index(const char **sp, long long *v)
-{
-    const char *s = tpl_skip_space(*sp);
-    if (*s++ != '[')
-        return false;
-    s = tpl_skip_space(s);
-    if (!isdigit((unsigned char)*s))
-        return false;
-    s += num_whole(s, v);
-    s = tpl_skip_space(s);
-    if (*s++ != ']')
-        return false;
-    *sp = s;
-    return true;
-}
-
-/* Index k (0 or 1) of a reference template_ref_parse() read, its digits as
- * written (num_whole_text), for a message. */
-static const char *index_written(const char *s, int k, char *buf, size_t len)
-{
-    long long v;
-    for (int n = 0; (s = strchr(s, '[')) != NULL; n++) {
-        s = tpl_skip_space(s + 1);
-        if (n == k)
-            return num_whole_text(s, num_whole(s, &v), buf, len);
-    }
-    snprintf(buf, len, "?");
-    return buf;
-}
-
-int template_ref_parse(const char *s, MatId *m, int *i, int *j)
-{
-    long long i1, j1 = 0;
-    bool cell = false;
-    s = tpl_skip_space(s);
-    const char *name = s;
-    while (isalnum((unsigned char)*s) || *s == '_')
-        s++;
-    int id = attn_mat_lookup(name, (int)(s - name));
-    if (s == name || !parse_index(&s, &i1))
-        return TREF_SYNTAX;
-    s = tpl_skip_space(s);
-    if (*s == '[') {
-        cell = true;
-        if (!parse_index(&s, &j1))
-            return TREF_SYNTAX;
-    }
-    if (*tpl_skip_space(s) != '\0')
-        return TREF_SYNTAX;
-    if (id < 0)
-        return TREF_NAME;
-    if (i1 == 0 || (cell && j1 == 0))
-        return TREF_ZERO;
-    *m = (MatId)id;
-    *i = (int)(i1 > INT_MAX ? INT_MAX : i1) - 1;
-    *j = cell ? (int)(j1 > INT_MAX ? INT_MAX : j1) - 1 : -1;
-    return TREF_OK;
-}
-
-/* Write "{inner}" made safe for a message (cut after 40 bytes) into buf. */
-static const char *quote_ref(const char *inner, char *buf, size_t len)
-{
-    return text_quote(inner, "{", "}", buf, len);
-}
-
-static bool word_is(const char *w, size_t n, const char *name)
-{
-    return strlen(name) == n && memcmp(w, name, n) == 0;
-}
-
-/* Messages are written only when msg is not NULL (the loader wants them;
- * expanding does not). */
-#define SAY(...) do { if (msg) snprintf(msg, len, __VA_ARGS__); } while (0)
-
-/* {token[i]}: one token by its 1-based number. */
-static bool resolve_token(const char *inner, const char *s, int ntok, TplRef *r, char *msg, size_t len)
-{
-    char qb[200], digits[32];
-    long long v;
-    const char *at = s;
-    r->kind = R_TOKEN;
-    if (!parse_index(&s, &v) || *tpl_skip_space(s) != '\0') {
-        SAY(_("%s must be like {token[2]}, one token by its number"), quote_ref(inner, qb, sizeof qb));
-        return false;
-    }
-    if (v < 1) {
-        SAY(_("indices start at 1, found %s"), quote_ref(inner, qb, sizeof qb));
-        return false;
-    }
-    if (v > ntok) {
-        long long ignored;
-        at = tpl_skip_space(tpl_skip_space(at) + 1);  /* "[n]" was read: its digits */
-        SAY(ntok == 1 ? _("token %s is out of range in %s, there is 1 token")
-                      : _("token %s is out of range in %s, there are %d tokens"),
-            num_whole_text(at, num_whole(at, &ignored), digits, sizeof digits), quote_ref(inner, qb, sizeof qb), ntok);
-        return false;
-    }
-    r->i = (int)v - 1;
-    return true;
-}
-
-/* {M[i]} or {M[i][j]}: inside the shapes, and computed by `stage`. */
-static bool resolve_matrix(const char *inner, const Attn *shape, int stage, const char *what, TplRef *r, char *msg,
-                           size_t len)
-{
-    char qb[200];
-    const char *w = tpl_skip_space(inner), *e = w;
-    while (isalnum((unsigned char)*e) || *e == '_')
-        e++;
-    r->kind = R_MAT;
-    int st = template_ref_parse(inner, &r->m, &r->i, &r->j);
-    if (st == TREF_NAME)
-        SAY(_("unknown matrix in %s, expected X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"), quote_ref(inner, qb, sizeof qb));
-    else if (st == TREF_ZERO)
-        SAY(_("indices start at 1, found %s"), quote_ref(inner, qb, sizeof qb));
-    else if (st != TREF_OK && e > w && attn_mat_lookup(w, (int)(e - w)) >= 0)
-        SAY(_("%s must be a row like {A[1]} or a cell like {S[1][2]}"), quote_ref(inner, qb, sizeof qb));
-    else if (st != TREF_OK)
-        SAY(_("unknown name %s in %s, expected a cell like {S[1][2]}, a row like {A[1]}, {token[2]}, {d_k}, {d_v}, "
-              "{d_model}, {n}, {heads}, {kv_heads}, {cache}, {T}, {lr}, {window}, {offset}, {block}, {loss}, {steps}, "
-              "arithmetic like {-ln(A[1][3])} with + - * / ( ) "
-              "and exp, ln, sqrt, shown, sum(A[1]), max(A[1]), sum(A[*][1]), max(A[*][1]), or a fixed figure like "
-              "{=0.695}; write {{ for a literal {"),
-            quote_ref(inner, qb, sizeof qb), what);
-    if (st != TREF_OK)
-        return false;
-    char hm[256];
-    if (!heads_resolve(shape, &r->m, hm, sizeof hm)) {
-        SAY("%s", hm);
-        return false;
-    }
-    if ((r->m == M_Q0 || r->m == M_K0) && (shape->positions != POS_ROPE || !shape->m[r->m].v))
-        r->m = r->m == M_Q0 ? M_Q : M_K; /* without RoPE nothing turns: Q and K are as they were */
-    const Mat *x = &shape->m[r->m];
-    const char *name = attn_mat_name(r->m);
-    int need = attn_mat_stage(r->m);
-    char digits[32];
-    if (r->i >= x->rows)
-        SAY(x->rows == 1 ? _("row %s is out of range in %s, %s has 1 row")
-                         : _("row %s is out of range in %s, %s has %d rows"),
-            index_written(inner, 0, digits, sizeof digits), quote_ref(inner, qb, sizeof qb), name, x->rows);
-    else if (r->j >= x->cols)
-        SAY(x->cols == 1 ? _("column %s is out of range in %s, %s has 1 column")
-                         : _("column %s is out of range in %s, %s has %d columns"),
-            index_written(inner, 1, digits, sizeof digits), quote_ref(inner, qb, sizeof qb), name, x->cols);
-    else if (stage == TEMPLATE_ABOUT && need > STAGE_INPUT)
-        SAY(_("%s quotes %s, which is computed at stage %s; about is shown before the first step and can quote "
-              "only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, kv_heads, cache, T, lr, window, offset, "
-              "block and steps"),
-            quote_ref(inner, qb, sizeof qb), name, attn_stage_key(need));
-    else if (stage != TEMPLATE_ABOUT && need > stage)
-        SAY(_("%s quotes %s, which is computed at stage %s; this step shows stage %s, quote it at a later step"),
-            quote_ref(inner, qb, sizeof qb), name, attn_stage_key(need), attn_stage_key(stage));
-    else
-        return true;
-    return false;
-}
-
-/* Resolve the text between the braces against `shape` for a step showing
- * `stage` (TEMPLATE_ABOUT: before the first step). On failure writes a
- * message when msg is not NULL. */
-static bool resolve(const char *inner, const Attn *shape, int stage, const char *what, TplRef *r, char *msg,
-                    size_t len)
-{
-    char qb[200];
-    const char *s = tpl_skip_space(inner), *w = s;
-    while (isalnum((unsigned char)*s) || *s == '_')
-        s++;
-    size_t wn = (size_t)(s - w);
-    static const struct { const char *name; RefKind kind; } sizes[] = {
-        {"d_k", R_DK}, {"d_v", R_DV}, {"d_model", R_DMODEL}, {"n", R_N}, {"heads", R_HEADS},
-        {"T", R_T}, {"lr", R_LR}, {"loss", R_LOSS}, {"steps", R_STEPS},
-        /* today's models: K/V heads, the window's width, the first position, keys per block, and the
-           numbers a KV cache keeps per token (kv_heads x (d_k + d_v)) */
-        {"kv_heads", R_KV_HEADS}, {"window", R_WINDOW}, {"offset", R_OFFSET}, {"block", R_BLOCK},
-        {"cache", R_CACHE}};
-    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
-        if (word_is(w, wn, sizes[k].name)) {
-            r->kind = sizes[k].kind;
-            if (*tpl_skip_space(s) != '\0') {
-                SAY(_("%s takes no index, write {%s}"), quote_ref(inner, qb, sizeof qb), sizes[k].name);
-                return false;
-            }
-            if (r->kind != R_LOSS)
-                return true;
-            /* the loss needs A and a target */
-            if (stage == TEMPLATE_ABOUT)
-                SAY(_("%s is the training loss, computed at stage softmax once a target is set; about is shown "
-                      "before the first step, quote it at a step"), quote_ref(inner, qb, sizeof qb));
-            else if (stage < STAGE_SOFTMAX)
-                SAY(_("%s is the training loss, computed at stage softmax; this step shows stage %s, quote it at "
-                      "a later step"), quote_ref(inner, qb, sizeof qb), attn_stage_key(stage));
-            else /* without a target (a saved lesson's earlier steps) it shows "…" */
-                return true;
-            return false;
-        }
-    if (word_is(w, wn, "token"))
-        return resolve_token(inner, s, shape->m[M_X].rows, r, msg, len);
-    return resolve_matrix(inner, shape, stage, what, r, msg, len);
-}
+/* One expression being read; with st (expanding) its value is computed
+ * from st, else (checking) only its names are resolved against shape. */
+typedef struct {
+    const char *inner, *s;
+    const Attn *shape;  /* the state: shapes (checking) or values (expanding) */
+    bool eval;
+    int stage;
+    const char *what;
+    const TplOpt *opt;
+    bool hidden;        /* a hidden cell was used */
+    char *msg;
+    size_t len;
+} Px;
 
 /* ---- expressions ------------------------------------------------------------- */
 
@@ -240,7 +44,7 @@ static bool malformed(Px *p, const char *why)
     if (p->msg)
         snprintf(p->msg, p->len, _("%s in %s is not an expression: %s; write a reference like {A[1][2]}, "
                                    "arithmetic like {-ln(A[1][3])} or {sum(A[*][1])}, or {=0.695} for a fixed figure"),
-                 quote_ref(p->inner, qb, sizeof qb), p->what, why);
+                 tpl_quote_ref(p->inner, qb, sizeof qb), p->what, why);
     return false;
 }
 
@@ -360,12 +164,12 @@ static bool reference(Px *p, Val *v)
         }
     }
     TplRef *r = &v->r;
-    if (!resolve(sub, p->shape, p->stage, p->what, r, p->msg, p->len)) {
+    if (!tpl_resolve(sub, p->shape, p->stage, p->what, r, p->msg, p->len)) {
         char qm[200], qo[200], *at;
-        quote_ref(sub, qm, sizeof qm);
-        quote_ref(orig, qo, sizeof qo);
+        tpl_quote_ref(sub, qm, sizeof qm);
+        tpl_quote_ref(orig, qo, sizeof qo);
         if (column && p->msg && (at = strstr(p->msg, qm)) != NULL) { /* quote what was written */
-            char rest[LESSON_ERR_MAX];
+            char rest[DIAG_MSG_MAX]; /* a message: as long as the loader keeps */
             snprintf(rest, sizeof rest, "%s", at + strlen(qm));
             snprintf(at, p->len - (size_t)(at - p->msg), "%s%s", qo, rest);
         }
@@ -375,7 +179,7 @@ static bool reference(Px *p, Val *v)
         char qb[200];
         if (p->msg)
             snprintf(p->msg, p->len, _("%s: a column is written like {sum(A[*][1])}, with * for the row and a "
-                                       "column number"), quote_ref(p->inner, qb, sizeof qb));
+                                       "column number"), tpl_quote_ref(p->inner, qb, sizeof qb));
         return false;
     }
     return ref_value(p, v, column);
@@ -388,9 +192,7 @@ static double shown_value(const Px *p, double x)
 {
     if (!p->eval || !p->opt || !isfinite(x))
         return x;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*f", p->opt->digits, x);
-    return strtod(buf, NULL);
+    return num_as_printed(x, p->opt->digits);
 }
 
 /* sum( ) (is_sum) or max( ) of a row or a column, or of its values as
@@ -439,14 +241,14 @@ static bool call(Px *p, const char *name, size_t nlen, Val *v)
     static const char *const fn[] = {"exp", "ln", "sqrt", "sum", "max", "shown"};
     int f = -1;
     for (int k = 0; k < 6; k++)
-        if (word_is(name, nlen, fn[k]))
+        if (tpl_word_is(name, nlen, fn[k]))
             f = k;
     if (f < 0) {
         char qb[200], w[48];
         snprintf(w, sizeof w, "%.*s", (int)(nlen < 40 ? nlen : 40), name);
         if (p->msg)
             snprintf(p->msg, p->len, _("unknown function %s( ) in %s, the functions are exp( ), ln( ), sqrt( ), "
-                                       "shown( ), sum( ) and max( )"), w, quote_ref(p->inner, qb, sizeof qb));
+                                       "shown( ), sum( ) and max( )"), w, tpl_quote_ref(p->inner, qb, sizeof qb));
         return false;
     }
     p->s++; /* "(" */
@@ -488,7 +290,7 @@ static bool primary(Px *p, Val *v)
     if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
         char *end;
         v->kind = V_NUM;
-        v->x = strtod(s, &end);
+        v->x = num_value(s, &end);
         v->integer = true;
         v->setting = false;
         for (const char *t = s; t < end; t++)
@@ -592,7 +394,7 @@ static bool fixed_ok(const char *body)
 }
 
 /* Read the whole of inner: false with a message when it is not a value. */
-bool tpl_evaluate(Px *p, Val *v)
+static bool tpl_evaluate(Px *p, Val *v)
 {
     p->s = p->inner;
     if (*tpl_skip_space(p->inner) == '=') {
@@ -601,7 +403,7 @@ bool tpl_evaluate(Px *p, Val *v)
             return true;
         if (p->msg)
             snprintf(p->msg, p->len, _("%s in %s is not a number; a fixed figure is written like {=0.695}"),
-                     quote_ref(p->inner, qb, sizeof qb), p->what);
+                     tpl_quote_ref(p->inner, qb, sizeof qb), p->what);
         return false;
     }
     if (!expr(p, v))
@@ -671,7 +473,7 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
         if (n - 2 > REF_MAX) {
             char qb[200];
             snprintf(msg, len, _("%s in %s is too long; a template holds at most %d characters"),
-                     quote_ref(inner, qb, sizeof qb), what, REF_MAX);
+                     tpl_quote_ref(inner, qb, sizeof qb), what, REF_MAX);
             return false;
         }
         Px px = {inner, inner, shape, false, stage, what, NULL, false, msg, len};

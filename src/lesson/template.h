@@ -26,9 +26,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "lesson.h"
+#include "text/text.h"
+#include "tplref.h"
 
-#define TEMPLATE_ABOUT 0    /* the `stage` of about: before the first step */
 
 typedef struct {
     int digits;         /* decimals, as the lesson's `digits` */
@@ -50,26 +50,12 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
 /* Does text hold any reference? (Cheap; callers skip expanding when not.) */
 bool template_has_refs(const char *text);
 
-/* Parse a reference "M[i]" / "M[i][j]" (1-based) into 0-based indices, *j =
- * -1 for a row. One function, so the shared reference parser can replace it:
- * returns TREF_OK, TREF_SYNTAX (not a reference), TREF_NAME (no such
- * matrix) or TREF_ZERO (an index of 0). */
-enum { TREF_OK, TREF_SYNTAX, TREF_NAME, TREF_ZERO };
-int template_ref_parse(const char *s, MatId *m, int *i, int *j);
 
 /* ---- evaluating one reference (the writer, words/narrate.c, fills numbers
  * in with these; the reader above checks with the same code) ---- */
 
 #define REF_MAX 160         /* bytes between the braces */
 
-typedef enum { R_MAT, R_COLUMN, R_TOKEN, R_DK, R_DV, R_DMODEL, R_N, R_HEADS, R_T, R_LR, R_LOSS, R_STEPS,
-               R_KV_HEADS, R_WINDOW, R_OFFSET, R_BLOCK, R_CACHE } RefKind;
-
-typedef struct {
-    RefKind kind;
-    MatId m;
-    int i, j;               /* 0-based; j = -1 for a row, i = -1 for a column (R_COLUMN) */
-} TplRef;
 
 /* A value inside "{...}": a number, or (alone, or as sum/max's argument) a
  * row, a column, a token. */
@@ -90,7 +76,6 @@ bool template_eval(const char *inner, const Attn *state, int stage, const TplOpt
 /* At s[0] == '{' (not "{{"): copy the text up to the closing '}' into inner
  * (size len). Returns the byte length of the whole "{...}", 0 when unclosed. */
 size_t tpl_ref_span(const char *s, char *inner, size_t len);
-const char *tpl_skip_space(const char *s);
 bool tpl_is_word(int c);   /* a letter, digit or '_' (a name goes on) */
 
 #endif

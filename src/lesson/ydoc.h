@@ -27,6 +27,7 @@
 #include <yaml.h>
 
 #include "diag.h"
+#include "ydoctape.h"
 
 #define YDOC_MAX_DEPTH 8     /* a lesson needs 5: top, steps, step, expect, row */
 
@@ -35,28 +36,10 @@
 bool ydoc_read(Diag *d, const char *buf, size_t len, yaml_document_t *doc);
 void ydoc_free(yaml_document_t *doc);
 
-/* A recorded event stream: pointer-free bytes (ydoc.c describes them) and
- * the table of the scalars' text they point into by offset. */
-typedef struct YdocRec {
-    const unsigned char *ev;
-    size_t len;
-    const char *str;
-    size_t strlen;
-} YdocRec;
-
 /* The document rec's events build, as ydoc_read() builds it from the bytes
  * buf that were recorded. A malformed recording is not trusted: buf is then
  * parsed with libyaml. False with the message in d (out of memory). */
 bool ydoc_replay(Diag *d, const YdocRec *rec, const char *buf, size_t len, yaml_document_t *doc);
-
-/* A recording being written: the streams one after the other in ev, the
- * text of all in one table str (malloc'd; free both). */
-typedef struct {
-    unsigned char *ev;
-    size_t len, cap;
-    char *str;
-    size_t strlen;
-} YdocTape;
 
 /* Called on each event before it is checked and recorded (a test changes
  * one on purpose: k counts from 0). */

@@ -109,16 +109,16 @@ static void put_uses(FILE *out, int lang, int uses, int space)
     fprintf(out, uses > space ? _("%s uses %d (too long)") : _("%s uses %d"), code[lang], uses);
 }
 
-void authoring_room(FILE *out, const Session *s, int k, const RenderOpt *o)
+void authoring_room(FILE *out, const Session *s, int k, NarrationFits fits, NarrationSpace sp, Lang ui)
 {
     const Lesson *l = s->lesson;
     const Text *t = k < 0 ? &l->about : &l->steps[k].say;
     int space[LANG_COUNT], uses[LANG_COUNT], room[3] = {0, 0, 0};
-    if (!o->fits || !o->space || !*text_get(t, LANG_EN))
+    if (!fits || !sp || !*text_get(t, LANG_EN))
         return;
     for (int n = 0; n < LANG_COUNT; n++) {
-        space[n] = space_in(o->space, s, k, n, o->lang);
-        fits_in(o->fits, s, k, n, room, o->lang);
+        space[n] = space_in(sp, s, k, n, ui);
+        fits_in(fits, s, k, n, room, ui);
         uses[n] = room[2];
     }
     fputs("  ", out);

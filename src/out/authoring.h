@@ -3,8 +3,8 @@
  * there, and which texts lack a translation.
  *
  * The room comes from the layout, which out/ does not link: the caller
- * passes the layout's functions in (render.h's NarrationFits and
- * NarrationSpace). Messages name the place as FILE:LINE:COL with the file
+ * passes the layout's functions in (NarrationFits and NarrationSpace,
+ * below; render.h's RenderOpt carries them). Messages name the place as FILE:LINE:COL with the file
  * name the caller gives (already made safe to print), in the language ui.
  * Each language is measured with the interface in that language, as the
  * view shows it (i18n_set switches for the measure and back). Nothing
@@ -16,7 +16,20 @@
 
 #include "lesson/lesson.h"
 #include "lesson/session.h"
-#include "render.h"
+
+/* The screen every narration must fit whole, in normal mode. */
+#define CHECK_COLS 80
+#define CHECK_ROWS 24
+
+/* Does step `step`'s narration in `lang` show whole at cols x rows, and with
+ * how much room (room[] = columns, lines it got, lines it wanted)? The
+ * layout answers it (layout_narration_room); render.c does not link the
+ * layout, so the caller passes it in. */
+typedef bool (*NarrationFits)(const Session *s, int step, Lang lang, int cols, int rows, int room[3]);
+/* The most lines step `step`'s narration (-1: the title card) could have
+ * whole at cols x rows (layout_narration_space). */
+typedef int (*NarrationSpace)(const Session *s, int step, Lang lang, int cols, int rows);
+
 
 /* The texts of step k (say:, question:), or with k < 0 the lesson's (title:,
  * about:), written as {zh, en} with one language left out: one line each,
@@ -37,6 +50,6 @@ int authoring_card(FILE *out, const char *file, const Session *s, NarrationFits 
  * card) at CHECK_COLS x CHECK_ROWS and the lines each language uses, e.g.
  * "  room at 80x24: 3 lines of 78 columns; en uses 2, zh uses 3 (too long)".
  * Nothing when the step has no narration or the layout is not given. */
-void authoring_room(FILE *out, const Session *s, int k, const RenderOpt *o);
+void authoring_room(FILE *out, const Session *s, int k, NarrationFits fits, NarrationSpace space, Lang ui);
 
 #endif

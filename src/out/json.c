@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "text/shortest.h"
+#include "text/text.h"
 
 void json_init(Json *j, FILE *out)
 {
@@ -57,15 +58,18 @@ static void put_escaped(Json *j, const char *s)
     while (*p) {
         size_t run = 0; /* bytes that need no escape */
         while (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\' && p[run] != 0x7F &&
-               !(p[run] == 0xC2 && p[run + 1] >= 0x80 && p[run + 1] <= 0x9F))
+               !text_c1((const char *)p + run, NULL))
             run++;
         put_bytes(j, (const char *)p, run);
         p += run;
         if (!*p)
             break;
-        unsigned c = *p++;
-        if (c == 0xC2)
-            c = *p++; /* a C1 control: U+0080..U+009F */
+        unsigned c;
+        size_t c1 = text_c1((const char *)p, &c); /* a C1 control: U+0080..U+009F */
+        if (c1)
+            p += c1;
+        else
+            c = *p++;
         char e[7] = {'\\', 0};
         size_t len = 2;
         switch (c) {

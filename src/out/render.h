@@ -10,15 +10,7 @@
 #include <stdio.h>
 #include "lesson/lesson.h"
 #include "lesson/session.h"
-
-/* Does step `step`'s narration in `lang` show whole at cols x rows, and with
- * how much room (room[] = columns, lines it got, lines it wanted)? The
- * layout answers it (layout_narration_room); render.c does not link the
- * layout, so the caller passes it in. */
-typedef bool (*NarrationFits)(const Session *s, int step, Lang lang, int cols, int rows, int room[3]);
-/* The most lines step `step`'s narration (-1: the title card) could have
- * whole at cols x rows (layout_narration_space). */
-typedef int (*NarrationSpace)(const Session *s, int step, Lang lang, int cols, int rows);
+#include "authoring.h"
 
 typedef struct {
     Lang lang;
@@ -30,9 +22,6 @@ typedef struct {
     NarrationSpace space;
 } RenderOpt;
 
-/* The screen every narration must fit whole, in normal mode. */
-#define CHECK_COLS 80
-#define CHECK_ROWS 24
 /* Room for a row expectation's message naming every wrong cell (64 cells). */
 #define EXPECT_MSG_MAX 8192
 
@@ -58,6 +47,9 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
 /* The same with the lesson errors (literal numbers in the narration) on err
  * rather than stderr. */
 int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits);
+/* Say so, for a renderer that ran out of memory ("qkvtutor: out of
+ * memory" on stderr); returns 2, the exit status. */
+int render_no_memory(void);
 /* The title of stage 1..5, translated: "scores S = Q·Kᵀ (÷ √d_k when scaled)". */
 const char *render_stage_title(int stage);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "text/i18n.h"
+#include "text/num.h"
 #include "words/live.h"
 #include "text/text.h"
 #include "lesson/session.h"
@@ -203,10 +204,10 @@ enum { FACE_MAIN, FACE_NARROW, FACE_BLOCK };
 
 static int face(const Cell *c)
 {
-    const unsigned char *s = (const unsigned char *)c->s;
     if (c->n <= 1 || c->w != 1)
         return FACE_MAIN;
-    return c->n == 3 && s[0] == 0xE2 && s[1] == 0x96 && s[2] >= 0x80 && s[2] <= 0x9F ? FACE_BLOCK : FACE_NARROW;
+    uint32_t cp = text_cp_of(c->s, (size_t)c->n); /* U+2580..U+259F: block elements */
+    return cp >= 0x2580 && cp <= 0x259F ? FACE_BLOCK : FACE_NARROW;
 }
 
 /* A block element (U+2580 to U+2595: ▀ ▁…▇ █ ▉…▏ ▐ ░ ▒ ▓ ▔ ▕) as the
@@ -217,10 +218,10 @@ static int face(const Cell *c)
  * for any other character. */
 static bool block_shape(const Cell *c, int *x0, int *x1, int *y0, int *y1, int *op)
 {
-    const unsigned char *s = (const unsigned char *)c->s;
-    if (c->n != 3 || c->w != 1 || s[0] != 0xE2 || s[1] != 0x96 || s[2] < 0x80 || s[2] > 0x95)
+    uint32_t cp = c->w == 1 ? text_cp_of(c->s, (size_t)c->n) : TEXT_BAD_CP;
+    if (cp < 0x2580 || cp > 0x2595)
         return false;
-    int k = s[2] - 0x80; /* U+2580 + k */
+    int k = (int)(cp - 0x2580); /* U+2580 + k */
     *x0 = 0, *x1 = 8, *y0 = 0, *y1 = 8, *op = 100;
     if (k == 0)
         *y1 = 4;                      /* ▀ upper half */
@@ -256,8 +257,11 @@ static void put_row_blocks(FILE *out, const Cell *row, const Ink *inks, int cols
         fprintf(out, "<rect data-ch=\"%.*s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%06x\"", row[x].n,
                 row[x].s, left, y * SVG_CELL_H + y0 * SVG_CELL_H / 8, right - left, (y1 - y0) * SVG_CELL_H / 8,
                 (unsigned)inks[x].fg);
-        if (op < 100 || inks[x].dim)
-            fprintf(out, " fill-opacity=\"%.2f\"", op / 100.0 * (inks[x].dim ? 0.6 : 1));
+        if (op < 100 || inks[x].dim) {
+            char opacity[32];
+            num_format(opacity, sizeof opacity, op / 100.0 * (inks[x].dim ? 0.6 : 1), 2);
+            fprintf(out, " fill-opacity=\"%s\"", opacity);
+        }
         fputs("/>\n", out);
     }
 }

@@ -4,7 +4,7 @@
  * (src/layout), run by run onto a grid of cells as curses would, then
  * written cell by cell: every character placed at its column (x = column x
  * cell width; a wide character takes two cells), backgrounds as rectangles,
- * the theme's colours from the palette the terminal uses (view/palette.h).
+ * the theme's colours from the palette the terminal uses (layout/palette.h).
  * The text is set in Noto Sans Mono CJK SC (its Latin letters are exactly
  * half its CJK width), the narrow symbols beyond ASCII in DejaVu Sans Mono.
  * No curses here. */
@@ -54,7 +54,7 @@ int svg_step(FILE *out, const Lesson *l, const SvgOpt *o);
  * self-contained (no network, works from file://), showing one slide at a
  * time: next with →, ↓, PgDn, Space, Enter or a click; back with ←, ↑, PgUp
  * or Backspace; Home and End; "n / N" in a corner. o->at is not used.
- * Returns 0, or 2 with one line on stderr. (src/slides.c) */
+ * Returns 0, or 2 with one line on stderr. (src/out/slides.c) */
 int slides_write(const Lesson *l, const SvgOpt *o, const char *dir, bool chrome);
 
 /* What the arithmetic explains: the focus the view keeps. */

@@ -161,8 +161,8 @@ bool ws_put_modern_notes(FILE *out, const Lesson *l, int last, bool ascii)
                          "S[i][j] = −∞ unless i − W < j ≤ i, so A[i][j] = 0 there."), ascii);
     if (ok && rope)
         ok = note(out, _("Rotary positions (positions = rope): H = X. After Q = X·Wq and K = X·Wk, in each head every "
-                         "row of Q and K turns pair by pair: columns (2m + 1, 2m + 2) counted within the head, "
-                         "m = 0 … d_k ÷ 2 − 1 (pairs counted from 0, as on screen), turn by θ = p · B^(−2m ÷ d_k) "
+                         "row of Q and K turns pair by pair: columns (2m − 1, 2m) counted within the head, "
+                         "m = 1 … d_k ÷ 2 (pairs counted from 1, as on screen), turn by θ = p · B^(−2(m − 1) ÷ d_k) "
                          "radians, B = rope_base, p = offset + the "
                          "row's index counting from 0: (x, y) → (x·cos θ − y·sin θ, x·sin θ + y·cos θ). Q and K are "
                          "the turned rows; V is not turned, nor are rows of Q or K the lesson sets."), ascii);

@@ -1,4 +1,5 @@
 /* grid.c - the back and front grids and the writer (see grid.h). */
+#include "grid.h"
 #include "grid_int.h"
 
 #include <stdlib.h>

@@ -21,23 +21,8 @@
 #include <stdint.h>
 
 #include "caps.h"
+#include "cell.h"
 
-enum { GRID_BOLD = 1, GRID_DIM = 2, GRID_UNDER = 4, GRID_REVERSE = 8 };
-
-/* A look: colours (-1: the terminal's own; 0-255) and GRID_ attributes. */
-typedef struct {
-    short fg, bg;
-    int attr;
-} GridStyle;
-
-typedef struct {
-    uint8_t b[4];  /* the character's UTF-8 bytes */
-    uint8_t n;     /* how many; 0 for a wide character's right half, 0xff: not known */
-    uint8_t w;     /* columns: 1 or 2, 0 for a right half */
-    uint16_t look; /* the style's index */
-} GridCell;
-
-typedef struct Grid Grid;
 
 /* A grid writing with caps (taken over: grid_free frees them). */
 Grid *grid_new(Caps *caps);

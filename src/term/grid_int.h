@@ -5,7 +5,11 @@
 #ifndef QKV_GRID_INT_H
 #define QKV_GRID_INT_H
 
-#include "grid.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "caps.h"
+#include "cell.h"
 
 #define LOOK_MAX 128 /* bytes of one look's SGR */
 

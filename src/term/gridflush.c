@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "grid.h"
 #include "grid_int.h"
 #include "scroll.h"
 

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "grid.h"
+#include "cell.h"
 
 /* Rows top..bot (0-based, inclusive) scroll by n: n > 0 moves their
  * content down n rows, n < 0 up; the rows it leaves become blanks. */

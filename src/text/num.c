@@ -2,6 +2,7 @@
 #include "num.h"
 #include "shortest.h"
 #include "i18n.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <locale.h>
@@ -105,24 +106,36 @@ static bool fast_decimal(const char *s, double *v)
     return true;
 }
 
-/* strtod in the C locale: '.' is the decimal point whatever LC_NUMERIC
- * the program (or a library it loaded) set. s has passed syntax(). */
-static double c_strtod(const char *s)
+double num_value(const char *s, char **end)
 {
-    double fast;
-    if (fast_decimal(s, &fast))
-        return fast;
     const char *dp = localeconv()->decimal_point;
     if (dp && strcmp(dp, ".") == 0) /* the usual case: LC_NUMERIC is C (main sets only CTYPE and MESSAGES) */
-        return strtod(s, NULL);
+        return strtod(s, end);
     locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     locale_t old = c ? uselocale(c) : (locale_t)0;
-    double v = strtod(s, NULL);
+    double v = strtod(s, end);
     if (c) {
         uselocale(old);
         freelocale(c);
     }
     return v;
+}
+
+/* strtod in the C locale (num_value), with a fast path for plain
+ * decimals. s has passed syntax(). */
+static double c_strtod(const char *s)
+{
+    double fast;
+    if (fast_decimal(s, &fast))
+        return fast;
+    return num_value(s, NULL);
+}
+
+double num_as_printed(double v, int dec)
+{
+    char buf[64]; /* as the template's sums always cut it: 64 bytes */
+    num_snprintf(buf, sizeof buf, "%.*f", dec, v);
+    return num_value(buf, NULL);
 }
 
 bool num_char(uint32_t cp)
@@ -273,10 +286,7 @@ char *fmt_sub(int i1, const FmtOpt *o, char *buf, size_t len)
     }
     size_t n = 0;
     for (const char *d = digits; *d && n + 4 < len; d++) {
-        /* U+2080..U+2089: E2 82 80+d */
-        buf[n++] = (char)0xe2;
-        buf[n++] = (char)0x82;
-        buf[n++] = (char)(0x80 + (*d - '0'));
+        n += text_utf8_put(0x2080 + (uint32_t)(*d - '0'), buf + n); /* U+2080..U+2089: ₀..₉ */
     }
     buf[n] = '\0';
     return buf;

@@ -39,6 +39,14 @@ NumStatus num_parse(const char *s, double *v, int *decimals);
 /* Can character cp be part of a number num_parse reads: a digit, the
  * point, a sign (+, -, U+2212) or an exponent's e? */
 bool num_char(uint32_t cp);
+/* The number at the start of s, read as strtod reads it but always with
+ * '.' for the point, whatever LC_NUMERIC says; *end (when end is not NULL)
+ * past it. For text already scanned as a number (a template's literal, an
+ * answer, a number in narration); num_parse checks a whole field. */
+double num_value(const char *s, char **end);
+/* v as it reads back from "%.*f" with dec decimals (64 bytes at most):
+ * what a reader of the printed digits has. */
+double num_as_printed(double v, int dec);
 /* v to 15 significant digits, the decimal a person means after arithmetic
  * on decimals: 1.21 + 0.1 is 1.31, not 1.3100000000000003. */
 double num_round15(double v);

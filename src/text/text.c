@@ -202,6 +202,19 @@ static int cp_width(uint32_t cp)
     return w < 0 ? 1 : w;
 }
 
+size_t text_utf8_put_valid(uint32_t cp, char *out)
+{
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return text_utf8_put(cp, out);
+}
+
+uint32_t text_cp_of(const char *s, size_t n)
+{
+    uint32_t cp;
+    return n > 0 && text_utf8_next(s, n, &cp) == n ? cp : TEXT_BAD_CP;
+}
+
 int text_cp_columns(uint32_t cp)
 {
     return wcwidth((wchar_t)cp);

@@ -70,7 +70,7 @@ size_t text_fit_width(const char *s, int cols, int *width);
 bool text_utf8_valid(const char *s, size_t len);
 
 /* ---- the one UTF-8 decoder (every other file steps through UTF-8 with these;
- * tests/arch.sh refuses byte masks and mbrtowc/wcwidth elsewhere) ---- */
+ * tests/arch.py refuses byte masks, lead bytes, mbrtowc/wcwidth elsewhere) ---- */
 
 /* What text_utf8_next() gives for an invalid byte (shown as U+FFFD). */
 #define TEXT_BAD_CP 0xFFFFFFFFu
@@ -111,6 +111,24 @@ static inline size_t text_cjk_run(const char *str, size_t n)
 }
 /* Encode cp as UTF-8 into out (room for 4 bytes). Returns the length. */
 size_t text_utf8_put(uint32_t cp, char *out);
+/* The same for a key or a code point from outside: 0 (nothing written)
+ * when cp is no Unicode scalar value (a surrogate, above U+10FFFF). */
+size_t text_utf8_put_valid(uint32_t cp, char *out);
+/* The code point of s when s (n bytes) is exactly one character, else
+ * TEXT_BAD_CP: a cell's character tested by its code point, not its bytes. */
+uint32_t text_cp_of(const char *s, size_t n);
+/* The bytes of a C1 control (U+0080..U+009F, UTF-8 C2 80..C2 9F) at s,
+ * with its code point in *cp (when cp is not NULL); 0 when s starts with
+ * anything else. Inline: --json's string writer asks it of every byte. */
+static inline size_t text_c1(const char *s, unsigned *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] != 0xC2 || u[1] < 0x80 || u[1] > 0x9F)
+        return 0;
+    if (cp)
+        *cp = u[1];
+    return 2;
+}
 /* True when byte b continues a UTF-8 character (10xxxxxx). */
 bool text_is_cont(unsigned char b);
 /* The character boundaries around byte pos, by continuation bytes only (a

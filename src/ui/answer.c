@@ -39,23 +39,24 @@ static const char *kept_answer(const View *v)
 }
 
 /* A digit, a sign or '-' opens the field with it, a new answer. At a
- * question answered wrong, Enter opens the field with that answer and
- * Backspace opens it and deletes its last character: the answer stays to
- * be corrected (as if selected: typing replaces it). Backspace with
- * nothing to delete stays at the question (it does not go back a step). */
+ * question answered wrong, Enter opens the field empty for a new answer
+ * (it opened with the old one and appended to it), and Backspace opens it
+ * with that answer and deletes its last character, to correct it.
+ * Backspace with nothing to delete stays at the question (it does not go
+ * back a step). */
 int req_answer(View *v, UiKey ch)
 {
     if (session_ask_open(&v->s) < 0 && session_ask_retry(&v->s) < 0) {
         ui_say(v, ROLE_HINT, _("There is no question at this step."));
         return FLAG_REDRAW;
     }
-    bool again = ui_is_enter(ch) || ui_is_backspace(ch);
+    bool again = ui_is_enter(ch) || ui_is_backspace(ch); /* not an answer's first character */
     if (ui_is_backspace(ch) && !kept_answer(v)[0]) {
         ui_say(v, ROLE_HINT, _("Nothing typed to delete: type your answer. PgUp goes back a step."));
         return FLAG_REDRAW;
     }
     v->mode = MODE_ANSWER;
-    field_set(&v->field, again ? kept_answer(v) : "");
+    field_set(&v->field, ui_is_backspace(ch) ? kept_answer(v) : "");
     if (ui_is_backspace(ch))
         field_key(&v->field, ch);
     else if (ch && !again)

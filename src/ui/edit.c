@@ -51,15 +51,26 @@ static int edit_set(View *v, double value, const char *typed, const char *label)
     return FLAG_REDRAW;
 }
 
+/* The value a nudge by `by` sets, the decimal meant: 1.21 + 0.1 sets 1.31,
+ * not 1.3100000000000003; a cell holding more than 15 digits (drawn, or
+ * computed) moves from the digits shown: −0.041 + 0.1 sets 0.059, not
+ * 0.0585207096486446, which the notice, undo and a saved lesson then wrote. */
+static double nudged(double cell, double by, int digits)
+{
+    double shown = cell;
+    if (isfinite(cell) && num_round15(cell) != cell && fabs(cell) < 1e15)
+        shown = num_as_printed(cell, digits);
+    return num_round15(shown + by);
+}
+
 /* Nudge the cell by `by`. Edit mode keeps Q, K and V computed (it leaves
  * when the stage drops below them), so the value read here is current. */
 static int edit_nudge(View *v, double by)
 {
-    char label[64];
-    snprintf(label, sizeof label, "%s[%d][%d] %s %g", attn_mat_name(v->emat), v->ei + 1, v->ej + 1,
-             by < 0 ? (v->ascii ? "-" : "−") : "+", fabs(by));
-    /* the decimal meant: 1.21 + 0.1 sets 1.31, not 1.3100000000000003 */
-    return edit_set(v, num_round15(MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej) + by), NULL, label);
+    char label[64], step[32];
+    snprintf(label, sizeof label, "%s[%d][%d] %s %s", attn_mat_name(v->emat), v->ei + 1, v->ej + 1,
+             by < 0 ? (v->ascii ? "-" : "−") : "+", fmt_exact(fabs(by), step, sizeof step));
+    return edit_set(v, nudged(MAT_AT(&v->s.cur.m[v->emat], v->ei, v->ej), by, v->lesson->digits), NULL, label);
 }
 
 static int edit_move(View *v, UiKey ch)

@@ -37,9 +37,8 @@ static int field_char_next(const Field *f, int pos)
 void field_insert(Field *f, UiKey ch)
 {
     char mb[8];
-    mbstate_t st = {0};
-    size_t n = wcrtomb(mb, (wchar_t)ch, &st);
-    if (n == (size_t)-1 || f->len + (int)n >= PROMPT_MAX - 1)
+    size_t n = text_utf8_put_valid((uint32_t)ch, mb);
+    if (n == 0 || f->len + (int)n >= PROMPT_MAX - 1)
         return;
     memmove(f->buf + f->pos + n, f->buf + f->pos, (size_t)(f->len - f->pos + 1));
     memcpy(f->buf + f->pos, mb, n);

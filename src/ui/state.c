@@ -1,5 +1,5 @@
 /* state.c - what every handler shares: the status line, applying an action,
- * the focus and where it may go, the layout's input from the View. */
+ * the focus and where it may go (the frame's input and hits are frame.c). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -114,11 +114,6 @@ void view_explained(const View *v, MatId *m, int *i, int *j)
     *j = v->fj;
 }
 
-bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role)
-{
-    return plan_hit(&v->plan, y, x, id, i, j, role);
-}
-
 /* The focus (fi, fj) indexes the stage's matrix, in edit mode too: from
  * stage 3 on, edit mode's arithmetic works out the stage's focused cell. */
 void view_clamp_focus(View *v)
@@ -129,17 +124,4 @@ void view_clamp_focus(View *v)
 void view_focus_from_step(View *v)
 {
     layout_focus_step(&v->s, &v->fi, &v->fj, &v->frow, &v->fmat);
-}
-
-void ui_layout_input(const View *v, bool mono, LayoutIn *in, char *bar, size_t len)
-{
-    bool field = view_field_open(v);
-    keys_bar(v, bar, len);
-    *in = (LayoutIn){
-        .s = &v->s, .lang = v->lang, .ascii = v->ascii, .mono = mono, .present = v->present,
-        .mode = v->mode == MODE_EDIT ? LAYOUT_EDIT : LAYOUT_NORMAL,
-        .fi = v->fi, .fj = v->fj, .frow = v->frow, .fmat = v->fmat, .emat = v->emat, .ei = v->ei, .ej = v->ej,
-        .msg = v->msg, .msg_role = v->msg_role, .keybar = bar, .field = field, .title_card = v->card,
-        .cols = v->cols, .rows = v->rows,
-    };
 }

@@ -247,9 +247,8 @@ WEB_API int web_width(unsigned cp);
 int web_width(unsigned cp)
 {
     char s[8];
-    mbstate_t st = {0};
-    size_t n = wcrtomb(s, (wchar_t)cp, &st);
-    return n == (size_t)-1 ? 1 : text_width_n(s, n);
+    size_t n = text_utf8_put_valid(cp, s);
+    return n == 0 ? 1 : text_width_n(s, n);
 }
 
 /* What the page needs to know once: the UI's key codes, the built-in

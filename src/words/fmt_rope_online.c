@@ -42,9 +42,10 @@ int fmt_rope(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     const char *m = attn_mat_base(e->mat) == M_Q ? "q" : "k";
     const char *minus = o->ascii ? "-" : "−";
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
-    /* θ = p·B^(−2m/d_k) with m counted from 0 (as lesson 7 counts P's
-     * pairs), written with the numbers: exact from whole numbers; the first
-     * pair's exponent is 0, written "^0", never "−0". */
+    /* θ = p·B^(−2(m−1)/d_k) with the pair m counted from 1, as the columns
+     * (2m−1, 2m) are (rope_m is 0-based), written with the numbers: exact
+     * from whole numbers; the first pair's exponent is 0, written "^0",
+     * never "−0". */
     double th = sh(e->rope_theta, o);
     char ex[48];
     if (e->rope_m == 0)
@@ -57,7 +58,7 @@ int fmt_rope(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
         fmt_eq(e->rope_pos * pow(e->rope_base, -2.0 * e->rope_m / e->rope_dk), e->rope_theta, o), t, t,
         fmt_eq(cos(th), e->rope_cos, o), num(e->rope_cos, o, c, sizeof c), t, fmt_eq(sin(th), e->rope_sin, o),
         num(e->rope_sin, o, sn, sizeof sn));
-    addf(lines[0], _("(pair m = %d at position p = %d)"), e->rope_m, e->rope_pos);
+    addf(lines[0], _("(pair m = %d at position p = %d)"), e->rope_m + 1, e->rope_pos);
     /* the turn: (x, y) -> (x cos θ − y sin θ, x sin θ + y cos θ) */
     double cx = sh(e->rope_cos, o), sx = sh(e->rope_sin, o), px = sh(e->rope_x, o), py = sh(e->rope_y, o);
     num(e->rope_x, o, x, sizeof x);

@@ -5,11 +5,13 @@
  *   online softmax (EX_SOFTMAX / EX_OUTPUT with e->online): block by block
  *   the running max m, the sum l rescaled by exp(m_old − m_new), the
  *   running o, then the weights or o ÷ l.
- * Each line obeys the ≈ rule (fmt_eq). No curses, no session. */
-#ifndef QKV_FMT_MODERN_H
-#define QKV_FMT_MODERN_H
+ * Each line obeys the ≈ rule (fmt_eq). No curses, no session; it needs
+ * only the explanation (core/explain.h) and the number printer (text/num.h). */
+#ifndef QKV_FMT_ROPE_ONLINE_H
+#define QKV_FMT_ROPE_ONLINE_H
 
-#include "fmt.h"
+#include "core/explain.h"
+#include "text/num.h"
 
 /* The θ line and the turn line into lines[0..1]; returns 2. */
 int fmt_rope(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE]);

@@ -172,17 +172,49 @@ static void trace_cell_name(const Session *s, MatId m, int i, int j, const FmtOp
         snprintf(buf + n, len - n, fo->ascii ? " (h%d.%d)" : " (h%d·%d)", j / w + 1, j % w + 1);
 }
 
-/* "α₁₁ 0.313 → 0.873" into buf. While the cell is asked only the after
- * value is "?": the before value was on screen a step earlier (lesson
- * review L8), unless it prints as the answer does. */
-static void put_change(const Session *s, MatId m, int i, int j, double before, double after, const FmtOpt *fo,
-                       char *buf, size_t len)
+/* Is the after of a change of cell (m, i, j), which was (bi, bj) before it
+ * (a swap moves tokens), hidden by an open ask? */
+static bool change_hidden(const Session *s, MatId m, int i, int j, int bi, int bj)
 {
-    char name[48], b[64], a[64], truth[64];
-    const char *bs = fmt_num(before, fo, b, sizeof b), *as = cell_shown(s, m, i, j, after, fo, a, sizeof a);
-    if (strcmp(as, "?") == 0 && strcmp(bs, fmt_num(after, fo, truth, sizeof truth)) == 0)
-        bs = "?";
+    return s && (session_ask_hidden(s, m, i, j) || session_ask_hidden(s, m, bi, bj));
+}
+
+/* And its before? Whenever the student has changed something (an edit, a
+ * toggle, one to redo): that before is the answer of the state u or Ctrl-R
+ * brings back. A step's own do: shows where the number came from, as the
+ * step before showed it, unless it prints as the hidden answer does. */
+static bool before_hidden(const Session *s, const TraceCell *c, const FmtOpt *fo)
+{
+    char b[64], a[64];
+    if (!change_hidden(s, c->mat, c->i, c->j, c->bi, c->bj))
+        return false;
+    return s->nedits + s->nredo > 0 ||
+           strcmp(fmt_num(c->before, fo, b, sizeof b), fmt_num(c->after, fo, a, sizeof a)) == 0;
+}
+
+/* The name of a changed cell: "α₃₁", and after a swap moved its tokens,
+ * the cell it was: "α₃₁ (was α₁₃)". */
+static void change_name(const Session *s, MatId m, int i, int j, int bi, int bj, const FmtOpt *fo, char *buf,
+                        size_t len)
+{
+    if (bi == i && bj == j) {
+        trace_cell_name(s, m, i, j, fo, buf, len);
+        return;
+    }
+    char was[48], name[48];
     trace_cell_name(s, m, i, j, fo, name, sizeof name);
+    trace_cell_name(s, m, bi, bj, fo, was, sizeof was);
+    snprintf(buf, len, _("%s (was %s)"), name, was);
+}
+
+/* "α₁₁ 0.313 → 0.873" into buf ("α₁₁ ? → ?" while an open ask hides the
+ * cell after the student's change: before and after alike). */
+static void put_change(const Session *s, const TraceCell *c, const FmtOpt *fo, char *buf, size_t len)
+{
+    char name[128], b[64], a[64];
+    const char *bs = before_hidden(s, c, fo) ? "?" : fmt_num(c->before, fo, b, sizeof b);
+    const char *as = change_hidden(s, c->mat, c->i, c->j, c->bi, c->bj) ? "?" : fmt_num(c->after, fo, a, sizeof a);
+    change_name(s, c->mat, c->i, c->j, c->bi, c->bj, fo, name, sizeof name);
     snprintf(buf, len, "%s %s %s %s", name, bs, fo->ascii ? "->" : "→", as);
 }
 
@@ -193,7 +225,7 @@ static void put_trace_cell(const Session *s, const Trace *t, const TraceCell *c,
 {
     char name[48], a[64];
     if (!t->added) {
-        put_change(s, c->mat, c->i, c->j, c->before, c->after, fo, buf, len);
+        put_change(s, c, fo, buf, len);
         return;
     }
     trace_cell_name(s, c->mat, c->i, c->j, fo, name, sizeof name);
@@ -239,11 +271,14 @@ static int before_row(const Session *s, int r)
     return r;
 }
 
-static double before_value(const Session *s, MatId mat, int i, int j)
+/* Cell (i, j) of mat, and the cell of s->before holding the same tokens. */
+static TraceCell before_cell(const Session *s, MatId mat, int i, int j)
 {
     MatId base = attn_mat_base(mat);
     bool rows = base != M_P && !attn_mat_is_param(base), cols = base == M_QKT || base == M_S || base == M_A;
-    return MAT_AT(&s->before.m[mat], rows ? before_row(s, i) : i, cols ? before_row(s, j) : j);
+    TraceCell c = {mat, i, j, rows ? before_row(s, i) : i, cols ? before_row(s, j) : j, 0, MAT_AT(&s->cur.m[mat], i, j)};
+    c.before = MAT_AT(&s->before.m[mat], c.bi, c.bj);
+    return c;
 }
 
 bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, const FmtOpt *fo, char *buf,
@@ -267,20 +302,21 @@ bool effect_line(const Session *s, const char *name, MatId mat, int i, int j, co
         return true;
     }
     j = j < 0 ? 0 : j >= m->cols ? m->cols - 1 : j;
-    double before = before_value(s, mat, i, j), after = MAT_AT(m, i, j);
+    TraceCell c = before_cell(s, mat, i, j);
     char b[64], a[64];
-    if (strcmp(fmt_num(before, fo, b, sizeof b), fmt_num(after, fo, a, sizeof a)) == 0) { /* as shown */
+    if (strcmp(fmt_num(c.before, fo, b, sizeof b), fmt_num(c.after, fo, a, sizeof a)) == 0) { /* as shown */
         const Action *act = s->nedits > 0 && s->edits ? &s->edits[s->nedits - 1] : NULL;
         int later = act && act->mat >= 0 && act->mat < M_COUNT ? attn_mat_stage(act->mat) : 0;
         if (later > session_stage(s)) { /* an edit of a matrix this stage does not show yet */
             snprintf(buf, len, _("%s: done; it shows from stage %d (Space goes on)"), name, later);
             return true;
         }
-        effect_cell_name(mat, i, j, fo, change, sizeof change);
-        snprintf(buf, len, _("%s: %s %s (unchanged)"), name, change, cell_shown(s, mat, i, j, after, fo, a, sizeof a));
+        change_name(s, mat, i, j, c.bi, c.bj, fo, change, sizeof change);
+        snprintf(buf, len, _("%s: %s %s (unchanged)"), name, change,
+                 change_hidden(s, mat, i, j, c.bi, c.bj) ? "?" : a);
         return true;
     }
-    put_change(s, mat, i, j, before, after, fo, change, sizeof change);
+    put_change(s, &c, fo, change, sizeof change);
     snprintf(buf, len, _("%s: %s"), name, change);
     return true;
 }
@@ -316,25 +352,40 @@ bool session_trace(const Session *s, int i, int j, Trace *t)
     return trace_compute_head(&s->before, &s->cur, s->head, i, j, t);
 }
 
+/* "x₁, x₃" or "x₁, x₂, x₃, …": the rows of m, as the trace keeps them. */
+static size_t put_rows(MatId m, const int *rows, int nrows, const FmtOpt *fo, char *buf, size_t len)
+{
+    char name[64];
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < nrows && k < TRACE_ROWS && n < len; k++) {
+        effect_cell_name(m, rows[k], -1, fo, name, sizeof name);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? _(", ") : "", name);
+    }
+    if (nrows > TRACE_ROWS && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", _(", "), fo->ascii ? "..." : "…");
+    return n < len ? n : len;
+}
+
 /* The head of a matrix change's trace: "x₁, x₃ changed" for several rows,
- * "q₁ changed" or "Wq₁₂ changed" for one. */
+ * "q₁ changed" or "Wq₁₂ changed" for one; the other inputs that changed
+ * with it too (content review C-22: a gradient step's W_K), "Wq₁, Wk₁, Wk₂,
+ * Wk₃, … changed". */
 static void trace_matrix_head(const Session *s, const Trace *t, const FmtOpt *fo, char *head, size_t len)
 {
-    char name[128];
-    if (t->nrows > 1) {
-        size_t n = 0;
-        head[0] = '\0';
-        for (int k = 0; k < t->nrows && k < TRACE_ROWS && n < len; k++) {
-            effect_cell_name(t->origin, t->rows[k], -1, fo, name, sizeof name);
-            n += (size_t)snprintf(head + n, len - n, "%s%s", k ? _(", ") : "", name);
+    char name[320];
+    if (t->nrows > 1)
+        put_rows(t->origin, t->rows, t->nrows, fo, name, sizeof name);
+    else
+        trace_cell_name(s, t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
+    for (int k = 0; k < t->nalso && k < TRACE_ALSO; k++) {
+        size_t n = strlen(name);
+        if (n + 2 < sizeof name) {
+            snprintf(name + n, sizeof name - n, "%s", _(", "));
+            n = strlen(name);
+            put_rows(t->also[k].mat, t->also[k].rows, t->also[k].nrows, fo, name + n, sizeof name - n);
         }
-        if (t->nrows > TRACE_ROWS && n < len)
-            snprintf(head + n, len - n, ", %s", fo->ascii ? "..." : "…");
-        snprintf(name, sizeof name, "%s", head);
-        snprintf(head, len, _("%s changed"), name);
-        return;
     }
-    trace_cell_name(s, t->origin, t->origin_i, t->origin_row ? -1 : t->origin_j, fo, name, sizeof name);
     snprintf(head, len, _("%s changed"), name);
 }
 

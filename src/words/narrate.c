@@ -51,7 +51,7 @@ static void put_num(NarrBuf *o, double x, bool integer, const TplOpt *opt)
         return;
     }
     if (integer && fabs(x) < 1e15) {
-        snprintf(buf, sizeof buf, "%.0f", fabs(x));
+        num_format(buf, sizeof buf, fabs(x), 0);
         if (x < 0)
             buf_puts(o, opt->ascii ? "-" : "−");
         buf_puts(o, buf);
@@ -180,7 +180,7 @@ static bool same_number(const char *digits, int k, double x, double v, int shown
     if (k != shown)
         return false;
     char buf[64];
-    snprintf(buf, sizeof buf, "%.*f", shown, fabs(v));
+    num_format(buf, sizeof buf, fabs(v), shown);
     return strcmp(buf, digits) == 0;
 }
 
@@ -224,7 +224,7 @@ static bool matrix_number(const Mat *mm, MatId id, const char *digits, int k, do
 /* The first cell, sum or scalar of a equal to the literal; name in ref. */
 static bool state_number(const Attn *a, const char *digits, int k, int shown, bool about, char *ref, size_t len)
 {
-    double x = strtod(digits, NULL);
+    double x = num_value(digits, NULL);
     /* T is a state number once it is set (the plain softmax's 1 is not
      * shown), lr once there is something to learn (the training panel) */
     if (a->temp != 1.0 && same_number(digits, k, x, a->temp, shown, true)) {

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "lesson/lesson.h"
 #include "lesson/template.h"
 
 /* Expand text with the values of `state` (tokens from l) into out (size

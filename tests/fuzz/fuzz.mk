@@ -5,7 +5,7 @@
 #                                 clang and libclang-rt-dev when the probe fails,
 #                                 skipped (recorded for `make test`) without apt-get
 #   make fuzz-regress             replay tests/fuzz/regress/ and the seeds, no fuzzing
-# The targets compile src/core, src/lesson and src/out/render.c (fuzz_view also
+# The targets compile src/core, src/lesson and src/out/render.c, statejson.c (fuzz_view also
 # src/ui and src/term, tests/screen.c and the embedded lessons) themselves with clang
 # (-fsanitize=fuzzer,address,undefined) into $(B)/fuzz/; the gcc objects are
 # not used. The corpora live in $(B)/fuzz/corpus-*: seeded on every run from
@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR      = $(B)/fuzz
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CFLAGS_ALL) -O1 -g $(FUZZ_SAN) -Isrc -Itests
-FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) $(TEXT_SRC) $(WORDS_SRC) src/out/render.c src/out/authoring.c src/out/json.c
+FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) $(TEXT_SRC) $(WORDS_SRC) src/out/render.c src/out/statejson.c src/out/authoring.c src/out/json.c
 FUZZ_OBJ      = $(FUZZ_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_VIEW_OBJ = $(TERM_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(UI_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(LAYOUT_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/screen.o $(FUZZ_DIR)/obj/lessons.o
 FUZZ_TARGETS  = fuzz_lesson fuzz_action fuzz_view
