@@ -11,6 +11,7 @@
 #undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
 #include "lesson/lesson.h"
 #include "lesson/diag.h"
+#include "lesson/optload.h"
 #include "lesson/options.h"
 #include "lesson/save.h"
 #include "lesson/session.h"

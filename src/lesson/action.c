@@ -16,7 +16,7 @@
 #include "text/num.h"
 #include "ref.h"
 #include "text/text.h"
-#include "train.h"
+#include "core/grad.h"
 
 /* A cursor over the action text; errors record the column they happened at. */
 typedef struct {

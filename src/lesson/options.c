@@ -9,7 +9,7 @@
 #define W3(a, b, c) {a, b, c}
 #define OPTION_DEF(id_, key_, type_, words_, lo_, hi_, def_, flags_, act_, lf_, af_, stale_, msg_, what_)             \
     [id_] = {.id = id_, .key = key_, .type = type_, .words = words_, .lo = lo_, .hi = hi_, .def = def_,                 \
-             .flags = flags_, .act = act_, .in_lesson = offsetof(Lesson, lf_), .in_attn = OPTION_IN_ATTN_##af_,         \
+             .flags = flags_, .act = act_, .in_attn = OPTION_IN_ATTN_##af_,         \
              .stale = stale_, .load_msg = msg_, .what = what_},
 /* A field of the state, or none ("0"): digits lives in the lesson only. */
 #define OPTION_IN_ATTN_0 0
@@ -72,7 +72,7 @@ int option_keys(const char **names)
     return n;
 }
 
-static double value_at(const void *base, const OptRow *r, size_t at)
+double option_value_at(const void *base, const OptRow *r, size_t at)
 {
     const char *p = (const char *)base + at;
     if (r->type == OT_NUMBER) {
@@ -89,13 +89,9 @@ double option_get(const Attn *a, const OptRow *r)
 {
     if (r->id == OPT_KV_HEADS)
         return attn_kv_heads(a);
-    return r->in_attn ? value_at(a, r, r->in_attn) : r->def;
+    return r->in_attn ? option_value_at(a, r, r->in_attn) : r->def;
 }
 
-double option_get_lesson(const Lesson *l, const OptRow *r)
-{
-    return value_at(l, r, r->in_lesson);
-}
 
 const char *option_text(const OptRow *r, double v, int width, char *buf, size_t len)
 {

@@ -19,7 +19,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "lesson.h"
+#include "action.h"
+#include "core/attn.h"
 #include "text/i18n.h"
 
 /* What an option's value is. */
@@ -94,7 +95,6 @@ typedef struct {
     double def;               /* the default */
     unsigned flags;           /* OF_* */
     ActKind act;              /* the action that sets it (OF_ACTION) */
-    size_t in_lesson;         /* offsetof(Lesson, ...) */
     size_t in_attn;           /* offsetof(Attn, ...); 0: not in the state */
     int stale;                /* setting it makes this stage and those after it stale */
     const char *load_msg;     /* untranslated (N_), NULL: the type's own; see OPTION_ROWS */
@@ -124,8 +124,8 @@ int option_keys(const char **names);
 /* The value of row r in a state (a word's index, a number or a whole
  * number, as a double; kv_heads as attn_kv_heads gives it). */
 double option_get(const Attn *a, const OptRow *r);
-/* The same in a lesson as loaded. */
-double option_get_lesson(const Lesson *l, const OptRow *r);
+/* The int or double at offset `at` of base, as row r stores it. */
+double option_value_at(const void *base, const OptRow *r, size_t at);
 /* The value as a lesson file, an action and --json write it: the word
  * ("window 2" for mask's window), or the number shortest round-trip
  * (fmt_exact). */

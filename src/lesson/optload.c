@@ -58,9 +58,10 @@ static bool options_mask(Loader *c, const yaml_node_t *n, Lesson *l, int *mask)
     const char *p = s + 6;
     while (*p == ' ')
         p++;
-    char *end = NULL;
-    long w = *p >= '0' && *p <= '9' && p > s + 6 ? strtol(p, &end, 10) : -1;
-    if (w < 0 || !end || *end || (end - p) > 6)
+    long long ww = -1;
+    size_t digits = *p >= '0' && *p <= '9' && p > s + 6 ? num_whole(p, &ww) : 0;
+    long w = (long)ww;
+    if (digits == 0 || p[digits] || digits > 6)
         return diag_fail(&c->d, n, _("a window takes its width, the keys each query sees: write mask: window 2, "
                                      "found %s"), diag_found(&c->d, n));
     if (w < 1 || w > MAT_MAX)
@@ -72,10 +73,19 @@ static bool options_mask(Loader *c, const yaml_node_t *n, Lesson *l, int *mask)
     return true;
 }
 
+/* Where each row's value lives in a Lesson (the table knows the state's). */
+#define OPTION_LF(id_, key_, type_, words_, lo_, hi_, def_, flags_, act_, lf_, ...) [id_] = offsetof(Lesson, lf_),
+static const size_t in_lesson[OPT_COUNT] = {OPTION_ROWS(OPTION_LF)};
+
+double option_get_lesson(const Lesson *l, const OptRow *r)
+{
+    return option_value_at(l, r, in_lesson[r->id]);
+}
+
 /* Store v as row r's value in the lesson (an int, or a double). */
 static void set_value(Lesson *l, const OptRow *r, double v)
 {
-    char *p = (char *)l + r->in_lesson;
+    char *p = (char *)l + in_lesson[r->id];
     int i = (int)v;
     if (r->type == OT_NUMBER)
         memcpy(p, &v, sizeof v);

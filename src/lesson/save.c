@@ -4,6 +4,7 @@
 #include "text/afile.h"
 #include "text/i18n.h"
 #include "departures.h"
+#include "optload.h"
 #include "saveplan.h"
 #include "options.h"
 #include "train.h"
