@@ -52,7 +52,7 @@ static void action_rows_round_trip(void **state)
             Action act;
             int col = 0;
             assert_true(action_parse(text, &act, err, sizeof err, &col));
-            assert_int_equal(act.kind, r->act);
+            assert_int_equal(act.kind, option_act(r));
             assert_ptr_equal(option_of_action(act.kind), r);
             action_format(&act, back, sizeof back);
             assert_string_equal(back, text);

@@ -18,6 +18,28 @@
 #include "text/text.h"
 #include "core/grad.h"
 
+/* Each row's action kind, from the option table's action column. */
+#define OPTION_ACT(id_, key_, type_, words_, lo_, hi_, def_, flags_, act_, ...) [id_] = act_,
+static const ActKind option_acts[OPT_COUNT] = {OPTION_ROWS(OPTION_ACT)};
+
+ActKind option_act(const OptRow *r)
+{
+    return option_acts[r->id];
+}
+
+const OptRow *option_of_action(ActKind kind)
+{
+    for (int k = 0; k < OPT_COUNT; k++)
+        if ((option_table[k].flags & OF_ACTION) && option_acts[k] == kind)
+            return &option_table[k];
+    return NULL;
+}
+
+double option_action_value(const OptRow *r, const Action *act)
+{
+    return r->type == OT_WORDS ? act->opt : r->type == OT_NUMBER ? act->c : act->n;
+}
+
 /* A cursor over the action text; errors record the column they happened at. */
 typedef struct {
     const char *s, *p;
@@ -268,7 +290,7 @@ static bool option(Lex *lx, Action *a, const OptRow *r)
         return fail(lx, lx->p, N_("expected \"=\" then %s"), list);
     const char *w;
     int n = word(lx, &w);
-    a->kind = r->act;
+    a->kind = option_act(r);
     a->opt = -1;
     for (int o = 0; o < 3; o++)
         if (v[o] && n == (int)strlen(v[o]) && strncmp(w, v[o], (size_t)n) == 0)
@@ -295,7 +317,7 @@ static bool option(Lex *lx, Action *a, const OptRow *r)
 /* "offset = k" or "block = B": a whole number in the row's range. */
 static bool whole_option(Lex *lx, Action *a, const OptRow *r)
 {
-    ActKind kind = r->act;
+    ActKind kind = option_act(r);
     const char *name = r->key;
     long long lo = (long long)r->lo, hi = (long long)r->hi, v;
     a->kind = kind;

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/attn.h"
+#include "options.h"
 
 typedef enum {
     ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET,
@@ -80,6 +81,13 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen);
 /* Does the action change an option (scale, softmax, mask, temperature,
  * positions) rather than numbers or token order? */
 bool action_is_option(const Action *act);
+/* The option table's row an action of this kind sets (the row's action
+ * column, options.h), or NULL: not an option. */
+const OptRow *option_of_action(ActKind kind);
+/* The kind of action that sets row r (meaningful for OF_ACTION rows). */
+ActKind option_act(const OptRow *r);
+/* The value an action of the row's kind carries (opt, c or n). */
+double option_action_value(const OptRow *r, const Action *act);
 /* Write an action back as text (the canonical form), e.g. for history. */
 void action_format(const Action *act, char *buf, size_t len);
 

@@ -9,7 +9,7 @@
 #define W3(a, b, c) {a, b, c}
 #define OPTION_DEF(id_, key_, type_, words_, lo_, hi_, def_, flags_, act_, lf_, af_, stale_, msg_, what_)             \
     [id_] = {.id = id_, .key = key_, .type = type_, .words = words_, .lo = lo_, .hi = hi_, .def = def_,                 \
-             .flags = flags_, .act = act_, .in_attn = OPTION_IN_ATTN_##af_,         \
+             .flags = flags_, .in_attn = OPTION_IN_ATTN_##af_,         \
              .stale = stale_, .load_msg = msg_, .what = what_},
 /* A field of the state, or none ("0"): digits lives in the lesson only. */
 #define OPTION_IN_ATTN_0 0
@@ -31,13 +31,6 @@ _Static_assert(sizeof(Scale) == sizeof(int) && sizeof(Softmax) == sizeof(int) &&
                    sizeof(Positions) == sizeof(int),
                "an option's word is stored as an int");
 
-const OptRow *option_of_action(ActKind kind)
-{
-    for (int k = 0; k < OPT_COUNT; k++)
-        if ((option_table[k].flags & OF_ACTION) && option_table[k].act == kind)
-            return &option_table[k];
-    return NULL;
-}
 
 const OptRow *option_by_word(const char *w, int n)
 {
@@ -112,7 +105,3 @@ const char *option_state_text(const Attn *a, const OptRow *r, char *buf, size_t 
     return option_text(r, option_get(a, r), a->window, buf, len);
 }
 
-double option_action_value(const OptRow *r, const Action *act)
-{
-    return r->type == OT_WORDS ? act->opt : r->type == OT_NUMBER ? act->c : act->n;
-}

@@ -8,7 +8,8 @@
  * stage it makes stale, and its messages, which take the range as
  * arguments (no translated text repeats a bound). Every layer reads the
  * table: the loader (optload.c: keys, range checks), the action parser
- * (action.c: words, range checks), apply.c and actiontext.c, saving,
+ * (action.c: words, range checks; the action kind of a row is read there,
+ * action_option()), apply.c and actiontext.c, saving,
  * --json's "options", the worksheets' option rows and the view's bounds.
  *
  * Adding an option is adding a row to OPTION_ROWS (and its value's field in
@@ -19,7 +20,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "action.h"
 #include "core/attn.h"
 #include "text/i18n.h"
 
@@ -94,7 +94,6 @@ typedef struct {
     double lo, hi;            /* the range (OF_ABOVE: above lo) */
     double def;               /* the default */
     unsigned flags;           /* OF_* */
-    ActKind act;              /* the action that sets it (OF_ACTION) */
     size_t in_attn;           /* offsetof(Attn, ...); 0: not in the state */
     int stale;                /* setting it makes this stage and those after it stale */
     const char *load_msg;     /* untranslated (N_), NULL: the type's own; see OPTION_ROWS */
@@ -108,8 +107,6 @@ static inline const OptRow *option_row(OptId id)
 {
     return &option_table[id];
 }
-/* The row an action of this kind sets, or NULL (not an option). */
-const OptRow *option_of_action(ActKind kind);
 /* The row with this key or action word ("T" is temperature's, as the
  * header shows it), n bytes of w; NULL when none. */
 const OptRow *option_by_word(const char *w, int n);
@@ -132,7 +129,4 @@ double option_value_at(const void *base, const OptRow *r, size_t at);
 const char *option_text(const OptRow *r, double v, int width, char *buf, size_t len);
 /* The row's value of a state as text (option_text of option_get). */
 const char *option_state_text(const Attn *a, const OptRow *r, char *buf, size_t len);
-/* The value an action of the row's kind carries (opt, c or n). */
-double option_action_value(const OptRow *r, const Action *act);
-
 #endif
