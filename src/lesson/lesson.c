@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rng.h"
 #include "text/i18n.h"
 #include "text/num.h"
-#include "variants.h"
 
 static void step_free(Step *st)
 {
@@ -51,27 +49,6 @@ void lesson_free(Lesson *l)
         free(l->edited[k]);
     free(l->edited);
     memset(l, 0, sizeof *l);
-}
-
-bool lesson_reseed(Lesson *l, unsigned long seed)
-{
-    if (!l->random) {
-        if (!variants_draw(l, seed))
-            return false;
-    } else {
-        Rng rng;
-        rng_seed(&rng, (uint32_t)seed);
-        rng_randn(&rng, &l->Wq, l->rscale);
-        rng_randn(&rng, &l->Wk, l->rscale);
-        rng_randn(&rng, &l->Wv, l->rscale);
-        if (l->d_out > 0)
-            rng_randn(&rng, &l->Wo, l->rscale);
-    }
-    if (!l->reseeded)
-        l->own_seed = l->seed;
-    l->seed = seed;
-    l->reseeded = true;
-    return true;
 }
 
 bool lesson_base(const Lesson *l, Attn *a)
