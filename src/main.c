@@ -19,6 +19,7 @@
 #include "text/num.h"
 #include "text/text.h"
 #include "lesson/lesson.h"
+#include "out/checktext.h"
 #include "out/render.h"
 #include "out/svg.h"
 #include "term/view.h"
@@ -527,7 +528,7 @@ static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
         return render_worksheet(stdout, l, &wo);
     }
     default: {
-        ViewOpt vo = {lang, !utf8, o->theme, o->present, (int)o->at, true};
+        ViewOpt vo = {lang, !utf8, o->theme, o->present, (int)o->at, true, render_check_text};
         return view_run(l, &vo);
     }
     }

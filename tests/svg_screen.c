@@ -38,7 +38,7 @@ int main(int argc, char **argv)
         return 2;
     }
     l.start = 0; /* from the first step, as --svg steps */
-    ViewOpt o = {lang, false, argv[7], argc > 8 && strcmp(argv[8], "present") == 0, 0, false};
+    ViewOpt o = {lang, false, argv[7], argc > 8 && strcmp(argv[8], "present") == 0, 0, false, NULL};
     View *v = view_new(&l, &o);
     if (!v) {
         screen_close();

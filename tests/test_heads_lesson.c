@@ -224,8 +224,8 @@ static void test_head_refs_in_steps(void **state)
     lesson_free(&l);
 }
 
-/* Saving a two-head state writes heads, Wo and the head parts overridden;
- * loading it gives the same numbers. */
+/* Saving a two-head state writes heads, Wo and the edits (a head's part
+ * overridden); loading it gives the same numbers. */
 static void test_save_round_trip(void **state)
 {
     Lesson l, l2;
@@ -243,9 +243,10 @@ static void test_save_round_trip(void **state)
     assert_true(lesson_load_file(path, &l2, e2, sizeof e2));
     assert_int_equal(l2.heads, 2);
     assert_int_equal(l2.d_out, 2);
-    assert_true(l2.override[0][0]);
-    assert_int_equal(l2.ovh[0][0], 2);
+    assert_int_equal(l2.steps[0].nedit, 2); /* the edits, replayed at the step they were made */
     assert_true(session_init(&s2, &l2));
+    assert_true(s2.cur.override[0][0]);
+    assert_int_equal(s2.cur.ovh[0][0], 2);
     assert_int_equal(s2.cur.reached, STAGE_PROJECT);
     for (int id = 0; id < M_COUNT; id++)
         if (s.cur.m[id].v && id != M_P && id != M_H)

@@ -14,6 +14,7 @@
 #include "words/live.h"
 #include "lesson/session.h"
 #include "screen.h"
+#include "out/checktext.h"
 #include "term/view_int.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
 
@@ -38,7 +39,7 @@ typedef struct {
     View *v;
 } Fix;
 
-static const ViewOpt dark = {LANG_EN, false, "dark", false, 0, false};
+static const ViewOpt dark = {LANG_EN, false, "dark", false, 0, false, NULL};
 
 static Fix *open_at(const char *yaml, int start)
 {
@@ -352,53 +353,48 @@ static void save_refuses_folder(void **state)
     close_fix(f);
 }
 
-/* A state whose lesson would fail its own --check is not saved, and the
- * line says why: after X[1][1] = 1e308 (lesson 01 at step 8) the numbers
- * are written 1.49e+307 and the scores 5.78e+305, so step 7's narration
- * (lengthened below) no longer fits 80x24 (newcomer review 30: the file was written, then
- * --check failed on it). After u the same save works, and the file
- * passes the check (render's rule, layout_narration_fits at 80x24). */
+/* w runs the real --check (render_check_text, which main hands the view)
+ * on the file it would write and refuses with its first message: lesson 01
+ * with step 1's expectation made wrong is not saved, the edit is kept. A
+ * state with huge numbers (X[1][1] = 1e308 at step 8, newcomer review 30:
+ * the file was written, then --check failed on it) saves now, and the file
+ * passes --check: the saved lesson is the lesson's own up to the edit, and
+ * the narration is measured in the script's own state, as --check does. */
 static void save_refuses_unchecked(void **state)
 {
-    char dir[] = "/tmp/qkv-keys-XXXXXX", line[160], path[128];
+    char dir[] = "/tmp/qkv-keys-XXXXXX", line[160], path[128], msg[512];
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/nan.yaml", dir);
-    /* lesson 01 with step 7's narration quoting S[1][2] four more times:
-     * it fits 80x24 as written (0.006), not once the score is 5.78e+305
-     * (the board's blank rows give way first, so the lesson as shipped
-     * now fits even then) */
-    char *yaml = read_lesson("lessons/01-three-tokens.yaml"), *at = strstr(yaml, "so S is simply Q·Kᵀ.");
-    const char *more = " Again {S[1][2]}. Again {S[1][2]}. Again {S[1][2]}. Again {S[1][2]}.";
+    snprintf(path, sizeof path, "%s/big.yaml", dir);
+    char *yaml = read_lesson("lessons/01-three-tokens.yaml"), *at = strstr(yaml, "\"X[3]\": [0.0, 0.0, 1.0, 0.2]");
     assert_non_null(at);
-    at += strlen("so S is simply Q·Kᵀ.");
-    assert_true(strlen(yaml) + strlen(more) < 1 << 16);
-    memmove(at + strlen(more), at, strlen(at) + 1);
-    memcpy(at, more, strlen(more));
+    memcpy(at + strlen("\"X[3]\": [0.0, 0.0, 1.0, 0."), "3", 1); /* 0.2 -> 0.3: step 1's check fails */
     Fix *f = open_at(yaml, 8);
     View *v = f->v;
-    assert_int_equal(v->s.step, 7);
-    keys(v, ":X[1][1] = 1e308\r");
+    v->save_check = render_check_text;
+    keys(v, ":X[1][1] = 2\r");
     snprintf(line, sizeof line, "w\x15%s\r", path);
     keys(v, line);
-    assert_string_equal(v->msg, "Not saved: with numbers this large, step 7's narration cannot be shown whole at "
-                                "80x24, so the saved lesson would fail qkvtutor --check. Use smaller numbers (u "
-                                "undoes the edit), then save.");
+    snprintf(msg, sizeof msg, "Not saved: qkvtutor --check would refuse the saved lesson: %s:46:5: step 1: X[3][4] "
+                              "is 0.200, expected 0.3 (within 0.05).", path);
+    assert_string_equal(v->msg, msg);
     assert_int_equal(v->msg_role, ROLE_ERROR);
     assert_int_equal(access(path, F_OK), -1);                  /* nothing written */
     assert_true(session_dirty(&v->s));                          /* the edit is kept */
-    keys(v, ":X[1][1] = 2\r");                                  /* a number that fits: saved */
+    close_fix(f);
+    yaml = read_lesson("lessons/01-three-tokens.yaml"); /* the lesson as shipped */
+    f = open_at(yaml, 8);
+    v = f->v;
+    v->save_check = render_check_text;
+    keys(v, ":X[1][1] = 1e308\r");
     keys(v, line);
     assert_int_equal(access(path, F_OK), 0);
     Lesson l;
-    Session s;
     char err[512];
     assert_true(lesson_load_file(path, &l, err, sizeof err));
-    assert_true(session_init(&s, &l));
-    for (int k = 0; k < l.nsteps; k++) {
-        session_goto(&s, k);
-        assert_true(layout_narration_fits(&s, k, LANG_EN, 80, 24));
-    }
-    session_free(&s);
+    size_t n = 0;
+    char *text = lesson_save_text(&v->s, &n);
+    assert_int_equal(render_check_text(path, text, n, err, sizeof err), 0);
+    free(text);
     lesson_free(&l);
     unlink(path);
     rmdir(dir);

@@ -295,8 +295,9 @@ static void test_departure_variant(void **state)
     assert_notice(f, 0, "✎ after variant 7, mask = causal" LONG_WORDS);
 }
 
-/* A saved lesson records its edits in edited:; reopened, it departs from
- * its first step and names them; it passes its own check. */
+/* A saved lesson records its edits in edited: at the step they were made;
+ * reopened, it is the lesson's own before that step, and departs from
+ * there on, naming the edits still in effect. */
 static void test_departure_saved(void **state)
 {
     Fix *f = *state;
@@ -314,13 +315,16 @@ static void test_departure_saved(void **state)
     size_t n = fread(text, 1, sizeof text - 1, fp);
     fclose(fp);
     text[n] = '\0';
-    assert_non_null(strstr(text, "edited:\n- \"Q[2][1] = 5.1\"\n- \"mask = causal\"\n"));
+    assert_non_null(strstr(text, "  edited:\n  - \"Q[2][1] = 5\"\n  - \"Q[2][1] = 5.1\"\n  - \"mask = causal\"\n"));
     assert_null(strstr(text, "5.0999"));
     Fix g = {0};
     assert_true(lesson_load_file(path, &g.l, err, sizeof err));
-    assert_int_equal(g.l.nedited, 2);
+    assert_int_equal(g.l.nedited, 0);
+    assert_int_equal(g.l.steps[ST_SOFTMAX].nedit, 3);
     assert_true(session_init(&g.s, &g.l));
     session_goto(&g.s, 0);
+    assert_false(session_diverged(&g.s)); /* before the edits: the lesson's own */
+    session_goto(&g.s, ST_SOFTMAX);
     assert_notice(&g, 0, "✎ after Q[2][1] = 5.1, mask = causal" LONG_WORDS);
     session_goto(&g.s, ST_OUTPUT);
     assert_true(session_act_text(&g.s, "temperature = 2", err, sizeof err));

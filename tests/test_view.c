@@ -76,8 +76,8 @@ static void close_fix(Fix *f)
     free(f);
 }
 
-static const ViewOpt dark = {LANG_EN, false, "dark", false, 0, false};
-static const ViewOpt mono = {LANG_EN, false, "mono", false, 0, false};
+static const ViewOpt dark = {LANG_EN, false, "dark", false, 0, false, NULL};
+static const ViewOpt mono = {LANG_EN, false, "mono", false, 0, false, NULL};
 
 static int setup(void **state)
 {
@@ -475,7 +475,7 @@ static void test_sixteen_tokens_scroll(void **state)
 /* Without UTF-8 the arithmetic and marks fall back to ASCII. */
 static void test_ascii_fallback(void **state)
 {
-    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0, false};
+    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0, false, NULL};
     screen_resize(30, 100);
     Fix *f = open_plain("lessons/01", &ascii);
     view_keys(f->v, "3kkkhhhl");
@@ -544,7 +544,7 @@ static void test_mouse_click(void **state)
  * softmax stage quotes S: S is shown), big focus marks. */
 static void test_presentation(void **state)
 {
-    static const ViewOpt present = {LANG_EN, false, "projector", true, 0, false};
+    static const ViewOpt present = {LANG_EN, false, "projector", true, 0, false, NULL};
     screen_resize(24, 80);
     Fix *f = open_plain("lessons/01", &present);
     view_keys(f->v, "4");
@@ -589,7 +589,7 @@ static void test_large_sizes(void **state)
  * the lesson; L switches both live. */
 static void test_chinese_and_live_switch(void **state)
 {
-    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0, false};
+    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0, false, NULL};
     screen_resize(24, 80);
     i18n_set(LANG_ZH, "build/locale");
     Fix *f = open_plain("lessons/01", &zh);
@@ -712,7 +712,7 @@ static void test_trace_and_notice(void **state)
     view_draw(f->v);
     assert_on_screen("q₁ changed ⇒ s₁₁ −0.066 → 3.013 ⇒ α₁₁ 0.313 → 0.873 ⇒ o₁₁ −0.099 → −0.147");
     close_fix(f);
-    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0, false};
+    static const ViewOpt ascii = {LANG_EN, true, "mono", false, 0, false, NULL};
     screen_resize(30, 100); /* the ASCII line is longer: one line at 100 columns */
     f = open_plain("lessons/01", &ascii);
     view_keys(f->v, "5:Q[1] = K[1] * 5\r");
@@ -721,7 +721,7 @@ static void test_trace_and_notice(void **state)
     assert_on_screen("* after Q[1] = K[1] * 5: numbers live, words written for the lesson's numbers");
     close_fix(f);
     i18n_set(LANG_ZH, "build/locale");
-    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0, false};
+    static const ViewOpt zh = {LANG_ZH, false, "dark", false, 0, false, NULL};
     screen_resize(24, 80);
     f = open_plain("lessons/01", &zh);
     view_keys(f->v, "4s");

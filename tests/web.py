@@ -221,8 +221,10 @@ def save_and_open(br):
     br.type("w")
     br.key("Enter", "Enter", "\r", 13)
     saved = br.eval("window.qkvSaved")
-    if not check(bool(saved) and saved["name"].endswith(".yaml") and "overrides:" in saved["text"],
-                 "w: the saved lesson is downloaded (a .yaml with the edit as overrides:)", repr(saved)[:300]):
+    if not check(bool(saved) and saved["name"].endswith(".yaml") and "edited:" in saved["text"] and
+                 '"Q[1] = K[1] * 5"' in saved["text"],
+                 "w: the saved lesson is downloaded (a .yaml with the edit under edited: at its step)",
+                 repr(saved)[:300]):
         return
     br.eval("qkv.openText(%s, %s)" % (json.dumps(saved["name"]), json.dumps(saved["text"])))
     time.sleep(0.3)

@@ -34,7 +34,7 @@ static View *open_view(int n, Lang lang, int at, bool present, Lesson *l)
         fprintf(stderr, "web_plans: %s\n", err);
         return NULL;
     }
-    ViewOpt o = {lang, false, "dark", present, at, true};
+    ViewOpt o = {lang, false, "dark", present, at, true, NULL};
     View *v = view_new(l, &o);
     if (!v)
         lesson_free(l);

@@ -452,13 +452,22 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
     room[0] = room[1] = room[2] = 0;
     Plan p;
     /* The rule is the author's: the narration fits in the script's own state.
-     * A saved lesson's edited: log would add the departure notice, which
-     * the narration may give a line to (it then ends in "…"). */
+     * A saved lesson's edited: log (at the top, or a step's) would add the
+     * departure notice, which the narration may give a line to (it then
+     * ends in "…"). */
     Lesson scripted = *s->lesson;
     scripted.nedited = 0;
     scripted.edited = NULL;
-    if (!t || !session_init(t, &scripted)) {
+    Step *own = malloc(sizeof *own * (size_t)(scripted.nsteps > 0 ? scripted.nsteps : 1));
+    if (own) { /* a step's edited: is the student's, not the script's */
+        memcpy(own, scripted.steps, sizeof *own * (size_t)scripted.nsteps);
+        for (int k = 0; k < scripted.nsteps; k++)
+            own[k].nedit = 0;
+    }
+    scripted.steps = own;
+    if (!t || !own || !session_init(t, &scripted)) {
         free(t);
+        free(own);
         return false;
     }
     session_goto(t, step < 0 ? 0 : step);
@@ -480,5 +489,6 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
     plan_free(&p);
     session_free(t);
     free(t);
+    free(own);
     return fits;
 }

@@ -11,11 +11,34 @@
 #include <strings.h>
 
 #include "diag.h"
+#include "options.h"
 #include "text/i18n.h"
 #include "text/num.h"
 #include "ref.h"
 #include "text/text.h"
-#include "train.h"
+#include "core/grad.h"
+
+/* Each row's action kind, from the option table's action column. */
+#define OPTION_ACT(id_, key_, type_, words_, lo_, hi_, def_, flags_, act_, ...) [id_] = act_,
+static const ActKind option_acts[OPT_COUNT] = {OPTION_ROWS(OPTION_ACT)};
+
+ActKind option_act(const OptRow *r)
+{
+    return option_acts[r->id];
+}
+
+const OptRow *option_of_action(ActKind kind)
+{
+    for (int k = 0; k < OPT_COUNT; k++)
+        if ((option_table[k].flags & OF_ACTION) && option_acts[k] == kind)
+            return &option_table[k];
+    return NULL;
+}
+
+double option_action_value(const OptRow *r, const Action *act)
+{
+    return r->type == OT_WORDS ? act->opt : r->type == OT_NUMBER ? act->c : act->n;
+}
 
 /* A cursor over the action text; errors record the column they happened at. */
 typedef struct {
@@ -122,22 +145,26 @@ static bool parse_number(Lex *lx, double *out)
     return true;
 }
 
-const char *action_matrix_list(const Attn *shape, bool writable, char *buf, size_t len)
+/* Is the reference name[0..len) (as written, with its index) a row of an
+ * attention-weights matrix? Sets a->mat = M_A and a->head: 0-based for
+ * "A1", "A2", ..., and -1 for a bare "A", which names no head: applying it
+ * is refused in a lesson with 2 or more heads (as bare A is everywhere). */
+static bool target_ref(const char *name, int len, Action *a)
 {
-    int h = shape ? attn_heads(shape) : 1;
-    bool wo = shape && shape->has_wo;
-    if (h < 2 && writable)
-        snprintf(buf, len, "%s", wo ? _("X, Wq, Wk, Wv, Wo, Q, K or V") : _("X, Wq, Wk, Wv, Q, K or V"));
-    else if (h < 2)
-        snprintf(buf, len, "%s", wo ? _("X, Wq, Wk, Wv, Wo, Q, K, V, QKt, S, A, O or Y")
-                                    : _("X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"));
-    else if (writable)
-        snprintf(buf, len, _("X, Wq, Wk, Wv, Wo, Q, K or V, or one head's part (heads count from 1): Q1 to Q%d, K1 "
-                             "to K%d or V1 to V%d"), h, h, h);
-    else
-        snprintf(buf, len, _("X, Wq, Wk, Wv, Wo, Q, K, V, O or Y, or one head's (heads count from 1): QKt1 to QKt%d, "
-                             "S1 to S%d or A1 to A%d"), h, h, h);
-    return buf;
+    int n = 0;
+    while (n < len && name[n] != '[' && name[n] != ' ' && name[n] != '\t')
+        n++;
+    if (n < 1 || name[0] != 'A')
+        return false;
+    int head = 0;
+    for (int k = 1; k < n; k++) { /* "A2": head 2 */
+        if (name[k] < '0' || name[k] > '9')
+            return false;
+        head = head < 100 ? head * 10 + (name[k] - '0') : head;
+    }
+    a->mat = M_A;
+    a->head = n > 1 ? head - 1 : -1; /* bare A: no head named, which only a one-head lesson takes */
+    return n == 1 || head >= 1;
 }
 
 static bool is_target(MatId m)
@@ -185,13 +212,13 @@ static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
         const char *near = diag_suggest(name, mats, (int)(sizeof mats / sizeof *mats));
         if (near && strcmp(near, name) != 0 && (strcasecmp(near, name) == 0 || strlen(name) > 2))
             return fail(lx, r.name, N_("unknown matrix \"%s\" (did you mean \"%s\"?), expected %s"), name, near,
-                        action_matrix_list(lx->shape, target, list, sizeof list));
+                        ref_matrix_list(lx->shape, target, list, sizeof list));
         return fail(lx, r.name, N_("unknown matrix \"%s\", expected %s"), name,
-                    action_matrix_list(lx->shape, target, list, sizeof list));
+                    ref_matrix_list(lx->shape, target, list, sizeof list));
     }
     if (target && !is_target(r.mat))
         return fail(lx, r.name, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(r.mat),
-                    action_matrix_list(lx->shape, true, list, sizeof list));
+                    ref_matrix_list(lx->shape, true, list, sizeof list));
     if (st == REF_NO_NUMBER)
         return fail(lx, r.err_at, N_("expected a row or column number from 1"));
     if (st == REF_NO_CLOSE)
@@ -246,36 +273,24 @@ static bool expect_end(Lex *lx, EndAfter ctx)
     return fail(lx, r, N_("unexpected %s, expected the end of the action"), quote_word(r, q, sizeof q));
 }
 
-/* The option words: the action word, its kind and its values (opt 0, 1, 2;
- * NULL: none). mask's third value takes a width: "mask = window 2". */
-static const struct {
-    const char *name;
-    ActKind kind;
-    const char *v[3];
-} options[] = {
-    {"scale", ACT_SCALE, {"none", "sqrt_dk", NULL}},
-    {"softmax", ACT_SOFTMAX, {"naive", "stable", "online"}},
-    {"mask", ACT_MASK, {"none", "causal", "window"}},
-    {"positions", ACT_POS, {"none", "sinusoidal", "rope"}},
-};
-
 static bool count(Lex *lx, long long *out, const char *msg);
 
-/* "scale = none|sqrt_dk", "softmax = naive|stable|online", "mask =
- * none|causal|window W", "positions = none|sinusoidal|rope" (option k). */
-static bool option(Lex *lx, Action *a, int k)
+/* A word option of the table (options.h): "scale = none|sqrt_dk",
+ * "softmax = naive|stable|online", "mask = none|causal|window W",
+ * "positions = none|sinusoidal|rope". */
+static bool option(Lex *lx, Action *a, const OptRow *r)
 {
     char q[80], list[64];
-    const char *const *v = options[k].v;
+    const char *const *v = r->words;
     if (v[2])
-        snprintf(list, sizeof list, "%s, %s or %s%s", v[0], v[1], v[2], k == 2 ? " W" : "");
+        snprintf(list, sizeof list, "%s, %s or %s%s", v[0], v[1], v[2], (r->flags & OF_WIDTH) ? " W" : "");
     else
         snprintf(list, sizeof list, "%s or %s", v[0], v[1]);
     if (!accept(lx, '='))
         return fail(lx, lx->p, N_("expected \"=\" then %s"), list);
     const char *w;
     int n = word(lx, &w);
-    a->kind = options[k].kind;
+    a->kind = option_act(r);
     a->opt = -1;
     for (int o = 0; o < 3; o++)
         if (v[o] && n == (int)strlen(v[o]) && strncmp(w, v[o], (size_t)n) == 0)
@@ -299,11 +314,12 @@ static bool option(Lex *lx, Action *a, int k)
     return expect_end(lx, END_PLAIN);
 }
 
-/* "offset = k" (0..ATTN_OFFSET_MAX) or "block = B" (1..MAT_MAX). */
-static bool whole_option(Lex *lx, Action *a, ActKind kind)
+/* "offset = k" or "block = B": a whole number in the row's range. */
+static bool whole_option(Lex *lx, Action *a, const OptRow *r)
 {
-    const char *name = kind == ACT_OFFSET ? "offset" : "block";
-    long long lo = kind == ACT_OFFSET ? 0 : 1, hi = kind == ACT_OFFSET ? ATTN_OFFSET_MAX : MAT_MAX, v;
+    ActKind kind = option_act(r);
+    const char *name = r->key;
+    long long lo = (long long)r->lo, hi = (long long)r->hi, v;
     a->kind = kind;
     if (!accept(lx, '='))
         return fail(lx, lx->p, N_("expected \"=\" then a whole number, like %s = %d"), name,
@@ -320,17 +336,20 @@ static bool whole_option(Lex *lx, Action *a, ActKind kind)
     return expect_end(lx, END_PLAIN);
 }
 
-/* "rope_base = B": RoPE's base, a finite number above 1. */
+/* "rope_base = B": RoPE's base, a finite number in its row's range. */
 static bool rope_base(Lex *lx, Action *a)
 {
+    const OptRow *r = option_row(OPT_ROPE_BASE);
+    char lo[SHORTEST_MAX];
+    option_bounds(r, lo, NULL, sizeof lo);
     a->kind = ACT_ROPE_BASE;
     if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then a number above 1, like rope_base = 10000"));
+        return fail(lx, lx->p, N_("expected \"=\" then a number above %s, like rope_base = 10000"), lo);
     const char *at = (skip_ws(lx), lx->p);
     if (!parse_number(lx, &a->c))
         return false;
-    if (!(a->c > 1))
-        return fail(lx, at, N_("rope_base must be above 1 (the angles are p / B^(2(m-1)/d_k)), found %.*s"),
+    if (!option_in_range(r, a->c))
+        return fail(lx, at, N_("rope_base must be above %s (the angles are p / B^(2(m-1)/d_k)), found %.*s"), lo,
                     (int)(lx->p - at), at);
     return expect_end(lx, END_PLAIN);
 }
@@ -361,18 +380,21 @@ static bool append_token(Lex *lx, Action *a)
     return row_list(lx, a);
 }
 
-/* "temperature = T", T from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
+/* "temperature = T", T in its row's range. */
 static bool temperature(Lex *lx, Action *a)
 {
+    const OptRow *r = option_row(OPT_TEMP);
+    char lo[SHORTEST_MAX], hi[SHORTEST_MAX];
+    option_bounds(r, lo, hi, sizeof lo);
     if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then a temperature from 0.05 to 20, like temperature = 0.5"));
+        return fail(lx, lx->p, N_("expected \"=\" then a temperature from %s to %s, like temperature = 0.5"), lo, hi);
     skip_ws(lx);
     const char *at = lx->p;
     a->kind = ACT_TEMP;
     if (!parse_number(lx, &a->c))
         return false;
-    if (!(a->c >= ATTN_TEMP_MIN && a->c <= ATTN_TEMP_MAX))
-        return fail(lx, at, N_("the temperature must be from 0.05 to 20, found %.*s"), (int)(lx->p - at), at);
+    if (!option_in_range(r, a->c))
+        return fail(lx, at, N_("the temperature must be from %s to %s, found %.*s"), lo, hi, (int)(lx->p - at), at);
     return expect_end(lx, END_PLAIN);
 }
 
@@ -455,17 +477,20 @@ static bool learning_rate(Lex *lx, Action *a)
     skip_ws(lx);
     const char *at = lx->p;
     const char *w;
+    const OptRow *r = option_row(OPT_LR);
+    char lo[SHORTEST_MAX];
+    option_bounds(r, lo, NULL, sizeof lo);
     int wn = word(lx, &w);
     lx->p = at;
     if ((wn == 3 && (strncasecmp(w, "nan", 3) == 0 || strncasecmp(w, "inf", 3) == 0)) ||
         (wn == 8 && strncasecmp(w, "infinity", 8) == 0))
-        return fail(lx, at, N_("lr must be a finite number above 0, like lr = 0.5; found %.*s"), wn, w);
+        return fail(lx, at, N_("lr must be a finite number above %s, like lr = 0.5; found %.*s"), lo, wn, w);
     if (!parse_number(lx, &a->c))
         return false;
-    if (!(a->c > 0)) {
+    if (!option_in_range(r, a->c)) {
         char v[40];
         fmt_exact(a->c, v, sizeof v);
-        return fail(lx, at, N_("lr must be above 0 (each step moves W by -lr times the gradient), found %s"), v);
+        return fail(lx, at, N_("lr must be above %s (each step moves W by -lr times the gradient), found %s"), lo, v);
     }
     return expect_end(lx, END_PLAIN);
 }
@@ -494,7 +519,7 @@ static bool target(Lex *lx, Action *a)
     skip_ws(lx);
     if (!ref(lx, false, &a->mat, &a->i, &j, &at))
         return false;
-    if (!train_target_ref(at, (int)(lx->p - at), a))
+    if (!target_ref(at, (int)(lx->p - at), a))
         return fail(lx, at, N_("a target is a row of the attention weights, like target A[1] = 3; found %.*s"),
                     (int)(lx->p - at), at);
     if (j >= 0)
@@ -565,22 +590,25 @@ static int modern_word(Lex *lx, const char *w, int n, Action *out)
 {
     if (n == 6 && strncmp(w, "append", 6) == 0)
         return append_token(lx, out);
-    if (n == 6 && strncmp(w, "offset", 6) == 0)
-        return whole_option(lx, out, ACT_OFFSET);
-    if (n == 5 && strncmp(w, "block", 5) == 0)
-        return whole_option(lx, out, ACT_BLOCK);
-    if (n == 9 && strncmp(w, "rope_base", 9) == 0)
-        return rope_base(lx, out);
     if (n == 8 && strncmp(w, "kv_heads", 8) == 0)
         return fail(lx, w, N_("kv_heads is the shape of W_K and W_V, set when the lesson loads: write kv_heads: "
                               "in the lesson file, not as an action"));
     return -1;
 }
 
-/* The action words, for "did you mean". */
-static const char *const action_words[] = {"scale", "softmax", "mask", "positions", "temperature", "swap",
-                                           "target", "lr", "step", "reset", "append", "offset", "block",
-                                           "rope_base"};
+/* An option of the table set by an action: its words, or a number with
+ * its own checks (temperature, rope_base, lr), or a whole number. */
+static bool option_action(Lex *lx, Action *a, const OptRow *r)
+{
+    if (r->type == OT_WORDS)
+        return option(lx, a, r);
+    if (r->type == OT_WHOLE)
+        return whole_option(lx, a, r);
+    return r->id == OPT_TEMP ? temperature(lx, a) : r->id == OPT_LR ? learning_rate(lx, a) : rope_base(lx, a);
+}
+
+/* The action words besides the options' (options.h), for "did you mean". */
+static const char *const other_words[] = {"swap", "target", "step", "reset", "append"};
 
 /* A word that is neither an action nor followed by "[" (so not meant as a
  * matrix): name it an unknown action, with the closest word and the list. */
@@ -588,7 +616,14 @@ static bool unknown_action(Lex *lx, const char *w, int n)
 {
     char name[40];
     snprintf(name, sizeof name, "%.*s", n > 30 ? 30 : n, w);
-    const char *near = diag_suggest(name, action_words, (int)(sizeof action_words / sizeof *action_words));
+    const char *words[OPT_COUNT + sizeof other_words / sizeof *other_words];
+    int nw = 0;
+    for (int k = 0; k < OPT_COUNT; k++)
+        if (option_table[k].flags & OF_ACTION)
+            words[nw++] = option_table[k].key;
+    for (size_t k = 0; k < sizeof other_words / sizeof *other_words; k++)
+        words[nw++] = other_words[k];
+    const char *near = diag_suggest(name, words, nw);
     const char *list = "M[i] = [a, b], M[i] = N[j] * c, M[i][j] = c, scale =, softmax =, mask =, temperature =, "
                        "positions =, swap i j, target A[i] = j, lr =, step N, reset, append, offset =, block =";
     if (near)
@@ -611,17 +646,13 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
         out->kind = ACT_RESET;
         return expect_end(&lx, END_PLAIN);
     }
-    for (int k = 0; k < (int)(sizeof options / sizeof *options); k++)
-        if (n == (int)strlen(options[k].name) && strncmp(w, options[k].name, (size_t)n) == 0)
-            return option(&lx, out, k);
-    if ((n == 11 && strncmp(w, "temperature", 11) == 0) || (n == 1 && *w == 'T')) /* T, as the header shows it */
-        return temperature(&lx, out);
+    const OptRow *opt = option_by_word(w, n);
+    if (opt && (opt->flags & OF_ACTION))
+        return option_action(&lx, out, opt);
     if (n == 4 && strncmp(w, "swap", 4) == 0)
         return swap(&lx, out);
     if (n == 6 && strncmp(w, "target", 6) == 0)
         return target(&lx, out);
-    if (n == 2 && strncmp(w, "lr", 2) == 0)
-        return learning_rate(&lx, out);
     if (n == 4 && strncmp(w, "step", 4) == 0)
         return parse_step(&lx, out);
     int modern = modern_word(&lx, w, n, out);
@@ -643,7 +674,7 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     if (!is_target(out->mat)) {
         char list[256];
         return fail(&lx, at, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(out->mat),
-                    action_matrix_list(shape, true, list, sizeof list));
+                    ref_matrix_list(shape, true, list, sizeof list));
     }
     const char *ref_end = lx.p;
     if (!accept(&lx, '=')) {

@@ -27,12 +27,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/attn.h"
+#include "options.h"
 
 typedef enum {
     ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET,
     ACT_MASK, ACT_TEMP, ACT_POS, ACT_SWAP,
     ACT_TARGET, ACT_LR, ACT_STEP,   /* training (train.h) */
-    ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE /* today's models (action_modern.c) */
+    ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE /* today's models */
 } ActKind;
 
 #define ACTION_TOKEN_BYTES ATTN_NAME_BYTES /* an appended token's name, as a lesson's tokens */
@@ -72,9 +73,6 @@ bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *
  * NULL): the matrices listed are the ones it has (Wo with W_O; with heads
  * >= 2 the heads' names A1 to Ah, never a bare name it refuses). */
 bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err, size_t errlen, int *errcol);
-/* The matrix names a lesson of this shape (NULL: one head, no W_O) takes:
- * writable ones (the left of "=") or all of them, as "X, Wq, ... or V". */
-const char *action_matrix_list(const Attn *shape, bool writable, char *buf, size_t len);
 /* Apply to a state's inputs (X, Ws, overridden rows, options). Does not
  * recompute: the caller runs the pipeline afterwards. ACT_RESET is the
  * session's business and is refused here. Returns false with a message when
@@ -83,19 +81,17 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen);
 /* Does the action change an option (scale, softmax, mask, temperature,
  * positions) rather than numbers or token order? */
 bool action_is_option(const Action *act);
+/* The option table's row an action of this kind sets (the row's action
+ * column, options.h), or NULL: not an option. */
+const OptRow *option_of_action(ActKind kind);
+/* The kind of action that sets row r (meaningful for OF_ACTION rows). */
+ActKind option_act(const OptRow *r);
+/* The value an action of the row's kind carries (opt, c or n). */
+double option_action_value(const OptRow *r, const Action *act);
 /* Write an action back as text (the canonical form), e.g. for history. */
 void action_format(const Action *act, char *buf, size_t len);
 
-/* ---- today's models (action_modern.c) ---- */
-/* Apply ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE and the new values
- * of mask (window), positions (rope) and softmax (online); false with a
- * message when out of range (append past MAT_MAX tokens, a row of the wrong
- * length, RoPE with an odd d_k). */
-bool action_apply_modern(Attn *a, const Action *act, char *err, size_t errlen);
-/* Format those actions ("append 猫 [1, 0]", "mask = window 2"); false
- * for the other kinds. */
-bool action_format_modern(const Action *act, char *buf, size_t len);
-/* The name of an appended token's id (ACTION_TOKEN_BASE + k) in state a,
+/* The name of an appended token's id (lesson.c) (ACTION_TOKEN_BASE + k) in state a,
  * or NULL. */
 const char *action_token_name(const Attn *a, int id);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "options.h"
 #include "text/num.h"
 #include "train.h"
 
@@ -55,28 +56,37 @@ static void format_matrix(const Action *act, char *buf, size_t len)
     }
 }
 
+/* "append 猫 [1, 0]". */
+static void format_append(const Action *act, char *buf, size_t len)
+{
+    char x[SHORTEST_MAX];
+    size_t o = (size_t)snprintf(buf, len, "append %s [", act->word);
+    for (int k = 0; k < act->n && o < len; k++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? ", " : "", fmt_exact(act->vals[k], x, sizeof x));
+    if (o < len)
+        snprintf(buf + o, len - o, "]");
+}
+
 void action_format(const Action *act, char *buf, size_t len)
 {
     char t[SHORTEST_MAX];
-    if (action_format_modern(act, buf, len)) /* append, window, rope, online, offset, block, rope_base */
+    const OptRow *r = option_of_action(act->kind);
+    if (r) { /* "key = value", as the option table spells it */
+        snprintf(buf, len, "%s = %s", r->key, option_text(r, option_action_value(r, act), act->n, t, sizeof t));
         return;
+    }
     switch (act->kind) {
-    case ACT_MASK:    snprintf(buf, len, "mask = %s", act->opt ? "causal" : "none"); return;
-    case ACT_POS:     snprintf(buf, len, "positions = %s", act->opt ? "sinusoidal" : "none"); return;
-    case ACT_TEMP:    snprintf(buf, len, "temperature = %s", fmt_exact(act->c, t, sizeof t)); return;
     case ACT_SWAP:    snprintf(buf, len, "swap %d %d", act->i + 1, act->src_i + 1); return;
     case ACT_TARGET:  format_target(act, buf, len); return;
-    case ACT_LR:      snprintf(buf, len, "lr = %s", fmt_exact(act->c, t, sizeof t)); return;
     case ACT_STEP:
         if (act->n == 1)
             snprintf(buf, len, "step");
         else
             snprintf(buf, len, "step %d", act->n);
         return;
-    case ACT_SCALE:   snprintf(buf, len, "scale = %s", act->opt ? "sqrt_dk" : "none"); return;
-    case ACT_SOFTMAX: snprintf(buf, len, "softmax = %s", act->opt ? "stable" : "naive"); return;
     case ACT_RESET:   snprintf(buf, len, "reset"); return;
-    case ACT_APPEND: case ACT_OFFSET: case ACT_BLOCK: case ACT_ROPE_BASE: return; /* action_format_modern */
+    case ACT_APPEND:  format_append(act, buf, len); return;
+    default: return; /* the options: above */
     case ACT_CELL_SET:
     case ACT_ROW_COPY:
     case ACT_ROW_SET: format_matrix(act, buf, len); return;

@@ -1,11 +1,18 @@
 /* apply.c - an action applied to the state (see action.h: action_apply):
  * its indices and numbers checked against the lesson's shape, then the
- * cell, row, option or training step written; on failure nothing changes. */
+ * cell, row, option (by the option table, options.h), appended token or
+ * training step written; on failure nothing changes.
+ *
+ * An appended token's name is kept in the state it was appended to
+ * (Attn.tok_name, freed and copied with it): the core names rows by number
+ * only (Attn.tok), so each distinct name gets an id from ACTION_TOKEN_BASE
+ * that lesson_token() turns back into the name. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "action.h"
+#include "options.h"
 #include "text/i18n.h"
 #include "text/num.h"
 #include "ref.h"
@@ -97,6 +104,65 @@ static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen);
 
 /* Head names are resolved against the state first: "Q1" with one head is
  * Q, "Q3" with two heads is refused (ref_head). */
+
+/* append: n below MAT_MAX, a row of d_model numbers. */
+static bool apply_append(Attn *a, const Action *act, char *err, size_t errlen)
+{
+    int n = attn_tokens(a), d = attn_d_model(a);
+    if (n >= MAT_MAX) {
+        snprintf(err, errlen, _("there are already %d tokens, a lesson has at most %d; append no more"), n, MAT_MAX);
+        return false;
+    }
+    if (act->n != d) {
+        snprintf(err, errlen, _("append needs a row of d_model = %d numbers, one per column of X; it has %d"), d,
+                 act->n);
+        return false;
+    }
+    int names = a->ntok_name, k = attn_name_index(a, act->word);
+    if (k < 0 || !attn_append(a, act->vals, act->n)) {
+        a->ntok_name = names; /* refused: the state as it was */
+        snprintf(err, errlen, "%s", _("out of memory: the token was not appended"));
+        return false;
+    }
+    a->tok[n] = ACTION_TOKEN_BASE + k;
+    return true;
+}
+
+/* positions = none | sinusoidal | rope. */
+static bool apply_positions(Attn *a, const Action *act, char *err, size_t errlen)
+{
+    if (act->opt == POS_ROPE && attn_d_k(a) % 2 != 0) {
+        snprintf(err, errlen, _("RoPE turns the columns of q and k in pairs, so d_k must be even; this lesson has "
+                                "d_k = %d"), attn_d_k(a));
+        return false;
+    }
+    if (!attn_set_positions(a, (Positions)act->opt)) {
+        snprintf(err, errlen, "%s", _("out of memory: positions were not changed"));
+        return false;
+    }
+    a->reached = STAGE_NONE; /* P, H or the rotation change, and everything after them */
+    return true;
+}
+
+/* An option of the table (options.h) set: its field in the state (mask's
+ * window too), then the stages it feeds are stale. positions allocates. */
+static bool apply_option(Attn *a, const OptRow *r, const Action *act, char *err, size_t errlen)
+{
+    if (r->id == OPT_POS)
+        return apply_positions(a, act, err, errlen);
+    char *field = (char *)a + r->in_attn;
+    double v = option_action_value(r, act);
+    int i = (int)v;
+    if (r->type == OT_NUMBER)
+        memcpy(field, &v, sizeof v);
+    else
+        memcpy(field, &i, sizeof i);
+    if ((r->flags & OF_WIDTH) && i == 2)
+        a->window = act->n;
+    a->reached = a->reached < r->stale ? a->reached : r->stale;
+    return true;
+}
+
 bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
 {
     Action x = *act;
@@ -111,27 +177,12 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
 
 static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
 {
-    if ((act->kind == ACT_MASK && act->opt == MASK_WINDOW) || act->kind == ACT_POS || act->kind == ACT_APPEND ||
-        (act->kind == ACT_SOFTMAX && act->opt == SOFTMAX_ONLINE) || act->kind == ACT_OFFSET ||
-        act->kind == ACT_BLOCK || act->kind == ACT_ROPE_BASE)
-        return action_apply_modern(a, act, err, errlen); /* today's models (action_modern.c) */
+    const OptRow *r = option_of_action(act->kind);
+    if (r && action_is_option(act))
+        return apply_option(a, r, act, err, errlen);
     switch (act->kind) {
-    case ACT_SCALE: /* S, A and O are stale now */
-        a->scale = (Scale)act->opt;
-        a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
-        return true;
-    case ACT_SOFTMAX:
-        a->softmax = (Softmax)act->opt;
-        a->reached = a->reached < STAGE_SCORES ? a->reached : STAGE_SCORES;
-        return true;
-    case ACT_MASK: /* S, A and O are stale now */
-        a->mask = (Mask)act->opt;
-        a->reached = a->reached < STAGE_QKV ? a->reached : STAGE_QKV;
-        return true;
-    case ACT_TEMP:
-        a->temp = act->c;
-        a->reached = a->reached < STAGE_SCORES ? a->reached : STAGE_SCORES;
-        return true;
+    case ACT_APPEND:
+        return apply_append(a, act, err, errlen);
     case ACT_SWAP:
         for (int k = 0; k < 2; k++) {
             int t = k ? act->src_i : act->i;
@@ -150,7 +201,7 @@ static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
     case ACT_RESET:
         snprintf(err, errlen, _("reset is handled by the session"));
         return false;
-    default: /* ACT_APPEND and the other options of today's models: above */
+    default: /* the options: above */
         break;
     case ACT_ROW_COPY:
     case ACT_ROW_SET:
@@ -173,6 +224,5 @@ static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
 
 bool action_is_option(const Action *act)
 {
-    return act->kind == ACT_SCALE || act->kind == ACT_SOFTMAX || act->kind == ACT_MASK || act->kind == ACT_TEMP ||
-           act->kind == ACT_POS || act->kind == ACT_OFFSET || act->kind == ACT_BLOCK || act->kind == ACT_ROPE_BASE;
+    return option_of_action(act->kind) && act->kind != ACT_LR; /* lr is training's */
 }

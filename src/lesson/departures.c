@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "text/i18n.h"
 #include "text/num.h"
 #include "text/text.h"
@@ -129,17 +130,13 @@ static bool same_tokens(const Attn *a, const Attn *b)
  * in effect: indices name the same tokens in both.) */
 static bool still_differs(const Action *a, const Attn *cur, const Attn *script)
 {
+    const OptRow *r = option_of_action(a->kind);
+    if (r && r->in_attn) /* an option of the table (options.h); online's block and a window's width go with it */
+        return option_get(cur, r) != option_get(script, r) ||
+               (r->id == OPT_SOFTMAX && cur->softmax == SOFTMAX_ONLINE && cur->block != script->block) ||
+               ((r->flags & OF_WIDTH) && cur->mask == MASK_WINDOW && cur->window != script->window);
     switch (a->kind) {
-    case ACT_SCALE: return cur->scale != script->scale;
-    case ACT_SOFTMAX: return cur->softmax != script->softmax || (cur->softmax == SOFTMAX_ONLINE && cur->block != script->block);
-    case ACT_MASK: return cur->mask != script->mask || (cur->mask == MASK_WINDOW && cur->window != script->window);
-    case ACT_TEMP: return cur->temp != script->temp;
-    case ACT_POS: return cur->positions != script->positions;
-    case ACT_OFFSET: return cur->offset != script->offset;
-    case ACT_BLOCK: return cur->block != script->block;
-    case ACT_ROPE_BASE: return cur->rope_base != script->rope_base;
     case ACT_APPEND: return attn_tokens(cur) != attn_tokens(script) || !same_tokens(cur, script);
-    case ACT_LR: return cur->lr != script->lr;
     case ACT_TARGET: return !same_targets(cur, script);
     case ACT_CELL_SET: case ACT_ROW_SET: case ACT_ROW_COPY: {
         MatId m = attn_mat_base(a->mat);
@@ -170,6 +167,28 @@ static bool inputs_differ(const Attn *a, const Attn *b)
         for (int i = 0; i < a->m[M_Q + p].rows && i < MAT_MAX && !diff; i++)
             diff = !same_qkv_row(a, b, p, i);
     return diff;
+}
+
+bool session_saved_edits(const Session *s)
+{
+    const Lesson *l = s->lesson;
+    bool any = l->nedited > 0;
+    for (int k = 0; k <= s->step && k < l->nsteps && !any; k++)
+        any = l->steps[k].nedit > 0;
+    return any;
+}
+
+bool lesson_saved_edits(const Lesson *l)
+{
+    bool any = l->nedited > 0;
+    for (int k = 0; k < l->nsteps && !any; k++)
+        any = l->steps[k].nedit > 0;
+    return any;
+}
+
+bool session_same_inputs(const Attn *a, const Attn *b)
+{
+    return !inputs_differ(a, b);
 }
 
 /* Where departure items go: joined into one line ("a, b"), or each kept
@@ -204,10 +223,29 @@ static int sink_count(const Sink *k)
     return k->items ? k->nitems : (int)k->n;
 }
 
-/* Does the lesson itself depart from its own numbers (a --variant, a saved
- * lesson's edits)? Writes its items. */
-static bool lesson_departs(const Lesson *l, Sink *out)
+/* Is step k's edit n covered by a later edit of the saved lesson, at or
+ * before the current step, with no swap between? */
+static bool covered_later(const Session *s, int k, int n)
 {
+    const Lesson *l = s->lesson;
+    const Action *a = &l->steps[k].edit[n];
+    for (int j = k; j <= s->step && j < l->nsteps; j++)
+        for (int m = j == k ? n + 1 : 0; m < l->steps[j].nedit; m++) {
+            if (l->steps[j].edit[m].kind == ACT_SWAP)
+                return false;
+            if (covers(&l->steps[j].edit[m], a))
+                return true;
+        }
+    return false;
+}
+
+/* Does the lesson itself depart from its own numbers at this step (a
+ * --variant, a saved lesson's edits: the top-level edited: at every step,
+ * a step's edited: from that step on)? Writes its items. */
+static bool lesson_departs(const Session *s, Sink *out)
+{
+    const Lesson *l = s->lesson;
+    int steps = 0;
     if (l->reseeded && l->seed != l->own_seed && out->buf) { /* the notice's; no edited: entry */
         char v[40];
         snprintf(v, sizeof v, "variant %lu", l->seed);
@@ -215,7 +253,20 @@ static bool lesson_departs(const Lesson *l, Sink *out)
     }
     for (int k = 0; k < l->nedited; k++)
         add_item(out, l->edited[k]);
-    return (l->reseeded && l->seed != l->own_seed) || l->nedited > 0;
+    for (int k = 0; k <= s->step && k < l->nsteps; k++)
+        steps += l->steps[k].nedit;
+    Attn script = {0};
+    bool diff = steps > 0 && (!script_inputs(s, &script) || inputs_differ(&s->cur, &script));
+    for (int k = 0; diff && k <= s->step && k < l->nsteps; k++)
+        for (int n = 0; n < l->steps[k].nedit; n++) {
+            const Action *a = &l->steps[k].edit[n];
+            /* the last of each toggle or cell, and only while it differs, as for the student's own */
+            if (!covered_later(s, k, n) && (a->kind == ACT_SWAP || a->kind == ACT_STEP || !script.m[M_X].v ||
+                                            still_differs(a, &s->cur, &script)))
+                add_item(out, l->steps[k].edit_text[n]);
+        }
+    attn_free(&script);
+    return (l->reseeded && l->seed != l->own_seed) || l->nedited > 0 || diff;
 }
 
 /* The student's edits that still make a difference, in order, into buf:
@@ -265,7 +316,7 @@ static void edit_items(const Session *s, const Attn *script, bool all, Sink *out
  * student's edits that make a difference. Returns whether it departed. */
 static bool departures(const Session *s, bool with_lesson, Sink *out)
 {
-    bool lesson = with_lesson && lesson_departs(s->lesson, out);
+    bool lesson = with_lesson && lesson_departs(s, out);
     if (s->nedits == 0)
         return lesson;
     Attn script = {0};
@@ -285,6 +336,15 @@ static bool departures(const Session *s, bool with_lesson, Sink *out)
     return lesson || diff;
 }
 
+/* How many actions the steps' edited: hold in all. */
+static int lesson_edits(const Lesson *l)
+{
+    int n = 0;
+    for (int k = 0; k < l->nsteps; k++)
+        n += l->steps[k].nedit;
+    return n;
+}
+
 bool session_departed(const Session *s, char *what, size_t len)
 {
     Sink out = {.buf = what, .len = len};
@@ -300,7 +360,7 @@ bool session_diverged(const Session *s)
 
 char *session_departures_dup(const Session *s)
 {
-    size_t len = (size_t)(s->nedits + s->lesson->nedited + 2) * (64 * 28) + 64;
+    size_t len = (size_t)(s->nedits + s->lesson->nedited + lesson_edits(s->lesson) + 2) * (64 * 28) + 64;
     char *buf = malloc(len);
     if (buf && !session_departed(s, buf, len))
         buf[0] = '\0';
@@ -309,7 +369,7 @@ char *session_departures_dup(const Session *s)
 
 int session_edited(const Session *s, char ***out)
 {
-    Sink k = {.cap = s->nedits + s->lesson->nedited + 1};
+    Sink k = {.cap = s->nedits + s->lesson->nedited + lesson_edits(s->lesson) + 1};
     *out = NULL;
     k.items = calloc((size_t)k.cap, sizeof *k.items);
     if (!k.items)

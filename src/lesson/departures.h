@@ -47,6 +47,15 @@ char *session_saved_about(const Session *s, Lang lang);
 /* One action in the action language, numbers shortest round-trip
  * (fmt_exact): "Q[2][1] = 5.1", "mask = causal", "step 2". */
 void action_text(const Action *act, char *buf, size_t len);
+/* Are a saved lesson's edits in effect at this step (its top-level
+ * edited:, or a step's edited: at or before it)? --dump then says at each
+ * step that the words were written for other numbers. */
+bool session_saved_edits(const Session *s);
+/* Does the lesson record a student's edits at all (at any step)? */
+bool lesson_saved_edits(const Lesson *l);
+/* Do two states have the same inputs: X, the Ws, W_O, hand-set rows,
+ * options, token order, training (targets, lr, steps taken)? */
+bool session_same_inputs(const Attn *a, const Attn *b);
 /* The script's own state at this step (no student edits), computed to the
  * step's stage, into a zeroed Attn the caller frees. */
 bool session_script_state(const Session *s, Attn *out);

@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rng.h"
 #include "text/i18n.h"
 #include "text/num.h"
-#include "variants.h"
 
 static void step_free(Step *st)
 {
@@ -19,6 +17,10 @@ static void step_free(Step *st)
         free(st->act_text[k]);
     free(st->act);
     free(st->act_text);
+    for (int k = 0; k < st->nedit; k++)
+        free(st->edit_text[k]);
+    free(st->edit);
+    free(st->edit_text);
     text_free(&st->say);
     text_free(&st->question);
     free(st->ask);
@@ -47,29 +49,6 @@ void lesson_free(Lesson *l)
         free(l->edited[k]);
     free(l->edited);
     memset(l, 0, sizeof *l);
-}
-
-bool lesson_reseed(Lesson *l, unsigned long seed)
-{
-    if (!l->random) {
-        if (!variants_draw(l, seed))
-            return false;
-    } else {
-        Rng rng;
-        rng_seed(&rng, (uint32_t)seed);
-        if (l->vscale > 0) /* variants: {scale: c}: the variant's draw, which the worksheet states */
-            l->rscale = l->vscale;
-        rng_randn(&rng, &l->Wq, l->rscale);
-        rng_randn(&rng, &l->Wk, l->rscale);
-        rng_randn(&rng, &l->Wv, l->rscale);
-        if (l->d_out > 0)
-            rng_randn(&rng, &l->Wo, l->rscale);
-    }
-    if (!l->reseeded)
-        l->own_seed = l->seed;
-    l->seed = seed;
-    l->reseeded = true;
-    return true;
 }
 
 bool lesson_base(const Lesson *l, Attn *a)
@@ -190,6 +169,11 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
     if (left && o < len)
         snprintf(msg + o, len - o, _("; and %d more"), left);
     return wrong == 0;
+}
+
+const char *action_token_name(const Attn *a, int id)
+{
+    return attn_name_at(a, id - ACTION_TOKEN_BASE);
 }
 
 const char *lesson_token(const Lesson *l, const Attn *a, int i)

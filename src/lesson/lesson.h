@@ -76,6 +76,12 @@ typedef struct {
     int nact;
     Action *act;                    /* nact of them, allocated as written */
     char **act_text;                /* as written, for --dump */
+    /* edited: a saved lesson's record of the student's actions made at
+     * this step (save.h), applied after do:; from this step on the lesson
+     * departs from its own script (departures.h) */
+    int nedit;
+    Action *edit;
+    char **edit_text;               /* as written */
     Text say;                       /* may hold {REF} templates (template.h) */
     int nask;
     Ask *ask;                       /* exercises (ask.h), nask of them */

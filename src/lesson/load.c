@@ -11,7 +11,8 @@
  *      index and number against the lesson's shapes, in dependency order:
  *      tokens before X, X before the weights, shapes before the steps. This
  *      file walks the top level (format, title, about, tokens, X, weights,
- *      overrides, options, start; loadmats.c the tokens, X and the weights);
+ *      overrides, options, start; loadmats.c the tokens, X and the weights,
+ *      optload.c the options);
  *      steps.c walks the step script; all read
  *      values with schema.h, which writes the messages through diag.h.
  * Any error frees everything: the caller gets a complete lesson or one line.
@@ -36,11 +37,11 @@
 #include "template.h"
 #include "steps.h"
 #include "variants.h"
-#include "options_modern.h"
+#include "optload.h"
 
 #define FORMAT_ID "qkvtutor/1"
 
-/* ---- overrides and options ------------------------------------------------------ */
+/* ---- overrides ------------------------------------------------------ */
 
 /* One override "Q[i]": [..]: a row of Q, K or V set by hand. */
 static bool load_override(Loader *c, const yaml_node_t *k, const yaml_node_t *v, Lesson *l)
@@ -105,79 +106,6 @@ static bool load_overrides(Loader *c, const yaml_node_t *root, const yaml_node_t
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
         if (!load_override(c, ydoc_node(c->doc, p->key), ydoc_node(c->doc, p->value), l))
             return false;
-    return true;
-}
-
-/* Match a scalar against two words; *out = 0 or 1. */
-static bool load_choice(Loader *c, const yaml_node_t *n, const char *name, const char *a, const char *b,
-                        int *out)
-{
-    if (n->type == YAML_SCALAR_NODE && strcmp(ydoc_str(n), a) == 0)
-        *out = 0;
-    else if (n->type == YAML_SCALAR_NODE && strcmp(ydoc_str(n), b) == 0)
-        *out = 1;
-    else
-        return diag_fail(&c->d, n, _("%s must be %s or %s, found %s"), name, a, b, diag_found(&c->d, n));
-    return true;
-}
-
-enum { O_SCALE, O_SOFTMAX, O_DIGITS, O_MASK, O_TEMP, O_POS, O_LR, O_ROPE_BASE, O_OFFSET, O_BLOCK, O_N };
-static const char *const option_keys[O_N] = {"scale", "softmax", "digits", "mask", "temperature", "positions",
-                                             "lr", "rope_base", "offset", "block"};
-
-/* temperature: a number from ATTN_TEMP_MIN to ATTN_TEMP_MAX. */
-static bool load_temperature(Loader *c, const yaml_node_t *n, double *t)
-{
-    if (!schema_num(c, n, t, NULL))
-        return false;
-    if (!(*t >= ATTN_TEMP_MIN && *t <= ATTN_TEMP_MAX))
-        return diag_fail(&c->d, n, _("temperature must be from 0.05 to 20 (1 is the plain softmax), found %s"),
-                         diag_found(&c->d, n));
-    return true;
-}
-
-/* options: scale, softmax, digits, mask, temperature and positions, with
- * their defaults when absent. */
-static bool load_options(Loader *c, const yaml_node_t *n, Lesson *l)
-{
-    int scale = SCALE_SQRT_DK, softmax = SOFTMAX_STABLE, mask = MASK_NONE, pos = POS_NONE;
-    double temp = 1.0, lr = ATTN_LR_DEFAULT;
-    unsigned long long digits = 3;
-    yaml_node_t *val[O_N] = {0}, *key[O_N] = {0};
-    Keys ks = {option_keys, O_N, _("key"), _(" in options")};
-    if (n && (!diag_want(&c->d, n, YAML_MAPPING_NODE, _("options must be a mapping like {scale: none, softmax: "
-                                                        "naive, digits: 3}")) ||
-              !schema_keys(c, n, &ks, val, key)))
-        return false;
-    if (val[O_SCALE] && !load_choice(c, val[O_SCALE], "scale", "none", "sqrt_dk", &scale))
-        return false;
-    if (val[O_SOFTMAX] && !options_choice(c, val[O_SOFTMAX], "softmax", "naive", "stable", "online", &softmax))
-        return false;
-    if (val[O_DIGITS] && (!schema_uint(c, val[O_DIGITS], 6, &digits) || digits < 1))
-        return diag_fail(&c->d, val[O_DIGITS], _("digits must be a whole number from 1 to 6, found %s"),
-                         diag_found(&c->d, val[O_DIGITS]));
-    if (val[O_MASK] && !options_mask(c, val[O_MASK], l, &mask))
-        return false;
-    if (val[O_TEMP] && !load_temperature(c, val[O_TEMP], &temp))
-        return false;
-    if (val[O_POS] && !options_choice(c, val[O_POS], "positions", "none", "sinusoidal", "rope", &pos))
-        return false;
-    if (!options_modern(c, val[O_POS], pos, val[O_ROPE_BASE], val[O_OFFSET], val[O_BLOCK], l))
-        return false;
-    int lr_st = !val[O_LR] ? NUM_OK : val[O_LR]->type == YAML_SCALAR_NODE ? (int)num_parse(ydoc_str(val[O_LR]), &lr, NULL)
-                                                                      : NUM_SYNTAX;
-    if (lr_st == NUM_SYNTAX)
-        return schema_num(c, val[O_LR], &lr, NULL);
-    if (val[O_LR] && (lr_st != NUM_OK || !(lr > 0)))
-        return diag_fail(&c->d, val[O_LR], _("lr must be a number above 0 (the learning rate), found %s"),
-                         diag_found(&c->d, val[O_LR]));
-    l->scale = (Scale)scale;
-    l->softmax = (Softmax)softmax;
-    l->mask = (Mask)mask;
-    l->temp = temp;
-    l->positions = (Positions)pos;
-    l->lr = lr;
-    l->digits = (int)digits;
     return true;
 }
 
@@ -301,14 +229,16 @@ static bool load_root(Loader *c, const yaml_node_t *root, Lesson *l)
     bool x = load_tokens(c, v[T_TOKENS], l) && (load_x(c, v[T_X], l) || l->d_model > 0);
     bool shapes = x && heads && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l) &&
                   variants_load(c, k[T_VARIANTS], v[T_VARIANTS], l) && load_overrides(c, root, v[T_OVERRIDES], l);
-    bool options = load_options(c, v[T_OPTIONS], l);
-    if (!shapes || !options)
+    /* a bad option keeps its default, and the steps are checked all the
+     * same: every error is listed, in file order */
+    bool options = options_load(c, v[T_OPTIONS], l);
+    if (!shapes)
         return false;
     c->digits = l->digits;
     bool steps = steps_load(c, root, v[T_STEPS], l);
     if (steps && !c->partial)
         steps = load_start(c, v[T_START], l);
-    return keys && ok && about && steps && (c->no_narration || load_about_templates(c, v[T_ABOUT], l));
+    return keys && ok && about && options && steps && (c->no_narration || load_about_templates(c, v[T_ABOUT], l));
 }
 
 /* Build the lesson from a parsed document into *l. */

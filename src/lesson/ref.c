@@ -152,3 +152,21 @@ const char *ref_index_written(const char *s, int k, char *buf, size_t len)
     }
     return num_whole_text(r.idx[k].at, (size_t)r.idx[k].len, buf, len);
 }
+
+const char *ref_matrix_list(const Attn *shape, bool writable, char *buf, size_t len)
+{
+    int h = shape ? attn_heads(shape) : 1;
+    bool wo = shape && shape->has_wo;
+    if (h < 2 && writable)
+        snprintf(buf, len, "%s", wo ? _("X, Wq, Wk, Wv, Wo, Q, K or V") : _("X, Wq, Wk, Wv, Q, K or V"));
+    else if (h < 2)
+        snprintf(buf, len, "%s", wo ? _("X, Wq, Wk, Wv, Wo, Q, K, V, QKt, S, A, O or Y")
+                                    : _("X, Wq, Wk, Wv, Q, K, V, QKt, S, A or O"));
+    else if (writable)
+        snprintf(buf, len, _("X, Wq, Wk, Wv, Wo, Q, K or V, or one head's part (heads count from 1): Q1 to Q%d, K1 "
+                             "to K%d or V1 to V%d"), h, h, h);
+    else
+        snprintf(buf, len, _("X, Wq, Wk, Wv, Wo, Q, K, V, O or Y, or one head's (heads count from 1): QKt1 to QKt%d, "
+                             "S1 to S%d or A1 to A%d"), h, h, h);
+    return buf;
+}

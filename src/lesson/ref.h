@@ -106,4 +106,8 @@ static inline bool ref_syntax_error(RefStatus st)
     return st >= REF_NO_NAME && st <= REF_TRAILING;
 }
 
+/* The matrix names a lesson of this shape (NULL: one head, no W_O) takes:
+ * writable ones (the left of "=") or all of them, as "X, Wq, ... or V". */
+const char *ref_matrix_list(const Attn *shape, bool writable, char *buf, size_t len);
+
 #endif

@@ -4,6 +4,9 @@
 #include "text/afile.h"
 #include "text/i18n.h"
 #include "departures.h"
+#include "optload.h"
+#include "saveplan.h"
+#include "options.h"
 #include "train.h"
 
 #include <errno.h>
@@ -14,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
+
+#define EDITED_KEEP_MAX 1024 /* load.c reads at most as many */
 
 typedef struct {
     yaml_emitter_t em;
@@ -136,108 +141,111 @@ static void overrides(YamlOut *o, const Attn *a)
     map(o, false, false);
 }
 
-static void options(YamlOut *o, const Attn *a, int digits)
+/* options:, row by row of the option table: those it always saves, and the
+ * others when they are not at their default (older saves stay as they were). */
+static void options(YamlOut *o, const Attn *a, const Lesson *l)
 {
-    char buf[16];
+    char buf[SHORTEST_MAX + 16];
     scalar(o, "options", false);
     map(o, true, false);
-    scalar(o, "scale", false);
-    scalar(o, a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none", false);
-    scalar(o, "softmax", false);
-    scalar(o, a->softmax == SOFTMAX_ONLINE ? "online" : a->softmax == SOFTMAX_STABLE ? "stable" : "naive", false);
-    if (a->mask != MASK_NONE) { /* the newer options only when set: older saves stay as they were */
-        char w[32];
-        snprintf(w, sizeof w, "window %d", a->window);
-        scalar(o, "mask", false);
-        scalar(o, a->mask == MASK_WINDOW ? w : "causal", false);
+    for (int k = 0; k < OPT_COUNT; k++) {
+        const OptRow *r = &option_table[k];
+        double v = r->in_attn ? option_get(a, r) : option_get_lesson(l, r);
+        if (!(r->flags & OF_OPTIONS) || (!(r->flags & OF_ALWAYS) && v == r->def))
+            continue;
+        scalar(o, r->key, false);
+        scalar(o, option_text(r, v, a->window, buf, sizeof buf), false);
     }
-    if (a->temp != 1.0) {
-        scalar(o, "temperature", false);
-        emit_number(o, a->temp);
-    }
-    if (a->positions != POS_NONE) {
-        scalar(o, "positions", false);
-        scalar(o, a->positions == POS_ROPE ? "rope" : "sinusoidal", false);
-    }
-    if (a->rope_base != ATTN_ROPE_BASE_DEFAULT) {
-        scalar(o, "rope_base", false);
-        emit_number(o, a->rope_base);
-    }
-    if (a->offset != 0) {
-        snprintf(buf, sizeof buf, "%d", a->offset);
-        scalar(o, "offset", false);
-        scalar(o, buf, false);
-    }
-    if (a->block != ATTN_BLOCK_DEFAULT) {
-        snprintf(buf, sizeof buf, "%d", a->block);
-        scalar(o, "block", false);
-        scalar(o, buf, false);
-    }
-    if (a->lr != ATTN_LR_DEFAULT) {
-        scalar(o, "lr", false);
-        emit_number(o, a->lr);
-    }
-    scalar(o, "digits", false);
-    snprintf(buf, sizeof buf, "%d", digits);
-    scalar(o, buf, false);
     map(o, false, false);
 }
 
-/* The training targets of the saved state, as actions on the step it opens
- * at: the weights are baked in, the targets are not (the format has no key
- * for them), and the script's own target actions were baked away. A
- * target on a key the mask now hides is dropped from a (the scratch state). */
-static void target_actions(YamlOut *o, Attn *a)
+/* A list of actions under key (as written, or shortest round-trip). */
+static void actions(YamlOut *o, const char *key, char **text, const bool *keep, int n)
 {
-    char buf[2048];
-    int bad;
-    for (int k = 0; k < a->ntarget; k++) /* one the mask now hides cannot be written: left out, as a step refuses it */
-        if (grad_check_dist(a, a->target[k].row, a->target[k].t, attn_tokens(a), &bad) != GRAD_DIST_OK &&
-            grad_set_target(a, a->target[k].head, a->target[k].row, NULL))
-            k--;
-    if (a->ntarget == 0)
-        return;
-    scalar(o, "do", false);
-    seq(o, true, false);
-    for (int k = 0; k < a->ntarget; k++) {
-        Action act = {.kind = ACT_TARGET, .mat = M_A, .i = a->target[k].row, .head = attn_heads(a) > 1 ? a->target[k].head : -1,
-                      .opt = TARGET_DIST, .n = attn_tokens(a)};
-        memcpy(act.vals, a->target[k].t, sizeof(double) * (size_t)act.n);
-        action_format(&act, buf, sizeof buf);
-        scalar(o, buf, true);
-    }
-    seq(o, false, false);
-}
-
-/* The actions of a step not yet baked in that apply to the saved state
- * (scratch, updated as the file's later steps will update it): one that
- * cannot (a student's edit made it so, e.g. the mask now hides a target's
- * key) is left out, as the session itself skips it. */
-static void later_actions(YamlOut *o, const Step *st, Attn *scratch, const Attn *base)
-{
-    char err[256];
     int kept = 0;
-    bool keep[LESSON_MAX_ACTIONS];
-    for (int k = 0; k < st->nact && k < LESSON_MAX_ACTIONS; k++) {
-        if (st->act[k].kind == ACT_RESET) /* back to the saved lesson as written: no targets */
-            keep[k] = attn_copy(scratch, base);
-        else
-            keep[k] = action_apply(scratch, &st->act[k], err, sizeof err);
+    for (int k = 0; k < n; k++)
         kept += keep[k];
-    }
     if (kept == 0)
         return;
-    scalar(o, "do", false);
+    scalar(o, key, false);
     seq(o, true, false);
-    for (int k = 0; k < st->nact && k < LESSON_MAX_ACTIONS; k++)
+    for (int k = 0; k < n; k++)
         if (keep[k])
-            scalar(o, st->act_text[k], true);
+            scalar(o, text[k], true);
     seq(o, false, false);
 }
 
-/* One step: stage, focus, the actions not yet baked in, the narration. */
-static void emit_step(YamlOut *o, const Step *st, bool baked, bool start, Attn *scratch, const Attn *base)
+/* edited: the student's edits placed at step k, after the step's own. */
+static void step_edits(YamlOut *o, const Session *s, const SavePlan *p, int k)
 {
+    const Step *st = &s->lesson->steps[k];
+    int n = st->nedit;
+    for (int e = p->from; e < p->nedit; e++)
+        n += p->at[e - p->from] == k && p->keep[e - p->from];
+    if (n == 0)
+        return;
+    char **text = calloc((size_t)n, sizeof *text);
+    bool *keep = calloc((size_t)n, sizeof *keep);
+    int m = 0;
+    for (int e = 0; text && keep && e < st->nedit; e++, m++) {
+        text[m] = strdup(st->edit_text[e]);
+        keep[m] = p->keep_old[k][e];
+    }
+    for (int e = p->from; text && keep && e < p->nedit; e++)
+        if (p->at[e - p->from] == k && p->keep[e - p->from]) {
+            char buf[64 * 28];
+            action_text(&s->edits[e], buf, sizeof buf);
+            text[m] = strdup(buf);
+            keep[m++] = true;
+        }
+    for (int e = 0; e < m; e++)
+        o->ok = o->ok && text[e];
+    if (!text || !keep)
+        o->ok = false;
+    else if (o->ok)
+        actions(o, "edited", text, keep, m);
+    for (int e = 0; text && e < m; e++)
+        free(text[e]);
+    free(text);
+    free(keep);
+}
+
+/* expect:, as written: each value with its written decimals. */
+static void expects(YamlOut *o, const Step *st)
+{
+    char buf[64 * 48];
+    if (st->nexpect == 0)
+        return;
+    scalar(o, "expect", false);
+    map(o, true, false);
+    for (int k = 0; k < st->nexpect; k++) {
+        expect_describe(&st->expect[k], buf, sizeof buf);
+        char *eq = strstr(buf, " = ");
+        if (!eq) {
+            o->ok = false;
+            break;
+        }
+        *eq = '\0';
+        scalar(o, buf, true);
+        char *v = eq + 3;
+        if (*v != '[') {
+            scalar(o, v, false);
+            continue;
+        }
+        v[strlen(v) - 1] = '\0';
+        seq(o, true, true);
+        for (char *item = strtok(v + 1, ","); item; item = strtok(NULL, ","))
+            scalar(o, item + (*item == ' '), false);
+        seq(o, false, true);
+    }
+    map(o, false, false);
+}
+
+/* One step as the lesson writes it: stage, focus, do:, the edits made at
+ * it, the narration, the asks; its expect: while the lesson is its own. */
+static void emit_step(YamlOut *o, const Session *s, const SavePlan *p, int k)
+{
+    const Step *st = &s->lesson->steps[k];
     char buf[64];
     map(o, true, false);
     scalar(o, "stage", false);
@@ -250,78 +258,38 @@ static void emit_step(YamlOut *o, const Step *st, bool baked, bool start, Attn *
         scalar(o, "focus", false);
         scalar(o, buf, true);
     }
-    if (start && scratch)
-        target_actions(o, scratch);
-    else if (!baked && st->nact > 0 && scratch)
-        later_actions(o, st, scratch, base);
-    else if (!baked && st->nact > 0) { /* out of memory for the scratch state: as written */
-        scalar(o, "do", false);
-        seq(o, true, false);
-        for (int k = 0; k < st->nact; k++)
-            scalar(o, st->act_text[k], true);
-        seq(o, false, false);
-    }
+    actions(o, "do", st->act_text, p->keep_do[k], st->nact);
+    step_edits(o, s, p, k);
     text(o, "say", &st->say);
     if (st->nask > 0) { /* the exercises stay */
         scalar(o, "ask", false);
         seq(o, true, true);
-        for (int k = 0; k < st->nask; k++) {
-            ask_name(&st->ask[k], buf, sizeof buf);
+        for (int a = 0; a < st->nask; a++) {
+            ask_name(&st->ask[a], buf, sizeof buf);
             scalar(o, buf, true);
         }
         seq(o, false, true);
         if (st->question.s[LANG_EN] || st->question.s[LANG_ZH])
             text(o, "question", &st->question);
     }
+    if (k < p->first) /* after an edit the numbers are the student's: the checks described the lesson's */
+        expects(o, st);
     map(o, false, false);
 }
 
-/* about:, with a note of the edits that made this state (live.h). */
-static void about(YamlOut *o, const Session *s)
+/* The lesson's own top level: tokens, X, shapes, weights, overrides and
+ * options as the lesson gives them (its base state, a). */
+static void lesson_top(YamlOut *o, const Lesson *l, const Attn *a)
 {
-    Text t = {{session_saved_about(s, LANG_EN), session_saved_about(s, LANG_ZH)}};
-    text(o, "about", &t);
-    text_free(&t);
-}
-
-/* edited: the edits that made this state, one action each (live.h), so
- * the reopened lesson says from its first step that it departs. */
-static void edited(YamlOut *o, const Session *s)
-{
-    char **items = NULL;
-    int n = session_edited(s, &items);
-    if (n < 0)
-        o->ok = false;
-    if (n > 0) {
-        scalar(o, "edited", false);
-        seq(o, true, false);
-        for (int k = 0; k < n; k++)
-            scalar(o, items[k], true);
-        seq(o, false, false);
-    }
-    for (int k = 0; k < n; k++)
-        free(items[k]);
-    free(items);
-}
-
-static void body(YamlOut *o, const Session *s)
-{
-    const Lesson *l = s->lesson;
-    const Attn *a = &s->cur;
     char buf[16];
-    scalar(o, "format", false);
-    scalar(o, "qkvtutor/1", false);
-    text(o, "title", &l->title);
-    about(o, s);
-    edited(o, s);
     scalar(o, "tokens", false);
     seq(o, true, true);
-    for (int i = 0; i < attn_tokens(a); i++)
-        scalar(o, lesson_token(l, a, i), true); /* in the order a swap left them, appended ones after */
+    for (int i = 0; i < l->ntok; i++)
+        scalar(o, l->tokens[i], true);
     seq(o, false, true);
-    matrix(o, "X", &a->m[M_X]);
-    if (attn_heads(a) > 1) {
-        snprintf(buf, sizeof buf, "%d", attn_heads(a));
+    matrix(o, "X", &l->X);
+    if (l->heads > 1) {
+        snprintf(buf, sizeof buf, "%d", l->heads);
         scalar(o, "heads", false);
         scalar(o, buf, false);
     }
@@ -332,29 +300,46 @@ static void body(YamlOut *o, const Session *s)
     }
     scalar(o, "weights", false);
     map(o, true, false);
-    matrix(o, "Wq", &a->m[M_WQ]);
-    matrix(o, "Wk", &a->m[M_WK]);
-    matrix(o, "Wv", &a->m[M_WV]);
+    matrix(o, "Wq", &l->Wq);
+    matrix(o, "Wk", &l->Wk);
+    matrix(o, "Wv", &l->Wv);
     if (a->has_wo)
-        matrix(o, "Wo", &a->m[M_WO]);
+        matrix(o, "Wo", &l->Wo);
     map(o, false, false);
     overrides(o, a);
-    options(o, a, l->digits);
+    options(o, a, l);
+}
+
+static void body(YamlOut *o, const Session *s, const SavePlan *p)
+{
+    const Lesson *l = s->lesson;
+    char buf[16];
+    Attn base = {0};
+    if (!lesson_base(l, &base)) {
+        o->ok = false;
+        return;
+    }
+    scalar(o, "format", false);
+    scalar(o, "qkvtutor/1", false);
+    text(o, "title", &l->title);
+    text(o, "about", &l->about); /* the lesson's own: the edits are named at their steps (edited:) */
+    if (l->nedited > 0) { /* an older save's baked edits: they stay the lesson's */
+        bool keep[EDITED_KEEP_MAX];
+        for (int k = 0; k < l->nedited && k < EDITED_KEEP_MAX; k++)
+            keep[k] = true;
+        actions(o, "edited", l->edited, keep, l->nedited < EDITED_KEEP_MAX ? l->nedited : EDITED_KEEP_MAX);
+    }
+    lesson_top(o, l, &base);
+    attn_free(&base);
     scalar(o, "start", false);
     snprintf(buf, sizeof buf, "%d", s->step + 1);
     scalar(o, buf, false);
-    if (!l->steps_given)
+    if (!l->steps_given && p->first >= l->nsteps)
         return;
     scalar(o, "steps", false);
     seq(o, true, false);
-    Attn scratch = {0}, base = {0};
-    bool have = attn_copy(&scratch, a) && attn_copy(&base, a);
-    while (have && base.ntarget > 0)
-        have = grad_set_target(&base, base.target[0].head, base.target[0].row, NULL);
     for (int k = 0; k < l->nsteps; k++)
-        emit_step(o, &l->steps[k], k <= s->step, k == s->step, have ? &scratch : NULL, &base);
-    attn_free(&scratch);
-    attn_free(&base);
+        emit_step(o, s, p, k);
     seq(o, false, false);
 }
 
@@ -375,8 +360,14 @@ static bool emit_lesson(const Session *s, FILE *f)
     yaml_emitter_set_width(&o.em, 100);
     emit(&o, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
     emit(&o, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1));
+    SavePlan p;
+    if (!save_plan(s, &p)) {
+        yaml_emitter_delete(&o.em);
+        return false;
+    }
     map(&o, true, false);
-    body(&o, s);
+    body(&o, s, &p);
+    save_plan_free(&p);
     map(&o, false, false);
     if (o.ok)
         emit(&o, &ev, yaml_document_end_event_initialize(&ev, 1));

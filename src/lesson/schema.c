@@ -1,6 +1,7 @@
 /* schema.c - reading a lesson's values from its YAML document, with
  * messages (see schema.h). */
 #include "schema.h"
+#include "options.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -251,15 +252,14 @@ bool schema_size(Loader *c, const yaml_node_t *n, const char *name, int *out)
 static bool unknown_key(Loader *c, const yaml_node_t *k, const Keys *ks)
 {
     static const char *const in_random[] = {"seed", "d_k", "d_v", "d_out"};
-    static const char *const in_options[] = {"softmax", "digits", "mask", "temperature", "positions", "lr"};
     const char *name = ydoc_str(k), *s = diag_suggest(name, ks->names, ks->n);
     for (int j = 0; !*ks->where && j < 4; j++)
         if (strcmp(name, in_random[j]) == 0)
             return diag_fail(&c->d, k, _("%s goes inside weights, in random: {seed: 42, d_k: 2, %s: ...}; with "
                                          "Wq, Wk, Wv written out the sizes are their widths (d_out: the width "
                                          "of Wo)"), diag_quote(&c->d, name), name);
-    for (int j = 0; !*ks->where && j < 6; j++)
-        if (strcmp(name, in_options[j]) == 0)
+    for (int j = 0; !*ks->where && j < OPT_COUNT; j++) /* an option written at the top level */
+        if ((option_table[j].flags & OF_OPTIONS) && strcmp(name, option_table[j].key) == 0)
             return diag_fail(&c->d, k, _("%s goes inside options, like options: {%s: ...}"), diag_quote(&c->d, name),
                              name);
     if (s)
@@ -341,7 +341,7 @@ bool schema_ref(Loader *c, const yaml_node_t *n, const Attn *shape, const char *
     char list[256];
     if (ref_matrix(r) == REF_UNKNOWN)
         return diag_fail(&c->d, n, _("unknown matrix in %s, expected %s"), diag_quote(&c->d, s),
-                         action_matrix_list(shape, false, list, sizeof list));
+                         ref_matrix_list(shape, false, list, sizeof list));
     if (st == REF_ZERO)
         return diag_fail(&c->d, n, _("indices start at 1, found %s"), diag_quote(&c->d, s));
     return check_ref(c, n, shape, r);

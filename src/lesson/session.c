@@ -33,7 +33,8 @@ static void replay_one(Attn *a, const Action *act, const Attn *origin)
 }
 
 /* Build the state of step `upto` from scratch: the base, the script's
- * actions of steps 0..upto (the last one's only when with_last), then the
+ * actions of steps 0..upto (the last one's only when with_last; each
+ * step's do:, then a saved lesson's edited: of that step), then the
  * user's edits, computed to that step's stage. On success *a (which may
  * hold a previous state) is replaced; when out of memory it is left as it
  * was and false is returned. */
@@ -47,6 +48,8 @@ static bool rebuild(const Session *s, int upto, bool with_last, Attn *a)
             break;
         for (int n = 0; n < l->steps[k].nact; n++)
             replay_one(&next, &l->steps[k].act[n], &base);
+        for (int n = 0; n < l->steps[k].nedit; n++) /* a saved lesson's student actions, after its do: */
+            replay_one(&next, &l->steps[k].edit[n], &base);
     }
     ok = ok && attn_copy(&script, &next);
     for (int n = 0; ok && n < s->nedits; n++)
@@ -143,9 +146,12 @@ static void track(Session *s)
         for (int i = 0; i < MAT_MAX; i++)
             if (l->override[m][i])
                 s->row_by[m][i] = (Origin){OV_SCRIPT, -1, 0};
-    for (int k = from; k <= s->step; k++)
+    for (int k = from; k <= s->step; k++) {
         for (int n = k == from ? from_act : 0; n < l->steps[k].nact; n++)
             mark(s, &l->steps[k].act[n], (Origin){OV_SCRIPT, (short)k, (short)n});
+        for (int n = 0; n < l->steps[k].nedit; n++) /* a saved lesson's student edits: by hand */
+            mark(s, &l->steps[k].edit[n], (Origin){OV_HAND, -1, 0});
+    }
     for (int n = last_reset(s->edits, s->nedits) + 1; n < s->nedits; n++)
         mark(s, &s->edits[n], (Origin){OV_HAND, -1, 0});
 }
@@ -173,6 +179,7 @@ void session_free(Session *s)
     attn_free(&s->cur);
     attn_free(&s->before);
     free(s->edits);
+    free(s->edit_step);
     free(s->asked);
     memset(s, 0, sizeof *s);
 }
@@ -182,7 +189,7 @@ static bool script_acts_between(const Session *s, int from, int to)
 {
     int lo = from < to ? from + 1 : to + 1, hi = from < to ? to : from;
     for (int k = lo; k <= hi; k++)
-        if (s->lesson->steps[k].nact > 0)
+        if (s->lesson->steps[k].nact > 0 || s->lesson->steps[k].nedit > 0)
             return true;
     return false;
 }
@@ -212,7 +219,8 @@ bool session_goto(Session *s, int n)
             s->step = old;
             return false;
         }
-        s->has_before = n > old && s->lesson->steps[n].nact > 0 && rebuild(s, n, false, &s->before);
+        s->has_before = n > old && (s->lesson->steps[n].nact > 0 || s->lesson->steps[n].nedit > 0) &&
+                        rebuild(s, n, false, &s->before);
     }
     /* What entering a stage computed stays fresh while the stage lasts. */
     s->fresh_stage = stage > old_stage ? stage : stage == old_stage ? s->fresh_stage : 0;
@@ -298,11 +306,15 @@ static bool log_push(Session *s, const Action *act)
     if (s->nedits == s->cap) {
         int cap = s->cap ? s->cap * 2 : 16;
         Action *e = realloc(s->edits, sizeof *e * (size_t)cap);
-        if (!e)
+        if (e)
+            s->edits = e;
+        short *at = e ? realloc(s->edit_step, sizeof *at * (size_t)cap) : NULL;
+        if (!at)
             return false;
-        s->edits = e;
+        s->edit_step = at;
         s->cap = cap;
     }
+    s->edit_step[s->nedits] = (short)s->step;
     if (s->saved_nedits > s->nedits)
         s->saved_nedits = -1; /* the saved state can no longer be reached by undo */
     s->edits[s->nedits++] = *act;

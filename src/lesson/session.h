@@ -37,6 +37,7 @@ typedef struct Session {
     bool has_before;          /* a change happened on the last move/action */
     bool undone;              /* that change was an undo: no trace line describes it */
     Action *edits;            /* the user's actions, applied after the script */
+    short *edit_step;         /* the 0-based step each of them was made at (a save replays it there) */
     int nedits, nredo, cap;   /* edits[nedits..nedits+nredo) can be redone */
     int saved_nedits;         /* nedits when last saved (or -1 when diverged) */
     int fresh_stage;          /* the stage computed by the last keypress, 0 none */

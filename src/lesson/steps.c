@@ -71,15 +71,23 @@ static bool load_focus(Loader *c, const yaml_node_t *n, const Attn *shape, Step 
     return true;
 }
 
-/* Parse one `do:` action and check its indices on a scratch state; st->act
- * has room for it (load_do sized it to what was written). */
-static bool load_action(Loader *c, const yaml_node_t *n, Attn *scratch, Step *st)
+/* Where a step's list of actions goes: do: (the script's) or edited:
+ * (a saved lesson's student actions). */
+typedef struct {
+    Action **act;
+    char ***text;
+    int *n;
+} ActList;
+
+/* Parse one action and check its indices on a scratch state; the list has
+ * room for it (load_do sized it to what was written). */
+static bool load_action(Loader *c, const yaml_node_t *n, Attn *scratch, ActList *to)
 {
     char e[LESSON_ERR_MAX];
     int errcol = 0;
     if (!schema_want_text(c, n, _("an action")))
         return false;
-    Action *a = &st->act[st->nact];
+    Action *a = &(*to->act)[*to->n];
     if (!schema_check_lookalike(c, n))
         return false;
     if (!action_parse_in(ydoc_str(n), scratch, a, e, sizeof e, &errcol))
@@ -87,15 +95,15 @@ static bool load_action(Loader *c, const yaml_node_t *n, Attn *scratch, Step *st
                             "%s", e);
     if (a->kind != ACT_RESET && !action_apply(scratch, a, e, sizeof e))
         return diag_fail(&c->d, n, "%s", e);
-    st->act_text[st->nact] = strdup(ydoc_str(n));
-    if (!st->act_text[st->nact])
+    (*to->text)[*to->n] = strdup(ydoc_str(n));
+    if (!(*to->text)[*to->n])
         return diag_oom(&c->d, n);
-    st->nact++;
+    (*to->n)++;
     return true;
 }
 
-/* do: one action or a list of them, at most LESSON_MAX_ACTIONS. */
-static bool load_do(Loader *c, const yaml_node_t *n, Attn *scratch, Step *st)
+/* do: (or edited:) one action or a list of them, at most LESSON_MAX_ACTIONS. */
+static bool load_do(Loader *c, const yaml_node_t *n, Attn *scratch, ActList *to)
 {
     if (n->type != YAML_SCALAR_NODE &&
         !diag_want(&c->d, n, YAML_SEQUENCE_NODE,
@@ -105,15 +113,15 @@ static bool load_do(Loader *c, const yaml_node_t *n, Attn *scratch, Step *st)
     if (cnt > LESSON_MAX_ACTIONS)
         return diag_fail(&c->d, n, _("%d actions, at most %d are allowed in one step"), cnt, LESSON_MAX_ACTIONS);
     /* Sized to what was written: an Action holds a whole row of values. */
-    st->act = calloc((size_t)(cnt ? cnt : 1), sizeof *st->act);
-    st->act_text = calloc((size_t)(cnt ? cnt : 1), sizeof *st->act_text);
-    if (!st->act || !st->act_text)
+    *to->act = calloc((size_t)(cnt ? cnt : 1), sizeof **to->act);
+    *to->text = calloc((size_t)(cnt ? cnt : 1), sizeof **to->text);
+    if (!*to->act || !*to->text)
         return diag_oom(&c->d, n);
     if (n->type == YAML_SCALAR_NODE)
-        return load_action(c, n, scratch, st);
+        return load_action(c, n, scratch, to);
     bool ok = true;
     for (int k = 0; k < ydoc_seq_len(n); k++)
-        ok = load_action(c, ydoc_seq_item(c->doc, n, k), scratch, st) && ok;
+        ok = load_action(c, ydoc_seq_item(c->doc, n, k), scratch, to) && ok;
     return ok;
 }
 
@@ -385,8 +393,8 @@ static bool load_asks(Loader *c, const yaml_node_t *n, const Attn *shape, Step *
     return true;
 }
 
-enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_ASK, S_QUESTION, S_EXPECT, S_N };
-static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask", "question", "expect"};
+enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_ASK, S_QUESTION, S_EXPECT, S_EDITED, S_N };
+static const char *const step_keys[S_N] = {"stage", "focus", "do", "say", "ask", "question", "expect", "edited"};
 
 /* question: the words of a step's ask (string or {zh:, en:}, templates
  * allowed); only on a step that asks. */
@@ -424,7 +432,9 @@ static bool load_step(Loader *c, const yaml_node_t *n, int no, Attn *scratch, St
         return false;
     /* each part on its own, so --check reports all of a step's mistakes */
     /* do: first: the focus may name a row it appends */
-    bool ok = !val[S_DO] || load_do(c, val[S_DO], scratch, st);
+    ActList script = {&st->act, &st->act_text, &st->nact}, edits = {&st->edit, &st->edit_text, &st->nedit};
+    bool ok = !val[S_DO] || load_do(c, val[S_DO], scratch, &script);
+    ok = (!val[S_EDITED] || load_do(c, val[S_EDITED], scratch, &edits)) && ok; /* after do:, as the session */
     ok = (!val[S_FOCUS] || load_focus(c, val[S_FOCUS], scratch, st)) && ok;
     if (c->no_narration) /* --json prints no narration: neither read nor checked */
         ;
@@ -473,26 +483,35 @@ bool steps_count_training(Loader *c, const yaml_node_t *n)
                      c->grad_steps, LESSON_MAX_GRAD_STEPS);
 }
 
-/* Every do: of the script counted before any is applied (a script of many
- * `step 10000` is refused at once, not after minutes of training). */
+/* The gradient steps of one do: (or edited:) value, counted. */
+static bool count_actions(Loader *c, const yaml_node_t *dn)
+{
+    if (dn->type == YAML_SCALAR_NODE)
+        return steps_count_training(c, dn);
+    for (int a = 0; dn->type == YAML_SEQUENCE_NODE && a < ydoc_seq_len(dn) && a < LESSON_MAX_ACTIONS; a++)
+        if (!steps_count_training(c, ydoc_seq_item(c->doc, dn, a)))
+            return false;
+    return true;
+}
+
+/* Every do: (and edited:) of the script counted before any is applied (a
+ * script of many `step 10000` is refused at once, not after minutes of
+ * training). */
 static bool count_training(Loader *c, const yaml_node_t *steps)
 {
     for (int k = 0; k < ydoc_seq_len(steps); k++) {
-        const yaml_node_t *st = ydoc_seq_item(c->doc, steps, k), *dn = NULL;
+        const yaml_node_t *st = ydoc_seq_item(c->doc, steps, k);
         if (!st || st->type != YAML_MAPPING_NODE)
             continue;
         for (yaml_node_pair_t *p = st->data.mapping.pairs.start; p < st->data.mapping.pairs.top; p++) {
-            const yaml_node_t *key = yaml_document_get_node(c->doc, p->key);
-            if (key && key->type == YAML_SCALAR_NODE && strcmp(ydoc_str(key), "do") == 0)
-                dn = yaml_document_get_node(c->doc, p->value);
-        }
-        if (!dn)
-            continue;
-        if (dn->type == YAML_SCALAR_NODE && !steps_count_training(c, dn))
-            return false;
-        for (int a = 0; dn->type == YAML_SEQUENCE_NODE && a < ydoc_seq_len(dn) && a < LESSON_MAX_ACTIONS; a++)
-            if (!steps_count_training(c, ydoc_seq_item(c->doc, dn, a)))
+            const yaml_node_t *key = yaml_document_get_node(c->doc, p->key), *dn;
+            if (!key || key->type != YAML_SCALAR_NODE ||
+                (strcmp(ydoc_str(key), "do") != 0 && strcmp(ydoc_str(key), "edited") != 0))
+                continue;
+            dn = yaml_document_get_node(c->doc, p->value);
+            if (dn && !count_actions(c, dn))
                 return false;
+        }
     }
     return true;
 }

@@ -10,24 +10,6 @@
 #include "text/num.h"
 #include "text/text.h"
 
-bool train_target_ref(const char *name, int len, Action *a)
-{
-    int n = 0;
-    while (n < len && name[n] != '[' && name[n] != ' ' && name[n] != '\t')
-        n++;
-    if (n < 1 || name[0] != 'A')
-        return false;
-    int head = 0;
-    for (int k = 1; k < n; k++) { /* "A2": head 2 */
-        if (name[k] < '0' || name[k] > '9')
-            return false;
-        head = head < 100 ? head * 10 + (name[k] - '0') : head;
-    }
-    a->mat = M_A;
-    a->head = n > 1 ? head - 1 : -1; /* bare A: no head named, which only a one-head lesson takes */
-    return n == 1 || head >= 1;
-}
-
 void train_target_name(const Action *a, char *buf, size_t len)
 {
     if (a->head >= 0)

@@ -20,11 +20,6 @@
 #include "text/num.h"
 #include "lesson.h"
 
-/* Is the reference name[0..len) (as written, with its index) a row of an
- * attention-weights matrix? Sets a->mat = M_A and a->head: 0-based for
- * "A1", "A2", ..., and -1 for a bare "A", which names no head: applying it
- * is refused in a lesson with 2 or more heads (as bare A is everywhere). */
-bool train_target_ref(const char *name, int len, Action *a);
 /* "A[1]" for a bare A (head -1), "A1[1]", "A2[1]" for a head named. */
 void train_target_name(const Action *a, char *buf, size_t len);
 /* Apply ACT_TARGET, ACT_LR or ACT_STEP. */

@@ -134,3 +134,27 @@ bool variants_draw(Lesson *l, unsigned long seed)
     }
     return true;
 }
+
+/* lesson.h: --variant K, the lesson's random weights drawn again or its variants: */
+bool lesson_reseed(Lesson *l, unsigned long seed)
+{
+    if (!l->random) {
+        if (!variants_draw(l, seed))
+            return false;
+    } else {
+        Rng rng;
+        rng_seed(&rng, (uint32_t)seed);
+        if (l->vscale > 0) /* variants: {scale: c}: the variant's draw, which the worksheet states */
+            l->rscale = l->vscale;
+        rng_randn(&rng, &l->Wq, l->rscale);
+        rng_randn(&rng, &l->Wk, l->rscale);
+        rng_randn(&rng, &l->Wv, l->rscale);
+        if (l->d_out > 0)
+            rng_randn(&rng, &l->Wo, l->rscale);
+    }
+    if (!l->reseeded)
+        l->own_seed = l->seed;
+    l->seed = seed;
+    l->reseeded = true;
+    return true;
+}

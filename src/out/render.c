@@ -327,7 +327,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     }
     char *say = session_say(s, o->lang, o->ascii), notice[FMT_LINE];
     /* a saved lesson's edits: every step says its words were for other numbers */
-    if (l->nedited > 0 && say && *say && session_notice(s, o->ascii, 0, notice, sizeof notice)) {
+    if (session_saved_edits(s) && say && *say && session_notice(s, o->ascii, 0, notice, sizeof notice)) {
         fputs("  ", out);
         put_text(out, notice, o->ascii);
         fputc('\n', out);
@@ -435,7 +435,7 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
     free(about);
     authoring_room(out, s, -1, o->fits, o->space, o->lang);
     char notice[FMT_LINE];
-    if (l->nedited == 0 && session_notice(s, o->ascii, 0, notice, sizeof notice)) { /* --variant K: once */
+    if (!lesson_saved_edits(l) && session_notice(s, o->ascii, 0, notice, sizeof notice)) { /* --variant K: once */
         put_text(out, notice, o->ascii);
         fputc('\n', out);
     }
@@ -477,6 +477,9 @@ int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
 }
 
 int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits)
+{ return render_check_streams(out, stderr, l, o, fits); }
+
+int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits)
 {
     Session s;
     int total = 0, failed = 0, narration = 0, literals = 0, words = authoring_translations(out, file_shown(l), l, -1);
@@ -485,13 +488,16 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
     narration += fits ? authoring_card(out, file_shown(l), &s, fits, o->lang) : 0;
     Attn base = {0};
     if (lesson_base(l, &base))
-        literals += check_literals(stderr, l, &base, -1);
+        literals += check_literals(err, l, &base, -1);
     attn_free(&base);
     session_goto(&s, 0);
     for (int k = 0; k < l->nsteps; k++) {
         session_goto(&s, k);
         const Step *st = session_step(&s);
-        literals += check_literals(stderr, l, &s.cur, k);
+        Attn script = {0}; /* the words are the script's: a saved lesson's edits make no literal */
+        bool own = session_saved_edits(&s) && session_script_state(&s, &script);
+        literals += check_literals(err, l, own ? &script : &s.cur, k);
+        attn_free(&script);
         words += authoring_translations(out, file_shown(l), l, k);
         if (fits)
             narration += authoring_narration(out, file_shown(l), &s, k, fits, o->lang);

@@ -44,6 +44,9 @@ int render_check(FILE *out, const Lesson *l, const RenderOpt *o);
  * summary counts these apart from the expectations; any of them makes the
  * result 1. */
 int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationFits fits);
+/* The same with the lesson errors (literal numbers in the narration) on err
+ * rather than stderr. */
+int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits);
 /* Say so, for a renderer that ran out of memory ("qkvtutor: out of
  * memory" on stderr); returns 2, the exit status. */
 int render_no_memory(void);

@@ -6,6 +6,9 @@
 
 #include "core/grad.h"
 #include "json.h"
+#include "lesson/departures.h"
+#include "lesson/options.h"
+#include "text/num.h"
 
 /* A matrix as a list of rows; with `masked` (S under a mask), the masked
  * entries are null. */
@@ -62,23 +65,22 @@ static bool json_training(Json *j, const Attn *a)
     return ok;
 }
 
-/* "options": every option, today's models' included (kv_heads, rope_base,
- * offset, block; mask "window 2"). */
+/* "options": the option table's rows that --json writes (options.h),
+ * today's models' included (kv_heads, rope_base, offset, block; mask
+ * "window 2"): words as strings, numbers as numbers. */
 static void json_options(Json *j, const Attn *a)
 {
+    char buf[SHORTEST_MAX + 16];
     json_object(j, "options");
-    json_string(j, "scale", a->scale == SCALE_SQRT_DK ? "sqrt_dk" : "none");
-    json_string(j, "softmax", a->softmax == SOFTMAX_ONLINE ? "online" : a->softmax == SOFTMAX_STABLE ? "stable" : "naive");
-    char window[32] = "";
-    if (a->mask == MASK_WINDOW) /* printf only when it is written */
-        snprintf(window, sizeof window, "window %d", a->window);
-    json_string(j, "mask", a->mask == MASK_WINDOW ? window : a->mask == MASK_CAUSAL ? "causal" : "none");
-    json_number(j, "temperature", a->temp);
-    json_string(j, "positions", a->positions == POS_ROPE ? "rope" : a->positions == POS_SINUSOIDAL ? "sinusoidal" : "none");
-    json_number(j, "kv_heads", attn_kv_heads(a));
-    json_number(j, "rope_base", a->rope_base);
-    json_number(j, "offset", a->offset);
-    json_number(j, "block", a->block);
+    for (int k = 0; k < OPT_COUNT; k++) {
+        const OptRow *r = &option_table[k];
+        if (!(r->flags & OF_JSON))
+            continue;
+        if (r->type == OT_WORDS)
+            json_string(j, r->key, option_state_text(a, r, buf, sizeof buf));
+        else
+            json_number(j, r->key, option_get(a, r));
+    }
     json_end(j);
 }
 
@@ -139,18 +141,20 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
 
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
-    /* the state after step N (a session walks the script there), else the
-     * lesson as written: no session to set up. A session is 24 KB: on the
-     * heap, and only then, so the stack --json 1 touches stays short. */
-    Session *s = o->at ? malloc(sizeof *s) : NULL;
-    if (o->at && (!s || !session_init(s, l))) {
+    /* the state after step N (a session walks the script there; without
+     * --at, a lesson's start: or a save's edits: the step it opens at), else
+     * the lesson as written: no session. A session is 24 KB: on the heap,
+     * and only then, so the stack --json 1 touches stays short. */
+    int at = o->at ? o->at : l->start > 0 ? l->start : lesson_saved_edits(l) ? 1 : 0;
+    Session *s = at ? malloc(sizeof *s) : NULL;
+    if (at && (!s || !session_init(s, l))) {
         free(s);
         return render_no_memory();
     }
     Attn a = {0};
     bool ok;
-    if (o->at)
-        ok = (session_goto(s, o->at - 1) || s->step == o->at - 1) && attn_copy(&a, &s->cur);
+    if (at)
+        ok = (session_goto(s, at - 1) || s->step == at - 1) && attn_copy(&a, &s->cur);
     else
         ok = lesson_base(l, &a);
     if (ok)
@@ -164,7 +168,7 @@ int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
     }
     int rc = j && ok ? 0 : render_no_memory();
     attn_free(&a);
-    if (o->at)
+    if (at)
         session_free(s);
     free(s);
     return rc;

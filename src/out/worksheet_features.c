@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "lesson/options.h"
 #include "text/i18n.h"
 #include "text/num.h"
 #include "mdtable.h"
@@ -69,22 +70,22 @@ int ws_modern_rows(const Lesson *l, int last, const char *after, const char **na
 {
     char v[64];
     if (strcmp(after, "heads") == 0 && kv_heads(l) != l->heads && n < max) {
-        name[n] = "kv_heads";
+        name[n] = option_row(OPT_KV_HEADS)->key;
         snprintf(val[n++], WS_OPT_LEN, _("%d: K/V heads; query head k reads K/V head ⌊(k − 1)·kv_heads ÷ heads⌋ + 1 "
                                          "(the heads table)"), kv_heads(l));
     }
     if (strcmp(after, "softmax") == 0 && uses_online(l, last) && n < max) {
-        name[n] = "block";
+        name[n] = option_row(OPT_BLOCK)->key;
         snprintf(val[n++], WS_OPT_LEN, _("%d: keys per block of the online softmax"), l->block);
     }
     if (strcmp(after, "positions") == 0 && uses_rope(l, last) && n < max) {
-        name[n] = "rope_base";
+        name[n] = option_row(OPT_ROPE_BASE)->key;
         fmt_exact(l->rope_base, v, sizeof v);
         snprintf(val[n++], WS_OPT_LEN, _("%s: B, RoPE's base: θ = p · B^(−2(m − 1) ÷ d_k)"), v);
     }
     if (strcmp(after, "positions") == 0 && n < max &&
         (uses_rope(l, last) || l->offset != 0 || acts(l, last, ACT_OFFSET, -1))) {
-        name[n] = "offset";
+        name[n] = option_row(OPT_OFFSET)->key;
         snprintf(val[n++], WS_OPT_LEN, _("%d: the first token's position: row i (counting from 0) sits at "
                                          "p = offset + i"), l->offset);
     }

@@ -172,6 +172,7 @@ View *view_new(const Lesson *l, const ViewOpt *o)
     if (t < 0)
         t = getenv("NO_COLOR") && *getenv("NO_COLOR") ? THEME_MONO : THEME_DARK;
     v->apply_theme = theme_apply;
+    v->save_check = o->save_check;
     v->theme = theme_apply((ThemeId)t);
     draw_size(v);
     view_focus_from_step(v);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <wchar.h>
 #include "lesson/lesson.h"
+#include "lesson/save.h"
 
 typedef struct {
     Lang lang;
@@ -19,6 +20,7 @@ typedef struct {
     bool present;        /* presentation mode */
     int start_step;      /* 1-based step to open at (--at N); 0: the lesson's start */
     bool card;           /* open on the title card (about:) when the lesson starts at step 1 */
+    LessonCheck save_check; /* w runs it on the file it would write (save.h); NULL: none */
 } ViewOpt;
 
 typedef struct View View;

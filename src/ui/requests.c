@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "core/grad.h"
+#include "lesson/options.h"
 #include "lesson/save.h"
 #include "words/fmt.h"
 #include "text/i18n.h"
@@ -176,19 +177,21 @@ int req_mask(View *v, UiKey ch)
                   on ? _("causal mask on: each token sees only itself and earlier tokens") : _("causal mask off"));
 }
 
-/* Temperature halved or doubled, within ATTN_TEMP_MIN..ATTN_TEMP_MAX. */
+/* Temperature halved or doubled, within its range (the option table). */
 static int temp_by(View *v, double f)
 {
-    char text[64], what[128], t[40];
+    const OptRow *r = option_row(OPT_TEMP);
+    char text[64], what[160], t[40], lo[SHORTEST_MAX], hi[SHORTEST_MAX];
     double next = v->s.cur.temp * f;
-    if (next < ATTN_TEMP_MIN - 1e-12 || next > ATTN_TEMP_MAX + 1e-12) {
-        snprintf(what, sizeof what, _("The temperature stays within 0.05 to 20; it is %s."),
+    if (next < r->lo - 1e-12 || next > r->hi + 1e-12) {
+        option_bounds(r, lo, hi, sizeof lo);
+        snprintf(what, sizeof what, _("The temperature stays within %s to %s; it is %s."), lo, hi,
                  fmt_exact(v->s.cur.temp, t, sizeof t));
         ui_say(v, ROLE_HINT, what);
         return FLAG_REDRAW;
     }
     fmt_exact(next, t, sizeof t);
-    snprintf(text, sizeof text, "temperature = %s", t);
+    snprintf(text, sizeof text, "%s = %s", r->key, t);
     snprintf(what, sizeof what, "%s T = %s", _("temperature"), t);
     return toggle(v, text, what);
 }

@@ -23,6 +23,7 @@
 
 #include "layout/layout.h"
 #include "layout/palette.h"
+#include "lesson/save.h"
 #include "lesson/session.h"
 
 #define PROMPT_MAX 256
@@ -91,6 +92,9 @@ typedef struct View {
     /* The back end's theme switch: sets theme t up and returns the theme
      * in use (mono on a screen without colours); NULL keeps t as it is. */
     ThemeId (*apply_theme)(ThemeId t);
+    /* --check on what `w` is about to write (save.h); NULL: the loader's
+     * check only (a back end without out/, such as the tests') */
+    LessonCheck save_check;
 } View;
 
 /* Is a text field open (the key bar holds it, the cursor is in it)? */

@@ -137,7 +137,7 @@ static bool load(const char *path, Lesson *l)
 }
 
 /* The view's options; QKV_BENCH_THEME picks another theme (default dark). */
-static ViewOpt opt = {LANG_EN, false, "dark", false, 0, false};
+static ViewOpt opt = {LANG_EN, false, "dark", false, 0, false, NULL};
 
 /* The walk a student makes: forward through every step, move the focus,
  * toggle the scaling and undo it, back to the start. */

@@ -39,7 +39,7 @@ __attribute__((noinline)) void keyprof_key(View *v, Key k)
 
 int main(int argc, char **argv)
 {
-    ViewOpt opt = {LANG_EN, false, "dark", false, 0, false};
+    ViewOpt opt = {LANG_EN, false, "dark", false, 0, false, NULL};
     int n = 200, a = 1;
     for (; a < argc && argv[a][0] == '-'; a++) {
         if (strcmp(argv[a], "-p") == 0)

@@ -142,17 +142,23 @@ static void check_round_trip(const Session *s)
     if (!lesson_load_file(save_path, &r, err, sizeof err))
         round_trip_fail("the saved file does not load", err);
     const Lesson *l = s->lesson;
-    /* about: is the lesson's, plus a note of the edits that made the state (live.h) */
-    Text about = {{session_saved_about(s, LANG_EN), session_saved_about(s, LANG_ZH)}};
-    /* tokens: the state's, appended ones included (append) */
-    bool same = r.ntok == attn_tokens(&s->cur) && same_text(&r.title, &l->title) && same_text(&r.about, &about);
+    /* about: is the lesson's own (the edits are named at their steps) */
+    Text about = {{l->about.s[LANG_EN] ? strdup(l->about.s[LANG_EN]) : NULL,
+                   l->about.s[LANG_ZH] ? strdup(l->about.s[LANG_ZH]) : NULL}};
+    /* tokens: the lesson's own (a swap or an append is an edit, replayed at its step) */
+    bool same = r.ntok == l->ntok && same_text(&r.title, &l->title) && same_text(&r.about, &about);
     text_free(&about);
     for (int k = 0; same && k < r.ntok; k++)
-        same = strcmp(r.tokens[k], lesson_token(l, &s->cur, k)) == 0; /* in the order a swap left them */
+        same = strcmp(r.tokens[k], l->tokens[k]) == 0;
     if (!same)
         round_trip_fail("the title, about or tokens changed", NULL);
     if (!session_init(&rs, &r))
         round_trip_fail("session_init failed on the saved lesson", NULL);
+    same = attn_tokens(&rs.cur) == attn_tokens(&s->cur);
+    for (int k = 0; same && k < attn_tokens(&s->cur); k++) /* in the order a swap left them, appended ones after */
+        same = strcmp(lesson_token(&r, &rs.cur, k), lesson_token(l, &s->cur, k)) == 0;
+    if (!same)
+        round_trip_fail("the state's tokens changed", NULL);
     if (rs.step != s->step || rs.cur.reached != s->cur.reached || rs.cur.scale != s->cur.scale ||
         rs.cur.softmax != s->cur.softmax || memcmp(rs.cur.override, s->cur.override, sizeof rs.cur.override) ||
         memcmp(rs.cur.ovh, s->cur.ovh, sizeof rs.cur.ovh) ||

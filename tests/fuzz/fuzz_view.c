@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     have[which] = true;
     Lesson l = loaded[which];
     screen_resize(size_of(data[1], 80), size_of(data[2], 240));
-    ViewOpt o = {data[0] & 0x80 ? LANG_ZH : LANG_EN, (data[0] & 0x40) != 0, NULL, (data[0] & 0x20) != 0, 0, false};
+    ViewOpt o = {data[0] & 0x80 ? LANG_ZH : LANG_EN, (data[0] & 0x40) != 0, NULL, (data[0] & 0x20) != 0, 0, false, NULL};
     View *v = view_new(&l, &o);
     if (!v || chdir(dir) != 0)
         abort();
