@@ -10,6 +10,7 @@
 
 #include "text/i18n.h"
 #include "text/num.h"
+#include "text/text.h"
 
 /* Require a scalar that is valid UTF-8 without NUL; `what` says what it is. */
 bool schema_want_text(Loader *c, const yaml_node_t *n, const char *what)
@@ -65,8 +66,9 @@ static const struct {
 /* A full-width digit ０..９ (U+FF10..U+FF19) at s, or -1. */
 static int fullwidth_digit(const char *s)
 {
-    const unsigned char *u = (const unsigned char *)s;
-    return u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x99 ? u[2] - 0x90 : -1;
+    uint32_t cp;
+    (void)text_utf8_next(s, strnlen(s, 4), &cp);
+    return cp >= 0xFF10 && cp <= 0xFF19 ? (int)(cp - 0xFF10) : -1;
 }
 
 /* The 0-based file column of byte `off` of a one-line scalar's value

@@ -58,12 +58,12 @@ static bool target_dist(const Attn *a, const Action *act, double *t, char *err, 
         snprintf(err, errlen, "%s", _("numbers must be finite"));
         return false;
     case GRAD_DIST_NEGATIVE:
-        num_snprintf(v, sizeof v, "%g", act->vals[bad]);
+        num_general(v, sizeof v, act->vals[bad], 6);
         snprintf(err, errlen, _("a target is a distribution: weight %d is %s, below 0; every weight must be 0 or more"),
                  bad + 1, v);
         return false;
     case GRAD_DIST_MASKED:
-        num_snprintf(v, sizeof v, "%g", act->vals[bad]);
+        num_general(v, sizeof v, act->vals[bad], 6);
         snprintf(err, errlen, _("key %d comes after query %d, so the causal mask hides it; its target weight must "
                                 "be 0, not %s"), bad + 1, act->i + 1, v);
         return false;
@@ -71,7 +71,7 @@ static bool target_dist(const Attn *a, const Action *act, double *t, char *err, 
         double sum = 0;
         for (int j = 0; j < act->n; j++)
             sum += act->vals[j];
-        num_snprintf(v, sizeof v, "%.10g", sum);
+        num_general(v, sizeof v, sum, 10);
         snprintf(err, errlen, _("a target is a distribution: its weights must sum to 1, these sum to %s"), v);
         return false;
     }

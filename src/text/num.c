@@ -411,3 +411,8 @@ const char *num_whole_text(const char *s, size_t n, char *buf, size_t len)
     snprintf(buf, len, "%.*s%s", n > 24 ? 24 : (int)n, s, n > 24 ? "..." : "");
     return buf;
 }
+
+void num_general(char *buf, size_t len, double v, int prec)
+{
+    num_snprintf(buf, len, "%.*g", prec, v);
+}

@@ -59,6 +59,10 @@ void num_format(char *buf, size_t len, double v, int dec);
 __attribute__((format(printf, 3, 4)))
 #endif
 int num_snprintf(char *buf, size_t len, const char *fmt, ...);
+/* v as printf's "%.*g" writes it with prec significant digits (6 is plain
+ * "%g"), '.' for the point: a number quoted in a message as the user wrote
+ * it, near enough (a target weight, a sum). */
+void num_general(char *buf, size_t len, double v, int prec);
 
 #define FMT_LINE 4096
 #define FMT_MAX_LINES 8
