@@ -994,9 +994,28 @@ def shown_values(rec, digits):
     return out
 
 
+def labelled_spans(t, hidden, head):
+    """Where a TRACE or STATUS line gives a number as another cell's, named beside it ("s₁₃ 0.013 →
+    0.051"): that number is the named cell's (an unhidden one), not an asked value near it."""
+    spans = set()
+    for m in CELL_NAME_RE.finditer(t):
+        base = NAME_MAT.get(m.group(1))
+        idx = m.group(2).translate(SUB)
+        if base is None or len(idx) != 2:
+            continue
+        i, j = int(idx[0]), int(idx[1])
+        if (base, head, i, j) in hidden or (base, head, i, None) in hidden:
+            continue
+        for g in (4, 5):
+            if m.group(g) is not None:
+                spans.add(m.span(g))
+    return spans
+
+
 def check_leaks(rec, candidates, report):
     check_named_cells(rec, report)
     explained = None
+    hidden, head = hidden_cells(rec), int(rec.hdr.get("head", 1))
     for wm, wi, wj, ni, nj, v in rec.was_asked:
         ask = [a for a in rec.asks if a[0] == wm and a[1] == wi and (a[2] <= 0 or a[2] == wj)]
         if not ask or ask[0][3] not in ("open", "wrong"):
@@ -1015,7 +1034,8 @@ def check_leaks(rec, candidates, report):
             if kind not in TEXT_KINDS:
                 continue
             texts = [x for x in neighbours(v, digits, kind) if x not in explained]
-            found = [m.group(0) for m in NUM_RE.finditer(t) if m.group(0) in texts]
+            own = labelled_spans(t, hidden, head) if kind in ("TRACE", "STATUS") else set()
+            found = [m.group(0) for m in NUM_RE.finditer(t) if m.group(0) in texts and m.span() not in own]
             if found:
                 report("leak", "%s = %s (before the departure, u brings it back) is on the %s line as %s: %s" %
                        (name, texts[0], kind, found[0], t.strip()))
@@ -1036,7 +1056,10 @@ def check_leaks(rec, candidates, report):
                     if kind not in TEXT_KINDS:
                         continue
                     texts = neighbours(v, digits, kind)
+                    own = labelled_spans(t, hidden, head) if kind in ("TRACE", "STATUS") else set()
                     for m in NUM_RE.finditer(t):
+                        if m.span() in own and m.group(0) != shown:
+                            continue  # a neighbour given as another cell's value, named beside it
                         # an operand of the asked cell's own sum ("o₁₁ = (1.000)(−0.244) = ?")
                         # is an input of the exercise (here v₁₁ under a weight of 1), not its answer
                         operand = re.search(r"= \?( …)?$", t.rstrip()) and t[m.start() - 1:m.start()] == "(" and \

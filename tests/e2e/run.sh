@@ -865,7 +865,9 @@ t_say_whole()
 import re, sys
 dump, caps, k = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
 m = re.search(r"^── %s/\d+ ·[^\n]*\n((?:  [^\n]*\n)+)" % k, dump, re.M)
-want = "".join(m.group(1).split()) if m else ""
+# the narration, without --dump's room line for authors ("  room at 80x24: ...")
+say = [l for l in (m.group(1).splitlines() if m else []) if not re.match(r"  (room at|讲解在) ?\d+x\d+", l)]
+want = "".join("".join(say).split())
 lines = {}
 for page in caps.split("\f\n"):
     rows = page.split("\n")
