@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "actionlex.h"
 #include "diag.h"
 #include "options.h"
 #include "text/i18n.h"
@@ -40,110 +41,6 @@ double option_action_value(const OptRow *r, const Action *act)
     return r->type == OT_WORDS ? act->opt : r->type == OT_NUMBER ? act->c : act->n;
 }
 
-/* A cursor over the action text; errors record the column they happened at. */
-typedef struct {
-    const char *s, *p;
-    char *err;
-    size_t errlen;
-    int *errcol;
-    const Attn *shape;       /* NULL, or the lesson's shapes, for the names in messages */
-} Lex;
-
-/* What may follow the parsed part of an action, for "unexpected ..." messages. */
-typedef enum { END_PLAIN, END_ROW_COPY, END_FACTOR } EndAfter;
-
-#ifdef __GNUC__
-__attribute__((format(printf, 3, 4)))
-#endif
-/* Record an error at `at`. fmt is an untranslated message (N_) and is
- * translated here. Always returns false. */
-static bool fail(Lex *lx, const char *at, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(lx->err, lx->errlen, _(fmt), ap);
-    va_end(ap);
-    if (lx->errcol)
-        *lx->errcol = (int)(at - lx->s) + 1;
-    return false;
-}
-
-/* Quote up to 16 bytes of s (whole characters, text_quote_n) as "s", or
- * "nothing" at the end of the text. */
-static const char *quote_word(const char *s, char *buf, size_t len)
-{
-    char cut[24];
-    size_t n = strlen(s);
-    if (n == 0)
-        return _("nothing");
-    bool more = n > 16;
-    if (more)
-        n = text_char_start(s, 16);
-    memcpy(cut, s, n);
-    while (n > 0 && (cut[n - 1] == ' ' || cut[n - 1] == '\t'))
-        n--;
-    cut[n] = '\0';
-    return text_quote_n(cut, 0, "\"", more ? "...\"" : "\"", buf, len);
-}
-
-static void skip_ws(Lex *lx)
-{
-    while (*lx->p == ' ' || *lx->p == '\t')
-        lx->p++;
-}
-
-static bool accept(Lex *lx, char c)
-{
-    skip_ws(lx);
-    if (*lx->p != c)
-        return false;
-    lx->p++;
-    return true;
-}
-
-/* Accept a word (letters, digits, '_') and return its length, 0 if none. */
-static int word(Lex *lx, const char **start)
-{
-    skip_ws(lx);
-    *start = lx->p;
-    while (isalnum((unsigned char)*lx->p) || *lx->p == '_')
-        lx->p++;
-    return (int)(lx->p - *start);
-}
-
-/* The length of a sign at s: '+', '-' or U+2212; 0 when there is none. */
-static int sign_len(const char *s)
-{
-    return *s == '+' || *s == '-' ? 1 : strncmp(s, NUM_MINUS, 3) == 0 ? 3 : 0;
-}
-
-/* Parse a finite decimal number with num.h (so the Unicode minus that the
- * screen shows is accepted, and the locale never matters). The number is
- * the run of digits, '.', 'e' and signs (at the start or after 'e'). */
-static bool parse_number(Lex *lx, double *out)
-{
-    char buf[80];
-    skip_ws(lx);
-    const char *at = lx->p, *q = lx->p;
-    q += sign_len(q);
-    while (isdigit((unsigned char)*q) || *q == '.' || *q == 'e' || *q == 'E')
-        q += (*q == 'e' || *q == 'E') ? 1 + sign_len(q + 1) : 1;
-    size_t n = (size_t)(q - at);
-    char *num = n < sizeof buf ? buf : malloc(n + 1);
-    if (n == 0 || !num)
-        return fail(lx, at, N_("expected a number, like 0.5 or -2"));
-    memcpy(num, at, n);
-    num[n] = '\0';
-    NumStatus st = num_parse(num, out, NULL);
-    if (num != buf)
-        free(num);
-    if (st == NUM_RANGE)
-        return fail(lx, at, N_("numbers must be finite"));
-    if (st != NUM_OK)
-        return fail(lx, at, N_("expected a number, like 0.5 or -2"));
-    lx->p = q;
-    return true;
-}
 
 /* Is the reference name[0..len) (as written, with its index) a row of an
  * attention-weights matrix? Sets a->mat = M_A and a->head: 0-based for
@@ -167,114 +64,6 @@ static bool target_ref(const char *name, int len, Action *a)
     return n == 1 || head >= 1;
 }
 
-static bool is_target(MatId m)
-{
-    MatId b = attn_mat_base(m);
-    return m <= M_V || m == M_WO || (attn_mat_head(m) && b >= M_Q && b <= M_V);
-}
-
-/* Refuse an index too large for an int (any matrix refuses it anyway),
- * quoting its digits as typed. */
-static bool huge_index(Lex *lx, const Ref *r)
-{
-    for (int k = 0; k < r->n; k++)
-        if (r->idx[k].v > INT_MAX) {
-            char digits[32];
-            num_whole_text(r->idx[k].at, (size_t)r->idx[k].len, digits, sizeof digits);
-            return fail(lx, r->idx[k].at, k == 0 ? N_("row %s is out of range: %.*s has at most %d rows")
-                                                  : N_("column %s is out of range: %.*s has at most %d columns"),
-                        digits, r->name_len, r->name, MAT_MAX);
-        }
-    return true;
-}
-
-/* Parse a matrix reference "M[i]" or "M[i][j]" with ref.h; *j = -1 when
- * absent. *at is where the name starts. `target` says which side of the
- * "=" it is on (a target must be a matrix that can be changed). An unknown
- * name is reported before a problem in the indices, and every message
- * points at its place. */
-static bool ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
-{
-    Ref r;
-    char q[80];
-    RefStatus st = ref_scan(lx->p, &r);
-    *at = r.name;
-    if (r.name_len == 0)
-        return target ? fail(lx, r.name, N_("expected a matrix to change, like Q[1] or Wq[2][1], found %s"),
-                             quote_word(r.name, q, sizeof q))
-                      : fail(lx, r.name, N_("expected a row like K[1] or a list like [0.5, -1], found %s"),
-                             quote_word(r.name, q, sizeof q));
-    char list[256];
-    if (ref_matrix(&r) == REF_UNKNOWN) {
-        char name[40];
-        snprintf(name, sizeof name, "%.*s", r.name_len > 30 ? 30 : r.name_len, r.name);
-        static const char *const mats[] = {"X", "Wq", "Wk", "Wv", "Wo", "Q", "K", "V", "QKt", "S", "A", "O", "Y"};
-        const char *near = diag_suggest(name, mats, (int)(sizeof mats / sizeof *mats));
-        if (near && strcmp(near, name) != 0 && (strcasecmp(near, name) == 0 || strlen(name) > 2))
-            return fail(lx, r.name, N_("unknown matrix \"%s\" (did you mean \"%s\"?), expected %s"), name, near,
-                        ref_matrix_list(lx->shape, target, list, sizeof list));
-        return fail(lx, r.name, N_("unknown matrix \"%s\", expected %s"), name,
-                    ref_matrix_list(lx->shape, target, list, sizeof list));
-    }
-    if (target && !is_target(r.mat))
-        return fail(lx, r.name, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(r.mat),
-                    ref_matrix_list(lx->shape, true, list, sizeof list));
-    if (st == REF_NO_NUMBER)
-        return fail(lx, r.err_at, N_("expected a row or column number from 1"));
-    if (st == REF_NO_CLOSE)
-        return fail(lx, r.err_at, N_("expected \"]\" after the number"));
-    if (st == REF_ZERO)
-        return fail(lx, r.err_at, N_("indices start at 1"));
-    if (r.n == 0 && target && is_target(r.mat))
-        return fail(lx, r.err_at, N_("expected \"[\" after %s: change one row, %s[i] = [a, b, ...], or one cell, "
-                                     "%s[i][j] = c"), attn_mat_name(r.mat), attn_mat_name(r.mat),
-                    attn_mat_name(r.mat));
-    if (r.n == 0)
-        return fail(lx, r.err_at, N_("expected \"[\" and a row number after %s, like %s[1]"), attn_mat_name(r.mat),
-                    attn_mat_name(r.mat));
-    if (!huge_index(lx, &r))
-        return false;
-    *m = r.mat;
-    *i = ref_row(&r);
-    *j = ref_col(&r);
-    lx->p = r.end;
-    return true;
-}
-
-/* Require the end of the text; otherwise say what was found and what could
- * have come there (ctx: what was just parsed). */
-static bool expect_end(Lex *lx, EndAfter ctx)
-{
-    char q[80];
-    skip_ws(lx);
-    const char *r = lx->p;
-    if (*r == '\0')
-        return true;
-    if (*r == ';' || strchr(r, '='))  /* another action follows */
-        return fail(lx, r, N_("unexpected %s: write one action at a time; several actions in a do: are a YAML "
-                              "list, like [\"Q[1] = K[1]\", \"scale = none\"]"), quote_word(r, q, sizeof q));
-    if (*r == ',' && isdigit((unsigned char)r[1]) && r > lx->s && isdigit((unsigned char)r[-1])) {
-        const char *d = r - 1;
-        while (d > lx->s && (isdigit((unsigned char)d[-1]) || d[-1] == '-'))
-            d--;
-        int n = (int)strspn(r + 1, "0123456789");
-        return fail(lx, r, N_("unexpected %s: it looks like a decimal comma, write %.*s.%.*s"),
-                    quote_word(r, q, sizeof q), (int)(r - d), d, n, r + 1);
-    }
-    if (ctx == END_ROW_COPY)
-        return fail(lx, r, N_("unexpected %s: after the row comes \"* c\" to scale it, or the end of the action"),
-                    quote_word(r, q, sizeof q));
-    if (ctx == END_FACTOR && *r == '/')
-        return fail(lx, r, N_("unexpected %s: the factor is one number; write 1/6 as 0.1667"),
-                    quote_word(r, q, sizeof q));
-    if (ctx == END_FACTOR && (*r == '+' || *r == '-' || *r == '*' || sign_len(r)))
-        return fail(lx, r, N_("unexpected %s: an action copies one row times one number; rows cannot be added, "
-                              "and there is one factor"), quote_word(r, q, sizeof q));
-    return fail(lx, r, N_("unexpected %s, expected the end of the action"), quote_word(r, q, sizeof q));
-}
-
-static bool count(Lex *lx, long long *out, const char *msg);
-
 /* A word option of the table (options.h): "scale = none|sqrt_dk",
  * "softmax = naive|stable|online", "mask = none|causal|window W",
  * "positions = none|sinusoidal|rope". */
@@ -286,10 +75,10 @@ static bool option(Lex *lx, Action *a, const OptRow *r)
         snprintf(list, sizeof list, "%s, %s or %s%s", v[0], v[1], v[2], (r->flags & OF_WIDTH) ? " W" : "");
     else
         snprintf(list, sizeof list, "%s or %s", v[0], v[1]);
-    if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then %s"), list);
+    if (!lex_accept(lx, '='))
+        return lex_fail(lx, lx->p, N_("expected \"=\" then %s"), list);
     const char *w;
-    int n = word(lx, &w);
+    int n = lex_word(lx, &w);
     a->kind = option_act(r);
     a->opt = -1;
     for (int o = 0; o < 3; o++)
@@ -298,20 +87,20 @@ static bool option(Lex *lx, Action *a, const OptRow *r)
     if (a->opt < 0) {
         char found[40];
         snprintf(found, sizeof found, "%.*s", n > 30 ? 30 : n, w);
-        return fail(lx, w, N_("expected %s, found %s"), list, quote_word(n ? found : w, q, sizeof q));
+        return lex_fail(lx, w, N_("expected %s, found %s"), list, lex_quote_word(n ? found : w, q, sizeof q));
     }
     if (a->kind == ACT_MASK && a->opt == MASK_WINDOW) {
         long long width;
-        const char *at = (skip_ws(lx), lx->p);
-        if (!count(lx, &width, N_("a window takes its width, the keys each query sees, like mask = window 2; "
+        const char *at = (lex_skip_ws(lx), lx->p);
+        if (!lex_count(lx, &width, N_("a window takes its width, the keys each query sees, like mask = window 2; "
                                   "found %s")))
             return false;
         if (width < 1 || width > MAT_MAX)
-            return fail(lx, at, N_("a window of %lld keys: write 1 to %d (each query sees itself and the keys "
+            return lex_fail(lx, at, N_("a window of %lld keys: write 1 to %d (each query sees itself and the keys "
                                    "just before it), like mask = window 2"), width, MAT_MAX);
         a->n = (int)width;
     }
-    return expect_end(lx, END_PLAIN);
+    return lex_expect_end(lx, END_PLAIN);
 }
 
 /* "offset = k" or "block = B": a whole number in the row's range. */
@@ -321,19 +110,19 @@ static bool whole_option(Lex *lx, Action *a, const OptRow *r)
     const char *name = r->key;
     long long lo = (long long)r->lo, hi = (long long)r->hi, v;
     a->kind = kind;
-    if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then a whole number, like %s = %d"), name,
+    if (!lex_accept(lx, '='))
+        return lex_fail(lx, lx->p, N_("expected \"=\" then a whole number, like %s = %d"), name,
                     kind == ACT_OFFSET ? 3 : 2);
-    const char *at = (skip_ws(lx), lx->p);
-    if (!count(lx, &v, kind == ACT_OFFSET ? N_("offset takes the first token's position, a whole number from 0, "
+    const char *at = (lex_skip_ws(lx), lx->p);
+    if (!lex_count(lx, &v, kind == ACT_OFFSET ? N_("offset takes the first token's position, a whole number from 0, "
                                                "like offset = 3; found %s")
                                           : N_("block takes the keys per block, a whole number from 1, like "
                                                "block = 2; found %s")))
         return false;
     if (v < lo || v > hi)
-        return fail(lx, at, N_("%s must be from %lld to %lld, found %lld"), name, lo, hi, v);
+        return lex_fail(lx, at, N_("%s must be from %lld to %lld, found %lld"), name, lo, hi, v);
     a->n = (int)v;
-    return expect_end(lx, END_PLAIN);
+    return lex_expect_end(lx, END_PLAIN);
 }
 
 /* "rope_base = B": RoPE's base, a finite number in its row's range. */
@@ -343,15 +132,15 @@ static bool rope_base(Lex *lx, Action *a)
     char lo[SHORTEST_MAX];
     option_bounds(r, lo, NULL, sizeof lo);
     a->kind = ACT_ROPE_BASE;
-    if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then a number above %s, like rope_base = 10000"), lo);
-    const char *at = (skip_ws(lx), lx->p);
-    if (!parse_number(lx, &a->c))
+    if (!lex_accept(lx, '='))
+        return lex_fail(lx, lx->p, N_("expected \"=\" then a number above %s, like rope_base = 10000"), lo);
+    const char *at = (lex_skip_ws(lx), lx->p);
+    if (!lex_parse_number(lx, &a->c))
         return false;
     if (!option_in_range(r, a->c))
-        return fail(lx, at, N_("rope_base must be above %s (the angles are p / B^(2(m-1)/d_k)), found %.*s"), lo,
+        return lex_fail(lx, at, N_("rope_base must be above %s (the angles are p / B^(2(m-1)/d_k)), found %.*s"), lo,
                     (int)(lx->p - at), at);
-    return expect_end(lx, END_PLAIN);
+    return lex_expect_end(lx, END_PLAIN);
 }
 
 static bool row_list(Lex *lx, Action *a);
@@ -362,21 +151,21 @@ static bool append_token(Lex *lx, Action *a)
 {
     char q[40];
     a->kind = ACT_APPEND;
-    skip_ws(lx);
+    lex_skip_ws(lx);
     const char *at = lx->p;
     while (*lx->p && *lx->p != ' ' && *lx->p != '\t' && *lx->p != '[')
         lx->p++;
     size_t n = (size_t)(lx->p - at);
     if (n == 0)
-        return fail(lx, at, N_("append takes a token and its row of X, like append cat [1, 0, 0, 1]; found %s"),
-                    quote_word(at, q, sizeof q));
+        return lex_fail(lx, at, N_("append takes a token and its row of X, like append cat [1, 0, 0, 1]; found %s"),
+                    lex_quote_word(at, q, sizeof q));
     if (n > ACTION_TOKEN_BYTES)
-        return fail(lx, at, N_("the token is longer than %d bytes, shorten it"), ACTION_TOKEN_BYTES);
+        return lex_fail(lx, at, N_("the token is longer than %d bytes, shorten it"), ACTION_TOKEN_BYTES);
     memcpy(a->word, at, n);
     a->word[n] = '\0';
-    if (!accept(lx, '['))
-        return fail(lx, lx->p, N_("expected the token's row of X after it, like append %s [1, 0, 0, 1]; found %s"),
-                    a->word, quote_word(lx->p, q, sizeof q));
+    if (!lex_accept(lx, '['))
+        return lex_fail(lx, lx->p, N_("expected the token's row of X after it, like append %s [1, 0, 0, 1]; found %s"),
+                    a->word, lex_quote_word(lx->p, q, sizeof q));
     return row_list(lx, a);
 }
 
@@ -386,113 +175,74 @@ static bool temperature(Lex *lx, Action *a)
     const OptRow *r = option_row(OPT_TEMP);
     char lo[SHORTEST_MAX], hi[SHORTEST_MAX];
     option_bounds(r, lo, hi, sizeof lo);
-    if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then a temperature from %s to %s, like temperature = 0.5"), lo, hi);
-    skip_ws(lx);
+    if (!lex_accept(lx, '='))
+        return lex_fail(lx, lx->p, N_("expected \"=\" then a temperature from %s to %s, like temperature = 0.5"), lo, hi);
+    lex_skip_ws(lx);
     const char *at = lx->p;
     a->kind = ACT_TEMP;
-    if (!parse_number(lx, &a->c))
+    if (!lex_parse_number(lx, &a->c))
         return false;
     if (!option_in_range(r, a->c))
-        return fail(lx, at, N_("the temperature must be from %s to %s, found %.*s"), lo, hi, (int)(lx->p - at), at);
-    return expect_end(lx, END_PLAIN);
-}
-
-/* A token number from 1 for swap, as plain digits; *out is 0-based. */
-static bool token_number(Lex *lx, int *out)
-{
-    skip_ws(lx);
-    const char *at = lx->p;
-    long long v = 0;
-    if (!isdigit((unsigned char)*lx->p)) {
-        char q[80];
-        return fail(lx, at, N_("swap takes two token numbers from 1, like swap 1 3; found %s"),
-                    quote_word(at, q, sizeof q));
-    }
-    lx->p += num_whole(lx->p, &v);
-    if (v == 0)
-        return fail(lx, at, N_("tokens are numbered from 1"));
-    if (v > MAT_MAX)
-        return fail(lx, at, N_("token %.*s is out of range: a lesson has at most %d tokens"), (int)(lx->p - at),
-                    at, MAT_MAX);
-    *out = (int)v - 1;
-    return true;
+        return lex_fail(lx, at, N_("the temperature must be from %s to %s, found %.*s"), lo, hi, (int)(lx->p - at), at);
+    return lex_expect_end(lx, END_PLAIN);
 }
 
 /* "swap i j": trade two tokens. */
 static bool swap(Lex *lx, Action *a)
 {
     a->kind = ACT_SWAP;
-    if (!token_number(lx, &a->i) || !token_number(lx, &a->src_i))
+    if (!lex_token_number(lx, &a->i) || !lex_token_number(lx, &a->src_i))
         return false;
-    return expect_end(lx, END_PLAIN);
+    return lex_expect_end(lx, END_PLAIN);
 }
 
-
-/* A whole number written at lx->p into *out (num_whole: saturated at
- * NUM_WHOLE_MAX, so a message quotes lx->p's digits, not *out); false with
- * msg (one %s: what was found) when there is none. */
-static bool count(Lex *lx, long long *out, const char *msg)
-{
-    char q[80];
-    skip_ws(lx);
-    const char *at = lx->p;
-    long long v = 0;
-    if (!isdigit((unsigned char)*lx->p))
-        return fail(lx, at, msg, quote_word(at, q, sizeof q));
-    lx->p += num_whole(lx->p, &v);
-    if (*lx->p == '.' || *lx->p == 'e' || *lx->p == 'E')
-        return fail(lx, at, msg, quote_word(at, q, sizeof q));
-    *out = v;
-    return true;
-}
 
 /* "step" or "step N": N gradient steps, 1..GRAD_STEP_MAX. */
 static bool parse_step(Lex *lx, Action *a)
 {
     a->kind = ACT_STEP;
     a->n = 1;
-    skip_ws(lx);
+    lex_skip_ws(lx);
     if (*lx->p == '\0')
         return true;
     const char *at = lx->p;
     long long v;
-    if (!count(lx, &v, N_("step takes a whole number of steps from 1 to 10000, like step 10; found %s")))
+    if (!lex_count(lx, &v, N_("step takes a whole number of steps from 1 to 10000, like step 10; found %s")))
         return false;
     if (v < 1 || v > GRAD_STEP_MAX) {
         char digits[32];
-        return fail(lx, at, N_("step takes 1 to %d steps, found %s"), GRAD_STEP_MAX,
+        return lex_fail(lx, at, N_("step takes 1 to %d steps, found %s"), GRAD_STEP_MAX,
                     num_whole_text(at, (size_t)(lx->p - at), digits, sizeof digits));
     }
     a->n = (int)v;
-    return expect_end(lx, END_PLAIN);
+    return lex_expect_end(lx, END_PLAIN);
 }
 
 /* "lr = x": the learning rate, a finite number above 0. */
 static bool learning_rate(Lex *lx, Action *a)
 {
     a->kind = ACT_LR;
-    if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then the learning rate, like lr = 0.5"));
-    skip_ws(lx);
+    if (!lex_accept(lx, '='))
+        return lex_fail(lx, lx->p, N_("expected \"=\" then the learning rate, like lr = 0.5"));
+    lex_skip_ws(lx);
     const char *at = lx->p;
     const char *w;
     const OptRow *r = option_row(OPT_LR);
     char lo[SHORTEST_MAX];
     option_bounds(r, lo, NULL, sizeof lo);
-    int wn = word(lx, &w);
+    int wn = lex_word(lx, &w);
     lx->p = at;
     if ((wn == 3 && (strncasecmp(w, "nan", 3) == 0 || strncasecmp(w, "inf", 3) == 0)) ||
         (wn == 8 && strncasecmp(w, "infinity", 8) == 0))
-        return fail(lx, at, N_("lr must be a finite number above %s, like lr = 0.5; found %.*s"), lo, wn, w);
-    if (!parse_number(lx, &a->c))
+        return lex_fail(lx, at, N_("lr must be a finite number above %s, like lr = 0.5; found %.*s"), lo, wn, w);
+    if (!lex_parse_number(lx, &a->c))
         return false;
     if (!option_in_range(r, a->c)) {
         char v[40];
         fmt_exact(a->c, v, sizeof v);
-        return fail(lx, at, N_("lr must be above %s (each step moves W by -lr times the gradient), found %s"), lo, v);
+        return lex_fail(lx, at, N_("lr must be above %s (each step moves W by -lr times the gradient), found %s"), lo, v);
     }
-    return expect_end(lx, END_PLAIN);
+    return lex_expect_end(lx, END_PLAIN);
 }
 
 /* A list of numbers after its "[": "a, b, c]" into a->vals, then the end. */
@@ -501,13 +251,13 @@ static bool row_list(Lex *lx, Action *a)
     a->n = 0;
     do {
         if (a->n == MAT_MAX)
-            return fail(lx, lx->p, N_("a row has at most 64 numbers"));
-        if (!parse_number(lx, &a->vals[a->n++]))
+            return lex_fail(lx, lx->p, N_("a row has at most 64 numbers"));
+        if (!lex_parse_number(lx, &a->vals[a->n++]))
             return false;
-    } while (accept(lx, ','));
-    if (!accept(lx, ']'))
-        return fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"));
-    return expect_end(lx, END_PLAIN);
+    } while (lex_accept(lx, ','));
+    if (!lex_accept(lx, ']'))
+        return lex_fail(lx, lx->p, N_("expected \",\" and a number, or \"]\" to close the row"));
+    return lex_expect_end(lx, END_PLAIN);
 }
 
 /* "target A[i] = j", "target A[i] = [t1, ..., tn]" or "target A[i] = none". */
@@ -516,51 +266,51 @@ static bool target(Lex *lx, Action *a)
     const char *at, *w;
     int j;
     a->kind = ACT_TARGET;
-    skip_ws(lx);
-    if (!ref(lx, false, &a->mat, &a->i, &j, &at))
+    lex_skip_ws(lx);
+    if (!lex_ref(lx, false, &a->mat, &a->i, &j, &at))
         return false;
     if (!target_ref(at, (int)(lx->p - at), a))
-        return fail(lx, at, N_("a target is a row of the attention weights, like target A[1] = 3; found %.*s"),
+        return lex_fail(lx, at, N_("a target is a row of the attention weights, like target A[1] = 3; found %.*s"),
                     (int)(lx->p - at), at);
     if (j >= 0)
-        return fail(lx, at, N_("a target is a whole row of A, like target A[1] = 3 (all of row 1's weight on key "
+        return lex_fail(lx, at, N_("a target is a whole row of A, like target A[1] = 3 (all of row 1's weight on key "
                                "3), not a cell"));
     if (a->head == -1 && lx->shape && attn_heads(lx->shape) > 1)
-        return fail(lx, at, N_("A is one per head in a lesson with %d heads: write A1 to A%d"),
+        return lex_fail(lx, at, N_("A is one per head in a lesson with %d heads: write A1 to A%d"),
                     attn_heads(lx->shape), attn_heads(lx->shape));
-    if (!accept(lx, '='))
-        return fail(lx, lx->p, N_("expected \"=\" then a key number, a list like [0, 0.5, 0.5], or none"));
-    skip_ws(lx);
+    if (!lex_accept(lx, '='))
+        return lex_fail(lx, lx->p, N_("expected \"=\" then a key number, a list like [0, 0.5, 0.5], or none"));
+    lex_skip_ws(lx);
     if (*lx->p == '[') {
         lx->p++;
         a->opt = TARGET_DIST;
         return row_list(lx, a);
     }
-    int n = word(lx, &w);
+    int n = lex_word(lx, &w);
     if (n == 4 && strncmp(w, "none", 4) == 0) {
         a->opt = TARGET_NONE;
-        return expect_end(lx, END_PLAIN);
+        return lex_expect_end(lx, END_PLAIN);
     }
     lx->p = w;
     long long v;
-    if (!count(lx, &v, N_("expected a key number from 1, a list like [0, 0.5, 0.5], or none; found %s")))
+    if (!lex_count(lx, &v, N_("expected a key number from 1, a list like [0, 0.5, 0.5], or none; found %s")))
         return false;
     if (v == 0)
-        return fail(lx, w, N_("keys are numbered from 1"));
+        return lex_fail(lx, w, N_("keys are numbered from 1"));
     if (v > MAT_MAX) {
         char digits[32];
-        return fail(lx, w, N_("key %s is out of range: a lesson has at most %d tokens"),
+        return lex_fail(lx, w, N_("key %s is out of range: a lesson has at most %d tokens"),
                     num_whole_text(w, (size_t)(lx->p - w), digits, sizeof digits), MAT_MAX);
     }
     a->opt = TARGET_KEY;
     a->j = (int)v - 1;
-    return expect_end(lx, END_PLAIN);
+    return lex_expect_end(lx, END_PLAIN);
 }
 
 /* The right-hand side of a row target: "[a, b]" or "N[j]" or "N[j] * c". */
 static bool row_rhs(Lex *lx, Action *a)
 {
-    skip_ws(lx);
+    lex_skip_ws(lx);
     if (*lx->p == '[') {
         lx->p++;
         a->kind = ACT_ROW_SET;
@@ -569,19 +319,19 @@ static bool row_rhs(Lex *lx, Action *a)
     int j;
     const char *at;
     if (isdigit((unsigned char)*lx->p) || *lx->p == '-' || *lx->p == '.' || strncmp(lx->p, NUM_MINUS, 3) == 0)
-        return fail(lx, lx->p,
+        return lex_fail(lx, lx->p,
                     N_("a row takes a list [a, b, c] or another row like K[1]; for one cell write M[i][j] = c"));
     a->kind = ACT_ROW_COPY;
     a->c = 1;
-    if (!ref(lx, false, &a->src, &a->src_i, &j, &at))
+    if (!lex_ref(lx, false, &a->src, &a->src_i, &j, &at))
         return false;
     if (j >= 0)
-        return fail(lx, at, N_("a row can only be copied from a row, like K[1], not a cell"));
-    if (!accept(lx, '*'))
-        return expect_end(lx, END_ROW_COPY);
-    if (!parse_number(lx, &a->c))
+        return lex_fail(lx, at, N_("a row can only be copied from a row, like K[1], not a cell"));
+    if (!lex_accept(lx, '*'))
+        return lex_expect_end(lx, END_ROW_COPY);
+    if (!lex_parse_number(lx, &a->c))
         return false;
-    return expect_end(lx, END_FACTOR);
+    return lex_expect_end(lx, END_FACTOR);
 }
 
 /* The words of today's models: the parse's result (0 or 1), or -1 when w
@@ -591,7 +341,7 @@ static int modern_word(Lex *lx, const char *w, int n, Action *out)
     if (n == 6 && strncmp(w, "append", 6) == 0)
         return append_token(lx, out);
     if (n == 8 && strncmp(w, "kv_heads", 8) == 0)
-        return fail(lx, w, N_("kv_heads is the shape of W_K and W_V, set when the lesson loads: write kv_heads: "
+        return lex_fail(lx, w, N_("kv_heads is the shape of W_K and W_V, set when the lesson loads: write kv_heads: "
                               "in the lesson file, not as an action"));
     return -1;
 }
@@ -627,8 +377,8 @@ static bool unknown_action(Lex *lx, const char *w, int n)
     const char *list = "M[i] = [a, b], M[i] = N[j] * c, M[i][j] = c, scale =, softmax =, mask =, temperature =, "
                        "positions =, swap i j, target A[i] = j, lr =, step N, reset, append, offset =, block =";
     if (near)
-        return fail(lx, w, N_("unknown action \"%s\" (did you mean \"%s\"?); the actions are %s"), name, near, list);
-    return fail(lx, w, N_("unknown action \"%s\"; the actions are %s"), name, list);
+        return lex_fail(lx, w, N_("unknown action \"%s\" (did you mean \"%s\"?); the actions are %s"), name, near, list);
+    return lex_fail(lx, w, N_("unknown action \"%s\"; the actions are %s"), name, list);
 }
 
 bool action_parse(const char *text, Action *out, char *err, size_t errlen, int *errcol)
@@ -641,10 +391,10 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     Lex lx = {text, text, err, errlen, errcol, shape};
     memset(out, 0, sizeof *out);
     const char *w;
-    int n = word(&lx, &w);
+    int n = lex_word(&lx, &w);
     if (n == 5 && strncmp(w, "reset", 5) == 0) {
         out->kind = ACT_RESET;
-        return expect_end(&lx, END_PLAIN);
+        return lex_expect_end(&lx, END_PLAIN);
     }
     const OptRow *opt = option_by_word(w, n);
     if (opt && (opt->flags & OF_ACTION))
@@ -659,36 +409,36 @@ bool action_parse_in(const char *text, const Attn *shape, Action *out, char *err
     if (modern >= 0)
         return modern;
     if (n == 0 && *lx.p == '\0')
-        return fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"));
+        return lex_fail(&lx, lx.p, N_("empty action, expected e.g. Q[1] = K[1] * 5, scale = sqrt_dk or reset"));
     if (n > 0 && !isdigit((unsigned char)*w)) {
         Ref r;
         ref_scan(w, &r);
-        skip_ws(&lx);
+        lex_skip_ws(&lx);
         if (ref_matrix(&r) == REF_UNKNOWN && *lx.p != '[')
             return unknown_action(&lx, w, n);
     }
     lx.p = text;
     const char *at;
-    if (!ref(&lx, true, &out->mat, &out->i, &out->j, &at))
+    if (!lex_ref(&lx, true, &out->mat, &out->i, &out->j, &at))
         return false;
-    if (!is_target(out->mat)) {
+    if (!lex_is_target(out->mat)) {
         char list[256];
-        return fail(&lx, at, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(out->mat),
+        return lex_fail(&lx, at, N_("%s is computed by the pipeline; change %s instead"), attn_mat_name(out->mat),
                     ref_matrix_list(shape, true, list, sizeof list));
     }
     const char *ref_end = lx.p;
-    if (!accept(&lx, '=')) {
+    if (!lex_accept(&lx, '=')) {
         char q[80];
-        return fail(&lx, lx.p, N_("expected \"=\" after %.*s, found %s"), (int)(ref_end - at), at,
-                    quote_word(lx.p, q, sizeof q));
+        return lex_fail(&lx, lx.p, N_("expected \"=\" after %.*s, found %s"), (int)(ref_end - at), at,
+                    lex_quote_word(lx.p, q, sizeof q));
     }
     if (*lx.p == '=')
-        return fail(&lx, lx.p - 1, N_("\"==\" compares; an action sets a value with one \"=\", like %s = K[2]"),
+        return lex_fail(&lx, lx.p - 1, N_("\"==\" compares; an action sets a value with one \"=\", like %s = K[2]"),
                     out->j < 0 ? "Q[1]" : "Q[1][2]");
     if (out->j < 0)
         return row_rhs(&lx, out);
     out->kind = ACT_CELL_SET;
-    if (!parse_number(&lx, &out->c))
+    if (!lex_parse_number(&lx, &out->c))
         return false;
-    return expect_end(&lx, END_PLAIN);
+    return lex_expect_end(&lx, END_PLAIN);
 }
