@@ -388,4 +388,5 @@ def main():
     print(f"model_ref: every stage agrees to {TOL:g}")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -17,6 +17,9 @@ import json, math, random, subprocess, sys
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from model_ref import norm, rope, sinusoidal, visible  # the forward reference's pieces, torch's own way
+
 BIN = sys.argv[1] if len(sys.argv) > 1 else "build/tests/model_dump"
 CASES = int(sys.argv[2]) if len(sys.argv) > 2 else 120
 torch.set_default_dtype(torch.float64)
@@ -24,41 +27,6 @@ torch.set_default_dtype(torch.float64)
 
 def T(x):
     return torch.tensor(x, dtype=torch.float64)
-
-
-def norm(kind, x, g, b, eps):
-    if kind == "layernorm":
-        return F.layer_norm(x, (x.shape[-1],), g, b, eps)
-    if kind == "rmsnorm":
-        return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps) * g
-    return x
-
-
-def sinusoidal(n, d, offset):
-    p = torch.arange(offset, offset + n, dtype=torch.float64)[:, None]
-    j = torch.arange(d)[None, :]
-    ang = p / torch.pow(torch.tensor(10000.0), (2 * (j // 2)).double() / d)
-    return torch.where(j % 2 == 0, torch.sin(ang), torch.cos(ang))
-
-
-def rope(x, offset, base):
-    """x: heads x n x dk; adjacent pairs turn by p * base^(-2m/dk)."""
-    h, n, dk = x.shape
-    p = torch.arange(offset, offset + n, dtype=torch.float64)
-    m = torch.arange(dk // 2, dtype=torch.float64)
-    theta = p[:, None] * torch.pow(torch.tensor(base), -2.0 * m / dk)[None, :]
-    z = torch.view_as_complex(x.reshape(h, n, dk // 2, 2).contiguous())
-    return torch.view_as_real(z * torch.polar(torch.ones_like(theta), theta)).reshape(h, n, dk)
-
-
-def visible(n, mask, window):
-    i = torch.arange(n)[:, None]
-    j = torch.arange(n)[None, :]
-    if mask == "causal":
-        return j <= i
-    if mask == "window":
-        return (j <= i) & (j > i - window)
-    return torch.ones(n, n, dtype=torch.bool)
 
 
 def forward(c, P, tok):

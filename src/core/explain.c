@@ -7,16 +7,21 @@
 #include <stddef.h>
 #include <string.h>
 
+double explain_products(int n, const double *a, const double *b, double *prod, double *partial)
+{
+    double sum = 0.0;
+    for (int k = 0; k < n; k++) {
+        prod[k] = a[k] * b[k];
+        sum += prod[k];
+        partial[k] = sum;
+    }
+    return sum;
+}
+
 /* Fill prod, partial and sum from the n operand pairs already in a[] and b[]. */
 static void products(Explain *e)
 {
-    double sum = 0.0;
-    for (int k = 0; k < e->n; k++) {
-        e->prod[k] = e->a[k] * e->b[k];
-        sum += e->prod[k];
-        e->partial[k] = sum;
-    }
-    e->sum = sum;
+    e->sum = explain_products(e->n, e->a, e->b, e->prod, e->partial);
 }
 
 static void explain_input(const Attn *a, Explain *e)

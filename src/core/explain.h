@@ -95,4 +95,9 @@ typedef struct {
  * rotation. */
 bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out);
 
+/* The terms of a sum of products, shared by explain_cell and the model's
+ * cells (model_explain.h): prod[k] = a[k] b[k] and the running sums
+ * partial[k], k = 0 .. n-1 from 0.0; returns the sum (partial[n-1], 0 when n = 0). */
+double explain_products(int n, const double *a, const double *b, double *prod, double *partial);
+
 #endif

@@ -2,6 +2,7 @@
  * matrices, as data (see model_explain.h). Each sum repeats the forward's
  * order (model_run.c, norm.c), so the results are the cells bit for bit. */
 #include "model_explain.h"
+#include "explain.h"
 
 #include <math.h>
 #include <string.h>
@@ -9,13 +10,7 @@
 /* prod, partial and sum from the n pairs in a[] and b[]. */
 static void products(ModelExplain *e)
 {
-    double sum = 0.0;
-    for (int k = 0; k < e->n; k++) {
-        e->prod[k] = e->a[k] * e->b[k];
-        sum += e->prod[k];
-        e->partial[k] = sum;
-    }
-    e->sum = sum;
+    e->sum = explain_products(e->n, e->a, e->b, e->prod, e->partial);
 }
 
 static void explain_embed(const Model *m, ModelExplain *e)
