@@ -235,11 +235,10 @@ static void dump_scores(const Model *m)
     fputs("], ", stdout);
 }
 
-static void dump(const Model *m)
+/* Every parameter by its name, as "KEY": {NAME: rows, ..., "n": 0}. */
+static void params(const char *key, const Model *m)
 {
-    const ModelCfg *c = &m->cfg;
-    printf("{\"cfg\": {\"d_k\": %d, \"d_v\": %d, \"kv_heads\": %d}, ", c->d_k, c->d_v, c->kv_heads);
-    fputs("\"params\": {", stdout);
+    printf("\"%s\": {", key);
     ModelRef ref[MODEL_PARAMS_MAX];
     int np = model_params(m, ref, MODEL_PARAMS_MAX);
     for (int k = 0; k < np; k++) {
@@ -247,7 +246,15 @@ static void dump(const Model *m)
         model_ref_name(m, ref[k], name, sizeof name);
         mat(name, model_mat(m, ref[k]));
     }
-    fputs("\"n\": 0}, \"layers\": [", stdout);
+    fputs("\"n\": 0}", stdout);
+}
+
+static void dump(const Model *m)
+{
+    const ModelCfg *c = &m->cfg;
+    printf("{\"cfg\": {\"d_k\": %d, \"d_v\": %d, \"kv_heads\": %d}, ", c->d_k, c->d_v, c->kv_heads);
+    params("params", m);
+    fputs(", \"layers\": [", stdout);
     for (int l = 1; l <= c->layers; l++) {
         fputs(l > 1 ? ", " : "", stdout);
         dump_layer(m, l);
@@ -291,19 +298,6 @@ static void perturb(Model *m, unsigned long seed)
 
 
 /* ---- training (optimizer= lr= batch= length=): tests/train_ref.py ---- */
-
-static void params(const char *key, const Model *m)
-{
-    printf("\"%s\": {", key);
-    ModelRef ref[MODEL_PARAMS_MAX];
-    int np = model_params(m, ref, MODEL_PARAMS_MAX);
-    for (int k = 0; k < np; k++) {
-        char name[32];
-        model_ref_name(m, ref[k], name, sizeof name);
-        mat(name, model_mat(m, ref[k]));
-    }
-    fputs("\"n\": 0}", stdout);
-}
 
 static const char *name_of(int v, const Word *w)
 {

@@ -125,7 +125,7 @@ typedef struct {
     double temp;                    /* options: temperature (1; 0.05..20) */
     Positions positions;            /* options: positions (none) */
     double lr;                      /* options: lr, the learning rate (0.5; > 0) */
-    /* today's models (DESIGN.md "Attention in today's models"), read by options_modern.c */
+    /* today's models (DESIGN.md "Attention in today's models"), read by optload.c (the option table, options.h) */
     int kv_heads;                   /* kv_heads: K/V heads, divides heads (0: = heads) */
     int window;                     /* options: mask: window W */
     double rope_base;               /* options: rope_base (10000) */
