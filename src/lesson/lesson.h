@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/attn.h"
+#include "core/model.h"
 #include "action.h"
 #include "ask.h"
 #include "text/text.h"
@@ -42,6 +43,7 @@ typedef struct {
     FocusKind kind;
     MatId mat;
     int i, j;           /* 0-based; j unused for FOCUS_ROW */
+    ModelRef mref;      /* a model lesson's focus ("L2.A1[3][1]"): mref.kind != MM_NONE, mat unused */
 } Focus;
 
 /* One expected value, or a row of them: "A[1]": [0.873, 0.076, 0.052]
@@ -52,6 +54,7 @@ typedef struct {
 typedef struct {
     MatId mat;
     int i, j;           /* j = -1 for a whole row */
+    ModelRef mref;      /* a model lesson's "L1.p[3][2]": mref.kind != MM_NONE, mat unused */
     int n;
     double *val;
     double *tol;
@@ -71,7 +74,8 @@ typedef struct {
 } TextAt;
 
 typedef struct {
-    int stage;                      /* 1..5 */
+    int stage;                      /* 1..5 (6 with W_O); a model lesson's 1..8 (MSTAGE_*) */
+    int layer;                      /* a model lesson's layer shown, 1..layers (stage 8: the last) */
     Focus focus;
     int nact;
     Action *act;                    /* nact of them, allocated as written */
@@ -92,8 +96,13 @@ typedef struct {
     int line;                       /* where the step starts */
 } Step;
 
+struct LessonModel;
+
 typedef struct {
     char *file;                     /* the name used in messages */
+    /* a model lesson's vocab, model, weights and train: (lmodel.h); NULL:
+     * a one-layer lesson, every field below as it always was */
+    struct LessonModel *model;
     Text title, about;
     TextAt title_at[LANG_COUNT], about_at[LANG_COUNT];
     int ntok;

@@ -46,6 +46,12 @@ typedef struct Session {
     unsigned char cell_by[4][MAT_MAX * MAT_MAX]; /* cells of X, Wq, Wk, Wv: Override */
     int cell_by_top[4];       /* cell_by[m][cell_by_top[m]..] is all zero (track clears only below) */
     AskState *asked;          /* one per ask of the lesson, in step order (live.h); NULL: all open */
+    /* a model lesson (lesson->model != NULL; session_model.c): the state
+     * shown and the one before the last change, the layer shown, and the
+     * training run's state (optimizer, feed, loss history; NULL: none) */
+    Model *mcur, *mbefore;
+    int layer;
+    struct SessionTrain *train;
     int head;                 /* the head looked at (1-based): stages 3-5 show it, the trace follows
                                  it; a step focused on a head's matrix ("A2[1]") sets it */
 } Session;
@@ -96,5 +102,22 @@ Origin session_row_origin(const Session *s, MatId mat, int i);
 /* The action the next undo / redo would take back / apply again, or NULL. */
 const Action *session_undoable(const Session *s);
 const Action *session_redoable(const Session *s);
+
+/* ---- model lessons (session_model.c) ----------------------------------------- */
+/* Is the lesson a model lesson (lesson->model)? Then cur and before are
+ * not used: the state is mcur (and mbefore), every stage 1..8 of step and
+ * action applies to it, and the functions below tell the view. */
+bool session_is_model(const Session *s);
+const Model *session_model(const Session *s);
+/* The state before the last change, or NULL when there was none. */
+const Model *session_model_before(const Session *s);
+/* The layer shown, 1..layers; a step sets it, and so do these keys. */
+int session_layer(const Session *s);
+/* Show layer l (wrapping around 1..layers); returns the layer now shown. */
+int session_set_layer(Session *s, int l);
+/* The training run's loss history (one per step taken in this session, in
+ * order; NULL and 0 when none) and the steps taken in all. */
+int session_loss_history(const Session *s, const double **loss);
+long session_train_steps(const Session *s);
 
 #endif
