@@ -39,7 +39,8 @@ static void ask_text(const Frame *c, char *buf, size_t len)
     if (k >= 0) {
         ask_name(session_ask_at(s, k), name, sizeof name);
         const char *q = text_get(&session_step(s)->question, c->in->lang);
-        TplOpt o = {c->l->digits, c->in->ascii, session_ask_hidden_cb, s, c->in->lang};
+        TplOpt o = {c->l->digits, c->in->ascii, session_ask_hidden_cb, s, c->in->lang, c->l->model ? s->mcur : NULL,
+                    session_ask_mhidden_cb};
         char *words = *q ? template_expand_dup(q, &s->cur, c->l, &o) : NULL;
         char *safe = words ? fmt_prose(words, c->in->ascii) : NULL;
         if (c->in->slide && safe && *safe) /* a class sees the question; how to answer is the terminal's */

@@ -75,7 +75,52 @@ int ask_cells(const Ask *a, const Attn *state)
 
 bool ask_covers(const Ask *a, MatId m, int i, int j)
 {
-    return a->mat == m && a->i == i && (a->j < 0 || a->j == j);
+    return a->mref.kind == MM_NONE && a->mat == m && a->i == i && (a->j < 0 || a->j == j);
+}
+
+bool ask_parse_model(const char *text, const Model *shape, int layer, int stage, Ask *out, char *msg, size_t len)
+{
+    char qb[200], nm[48];
+    memset(out, 0, sizeof *out);
+    msg[0] = '\0';
+    int st = tpl_model_ref_parse(text, shape, &out->mref, &out->i, &out->j, msg, len);
+    if (st == TREF_ZERO)
+        snprintf(msg, len, _("indices start at 1, found %s"), quote_text(text, qb, sizeof qb));
+    else if (st == TREF_SYNTAX)
+        snprintf(msg, len, _("ask must be a row like \"p[4]\" or a cell like \"L1.A[3][2]\", found %s"),
+                 quote_text(text, qb, sizeof qb));
+    if (st != TREF_OK)
+        return false;
+    model_ref_name(shape, out->mref, nm, sizeof nm);
+    int need = model_ref_stage(shape, out->mref);
+    if (model_ref_is_param(out->mref)) {
+        snprintf(msg, len, _("%s asks for %s, which the lesson gives; ask for a result: a layer's Q, K, V, S, A, O, "
+                             "Y, a, h_mid, f, h, or logits or p"), quote_text(text, qb, sizeof qb), nm);
+        return false;
+    }
+    if (!tpl_model_computed(out->mref.layer, need, layer, stage)) {
+        if (out->mref.layer == 0)
+            snprintf(msg, len, _("%s is computed at stage next, this step shows layer %d, stage %s; ask it at a "
+                                 "later step"), nm, layer, model_stage_key(stage));
+        else
+            snprintf(msg, len, _("%s is computed at layer %d, stage %s, this step shows layer %d, stage %s; ask it "
+                                 "at a later step"), nm, out->mref.layer, model_stage_key(need), layer,
+                     model_stage_key(stage));
+        return false;
+    }
+    return true;
+}
+
+int ask_cells_model(const Ask *a, const Model *m)
+{
+    const Mat *x = model_mat(m, a->mref);
+    return a->j >= 0 ? 1 : x ? x->cols : 0;
+}
+
+bool ask_covers_model(const Ask *a, ModelRef r, int i, int j)
+{
+    return a->mref.kind != MM_NONE && a->mref.kind == r.kind && a->mref.layer == r.layer &&
+           (r.kind != MM_ATTN || a->mref.attn == r.attn) && a->i == i && (a->j < 0 || a->j == j);
 }
 
 double ask_tolerance(double value, int digits)
@@ -153,10 +198,12 @@ Grade ask_grade(const Ask *a, const Attn *state, int digits, const char *answer,
     return ask_grade_off(a, state, digits, answer, NULL, msg, len);
 }
 
-Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *answer, bool *off, char *msg,
-                    size_t len)
+/* Grade an answer against the want cells of row a->i of m from column
+ * a->j (0 for a row). */
+static Grade grade_mat(const Ask *a, const Mat *m, int want, int digits, const char *answer, bool *off, char *msg,
+                       size_t len)
 {
-    int want = ask_cells(a, state), got = 0, commas = 0;
+    int got = 0, commas = 0;
     double v[MAT_MAX];
     char qb[200], name[32];
     msg[0] = '\0';
@@ -189,7 +236,6 @@ Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *ans
         return GRADE_BAD;
     }
     int first = a->j >= 0 ? a->j : 0;
-    const Mat *m = &state->m[a->mat];
     Grade g = GRADE_RIGHT;
     for (int k = 0; k < want; k++) {
         double truth = MAT_AT(m, a->i, first + k);
@@ -203,23 +249,56 @@ Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *ans
     return g;
 }
 
+Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *answer, bool *off, char *msg,
+                    size_t len)
+{
+    return grade_mat(a, &state->m[a->mat], ask_cells(a, state), digits, answer, off, msg, len);
+}
+
+Grade ask_grade_model_off(const Ask *a, const Model *m, int digits, const char *answer, bool *off, char *msg,
+                          size_t len)
+{
+    const Mat *x = model_mat(m, a->mref);
+    if (!x) {
+        snprintf(msg, len, "%s", _("out of memory"));
+        return GRADE_BAD;
+    }
+    return grade_mat(a, x, ask_cells_model(a, m), digits, answer, off, msg, len);
+}
+
 void ask_name(const Ask *a, char *buf, size_t len)
 {
-    if (a->j >= 0)
-        snprintf(buf, len, "%s[%d][%d]", attn_mat_name(a->mat), a->i + 1, a->j + 1);
+    char nm[48];
+    if (a->mref.kind != MM_NONE)
+        model_ref_name(NULL, a->mref, nm, sizeof nm);
     else
-        snprintf(buf, len, "%s[%d]", attn_mat_name(a->mat), a->i + 1);
+        snprintf(nm, sizeof nm, "%s", attn_mat_name(a->mat));
+    if (a->j >= 0)
+        snprintf(buf, len, "%s[%d][%d]", nm, a->i + 1, a->j + 1);
+    else
+        snprintf(buf, len, "%s[%d]", nm, a->i + 1);
+}
+
+/* The cells asked of row a->i of x, as the screen writes them. */
+static void values_of(const Ask *a, const Mat *x, int cells, const FmtOpt *fo, char *buf, size_t len)
+{
+    char v[64];
+    size_t n = 0;
+    int first = a->j >= 0 ? a->j : 0;
+    if (len)
+        buf[0] = '\0';
+    for (int k = 0; x && k < cells && n < len; k++) {
+        fmt_num(MAT_AT(x, a->i, first + k), fo, v, sizeof v);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? ", " : "", v);
+    }
 }
 
 void ask_values(const Ask *a, const Attn *state, const FmtOpt *fo, char *buf, size_t len)
 {
-    char v[64];
-    size_t n = 0;
-    int first = a->j >= 0 ? a->j : 0, cells = ask_cells(a, state);
-    if (len)
-        buf[0] = '\0';
-    for (int k = 0; k < cells && n < len; k++) {
-        fmt_num(MAT_AT(&state->m[a->mat], a->i, first + k), fo, v, sizeof v);
-        n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? ", " : "", v);
-    }
+    values_of(a, &state->m[a->mat], ask_cells(a, state), fo, buf, len);
+}
+
+void ask_values_model(const Ask *a, const Model *m, const FmtOpt *fo, char *buf, size_t len)
+{
+    values_of(a, model_mat(m, a->mref), ask_cells_model(a, m), fo, buf, len);
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/attn.h"
+#include "core/model.h"
 #include "text/num.h"
 
 #define ASK_MAX 16          /* per step */
@@ -24,6 +25,7 @@ typedef struct {
     MatId mat;
     int i, j;               /* 0-based; j = -1 for a whole row */
     int line, col;          /* where it was written (1-based) */
+    ModelRef mref;          /* a model lesson's result ("L1.A[3][2]", "p[4][7]"): mref.kind != MM_NONE, mat unused */
 } Ask;
 
 /* ASK_WRONG: answered wrong, still hidden and open to a retry while its
@@ -53,7 +55,19 @@ Grade ask_grade_off(const Ask *a, const Attn *state, int digits, const char *ans
  * signs (- + and the minus sign), the point, an exponent's e, inf and ∞
  * (a masked score), and the separators between a row's numbers. */
 bool ask_answer_char(uint32_t cp);
-/* "S[1][2]", "A[1]" */
+/* ---- a model lesson's asks: the same on a Model (DESIGN.md "From a head to
+ * a model"): a cell or row of a result ("L1.A[3][2]", "p[4][7]",
+ * "L2.h[1]"), computed by the step's (layer, stage); parameters (E, P, the
+ * W's, gains, biases, WU) are given, not asked. ---- */
+bool ask_parse_model(const char *text, const Model *shape, int layer, int stage, Ask *out, char *msg, size_t len);
+int ask_cells_model(const Ask *a, const Model *m);
+/* Is cell (i, j) of the matrix r names part of what a asks? */
+bool ask_covers_model(const Ask *a, ModelRef r, int i, int j);
+Grade ask_grade_model_off(const Ask *a, const Model *m, int digits, const char *answer, bool *off, char *msg,
+                          size_t len);
+void ask_values_model(const Ask *a, const Model *m, const FmtOpt *fo, char *buf, size_t len);
+
+/* "S[1][2]", "A[1]"; a model lesson's "L1.A[3][2]", "p[4][7]" */
 void ask_name(const Ask *a, char *buf, size_t len);
 /* The asked values as the screen writes them: "0.006", or a row
  * "0.313, 0.337, 0.350". */

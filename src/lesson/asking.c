@@ -49,6 +49,19 @@ int session_ask_open(const Session *s)
     return -1;
 }
 
+int session_ask_cells(const Session *s, const Ask *a)
+{
+    return s->lesson->model && s->mcur ? ask_cells_model(a, s->mcur) : ask_cells(a, &s->cur);
+}
+
+void session_ask_values(const Session *s, const Ask *a, const FmtOpt *fo, char *buf, size_t len)
+{
+    if (s->lesson->model && s->mcur)
+        ask_values_model(a, s->mcur, fo, buf, len);
+    else
+        ask_values(a, &s->cur, fo, buf, len);
+}
+
 /* Make sure the records exist (all open). */
 static bool records(Session *s)
 {
@@ -77,7 +90,8 @@ Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, 
         return GRADE_BAD;
     const Ask *a = session_ask_at(s, k);
     bool off[MAT_MAX] = {false};
-    Grade g = ask_grade_off(a, &s->cur, s->lesson->digits, answer, off, msg, len);
+    Grade g = s->lesson->model && s->mcur ? ask_grade_model_off(a, s->mcur, s->lesson->digits, answer, off, msg, len)
+                                          : ask_grade_off(a, &s->cur, s->lesson->digits, answer, off, msg, len);
     if (g == GRADE_BAD)
         return g;
     if (!records(s)) {
@@ -93,13 +107,13 @@ Grade session_ask_answer(Session *s, const char *answer, bool ascii, char *msg, 
     FmtOpt fo = {s->lesson->digits, ascii, false};
     ask_name(a, name, sizeof name);
     if (g == GRADE_RIGHT) {
-        ask_values(a, &s->cur, &fo, vals, sizeof vals);
+        session_ask_values(s, a, &fo, vals, sizeof vals);
         snprintf(msg, len, _("%sright: %s = %s"), ascii ? "" : "✓ ", name, vals);
     } else { /* no true value: the student may try again, or reveal it */
         snprintf(cut, sizeof cut, "%s", answer);
         text_sanitize(cut, safe, sizeof safe, ascii);
         snprintf(msg, len, _("%snot quite: %s (your answer: %s)"), ascii ? "" : "✗ ", name, safe);
-        int cells = ask_cells(a, &s->cur), nbad = 0;
+        int cells = session_ask_cells(s, a), nbad = 0;
         char which[128] = "";
         for (int c = 0; c < cells; c++)
             if (off[c])
@@ -253,4 +267,40 @@ void session_ask_tally(const Session *s, char *buf, size_t len)
         n += (size_t)snprintf(buf + n, len - n, _(", %d revealed"), revealed);
     if (open && n < len)
         snprintf(buf + n, len - n, _(", %d not answered"), open);
+}
+
+/* ---- a model lesson's asks ---------------------------------------------------------- */
+
+/* Does an open (or wrongly answered) ask at this step cover cell (i, j) of
+ * the model's matrix r: the cell itself, a score and its dot product (one
+ * ÷√d_k apart), any weight of an asked row of A (the row adds up to 1), any
+ * p of an asked row of p (the same over the vocab)? */
+bool session_ask_mhidden(const Session *s, ModelRef r, int i, int j)
+{
+    const Step *st = session_step(s);
+    for (int k = 0; k < st->nask; k++) {
+        const Ask *a = &st->ask[k];
+        AskState as = session_ask_state(s, k);
+        if (a->mref.kind == MM_NONE || (as != ASK_OPEN && as != ASK_WRONG))
+            continue;
+        if (ask_covers_model(a, r, i, j))
+            return true;
+        if (a->mref.kind != r.kind || a->mref.layer != r.layer || a->i != i)
+            continue;
+        if (r.kind == MM_PROBS)
+            return true;
+        if (r.kind != MM_ATTN || attn_mat_head(a->mref.attn) != attn_mat_head(r.attn))
+            continue;
+        MatId ab = attn_mat_base(a->mref.attn), mb = attn_mat_base(r.attn);
+        if (ab == M_A && mb == M_A)
+            return true;
+        if (((ab == M_S && mb == M_QKT) || (ab == M_QKT && mb == M_S)) && (a->j < 0 || a->j == j))
+            return true;
+    }
+    return false;
+}
+
+bool session_ask_mhidden_cb(const void *ctx, ModelRef r, int i, int j)
+{
+    return session_ask_mhidden((const Session *)ctx, r, i, j);
 }

@@ -47,6 +47,17 @@ bool session_ask_hides_training(const Session *s, int head, int row);
 /* The same with the signature TplOpt.hidden wants; ctx is the Session. */
 bool session_ask_hidden_cb(const void *ctx, MatId m, int i, int j);
 
+/* The cells a asks (1, or its row's width) and their values as the screen
+ * writes them, from the state shown: the Attn, or a model lesson's Model. */
+int session_ask_cells(const Session *s, const Ask *a);
+void session_ask_values(const Session *s, const Ask *a, const FmtOpt *fo, char *buf, size_t len);
+/* A model lesson's: is cell (i, j) of the model's matrix r hidden as "?"
+ * now (asked at this step and open or answered wrong; an asked weight of A
+ * hides its row, an asked p its row, an asked score its dot product)? And
+ * the same with the signature TplOpt.mhidden wants; ctx is the Session. */
+bool session_ask_mhidden(const Session *s, ModelRef r, int i, int j);
+bool session_ask_mhidden_cb(const void *ctx, ModelRef r, int i, int j);
+
 /* Counts over the whole lesson (right: first time or after a retry). */
 void session_ask_counts(const Session *s, int *total, int *right, int *wrong, int *revealed);
 /* The same, with how many were right after a retry and how many are not

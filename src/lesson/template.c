@@ -24,8 +24,10 @@
 typedef struct {
     const char *inner, *s;
     const Attn *shape;  /* the state: shapes (checking) or values (expanding) */
+    const Model *model; /* a model lesson's instead (shape unused) */
     bool eval;
     int stage;
+    int layer;          /* a model lesson's: the layer of (layer, stage) */
     const char *what;
     const TplOpt *opt;
     bool hidden;        /* a hidden cell was used */
@@ -53,9 +55,94 @@ bool tpl_is_word(int c)
     return isalnum(c) || c == '_';
 }
 
+bool template_cell_hidden(const TplOpt *opt, const TplRef *r, int i, int j)
+{
+    if (!opt)
+        return false;
+    if (r->mr.kind != MM_NONE)
+        return opt->mhidden && opt->mhidden(opt->ctx, r->mr, i, j);
+    return opt->hidden && opt->hidden(opt->ctx, r->m, i, j);
+}
+
 static bool cell_hidden(const Px *p, MatId m, int i, int j)
 {
     return p->opt && p->opt->hidden && p->opt->hidden(p->opt->ctx, m, i, j);
+}
+
+const Mat *template_ref_mat(const TplRef *r, const Attn *state, const Model *model)
+{
+    return r->mr.kind != MM_NONE ? model_mat(model, r->mr) : &state->m[r->m];
+}
+
+static const Mat *ref_mat(const Px *p, const TplRef *r)
+{
+    return template_ref_mat(r, p->shape, p->model);
+}
+
+/* Is any cell of what r names hidden? */
+static bool any_hidden(const Px *p, const TplRef *r)
+{
+    const Mat *x = ref_mat(p, r);
+    for (int i = 0; x && i < x->rows; i++)
+        for (int j = 0; j < x->cols; j++)
+            if (template_cell_hidden(p->opt, r, i, j))
+                return true;
+    return false;
+}
+
+/* A model lesson's sizes, settings, prediction and head scores (the
+ * model at its cursor, p->layer the layer shown); false when there is no
+ * value (a score without a previous token or a repeat: "…"). */
+static bool model_value(Px *p, Val *v)
+{
+    const Model *m = p->model;
+    const ModelCfg *c = &m->cfg;
+    TplRef *r = &v->r;
+    int l = p->layer >= 1 && p->layer <= c->layers ? p->layer : 1, last = m->n - 1;
+    v->kind = V_NUM;
+    v->integer = true;
+    switch (r->kind) {
+    case R_DK:       v->x = model_d_k(c); return true;
+    case R_DV:       v->x = model_d_v(c); return true;
+    case R_DMODEL:   v->x = c->d_model; return true;
+    case R_N:        v->x = m->n; return true;
+    case R_HEADS:    v->x = c->heads; return true;
+    case R_KV_HEADS: v->x = model_kv_heads(c); return true;
+    case R_OFFSET:   v->x = c->offset; return true;
+    case R_LAYERS:   v->x = c->layers; return true;
+    case R_VOCAB:    v->x = c->vocab; return true;
+    case R_D_FF:     v->x = c->d_ff; return true;
+    case R_CTX:      v->x = c->ctx; return true;
+    default: break;
+    }
+    v->integer = false;
+    if (r->kind == R_T || r->kind == R_T_S) {
+        v->x = r->kind == R_T ? c->attn[l - 1].temp : c->sample_temp;
+        v->setting = true;
+        return true;
+    }
+    if (!p->eval)
+        return true;
+    if (r->kind == R_PREV || r->kind == R_INDUCTION) {
+        TplRef a = {R_MAT, M_A, 0, 0, {MM_ATTN, r->mr.layer, attn_shown(&m->layer[r->mr.layer - 1].att, M_A, r->i)}};
+        p->hidden |= any_hidden(p, &a);
+        return r->kind == R_PREV ? model_prev_score(m, r->mr.layer, r->i, &v->x)
+                                 : model_induction_score(m, r->mr.layer, r->i, &v->x);
+    }
+    /* the prediction: from the last rows of logits and p */
+    if (!model_reached(m, c->layers, MSTAGE_NEXT))
+        return false;
+    TplRef pr = {R_MAT, M_A, 0, 0, {MM_PROBS, 0, M_X}}, lg = {R_MAT, M_A, 0, 0, {MM_LOGITS, 0, M_X}};
+    for (int j = 0; j < c->vocab; j++)
+        p->hidden |= template_cell_hidden(p->opt, &pr, last, j) || template_cell_hidden(p->opt, &lg, last, j);
+    int t = r->kind == R_NEXT || r->kind == R_P_NEXT || r->kind == R_LOGIT_NEXT ? model_predict(m) : model_greedy(m);
+    if (r->kind == R_NEXT || r->kind == R_GREEDY) {
+        v->kind = V_TOKEN;
+        r->j = t;
+        return true;
+    }
+    v->x = MAT_AT(r->kind == R_LOGIT_NEXT ? &m->logits : &m->p, last, t);
+    return true;
 }
 
 /* The loss hides nothing an open question asks: it is "?" when a target
@@ -81,6 +168,8 @@ static bool ref_value(Px *p, Val *v, bool column)
     v->x = 0;
     const Attn *a = p->shape;
     TplRef *r = &v->r;
+    if (p->model && r->kind != R_MAT && r->kind != R_TOKEN)
+        return model_value(p, v);
     switch (r->kind) {
     case R_MAT:
         if (column) {
@@ -94,8 +183,8 @@ static bool ref_value(Px *p, Val *v, bool column)
             return true;
         }
         v->kind = V_NUM;
-        v->x = MAT_AT(&a->m[r->m], r->i, r->j);
-        p->hidden |= cell_hidden(p, r->m, r->i, r->j);
+        v->x = MAT_AT(ref_mat(p, r), r->i, r->j);
+        p->hidden |= template_cell_hidden(p->opt, r, r->i, r->j);
         return true;
     case R_TOKEN:
         v->kind = V_TOKEN;
@@ -137,8 +226,8 @@ static bool ref_value(Px *p, Val *v, bool column)
 static bool reference(Px *p, Val *v)
 {
     const char *b = p->s, *e = b;
-    while (tpl_is_word((unsigned char)*e))
-        e++;
+    while (tpl_is_word((unsigned char)*e) || (p->model && *e == '.' && tpl_is_word((unsigned char)e[1])))
+        e++; /* a model's names have dots: L2.A1, L1.H1.prev */
     for (;;) {
         const char *t = tpl_skip_space(e);
         if (*t != '[')
@@ -164,7 +253,9 @@ static bool reference(Px *p, Val *v)
         }
     }
     TplRef *r = &v->r;
-    if (!tpl_resolve(sub, p->shape, p->stage, p->what, r, p->msg, p->len)) {
+    memset(r, 0, sizeof *r); /* mr.kind MM_NONE: a one-layer lesson's matrix */
+    if (p->model ? !tpl_resolve_model(sub, p->model, p->layer, p->stage, p->what, r, p->msg, p->len)
+                 : !tpl_resolve(sub, p->shape, p->stage, p->what, r, p->msg, p->len)) {
         char qm[200], qo[200], *at;
         tpl_quote_ref(sub, qm, sizeof qm);
         tpl_quote_ref(orig, qo, sizeof qo);
@@ -218,14 +309,14 @@ static bool aggregate(Px *p, bool is_sum, Val *v)
             return malformed(p, _("a \")\" is missing"));
         p->s++;
     }
-    const Mat *m = &p->shape->m[a.r.m];
+    const Mat *m = ref_mat(p, &a.r);
     int cnt = a.kind == V_ROW ? m->cols : m->rows;
     double acc = is_sum ? 0.0 : -INFINITY;
     for (int k = 0; k < cnt; k++) {
         int i = a.kind == V_ROW ? a.r.i : k, j = a.kind == V_ROW ? k : a.r.j;
         double x = round ? shown_value(p, MAT_AT(m, i, j)) : MAT_AT(m, i, j);
         acc = is_sum ? acc + x : (x > acc ? x : acc);
-        p->hidden |= cell_hidden(p, a.r.m, i, j);
+        p->hidden |= template_cell_hidden(p->opt, &a.r, i, j);
     }
     v->kind = V_NUM;
     v->integer = false;
@@ -418,7 +509,11 @@ static bool tpl_evaluate(Px *p, Val *v)
 
 bool template_eval(const char *inner, const Attn *state, int stage, const TplOpt *opt, Val *v, bool *hidden)
 {
-    Px px = {inner, inner, state, true, stage, "", opt, false, NULL, 0};
+    const Model *m = opt ? opt->model : NULL;
+    if (m) /* the model's cursor: (0, 0) is before the first step */
+        stage = m->at_stage < MSTAGE_EMBED ? TEMPLATE_ABOUT : m->at_stage;
+    Px px = {.inner = inner, .s = inner, .shape = state, .model = m, .eval = true, .stage = stage,
+             .layer = m ? m->at_layer : 0, .what = "", .opt = opt};
     bool ok = tpl_evaluate(&px, v);
     *hidden = px.hidden;
     return ok;
@@ -447,9 +542,11 @@ bool template_has_refs(const char *text)
     return text && strchr(text, '{') != NULL;
 }
 
-bool template_check(const char *text, const Attn *shape, int stage, const char *what, int *errcol, char *msg,
-                    size_t len)
+/* Check every reference of text as the Px template says (shape or model,
+ * stage, layer, what); see template_check. */
+static bool check_refs(const char *text, const Px *how, int *errcol, char *msg, size_t len)
 {
+    const char *what = how->what;
     int col = 1;
     for (const char *p = text; p && *p;) {
         if (*p != '{') {
@@ -476,7 +573,10 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
                      tpl_quote_ref(inner, qb, sizeof qb), what, REF_MAX);
             return false;
         }
-        Px px = {inner, inner, shape, false, stage, what, NULL, false, msg, len};
+        Px px = *how;
+        px.inner = px.s = inner;
+        px.msg = msg;
+        px.len = len;
         Val v;
         if (!tpl_evaluate(&px, &v))
             return false;
@@ -484,4 +584,18 @@ bool template_check(const char *text, const Attn *shape, int stage, const char *
         p += n;
     }
     return true;
+}
+
+bool template_check(const char *text, const Attn *shape, int stage, const char *what, int *errcol, char *msg,
+                    size_t len)
+{
+    Px how = {.shape = shape, .stage = stage, .what = what};
+    return check_refs(text, &how, errcol, msg, len);
+}
+
+bool template_check_model(const char *text, const Model *shape, int layer, int stage, const char *what,
+                          int *errcol, char *msg, size_t len)
+{
+    Px how = {.model = shape, .stage = stage, .layer = layer, .what = what};
+    return check_refs(text, &how, errcol, msg, len);
 }

@@ -37,6 +37,11 @@ typedef struct {
     bool (*hidden)(const void *ctx, MatId m, int i, int j);
     const void *ctx;
     Lang lang;          /* a row or column joins with ", " (LANG_EN) or "、" (LANG_ZH) */
+    /* A model lesson: the model the references name (NULL: a one-layer
+     * lesson's Attn state), at its cursor (at_layer, at_stage; nothing
+     * reached: about:), and its cells shown as "?" (may be NULL). */
+    const Model *model;
+    bool (*mhidden)(const void *ctx, ModelRef r, int i, int j);
 } TplOpt;
 
 /* Check every reference in text for a step showing `stage` (1..5), or for
@@ -46,6 +51,12 @@ typedef struct {
  * 1-based column, in characters, of the reference's "{" within text. */
 bool template_check(const char *text, const Attn *shape, int stage, const char *what, int *errcol, char *msg,
                     size_t len);
+
+/* The same for a model lesson (tplmodel.c's names, DESIGN.md "From a head
+ * to a model"): every reference checked against `shape`'s sizes for a step
+ * showing (layer, stage) of the model (stage TEMPLATE_ABOUT: about:). */
+bool template_check_model(const char *text, const Model *shape, int layer, int stage, const char *what,
+                          int *errcol, char *msg, size_t len);
 
 /* Does text hold any reference? (Cheap; callers skip expanding when not.) */
 bool template_has_refs(const char *text);
@@ -71,8 +82,16 @@ typedef struct {
 
 /* Evaluate the text between a reference's braces against `state` at
  * `stage` (its values; hidden cells through opt->hidden). False when it does
- * not resolve; *hidden says whether a hidden cell was used. */
+ * not resolve; *hidden says whether a hidden cell was used. With
+ * opt->model, against that model at its cursor (state and stage unused;
+ * hidden cells through opt->mhidden); a token value (V_TOKEN) is then row
+ * r.i's token, or with r.kind R_NEXT / R_GREEDY vocab entry r.j. */
 bool template_eval(const char *inner, const Attn *state, int stage, const TplOpt *opt, Val *v, bool *hidden);
+/* The matrix a resolved R_MAT / R_COLUMN reference names: model's when
+ * r->mr names one, else state's. */
+const Mat *template_ref_mat(const TplRef *r, const Attn *state, const Model *model);
+/* Is cell (i, j) of what r names hidden by opt (hidden / mhidden)? */
+bool template_cell_hidden(const TplOpt *opt, const TplRef *r, int i, int j);
 /* At s[0] == '{' (not "{{"): copy the text up to the closing '}' into inner
  * (size len). Returns the byte length of the whole "{...}", 0 when unclosed. */
 size_t tpl_ref_span(const char *s, char *inner, size_t len);

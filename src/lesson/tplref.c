@@ -22,7 +22,7 @@ const char *tpl_skip_space(const char *s)
 
 /* Parse one "[n]" with optional spaces; *v is the number (num_whole:
  * saturated, so messages quote the digits as written). */
-static bool parse_index(const char **sp, long long *v)
+bool tpl_parse_index(const char **sp, long long *v)
 {
     const char *s = tpl_skip_space(*sp);
     if (*s++ != '[')
@@ -40,7 +40,7 @@ static bool parse_index(const char **sp, long long *v)
 
 /* Index k (0 or 1) of a reference template_ref_parse() read, its digits as
  * written (num_whole_text), for a message. */
-static const char *index_written(const char *s, int k, char *buf, size_t len)
+const char *tpl_index_written(const char *s, int k, char *buf, size_t len)
 {
     long long v;
     for (int n = 0; (s = strchr(s, '[')) != NULL; n++) {
@@ -61,12 +61,12 @@ int template_ref_parse(const char *s, MatId *m, int *i, int *j)
     while (isalnum((unsigned char)*s) || *s == '_')
         s++;
     int id = attn_mat_lookup(name, (int)(s - name));
-    if (s == name || !parse_index(&s, &i1))
+    if (s == name || !tpl_parse_index(&s, &i1))
         return TREF_SYNTAX;
     s = tpl_skip_space(s);
     if (*s == '[') {
         cell = true;
-        if (!parse_index(&s, &j1))
+        if (!tpl_parse_index(&s, &j1))
             return TREF_SYNTAX;
     }
     if (*tpl_skip_space(s) != '\0')
@@ -97,13 +97,13 @@ bool tpl_word_is(const char *w, size_t n, const char *name)
 #define SAY(...) do { if (msg) snprintf(msg, len, __VA_ARGS__); } while (0)
 
 /* {token[i]}: one token by its 1-based number. */
-static bool resolve_token(const char *inner, const char *s, int ntok, TplRef *r, char *msg, size_t len)
+bool tpl_resolve_token(const char *inner, const char *s, int ntok, TplRef *r, char *msg, size_t len)
 {
     char qb[200], digits[32];
     long long v;
     const char *at = s;
     r->kind = R_TOKEN;
-    if (!parse_index(&s, &v) || *tpl_skip_space(s) != '\0') {
+    if (!tpl_parse_index(&s, &v) || *tpl_skip_space(s) != '\0') {
         SAY(_("%s must be like {token[2]}, one token by its number"), tpl_quote_ref(inner, qb, sizeof qb));
         return false;
     }
@@ -162,11 +162,11 @@ static bool resolve_matrix(const char *inner, const Attn *shape, int stage, cons
     if (r->i >= x->rows)
         SAY(x->rows == 1 ? _("row %s is out of range in %s, %s has 1 row")
                          : _("row %s is out of range in %s, %s has %d rows"),
-            index_written(inner, 0, digits, sizeof digits), tpl_quote_ref(inner, qb, sizeof qb), name, x->rows);
+            tpl_index_written(inner, 0, digits, sizeof digits), tpl_quote_ref(inner, qb, sizeof qb), name, x->rows);
     else if (r->j >= x->cols)
         SAY(x->cols == 1 ? _("column %s is out of range in %s, %s has 1 column")
                          : _("column %s is out of range in %s, %s has %d columns"),
-            index_written(inner, 1, digits, sizeof digits), tpl_quote_ref(inner, qb, sizeof qb), name, x->cols);
+            tpl_index_written(inner, 1, digits, sizeof digits), tpl_quote_ref(inner, qb, sizeof qb), name, x->cols);
     else if (stage == TEMPLATE_ABOUT && need > STAGE_INPUT)
         SAY(_("%s quotes %s, which is computed at stage %s; about is shown before the first step and can quote "
               "only X, Wq, Wk, Wv, tokens, d_k, d_v, d_model, n, heads, kv_heads, cache, T, lr, window, offset, "
@@ -219,6 +219,6 @@ bool tpl_resolve(const char *inner, const Attn *shape, int stage, const char *wh
             return false;
         }
     if (tpl_word_is(w, wn, "token"))
-        return resolve_token(inner, s, shape->m[M_X].rows, r, msg, len);
+        return tpl_resolve_token(inner, s, shape->m[M_X].rows, r, msg, len);
     return resolve_matrix(inner, shape, stage, what, r, msg, len);
 }

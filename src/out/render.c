@@ -292,7 +292,8 @@ static void put_question(FILE *out, const Lesson *l, const Session *s, const Ren
     const char *question = st->nask > 0 ? text_get(&st->question, o->lang) : "";
     if (!*question)
         return;
-    TplOpt to = {l->digits, o->ascii, session_ask_hidden_cb, s, o->lang};
+    TplOpt to = {l->digits, o->ascii, session_ask_hidden_cb, s, o->lang, l->model ? s->mcur : NULL,
+                 session_ask_mhidden_cb};
     char *words = template_expand_dup(question, &s->cur, l, &to);
     char *prose = words ? fmt_prose(words, o->ascii) : NULL;
     if (prose && *prose) {
@@ -340,7 +341,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
     for (int k = 0; k < st->nask; k++) {
         char name[32], vals[FMT_LINE];
         ask_name(&st->ask[k], name, sizeof name);
-        ask_values(&st->ask[k], &s->cur, fo, vals, sizeof vals);
+        session_ask_values(s, &st->ask[k], fo, vals, sizeof vals);
         put_label(out, _("ask:"));
         fprintf(out, "%s = ? ", name);
         put_label(out, _("answer:"));

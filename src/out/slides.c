@@ -39,7 +39,7 @@ static void reveal(Session *s, const Lesson *l, const SvgOpt *o, SvgFocus *f, ch
         if (session_ask_state(s, k) == ASK_OPEN) {
             last = session_ask_at(s, k);
             ask_name(last, name, sizeof name);
-            ask_values(last, &s->cur, &fo, vals, sizeof vals);
+            session_ask_values(s, last, &fo, vals, sizeof vals);
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s = %s", list[0] ? "; " : "", name, vals);
         }
     session_ask_reveal(s);

@@ -53,13 +53,13 @@ static int collect(const Lesson *l, Question *q)
             const Focus *f = &st->focus;
             if (st->stage == stage && f->kind != FOCUS_NONE && f->mat != M_X && !attn_mat_is_param(f->mat)) {
                 at = k;
-                q[n] = (Question){k, {f->mat, f->i, f->kind == FOCUS_CELL ? f->j : -1, st->line, 0}};
+                q[n] = (Question){k, {f->mat, f->i, f->kind == FOCUS_CELL ? f->j : -1, st->line, 0, {MM_NONE, 0, M_X}}};
             }
         }
         for (int k = 0; k < l->nsteps && at < 0; k++)
             if (l->steps[k].stage == stage) {
                 at = k;
-                q[n] = (Question){k, {attn_stage_mat(stage), 0, 0, l->steps[k].line, 0}};
+                q[n] = (Question){k, {attn_stage_mat(stage), 0, 0, l->steps[k].line, 0, {MM_NONE, 0, M_X}}};
             }
         n += at >= 0;
     }
@@ -78,6 +78,17 @@ static bool asked_anywhere(const void *ctx, MatId m, int i, int j)
                 (m == M_S && ask_covers(q, M_QKT, i, j)))
                 return true;
         }
+    return false;
+}
+
+/* The same for a model lesson's cells (ask.h's model asks). */
+static bool asked_anywhere_model(const void *ctx, ModelRef r, int i, int j)
+{
+    const Lesson *l = ctx;
+    for (int k = 0; k < l->nsteps; k++)
+        for (int a = 0; a < l->steps[k].nask; a++)
+            if (ask_covers_model(&l->steps[k].ask[a], r, i, j))
+                return true;
     return false;
 }
 
@@ -162,7 +173,7 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
     }
     const char *say = text_get(&st->say, o->lang);
     if (narrate && *say && !(l->reseeded && writes_numbers(say))) {
-        TplOpt to = {l->digits, o->ascii, asked_anywhere, l, o->lang};
+        TplOpt to = {l->digits, o->ascii, asked_anywhere, l, o->lang, l->model ? s->mcur : NULL, asked_anywhere_model};
         char *text = template_has_refs(say) ? template_expand_dup(say, &s->cur, l, &to) : strdup(say);
         ok = text && put_md(out, text, o->ascii);
         if (ok)
@@ -172,7 +183,7 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
     ask_name(&q->ask, name, sizeof name);
     const char *words = text_get(&st->question, o->lang);
     if (*words) { /* the step's question: words, then what to fill in */
-        TplOpt to = {l->digits, o->ascii, asked_anywhere, l, o->lang};
+        TplOpt to = {l->digits, o->ascii, asked_anywhere, l, o->lang, l->model ? s->mcur : NULL, asked_anywhere_model};
         char *text = template_expand_dup(words, &s->cur, l, &to);
         ok = ok && text && put_md(out, text, o->ascii);
         free(text);

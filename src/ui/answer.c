@@ -77,7 +77,7 @@ void answer_reveal(View *v)
         if (session_ask_state(&v->s, k) == ASK_OPEN || session_ask_state(&v->s, k) == ASK_WRONG) {
             last = session_ask_at(&v->s, k);
             ask_name(last, name, sizeof name);
-            ask_values(last, &v->s.cur, &fo, vals, sizeof vals);
+            session_ask_values(&v->s, last, &fo, vals, sizeof vals);
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s = %s", list[0] ? "; " : "", name, vals);
         }
     session_ask_reveal(&v->s);

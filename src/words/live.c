@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lesson/action.h"
+#include "lesson/lmodel.h"
 #include "text/i18n.h"
 
 /* ---- narration ---------------------------------------------------------------- */
@@ -16,7 +17,8 @@ char *session_say(const Session *s, Lang lang, bool ascii)
     const char *say = text_get(&session_step(s)->say, lang);
     if (!template_has_refs(say))
         return strdup(say);
-    TplOpt o = {s->lesson->digits, ascii, session_ask_hidden_cb, s, lang};
+    TplOpt o = {s->lesson->digits, ascii, session_ask_hidden_cb, s, lang, s->lesson->model ? s->mcur : NULL,
+                session_ask_mhidden_cb};
     return template_expand_dup(say, &s->cur, s->lesson, &o);
 }
 
@@ -25,10 +27,12 @@ char *lesson_about_text(const Lesson *l, Lang lang, bool ascii)
     const char *about = text_get(&l->about, lang);
     if (!template_has_refs(about))
         return strdup(about);
+    TplOpt o = {l->digits, ascii, NULL, NULL, lang, l->model ? l->model->base : NULL, NULL};
+    if (l->model) /* a model lesson: its weights, nothing reached */
+        return template_expand_dup(about, NULL, l, &o);
     Attn base = {0};
     if (!lesson_base(l, &base))
         return NULL;
-    TplOpt o = {l->digits, ascii, NULL, NULL, lang};
     char *out = template_expand_dup(about, &base, l, &o);
     attn_free(&base);
     return out;

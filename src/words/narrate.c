@@ -10,6 +10,7 @@
 #include "core/grad.h"
 #include "text/i18n.h"
 #include "lesson/heads.h"
+#include "lesson/lmodel.h"
 #include "text/num.h"
 #include "narrate.h"
 
@@ -61,13 +62,27 @@ static void put_num(NarrBuf *o, double x, bool integer, const TplOpt *opt)
     buf_puts(o, fmt_num(x, &fo, buf, sizeof buf));
 }
 
-static void put_cell(NarrBuf *o, const Attn *a, const TplOpt *opt, MatId m, int i, int j)
+static void put_cell(NarrBuf *o, const Mat *x, const TplOpt *opt, const TplRef *r, int i, int j)
 {
-    if (opt->hidden && opt->hidden(opt->ctx, m, i, j)) {
+    if (template_cell_hidden(opt, r, i, j)) {
         buf_puts(o, "?");
         return;
     }
-    put_num(o, MAT_AT(&a->m[m], i, j), false, opt);
+    put_num(o, MAT_AT(x, i, j), false, opt);
+}
+
+/* A token's name: row i's (a swap moves names with their rows), or in a
+ * model lesson the vocab entry of row i's token, or of the prediction. */
+static const char *token_name(const Val *v, const Attn *a, const Lesson *l, const TplOpt *opt)
+{
+    const Model *m = opt->model;
+    if (!l)
+        return "?";
+    if (m && l->model) {
+        int t = v->r.kind == R_TOKEN ? (v->r.i < m->n ? m->tok[v->r.i] : -1) : v->r.j;
+        return t >= 0 && t < l->model->nvocab ? l->model->vocab[t] : "?";
+    }
+    return a ? lesson_token(l, a, v->r.i) : v->r.i < l->ntok ? l->tokens[v->r.i] : "?";
 }
 
 /* A fixed figure as written, the minus as the screen writes it. */
@@ -88,6 +103,7 @@ static void put_fixed(NarrBuf *o, const char *body, const TplOpt *opt)
 static void put_val(NarrBuf *o, const Val *v, const Attn *a, const Lesson *l, const TplOpt *opt)
 {
     const char *sep = opt->lang == LANG_ZH ? "、" : ", ";
+    const Mat *x = v->kind == V_ROW || v->kind == V_COL ? template_ref_mat(&v->r, a, opt->model) : NULL;
     switch (v->kind) {
     case V_NUM:
         if (v->setting && isfinite(v->x)) { /* as the header writes it */
@@ -99,20 +115,20 @@ static void put_val(NarrBuf *o, const Val *v, const Attn *a, const Lesson *l, co
         put_num(o, v->x, v->integer, opt);
         return;
     case V_TOKEN:
-        buf_puts(o, !l ? "?" : a ? lesson_token(l, a, v->r.i) : v->r.i < l->ntok ? l->tokens[v->r.i] : "?"); /* the token now in row i */
+        buf_puts(o, token_name(v, a, l, opt)); /* the token now in row i */
         return;
     case V_ROW:
-        for (int j = 0; j < a->m[v->r.m].cols; j++) {
+        for (int j = 0; j < x->cols; j++) {
             if (j)
                 buf_puts(o, sep);
-            put_cell(o, a, opt, v->r.m, v->r.i, j);
+            put_cell(o, x, opt, &v->r, v->r.i, j);
         }
         return;
     case V_COL:
-        for (int i = 0; i < a->m[v->r.m].rows; i++) {
+        for (int i = 0; i < x->rows; i++) {
             if (i)
                 buf_puts(o, sep);
-            put_cell(o, a, opt, v->r.m, i, v->r.j);
+            put_cell(o, x, opt, &v->r, i, v->r.j);
         }
         return;
     }
@@ -135,7 +151,7 @@ size_t template_expand(const char *text, const Attn *state, const Lesson *l, con
         }
         char inner[REF_MAX + 1];
         size_t n = tpl_ref_span(p, inner, sizeof inner);
-        int stage = state->reached < STAGE_INPUT ? TEMPLATE_ABOUT : state->reached;
+        int stage = !state || state->reached < STAGE_INPUT ? TEMPLATE_ABOUT : state->reached; /* a model's: its own */
         if (n == 0) { /* unclosed: the rest as written */
             buf_puts(&o, p);
             break;
@@ -146,7 +162,7 @@ size_t template_expand(const char *text, const Attn *state, const Lesson *l, con
             buf_puts(&o, opt->ascii ? "..." : "…");
         else if (*tpl_skip_space(inner) == '=')
             put_fixed(&o, tpl_skip_space(inner) + 1, opt);
-        else if (hidden && (v.kind == V_NUM))
+        else if (hidden && (v.kind == V_NUM || v.kind == V_TOKEN)) /* a token: the prediction */
             buf_puts(&o, "?");
         else
             put_val(&o, &v, state, l, opt);
