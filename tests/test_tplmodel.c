@@ -245,6 +245,29 @@ static void test_asks(void **state)
     assert_false(ask_covers(&a, M_X, 1, 0)); /* a model ask names no one-layer matrix */
 }
 
+/* No literal state numbers: a number the model holds is named by its template. */
+static void test_literals(void **state)
+{
+    Fix *f = *state;
+    TplLiteral hit;
+    const char *text = "E gives 0.845; the weight is 0.279, p is 0.385 and {p[4][3]} 0.1234 {=0.5} 3.5";
+    assert_true(template_literal_find_model(text, 0, &f->m, 3, true, &hit)); /* about: the parameters */
+    assert_string_equal(hit.lit, "0.845");
+    assert_string_equal(hit.ref, "E[1][1]");
+    assert_false(template_literal_find_model(text, hit.end, &f->m, 3, true, &hit));
+    model_run_to(&f->m, 1, MSTAGE_SOFTMAX);
+    assert_true(template_literal_find_model(text, 15, &f->m, 3, false, &hit));
+    assert_string_equal(hit.ref, "L1.A1[4][2]");
+    if (template_literal_find_model(text, hit.end, &f->m, 3, false, &hit))
+        fail_msg("%s is %s", hit.lit, hit.ref); /* p: not yet */
+    model_run_all(&f->m);
+    assert_true(template_literal_find_model(text, 36, &f->m, 3, false, &hit));
+    assert_string_equal(hit.lit, "0.385");
+    assert_string_equal(hit.ref, "p[4][2]");
+    assert_true(template_literal_find_model("prev is 0.424", 0, &f->m, 3, false, &hit));
+    assert_string_equal(hit.ref, "L1.H1.prev");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +279,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_check_messages, setup, teardown),
         cmocka_unit_test(test_check_absent),
         cmocka_unit_test_setup_teardown(test_asks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_literals, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

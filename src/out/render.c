@@ -10,6 +10,7 @@
 #include "text/i18n.h"
 #include "words/live.h"
 #include "text/text.h"
+#include "lesson/lmodel.h"
 #include "lesson/session.h"
 #include "lesson/template.h"
 #include "words/narrate.h"
@@ -455,7 +456,7 @@ int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
  * with k < 0 the about:, in both languages (a text written once is checked
  * once). A lesson error: one line each on `out` (stderr, like the loader's
  * errors). Returns how many numbers are written out. */
-static int check_literals(FILE *out, const Lesson *l, const Attn *a, int k)
+static int check_literals(FILE *out, const Lesson *l, const Attn *a, const Model *m, int k)
 {
     int bad = 0;
     const Text *t[2] = {k < 0 ? &l->about : &l->steps[k].say, k < 0 ? NULL : &l->steps[k].question};
@@ -467,7 +468,8 @@ static int check_literals(FILE *out, const Lesson *l, const Attn *a, int k)
             const char *text = text_get(t[f], (Lang)g);
             if (n == 1 && text == text_get(t[f], (Lang)(g == LANG_ZH ? LANG_EN : LANG_ZH)))
                 continue;
-            bad += template_literals_report(out, file_shown(l), text, &at[f][g], a, l->digits, k < 0);
+            bad += m ? template_literals_report_model(out, file_shown(l), text, &at[f][g], m, l->digits, k < 0)
+                     : template_literals_report(out, file_shown(l), text, &at[f][g], a, l->digits, k < 0);
         }
     return bad;
 }
@@ -488,8 +490,10 @@ int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt 
         return render_no_memory();
     narration += fits ? authoring_card(out, file_shown(l), &s, fits, o->lang) : 0;
     Attn base = {0};
-    if (lesson_base(l, &base))
-        literals += check_literals(err, l, &base, -1);
+    if (l->model) /* a model lesson: its weights before the first step */
+        literals += check_literals(err, l, NULL, l->model->base, -1);
+    else if (lesson_base(l, &base))
+        literals += check_literals(err, l, &base, NULL, -1);
     attn_free(&base);
     session_goto(&s, 0);
     for (int k = 0; k < l->nsteps; k++) {
@@ -497,7 +501,7 @@ int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt 
         const Step *st = session_step(&s);
         Attn script = {0}; /* the words are the script's: a saved lesson's edits make no literal */
         bool own = session_saved_edits(&s) && session_script_state(&s, &script);
-        literals += check_literals(err, l, own ? &script : &s.cur, k);
+        literals += check_literals(err, l, own ? &script : &s.cur, l->model ? s.mcur : NULL, k);
         attn_free(&script);
         words += authoring_translations(out, file_shown(l), l, k);
         if (fits)

@@ -200,23 +200,23 @@ static bool same_number(const char *digits, int k, double x, double v, int shown
     return strcmp(buf, digits) == 0;
 }
 
-/* Is the number (digits, k decimals, value x) a cell of matrix id, or
- * (S and A) a row or column sum? ref gets its name: "S[1][2]", "sum(S[1])". */
-static bool matrix_number(const Mat *mm, MatId id, const char *digits, int k, double x, int shown, char *ref,
-                          size_t len)
+/* Is the number (digits, k decimals, value x) a cell of mm (named name,
+ * a matrix like base), or (S and A) a row or column sum? ref gets its
+ * name: "S[1][2]", "sum(S[1])". */
+static bool named_number(const Mat *mm, const char *name, MatId base, const char *digits, int k, double x, int shown,
+                         char *ref, size_t len)
 {
-    const char *name = attn_mat_name(id);
     for (int i = 0; i < mm->rows; i++)
         for (int j = 0; j < mm->cols; j++)
             if (same_number(digits, k, x, MAT_AT(mm, i, j), shown, false)) {
                 snprintf(ref, len, "%s[%d][%d]", name, i + 1, j + 1);
                 return true;
             }
-    if (attn_mat_base(id) != M_S && attn_mat_base(id) != M_A)
+    if (base != M_S && base != M_A)
         return false;
     /* row sums, then column sums; A's rows always sum to 1 (a literal 1.000
      * there is the rule, not the state) */
-    for (int i = 0; attn_mat_base(id) == M_S && i < mm->rows; i++) {
+    for (int i = 0; base == M_S && i < mm->rows; i++) {
         double sum = 0;
         for (int j = 0; j < mm->cols; j++)
             sum += MAT_AT(mm, i, j);
@@ -235,6 +235,14 @@ static bool matrix_number(const Mat *mm, MatId id, const char *digits, int k, do
         }
     }
     return false;
+}
+
+/* Is the number (digits, k decimals, value x) a cell of matrix id, or
+ * (S and A) a row or column sum? ref gets its name: "S[1][2]", "sum(S[1])". */
+static bool matrix_number(const Mat *mm, MatId id, const char *digits, int k, double x, int shown, char *ref,
+                          size_t len)
+{
+    return named_number(mm, attn_mat_name(id), attn_mat_base(id), digits, k, x, shown, ref, len);
 }
 
 /* The first cell, sum or scalar of a equal to the literal; name in ref. */
@@ -277,7 +285,68 @@ static bool state_number(const Attn *a, const char *digits, int k, int shown, bo
     return false;
 }
 
-bool template_literal_find(const char *text, size_t from, const Attn *a, int digits, bool about, TplLiteral *hit)
+/* A model lesson's: the first cell of a matrix computed at the model's
+ * cursor (results last computed first, then parameters), a row or column
+ * sum of S, a column sum of A, a head's score, T or T_s once set. */
+static bool model_number(const Model *m, const char *digits, int k, int shown, bool about, char *ref, size_t len)
+{
+    double x = num_value(digits, NULL);
+    const ModelCfg *c = &m->cfg;
+    int layer = m->at_layer, stage = about || m->at_stage < MSTAGE_EMBED ? TEMPLATE_ABOUT : m->at_stage;
+    const char *set = c->attn[0].temp != 1.0 && same_number(digits, k, x, c->attn[0].temp, shown, true) ? "T"
+                      : c->sample_temp != 1.0 && same_number(digits, k, x, c->sample_temp, shown, true) ? "T_s"
+                                                                                                       : NULL;
+    if (set) {
+        snprintf(ref, len, "%s", set);
+        return true;
+    }
+    ModelRef all[MODEL_PARAMS_MAX + 3 + MODEL_LAYERS_MAX * (12 + 3 * ATTN_HEADS_MAX)];
+    int n = 0;
+    static const ModelMatKind top[] = {MM_PROBS, MM_LOGITS, MM_H_FINAL}, own[] = {MM_H, MM_F, MM_U, MM_B, MM_H_MID};
+    static const MatId att[] = {M_Y, M_O, M_V, M_K, M_Q}, per_head[] = {M_A, M_S, M_QKT};
+    for (size_t t = 0; t < 3; t++)
+        all[n++] = (ModelRef){top[t], 0, M_X};
+    for (int l = c->layers; l >= 1; l--) {
+        for (size_t t = 0; t < 5; t++)
+            all[n++] = (ModelRef){own[t], l, M_X};
+        for (int h = c->heads > 1 ? 1 : 0; h <= (c->heads > 1 ? c->heads : 0); h++)
+            for (size_t t = 0; t < 3; t++)
+                all[n++] = (ModelRef){MM_ATTN, l, h ? attn_head_id(per_head[t], h) : per_head[t]};
+        for (size_t t = 0; t < 5; t++)
+            all[n++] = (ModelRef){MM_ATTN, l, att[t]};
+        all[n++] = (ModelRef){MM_A, l, M_X};
+        all[n++] = (ModelRef){MM_H_IN, l, M_X};
+    }
+    n += model_params(m, all + n, MODEL_PARAMS_MAX);
+    for (int q = 0; q < n; q++) {
+        const Mat *mm = model_mat(m, all[q]);
+        char name[48];
+        if (!mm || mm->rows == 0 || !tpl_model_computed(all[q].layer, model_ref_stage(m, all[q]), layer, stage))
+            continue;
+        model_ref_name(m, all[q], name, sizeof name);
+        MatId base = all[q].kind == MM_ATTN ? attn_mat_base(all[q].attn) : M_X;
+        if (named_number(mm, name, base, digits, k, x, shown, ref, len))
+            return true;
+    }
+    for (int l = 1; l <= c->layers; l++)
+        for (int h = 1; h <= c->heads && tpl_model_computed(l, MSTAGE_SOFTMAX, layer, stage); h++) {
+            double sc;
+            if (model_prev_score(m, l, h, &sc) && same_number(digits, k, x, sc, shown, false)) {
+                snprintf(ref, len, "L%d.H%d.prev", l, h);
+                return true;
+            }
+            if (model_induction_score(m, l, h, &sc) && same_number(digits, k, x, sc, shown, false)) {
+                snprintf(ref, len, "L%d.H%d.induction", l, h);
+                return true;
+            }
+        }
+    return false;
+}
+
+/* The literal state number of text from byte `from`: a's (a one-layer
+ * lesson's) or with m a model lesson's. */
+static bool literal_find(const char *text, size_t from, const Attn *a, const Model *m, int digits, bool about,
+                         TplLiteral *hit)
 {
     static const char minus[] = "\xe2\x88\x92";
     for (const char *p = text + from; p && *p;) {
@@ -319,7 +388,8 @@ bool template_literal_find(const char *text, size_t from, const Attn *a, int dig
         if ((size_t)(e - s) + 1 >= sizeof num)
             continue;
         snprintf(num, sizeof num, "%c%.*s", start < s ? '-' : '+', (int)(e - s), s);
-        if (!state_number(a, num + 1, (int)(e - dot - 1), digits, about, hit->ref, sizeof hit->ref))
+        if (m ? !model_number(m, num + 1, (int)(e - dot - 1), digits, about, hit->ref, sizeof hit->ref)
+              : !state_number(a, num + 1, (int)(e - dot - 1), digits, about, hit->ref, sizeof hit->ref))
             continue;
         hit->off = (size_t)(start - text);
         hit->end = (size_t)(e - text);
@@ -329,12 +399,24 @@ bool template_literal_find(const char *text, size_t from, const Attn *a, int dig
     return false;
 }
 
-int template_literals_report(FILE *out, const char *file, const char *text, const TextAt *at, const Attn *a,
-                             int digits, bool about)
+bool template_literal_find(const char *text, size_t from, const Attn *a, int digits, bool about, TplLiteral *hit)
+{
+    return literal_find(text, from, a, NULL, digits, about, hit);
+}
+
+bool template_literal_find_model(const char *text, size_t from, const Model *m, int digits, bool about,
+                                 TplLiteral *hit)
+{
+    return literal_find(text, from, NULL, m, digits, about, hit);
+}
+
+/* One line per literal state number of a's, or with m a model's. */
+static int literals_report(FILE *out, const char *file, const char *text, const TextAt *at, const Attn *a,
+                           const Model *m, int digits, bool about)
 {
     int n = 0;
     TplLiteral hit;
-    for (size_t from = 0; text && template_literal_find(text, from, a, digits, about, &hit); from = hit.end) {
+    for (size_t from = 0; text && literal_find(text, from, a, m, digits, about, &hit); from = hit.end) {
         int col = at->col + 1;
         if (at->quote >= 0) {
             col += at->quote;
@@ -347,4 +429,16 @@ int template_literals_report(FILE *out, const char *file, const char *text, cons
         n++;
     }
     return n;
+}
+
+int template_literals_report(FILE *out, const char *file, const char *text, const TextAt *at, const Attn *a,
+                             int digits, bool about)
+{
+    return literals_report(out, file, text, at, a, NULL, digits, about);
+}
+
+int template_literals_report_model(FILE *out, const char *file, const char *text, const TextAt *at, const Model *m,
+                                   int digits, bool about)
+{
+    return literals_report(out, file, text, at, NULL, m, digits, about);
 }

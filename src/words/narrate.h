@@ -41,4 +41,15 @@ bool template_literal_find(const char *text, size_t from, const Attn *a, int dig
 int template_literals_report(FILE *out, const char *file, const char *text, const TextAt *at, const Attn *a,
                              int digits, bool about);
 
+/* The same for a model lesson: any cell of the model's matrices computed
+ * at its cursor (at_layer, at_stage; with `about`, or nothing reached, the
+ * parameters only), a row or column sum of a layer's S, a column sum of
+ * A, a head's previous-token or induction score (computed from its
+ * softmax), T or T_s once set; ref names it as the templates do
+ * ("L1.A[2][1]", "p[4][3]", "L1.H1.prev"). */
+bool template_literal_find_model(const char *text, size_t from, const Model *m, int digits, bool about,
+                                 TplLiteral *hit);
+int template_literals_report_model(FILE *out, const char *file, const char *text, const TextAt *at, const Model *m,
+                                   int digits, bool about);
+
 #endif
