@@ -17,6 +17,9 @@
 #include "lesson/ask.h"
 #include "lesson/template.h"
 #include "words/narrate.h"
+#include "words/live.h"
+#include "lesson/session.h"
+#include "lesson/asking.h"
 #include "core/model.h"
 
 static char *vocab[] = {"<s>", "A", "B", "C", "D", "E"};
@@ -268,6 +271,58 @@ static void test_literals(void **state)
     assert_string_equal(hit.ref, "L1.H1.prev");
 }
 
+/* Through a session: the step's say: from the model shown, its asks
+ * hidden in the narration until answered, graded on the model's cells. */
+static void test_session(void **state)
+{
+    Fix *f = *state;
+    Step steps[2] = {{0}};
+    Ask asks[2];
+    char msg[LESSON_ERR_MAX];
+    assert_true(ask_parse_model("L1.A1[4][2]", &f->m, 1, MSTAGE_SOFTMAX, &asks[0], msg, sizeof msg));
+    assert_true(ask_parse_model("p[4]", &f->m, 1, MSTAGE_NEXT, &asks[1], msg, sizeof msg));
+    steps[0] = (Step){.stage = MSTAGE_SOFTMAX, .layer = 1, .nask = 1, .ask = &asks[0]};
+    steps[1] = (Step){.stage = MSTAGE_NEXT, .layer = 1, .nask = 1, .ask = &asks[1]};
+    steps[0].say.s[LANG_EN] = "{token[4]} on {token[2]}: {L1.A1[4][2]} of {L1.A1[4]}; prev {L1.H1.prev}";
+    steps[1].say.s[LANG_EN] = "next {next} at {p_next}, p {p[4]}, {L1.A1[4][2]}";
+    f->lm.cfg = f->m.cfg;
+    f->lm.ntok = 4;
+    memcpy(f->lm.tok, f->m.tok, sizeof(int) * 4);
+    f->lm.base = &f->m;
+    f->l.file = "t.yaml";
+    f->l.nsteps = 2;
+    f->l.steps = steps;
+    Session s;
+    assert_true(session_init(&s, &f->l));
+    assert_true(session_is_model(&s));
+    char *say = session_say(&s, LANG_EN, false);
+    assert_string_equal(say, "A on B: ? of ?, ?, ?, ?; prev ?");
+    free(say);
+    assert_int_equal(session_ask_answer(&s, "0.3", false, msg, sizeof msg), GRADE_WRONG);
+    assert_string_equal(msg, "✗ not quite: L1.A1[4][2] (your answer: 0.3). Type again, or Space to reveal.");
+    assert_int_equal(session_ask_answer(&s, "0.279", false, msg, sizeof msg), GRADE_RIGHT);
+    assert_string_equal(msg, "✓ right: L1.A1[4][2] = 0.279");
+    say = session_say(&s, LANG_EN, false);
+    assert_string_equal(say, "A on B: 0.279 of 0.157, 0.279, 0.250, 0.314; prev 0.424");
+    free(say);
+    session_goto(&s, 1);
+    assert_true(session_ask_mhidden(&s, (ModelRef){MM_PROBS, 0, M_X}, 3, 0));
+    assert_false(session_ask_mhidden(&s, (ModelRef){MM_PROBS, 0, M_X}, 2, 0));
+    say = session_say(&s, LANG_EN, false);
+    assert_string_equal(say, "next ? at ?, p ?, ?, ?, ?, ?, ?, 0.279");
+    free(say);
+    assert_int_equal(session_ask_answer(&s, "0.026 0.385 0.458 0.030 0.015 0.085", false, msg, sizeof msg),
+                     GRADE_RIGHT);
+    say = session_say(&s, LANG_ZH, false);
+    assert_string_equal(say, "next B at 0.458, p 0.026、0.385、0.458、0.030、0.015、0.085, 0.279");
+    free(say);
+    assert_true(session_act_text(&s, "ablate L1.H2", msg, sizeof msg));
+    say = session_say(&s, LANG_EN, false);
+    assert_string_equal(say, "next B at 0.496, p 0.043, 0.315, 0.496, 0.023, 0.012, 0.109, 0.279"); /* numpy: O's head 2 = 0 */
+    free(say);
+    session_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_check_absent),
         cmocka_unit_test_setup_teardown(test_asks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_literals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_session, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
