@@ -27,13 +27,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/attn.h"
+#include "core/model.h"
 #include "options.h"
 
 typedef enum {
     ACT_ROW_COPY, ACT_ROW_SET, ACT_CELL_SET, ACT_SCALE, ACT_SOFTMAX, ACT_RESET,
     ACT_MASK, ACT_TEMP, ACT_POS, ACT_SWAP,
     ACT_TARGET, ACT_LR, ACT_STEP,   /* training (train.h) */
-    ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE /* today's models */
+    ACT_APPEND, ACT_OFFSET, ACT_BLOCK, ACT_ROPE_BASE, /* today's models */
+    ACT_M_TOKENS, ACT_M_GENERATE, ACT_M_ABLATE, ACT_M_RESTORE /* a model lesson's (maction.h) */
 } ActKind;
 
 #define ACTION_TOKEN_BYTES ATTN_NAME_BYTES /* an appended token's name, as a lesson's tokens */
@@ -63,6 +65,13 @@ typedef struct {
     /* ACT_TARGET: row i of head `head`'s A (mat M_A), opt TARGET_*, key j or
      * n vals; ACT_LR: c; ACT_STEP: n steps (1..GRAD_STEP_MAX) */
     int head;
+    /* A model lesson's action (maction.h): a cell, row or row copy writes
+     * the parameter mref (kind != MM_NONE), a row copy reads msrc; tokens =
+     * and generate's tokens are vocab indices in vals (n of them), named by
+     * lm's vocab; ablate / restore: layer i, head `head` (1-based both);
+     * generate: n appended of opt asked for */
+    ModelRef mref, msrc;
+    const struct LessonModel *lm;
 } Action;
 
 /* Parse one action. On failure returns false, writes a message saying what

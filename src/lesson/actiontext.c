@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "maction.h"
 #include "options.h"
 #include "text/num.h"
 #include "train.h"
@@ -71,6 +72,10 @@ void action_format(const Action *act, char *buf, size_t len)
 {
     char t[SHORTEST_MAX];
     const OptRow *r = option_of_action(act->kind);
+    if (maction_is_model(act)) { /* a model lesson's (maction.h) */
+        maction_format(act, buf, len);
+        return;
+    }
     if (r) { /* "key = value", as the option table spells it */
         snprintf(buf, len, "%s = %s", r->key, option_text(r, option_action_value(r, act), act->n, t, sizeof t));
         return;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "maction.h"
 #include "options.h"
 #include "text/i18n.h"
 #include "text/num.h"
@@ -53,6 +54,10 @@ void action_text(const Action *act, char *buf, size_t len)
     char x[40];
     const char *name = attn_mat_name(act->mat);
     size_t n = 0;
+    if (maction_is_model(act)) { /* a model lesson's (maction.h) */
+        maction_format(act, buf, len);
+        return;
+    }
     switch (act->kind) {
     case ACT_CELL_SET:
         snprintf(buf, len, "%s[%d][%d] = %s", name, act->i + 1, act->j + 1, fmt_exact(act->c, x, sizeof x));

@@ -1,5 +1,6 @@
 /* session.c - the script cursor, the user's edits, undo/redo (see session.h). */
 #include "session.h"
+#include "session_hooks.h"
 #include "text/i18n.h"
 
 #include <stdio.h>
@@ -162,6 +163,13 @@ bool session_init(Session *s, const Lesson *l)
     s->lesson = l;
     s->saved_nedits = 0;
     s->step = l->start > 0 ? l->start - 1 : 0;
+    if (l->model) { /* a model lesson (session_model.c) */
+        if (!session_model_init(s, l)) {
+            session_free(s);
+            return false;
+        }
+        return true;
+    }
     if (!rebuild(s, s->step, true, &s->cur)) {
         session_free(s);
         return false;
@@ -176,6 +184,7 @@ bool session_init(Session *s, const Lesson *l)
 
 void session_free(Session *s)
 {
+    session_model_free(s);
     attn_free(&s->cur);
     attn_free(&s->before);
     free(s->edits);
@@ -202,6 +211,8 @@ bool session_goto(Session *s, int n)
         n = session_steps(s) - 1;
     if (n == s->step)
         return false;
+    if (session_is_model(s))
+        return session_model_goto(s, n);
     int old = s->step, old_stage = session_stage(s);
     s->step = n;
     s->undone = false;
@@ -233,7 +244,7 @@ bool session_goto(Session *s, int n)
 
 int session_set_head(Session *s, int h)
 {
-    int heads = attn_heads(&s->cur);
+    int heads = session_is_model(s) ? s->mcur->cfg.heads : attn_heads(&s->cur);
     s->head = ((h - 1) % heads + heads) % heads + 1;
     return s->head;
 }
@@ -298,30 +309,6 @@ void session_open_at(Session *s, int n)
     s->fresh_stage = session_stage(s);
 }
 
-/* Append an action to the edit log, dropping anything that could be redone. */
-static bool log_push(Session *s, const Action *act)
-{
-    if (s->nedits >= SESSION_MAX_EDITS)
-        return false;
-    if (s->nedits == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 16;
-        Action *e = realloc(s->edits, sizeof *e * (size_t)cap);
-        if (e)
-            s->edits = e;
-        short *at = e ? realloc(s->edit_step, sizeof *at * (size_t)cap) : NULL;
-        if (!at)
-            return false;
-        s->edit_step = at;
-        s->cap = cap;
-    }
-    s->edit_step[s->nedits] = (short)s->step;
-    if (s->saved_nedits > s->nedits)
-        s->saved_nedits = -1; /* the saved state can no longer be reached by undo */
-    s->edits[s->nedits++] = *act;
-    s->nredo = 0;
-    return true;
-}
-
 /* Make *next the current state (taking ownership); the old one becomes
  * `before`, for the view's before -> after. */
 static void adopt(Session *s, Attn *next)
@@ -337,6 +324,8 @@ static void adopt(Session *s, Attn *next)
 
 bool session_act(Session *s, const Action *act, char *err, size_t errlen)
 {
+    if (session_is_model(s))
+        return session_model_act(s, act, err, errlen);
     Attn next = {0};
     bool ok;
     if (act->kind == ACT_RESET && s->nedits >= SESSION_MAX_EDITS) {
@@ -357,7 +346,7 @@ bool session_act(Session *s, const Action *act, char *err, size_t errlen)
         snprintf(err, errlen, _("too many edits (%d); press r to reset first"), SESSION_MAX_EDITS);
         ok = false;
     }
-    if (ok && !log_push(s, act))
+    if (ok && !session_log_push(s, act))
         ok = mem = false;
     if (!ok) {
         if (!mem)
@@ -375,6 +364,8 @@ bool session_act_text(Session *s, const char *text, char *err, size_t errlen)
 {
     Action act;
     int col;
+    if (session_is_model(s))
+        return session_model_act_text(s, text, err, errlen);
     if (!action_parse(text, &act, err, errlen, &col))
         return false;
     return session_act(s, &act, err, errlen);
@@ -384,6 +375,10 @@ bool session_act_text(Session *s, const char *text, char *err, size_t errlen)
 static void relog(Session *s)
 {
     Attn next = {0};
+    if (session_is_model(s)) {
+        session_model_relog(s);
+        return;
+    }
     if (!rebuild(s, s->step, true, &next))
         return;
     adopt(s, &next);

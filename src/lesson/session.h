@@ -48,7 +48,8 @@ typedef struct Session {
     AskState *asked;          /* one per ask of the lesson, in step order (live.h); NULL: all open */
     /* a model lesson (lesson->model != NULL; session_model.c): the state
      * shown and the one before the last change, the layer shown, and the
-     * training run's state (optimizer, feed, loss history; NULL: none) */
+     * training run's state (optimizer, feed, loss history) with the
+     * script's cached states and the snapshots (NULL: not a model lesson) */
     Model *mcur, *mbefore;
     int layer;
     struct SessionTrain *train;
@@ -119,5 +120,8 @@ int session_set_layer(Session *s, int l);
  * order; NULL and 0 when none) and the steps taken in all. */
 int session_loss_history(const Session *s, const double **loss);
 long session_train_steps(const Session *s);
+/* What the last action noted beside its effect ("generate stopped at the
+ * 14 tokens the model reads (ctx), after 2"), "" when nothing. */
+const char *session_model_note(const Session *s);
 
 #endif

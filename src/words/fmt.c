@@ -437,6 +437,15 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
     char x[40];
     const char *name = attn_mat_name(act->mat);
     buf[0] = '\0';
+    if (s && session_is_model(s)) { /* a model lesson's actions, as written (maction.h) */
+        if (act->kind == ACT_STEP && act->n == 1)
+            snprintf(buf, len, "%s", _("one training step"));
+        else if (act->kind == ACT_STEP)
+            snprintf(buf, len, _("%d training steps"), act->n);
+        else
+            action_format(act, buf, len);
+        return;
+    }
     switch (act->kind) {
     case ACT_SCALE:
     case ACT_SOFTMAX:
@@ -468,6 +477,7 @@ void fmt_action_name(const Session *s, const Action *act, bool ascii, char *buf,
         return;
     case ACT_TARGET: case ACT_APPEND: case ACT_OFFSET: case ACT_BLOCK: case ACT_ROPE_BASE:
     case ACT_MASK: case ACT_TEMP: case ACT_POS: case ACT_SWAP: /* as written (action.c) */
+    case ACT_M_TOKENS: case ACT_M_GENERATE: case ACT_M_ABLATE: case ACT_M_RESTORE:
         action_format(act, buf, len);
         return;
     }
