@@ -165,7 +165,7 @@ screenshots: all
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern test_model test_backprop test_copytask
 LESSON_TESTS = test_options test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive test_msession
 LESSON_TESTS += test_tplmodel
-UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_layout_wide test_narration test_afile test_saveplay
+UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_layout_wide test_narration test_afile test_saveplay test_mlayout
 
 $(B)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(dir $@)
@@ -182,7 +182,7 @@ $(B)/tests/test_afile: $(B)/tests/test_afile.o $(B)/text/afile.o $(B)/text/text.
 
 # The layout's rules over the grid of lessons, steps, modes and sizes: no
 # curses. It generates the 64x64 lesson itself (tests/bench/gen_lesson.sh).
-$(B)/tests/test_layout $(B)/tests/test_layout_wide $(B)/tests/test_narration $(B)/tests/truth_render: $(B)/tests/%: $(B)/tests/%.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_layout $(B)/tests/test_layout_wide $(B)/tests/test_narration $(B)/tests/truth_render $(B)/tests/test_mlayout: $(B)/tests/%: $(B)/tests/%.o $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The core with today's options (append, window, kv_heads, RoPE, online

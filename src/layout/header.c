@@ -100,6 +100,10 @@ static void ribbon_item(const Frame *c, int k, int st, bool bare, char *item, si
  * keeps its name (" 1 ▸ 2 ▸ [3 QKᵀ] ▸ 4 ▸ 5 ▸ 6 "). */
 void ribbon_lay(Frame *c, int y)
 {
+    if (c->model) { /* a model lesson: the layer and its eight stages */
+        model_ribbon_lay(c, y);
+        return;
+    }
     int st = session_stage(c->s), x = 1, last = attn_last_stage(c->a), end = c->cols;
     const char *sep = frame_sym(c, last > STAGE_COUNT ? "▸" : " ▸ ", last > STAGE_COUNT ? ">" : " > ");
     if (attn_heads(c->a) > 1) { /* "head 2/3" at the right end; the stages show it at 3-5 */
@@ -122,6 +126,69 @@ void ribbon_lay(Frame *c, int y)
         Role r = k == st ? ROLE_RIBBON_CUR : k < st ? ROLE_RIBBON : ROLE_DIM;
         x += plan_put(c, y, x, end - x, item, r);
         if (k < last)
+            x += plan_put(c, y, x, end - x, sep, ROLE_DIM);
+    }
+    plan_add_block(c, BLOCK_RIBBON, y, 0, c->cols, 1, 1, false);
+}
+
+/* ---- a model lesson's ribbon --------------------------------------------------- */
+
+static void mribbon_item(const Frame *c, int k, bool bare, char *item, size_t len)
+{
+    static const char *utf[] = {"", "1 embed", "2 QKV", "3 QKᵀ", "4 softmax", "5 A·V", "6 +O·Wo", "7 FFN", "8 next"};
+    static const char *asc[] = {"", "1 embed", "2 QKV", "3 QK^T", "4 softmax", "5 A*V", "6 +O*Wo", "7 FFN", "8 next"};
+    const char *name = c->in->ascii ? asc[k] : utf[k];
+    if (k == c->mstage)
+        snprintf(item, len, "[%s]", name);
+    else if (bare)
+        snprintf(item, len, " %d ", k);
+    else
+        snprintf(item, len, " %s ", name);
+}
+
+/* "L2/2 · 1 embed ▸ 2 QKV ▸ [3 QKᵀ] ▸ ... ▸ 8 next", 7 only with d_ff > 0;
+ * "head 1/2" at the right end with 2+ heads; where the names do not all
+ * fit, only the current stage keeps its name. */
+/* The ribbon's columns: the layer, the stages (bare: numbers only but the current one). */
+static int mribbon_width(const Frame *c, const char *lay, bool bare)
+{
+    int w = 1 + text_width(lay);
+    for (int k = 1; k <= 8; k++) {
+        char item[64];
+        if (k == 7 && c->model->cfg.d_ff == 0)
+            continue;
+        mribbon_item(c, k, bare, item, sizeof item);
+        w += text_width(item) + (k < 8 ? text_width(frame_sym(c, "▸", ">")) : 0);
+    }
+    return w;
+}
+
+void model_ribbon_lay(Frame *c, int y)
+{
+    const Model *m = c->model;
+    char lay[32], hd[64];
+    const char *sep = frame_sym(c, "▸", ">");
+    int x = 1, end = c->cols;
+    snprintf(lay, sizeof lay, "L%d/%d %s ", c->mlayer, m->cfg.layers, frame_sym(c, "·", "-"));
+    bool heads = c->mstage >= 3 && c->mstage <= 5; /* the head matters: it is always named */
+    if (m->cfg.heads > 1) {
+        snprintf(hd, sizeof hd, _("head %d/%d"), c->s->head, m->cfg.heads);
+        int hw = text_width(hd);
+        if (heads || mribbon_width(c, lay, false) + hw + 2 <= c->cols) {
+            end = c->cols - hw - 2;
+            plan_put(c, y, end + 1, hw, hd, heads ? ROLE_RIBBON_CUR : ROLE_DIM);
+        }
+    }
+    x += plan_put(c, y, x, end - x, lay, c->mstage == 8 ? ROLE_DIM : ROLE_RIBBON_CUR);
+    bool bare = mribbon_width(c, lay, false) > end;
+    for (int k = 1; k <= 8; k++) {
+        if (k == 7 && m->cfg.d_ff == 0)
+            continue;
+        char item[64];
+        mribbon_item(c, k, bare, item, sizeof item);
+        Role r = k == c->mstage ? ROLE_RIBBON_CUR : k < c->mstage ? ROLE_RIBBON : ROLE_DIM;
+        x += plan_put(c, y, x, end - x, item, r);
+        if (k < 8)
             x += plan_put(c, y, x, end - x, sep, ROLE_DIM);
     }
     plan_add_block(c, BLOCK_RIBBON, y, 0, c->cols, 1, 1, false);

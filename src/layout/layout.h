@@ -35,6 +35,20 @@ const char *plan_text(const Plan *p, int off);
 /* Lay out one frame into p (its previous contents are dropped). */
 void layout_plan(const LayoutIn *in, Plan *p);
 
+/* A model lesson's frame (layout_plan calls it with the session's state):
+ * model m at (layer, stage) (stage 1..8; 8 is after the last layer),
+ * before the state before the last change (NULL: none), the focus
+ * (fi, fj) on the stage's explained matrix (1: a, 2: Q K V, 3-5: the
+ * head's, 6: h_mid, 7: h, 8: p), in->mview / in->watch the model view.
+ * Stages 2-5 are today's frame on the layer's Attn; 1, 6, 7 and 8 show
+ * the model's own matrices, the columns around the focus that fit, with
+ * "…" for those left out (mlayout.c, mview.c). in->s gives the
+ * narration, the status and the asks. */
+void layout_model(const LayoutIn *in, const Model *m, const Model *before, int layer, int stage, Plan *p);
+void layout_model_session(const LayoutIn *in, Plan *p);
+/* The rows and columns of the matrix the model's stage explains. */
+void layout_model_extent(const Model *m, int layer, int stage, MatId fmat, int head, int *rows, int *cols);
+
 /* The block of a kind, or NULL when the plan has none. */
 const PlanBlock *plan_block(const Plan *p, BlockKind k);
 /* The cell of matrix id at (i, j) shown in the plan, or NULL. */

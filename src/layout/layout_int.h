@@ -3,7 +3,8 @@
  * The layout is split by widget: plan.c (the plan's storage), stagebands.c
  * (which matrices a stage shows), box.c (one matrix), band.c (boxes side by
  * side), bars.c (the weights as bars), textblock.c (arithmetic, narration,
- * status), parts.c (the text parts below the matrices), header.c (header
+ * status), board.c (the frame's bands and budget), mlayout.c, mgrid.c and
+ * mview.c (a model lesson's frames), parts.c (the text parts below the matrices), header.c (header
  * and ribbon), present.c (presentation on a big screen) and layout.c (the
  * frame's budget).
  * A Frame is one frame being laid out: it lives on layout_plan()'s stack
@@ -61,6 +62,12 @@ typedef struct {
     bool noted;             /* the arithmetic says "(≈: computed before rounding)" already */
     int *tokw;              /* token i's columns + 1 once measured (0: not yet), or NULL */
     int bars_w;             /* the weight bars' columns (bars_width), measured once per frame */
+    /* a model lesson (mlayout.c): the state shown, the one before the last
+     * change (NULL: none), the layer and stage shown, the vocab's names;
+     * model NULL: a one-layer lesson */
+    const Model *model, *mbefore;
+    int mlayer, mstage;
+    const char *const *vocab;
 } Frame;
 
 /* The head's matrix shown for base (M_Q .. M_O) at stages 3-5, the base
@@ -171,6 +178,21 @@ typedef struct {
  * parts' and the training panel's). */
 void parts_lay(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE], char (*st)[FMT_LINE],
                  char (*kb)[FMT_LINE], char (*more_lines)[FMT_LINE], char (*train)[FMT_LINE]);
+
+/* board.c: the frame of today's stages (the board, its parts), a part
+ * laid from row y, and the rows the parts take (mlayout.c's frames too) */
+void layout_frame(Frame *c, char (*lines)[FMT_LINE]);
+int layout_part_lay(Frame *c, Part *p, int y);
+int layout_text_rows(const Budget *g);
+
+/* A model lesson: its ribbon (header.c); the matrices each of its own
+ * stages (1, 6, 7, 8) shows, *ex the explained one, and their arithmetic
+ * (textblock.c); the model view and the watch mode (mview.c) */
+void model_ribbon_lay(Frame *c, int y);
+bool model_own_stage(const Frame *c);
+int model_stage_refs(const Frame *c, ModelRef *refs, int *ex);
+int model_arith_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more, int *first);
+void model_view_lay(Frame *c);
 
 /* header.c */
 void header_lay(Frame *c);

@@ -36,6 +36,11 @@ typedef struct {
     bool slide;              /* a slide (--slides): the question without how to answer it */
     bool picture;            /* a picture of the step (--svg, --slides), not a student's screen: no tally */
     bool ask_quit;           /* below the smallest screen with unsaved edits, q asked: the question, in what fits */
+    bool mview;              /* a model lesson's model view: every layer x head's pattern (M) */
+    bool watch;              /* the watch mode: the model view with the loss curve */
+    const double *loss;      /* the watch mode's loss history (session_loss_history), nloss of them */
+    int nloss;
+    long steps;              /* the training steps taken (session_train_steps) */
 } LayoutIn;
 
 /* A run of text: already sanitised UTF-8, w display columns from (y, x). */

@@ -7,7 +7,9 @@
 
 #include "core/explain.h"
 #include "lesson/train.h"
+#include "core/model_explain.h"
 #include "words/fmt.h"
+#include "words/fmtmodel.h"
 #include "text/i18n.h"
 #include "words/live.h"
 #include "layout.h"
@@ -165,6 +167,8 @@ const char *arith_approx_note(const Frame *c)
  * narration does). */
 int arith_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more, int *first)
 {
+    if (c->model && model_own_stage(c)) /* a model's embed, residual, FFN, next: its own cells */
+        return model_arith_lines(c, w, lines, max, more, first);
     char raw[FMT_MAX_LINES][FMT_LINE];
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
     bool row = c->in->frow && c->in->mode != LAYOUT_EDIT;
@@ -291,3 +295,86 @@ Role status_line_text(const Frame *c, char *line, size_t len)
     }
     return role;
 }
+
+/* ---- a model lesson's arithmetic at its own stages (1, 6, 7, 8) ------------------ */
+
+bool model_own_stage(const Frame *c)
+{
+    return c->model && (c->mstage == 1 || c->mstage >= 6);
+}
+
+static ModelRef mref(ModelMatKind k, int layer)
+{
+    return (ModelRef){k, layer, M_COUNT};
+}
+
+/* The matrix each own stage explains and the ones its arithmetic quotes,
+ * in screen order: refs[0 .. n); *ex the explained one's index. */
+int model_stage_refs(const Frame *c, ModelRef *refs, int *ex)
+{
+    int l = c->mlayer, n = 0;
+    switch (c->mstage) {
+    case 1: refs[n++] = mref(MM_H_IN, l); refs[n++] = mref(MM_A, l); *ex = 1; break;
+    case 6:
+        refs[n++] = mref(MM_H_IN, l);
+        refs[n++] = (ModelRef){MM_ATTN, l, M_Y};
+        refs[n++] = mref(MM_H_MID, l);
+        *ex = 2;
+        break;
+    case 7: refs[n++] = mref(MM_F, l); refs[n++] = mref(MM_H_MID, l); refs[n++] = mref(MM_H, l); *ex = 2; break;
+    default: refs[n++] = mref(MM_LOGITS, 0); refs[n++] = mref(MM_PROBS, 0); *ex = 1; break;
+    }
+    return n;
+}
+
+/* ---- the arithmetic ------------------------------------------------------------ */
+
+/* The lines of one model cell, or an attention cell's (Y) via explain_cell. */
+static int cell_lines(const Frame *c, ModelRef r, int i, int j, char raw[][FMT_LINE], int max)
+{
+    FmtOpt fo = {c->l->digits, c->in->ascii, false};
+    if (r.kind == MM_ATTN) {
+        Explain e;
+        if (!explain_cell(&c->model->layer[r.layer - 1].att, r.attn, i, j, &e))
+            return 0;
+        return fmt_explain(&e, &fo, raw, max);
+    }
+    ModelExplain *e = malloc(sizeof *e); /* 8 KB of terms */
+    int n = e && model_explain(c->model, r, i, j, e) ? fmt_model_explain(c->model, e, c->vocab, &fo, raw, max) : 0;
+    free(e);
+    return n;
+}
+
+/* The cells a stage explains: its result's (first), then what it is made
+ * of when that has its own line (h_in's embed at stage 1, y at 6, f at 7). */
+int model_arith_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *more, int *first)
+{
+    char raw[FMT_MAX_LINES][FMT_LINE];
+    ModelRef refs[4];
+    int ex, n = 0, out = 0, i = c->in->fi, j = c->in->fj;
+    model_stage_refs(c, refs, &ex);
+    n = cell_lines(c, refs[ex], i, j, raw, FMT_MAX_LINES);
+    *first = 0;
+    int own = n;
+    if (c->mstage == 1 || c->mstage == 6) /* h_in's own line; y's products */
+        n += cell_lines(c, refs[c->mstage == 1 ? 0 : 1], i, j, raw + n, FMT_MAX_LINES - n);
+    else if (c->mstage == 7)
+        n += cell_lines(c, refs[0], i, j < c->model->cfg.d_ff ? j : 0, raw + n, FMT_MAX_LINES - n);
+    FmtOpt fo = {c->l->digits, c->in->ascii, false};
+    fmt_note_approx(raw, n, c->in->ascii, &c->noted);
+    (void)fo;
+    *more = false;
+    for (int k = 0; k < n; k++) {
+        if (out >= max) {
+            *more = true;
+            break;
+        }
+        bool left;
+        out += lines_wrap(raw[k], w, lines + out, max - out, true, &left);
+        *more = *more || left;
+    }
+    *first = out; /* the lines are one cell's: they give way together */
+    (void)own;
+    return out;
+}
+
