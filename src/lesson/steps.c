@@ -304,8 +304,10 @@ static bool load_expects(Loader *c, const yaml_node_t *n, const Attn *shape, Ste
 }
 
 /* Check the {REF} templates of a text field (a string or {zh:, en:}) for a
- * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
-bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what)
+ * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h.
+ * With m, a model lesson's, for a step showing (layer, stage) of m. */
+static bool check_templates(Loader *c, const yaml_node_t *n, const Attn *shape, const Model *m, int layer, int stage,
+                            const char *what)
 {
     int cnt = !n ? 0 : n->type == YAML_MAPPING_NODE ? ydoc_map_len(n) : 1;
     bool ok = true;
@@ -316,7 +318,8 @@ bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int sta
         int errcol = 0;
         /* every bad reference of the text, each checked from after the one before */
         for (const char *t = ydoc_str(s), *from = t; s->type == YAML_SCALAR_NODE && from;) {
-            if (template_check(from, shape, stage, what, &errcol, e, sizeof e))
+            if (m ? template_check_model(from, m, layer, stage, what, &errcol, e, sizeof e)
+                  : template_check(from, shape, stage, what, &errcol, e, sizeof e))
                 break;
             /* errcol counts characters; schema_col takes a byte offset */
             size_t off = (size_t)(from - t) + text_char_offset(from, errcol > 1 ? (size_t)errcol - 1 : 0);
@@ -326,6 +329,16 @@ bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int sta
         }
     }
     return ok;
+}
+
+bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what)
+{
+    return check_templates(c, n, shape, NULL, 0, stage, what);
+}
+
+bool steps_templates_model(Loader *c, const yaml_node_t *n, const Model *m, int layer, int stage, const char *what)
+{
+    return check_templates(c, n, NULL, m, layer, stage, what);
 }
 
 static void text_at(const yaml_node_t *s, TextAt *at)

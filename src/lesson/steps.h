@@ -21,6 +21,9 @@ bool steps_count_training(Loader *c, const yaml_node_t *n);
 /* Check the {REF} templates of a text field n (a string or {zh:, en:}) for a
  * step showing `stage`, or for about: (TEMPLATE_ABOUT); see template.h. */
 bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int stage, const char *what);
+/* The same for a model lesson: against model m's sizes for a step showing
+ * (layer, stage) of it (stage TEMPLATE_ABOUT: about:). */
+bool steps_templates_model(Loader *c, const yaml_node_t *n, const Model *m, int layer, int stage, const char *what);
 
 /* Record where a text field n (a string or {zh:, en:}) is written; a plain
  * string stands for both languages. */

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ask.h"
 #include "lmodel.h"
+#include "maction.h"
+#include "template.h"
 #include "text/i18n.h"
 #include "text/num.h"
 
@@ -331,20 +334,75 @@ enum { MS_STAGE, MS_LAYER, MS_FOCUS, MS_DO, MS_SAY, MS_ASK, MS_QUESTION, MS_EXPE
 static const char *const mstep_keys[MS_N] = {"stage", "layer", "focus", "do", "say", "ask", "question", "expect",
                                              "edited"};
 
-/* ask: kept for the model-aware checks to come: text, or a list of it. */
-static bool mask_text(Loader *c, const yaml_node_t *n)
+/* ask: a model's result by name ("L1.A[3][2]", "p[4]"), or a list of
+ * them, computed by the step's (layer, stage) of the scratch model (ask.h). */
+static bool masks(Loader *c, const yaml_node_t *n, const Model *m, Step *st)
 {
-    if (n->type == YAML_SCALAR_NODE)
-        return schema_want_text(c, n, "ask");
-    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("ask must be a cell like \"p[5][3]\", or a list of them")))
+    if (n->type != YAML_SCALAR_NODE &&
+        !diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("ask must be a cell like \"p[5][3]\", or a list of them")))
         return false;
+    int cnt = n->type == YAML_SCALAR_NODE ? 1 : ydoc_seq_len(n);
+    if (cnt > ASK_MAX)
+        return diag_fail(&c->d, n, _("%d asks, at most %d are allowed in one step"), cnt, ASK_MAX);
+    st->ask = calloc((size_t)(cnt ? cnt : 1), sizeof *st->ask);
+    if (!st->ask)
+        return diag_oom(&c->d, n);
+    for (int k = 0; k < cnt; k++) {
+        const yaml_node_t *item = n->type == YAML_SCALAR_NODE ? n : ydoc_seq_item(c->doc, n, k);
+        char e[LESSON_ERR_MAX];
+        if (!schema_want_text(c, item, "ask"))
+            return false;
+        if (!ask_parse_model(ydoc_str(item), m, st->layer, st->stage, &st->ask[st->nask], e, sizeof e))
+            return diag_fail(&c->d, item, "%s", e);
+        st->ask[st->nask].line = (int)item->start_mark.line + 1;
+        st->ask[st->nask].col = (int)item->start_mark.column + 1;
+        st->nask++;
+    }
+    return true;
+}
+
+/* The step's do: applied to the scratch model, so that the templates, asks
+ * and indices of this step and the later ones are checked against the
+ * input the script has by then (tokens =, generate); reset goes back to
+ * the base. A refused action is named where it is written. */
+static bool mscratch(Loader *c, const yaml_node_t *n, const Lesson *l, Model *scratch)
+{
     bool ok = true;
-    for (int k = 0; k < ydoc_seq_len(n); k++)
-        ok = schema_want_text(c, ydoc_seq_item(c->doc, n, k), "ask") && ok;
+    int k = n->type == YAML_SCALAR_NODE ? 1 : n->type == YAML_SEQUENCE_NODE ? ydoc_seq_len(n) : 0;
+    for (int a = 0; a < k && a < LESSON_MAX_ACTIONS; a++) {
+        const yaml_node_t *item = n->type == YAML_SCALAR_NODE ? n : ydoc_seq_item(c->doc, n, a);
+        char e[LESSON_ERR_MAX];
+        int col = 0;
+        Action act;
+        if (item->type != YAML_SCALAR_NODE)
+            continue;
+        if (!maction_parse(ydoc_str(item), scratch, l->model, &act, e, sizeof e, &col)) {
+            ok = diag_fail_at(&c->d, item->start_mark.line, schema_col(item, col > 0 ? (size_t)col - 1 : 0), "%s",
+                              e);
+            continue;
+        }
+        if (act.kind == ACT_RESET)
+            ok = model_copy(scratch, l->model->base) && ok;
+        else if (act.kind != ACT_STEP && !maction_apply(scratch, &act, e, sizeof e, NULL, 0))
+            ok = diag_fail(&c->d, item, "%s", e);
+    }
     return ok;
 }
 
-static bool mstep(Loader *c, const yaml_node_t *n, int no, const Lesson *l, Step *st)
+/* question: the words of the step's ask (templates checked), only on a
+ * step that asks. */
+static bool mquestion(Loader *c, const yaml_node_t *k, const yaml_node_t *n, const yaml_node_t *ask,
+                      const Model *m, Step *st)
+{
+    if (!ask)
+        return diag_fail(&c->d, k, _("question gives the words of an ask, and this step asks nothing; add ask: "
+                                     "\"%s\" or move the text to say:"), st->stage == MSTAGE_NEXT ? "p[1][1]" : "L1.a[1][1]");
+    bool ok = schema_text(c, n, "question", &st->question);
+    steps_text_at(c, n, st->question_at);
+    return steps_templates_model(c, n, m, st->layer, st->stage, "question") && ok;
+}
+
+static bool mstep(Loader *c, const yaml_node_t *n, int no, const Lesson *l, Model *scratch, Step *st)
 {
     const Model *m = l->model->base;
     char where[32];
@@ -361,14 +419,16 @@ static bool mstep(Loader *c, const yaml_node_t *n, int no, const Lesson *l, Step
         return false;
     bool ok = !val[MS_DO] || mdo(c, val[MS_DO], l, &st->act, &st->act_text, &st->nact);
     ok = (!val[MS_EDITED] || mdo(c, val[MS_EDITED], l, &st->edit, &st->edit_text, &st->nedit)) && ok;
+    ok = (!val[MS_DO] || mscratch(c, val[MS_DO], l, scratch)) && ok;
+    ok = (!val[MS_EDITED] || mscratch(c, val[MS_EDITED], l, scratch)) && ok;
     ok = (!val[MS_FOCUS] || mfocus(c, val[MS_FOCUS], m, st)) && ok;
     if (!c->no_narration) {
-        ok = schema_text(c, val[MS_SAY], "say", &st->say) && ok;
+        bool say = schema_text(c, val[MS_SAY], "say", &st->say);
         steps_text_at(c, val[MS_SAY], st->say_at);
-        ok = schema_text(c, val[MS_QUESTION], "question", &st->question) && ok;
-        steps_text_at(c, val[MS_QUESTION], st->question_at);
+        ok = say && steps_templates_model(c, val[MS_SAY], scratch, st->layer, st->stage, "say") && ok;
+        ok = (!val[MS_QUESTION] || mquestion(c, key[MS_QUESTION], val[MS_QUESTION], val[MS_ASK], scratch, st)) && ok;
     }
-    ok = (!val[MS_ASK] || mask_text(c, val[MS_ASK])) && ok;
+    ok = (!val[MS_ASK] || masks(c, val[MS_ASK], scratch, st)) && ok;
     return (!val[MS_EXPECT] || mexpects(c, val[MS_EXPECT], m, st)) && ok && keys;
 }
 
@@ -408,8 +468,15 @@ bool steps_model_load(Loader *c, const yaml_node_t *root, const yaml_node_t *n, 
         return diag_oom(&c->d, n);
     l->nsteps = cnt;
     l->steps_given = true;
+    Model *scratch = calloc(1, sizeof *scratch); /* the script's input so far (do: applied) */
+    if (!scratch || !model_copy(scratch, l->model->base)) {
+        free(scratch);
+        return diag_oom(&c->d, n);
+    }
     bool ok = true;
     for (int k = 0; k < cnt; k++)
-        ok = mstep(c, ydoc_seq_item(c->doc, n, k), k + 1, l, &l->steps[k]) && ok;
+        ok = mstep(c, ydoc_seq_item(c->doc, n, k), k + 1, l, scratch, &l->steps[k]) && ok;
+    model_free(scratch);
+    free(scratch);
     return ok;
 }

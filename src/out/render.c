@@ -475,23 +475,29 @@ static int check_literals(FILE *out, const Lesson *l, const Attn *a, const Model
     return bad;
 }
 
-/* --check on a model lesson: the base model run to each step's (layer,
- * stage) and every expect: checked against it (expect_check_model), with
- * the lines and summary of a one-layer lesson's. A step's do: actions are
- * not applied here: the model action language is the session's. */
-static int check_model_lesson(FILE *out, const char *file, const Lesson *l)
+/* --check on a model lesson: the session walks the script (its do:
+ * actions applied, as the view does), and at each step every expect: is
+ * checked against the model shown (expect_check_model), the narration
+ * against its literal state numbers and its room, with the lines and
+ * summary of a one-layer lesson's. */
+static int check_model_lesson(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits)
 {
-    Model *m = calloc(1, sizeof *m);
-    if (!m || !model_copy(m, l->model->base)) {
-        free(m);
+    Session s;
+    const char *file = file_shown(l);
+    int total = 0, failed = 0, narration = 0, literals = 0, words = authoring_translations(out, file, l, -1);
+    if (!session_init(&s, l))
         return render_no_memory();
-    }
-    int total = 0, failed = 0, words = authoring_translations(out, file, l, -1);
+    narration += fits ? authoring_card(out, file, &s, fits, o->lang) : 0;
+    literals += check_literals(err, l, NULL, l->model->base, -1);
     for (int k = 0; k < l->nsteps; k++) {
+        session_goto(&s, k);
         const Step *st = &l->steps[k];
-        model_run_to(m, st->layer, st->stage);
+        const Model *m = session_model(&s);
+        literals += m ? check_literals(err, l, NULL, m, k) : 0;
         words += authoring_translations(out, file, l, k);
-        for (int e = 0; e < st->nexpect; e++) {
+        if (fits)
+            narration += authoring_narration(out, file, &s, k, fits, o->lang);
+        for (int e = 0; m && e < st->nexpect; e++) {
             static char msg[EXPECT_MSG_MAX];
             total++;
             if (!expect_check_model(&st->expect[e], m, l->digits, msg, sizeof msg)) {
@@ -501,13 +507,15 @@ static int check_model_lesson(FILE *out, const char *file, const Lesson *l)
             }
         }
     }
-    model_free(m);
-    free(m);
+    session_free(&s);
     fprintf(out, "%s: %d %s, %d %s", file, total - failed, _("expectations hold"), failed, _("failed"));
+    if (narration)
+        fprintf(out, narration == 1 ? _("; %d narration too long for %dx%d") : _("; %d narrations too long for %dx%d"),
+                narration, CHECK_COLS, CHECK_ROWS);
     if (words)
         fprintf(out, words == 1 ? _("; %d translation missing") : _("; %d translations missing"), words);
     fputc('\n', out);
-    return failed || words ? 1 : 0;
+    return literals ? 2 : failed || narration || words ? 1 : 0;
 }
 
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
@@ -520,17 +528,15 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
 
 int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits)
 {
-    if (l->model) /* a model lesson: its base model run step by step */
-        return check_model_lesson(out, file_shown(l), l);
+    if (l->model) /* a model lesson: its own walk (the session's model) */
+        return check_model_lesson(out, err, l, o, fits);
     Session s;
     int total = 0, failed = 0, narration = 0, literals = 0, words = authoring_translations(out, file_shown(l), l, -1);
     if (!session_init(&s, l))
         return render_no_memory();
     narration += fits ? authoring_card(out, file_shown(l), &s, fits, o->lang) : 0;
     Attn base = {0};
-    if (l->model) /* a model lesson: its weights before the first step */
-        literals += check_literals(err, l, NULL, l->model->base, -1);
-    else if (lesson_base(l, &base))
+    if (lesson_base(l, &base))
         literals += check_literals(err, l, &base, NULL, -1);
     attn_free(&base);
     session_goto(&s, 0);
@@ -539,7 +545,7 @@ int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt 
         const Step *st = session_step(&s);
         Attn script = {0}; /* the words are the script's: a saved lesson's edits make no literal */
         bool own = session_saved_edits(&s) && session_script_state(&s, &script);
-        literals += check_literals(err, l, own ? &script : &s.cur, l->model ? s.mcur : NULL, k);
+        literals += check_literals(err, l, own ? &script : &s.cur, NULL, k);
         attn_free(&script);
         words += authoring_translations(out, file_shown(l), l, k);
         if (fits)
