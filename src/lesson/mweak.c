@@ -1,12 +1,10 @@
-/* mweak.c - TEMPORARY weak stand-ins for lmodel.c (loader) and traindata.c
- * (trainer) until those branches are merged; the real ones override these.
- * To be deleted at the merge. */
+/* mweak.c - TEMPORARY weak stand-ins for lmodel.c's look-ups (the loader's
+ * branch) until it is merged; the real ones override these. To be deleted
+ * at that merge. */
 #include "lmodel.h"
-#include "traindata.h"
 
 #include <string.h>
 
-#include "core/copytask.h"
 #include "diag.h"
 
 __attribute__((weak)) int lmodel_vocab_index(const LessonModel *lm, const char *name, int len)
@@ -40,37 +38,4 @@ __attribute__((weak)) int lmodel_vocab_near(const LessonModel *lm, const char *n
         got += got < max;
     }
     return got;
-}
-
-__attribute__((weak)) void train_feed_init(TrainFeed *f, const TrainSpec *spec, int ctx, int vocab)
-{
-    f->spec = spec;
-    f->ctx = ctx;
-    f->vocab = vocab;
-    f->batches = 0;
-    rng_seed(&f->rng, (uint32_t)(spec ? spec->data_seed : 0));
-}
-
-__attribute__((weak)) bool train_feed_next(TrainFeed *f, int *tok, int *len, int *nseq)
-{
-    const TrainSpec *s = f->spec;
-    CopySpan sp;
-    long at = 0;
-    for (int q = 0; q < s->batch; q++) {
-        if (s->data == TDATA_COPY) {
-            if (!copy_task_draw(&f->rng, f->ctx, f->vocab, s->lmin, s->lmax, tok + at, &sp))
-                return false;
-            len[q] = f->ctx;
-        } else {
-            long k = (f->batches * s->batch + q) % s->nseq, off = 0;
-            for (long j = 0; j < k; j++)
-                off += s->seq_len[j];
-            len[q] = s->seq_len[k];
-            memcpy(tok + at, s->seq_tok + off, sizeof(int) * (size_t)len[q]);
-        }
-        at += len[q];
-    }
-    *nseq = s->batch;
-    f->batches++;
-    return true;
 }
