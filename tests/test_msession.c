@@ -16,6 +16,7 @@
 #include "lesson/maction.h"
 #include "lesson/session.h"
 #include "lesson/departures.h"
+#include "words/live.h"
 #include "words/mtrace.h"
 
 static char *names8[] = {"A", "B", "C", "D", "E", "F", "G", "H"};
@@ -55,6 +56,7 @@ static Fix *fixture(const ModelCfg *c, const int *tok, int n, const char *do1, b
         f->lm.train = (TrainSpec){.given = true, .data = TDATA_COPY, .lmin = 3, .lmax = 5, .data_seed = 1,
                                   .opt = OPT_ADAM, .lr = 0.01, .batch = 4, .steps = 100};
     f->l.file = "t.yaml";
+    f->l.digits = 3;
     f->l.model = &f->lm;
     f->l.nsteps = 3;
     f->l.steps = f->steps;
@@ -211,6 +213,11 @@ static void train_undo(void **state)
     Model trained = {0};
     assert_true(model_copy(&trained, session_model(&s)));
     act(&s, "L1.Wk[1][1] = 3");
+    act(&s, "step 2");
+    char what[200];
+    assert_true(session_departed(&s, what, sizeof what));
+    assert_string_equal(what, "step 12, L1.Wk[1][1] = 3");
+    assert_true(session_undo(&s));
     assert_true(session_undo(&s) && session_undo(&s));
     assert_true(same_params(session_model(&s), &f->base));
     assert_int_equal(session_loss_history(&s, &loss), 0);
@@ -308,6 +315,13 @@ static void script_steps(void **state)
     assert_int_equal(session_layer(&s), 2);
     assert_int_equal(session_model(&s)->layer[0].ablate, 0u);
     act(&s, "E[1][1] = 9");
+    act(&s, "E[1][1] = 8");
+    act(&s, "ablate L2.H1");
+    act(&s, "restore L2.H1");
+    char what[200];
+    assert_true(session_departed(&s, what, sizeof what)); /* the last of each; a head put back still listed */
+    assert_string_equal(what, "E[1][1] = 8, restore L2.H1");
+    assert_true(session_undo(&s) && session_undo(&s) && session_undo(&s));
     assert_true(session_next(&s));
     assert_int_equal(session_model(&s)->layer[0].ablate, 2u);
     assert_true(MAT_AT(&session_model(&s)->E, 0, 0) == 9);
@@ -337,7 +351,9 @@ static void trace_line(void **state)
     assert_true(session_init(&s, &f->l));
     act(&s, "ablate L1.H1");
     char line[300];
-    assert_true(session_mtrace_line(&s, EFFECT_ACT, false, 3, line, sizeof line));
+    char name[100];
+    effect_name(&s, EFFECT_ACT, false, name, sizeof name);
+    assert_true(session_mtrace_line(&s, name, false, 3, line, sizeof line));
     const Model *b = session_model_before(&s), *m = session_model(&s);
     int was = model_greedy(b), now = model_greedy(m);
     char want[300], x[40], y[40];
@@ -351,6 +367,13 @@ static void trace_line(void **state)
         snprintf(want, sizeof want, "ablate L1.H1: p(%s) %s → %s, still the prediction", names8[was], x, y);
     assert_string_equal(line, want);
     fprintf(stderr, "trace: %s\n", line);
+    effect_status(&s, EFFECT_ACT, NULL, M_X, 0, 0, false, line, sizeof line);
+    strcat(want, ". u undoes it.");
+    assert_string_equal(line, want);
+    assert_true(session_undo(&s));
+    effect_status(&s, EFFECT_UNDO, NULL, M_X, 0, 0, false, line, sizeof line);
+    fprintf(stderr, "undo: %s\n", line);
+    assert_non_null(strstr(line, "undo ablate L1.H1: p("));
     session_free(&s);
     fix_free(f);
 }
