@@ -247,12 +247,14 @@ static void tokens_and_messages(void **state)
     act(&s, "tokens = A B C D A B C");
     assert_int_equal(session_model(&s)->n, 7);
     assert_int_equal(session_model(&s)->tok[6], 2);
-    refused(&s, "tokens = A B Cx", "\"Cx\" is not in the vocab; did you mean C, A, B?");
+    refused(&s, "tokens = A B Cx", "\"Cx\" is not in the vocab; did you mean \"C\"?");
     Action a;
     char err[300];
     int col = 0;
     assert_false(maction_parse("tokens = A B Cx", &f->base, &f->lm, &a, err, sizeof err, &col));
     assert_int_equal(col, 14);
+    refused(&s, "tokens = A b", "\"b\" is not in the vocab; did you mean \"B\"?");
+    refused(&s, "tokens = A XY", "\"XY\" is not in the vocab; did you mean \"A\", \"B\" or \"C\"?");
     refused(&s, "L1.Q[1][1] = 0.5", "L1.Q is computed by the model; edit L1.Wq instead");
     refused(&s, "p[1][1] = 0.5", "p is computed by the model; edit WU instead");
     refused(&s, "step 3", "step trains the model, and this lesson has no train: section to train on");
