@@ -16,6 +16,8 @@
 #include "lesson/maction.h"
 #include "lesson/session.h"
 #include "lesson/departures.h"
+#include "lesson/save.h"
+#include <unistd.h>
 #include "words/live.h"
 #include "words/mtrace.h"
 
@@ -380,6 +382,70 @@ static void trace_line(void **state)
     fix_free(f);
 }
 
+#define MLESSON "format: qkvtutor/1\n" \
+    "title: {zh: 两层, en: Two layers}\n" \
+    "vocab: [<s>, A, B, C, D, E, F, G]\n" \
+    "tokens: [<s>, A, B, C, A, B]\n" \
+    "model: {layers: 2, d_model: 8, heads: 2, d_ff: 16, ctx: 8}\n" \
+    "weights:\n  random: {seed: 7, scale: 0.3}\n" \
+    "steps:\n" \
+    "  - stage: embed\n" \
+    "  - stage: output\n    layer: 1\n    do: [\"ablate L1.H2\", \"E[2][1] = 0.25\"]\n" \
+    "    expect: {\"L1.O[4][5]\": 0}\n" \
+    "  - stage: next\n"
+
+/* A loaded model lesson: its do: at step 2, then the student's actions
+ * saved under edited: and reopened at the same state, bit for bit. */
+static void load_save_reopen(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/msession-XXXXXX.yaml", err[600];
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, MLESSON, strlen(MLESSON)), (long)strlen(MLESSON));
+    close(fd);
+    Lesson l, l2;
+    bool ok = lesson_load_file(path, &l, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err);
+    assert_true(ok);
+    Session s, s2;
+    assert_true(session_init(&s, &l));
+    assert_int_equal(session_model(&s)->layer[0].ablate, 0u);
+    assert_true(session_next(&s));
+    assert_int_equal(session_model(&s)->layer[0].ablate, 2u);
+    assert_true(MAT_AT(&session_model(&s)->E, 1, 0) == 0.25);
+    act(&s, "L2.Wv[1][1] = 0.5");
+    act(&s, "tokens = <s> B A B");
+    act(&s, "restore L1.H2");
+    act(&s, "ablate L2.H1");
+    act(&s, "generate 2");
+    size_t len = 0;
+    char *text = lesson_save_text(&s, &len);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "edited:"));
+    assert_true(lesson_save(&s, path, err, sizeof err));
+    ok = lesson_load_file(path, &l2, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "%s\n%s\n", err, text);
+    assert_true(ok);
+    assert_true(session_init(&s2, &l2));
+    assert_int_equal(s2.step, 1);
+    assert_true(same_params(session_model(&s2), session_model(&s)));
+    assert_int_equal(session_model(&s2)->layer[0].ablate, 0u);
+    assert_int_equal(session_model(&s2)->layer[1].ablate, 1u);
+    assert_int_equal(session_model(&s2)->n, 6);
+    assert_true(same_mat(&session_model(&s2)->p, &session_model(&s)->p) || !model_reached(session_model(&s), 2, 8));
+    assert_true(same_mat(&session_model(&s2)->layer[0].att.m[M_O], &session_model(&s)->layer[0].att.m[M_O]));
+    assert_int_equal(l2.steps[1].nexpect, 0); /* the numbers are the student's from here */
+    free(text);
+    session_free(&s2);
+    session_free(&s);
+    lesson_free(&l2);
+    lesson_free(&l);
+    unlink(path);
+}
+
 static int cmp_long(const void *a, const void *b)
 {
     long x = *(const long *)a, y = *(const long *)b;
@@ -444,6 +510,7 @@ int main(void)
         cmocka_unit_test(generate_greedy),
         cmocka_unit_test(script_steps),
         cmocka_unit_test(trace_line),
+        cmocka_unit_test(load_save_reopen),
         cmocka_unit_test(keypress_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
