@@ -16,6 +16,9 @@
 #include "lesson/maction.h"
 #include "lesson/session.h"
 #include "lesson/departures.h"
+#include "lesson/save.h"
+#include <unistd.h>
+#include "words/live.h"
 #include "words/mtrace.h"
 
 static char *names8[] = {"A", "B", "C", "D", "E", "F", "G", "H"};
@@ -55,6 +58,7 @@ static Fix *fixture(const ModelCfg *c, const int *tok, int n, const char *do1, b
         f->lm.train = (TrainSpec){.given = true, .data = TDATA_COPY, .lmin = 3, .lmax = 5, .data_seed = 1,
                                   .opt = OPT_ADAM, .lr = 0.01, .batch = 4, .steps = 100};
     f->l.file = "t.yaml";
+    f->l.digits = 3;
     f->l.model = &f->lm;
     f->l.nsteps = 3;
     f->l.steps = f->steps;
@@ -211,6 +215,11 @@ static void train_undo(void **state)
     Model trained = {0};
     assert_true(model_copy(&trained, session_model(&s)));
     act(&s, "L1.Wk[1][1] = 3");
+    act(&s, "step 2");
+    char what[200];
+    assert_true(session_departed(&s, what, sizeof what));
+    assert_string_equal(what, "step 12, L1.Wk[1][1] = 3");
+    assert_true(session_undo(&s));
     assert_true(session_undo(&s) && session_undo(&s));
     assert_true(same_params(session_model(&s), &f->base));
     assert_int_equal(session_loss_history(&s, &loss), 0);
@@ -240,12 +249,14 @@ static void tokens_and_messages(void **state)
     act(&s, "tokens = A B C D A B C");
     assert_int_equal(session_model(&s)->n, 7);
     assert_int_equal(session_model(&s)->tok[6], 2);
-    refused(&s, "tokens = A B Cx", "\"Cx\" is not in the vocab; did you mean C, A, B?");
+    refused(&s, "tokens = A B Cx", "\"Cx\" is not in the vocab; did you mean \"C\"?");
     Action a;
     char err[300];
     int col = 0;
     assert_false(maction_parse("tokens = A B Cx", &f->base, &f->lm, &a, err, sizeof err, &col));
     assert_int_equal(col, 14);
+    refused(&s, "tokens = A b", "\"b\" is not in the vocab; did you mean \"B\"?");
+    refused(&s, "tokens = A XY", "\"XY\" is not in the vocab; did you mean \"A\", \"B\" or \"C\"?");
     refused(&s, "L1.Q[1][1] = 0.5", "L1.Q is computed by the model; edit L1.Wq instead");
     refused(&s, "p[1][1] = 0.5", "p is computed by the model; edit WU instead");
     refused(&s, "step 3", "step trains the model, and this lesson has no train: section to train on");
@@ -308,6 +319,13 @@ static void script_steps(void **state)
     assert_int_equal(session_layer(&s), 2);
     assert_int_equal(session_model(&s)->layer[0].ablate, 0u);
     act(&s, "E[1][1] = 9");
+    act(&s, "E[1][1] = 8");
+    act(&s, "ablate L2.H1");
+    act(&s, "restore L2.H1");
+    char what[200];
+    assert_true(session_departed(&s, what, sizeof what)); /* the last of each; a head put back still listed */
+    assert_string_equal(what, "E[1][1] = 8, restore L2.H1");
+    assert_true(session_undo(&s) && session_undo(&s) && session_undo(&s));
     assert_true(session_next(&s));
     assert_int_equal(session_model(&s)->layer[0].ablate, 2u);
     assert_true(MAT_AT(&session_model(&s)->E, 0, 0) == 9);
@@ -337,7 +355,9 @@ static void trace_line(void **state)
     assert_true(session_init(&s, &f->l));
     act(&s, "ablate L1.H1");
     char line[300];
-    assert_true(session_mtrace_line(&s, EFFECT_ACT, false, 3, line, sizeof line));
+    char name[100];
+    effect_name(&s, EFFECT_ACT, false, name, sizeof name);
+    assert_true(session_mtrace_line(&s, name, false, 3, line, sizeof line));
     const Model *b = session_model_before(&s), *m = session_model(&s);
     int was = model_greedy(b), now = model_greedy(m);
     char want[300], x[40], y[40];
@@ -351,8 +371,79 @@ static void trace_line(void **state)
         snprintf(want, sizeof want, "ablate L1.H1: p(%s) %s → %s, still the prediction", names8[was], x, y);
     assert_string_equal(line, want);
     fprintf(stderr, "trace: %s\n", line);
+    effect_status(&s, EFFECT_ACT, NULL, M_X, 0, 0, false, line, sizeof line);
+    strcat(want, ". u undoes it.");
+    assert_string_equal(line, want);
+    assert_true(session_undo(&s));
+    effect_status(&s, EFFECT_UNDO, NULL, M_X, 0, 0, false, line, sizeof line);
+    fprintf(stderr, "undo: %s\n", line);
+    assert_non_null(strstr(line, "undo ablate L1.H1: p("));
     session_free(&s);
     fix_free(f);
+}
+
+#define MLESSON "format: qkvtutor/1\n" \
+    "title: {zh: 两层, en: Two layers}\n" \
+    "vocab: [<s>, A, B, C, D, E, F, G]\n" \
+    "tokens: [<s>, A, B, C, A, B]\n" \
+    "model: {layers: 2, d_model: 8, heads: 2, d_ff: 16, ctx: 8}\n" \
+    "weights:\n  random: {seed: 7, scale: 0.3}\n" \
+    "steps:\n" \
+    "  - stage: embed\n" \
+    "  - stage: output\n    layer: 1\n    do: [\"ablate L1.H2\", \"E[2][1] = 0.25\"]\n" \
+    "    expect: {\"L1.O[4][5]\": 0}\n" \
+    "  - stage: next\n"
+
+/* A loaded model lesson: its do: at step 2, then the student's actions
+ * saved under edited: and reopened at the same state, bit for bit. */
+static void load_save_reopen(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/msession-XXXXXX.yaml", err[600];
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, MLESSON, strlen(MLESSON)), (long)strlen(MLESSON));
+    close(fd);
+    Lesson l, l2;
+    bool ok = lesson_load_file(path, &l, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err);
+    assert_true(ok);
+    Session s, s2;
+    assert_true(session_init(&s, &l));
+    assert_int_equal(session_model(&s)->layer[0].ablate, 0u);
+    assert_true(session_next(&s));
+    assert_int_equal(session_model(&s)->layer[0].ablate, 2u);
+    assert_true(MAT_AT(&session_model(&s)->E, 1, 0) == 0.25);
+    act(&s, "L2.Wv[1][1] = 0.5");
+    act(&s, "tokens = <s> B A B");
+    act(&s, "restore L1.H2");
+    act(&s, "ablate L2.H1");
+    act(&s, "generate 2");
+    size_t len = 0;
+    char *text = lesson_save_text(&s, &len);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "edited:"));
+    assert_true(lesson_save(&s, path, err, sizeof err));
+    ok = lesson_load_file(path, &l2, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "%s\n%s\n", err, text);
+    assert_true(ok);
+    assert_true(session_init(&s2, &l2));
+    assert_int_equal(s2.step, 1);
+    assert_true(same_params(session_model(&s2), session_model(&s)));
+    assert_int_equal(session_model(&s2)->layer[0].ablate, 0u);
+    assert_int_equal(session_model(&s2)->layer[1].ablate, 1u);
+    assert_int_equal(session_model(&s2)->n, 6);
+    assert_true(same_mat(&session_model(&s2)->p, &session_model(&s)->p) || !model_reached(session_model(&s), 2, 8));
+    assert_true(same_mat(&session_model(&s2)->layer[0].att.m[M_O], &session_model(&s)->layer[0].att.m[M_O]));
+    assert_int_equal(l2.steps[1].nexpect, 0); /* the numbers are the student's from here */
+    free(text);
+    session_free(&s2);
+    session_free(&s);
+    lesson_free(&l2);
+    lesson_free(&l);
+    unlink(path);
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -419,6 +510,7 @@ int main(void)
         cmocka_unit_test(generate_greedy),
         cmocka_unit_test(script_steps),
         cmocka_unit_test(trace_line),
+        cmocka_unit_test(load_save_reopen),
         cmocka_unit_test(keypress_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,12 +17,18 @@
 #include "text/i18n.h"
 #include "text/num.h"
 
-/* The hook msession replaces with the model action language's parser. */
+/* A model lesson's do: or edited: action, parsed by the model action
+ * language (maction.h) against the base model's names and shapes; its
+ * message at the column it points to. */
 bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l)
 {
-    (void)c;
-    (void)n;
-    (void)l;
+    char e[LESSON_ERR_MAX];
+    int errcol = 0;
+    Action a;
+    if (n->type != YAML_SCALAR_NODE || !l->model || !l->model->base)
+        return true; /* not text: the caller said so */
+    if (!maction_parse(ydoc_str(n), l->model->base, l->model, &a, e, sizeof e, &errcol))
+        return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, errcol > 0 ? (size_t)errcol - 1 : 0), "%s", e);
     return true;
 }
 
@@ -364,7 +370,8 @@ static bool masks(Loader *c, const yaml_node_t *n, const Model *m, Step *st)
 /* The step's do: applied to the scratch model, so that the templates, asks
  * and indices of this step and the later ones are checked against the
  * input the script has by then (tokens =, generate); reset goes back to
- * the base. A refused action is named where it is written. */
+ * the base. An action that does not fit the input by then is named where
+ * it is written. */
 static bool mscratch(Loader *c, const yaml_node_t *n, const Lesson *l, Model *scratch)
 {
     bool ok = true;
@@ -376,11 +383,8 @@ static bool mscratch(Loader *c, const yaml_node_t *n, const Lesson *l, Model *sc
         Action act;
         if (item->type != YAML_SCALAR_NODE)
             continue;
-        if (!maction_parse(ydoc_str(item), scratch, l->model, &act, e, sizeof e, &col)) {
-            ok = diag_fail_at(&c->d, item->start_mark.line, schema_col(item, col > 0 ? (size_t)col - 1 : 0), "%s",
-                              e);
-            continue;
-        }
+        if (!maction_parse(ydoc_str(item), scratch, l->model, &act, e, sizeof e, &col))
+            continue; /* steps_model_action_check names it */
         if (act.kind == ACT_RESET)
             ok = model_copy(scratch, l->model->base) && ok;
         else if (act.kind != ACT_STEP && !maction_apply(scratch, &act, e, sizeof e, NULL, 0))

@@ -482,21 +482,23 @@ static int check_literals(FILE *out, const Lesson *l, const Attn *a, const Model
  * summary of a one-layer lesson's. */
 static int check_model_lesson(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits)
 {
-    Session s;
     const char *file = file_shown(l);
-    int total = 0, failed = 0, narration = 0, literals = 0, words = authoring_translations(out, file, l, -1);
-    if (!session_init(&s, l))
+    Session *s = calloc(1, sizeof *s);
+    if (!s || !session_init(s, l)) {
+        free(s);
         return render_no_memory();
-    narration += fits ? authoring_card(out, file, &s, fits, o->lang) : 0;
+    }
+    int total = 0, failed = 0, narration = 0, literals = 0, words = authoring_translations(out, file, l, -1);
+    narration += fits ? authoring_card(out, file, s, fits, o->lang) : 0;
     literals += check_literals(err, l, NULL, l->model->base, -1);
     for (int k = 0; k < l->nsteps; k++) {
-        session_goto(&s, k);
+        session_goto(s, k);
         const Step *st = &l->steps[k];
-        const Model *m = session_model(&s);
+        const Model *m = session_model(s);
         literals += m ? check_literals(err, l, NULL, m, k) : 0;
         words += authoring_translations(out, file, l, k);
         if (fits)
-            narration += authoring_narration(out, file, &s, k, fits, o->lang);
+            narration += authoring_narration(out, file, s, k, fits, o->lang);
         for (int e = 0; m && e < st->nexpect; e++) {
             static char msg[EXPECT_MSG_MAX];
             total++;
@@ -507,7 +509,8 @@ static int check_model_lesson(FILE *out, FILE *err, const Lesson *l, const Rende
             }
         }
     }
-    session_free(&s);
+    session_free(s);
+    free(s);
     fprintf(out, "%s: %d %s, %d %s", file, total - failed, _("expectations hold"), failed, _("failed"));
     if (narration)
         fprintf(out, narration == 1 ? _("; %d narration too long for %dx%d") : _("; %d narrations too long for %dx%d"),

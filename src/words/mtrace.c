@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "lesson/lmodel.h"
 #include "text/i18n.h"
 
@@ -23,10 +24,8 @@ static const char *token_name(const Session *s, int id)
     return id >= 0 && id < lm->nvocab ? lm->vocab[id] : "?";
 }
 
-bool session_mtrace_line(const Session *s, EffectWhat what, bool ascii, int digits, char *buf, size_t len)
+bool session_mtrace_line(const Session *s, const char *name, bool ascii, int digits, char *buf, size_t len)
 {
-    char name[256];
-    effect_name(s, what, ascii, name, sizeof name);
     snprintf(buf, len, "%s", name);
     const Model *mb = session_model_before(s), *mc = session_model(s);
     if (!mb || !mc)
@@ -46,7 +45,7 @@ bool session_mtrace_line(const Session *s, EffectWhat what, bool ascii, int digi
         snprintf(buf, len, "%s%sp(%s) %s %s %s, %s", name, name[0] ? ": " : "", token_name(s, was), x,
                  ascii ? "->" : "→", y, tail);
         const char *note = session_model_note(s);
-        if (note[0] && what == EFFECT_ACT)
+        if (note[0] && !s->undone)
             snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", note);
     }
     model_free(&b);

@@ -6,17 +6,20 @@
  * The token is the one predicted before the change; both p's are the last
  * row's, computed to the end (stage next) whatever stage is shown, from
  * session_model_before() and session_model(). Numbers go through fmt_num
- * with the lesson's digits; the words are translatable. No curses. */
+ * with the lesson's digits; the words are translatable. No curses; it
+ * calls nothing in live.c (live.c calls it). */
 #ifndef QKV_MTRACE_H
 #define QKV_MTRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "live.h"
+#include "lesson/session.h"
 
-/* The line for the change just made (what as effect_name's); false, with
- * the change's name alone (or ""), when there is nothing to compare: not a
- * model lesson, no change, out of memory. */
-bool session_mtrace_line(const Session *s, EffectWhat what, bool ascii, int digits, char *buf, size_t len);
+/* The line for the change just made, named `name` (effect_name's: "ablate
+ * L1.H1", "undo step 10"; effect_status() calls this for a model lesson);
+ * false, with the name alone, when there is nothing to compare: not a model
+ * lesson, no change, out of memory. The generate's note, when it stopped
+ * at ctx, follows in parentheses. */
+bool session_mtrace_line(const Session *s, const char *name, bool ascii, int digits, char *buf, size_t len);
 
 #endif
