@@ -371,11 +371,16 @@ static int run(View *v)
         grid_term_flush(cy, cx);
         curs_set(field);
         wint_t ch;
+        timeout(ui_watching(v) ? 0 : 250); /* the watch mode: a batch of training whenever no key waits */
         int r = get_key(&ch);
-        while (r == ERR && !caught && !resumed)
+        while (r == ERR && !caught && !resumed && !ui_watching(v))
             r = get_key(&ch);
         if (r == ERR && resumed)
             continue;
+        if (r == ERR && !caught && ui_watching(v)) {
+            ui_watch_tick(v);
+            continue;
+        }
         if (caught == SIGINT) {
             caught = 0;
             r = OK;

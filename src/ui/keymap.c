@@ -38,6 +38,8 @@
     X('[', "[", REQ_HEAD_PREV)     X(']', "]", REQ_HEAD_NEXT) \
     X('T', "T", REQ_TARGET)        X('g', "g", REQ_STEP)        X('G', "G", REQ_STEP10) \
     X('N', "N", REQ_SAY) \
+    X('{', "{", REQ_LAYER_PREV)    X('}', "}", REQ_LAYER_NEXT)  X('M', "M", REQ_MODEL_VIEW) \
+    X('i', "i", REQ_TOKENS)        X('W', "W", REQ_WATCH) \
     X('?', "?", REQ_HELP)          X('q', "q", REQ_QUIT)        X(CTRL('c'), "Ctrl-C", REQ_QUIT)
 
 static const struct {

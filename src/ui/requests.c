@@ -208,6 +208,8 @@ int req_pos(View *v, UiKey ch)
 
 int req_undo(View *v, UiKey ch)
 {
+    if (ui_undo_run(v))
+        return FLAG_REDRAW;
     if (session_undoable(&v->s) && session_undo(&v->s))
         ui_say_change(v, EFFECT_UNDO, NULL);
     else
@@ -281,11 +283,15 @@ int req_target(View *v, UiKey ch)
  * like every action: "one gradient step, lr 0.5: α₁₃ 0.350 → 0.387". */
 int req_step(View *v, UiKey ch)
 {
+    if (session_is_model(&v->s))
+        return model_steps(v, 1);
     return training_stage(v) ? ui_act(v, "step") : FLAG_REDRAW;
 }
 
 int req_step10(View *v, UiKey ch)
 {
+    if (session_is_model(&v->s))
+        return model_steps(v, 100);
     return training_stage(v) ? ui_act(v, "step 10") : FLAG_REDRAW;
 }
 
