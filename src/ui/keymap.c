@@ -24,6 +24,7 @@
     X(UI_KEY_HOME, "Home", REQ_FIRST) X(UI_KEY_END, "End", REQ_LAST) \
     X('1', "1-6", REQ_STAGE) X('2', NULL, REQ_STAGE) X('3', NULL, REQ_STAGE) \
     X('4', NULL, REQ_STAGE)  X('5', NULL, REQ_STAGE) X('6', NULL, REQ_STAGE) \
+    X('7', NULL, REQ_STAGE)  X('8', NULL, REQ_STAGE) /* a model lesson's FFN and next */ \
     X(UI_KEY_UP, "Up", REQ_UP)        X('k', "k", REQ_UP) \
     X(UI_KEY_DOWN, "Down", REQ_DOWN)  X('j', "j", REQ_DOWN) \
     X(UI_KEY_LEFT, "Left", REQ_LEFT)  X('h', "h", REQ_LEFT) \

@@ -63,7 +63,7 @@ int req_last(View *v, UiKey ch)
 static void stages_shown(const View *v, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (int k = STAGE_INPUT; k <= STAGE_MAX; k++)
+    for (int k = STAGE_INPUT; k <= (session_is_model(&v->s) ? MSTAGE_MAX : STAGE_MAX); k++)
         if (session_has_stage(&v->s, k))
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", buf[0] ? (v->lang == LANG_ZH ? "、" : ", ") : "", k);
 }
