@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "maction.h"
+#include "session_hooks.h"
 #include "options.h"
 #include "text/i18n.h"
 #include "text/num.h"
@@ -260,6 +261,11 @@ static bool lesson_departs(const Session *s, Sink *out)
         add_item(out, l->edited[k]);
     for (int k = 0; k <= s->step && k < l->nsteps; k++)
         steps += l->steps[k].nedit;
+    for (int k = 0; session_is_model(s) && k <= s->step && k < l->nsteps; k++) /* a model lesson's: as saved */
+        for (int n = 0; n < l->steps[k].nedit; n++)
+            add_item(out, l->steps[k].edit_text[n]);
+    if (session_is_model(s))
+        return l->nedited > 0 || steps > 0;
     Attn script = {0};
     bool diff = steps > 0 && (!script_inputs(s, &script) || inputs_differ(&s->cur, &script));
     for (int k = 0; diff && k <= s->step && k < l->nsteps; k++)
@@ -317,10 +323,89 @@ static void edit_items(const Session *s, const Attn *script, bool all, Sink *out
     }
 }
 
+/* ---- a model lesson's (session_model.c) ---- */
+
+static bool same_ref(ModelRef a, ModelRef b)
+{
+    return a.kind == b.kind && a.layer == b.layer && (a.kind != MM_ATTN || a.attn == b.attn);
+}
+
+/* Does the later model action b make the earlier a no longer matter? */
+static bool model_covers(const Action *b, const Action *a)
+{
+    if (a->kind == ACT_M_ABLATE || a->kind == ACT_M_RESTORE)
+        return (b->kind == ACT_M_ABLATE || b->kind == ACT_M_RESTORE) && b->i == a->i && b->head == a->head;
+    if (a->kind == ACT_M_TOKENS || a->kind == ACT_M_GENERATE)
+        return b->kind == ACT_M_TOKENS;
+    if (a->mref.kind != MM_NONE)
+        return writes_matrix(b) && same_ref(a->mref, b->mref) && a->i == b->i &&
+               (b->kind != ACT_CELL_SET || (a->kind == ACT_CELL_SET && a->j == b->j));
+    return action_is_option(a) && b->kind == a->kind;
+}
+
+static bool model_same_attn(const ModelAttnOpts *a, const ModelAttnOpts *b)
+{
+    return a->scale == b->scale && a->softmax == b->softmax && a->mask == b->mask &&
+           (a->mask != MASK_WINDOW || a->window == b->window) && a->temp == b->temp &&
+           (a->softmax != SOFTMAX_ONLINE || a->block == b->block);
+}
+
+/* The same parameters, input, ablations and options? */
+static bool model_same_inputs(const Model *a, const Model *b)
+{
+    ModelRef p[MODEL_PARAMS_MAX];
+    int n = model_params(a, p, MODEL_PARAMS_MAX);
+    bool same = a->n == b->n && memcmp(a->tok, b->tok, sizeof(int) * (size_t)a->n) == 0;
+    for (int l = 0; l < a->cfg.layers && same; l++)
+        same = a->layer[l].ablate == b->layer[l].ablate && model_same_attn(&a->cfg.attn[l], &b->cfg.attn[l]);
+    for (int k = 0; k < n && same; k++)
+        same = mat_equal(model_mat(a, p[k]), model_mat(b, p[k]));
+    return same;
+}
+
+/* The student's model actions in effect, the last of each, training steps
+ * counted as one "step N". */
+static void model_edit_items(const Session *s, Sink *out)
+{
+    int first = 0, steps = 0;
+    for (int k = 0; k < s->nedits; k++)
+        first = s->edits[k].kind == ACT_RESET ? k + 1 : first;
+    for (int k = first; k < s->nedits; k++)
+        steps += s->edits[k].kind == ACT_STEP ? s->edits[k].n : 0;
+    bool steps_named = false;
+    for (int k = first; k < s->nedits; k++) {
+        const Action *a = &s->edits[k];
+        bool later = false;
+        for (int b = k + 1; b < s->nedits && !later; b++)
+            later = a->kind != ACT_STEP && model_covers(&s->edits[b], a);
+        if (later || (a->kind == ACT_STEP && steps_named))
+            continue;
+        char item[64 * 28];
+        Action st = {.kind = ACT_STEP, .n = steps};
+        steps_named = steps_named || a->kind == ACT_STEP;
+        action_text(a->kind == ACT_STEP ? &st : a, item, sizeof item);
+        add_item(out, item);
+    }
+}
+
+static bool model_departures(const Session *s, bool with_lesson, Sink *out)
+{
+    bool lesson = with_lesson && lesson_departs(s, out);
+    if (s->nedits == 0)
+        return lesson;
+    const Model *script = session_model_script(s);
+    bool diff = !script || !model_same_inputs(s->mcur, script);
+    if (diff)
+        model_edit_items(s, out);
+    return lesson || diff;
+}
+
 /* The departures of s into out: the lesson's own (with_lesson), then the
  * student's edits that make a difference. Returns whether it departed. */
 static bool departures(const Session *s, bool with_lesson, Sink *out)
 {
+    if (session_is_model(s))
+        return model_departures(s, with_lesson, out);
     bool lesson = with_lesson && lesson_departs(s, out);
     if (s->nedits == 0)
         return lesson;

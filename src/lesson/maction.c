@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "actionlex.h"
+#include "diag.h"
 #include "text/i18n.h"
 #include "text/num.h"
 
@@ -184,14 +185,17 @@ static bool model_assign(Lex *lx, const Model *m, Action *out)
     return lex_parse_number(lx, &out->c) && lex_expect_end(lx, END_PLAIN);
 }
 
-/* The nearest vocab entries, "A, B, C" (quoted as written). */
+/* The nearest vocab entries, quoted: "\"C\"" or "\"C\" or \"D\"" (diag_join_or). */
 static void near_list(const LessonModel *lm, const char *w, int n, char *buf, size_t len)
 {
-    const char *near[4];
-    int k = lm ? lmodel_vocab_near(lm, w, n, near, 3) : 0, o = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < k && o >= 0 && (size_t)o < len; i++)
-        o += snprintf(buf + o, len - (size_t)o, "%s%s", i ? ", " : "", near[i]);
+    const char *near[3], *qs[3];
+    char q[3][VOCAB_NAME_BYTES + 3];
+    int k = lmodel_vocab_near(lm, w, n, near, 3);
+    for (int i = 0; i < k; i++) {
+        snprintf(q[i], sizeof q[i], "\"%s\"", near[i]);
+        qs[i] = q[i];
+    }
+    diag_join_or(qs, k, buf, len);
 }
 
 /* "tokens = A B C": entries of the vocab, separated by spaces (or commas,

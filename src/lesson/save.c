@@ -4,6 +4,7 @@
 #include "text/afile.h"
 #include "text/i18n.h"
 #include "departures.h"
+#include "msave.h"
 #include "optload.h"
 #include "saveplan.h"
 #include "options.h"
@@ -381,6 +382,9 @@ static bool emit_lesson(const Session *s, FILE *f)
 
 char *lesson_save_text(const Session *s, size_t *len)
 {
+    char err[512];
+    if (session_is_model(s)) /* a model lesson: its own document with the actions (msave.h) */
+        return msave_text(s, len, err, sizeof err);
     char *buf = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);
@@ -422,7 +426,9 @@ bool lesson_save(const Session *s, const char *path, char *err, size_t errlen)
     }
     /* the whole text first: a file the loader would refuse is not written */
     size_t len = 0;
-    char *text = lesson_save_text(s, &len);
+    char *text = session_is_model(s) ? msave_text(s, &len, err, errlen) : lesson_save_text(s, &len);
+    if (!text && session_is_model(s))
+        return false;
     if (!text) {
         snprintf(err, errlen, _("cannot save %s: %s; nothing was changed"), shown, strerror(ENOMEM));
         return false;

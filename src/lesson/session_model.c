@@ -63,6 +63,19 @@ static void mstate_free(MState *st)
     memset(st, 0, sizeof *st);
 }
 
+/* optim_copy, into the moments dst has when it has them (no new allocation
+ * on every keypress). */
+static bool optim_reuse_copy(Optim *dst, const Optim *src)
+{
+    if (!dst->have_state || !src->have_state)
+        return optim_copy(dst, src);
+    if (!model_copy(&dst->m, &src->m) || !model_copy(&dst->v, &src->v))
+        return false;
+    dst->kind = src->kind, dst->lr = src->lr, dst->beta1 = src->beta1, dst->beta2 = src->beta2;
+    dst->eps = src->eps, dst->t = src->t;
+    return true;
+}
+
 /* Deep copy into dst (zeroed or a previous state). */
 static bool mstate_copy(MState *dst, const MState *src)
 {
@@ -75,7 +88,7 @@ static bool mstate_copy(MState *dst, const MState *src)
         dst->loss = l;
         dst->lcap = src->nloss + 16;
     }
-    if (!model_copy(&dst->m, &src->m) || !optim_copy(&dst->o, &src->o))
+    if (!model_copy(&dst->m, &src->m) || !optim_reuse_copy(&dst->o, &src->o))
         return false;
     if (src->nloss)
         memcpy(dst->loss, src->loss, sizeof *src->loss * (size_t)src->nloss);

@@ -1,6 +1,7 @@
 /* live.c - narration filled in, the edited-state notice, change effects,
  * the trace line and the exercises' records (see live.h). */
 #include "live.h"
+#include "mtrace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,7 +333,10 @@ void effect_status(const Session *s, EffectWhat what, const char *label, MatId m
         snprintf(name, sizeof name, "%s", label);
     else
         effect_name(s, what, ascii, name, sizeof name);
-    effect_line(s, name, mat, i, j, &fo, line, sizeof line);
+    if (session_is_model(s)) /* a model lesson: traced to the prediction (mtrace.h) */
+        session_mtrace_line(s, name, ascii, s->lesson->digits, line, sizeof line);
+    else
+        effect_line(s, name, mat, i, j, &fo, line, sizeof line);
     if (what == EFFECT_UNDO)
         snprintf(buf, len, _("%s. Ctrl-R redoes it."), line);
     else if (reset && what == EFFECT_ACT)
@@ -345,7 +349,8 @@ void effect_status(const Session *s, EffectWhat what, const char *label, MatId m
 
 bool session_trace(const Session *s, int i, int j, Trace *t)
 {
-    if (!s->has_before || s->undone) { /* after an undo the state is an earlier one: nothing to trace */
+    if (!s->has_before || s->undone || session_is_model(s)) { /* after an undo the state is an earlier one:
+                                                                  nothing to trace; a model's: mtrace.h */
         memset(t, 0, sizeof *t);
         return false;
     }

@@ -1,0 +1,262 @@
+/* test_traindata.c - the batches of a train: section (lesson/traindata.h):
+ * the copy stream is copy_task_draw's sequences of RandomState(seed) in
+ * order (the three of test_copytask.c, numpy's), batch after batch; a list
+ * of sequences is taken round, leaving out those that do not fit; a text
+ * is cut into pieces of ctx; a copied feed goes on where the original was;
+ * and a training run (lesson/trainrun.h) stops at a non-finite step with
+ * the step and the parameter named. */
+#include <math.h>
+#include <locale.h>
+#include "testutil.h"
+#include <stdlib.h>
+#include "core/copytask.h"
+#include "core/model_back.h"
+#include "lesson/traindata.h"
+#include "lesson/trainrun.h"
+#include "text/i18n.h"
+
+/* RandomState(1)'s first three copy sequences at n 14, vocab 27, lengths 3..6
+ * (test_copytask.c, from numpy). */
+static const int numpy3[3][14] = {
+    {0, 12, 13, 9, 10, 12, 6, 16, 1, 12, 6, 16, 1, 14},
+    {0, 19, 21, 6, 19, 21, 21, 6, 19, 21, 5, 24, 24, 10},
+    {0, 14, 10, 10, 8, 23, 26, 2, 1, 8, 23, 26, 2, 1},
+};
+
+static TrainSpec copy_spec(int batch)
+{
+    return (TrainSpec){.given = true, .data = TDATA_COPY, .lmin = 3, .lmax = 6, .data_seed = 1, .opt = OPT_ADAM,
+                       .lr = 0.01, .batch = batch, .steps = 10};
+}
+
+static void copy_is_the_stream(void **state)
+{
+    (void)state;
+    TrainSpec s = copy_spec(2);
+    TrainFeed f;
+    train_feed_init(&f, &s, 14, 27);
+    int tok[2 * 14], len[2], n = 0;
+    assert_true(train_feed_next(&f, tok, len, &n));
+    assert_int_equal(n, 2);
+    assert_int_equal(len[0], 14);
+    assert_int_equal(len[1], 14);
+    for (int i = 0; i < 14; i++) {
+        assert_int_equal(tok[i], numpy3[0][i]);
+        assert_int_equal(tok[14 + i], numpy3[1][i]);
+    }
+    TrainFeed copy = f; /* a plain value: the copy goes on from here too */
+    assert_true(train_feed_next(&f, tok, len, &n));
+    for (int i = 0; i < 14; i++)
+        assert_int_equal(tok[i], numpy3[2][i]);
+    int tok2[2 * 14], len2[2];
+    assert_true(train_feed_next(&copy, tok2, len2, &n));
+    assert_memory_equal(tok, tok2, sizeof tok);
+    assert_int_equal(f.batches, 2);
+    /* the 4th sequence is the stream's 4th: drawn on from the same Rng */
+    Rng r;
+    rng_seed(&r, 1);
+    int want[14];
+    CopySpan sp;
+    for (int k = 0; k < 4; k++)
+        assert_true(copy_task_draw(&r, 14, 27, 3, 6, want, &sp));
+    assert_memory_equal(tok + 14, want, sizeof want);
+}
+
+/* seqs: [1 2 3] [4 5] [6 7 8 9 10 11] (too long for ctx 4) [1 2 3 4] [9] (too short) */
+static int seq_len[5] = {3, 2, 6, 4, 1};
+static int seq_tok[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2, 3, 4, 9};
+
+static void sequences_go_round(void **state)
+{
+    (void)state;
+    TrainSpec s = {.given = true, .data = TDATA_SEQUENCES, .nseq = 5, .seq_len = seq_len, .seq_tok = seq_tok,
+                   .opt = OPT_SGD, .lr = 0.1, .batch = 2, .steps = 3};
+    TrainFeed f;
+    train_feed_init(&f, &s, 4, 12);
+    int tok[2 * 4], len[2], n;
+    /* fitting: A = [1 2 3], B = [4 5], C = [1 2 3 4]; batches A B, C A, B C */
+    assert_true(train_feed_next(&f, tok, len, &n));
+    assert_int_equal(n, 2);
+    assert_int_equal(len[0], 3);
+    assert_int_equal(len[1], 2);
+    assert_memory_equal(tok, ((int[]){1, 2, 3, 4, 5}), 5 * sizeof(int));
+    assert_true(train_feed_next(&f, tok, len, &n));
+    assert_int_equal(len[0], 4);
+    assert_int_equal(len[1], 3);
+    assert_memory_equal(tok, ((int[]){1, 2, 3, 4, 1, 2, 3}), 7 * sizeof(int));
+    assert_true(train_feed_next(&f, tok, len, &n));
+    assert_int_equal(len[0], 2);
+    assert_int_equal(len[1], 4);
+    assert_memory_equal(tok, ((int[]){4, 5, 1, 2, 3, 4}), 6 * sizeof(int));
+    /* a batch larger than the list takes the list round within it */
+    s.batch = 7;
+    int tok7[7 * 4], len7[7];
+    train_feed_init(&f, &s, 4, 12);
+    assert_true(train_feed_next(&f, tok7, len7, &n));
+    assert_int_equal(n, 7);
+    assert_memory_equal(len7, ((int[]){3, 2, 4, 3, 2, 4, 3}), 7 * sizeof(int));
+    assert_true(train_feed_next(&f, tok7, len7, &n)); /* starts at 7 mod 3 = B */
+    assert_memory_equal(len7, ((int[]){2, 4, 3, 2, 4, 3, 2}), 7 * sizeof(int));
+    /* a token outside the vocab leaves its sequence out; none left: false */
+    train_feed_init(&f, &s, 4, 3);
+    assert_false(train_feed_next(&f, tok7, len7, &n)); /* every sequence has a token >= 3 */
+    train_feed_init(&f, &s, 1, 12);
+    assert_false(train_feed_next(&f, tok7, len7, &n));
+    assert_int_equal(n, 0);
+}
+
+static void text_is_cut_into_ctx(void **state)
+{
+    (void)state;
+    /* a text of 11 tokens 1..11 (stored as two pieces, 7 + 4) at ctx 4:
+     * [1 2 3 4] [5 6 7 8] [9 10 11]; at ctx 5: ... [11] is left out */
+    int len[2] = {7, 4}, tok[11] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    TrainSpec s = {.given = true, .data = TDATA_TEXT, .nseq = 2, .seq_len = len, .seq_tok = tok,
+                   .opt = OPT_SGD, .lr = 0.1, .batch = 4, .steps = 1};
+    TrainFeed f;
+    train_feed_init(&f, &s, 4, 12);
+    int bt[4 * 5], bl[4], n;
+    assert_true(train_feed_next(&f, bt, bl, &n));
+    assert_memory_equal(bl, ((int[]){4, 4, 3, 4}), 4 * sizeof(int));
+    assert_memory_equal(bt, ((int[]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2, 3, 4}), 15 * sizeof(int));
+    train_feed_init(&f, &s, 5, 12);
+    assert_true(train_feed_next(&f, bt, bl, &n));
+    assert_memory_equal(bl, ((int[]){5, 5, 5, 5}), 4 * sizeof(int));
+    assert_memory_equal(bt, ((int[]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}),
+                        20 * sizeof(int));
+}
+
+static ModelCfg small_cfg(void)
+{
+    ModelCfg c;
+    model_cfg_default(&c);
+    c.layers = 2;
+    c.d_model = 4;
+    c.heads = 2;
+    c.d_ff = 0;
+    c.norm = NORM_NONE;
+    c.ctx = 8;
+    c.vocab = 6;
+    return c;
+}
+
+typedef struct {
+    long calls, stop_at;
+    double last;
+} Seen;
+
+static bool seen_step(long step, double loss, void *arg)
+{
+    Seen *s = arg;
+    s->calls++;
+    assert_int_equal(step, s->calls);
+    s->last = loss;
+    return step != s->stop_at;
+}
+
+/* A run is model_train_step on the feed's batches, bit for bit; the
+ * callback stops it; the model's input is set back. */
+static void run_is_the_steps(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg();
+    int in[3] = {0, 1, 2};
+    Model *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b), *g = calloc(1, sizeof *g);
+    assert_true(model_init(a, &c, in, 3));
+    model_draw_weights_split(a, 5, 0.3, 1.0);
+    assert_true(model_copy(b, a));
+    assert_true(model_grad_init(g, b));
+    TrainSpec s = copy_spec(3);
+    s.lmin = 2;
+    s.lmax = 3;
+    TrainFeed fa, fb;
+    train_feed_init(&fa, &s, 8, 6);
+    train_feed_init(&fb, &s, 8, 6);
+    Optim oa, ob;
+    optim_init(&oa, OPT_ADAM, 0.01);
+    optim_init(&ob, OPT_ADAM, 0.01);
+    Seen seen = {.stop_at = 4};
+    TrainResult r;
+    assert_int_equal(train_run(a, &oa, &fa, 10, seen_step, &seen, &r), 4);
+    assert_int_equal(r.steps, 4);
+    assert_true(r.stopped);
+    assert_int_equal(r.status, TRAIN_OK);
+    assert_int_equal(seen.calls, 4);
+    assert_int_equal(a->n, 3);
+    assert_memory_equal(a->tok, in, sizeof in);
+    int tok[3 * 8], len[3], n;
+    double loss = 0, first = 0;
+    ModelRef bad;
+    for (int k = 0; k < 4; k++) {
+        assert_true(train_feed_next(&fb, tok, len, &n));
+        assert_int_equal(model_train_step(b, g, &ob, tok, len, n, &loss, &bad), TRAIN_OK);
+        if (k == 0)
+            first = loss;
+    }
+    assert_true(r.loss == loss && seen.last == loss && r.first_loss == first);
+    assert_true(mat_max_diff(&a->layer[1].att.m[M_WQ], &b->layer[1].att.m[M_WQ]) == 0.0);
+    assert_true(mat_max_diff(&a->E, &b->E) == 0.0);
+    assert_int_equal(oa.t, 4);
+    optim_free(&oa);
+    optim_free(&ob);
+    model_free(a);
+    model_free(b);
+    model_free(g);
+    free(a);
+    free(b);
+    free(g);
+}
+
+/* SGD at lr 1e300: the run stops at the first step that is not finite,
+ * names it and the parameter, and keeps the whole steps before it. */
+static void not_finite_stops(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg();
+    int in[2] = {0, 1};
+    Model *m = calloc(1, sizeof *m);
+    assert_true(model_init(m, &c, in, 2));
+    model_draw_weights_split(m, 5, 0.3, 1.0);
+    TrainSpec s = copy_spec(2);
+    s.lmin = 2;
+    s.lmax = 3;
+    TrainFeed f;
+    train_feed_init(&f, &s, 8, 6);
+    Optim o;
+    optim_init(&o, OPT_SGD, 1e300);
+    TrainResult r;
+    long took = train_run(m, &o, &f, 50, NULL, NULL, &r);
+    assert_int_not_equal(r.status, TRAIN_OK);
+    assert_int_equal(r.bad_step, took + 1);
+    assert_int_equal(f.batches, took); /* the failed step took no batch */
+    char msg[256], want[256];
+    train_result_message(m, &r, 1e300, msg, sizeof msg);
+    if (r.status == TRAIN_GRAD_NOT_FINITE || r.status == TRAIN_WEIGHT_NOT_FINITE) {
+        char name[32];
+        (void)model_ref_name(m, r.bad, name, sizeof name);
+        snprintf(want, sizeof want,
+                 r.status == TRAIN_GRAD_NOT_FINITE ? "step %ld: the gradient of %s is not finite; lower lr (now 1e+300)"
+                                                   : "step %ld: %s would not be finite after the update; lower lr (now 1e+300)",
+                 took + 1, name);
+    } else {
+        snprintf(want, sizeof want, "step %ld: the loss is not finite; lower lr (now 1e+300)", took + 1);
+    }
+    assert_string_equal(msg, want);
+    print_message("stopped: %s\n", msg);
+    model_free(m);
+    free(m);
+}
+
+int main(void)
+{
+    setlocale(LC_ALL, "C.UTF-8");
+    i18n_set(LANG_EN, NULL);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(copy_is_the_stream),
+        cmocka_unit_test(sequences_go_round),
+        cmocka_unit_test(text_is_cut_into_ctx),
+        cmocka_unit_test(run_is_the_steps),
+        cmocka_unit_test(not_finite_stops),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
