@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lesson/embedded.h"
+#include "lesson/lmodel.h"
 #include "lesson/session.h"
 #include "text/i18n.h"
 #include "screen.h"
@@ -23,7 +24,15 @@ typedef struct {
 
 static const ViewOpt dark = {LANG_EN, false, "dark", false, 0, false, NULL};
 
+static Fix *open_file_with(const char *path, bool train);
+
 static Fix *open_file(const char *path)
+{
+    return open_file_with(path, false);
+}
+
+/* The lesson, with a train: section (the copy task) when train. */
+static Fix *open_file_with(const char *path, bool train)
 {
     Fix *f = calloc(1, sizeof *f);
     char err[512];
@@ -34,6 +43,11 @@ static Fix *open_file(const char *path)
     fclose(in);
     if (!lesson_load_buffer(path, buf, n, &f->l, err, sizeof err))
         fail_msg("%s", err);
+    if (train) {
+        TrainSpec *t = &f->l.model->train;
+        *t = (TrainSpec){.given = true, .data = TDATA_COPY, .lmin = 2, .lmax = 3, .data_seed = 1, .opt = OPT_ADAM,
+                         .lr = 0.01, .batch = 8, .steps = 100};
+    }
     f->v = view_new(&f->l, &dark);
     assert_non_null(f->v);
     return f;
@@ -145,6 +159,40 @@ static void test_model_keys(void **state)
     close_fix(f);
 }
 
+/* W trains a batch a frame with the loss curve over the model view; a
+ * key stops it, u undoes the whole run; g and G step 1 and 100. */
+static void test_watch(void **state)
+{
+    screen_resize(24, 80);
+    Fix *f = open_file_with(MODEL_LESSON, true);
+    view_keys(f->v, "W");
+    for (int k = 0; k < 3; k++)
+        assert_true(view_tick(f->v));
+    view_draw(f->v);
+    if (getenv("QKV_SHOW")) {
+        char *t = screen_text();
+        printf("%s", t);
+        free(t);
+    }
+    assert_on_screen("step 30 · any key stops");
+    assert_on_screen("L2.H1");
+    view_keys(f->v, "x"); /* stops, and does nothing else */
+    assert_false(view_tick(f->v));
+    view_draw(f->v);
+    assert_on_screen("Stopped after 30 training steps");
+    view_keys(f->v, "u");
+    view_draw(f->v);
+    assert_on_screen("Undid the whole training run.");
+    view_keys(f->v, "G");
+    view_draw(f->v);
+    view_keys(f->v, "W");
+    assert_true(view_tick(f->v));
+    view_draw(f->v);
+    assert_on_screen("step 110 · any key stops");
+    view_keys(f->v, "x");
+    close_fix(f);
+}
+
 /* In a one-layer lesson the model keys say what they are for. */
 static void test_one_layer_says(void **state)
 {
@@ -172,6 +220,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_model),
         cmocka_unit_test(test_model_keys),
+        cmocka_unit_test(test_watch),
         cmocka_unit_test(test_one_layer_says),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -212,6 +212,15 @@ bool view_key(View *v, wint_t ch, bool is_code)
     return !(flags & FLAG_QUIT);
 }
 
+bool view_tick(View *v)
+{
+    if (!ui_watching(v))
+        return false;
+    draw_size(v);
+    draw_key(v, ui_watch_tick(v) != FLAG_NONE);
+    return true;
+}
+
 void view_draw(View *v)
 {
     draw_frame(v, small_asking());
@@ -377,10 +386,8 @@ static int run(View *v)
             r = get_key(&ch);
         if (r == ERR && resumed)
             continue;
-        if (r == ERR && !caught && ui_watching(v)) {
-            ui_watch_tick(v);
+        if (r == ERR && !caught && view_tick(v))
             continue;
-        }
         if (caught == SIGINT) {
             caught = 0;
             r = OK;
