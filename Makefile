@@ -227,7 +227,7 @@ $(B)/tests/test_saveplay: $(B)/tests/test_saveplay.o $(CHECK_OBJ) $(LAYOUT_OBJ) 
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
-VIEW_TESTS = test_view test_keys test_grid
+VIEW_TESTS = test_view test_keys test_grid test_mview
 $(VIEW_TESTS:%=$(B)/tests/%): $(B)/tests/%: $(B)/tests/%.o $(B)/tests/screen.o $(CHECK_OBJ) $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
@@ -259,8 +259,9 @@ oom: $(B)/tests/test_oom
 	@for t in test_oom; do echo "== $$t"; $(CMOCKA_RUN); done
 
 # Rewrite the golden screens; review the diff before committing.
-golden: $(B)/tests/test_view
+golden: $(B)/tests/test_view $(B)/tests/test_mview
 	QKV_GOLDEN=1 $(B)/tests/test_view
+	QKV_GOLDEN=1 $(B)/tests/test_mview
 	@git --no-pager diff --stat -- tests/golden 2>/dev/null || true
 
 # The shape of the code (tests/arch.py, every rule of DESIGN.md

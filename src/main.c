@@ -30,6 +30,7 @@ typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG,
 
 /* Long options without a short letter (worksheets). */
 enum { OPT_ANSWERS = 0x301, OPT_VARIANT, OPT_CLASS, OPT_OUT, OPT_FORMAT, OPT_PAPER, OPT_SLIDES, OPT_CHROME };
+enum { OPT_MODEL = 0x340 }; /* --svg --model: the model view */
 
 typedef struct {
     Mode mode;
@@ -53,6 +54,7 @@ typedef struct {
     bool paper;         /* --paper given */
     bool card;          /* --svg --at 0: the title card */
     bool chrome;        /* --chrome: slides keep the key bar and the tally */
+    bool model;         /* --model: --svg draws the model view */
 } Options;
 
 static void usage(FILE *out)
@@ -71,6 +73,7 @@ static void usage(FILE *out)
         "                       the view opens there\n"
         "      --svg            write the screen of step --at N as an SVG picture to stdout\n"
         "      --size COLSxROWS with --svg or --slides: the screen size (default 100x30; slides 128x30, 16:9)\n"
+        "      --model          with --svg, a model lesson's model view: every layer x head's pattern\n"
         "      --slides         write a slide deck into --out DIR: an SVG per step (a question, then its\n"
         "                       answer) and index.html, stepped with the arrow keys, PgDn/PgUp or a clicker\n"
         "      --chrome         with --slides: keep the key bar and the student's tally\n"
@@ -255,6 +258,8 @@ static int check_together(Options *o)
         return usage_error(_("%s goes with --class or --slides"), "--out");
     if (o->chrome && o->mode != MODE_SLIDES)
         return usage_error(_("%s goes with --slides"), "--chrome");
+    if (o->model && o->mode != MODE_SVG)
+        return usage_error(_("%s goes with --svg"), "--model");
     if (o->at && o->mode == MODE_SLIDES)
         return usage_error(_("--at goes with --dump, --json, --svg or the view; a deck covers every step"), "");
     if (o->format >= 0 && o->mode != MODE_CLASS)
@@ -287,6 +292,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"class", required_argument, 0, OPT_CLASS}, {"out", required_argument, 0, OPT_OUT},
         {"format", required_argument, 0, OPT_FORMAT}, {"paper", required_argument, 0, OPT_PAPER},
         {"slides", no_argument, 0, OPT_SLIDES},     {"chrome", no_argument, 0, OPT_CHROME},
+        {"model", no_argument, 0, OPT_MODEL},
         {0, 0, 0, 0}};
     int c, rc;
     opterr = 0;
@@ -302,6 +308,7 @@ static int parse_args(int argc, char **argv, Options *o)
         case OPT_OUT: o->out = optarg; break;
         case OPT_SLIDES: if ((rc = set_mode(o, MODE_SLIDES)) >= 0) return rc; break;
         case OPT_CHROME: o->chrome = true; break;
+        case OPT_MODEL: o->model = true; break;
         case 'P': o->present = true; break;
         case 'z': case OPT_VARIANT: case OPT_CLASS: case OPT_FORMAT: case OPT_PAPER: case 't': case 'a': case 'L':
             if ((rc = option_value(c, optarg, o)) >= 0)
@@ -512,7 +519,11 @@ static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
     case MODE_JSON:  return render_json(stdout, l, &ro);
     case MODE_CHECK: return render_check_fits(stdout, l, &ro, layout_narration_room);
     case MODE_SVG: {
-        SvgOpt so = {lang, !utf8, o->theme, o->present, (int)o->at, o->cols, o->rows, o->card};
+        SvgOpt so = {lang, !utf8, o->theme, o->present, (int)o->at, o->cols, o->rows, o->card, o->model};
+        if (o->model && !l->model) {
+            fprintf(stderr, _("qkvtutor: --model draws a model lesson's heads; %s has no model: section\n"), o->lesson);
+            return 2;
+        }
         return svg_step(stdout, l, &so);
     }
     case MODE_SLIDES: {

@@ -276,7 +276,7 @@ static void test_fmt_lines(void **state)
     ModelRef refs[] = {{MM_H_IN, 1, M_COUNT}, {MM_H_IN, 2, M_COUNT}, {MM_A, 1, M_COUNT}, {MM_H_MID, 1, M_COUNT},
                        {MM_F, 1, M_COUNT},    {MM_H, 2, M_COUNT},    {MM_LOGITS, 0, M_COUNT}, {MM_PROBS, 0, M_COUNT}};
     const char *starts[] = {"L1.h_in[2][4] = E[A][4] + P[2][4]", "L2.h_in[2][4] = L1.h[2][4]", "μ = ",
-                            "L1.h_mid[2][4] = h + y", "u = Σ b·W1[:,4] + b1", "ffn = Σ f·W2[:,4] + b2",
+                            "L1.h_mid[2][4] = h + y", "L1.f[2][4] = gelu(u) = u · Φ(u) = ", "L2.h[2][4] = h_mid + ffn = ",
                             "logits[2][C] = h·W_U[:,C] = ", "max z = "};
     for (size_t k = 0; k < sizeof refs / sizeof *refs; k++) {
         assert_true(model_explain(&f->m, refs[k], 1, 3, e));

@@ -66,6 +66,14 @@ void layout_focus_step(Session *s, int *fi, int *fj, bool *frow, MatId *fmat)
     *fi = f->i;
     *fj = f->kind == FOCUS_CELL ? f->j : 0;
     *frow = f->kind == FOCUS_ROW; /* the row as a whole: its every cell explained */
+    if (f->mref.kind != MM_NONE) { /* a model lesson's "L2.A1[3][1]": a head's matrix shows that head */
+        MatId a = f->mref.attn;
+        if (f->mref.kind == MM_ATTN && a >= M_Q && a <= M_V)
+            *fmat = attn_mat_base(a);
+        if (f->mref.kind == MM_ATTN && attn_mat_head(a) > 0)
+            session_set_head(s, attn_mat_head(a));
+        return;
+    }
     if (f->mat >= M_Q && f->mat <= M_V)
         *fmat = f->mat;
     /* With heads, a cell of the joined O (or of Q, K, V from stage 3 on) is
@@ -81,6 +89,14 @@ void layout_focus_step(Session *s, int *fi, int *fj, bool *frow, MatId *fmat)
 
 void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat)
 {
+    if (session_is_model(s)) { /* the matrix the model's stage explains */
+        int rows, cols, layer = session_layer(s), layers = session_model(s)->cfg.layers;
+        layout_model_extent(session_model(s), layer < 1 ? 1 : layer > layers ? layers : layer, session_stage(s), fmat,
+                            s->head, &rows, &cols);
+        *fi = *fi >= rows ? rows - 1 : *fi < 0 ? 0 : *fi;
+        *fj = *fj >= cols ? cols - 1 : *fj < 0 ? 0 : *fj;
+        return;
+    }
     int st = session_stage(s);
     MatId f = st == STAGE_QKV ? fmat : attn_shown(&s->cur, attn_stage_mat(st), s->head);
     int rows = s->cur.m[f].rows, cols = s->cur.m[f].cols;

@@ -233,6 +233,31 @@ static void band_lay_grids(Frame *c, MGrid *g, const int *band_of, int ng, int k
     }
 }
 
+/* Side by side, a band that leaves columns out goes one grid a band
+ * when each then shows whole and the screen has the rows for them all. */
+static void stack_when_room(Frame *c, MGrid *g, int ng, int y0, const Budget *b, int *band_of, Board *d, int bars)
+{
+    int W = c->cols - 2, full = 0, n = 0, rows = 0;
+    for (int k = 0; k < ng; k++) {
+        if (!g[k].m)
+            continue;
+        int f = mgrid_width(c, &g[k], false);
+        if (f > W)
+            return;
+        full += f + (n ? GRID_GAP : 0);
+        rows += 2 + g[k].m->rows + (n++ ? 1 : 0);
+    }
+    if (full <= W || d->n >= n || y0 + rows + 1 + bars + (bars ? 1 : 0) + layout_text_rows(b) > c->rows)
+        return;
+    d->n = 0;
+    for (int k = 0; k < ng; k++)
+        if (g[k].m) {
+            band_of[k] = d->n;
+            d->want[d->n] = 2 + g[k].m->rows;
+            d->floor[d->n++] = 2 + (g[k].m->rows < 3 ? g[k].m->rows : 3);
+        }
+}
+
 int mgrid_board(Frame *c, MGrid *g, int ng, int y0, Budget *b, int bars)
 {
     int band_of[4], used = 0, W = c->cols - 2;
@@ -251,6 +276,7 @@ int mgrid_board(Frame *c, MGrid *g, int ng, int y0, Budget *b, int bars)
         d.want[d.n - 1] = 2 + g[k].m->rows;
         d.floor[d.n - 1] = 2 + (g[k].m->rows < 3 ? g[k].m->rows : 3);
     }
+    stack_when_room(c, g, ng, y0, b, band_of, &d, bars);
     int nbands = d.n;
     if (bars > 0) {
         d.want[d.n] = bars;

@@ -180,12 +180,12 @@ void layout_model(const LayoutIn *in, const Model *m, const Model *before, int l
 void layout_model_session(const LayoutIn *in, Plan *p)
 {
     const Session *s = in->s;
-    const Model *m = s->mcur;
+    const Model *m = session_model(s);
     if (!m) { /* not made (out of memory): what the screen can say */
         Frame c = {.in = in, .p = p, .s = s, .l = s->lesson, .a = &s->cur, .cols = in->cols, .rows = in->rows};
         plan_reset(p);
         too_small_lay(&c);
         return;
     }
-    layout_model(in, m, s->has_before ? s->mbefore : NULL, s->layer, session_stage(s), p);
+    layout_model(in, m, session_model_before(s), session_layer(s), session_stage(s), p);
 }

@@ -131,7 +131,39 @@ static int loss_lay(Frame *c, int y)
     return 1;
 }
 
+static void model_view_panels(Frame *c);
+
+/* Every layer's attention computed: the model itself, or a copy run to
+ * its end (a step before the last layer's attention), freed by the caller. */
+static Model *model_whole(const Model *m)
+{
+    if (model_reached(m, m->cfg.layers, MSTAGE_OUTPUT))
+        return NULL;
+    Model *w = calloc(1, sizeof *w);
+    if (!w || !model_copy(w, m)) {
+        if (w)
+            model_free(w);
+        free(w);
+        return NULL;
+    }
+    model_run_all(w);
+    return w;
+}
+
 void model_view_lay(Frame *c)
+{
+    const Model *shown = c->model;
+    Model *whole = model_whole(shown);
+    if (whole)
+        c->model = whole;
+    model_view_panels(c);
+    c->model = shown;
+    if (whole)
+        model_free(whole);
+    free(whole);
+}
+
+static void model_view_panels(Frame *c)
 {
     const Model *m = c->model;
     char line[FMT_LINE];

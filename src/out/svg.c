@@ -419,7 +419,7 @@ bool svg_frame(FILE *out, const Session *s, const SvgOpt *o, const SvgFocus *f, 
         .s = s, .lang = o->lang, .ascii = o->ascii, .mono = theme == THEME_MONO, .present = o->present,
         .mode = LAYOUT_NORMAL, .fi = f->fi, .fj = f->fj, .frow = f->frow, .fmat = f->fmat, .msg = msg ? msg : "",
         .msg_role = ROLE_HINT, .keybar = chrome ? bar : NULL, .field = false, .cols = o->cols, .rows = o->rows,
-        .slide = !chrome, .picture = look != SVG_CHROME, .title_card = o->card,
+        .slide = !chrome, .picture = look != SVG_CHROME, .title_card = o->card, .mview = o->model,
     };
     Plan p;
     plan_init(&p);

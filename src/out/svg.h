@@ -37,6 +37,7 @@ typedef struct {
     int at;               /* 1-based step; 0: the lesson's start step */
     int cols, rows;       /* the screen: at least LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS */
     bool card;            /* --at 0: the title card before step 1 (title and about:) */
+    bool model;           /* --model: a model lesson's model view (every layer x head) */
 } SvgOpt;
 
 /* Write the screen of step o->at as the view shows it when stepped to it

@@ -212,6 +212,15 @@ bool view_key(View *v, wint_t ch, bool is_code)
     return !(flags & FLAG_QUIT);
 }
 
+bool view_tick(View *v)
+{
+    if (!ui_watching(v))
+        return false;
+    draw_size(v);
+    draw_key(v, ui_watch_tick(v) != FLAG_NONE);
+    return true;
+}
+
 void view_draw(View *v)
 {
     draw_frame(v, small_asking());
@@ -371,10 +380,13 @@ static int run(View *v)
         grid_term_flush(cy, cx);
         curs_set(field);
         wint_t ch;
+        timeout(ui_watching(v) ? 0 : 250); /* the watch mode: a batch of training whenever no key waits */
         int r = get_key(&ch);
-        while (r == ERR && !caught && !resumed)
+        while (r == ERR && !caught && !resumed && !ui_watching(v))
             r = get_key(&ch);
         if (r == ERR && resumed)
+            continue;
+        if (r == ERR && !caught && view_tick(v))
             continue;
         if (caught == SIGINT) {
             caught = 0;

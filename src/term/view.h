@@ -48,6 +48,9 @@ bool view_key(View *v, wint_t ch, bool is_code);
 /* Draw the frame into the back grid (does not write): only what differs
  * from the last frame drawn, which the grid is taken to still hold. */
 void view_draw(View *v);
+/* The watch mode's frame while no key comes: one batch of training steps
+ * and a redraw; false (nothing done) when the view is not watching. */
+bool view_tick(View *v);
 /* Send the frame drawn to the terminal: what differs from what it shows,
  * in one write (the cursor where the open text field wants it). */
 void view_flush(View *v);

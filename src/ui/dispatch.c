@@ -76,6 +76,8 @@ static int interrupt_key(View *v)
 int keys_handle(View *v, UiKey ch)
 {
     int r = -1;
+    if (v->watch && ch != UI_KEY_RESIZE)
+        return ui_watch_stop(v); /* any key stops the watch mode, Ctrl-C too */
     if (ch == CTRL('c'))
         return interrupt_key(v);
     switch (v->mode) {

@@ -24,6 +24,7 @@
     X(UI_KEY_HOME, "Home", REQ_FIRST) X(UI_KEY_END, "End", REQ_LAST) \
     X('1', "1-6", REQ_STAGE) X('2', NULL, REQ_STAGE) X('3', NULL, REQ_STAGE) \
     X('4', NULL, REQ_STAGE)  X('5', NULL, REQ_STAGE) X('6', NULL, REQ_STAGE) \
+    X('7', NULL, REQ_STAGE)  X('8', NULL, REQ_STAGE) /* a model lesson's FFN and next */ \
     X(UI_KEY_UP, "Up", REQ_UP)        X('k', "k", REQ_UP) \
     X(UI_KEY_DOWN, "Down", REQ_DOWN)  X('j', "j", REQ_DOWN) \
     X(UI_KEY_LEFT, "Left", REQ_LEFT)  X('h', "h", REQ_LEFT) \
@@ -38,6 +39,8 @@
     X('[', "[", REQ_HEAD_PREV)     X(']', "]", REQ_HEAD_NEXT) \
     X('T', "T", REQ_TARGET)        X('g', "g", REQ_STEP)        X('G', "G", REQ_STEP10) \
     X('N', "N", REQ_SAY) \
+    X('{', "{", REQ_LAYER_PREV)    X('}', "}", REQ_LAYER_NEXT)  X('M', "M", REQ_MODEL_VIEW) \
+    X('i', "i", REQ_TOKENS)        X('W', "W", REQ_WATCH) \
     X('?', "?", REQ_HELP)          X('q', "q", REQ_QUIT)        X(CTRL('c'), "Ctrl-C", REQ_QUIT)
 
 static const struct {

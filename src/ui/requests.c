@@ -63,7 +63,7 @@ int req_last(View *v, UiKey ch)
 static void stages_shown(const View *v, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (int k = STAGE_INPUT; k <= STAGE_MAX; k++)
+    for (int k = STAGE_INPUT; k <= (session_is_model(&v->s) ? MSTAGE_MAX : STAGE_MAX); k++)
         if (session_has_stage(&v->s, k))
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", buf[0] ? (v->lang == LANG_ZH ? "、" : ", ") : "", k);
 }
@@ -208,6 +208,8 @@ int req_pos(View *v, UiKey ch)
 
 int req_undo(View *v, UiKey ch)
 {
+    if (ui_undo_run(v))
+        return FLAG_REDRAW;
     if (session_undoable(&v->s) && session_undo(&v->s))
         ui_say_change(v, EFFECT_UNDO, NULL);
     else
@@ -281,11 +283,15 @@ int req_target(View *v, UiKey ch)
  * like every action: "one gradient step, lr 0.5: α₁₃ 0.350 → 0.387". */
 int req_step(View *v, UiKey ch)
 {
+    if (session_is_model(&v->s))
+        return model_steps(v, 1);
     return training_stage(v) ? ui_act(v, "step") : FLAG_REDRAW;
 }
 
 int req_step10(View *v, UiKey ch)
 {
+    if (session_is_model(&v->s))
+        return model_steps(v, 100);
     return training_stage(v) ? ui_act(v, "step 10") : FLAG_REDRAW;
 }
 

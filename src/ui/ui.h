@@ -89,6 +89,11 @@ typedef struct View {
     Plan plan;               /* the last frame laid out: painted, and read by ui_hit */
     struct Painted *painted; /* the back end's own record of what it painted last (NULL: none) */
     int cols, rows;          /* the screen's size, kept up to date by the back end */
+    /* a model lesson: the model view (M), the watch mode (W) and its run:
+     * the edits before it and after it (u undoes them all while nothing
+     * came after) */
+    bool mview, watch, ran;
+    int run_from, run_end;
     /* The back end's theme switch: sets theme t up and returns the theme
      * in use (mono on a screen without colours); NULL keeps t as it is. */
     ThemeId (*apply_theme)(ThemeId t);
@@ -125,6 +130,12 @@ bool view_hit(const View *v, int y, int x, MatId *id, int *i, int *j, int *role)
 /* What the layout needs from the View; bar (len bytes) holds the key bar's
  * text. mono: the back end shows no colours. */
 void ui_layout_input(const View *v, bool mono, LayoutIn *in, char *bar, size_t len);
+
+/* mkeys.c: the watch mode. While ui_watching(), the back end waits for a
+ * key only briefly and, when none comes, calls ui_watch_tick (one batch of
+ * training steps) and repaints on its FLAG_*; the next key stops it. */
+bool ui_watching(const View *v);
+int ui_watch_tick(View *v);
 
 /* keymap.c: the key bar and the open field */
 /* The open text field as shown on the key bar (scrolled so the cursor is

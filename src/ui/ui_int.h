@@ -47,6 +47,11 @@ typedef int (*Handler)(View *v, UiKey ch);
     X(REQ_TARGET,  N_("training: target A's cell / one step / ten"), NULL, req_target) \
     X(REQ_STEP,    NULL,                                    N_("learn"), req_step)    \
     X(REQ_STEP10,  NULL,                                    NULL,      req_step10)  \
+    X(REQ_LAYER_PREV, N_("previous / next layer (model lessons)"), NULL, req_layer_prev) \
+    X(REQ_LAYER_NEXT, NULL,                                 NULL,      req_layer_next) \
+    X(REQ_MODEL_VIEW, N_("model view: every layer and head's pattern with its scores (model lessons)"), NULL, req_model_view) \
+    X(REQ_TOKENS,  N_("your own input: opens tokens = ... (model lessons)"), NULL, req_tokens) \
+    X(REQ_WATCH,   N_("watch it learn: trains until a key, with the loss curve (model lessons with train:)"), NULL, req_watch) \
     X(REQ_SAY,     N_("the whole narration, where cut / this help"), NULL, req_say) \
     X(REQ_HELP,    NULL,                         N_("help"),    req_help)    \
     X(REQ_QUIT,    N_("quit"),                              N_("quit"),    req_quit)
@@ -73,6 +78,12 @@ bool ui_is_backspace(UiKey ch);
 bool ui_answer_key(UiKey ch);
 int ui_focus_by(View *v, int di, int dj);
 void ui_say_edit_mat(View *v);
+
+/* mkeys.c: g / G in a model lesson (n steps on its loss); u after a watch
+ * run (true: the whole run was undone); a key during the watch mode */
+int model_steps(View *v, int n);
+bool ui_undo_run(View *v);
+int ui_watch_stop(View *v);
 
 /* keymap.c */
 int keymap_normal_key(View *v, UiKey ch);

@@ -149,40 +149,43 @@ static int ex_resid(const Model *m, const ModelExplain *e, const char *cell, con
     return 1;
 }
 
-/* u_ij = Σ b·W1 + b1 = (..)(..) + ... + b1 = u; f_ij = act(u) = ... */
+/* f_ij = act(u) = ..., then u_ij = Σ b·W1 + b1 = (..)(..) + ... + b1 = u (the result first). */
 static int ex_hidden(const ModelExplain *e, const char *cell, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char b[48], u[48], p[48], r[48];
     const char *act = e->act == ACT_GELU ? "gelu" : "relu";
-    addf(lines[0], "u = %sb%sW1[:,%d] + b1 = ", sym(o, "Σ ", "sum "), sym(o, "·", "*"), e->j + 1);
-    double from = put_products(lines[0], e, o) + fmt_shown(e->bias, o);
+    addf(lines[1], "u = %sb%sW1[:,%d] + b1 = ", sym(o, "Σ ", "sum "), sym(o, "·", "*"), e->j + 1);
+    double from = put_products(lines[1], e, o) + fmt_shown(e->bias, o);
     fmt_num(e->bias, o, b, sizeof b);
-    addf(lines[0], " + %s%s%s%s%s", e->bias < 0 ? "(" : "", b, e->bias < 0 ? ")" : "", fmt_eq(from, e->pre, o),
+    addf(lines[1], " + %s%s%s%s%s", e->bias < 0 ? "(" : "", b, e->bias < 0 ? ")" : "", fmt_eq(from, e->pre, o),
          fmt_num(e->pre, o, u, sizeof u));
-    if (!e->activated)
+    if (!e->activated) { /* u itself: its sum is the line */
+        memmove(lines[0], lines[1], strlen(lines[1]) + 1);
+        lines[1][0] = '\0';
         return 1;
+    }
     fmt_num(e->result, o, r, sizeof r);
     if (e->act == ACT_GELU)
-        addf(lines[1], "%s = %s(u) = u %s %s(u) = %s %s %s%s%s", cell, act, sym(o, "·", "*"), sym(o, "Φ", "Phi"), u,
+        addf(lines[0], "%s = %s(u) = u %s %s(u) = %s %s %s%s%s", cell, act, sym(o, "·", "*"), sym(o, "Φ", "Phi"), u,
              sym(o, "·", "*"), fmt_num(e->phi, o, p, sizeof p),
              fmt_eq(fmt_shown(e->pre, o) * fmt_shown(e->phi, o), e->result, o), r);
     else
-        addf(lines[1], "%s = %s(u) = max(0, %s)%s%s", cell, act, u,
+        addf(lines[0], "%s = %s(u) = max(0, %s)%s%s", cell, act, u,
              fmt_eq(fmt_shown(e->pre, o) > 0 ? fmt_shown(e->pre, o) : 0, e->result, o), r);
     return 2;
 }
 
-/* ffn = Σ f·W2 + b2 = ...; h_ij = h_mid + ffn = a + b = h. */
+/* h_ij = h_mid + ffn = a + b = h, then ffn = Σ f·W2 + b2 = ... (the result first). */
 static int ex_ffn_out(const ModelExplain *e, const char *cell, const FmtOpt *o, char lines[][FMT_LINE])
 {
     char b[48], f[48], h[48], r[48];
-    addf(lines[0], "ffn = %sf%sW2[:,%d] + b2 = ", sym(o, "Σ ", "sum "), sym(o, "·", "*"), e->j + 1);
-    double from = put_products(lines[0], e, o) + fmt_shown(e->bias, o);
+    addf(lines[1], "ffn = %sf%sW2[:,%d] + b2 = ", sym(o, "Σ ", "sum "), sym(o, "·", "*"), e->j + 1);
+    double from = put_products(lines[1], e, o) + fmt_shown(e->bias, o);
     fmt_num(e->bias, o, b, sizeof b);
-    addf(lines[0], " + %s%s%s%s%s", e->bias < 0 ? "(" : "", b, e->bias < 0 ? ")" : "", fmt_eq(from, e->ffn, o),
+    addf(lines[1], " + %s%s%s%s%s", e->bias < 0 ? "(" : "", b, e->bias < 0 ? ")" : "", fmt_eq(from, e->ffn, o),
          fmt_num(e->ffn, o, f, sizeof f));
     fmt_num(e->result, o, r, sizeof r);
-    addf(lines[1], "%s = h_mid + ffn = %s + %s%s%s%s%s", cell, fmt_num(e->resid, o, h, sizeof h), e->ffn < 0 ? "(" : "",
+    addf(lines[0], "%s = h_mid + ffn = %s + %s%s%s%s%s", cell, fmt_num(e->resid, o, h, sizeof h), e->ffn < 0 ? "(" : "",
          f, e->ffn < 0 ? ")" : "", fmt_eq(fmt_shown(e->resid, o) + fmt_shown(e->ffn, o), e->result, o), r);
     return 2;
 }

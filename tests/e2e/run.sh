@@ -951,6 +951,52 @@ t_heads()
 # ---- run them ------------------------------------------------------------------------
 
 T0=$(date +%s)
+# A model lesson (tests/lessons/model-2l.yaml): every step sane at 80×24
+# and 60×18, } shows layer 2, M every layer × head, i the input in the
+# prompt, a token appended through it.
+t_model()
+{
+    LM=$E2E_ROOT/tests/lessons/model-2l.yaml
+    for size in "80 24" "60 18"; do
+        set -- $size
+        s=t_model_$1
+        start_view $s "$1" "$2" "$BIN" "$LM"
+        expect $s "[1 embed]" "the model lesson did not open at stage 1 ($1×$2)" || return 1
+        n=$(steps_of "$SCREEN") k=1
+        while :; do
+            screen_sane "$1" "$2" || { WHY="$1×$2 step $k: $WHY"; return 1; }
+            [ "$k" -lt "$n" ] || break
+            keys $s n
+            k=$((k + 1))
+            expect $s " $k/$n · " "n did not reach step $k ($1×$2)" || return 1
+        done
+        stop $s
+    done
+    s=t_model
+    start_view $s 80 24 "$BIN" "$LM"
+    expect $s "[1 embed]" || return 1
+    expect $s "L1.a[1][1] = (x − μ) ÷ σ · g + β" "stage 1: no norm arithmetic" || return 1
+    keys $s n
+    expect $s "[4 softmax]" "n: not at layer 1's softmax" || return 1
+    expect $s "L1/2 ·" "the ribbon does not name layer 1" || return 1
+    keys $s '}'
+    expect $s "L2/2 ·" "}: the ribbon does not name layer 2" || return 1
+    expect $s "Layer 2 of 2." "}: no status line for the layer" || return 1
+    keys $s M
+    expect $s "L2.H2" "M: the model view has no L2.H2" || return 1
+    expect $s "ind  " "M: no induction score" || return 1
+    keys $s M i
+    expect $s ":tokens = <s> A B C A B" "i: the prompt does not hold the input" || return 1
+    typetext $s " D"
+    keys $s Enter
+    expect $s "7×7" "the appended token: S is not 7×7" || return 1
+    keys $s End
+    expect $s "[8 next]" "End: not at the next token" || return 1
+    expect $s "the most likely" "stage 8: no bars of the top tokens" || return 1
+    expect $s "p[6][D] = exp(z − max) ÷ Σ" "stage 8: no softmax of p" || return 1
+    stop $s
+}
+
 run_test "steps: n/Space/PgDn through the 5 stages, PgUp/p/Backspace back" t_steps
 run_test "steps: placeholder label \"not yet\" whole at 80×24" t_placeholder_label
 run_test "keys: Home/End as tmux sends them; an unknown escape sequence does nothing" t_stray_escape
@@ -988,6 +1034,7 @@ run_test "issue 11: an exercise answered ✗ and ✓, revealed, tallied" t_exerc
 run_test "issue 11: 60×18 softmax shows the whole quoted row" t_small_softmax
 run_test "60×18 presentation: N shows every step's whole narration" t_say_whole
 run_test "heads: lesson 08 at 80×24 (en, zh), ] [ switch heads, 6 shows Y by head" t_heads
+run_test "model lesson: steps at 80×24 and 60×18, } M i, a token appended" t_model
 T1=$(date +%s)
 
 echo "e2e: took $((T1 - T0)) s"
