@@ -164,7 +164,7 @@ screenshots: all
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern test_model test_backprop test_copytask
 LESSON_TESTS = test_options test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive
-UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_layout_wide test_narration test_afile test_saveplay
+UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_layout_wide test_narration test_afile test_saveplay test_modeljson
 
 $(B)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(dir $@)
@@ -222,6 +222,8 @@ $(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/statejson.
 # the view tests link it too, for w).
 CHECK_OBJ = $(B)/out/checktext.o $(B)/out/render.o $(B)/out/statejson.o $(B)/out/jsonmat.o $(B)/out/modeljson.o $(B)/out/dumpgrid.o $(B)/out/modeldump.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o
 $(B)/tests/test_saveplay: $(B)/tests/test_saveplay.o $(CHECK_OBJ) $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+$(B)/tests/test_modeljson: $(B)/tests/test_modeljson.o $(CHECK_OBJ) $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
