@@ -37,6 +37,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+sys.dont_write_bytecode = True  # no __pycache__ in tests/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import model_ref as mr  # noqa: E402  (its torch pieces; it runs nothing on import)
 

@@ -188,6 +188,7 @@ bool render_model_json(FILE *out, const Lesson *l, int at, Lang lang)
     bool ok = j && render_model_state(l, at, m);
     if (ok) {
         json_init(j, out);
+        json_no_memo(j); /* a model's numbers seldom repeat: the memo's 512 KiB would only cost page faults */
         model_json_write(j, l, m, lang);
         json_finish(j);
     }
