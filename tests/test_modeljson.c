@@ -180,12 +180,37 @@ static void test_dump(void **state)
     free_lesson(l);
 }
 
+/* A model lesson from its file (the loader's tests/lessons/model-2l.yaml):
+ * --dump says every expect holds; --json --at 2 stops at layer 1's softmax. */
+static void test_lesson_file(void **state)
+{
+    (void)state;
+    Lesson l;
+    char err[LESSON_ERR_MAX];
+    if (!lesson_load_file("tests/lessons/model-2l.yaml", &l, err, sizeof err))
+        fail_msg("%s", err);
+    char *d = render(&l, 0, false);
+    assert_int_equal(count(d, "\n  expect: "), 7);
+    assert_int_equal(count(d, " holds\n"), 7);
+    assert_non_null(strstr(d, "\n  E  8×8  parameter"));
+    assert_non_null(strstr(d, "── 4/4 · layer 2/2 · stage 8: next token"));
+    free(d);
+    char *j = render(&l, 2, true);
+    assert_int_equal(count(j, "\"h_in\":"), 1);
+    assert_int_equal(count(j, "\"A\":"), 2);
+    assert_int_equal(count(j, "\"O\":"), 0);
+    assert_int_equal(count(j, "\"layer\":"), 2);
+    free(j);
+    lesson_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_whole),
         cmocka_unit_test(test_json_at),
         cmocka_unit_test(test_dump),
+        cmocka_unit_test(test_lesson_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

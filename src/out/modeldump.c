@@ -140,6 +140,26 @@ static void put_options(FILE *out, const Model *m, int l, bool ascii)
     fputc('\n', out);
 }
 
+/* Room for a row expectation's message naming every wrong cell (render.h's EXPECT_MSG_MAX). */
+#define DUMP_EXPECT_MSG 8192
+
+/* The step's expect: checks, each "holds" or why not (as a one-layer lesson's dump). */
+static void put_expects(FILE *out, const Lesson *l, const Model *m, const Step *st)
+{
+    for (int k = 0; k < st->nexpect; k++) {
+        static char msg[DUMP_EXPECT_MSG];
+        char what[DUMP_EXPECT_MSG / 8];
+        dump_label(out, _("expect:"));
+        if (expect_check_model(&st->expect[k], m, l->digits, msg, sizeof msg)) {
+            expect_describe(&st->expect[k], what, sizeof what);
+            fprintf(out, _("%s holds"), what);
+            fputc('\n', out);
+        } else {
+            fprintf(out, "%s\n", msg);
+        }
+    }
+}
+
 /* Step k (0-based): its title line, actions, options, narration, matrices. */
 static void put_step(FILE *out, const Lesson *l, const Model *m, int k, Lang lang, const FmtOpt *fo)
 {
@@ -174,6 +194,7 @@ static void put_step(FILE *out, const Lesson *l, const Model *m, int k, Lang lan
         fprintf(out, m->cfg.sample ? _(" (sampled, p = %s)\n") : _(" (the most likely, p = %s)\n"),
                 fmt_num(MAT_AT(&m->p, m->n - 1, next), fo, p, sizeof p));
     }
+    put_expects(out, l, m, st);
 }
 
 /* The file name as messages show it (no raw escape or control bytes). */
