@@ -9,6 +9,7 @@
 #undef expect_check  /* cmocka's mock macro; here it is lesson.h's function */
 #include "lesson/lesson.h"
 #include "lesson/lmodel.h"
+#include "lesson/weightsfile.h"
 
 static char err[LESSON_ERR_MAX];
 
@@ -338,6 +339,247 @@ static void errors_model_top(void **state)
                       "d_model: 8, ...} or remove train");
 }
 
+#define TWO "format: qkvtutor/1\nvocab: [<s>, A, B, C]\ntokens: [<s>, A, B]\n" \
+            "model: {layers: 2, d_model: 4, heads: 2, ctx: 8}\nweights: {random: {seed: 1, scale: 0.5}}\nsteps:\n"
+
+/* The steps of a model lesson: stage, layer, focus and expect, each refused
+ * where it is written. */
+static void errors_steps(void **state)
+{
+    (void)state;
+    assert_load_error(TWO "  - {stage: ffn}\n",
+                      "t.yaml:7:13: stage \"ffn\" needs a feed-forward block, and this model has d_ff = 0 (attention "
+                      "only); give d_ff in model:, or show another stage");
+    assert_load_error(TWO "  - {stage: 9}\n", "t.yaml:7:13: stage 9 is out of range, expected 1 to 8 or embed, qkv, "
+                                              "scores, softmax, output, project, ffn or next");
+    assert_load_error(TWO "  - {stage: sofmax}\n",
+                      "t.yaml:7:13: unknown stage \"sofmax\" (did you mean \"softmax\"?), expected embed, qkv, "
+                      "scores, softmax, output, project, ffn or next");
+    assert_load_error(TWO "  - {say: hi}\n", "t.yaml:7:5: step 1 has no stage, expected stage: embed, qkv, scores, "
+                                             "softmax, output, project, ffn or next");
+    assert_load_error(TWO "  - {stage: qkv, layer: 3}\n",
+                      "t.yaml:7:25: layer \"3\" is out of range, this model has 2 layers: write 1 to 2");
+    assert_load_error(TWO "  - {stage: next, layer: 1}\n",
+                      "t.yaml:7:26: stage next comes after the last layer: write layer: 2, or leave layer out");
+    assert_load_error(TWO "  - {stage: qkv, layer: 2, focus: 'L2.A1[1][1]'}\n",
+                      "t.yaml:7:35: L2.A1 is computed at layer 2, stage softmax, this step shows layer 2, stage qkv; "
+                      "focus on it at a later step");
+    assert_load_error(TWO "  - {stage: output, layer: 2, expect: {'p[1][1]': 0.5}}\n",
+                      "t.yaml:7:40: p is computed at stage next, this step shows layer 2, stage output; expect it at "
+                      "a later step");
+    assert_load_error(TWO "  - {stage: next, focus: 'p[4]'}\n", "t.yaml:7:26: row 4 is out of range in \"p[4]\", p has "
+                                                                "3 rows");
+    assert_load_error(TWO "  - {stage: next, focus: 'p[1][5]'}\n",
+                      "t.yaml:7:26: column 5 is out of range in \"p[1][5]\", p has 4 columns");
+    assert_load_error(TWO "  - {stage: next, focus: 'Wq[1][1]'}\n",
+                      "t.yaml:7:26: unknown matrix in \"Wq[1][1]\", expected a name of this model like E, L1.Wq, "
+                      "L1.A1, L1.h, logits or p");
+    assert_load_error(TWO "  - {stage: next, focus: p}\n", "t.yaml:7:26: focus must be a row like \"L1.h[2]\" or a "
+                                                           "cell like \"L1.A1[3][1]\", found \"p\"");
+    assert_load_error(TWO "  - {stage: next, focus: 'p[0]'}\n", "t.yaml:7:26: indices start at 1, found \"p[0]\"");
+    assert_load_error(TWO "  - {stage: scores, expect: {'L1.S1[1][2]': 0.5}}\n",
+                      "t.yaml:7:45: L1.S1[1][2] is masked (key 2 comes after query 1), its score is -inf: write -inf "
+                      "there");
+    assert_load_error(TWO "  - {stage: scores, expect: {'L1.S1[2][1]': -inf}}\n",
+                      "t.yaml:7:45: L1.S1[2][1] is not masked; -inf is only for a masked score");
+    assert_load_error(TWO "  - {stage: next, expect: {'p[1]': [0.1, 0.2]}}\n",
+                      "t.yaml:7:36: p[1] expects 4 numbers, one per column of p; this list has 2");
+    assert_load_error(TWO "  - {stage: next, layer: 2, laye: 1}\n",
+                      "t.yaml:7:29: unknown key \"laye\" in step 1 (did you mean \"layer\"?)");
+}
+
+/* Names with one layer may leave out the "L1."; masked scores take -inf; do:
+ * is kept as written for the model action language (steps.h's hook). */
+static void steps_one_layer_names(void **state)
+{
+    (void)state;
+    Lesson l;
+    char msg[256];
+    assert_true(load("format: qkvtutor/1\nvocab: [<s>, A, B, C]\ntokens: [<s>, A, B]\n"
+                     "model: {layers: 1, d_model: 4, heads: 1, ctx: 8, d_ff: 3}\nweights: {random: {seed: 1}}\n"
+                     "steps:\n"
+                     "  - {stage: scores, expect: {'S[1]': [0.5, -inf, -inf]}}\n"
+                     "  - {stage: ffn, focus: 'A[2][1]', do: [tokens = A B, generate 2], expect: {'A[1]': [1, 0, 0]}}\n",
+                     &l));
+    assert_int_equal(l.nsteps, 2);
+    const Step *st = &l.steps[1];
+    assert_int_equal(st->stage, MSTAGE_FFN);
+    assert_int_equal(st->layer, 1);
+    assert_int_equal(st->focus.mref.kind, MM_ATTN);
+    assert_int_equal(st->focus.mref.layer, 1);
+    assert_int_equal(st->focus.mref.attn, M_A);
+    assert_int_equal(st->focus.i, 1);
+    assert_int_equal(st->nact, 2);
+    assert_string_equal(st->act_text[0], "tokens = A B");
+    assert_string_equal(st->act_text[1], "generate 2");
+    assert_true(isinf(l.steps[0].expect[0].val[1]) && l.steps[0].expect[0].val[1] < 0);
+    assert_near(st->expect[0].tol[0], 0.0005, 1e-15); /* a whole number of a result: the lesson's digits */
+    Model *m = calloc(1, sizeof *m);
+    assert_true(model_copy(m, l.model->base));
+    model_run_to(m, 1, MSTAGE_FFN);
+    assert_true(expect_check_model(&st->expect[0], m, 3, msg, sizeof msg)); /* row 1 sees only itself */
+    l.steps[0].expect[0].val[0] = MAT_AT(&m->layer[0].att.m[M_S], 0, 0);
+    assert_true(expect_check_model(&l.steps[0].expect[0], m, 3, msg, sizeof msg));
+    model_free(m);
+    free(m);
+    lesson_free(&l);
+}
+
+/* ---- weights files ----------------------------------------------------------- */
+
+static char tmpdir[64];
+
+static void put_file(const char *name, const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Load tmpdir/NAME (a lesson) into l; false with err. */
+static bool load_tmp(const char *name, Lesson *l)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return lesson_load_file(path, l, err, sizeof err);
+}
+
+static bool same_params(const Model *a, const Model *b)
+{
+    ModelRef ra[MODEL_PARAMS_MAX], rb[MODEL_PARAMS_MAX];
+    int n = model_params(a, ra, MODEL_PARAMS_MAX);
+    if (n != model_params(b, rb, MODEL_PARAMS_MAX))
+        return false;
+    for (int k = 0; k < n; k++) {
+        const Mat *x = model_mat(a, ra[k]), *y = model_mat(b, rb[k]);
+        if (x->rows != y->rows || x->cols != y->cols ||
+            memcmp(x->v, y->v, sizeof(double) * (size_t)x->rows * (size_t)x->cols) != 0)
+            return false;
+    }
+    return true;
+}
+
+#define TINY_MODEL "model: {layers: 1, d_model: 2, heads: 1, ctx: 2, norm: none, positions: none, unembed: tied}\n"
+#define TINY "format: qkvtutor/1\nvocab: [A, B]\ntokens: [A, B]\n" TINY_MODEL
+
+/* The tiny model's file, as weights_format writes it (numpy:
+ * RandomState(3).randn(2, 2) * 0.5 for E, then Wq, Wk, Wv, Wo). */
+static const char tiny_file[] =
+    "format: qkvtutor-weights/1\n"
+    "model:\n  layers: 1\n  d_model: 2\n  heads: 1\n  kv_heads: 1\n  d_k: 2\n  d_v: 2\n  d_ff: 0\n  act: gelu\n"
+    "  norm: none\n  eps: 1e-05\n  positions: none\n  rope_base: 10000\n  ctx: 2\n  unembed: tied\n"
+    "params:\n"
+    "  E:\n    - [0.8943142367151593, 0.21825492525599471]\n    - [0.04824873403600431, -0.9317463516822454]\n"
+    "  L1.Wq:\n    - [-0.13869410125719953, -0.17737948963449338]\n    - [-0.041370740741229886, -0.31350033841192365]\n"
+    "  L1.Wk:\n    - [-0.02190908448796412, -0.23860901517975133]\n    - [-0.6569323766813411, 0.4423111902497923]\n"
+    "  L1.Wv:\n    - [0.4406590211037649, 0.8547865318264742]\n    - [0.025016821088430105, -0.20233870730044543]\n"
+    "  L1.Wo:\n    - [-0.2726799738097652, -0.7732386577914842]\n    - [0.49118371712908004, -0.5505338150557378]\n";
+
+/* Written, then read: the same parameters bit for bit, and the text is the
+ * format's (numpy's draws, shortest round-trip). */
+static void weights_round_trip(void **state)
+{
+    (void)state;
+    Lesson a, b;
+    size_t len;
+    char path[128];
+    assert_true(load(TINY "weights: {random: {seed: 3, scale: 0.5}}\n", &a));
+    char *text = weights_format(a.model, a.model->base, &len);
+    assert_non_null(text);
+    assert_string_equal(text, tiny_file);
+    assert_int_equal(len, strlen(tiny_file));
+    free(text);
+    /* the two-layer example: every parameter (E, P, W's, norms, W1 b1 W2 b2, gf betaf, WU) back bit for bit */
+    assert_true(lesson_load_file("tests/lessons/model-2l.yaml", &b, err, sizeof err));
+    Model *m = b.model->base;
+    MAT_AT(&m->layer[1].g2, 0, 3) = 1.0 / 3; /* not all 1 and 0: the gains and biases round-trip too */
+    MAT_AT(&m->layer[0].b1, 0, 5) = -2.5e-300;
+    MAT_AT(&m->betaf, 0, 0) = -0.0;
+    snprintf(path, sizeof path, "%s/w2.yaml", tmpdir);
+    assert_true(weights_write(path, b.model, m, err, sizeof err));
+    put_file("l2.yaml", "format: qkvtutor/1\nvocab: [<s>, A, B, C, D, E, F, G]\ntokens: [<s>, A, B, C, A, B]\n"
+                        "model: {layers: 2, d_model: 8, heads: 2, d_ff: 16, ctx: 8}\nweights: {file: w2.yaml}\n");
+    Lesson c;
+    if (!load_tmp("l2.yaml", &c))
+        fail_msg("%s", err);
+    assert_int_equal(c.model->wsrc, WSRC_FILE);
+    assert_string_equal(c.model->wfile, "w2.yaml");
+    assert_true(same_params(c.model->base, m));
+    assert_true(signbit(MAT_AT(&c.model->base->betaf, 0, 0)));
+    lesson_free(&c);
+    lesson_free(&b);
+    lesson_free(&a);
+}
+
+/* A weights file that does not fit is refused at its place in the file. */
+static void weights_errors(void **state)
+{
+    (void)state;
+    Lesson l;
+    put_file("t.yaml", TINY "weights: {file: w.yaml}\n");
+    static const struct {
+        const char *from, *to, *want;
+    } cases[] = {
+        {"d_model: 2", "d_model: 3",
+         "w.yaml:4:12: the weights file's model: has d_model = 3, the lesson's has d_model = 2; these weights are for "
+         "another model"},
+        {"  - [-0.13869410125719953, -0.17737948963449338]", "  - [-0.13869410125719953]",
+         "w.yaml:22:5: L1.Wq must be 2x2 (rows x columns) for this model, the weights file has 2x1"},
+        {"    - [-0.041370740741229886, -0.31350033841192365]\n", "",
+         "w.yaml:22:5: L1.Wq must be 2x2 (rows x columns) for this model, the weights file has 1x2"},
+        {"L1.Wo:", "L1.Wx:", "w.yaml:17:1: params is missing L1.Wo, 2x2 (rows x columns) for this model"},
+        {"L1.Wo:", "L1.Wq:", "w.yaml:17:1: params is missing L1.Wo, 2x2 (rows x columns) for this model"},
+        {"qkvtutor-weights/1", "qkvtutor-weights/2",
+         "w.yaml:1:9: format must be \"qkvtutor-weights/1\", found \"qkvtutor-weights/2\""},
+        {"0.8943142367151593", ".nan", "w.yaml:19:8: \".nan\" is not allowed, numbers must be finite"},
+        {"params:\n", "parms:\n", "w.yaml:17:1: unknown key \"parms\" in a weights file (did you mean \"params\"?)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char text[sizeof tiny_file + 64], full[LESSON_ERR_MAX + 64];
+        const char *at = strstr(tiny_file, cases[k].from);
+        assert_non_null(at);
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - tiny_file), tiny_file, cases[k].to,
+                 at + strlen(cases[k].from));
+        put_file("w.yaml", text);
+        assert_false(load_tmp("t.yaml", &l));
+        snprintf(full, sizeof full, "%s/%s", tmpdir, cases[k].want);
+        assert_string_equal(err, full);
+    }
+    put_file("w.yaml", tiny_file);
+    assert_true(load_tmp("t.yaml", &l)); /* as written: it loads */
+    lesson_free(&l);
+    char want[256];
+    put_file("t.yaml", TINY "weights: {file: none.yaml}\n");
+    assert_false(load_tmp("t.yaml", &l));
+    snprintf(want, sizeof want, "%s/t.yaml:5:17: cannot read the weights file \"%s/none.yaml\": No such file or "
+                                "directory", tmpdir, tmpdir);
+    assert_string_equal(err, want);
+    assert_load_error(TINY "weights: {file: ''}\n", "t.yaml:5:17: file is empty, write the weights file's path, like "
+                                                    "weights/induction-2l.yaml");
+}
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/qkv-modelload-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"t.yaml", "w.yaml", "w2.yaml", "l2.yaml"};
+    char path[128];
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        snprintf(path, sizeof path, "%s/%s", tmpdir, names[k]);
+        unlink(path);
+    }
+    return rmdir(tmpdir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +589,10 @@ int main(void)
         cmocka_unit_test(vocab_lookups),
         cmocka_unit_test(errors_model),
         cmocka_unit_test(errors_model_top),
+        cmocka_unit_test(errors_steps),
+        cmocka_unit_test(steps_one_layer_names),
+        cmocka_unit_test(weights_round_trip),
+        cmocka_unit_test(weights_errors),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
