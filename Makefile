@@ -362,13 +362,16 @@ numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 # (tests/model_ref.py): every stage of 1000 random models to 1e-12, numpy's
 # draw order bit for bit, the sampled prediction, and torch's nn.LayerNorm,
 # RMSNorm, F.gelu and nn.TransformerEncoderLayer against our block.
+# Then 300 random model lessons' --json (tests/model_lesson_ref.py): every
+# array against a torch forward of the YAML it wrote, random: and file: weights.
 # python3-torch is installed when missing (tests/need.sh); without apt-get
 # the suite is skipped, and `make test` counts it so.
-torch: $(B)/tests/model_dump
+torch: $(B)/tests/model_dump $(B)/qkvtutor
 	@sh tests/need.sh torch "python3-torch python3-numpy" $(PYTHON) -c 'import torch, numpy'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/model_ref.py $(B)/tests/model_dump 1000 && \
-	 $(PYTHON) tests/train_ref.py $(B)/tests/model_dump 120
+	 $(PYTHON) tests/train_ref.py $(B)/tests/model_dump 120 && \
+	 $(PYTHON) tests/model_lesson_ref.py $(B)/qkvtutor 300
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:
