@@ -543,9 +543,11 @@ static bool lesson_fits_options(const Options *o, Lesson *l)
     /* model lessons: --dump, --json, --check and the view only, for now */
     static const char *const no_model[] = {[MODE_SVG] = "--svg", [MODE_WORKSHEET] = "--worksheet",
                                            [MODE_CLASS] = "--class", [MODE_SLIDES] = "--slides"};
-    if (l->model && o->mode < sizeof no_model / sizeof *no_model && no_model[o->mode]) {
+    const char *no = !l->model ? NULL : o->mode < sizeof no_model / sizeof *no_model && no_model[o->mode]
+                                          ? no_model[o->mode] : o->variant ? "--variant" : NULL;
+    if (no) {
         fprintf(stderr, _("qkvtutor: %s does not take model lessons yet, and %s is one (it has model:); use --dump, "
-                          "--json, --check or the view\n"), no_model[o->mode], text_shown(l->file, shown, sizeof shown));
+                          "--json, --check or the view\n"), no, text_shown(l->file, shown, sizeof shown));
         return false;
     }
     if (o->variant && !lesson_reseed(l, o->seed)) {

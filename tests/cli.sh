@@ -559,6 +559,7 @@ check "--class of a model lesson" 2 "qkvtutor: --class does not take model lesso
 [ ! -e "$T/mdeck" ] && [ ! -e "$T/mclass" ] && { pass=$((pass + 1)); echo "ok: a refused model lesson leaves no folder"; } ||
     { failn=$((failn + 1)); echo "FAIL: a refused model lesson left $(ls -d "$T/mdeck" "$T/mclass" 2>&1 | tr '\n' ' ')"; }
 check "--svg of a model lesson (zh)" 2 "qkvtutor：--svg 还不支持模型课，而 $M 正是一节模型课（它有 model:）；请改用 --dump、--json、--check 或交互界面" -L zh --svg "$M"
+check "--json --variant of a model lesson" 2 "qkvtutor: --variant does not take model lessons yet, and $mref" --json --variant 3 "$M"
 check "--json of a model lesson" 0 '' --json "$M"
 check "--dump of a model lesson" 0 '' --dump "$M"
 
