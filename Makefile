@@ -166,7 +166,7 @@ CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads te
 LESSON_TESTS = test_options test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive test_traindata test_modelload
 LESSON_TESTS += test_msession
 LESSON_TESTS += test_tplmodel
-UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_layout_wide test_narration test_afile test_saveplay test_mlayout
+UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_layout_wide test_narration test_afile test_saveplay test_mlayout test_modeljson
 
 $(B)/tests/%.o: tests/%.c | deps
 	@mkdir -p $(dir $@)
@@ -217,13 +217,15 @@ truth: $(B)/tests/truth_render $(B)/qkvtutor $(MO)
 	   echo "truth: every failure, one a line: $(B)/truth.txt"; fi; tail -n 1 $(B)/truth.txt; exit $$rc
 
 # Out of memory on purpose: malloc fails from the n-th call (render.c too).
-$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/statejson.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+$(B)/tests/test_oom: $(B)/tests/test_oom.o $(B)/out/render.o $(B)/out/statejson.o $(B)/out/jsonmat.o $(B)/out/modeljson.o $(B)/out/dumpgrid.o $(B)/out/modeldump.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o $(WORDS_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # A saved lesson replayed and checked as --check checks it (out/checktext.c;
 # the view tests link it too, for w).
-CHECK_OBJ = $(B)/out/checktext.o $(B)/out/render.o $(B)/out/statejson.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o
+CHECK_OBJ = $(B)/out/checktext.o $(B)/out/render.o $(B)/out/statejson.o $(B)/out/jsonmat.o $(B)/out/modeljson.o $(B)/out/dumpgrid.o $(B)/out/modeldump.o $(B)/out/authoring.o $(B)/out/json.o $(B)/out/worksheet.o $(B)/out/worksheet_features.o $(B)/out/mdtable.o
 $(B)/tests/test_saveplay: $(B)/tests/test_saveplay.o $(CHECK_OBJ) $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
+$(B)/tests/test_modeljson: $(B)/tests/test_modeljson.o $(CHECK_OBJ) $(LAYOUT_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_YAML) $(PKG_LIBS_TEST) $(LDLIBS_ALL)
 
 # The view tests draw on a headless screen (newterm on /dev/null).
@@ -363,13 +365,16 @@ numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 # (tests/model_ref.py): every stage of 1000 random models to 1e-12, numpy's
 # draw order bit for bit, the sampled prediction, and torch's nn.LayerNorm,
 # RMSNorm, F.gelu and nn.TransformerEncoderLayer against our block.
+# Then 300 random model lessons' --json (tests/model_lesson_ref.py): every
+# array against a torch forward of the YAML it wrote, random: and file: weights.
 # python3-torch is installed when missing (tests/need.sh); without apt-get
 # the suite is skipped, and `make test` counts it so.
-torch: $(B)/tests/model_dump
+torch: $(B)/tests/model_dump $(B)/qkvtutor
 	@sh tests/need.sh torch "python3-torch python3-numpy" $(PYTHON) -c 'import torch, numpy'; rc=$$?; \
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/model_ref.py $(B)/tests/model_dump 1000 && \
-	 $(PYTHON) tests/train_ref.py $(B)/tests/model_dump 120
+	 $(PYTHON) tests/train_ref.py $(B)/tests/model_dump 120 && \
+	 $(PYTHON) tests/model_lesson_ref.py $(B)/qkvtutor 300
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the unit tests.
 asan:

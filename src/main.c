@@ -551,6 +551,16 @@ static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
 static bool lesson_fits_options(const Options *o, Lesson *l)
 {
     static char shown[4096]; /* only for a message: not 4 KB more stack on every load */
+    /* model lessons: --dump, --json, --check and the view only, for now */
+    static const char *const no_model[] = {[MODE_SVG] = "--svg", [MODE_WORKSHEET] = "--worksheet",
+                                           [MODE_CLASS] = "--class", [MODE_SLIDES] = "--slides"};
+    const char *no = !l->model ? NULL : o->mode < sizeof no_model / sizeof *no_model && no_model[o->mode]
+                                          ? no_model[o->mode] : o->variant ? "--variant" : NULL;
+    if (no) {
+        fprintf(stderr, _("qkvtutor: %s does not take model lessons yet, and %s is one (it has model:); use --dump, "
+                          "--json, --check or the view\n"), no, text_shown(l->file, shown, sizeof shown));
+        return false;
+    }
     if (o->variant && !lesson_reseed(l, o->seed)) {
         fprintf(stderr, _("qkvtutor: --variant %s: %s writes its weights out and declares no variants:, so every "
                           "student would get the same numbers; add e.g. variants: {add: [Wq, Wk], scale: 0.3} "

@@ -547,5 +547,21 @@ for what in "--slides" "--class 3 --format html"; do
     fi
 done
 
+# A model lesson where only one-layer lessons go yet: one translated line, exit 2, nothing written.
+M=tests/lessons/model-17shape.yaml
+mref="$M is one (it has model:); use --dump, --json, --check or the view"
+check "--svg of a model lesson" 2 "qkvtutor: --svg does not take model lessons yet, and $mref" --svg "$M"
+check "--svg --at 2 of a model lesson" 2 "qkvtutor: --svg does not take model lessons yet, and $mref" --svg --at 2 "$M"
+check "--worksheet of a model lesson" 2 "qkvtutor: --worksheet does not take model lessons yet, and $mref" --worksheet "$M"
+check "--worksheet --variant of a model lesson" 2 "qkvtutor: --worksheet does not take model lessons yet, and $mref" --worksheet --answers --variant 3 "$M"
+check "--slides of a model lesson" 2 "qkvtutor: --slides does not take model lessons yet, and $mref" --slides --out "$T/mdeck" "$M"
+check "--class of a model lesson" 2 "qkvtutor: --class does not take model lessons yet, and $mref" --class 3 --out "$T/mclass" "$M"
+[ ! -e "$T/mdeck" ] && [ ! -e "$T/mclass" ] && { pass=$((pass + 1)); echo "ok: a refused model lesson leaves no folder"; } ||
+    { failn=$((failn + 1)); echo "FAIL: a refused model lesson left $(ls -d "$T/mdeck" "$T/mclass" 2>&1 | tr '\n' ' ')"; }
+check "--svg of a model lesson (zh)" 2 "qkvtutor：--svg 还不支持模型课，而 $M 正是一节模型课（它有 model:）；请改用 --dump、--json、--check 或交互界面" -L zh --svg "$M"
+check "--json --variant of a model lesson" 2 "qkvtutor: --variant does not take model lessons yet, and $mref" --json --variant 3 "$M"
+check "--json of a model lesson" 0 '' --json "$M"
+check "--dump of a model lesson" 0 '' --dump "$M"
+
 echo "cli: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -198,6 +198,41 @@ static void render_fails_cleanly(void **state)
     }
 }
 
+/* A model lesson's --json and --dump (out/modeljson.c, modeldump.c), whole
+ * and at step 3, out of memory: exit status 2 and our one line, or the
+ * whole output. */
+static void model_render_fails_cleanly(void **state)
+{
+    (void)state;
+    if (!INTERPOSED)
+        skip();
+    Lesson l;
+    char err[LESSON_ERR_MAX];
+    assert_true(lesson_load_file("tests/lessons/model-2l.yaml", &l, err, sizeof err));
+    for (int which = 0; which < 4; which++) {
+        bool ok = false;
+        for (long n = 0; !ok && n < 100000; n++) {
+            FILE *out = tmpfile();
+            assert_non_null(out);
+            int e = dup(2), null = open("/dev/null", O_WRONLY);
+            assert_true(e >= 0 && null >= 0);
+            dup2(null, 2);
+            RenderOpt o = {LANG_EN, false, which >= 2 ? 3 : 0};
+            budget = n;
+            int rc = which % 2 ? render_dump(out, &l, &o) : render_json(out, &l, &o);
+            budget = -1;
+            dup2(e, 2);
+            close(e);
+            close(null);
+            fclose(out);
+            assert_true(rc == 0 || rc == 2);
+            ok = rc == 0;
+        }
+        assert_true(ok);
+    }
+    lesson_free(&l);
+}
+
 /* --worksheet --answers out of memory: exit status 2, or the whole sheet;
  * never a sheet cut short with status 0. */
 static void worksheet_fails_cleanly(void **state)
@@ -281,6 +316,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(goto_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(act_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(render_fails_cleanly, setup, teardown),
+        cmocka_unit_test(model_render_fails_cleanly),
         cmocka_unit_test_setup_teardown(worksheet_fails_cleanly, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,12 @@ void json_init(Json *j, FILE *out)
     j->n = 0;
     j->numbers = 0;
     j->memo = NULL;
+    j->no_memo = false;
+}
+
+void json_no_memo(Json *j)
+{
+    j->no_memo = true;
 }
 
 static void flush(Json *j)
@@ -159,7 +165,7 @@ static struct JsonMemo *memo_new(void)
  * hits (number_text) cost no call. */
 static __attribute__((noinline)) size_t number_print(Json *j, uint64_t bits, unsigned h, char *num)
 {
-    if (++j->numbers == JSON_MEMO_AFTER)
+    if (++j->numbers == JSON_MEMO_AFTER && !j->no_memo)
         j->memo = memo_new(); /* NULL: print every number */
     double v;
     memcpy(&v, &bits, sizeof v);

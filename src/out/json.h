@@ -24,6 +24,7 @@ struct JsonMemo;
 typedef struct {
     FILE *out;
     size_t numbers;         /* printed so far */
+    bool no_memo;           /* json_no_memo: never make the memo */
     struct JsonMemo *memo;  /* NULL until JSON_MEMO_AFTER numbers, or out of memory */
     int depth;
     bool first[JSON_DEPTH]; /* nothing written yet at this depth */
@@ -33,6 +34,10 @@ typedef struct {
 } Json;
 
 void json_init(Json *j, FILE *out);
+/* Never make the memo (after json_init): for output whose numbers seldom
+ * repeat, such as a model's parameters and stages (its 512 KiB would cost
+ * page faults and find nothing). */
+void json_no_memo(Json *j);
 /* "key": { ... } / [ ... ]; json_end closes the innermost. */
 void json_object(Json *j, const char *key);
 void json_array(Json *j, const char *key);

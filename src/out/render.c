@@ -16,36 +16,18 @@
 #include "words/narrate.h"
 #include "lesson/train.h"
 #include "authoring.h"
+#include "dumpgrid.h"
+#include "modeldump.h"
 #include "lesson/lmodel.h"
 
-/* Print lesson text safely: control characters become visible stand-ins. */
 static void put_text(FILE *out, const char *s, bool ascii)
 {
-    size_t n = strlen(s) * 3 + 4;
-    char *buf = malloc(n);
-    if (!buf)
-        return;
-    text_sanitize(s, buf, n, ascii);
-    fputs(buf, out);
-    free(buf);
+    dump_text(out, s, ascii);
 }
 
-/* Print `s` sanitised and wrapped at `width` columns, indented by two. */
 static void put_wrapped(FILE *out, const char *s, bool ascii, int width)
 {
-    char *buf = fmt_prose(s, ascii);
-    for (const char *p = buf; p && *p;) {
-        size_t n = fmt_wrap(p, width, false);
-        fprintf(out, "  %.*s\n", (int)n, p);
-        for (p += n; *p == ' '; p++) {}
-    }
-    free(buf);
-}
-
-static void pad(FILE *out, int n)
-{
-    for (int k = 0; k < n; k++)
-        fputc(' ', out);
+    dump_wrapped(out, s, ascii, width);
 }
 
 /* Say so, for a renderer that ran out of memory; returns 2, the exit status. */
@@ -68,64 +50,42 @@ static const char *row_note(const Session *s, MatId id, int i, char *buf, size_t
     return o.by == OV_SCRIPT ? _("   (set by the lesson, no longer X·W)") : "";
 }
 
+/* The note after row i of an overridden Q/K/V row (dump_grid's note). */
+typedef struct {
+    const Session *s;
+    MatId id;
+} RowNoteCtx;
+
+static const char *grid_note(const void *ctx, int i, char *buf, size_t len)
+{
+    const RowNoteCtx *c = ctx;
+    const Attn *a = &c->s->cur;
+    bool over = c->id >= M_Q && c->id <= M_V && a->override[c->id - M_Q][i];
+    return over ? row_note(c->s, c->id, i, buf, len) : "";
+}
+
 /* Print one matrix with its name, shape, role and row/column labels. */
 static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, const FmtOpt *fo)
 {
     const Attn *a = &s->cur;
-    char note[128];
+    const char *tok[MAT_MAX];
+    int n = attn_tokens(a) < MAT_MAX ? attn_tokens(a) : MAT_MAX;
+    for (int i = 0; i < n; i++)
+        tok[i] = lesson_token(l, a, i);
     const Mat *m = &a->m[id];
-    char v[64], safe[160];
-    int w = 0, lw = 0;
-    for (int i = 0; i < m->rows * m->cols; i++) {
-        int n = text_width(fmt_num(m->v[i], fo, v, sizeof v));
-        w = n > w ? n : w;
-    }
-    bool by_token = m->rows == attn_tokens(a) && !attn_mat_is_param(id);
-    for (int i = 0; i < m->rows && by_token; i++) {
-        text_sanitize(lesson_token(l, a, i), safe, sizeof safe, fo->ascii);
-        int n = text_width(safe);
-        lw = n > lw ? n : lw;
-    }
-    if (lw < 3)
-        lw = 3;
-    fprintf(out, "\n  %s  %d%s%d  %s\n", attn_mat_name(id), m->rows, fo->ascii ? "x" : "×", m->cols,
-            attn_mat_is_param(id) ? _("parameter (learned in training, fixed at inference)")
-            : id == M_X        ? _("input: this sentence")
-            : id == M_P        ? _("positions: sin/cos of the token's place, p = 0, 1, 2, ...")
-            : id == M_H        ? _("the input with positions: H = X + P")
-                               : _("result for this input"));
-    pad(out, 4 + lw);
     MatId base = attn_mat_base(id);
-    for (int j = 0; j < m->cols; j++) {
-        bool tok = (base == M_S || base == M_QKT || base == M_A) && j < attn_tokens(a);
-        if (tok) {
-            text_sanitize(lesson_token(l, a, j), safe, sizeof safe, fo->ascii);
-            pad(out, w + 2 - text_width(safe));
-            fputs(safe, out);
-        } else {
-            fprintf(out, "%*d", w + 2, j + 1);
-        }
-    }
-    fputc('\n', out);
-    for (int i = 0; i < m->rows; i++) {
-        if (by_token) {
-            text_sanitize(lesson_token(l, a, i), safe, sizeof safe, fo->ascii);
-            fprintf(out, "    %s", safe);
-            pad(out, lw - text_width(safe));
-        } else {
-            fprintf(out, "    %*d", lw, i + 1);
-        }
-        for (int j = 0; j < m->cols; j++) {
-            if (id == M_S && attn_masked(a, i, j))
-                snprintf(v, sizeof v, "%s", fo->ascii ? "-inf" : "−∞"); /* masked: hidden */
-            else
-                fmt_num(MAT_AT(m, i, j), fo, v, sizeof v);
-            pad(out, w + 2 - text_width(v));
-            fputs(v, out);
-        }
-        bool over = id >= M_Q && id <= M_V && a->override[id - M_Q][i];
-        fprintf(out, "%s\n", over ? row_note(s, id, i, note, sizeof note) : "");
-    }
+    RowNoteCtx ctx = {s, id};
+    DumpGrid g = {
+        .name = attn_mat_name(id), .m = m,
+        .role = attn_mat_is_param(id) ? _("parameter (learned in training, fixed at inference)")
+                : id == M_X           ? _("input: this sentence")
+                : id == M_P           ? _("positions: sin/cos of the token's place, p = 0, 1, 2, ...")
+                : id == M_H           ? _("the input with positions: H = X + P")
+                                      : _("result for this input"),
+        .row_tok = m->rows == attn_tokens(a) && !attn_mat_is_param(id) ? tok : NULL,
+        .col_tok = base == M_S || base == M_QKT || base == M_A ? tok : NULL, .ncol_tok = n,
+        .masked = id == M_S ? a : NULL, .note = grid_note, .ctx = &ctx};
+    dump_grid(out, &g, fo);
 }
 
 /* The matrices a stage shows in the dump: what it produced (with heads,
@@ -174,7 +134,7 @@ static Focus step_focus(const Step *st)
 {
     if (st->focus.kind != FOCUS_NONE)
         return st->focus;
-    Focus f = {FOCUS_CELL, attn_stage_mat(st->stage), 0, 0};
+    Focus f = {.kind = FOCUS_CELL, .mat = attn_stage_mat(st->stage)};
     return f;
 }
 
@@ -192,13 +152,9 @@ static void put_explain(FILE *out, const Session *s, Focus f, const FmtOpt *fo)
         fprintf(out, "  %s\n", lines[k]);
 }
 
-/* "  effect: " before a line: two blanks, the label, a space unless the
- * label ends in a full-width colon (Chinese "效果：" needs none). */
 static void put_label(FILE *out, const char *label)
 {
-    size_t n = strlen(label);
-    bool wide = n >= 3 && strcmp(label + n - 3, "\xef\xbc\x9a") == 0; /* U+FF1A */
-    fprintf(out, "  %s%s", label, wide ? "" : " ");
+    dump_label(out, label);
 }
 
 /* "  options: causal mask · T = 0.5 · sinusoidal positions" when any of the
@@ -416,6 +372,8 @@ static const char *file_shown(const Lesson *l)
 
 int render_dump(FILE *out, const Lesson *l, const RenderOpt *o)
 {
+    if (l->model)
+        return render_model_dump(out, l, o->at, o->lang, o->ascii) ? 0 : render_no_memory();
     Session *s = malloc(sizeof *s); /* 24 KB: off the stack, which the room's layout needs */
     FmtOpt fo = {l->digits, o->ascii, false};
     if (!s || !session_init(s, l)) {

@@ -6,31 +6,10 @@
 
 #include "core/grad.h"
 #include "json.h"
+#include "jsonmat.h"
+#include "modeljson.h"
 #include "lesson/departures.h"
-#include "lesson/options.h"
 #include "text/num.h"
-
-/* A matrix as a list of rows; with `masked` (S under a mask), the masked
- * entries are null. */
-static void json_matrix(Json *j, const char *name, const Mat *m, const Attn *masked)
-{
-    json_array(j, name);
-    for (int i = 0; i < m->rows; i++) {
-        if (!masked) { /* a row at once */
-            json_numbers(j, NULL, &MAT_AT(m, i, 0), m->cols);
-            continue;
-        }
-        json_array(j, NULL);
-        for (int c = 0; c < m->cols; c++) {
-            if (masked && attn_masked(masked, i, c))
-                json_null(j, NULL);
-            else
-                json_number(j, NULL, MAT_AT(m, i, c));
-        }
-        json_end(j);
-    }
-    json_end(j);
-}
 
 /* "training": {lr, targets: [{head, row, target}], loss, grad: {Wq, Wk}}
  * for state a (reached the softmax), 1-based head and row. */
@@ -65,25 +44,6 @@ static bool json_training(Json *j, const Attn *a)
     return ok;
 }
 
-/* "options": the option table's rows that --json writes (options.h),
- * today's models' included (kv_heads, rope_base, offset, block; mask
- * "window 2"): words as strings, numbers as numbers. */
-static void json_options(Json *j, const Attn *a)
-{
-    char buf[SHORTEST_MAX + 16];
-    json_object(j, "options");
-    for (int k = 0; k < OPT_COUNT; k++) {
-        const OptRow *r = &option_table[k];
-        if (!(r->flags & OF_JSON))
-            continue;
-        if (r->type == OT_WORDS)
-            json_string(j, r->key, option_state_text(a, r, buf, sizeof buf));
-        else
-            json_number(j, r->key, option_get(a, r));
-    }
-    json_end(j);
-}
-
 /* Write the --json object for state a, straight to the stream; false when
  * out of memory (the gradient's matrices). */
 static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
@@ -95,7 +55,7 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
     for (int i = 0; i < attn_tokens(a) && i < MAT_MAX; i++)
         json_string(j, NULL, lesson_token(l, a, i)); /* in the order a swap left them, appended ones after */
     json_end(j);
-    json_options(j, a);
+    json_options(j, a, NULL);
     json_number(j, "d_model", l->d_model);
     json_number(j, "d_k", l->d_k);
     json_number(j, "d_v", l->d_v);
@@ -141,6 +101,8 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
 
 int render_json(FILE *out, const Lesson *l, const RenderOpt *o)
 {
+    if (l->model)
+        return render_model_json(out, l, o->at, o->lang) ? 0 : render_no_memory();
     /* the state after step N (a session walks the script there; without
      * --at, a lesson's start: or a save's edits: the step it opens at), else
      * the lesson as written: no session. A session is 24 KB: on the heap,

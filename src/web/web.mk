@@ -96,7 +96,7 @@ $(WEB)/%: src/web/%
 $(B)/tests/web_plans: $(B)/tests/web_plans.o $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
 
-WEB_JSON_OBJ = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WASM)/web/gettext.o $(WASM)/out/render.o $(WASM)/out/statejson.o $(WASM)/out/authoring.o $(WASM)/out/json.o \
+WEB_JSON_OBJ = $(WEB_LIB:src/%.c=$(WASM)/%.o) $(WASM)/web/gettext.o $(WASM)/out/render.o $(WASM)/out/statejson.o $(WASM)/out/jsonmat.o $(WASM)/out/modeljson.o $(WASM)/out/dumpgrid.o $(WASM)/out/modeldump.o $(WASM)/out/authoring.o $(WASM)/out/json.o \
                $(WASM)/lessons.o $(WASM)/mo.o $(WASM)/tests/web_json.o
 $(WASM)/tests/web_json.o: tests/web_json.c $(WASM)/libyaml.a
 	@mkdir -p $(dir $@)

@@ -1,6 +1,6 @@
 /* bench.c - how fast qkvtutor answers a key, and how much it writes.
  *
- * Usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--empty EMPTY_DYN EMPTY_STATIC]
+ * Usage: bench [-n ITERATIONS] [--proc LAUNCH BINARY] [--empty EMPTY_DYN EMPTY_STATIC] [--model LESSON]
  *              [--numpy PYTHON SCRIPT] LESSON1 LESSON64 [LESSON64_8HEADS [LESSON...]]
  * Prints one line per figure, "bench: NAME VALUE UNIT":
  *   keypress_us_*  median µs of one keypress (next, back, arrows, s, u):
@@ -39,6 +39,9 @@
  *                  ratio_json_8heads_builtin over --json 1, for comparison;
  *   worksheet_ms   `BINARY --worksheet --answers --variant 7 1`;
  *   svg_ms         `BINARY --svg --at 7 1` (reported, no budget);
+ *   json_ms_model  with --model LESSON: `BINARY --json LESSON` of a model
+ *                  lesson of lesson 17's shape; ratio_json_model over
+ *                  --json 1 (budget <= 3), and over lesson 1's file;
  * and with --numpy, the same pipeline as a numpy script in the same rounds:
  *   numpy_ms, numpy_peak_rss_kib, ratio_wall, ratio_rss, ratio_wall_worksheet;
  *   once with the environment as it is, and once (numpy_noenv_*) without
@@ -425,6 +428,7 @@ static bool bench_roundtrip(const char *path, long *n, long *bad)
 
 static const char *launcher;   /* tests/bench/launch.c, built next to bench */
 static char *empty_dyn, *empty_static; /* int main(void) { return 0; }, two links */
+static char *model_lesson;            /* --model LESSON: a model lesson's --json */
 
 /* Run argv to the end with stdout on /dev/null, through the launcher (see
  * launch.c for why); wall ms and peak RSS KiB. */
@@ -493,7 +497,8 @@ static const char *verdict(bool ok)
     return ok ? "ok" : "OVER";
 }
 
-enum { P_EMPTY_DYN, P_EMPTY_STATIC, P_JSON1, P_JSON1_FILE, P_JSON8H, P_WORKSHEET, P_SVG, P_NUMPY, P_NUMPY_NOENV, P_N };
+enum { P_EMPTY_DYN, P_EMPTY_STATIC, P_JSON1, P_JSON1_FILE, P_JSON8H, P_WORKSHEET, P_SVG, P_NUMPY, P_NUMPY_NOENV, P_JSON_MODEL,
+       P_N };
 
 /* Whole processes, alternated: each round runs every command once. */
 static bool bench_proc(char *bin, char *l1, char *l8h, char *python, char *script)
@@ -508,6 +513,7 @@ static bool bench_proc(char *bin, char *l1, char *l8h, char *python, char *scrip
         [P_SVG] = {bin, "--svg", "--at", "7", "1", NULL},
         [P_NUMPY] = {python, script, NULL},
         [P_NUMPY_NOENV] = {python, script, NULL},
+        [P_JSON_MODEL] = {model_lesson ? bin : NULL, "--json", model_lesson, NULL},
     };
     char **noenv = env_without_openblas();
     static Runs r[P_N];
@@ -561,6 +567,15 @@ static bool bench_proc(char *bin, char *l1, char *l8h, char *python, char *scrip
                ms[P_JSON8H] / ms[P_JSON1]);
         printf("bench: budget ratio_json_8heads %s (%.1f <= 15: the 8-head lesson's --json / --json of lesson 1's "
                "file)\n", verdict(q <= 15), q);
+    }
+    if (model_lesson) {
+        double q = ms[P_JSON_MODEL] / ms[P_JSON1];
+        printf("bench: json_ms_model %.3f ms (qkvtutor --json %s), %.0f KiB peak\n", ms[P_JSON_MODEL], model_lesson,
+               rss[P_JSON_MODEL]);
+        printf("bench: ratio_json_model_file %.2f (the model lesson's --json / --json of lesson 1's file)\n",
+               ms[P_JSON_MODEL] / ms[P_JSON1_FILE]);
+        printf("bench: budget ratio_json_model %s (%.2f <= 3: the model lesson's --json / --json 1)\n", verdict(q <= 3),
+               q);
     }
     if (!python) {
         printf("bench: numpy skipped (no /usr/bin/python3 with numpy)\n");
@@ -628,6 +643,8 @@ int main(int argc, char **argv)
             python = argv[a + 1], script = argv[a + 2], a += 2;
         else if (strcmp(argv[a], "--empty") == 0 && a + 2 < argc)
             empty_dyn = argv[a + 1], empty_static = argv[a + 2], a += 2;
+        else if (strcmp(argv[a], "--model") == 0 && a + 1 < argc)
+            model_lesson = argv[++a];
         else
             break;
     }

@@ -14,6 +14,8 @@
 BENCH_DIR    = $(B)/bench
 BENCH_PYTHON ?= /usr/bin/python3
 BENCH_ITERS  ?= 2000
+# A model lesson of lesson 17's shape for json_ms_model (vocab 27, d 16, 2 heads, 2 layers, ctx 14).
+BENCH_MODEL  ?= $(firstword $(wildcard lessons/17-induction-head.yaml) tests/lessons/model-17shape.yaml)
 
 .PHONY: bench
 
@@ -50,7 +52,7 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/ptykey 
 	@echo "bench: machine: $$(nproc) cores, $$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1), load average $$(cut -d" " -f1-3 /proc/loadavg)"
 	@if $(BENCH_PYTHON) -c 'import numpy' 2>/dev/null; then np="--numpy $(BENCH_PYTHON) tests/bench/attn_numpy.py"; else np=""; fi; \
 	 $(BENCH_DIR)/bench -n $(BENCH_ITERS) --proc $(BENCH_DIR)/launch $(B)/qkvtutor \
-	   --empty $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static $$np \
+	   --empty $(BENCH_DIR)/empty_dynamic $(BENCH_DIR)/empty_static $$np --model $(BENCH_MODEL) \
 	   lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml $(LESSONS)
 	@$(BENCH_DIR)/ptykey $(BENCH_ITERS) 1 80 24 $(B)/qkvtutor && $(BENCH_DIR)/ptykey $(BENCH_ITERS) 8 80 24 $(B)/qkvtutor
 	@$(MAKE) --no-print-directory bench-train

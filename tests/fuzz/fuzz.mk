@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR      = $(B)/fuzz
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CFLAGS_ALL) -O1 -g $(FUZZ_SAN) -Isrc -Itests
-FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) $(TEXT_SRC) $(WORDS_SRC) src/out/render.c src/out/statejson.c src/out/authoring.c src/out/json.c
+FUZZ_SRC      = $(CORE_SRC) $(LESSON_SRC) $(TEXT_SRC) $(WORDS_SRC) src/out/render.c src/out/statejson.c src/out/jsonmat.c src/out/modeljson.c src/out/dumpgrid.c src/out/modeldump.c src/out/authoring.c src/out/json.c
 FUZZ_OBJ      = $(FUZZ_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_VIEW_OBJ = $(TERM_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(UI_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(LAYOUT_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/screen.o $(FUZZ_DIR)/obj/lessons.o
 FUZZ_TARGETS  = fuzz_lesson fuzz_action fuzz_view
