@@ -520,6 +520,8 @@ class Context:
                 raise Unknown(name)
             return t
         stem = re.sub("[" + SUBCHARS + "ⱼᵀ]+$", "", name)
+        if "layer" in self.rec.hdr and re.fullmatch(r"[A-Za-z_][\w.]*", name):
+            raise Unknown(name)   # a model's E[爱][1], W1[:,2], μ, σ: read from no cell here
         if stem in KNOWN_STEMS or name in KNOWN_STEMS or re.fullmatch(r"∂L/∂\w+", stem):
             raise Unknown(name)
         raise Unparsed("unknown name %r" % name)
@@ -746,7 +748,7 @@ def eval_template(rec, e):
         if j is None:
             return "[%s]" % ",".join(repr(v) for (a, b), v in sorted(cells.items()) if a == int(i))
         return repr(cells[(int(i), int(j))])
-    py = re.sub(r"([A-Za-z_]\w*)\[(\d+|\*)\](?:\[(\d+)\])?", ref, e)
+    py = re.sub(r"([A-Za-z_][\w.]*)\[(\d+|\*)\](?:\[(\d+)\])?", ref, e)  # a model's names have dots: L1.A
     def shown(x):  # as printed with the lesson's digits (a number, or a row or column for sum/max)
         if isinstance(x, list):
             return [shown(y) for y in x]
@@ -763,7 +765,7 @@ def state_numbers(rec):
     vals = []
     for name, cells in rec.vals.items():
         vals += list(cells.values())
-        base = re.sub(r"\d+$", "", name)
+        base = re.sub(r"\d+$", "", name.split(".")[-1])
         if base in ("S", "A"):
             rows, cols = defaultdict(list), defaultdict(list)
             for (i, j), v in cells.items():
@@ -929,6 +931,25 @@ NAME_MAT = {"q": "Q", "k": "K", "v": "V", "x": "X", "h": "H", "p": "P", "s": "S"
             "y": "Y", "qk": "QKt"}
 
 
+def split_name(name):
+    """A matrix name's base and head: "A2" -> ("A", 2); a model's "L1.A2" -> ("A", 2) (its layer dropped),
+    "L1.h_mid" -> ("h_mid", 1), "p" -> ("p", 1)."""
+    local = re.sub(r"^L\d+\.", "", name)
+    m = re.fullmatch(r"([A-Za-z_]+?)(\d*)", local)
+    if not m:
+        return local, 1
+    return m.group(1), int(m.group(2) or 1)
+
+
+def local_name(rec, name):
+    """How the screen's cells name a matrix: a model's "L2.A1" is "A1" when layer 2 is shown (its cells are
+    the layer's attention's), None when another layer is; any other name as it is."""
+    m = re.fullmatch(r"L(\d+)\.(.*)", name)
+    if not m:
+        return name
+    return m.group(2) if m.group(1) == rec.hdr.get("layer") else None
+
+
 def hidden_cells(rec):
     """The cells an open (or wrongly answered) ask hides, by base matrix and head:
     the asked ones, their rows of A, and where a swap moved their tokens."""
@@ -936,8 +957,7 @@ def hidden_cells(rec):
     for mat, i, j, state, digits, values in rec.asks:
         if state not in ("open", "wrong"):
             continue
-        base, head = re.fullmatch(r"([A-Za-z]+?)(\d*)", mat).groups()
-        head = int(head or 1)
+        base, head = split_name(mat)
         js = [j] if j > 0 else list(range(1, len(values) + 1))
         for jj in js:
             out.add((base, head, i, jj))
@@ -986,8 +1006,7 @@ def shown_values(rec, digits):
     hidden = hidden_cells(rec)
     out = set()
     for name, cells in rec.vals.items():
-        base, head = re.fullmatch(r"([A-Za-z]+?)(\d*)", name).groups()
-        head = int(head or 1)
+        base, head = split_name(name)
         for (i, j), v in cells.items():
             if (base, head, i, j) not in hidden and (base, head, i, None) not in hidden and not math.isinf(v):
                 out.add(fmt_to(v, digits).replace("-", "−"))
@@ -1047,13 +1066,19 @@ def check_leaks(rec, candidates, report):
             shown = fmt_to(v, digits).replace("-", "−")
             name = "%s[%d][%d]" % (mat, i, jj)
             # the asked cell itself
+            local = local_name(rec, mat)
             for cname, cells in rec.cells.items():
-                if same_mat(cname, mat) and (i, jj) in cells and re.search(r"\d", cells[(i, jj)]):
+                if local is not None and same_mat(cname, local) and (i, jj) in cells and \
+                        re.search(r"\d", cells[(i, jj)]):
                     report("leak", "%s = %s is shown in its cell (%s)" % (name, shown, cells[(i, jj)].strip()))
-            # the text lines: the value as printed, or a rounding neighbour
-            if not trivial(v, digits):
+            # the text lines: the value as printed, or a rounding neighbour (in a model lesson, not a
+            # number that is also another, unhidden cell's: h_mid = h_in + 0 once the head is ablated)
+            if "layer" in rec.hdr and explained is None:
+                explained = shown_values(rec, digits)
+            if not trivial(v, digits) and not ("layer" in rec.hdr and shown in explained):
                 for kind, t in rec.lines:
-                    if kind not in TEXT_KINDS:
+                    # a model lesson's own matrices and the next token's bars are text lines (no CELLs)
+                    if kind not in TEXT_KINDS and not (kind == "MATRICES" and "layer" in rec.hdr):
                         continue
                     texts = neighbours(v, digits, kind)
                     own = labelled_spans(t, hidden, head) if kind in ("TRACE", "STATUS") else set()

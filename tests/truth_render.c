@@ -53,6 +53,10 @@
 #include "words/live.h"
 #include "lesson/save.h"
 #include "lesson/session.h"
+#include "lesson/asking.h"
+#include "lesson/lmodel.h"
+#include "lesson/tplref.h"
+#include "lesson/maction.h"
 
 static const char keybar[] = " Space next  PgUp back  ←↑↓→ focus  e edit  : action  s scale  ? help  q quit";
 
@@ -504,6 +508,194 @@ static bool make_reopen(const Lesson *l, int n, Lesson *l2, Session *s, Focus2 *
     return true;
 }
 
+/* ---- model lessons ------------------------------------------------------------
+ * A model lesson's states: scripted; tokens (the student's own input: the
+ * lesson's tokens in reverse, one more appended where ctx allows); ablate
+ * (L1.H1's output 0); layer (another layer shown: not a departure); wrong
+ * (every ask answered 99). The values are printed by the model's names
+ * (VAL L1.A 4 2 ..., VAL p 4 3 ...), and the layer shown's attention
+ * matrices also by their one-layer names (VAL A 4 2 ...), as its cells and
+ * arithmetic name them. */
+typedef enum { MS_SCRIPTED, MS_TOKENS, MS_ABLATE, MS_LAYER, MS_WRONG, MS_N } MStateKind;
+static const char *mstate_name[MS_N] = {"scripted", "tokens", "ablate", "layer", "wrong"};
+
+/* Every matrix of m computed at its cursor, by name (and, for the layer
+ * shown, its Attn's by their one-layer names). */
+static void print_model_mats(const Model *m, int shown)
+{
+    ModelRef all[MODEL_PARAMS_MAX + 3 + MODEL_LAYERS_MAX * (8 + 9 * (ATTN_HEADS_MAX + 1))];
+    int n = model_params(m, all, MODEL_PARAMS_MAX);
+    static const ModelMatKind top[] = {MM_H_FINAL, MM_LOGITS, MM_PROBS}, own[] = {MM_H_IN, MM_A, MM_H_MID, MM_B,
+                                                                                   MM_U, MM_F, MM_H};
+    for (size_t t = 0; t < 3; t++)
+        all[n++] = (ModelRef){top[t], 0, M_X};
+    for (int l = 1; l <= m->cfg.layers; l++) {
+        for (size_t t = 0; t < sizeof own / sizeof *own; t++)
+            all[n++] = (ModelRef){own[t], l, M_X};
+        all[n++] = (ModelRef){MM_ATTN, l, M_Y};
+        for (int h = 0; h <= (m->cfg.heads > 1 ? m->cfg.heads : 0); h++)
+            for (MatId b = M_Q; b <= M_O; b = (MatId)(b + 1))
+                all[n++] = (ModelRef){MM_ATTN, l, h ? attn_head_id(b, h) : b};
+    }
+    for (int k = 0; k < n; k++) {
+        const Mat *x = model_mat(m, all[k]);
+        if (!x || x->rows <= 0 || !tpl_model_computed(all[k].layer, model_ref_stage(m, all[k]), m->at_layer,
+                                                      m->at_stage < 1 ? 0 : m->at_stage))
+            continue;
+        char name[48];
+        model_ref_name(m, all[k], name, sizeof name);
+        for (int i = 0; i < x->rows; i++)
+            for (int j = 0; j < x->cols; j++) {
+                printf("VAL %s %d %d %.17g\n", name, i + 1, j + 1, MAT_AT(x, i, j));
+                if (all[k].kind == MM_ATTN && all[k].layer == shown)
+                    printf("VAL %s %d %d %.17g\n", attn_mat_name(all[k].attn), i + 1, j + 1, MAT_AT(x, i, j));
+            }
+    }
+}
+
+static void print_model_scalars(const Model *m)
+{
+    const ModelCfg *c = &m->cfg;
+    printf("SCALAR n %d\nSCALAR d_model %d\nSCALAR heads %d\nSCALAR d_k %d\nSCALAR d_v %d\nSCALAR layers %d\n"
+           "SCALAR vocab %d\nSCALAR d_ff %d\nSCALAR ctx %d\nSCALAR T %.17g\nSCALAR T_s %.17g\n", m->n, c->d_model,
+           c->heads, model_d_k(c), model_d_v(c), c->layers, c->vocab, c->d_ff, c->ctx, c->attn[0].temp,
+           c->sample_temp);
+    if (model_reached(m, c->layers, MSTAGE_NEXT)) {
+        int t = model_predict(m), g = model_greedy(m);
+        printf("SCALAR p_next %.17g\nSCALAR logit_next %.17g\nSCALAR p_greedy %.17g\n", MAT_AT(&m->p, m->n - 1, t),
+               MAT_AT(&m->logits, m->n - 1, t), MAT_AT(&m->p, m->n - 1, g));
+    }
+    for (int l = 1; l <= c->layers; l++)
+        for (int h = 1; h <= c->heads && tpl_model_computed(l, MSTAGE_SOFTMAX, m->at_layer, m->at_stage); h++) {
+            double v;
+            if (model_prev_score(m, l, h, &v))
+                printf("SCALAR L%d.H%d.prev %.17g\n", l, h, v);
+            if (model_induction_score(m, l, h, &v))
+                printf("SCALAR L%d.H%d.induction %.17g\n", l, h, v);
+        }
+}
+
+static void print_model_asks(const Session *s)
+{
+    static const char *sname[] = {"open", "right", "wrong", "revealed", "retried", "wrong-revealed"};
+    const Model *m = session_model(s);
+    for (int k = 0; k < session_ask_count(s); k++) {
+        const Ask *q = session_ask_at(s, k);
+        const Mat *x = model_mat(m, q->mref);
+        char name[48];
+        model_ref_name(m, q->mref, name, sizeof name);
+        printf("ASKED %s %d %d %s %d", name, q->i + 1, q->j + 1, sname[session_ask_state(s, k)], s->lesson->digits);
+        for (int j = q->j < 0 ? 0 : q->j; x && j < (q->j < 0 ? x->cols : q->j + 1); j++)
+            printf(" %.17g", MAT_AT(x, q->i, j));
+        putchar('\n');
+    }
+}
+
+static void mrecord(const char *lesson, Session *s, Focus2 *f, MStateKind st, bool departed, const char *applied,
+                    Lang lang, int cols, int rows)
+{
+    i18n_set(lang, "build/locale");
+    const Model *m = session_model(s);
+    printf("@@ REC lesson=%s step=%d/%d lang=%s size=%dx%d state=%s%s departed=%d heads=%d head=%d digits=%d "
+           "stage=%d layer=%d\n",
+           lesson, s->step + 1, session_steps(s), lang == LANG_ZH ? "zh" : "en", cols, rows, mstate_name[st],
+           session_ask_count(s) > 0 && session_ask_open(s) < 0 && session_ask_retry(s) < 0 ? "-revealed" : "",
+           departed, m->cfg.heads, s->head, s->lesson->digits, session_stage(s), session_layer(s));
+    if (applied[0])
+        printf("%s\n", applied);
+    print_model_asks(s);
+    print_model_mats(m, session_layer(s));
+    print_model_scalars(m);
+    /* the say: and the question: (the ASK line quotes its templates too) */
+    char raw[8192];
+    snprintf(raw, sizeof raw, "%s %s", text_get(&session_step(s)->say, lang), text_get(&session_step(s)->question, lang));
+    print_flat("RAWSAY", raw);
+    LayoutIn in = {.s = s, .lang = lang, .mode = LAYOUT_NORMAL, .fi = f->fi, .fj = f->fj, .frow = f->frow,
+                   .fmat = f->fmat, .emat = M_Q, .msg = f->msg, .msg_role = ROLE_HINT, .keybar = keybar,
+                   .cols = cols, .rows = rows};
+    Plan p;
+    plan_init(&p);
+    layout_plan(&in, &p);
+    print_plan(&p);
+    plan_free(&p);
+    printf("@@ END\n");
+}
+
+/* Build model state st at step n; false when it does not exist here. */
+static bool make_mstate(const Lesson *l, MStateKind st, int n, Session *s, Focus2 *f, bool *departed, char *applied,
+                        size_t alen)
+{
+    char text[1024];
+    applied[0] = '\0';
+    *departed = st == MS_TOKENS || st == MS_ABLATE;
+    if (!session_init(s, l))
+        abort();
+    walk_to(s, f, n);
+    const Model *m = session_model(s);
+    i18n_set(LANG_EN, "build/locale");
+    switch (st) {
+    case MS_TOKENS: { /* the lesson's tokens reversed, one more where ctx allows */
+        int cnt = m->n + (m->n < maction_max_tokens(m) ? 1 : 0);
+        snprintf(text, sizeof text, "tokens =");
+        for (int k = 0; k < cnt; k++)
+            snprintf(text + strlen(text), sizeof text - strlen(text), " %s",
+                     l->model->vocab[m->tok[(m->n - 1 - k % m->n + m->n) % m->n]]);
+        act(s, f, text, applied, alen);
+        break;
+    }
+    case MS_ABLATE:
+        act(s, f, m->layer[0].ablate & 1u ? "restore L1.H1" : "ablate L1.H1", applied, alen);
+        break;
+    case MS_LAYER: {
+        if (m->cfg.layers < 2)
+            return false;
+        int shown = session_set_layer(s, session_layer(s) % m->cfg.layers + 1);
+        snprintf(applied, alen, "APPLIED layer %d shown", shown);
+        break;
+    }
+    case MS_WRONG:
+        if (session_ask_count(s) == 0)
+            return false;
+        for (int k = 0; k < session_ask_count(s); k++) {
+            char answer[512] = "";
+            for (int c = 0; c < session_ask_cells(s, session_ask_at(s, k)); c++)
+                snprintf(answer + strlen(answer), sizeof answer - strlen(answer), "%s99", c ? " " : "");
+            if (session_ask_answer(s, answer, false, f->msg, sizeof f->msg) != GRADE_WRONG)
+                abort();
+            snprintf(applied + strlen(applied), alen - strlen(applied), "%s%s", k ? "; " : "APPLIED answer ", answer);
+        }
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+/* Every state of a model lesson, every step, both languages, both sizes. */
+static void model_lesson(const char *name, const Lesson *l)
+{
+    static const int sizes[][2] = {{100, 30}, {80, 24}};
+    for (int st = 0; st < MS_N; st++)
+        for (int n = 0; n < l->nsteps; n++) {
+            Session s;
+            Focus2 f = {.fmat = M_Q};
+            bool departed = false;
+            char applied[2048];
+            if (!make_mstate(l, (MStateKind)st, n, &s, &f, &departed, applied, sizeof applied)) {
+                printf("@@ SKIP lesson=%s step=%d state=%s: not for this lesson\n", name, n + 1, mstate_name[st]);
+                session_free(&s);
+                continue;
+            }
+            for (int lang = 0; lang < LANG_COUNT; lang++)
+                for (int z = 0; z < 2; z++)
+                    mrecord(name, &s, &f, (MStateKind)st, departed, applied, (Lang)lang, sizes[z][0], sizes[z][1]);
+            if (session_ask_count(&s) > 0 && st != MS_WRONG && session_ask_reveal(&s) > 0)
+                for (int lang = 0; lang < LANG_COUNT; lang++)
+                    mrecord(name, &s, &f, (MStateKind)st, departed, applied, (Lang)lang, sizes[0][0], sizes[0][1]);
+            session_free(&s);
+        }
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -522,6 +714,11 @@ int main(int argc, char **argv)
         Lesson l;
         if (!load_embedded(k, &l))
             return 2;
+        if (l.model) { /* a model lesson: its own states */
+            model_lesson(name, &l);
+            lesson_free(&l);
+            continue;
+        }
         for (int st = 0; st < ST_N; st++) {
             Lesson lv, l2;
             const Lesson *use = &l;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "words/fmt.h"
+#include "lesson/asking.h"
 #include "text/i18n.h"
 #include "layout.h"
 #include "layout_int.h"
@@ -89,6 +90,8 @@ static void grid_cells(Frame *c, const MGrid *g, int i, int y, int cx, int cw, i
     for (int j = c0; j < c0 + vc; j++) {
         if (g->dots)
             snprintf(num, sizeof num, "%s", frame_sym(c, "·", "."));
+        else if (c->in->s && session_ask_mhidden(c->in->s, g->ref, i, j)) /* an open question's */
+            snprintf(num, sizeof num, "?");
         else
             fmt_num(MAT_AT(g->m, i, j), &fo, num, sizeof num);
         int pad = cw - text_width(num);
@@ -326,6 +329,15 @@ void mgrid_bars(Frame *c, int y, int x, int w, int h)
     int i = c->in->fi < m->n ? c->in->fi : m->n - 1, top[8];
     int k = top_tokens(p, i, top, h - 1 < 8 ? h - 1 : 8);
     text_sanitize(lesson_token(c->l, c->a, i), tok, sizeof tok, c->in->ascii);
+    bool asked = false; /* an open question on this row of p (or of logits): the bars would answer it */
+    for (int j = 0; c->in->s && j < p->cols; j++)
+        asked = asked || session_ask_mhidden(c->in->s, (ModelRef){MM_PROBS, 0, M_X}, i, j) ||
+                session_ask_mhidden(c->in->s, (ModelRef){MM_LOGITS, 0, M_X}, i, j);
+    if (asked) {
+        snprintf(line, sizeof line, _("after %s: the bars of p show once the question is answered"), tok);
+        plan_put(c, y, x, w, line, ROLE_LABEL);
+        return;
+    }
     if (i == m->n - 1) {
         char next[128];
         int t = model_predict(m);

@@ -10,6 +10,7 @@
 #include "core/model_explain.h"
 #include "words/fmt.h"
 #include "words/fmtmodel.h"
+#include "lesson/asking.h"
 #include "text/i18n.h"
 #include "words/live.h"
 #include "layout.h"
@@ -329,6 +330,32 @@ int model_stage_refs(const Frame *c, ModelRef *refs, int *ex)
 
 /* ---- the arithmetic ------------------------------------------------------------ */
 
+/* An asked cell's lines (an open question): its own line ends "= ?" after
+ * its formula and operands, nothing after it; a p also leaves out the
+ * exps and their sum (p is one division away from them). */
+static int hide_result(const Frame *c, ModelRef r, int i, int j, char raw[][FMT_LINE], int n)
+{
+    char name[64];
+    fmt_model_cell(c->model, r, i, j, c->vocab, c->in->ascii, name, sizeof name);
+    int out = 0;
+    for (int k = 0; k < n; k++) {
+        if (r.kind == MM_PROBS && strncmp(raw[k], name, strlen(name)) != 0)
+            continue;
+        if (strncmp(raw[k], name, strlen(name)) != 0) {
+            memmove(raw[out++], raw[k], FMT_LINE);
+            continue;
+        }
+        char *eq = strrchr(raw[k], '='), *ap = strstr(raw[k], "≈"), *cut = ap && (!eq || ap > eq) ? ap : eq;
+        if (r.kind == MM_PROBS && (eq = strchr(raw[k], '=')) != NULL && (eq = strchr(eq + 1, '=')) != NULL)
+            cut = eq; /* p[4][B] = exp(z − max) ÷ Σ = ?: its exp ÷ Σ is one division from the answer */
+        if (cut)
+            snprintf(cut, FMT_LINE - (size_t)(cut - raw[k]), "= ?");
+        memmove(raw[out++], raw[k], FMT_LINE);
+        break;
+    }
+    return out;
+}
+
 /* The lines of one model cell, or an attention cell's (Y) via explain_cell. */
 static int cell_lines(const Frame *c, ModelRef r, int i, int j, char raw[][FMT_LINE], int max)
 {
@@ -342,6 +369,8 @@ static int cell_lines(const Frame *c, ModelRef r, int i, int j, char raw[][FMT_L
     ModelExplain *e = malloc(sizeof *e); /* 8 KB of terms */
     int n = e && model_explain(c->model, r, i, j, e) ? fmt_model_explain(c->model, e, c->vocab, &fo, raw, max) : 0;
     free(e);
+    if (c->in->s && session_ask_mhidden(c->in->s, r, i, j))
+        n = hide_result(c, r, i, j, raw, n);
     return n;
 }
 

@@ -196,6 +196,8 @@ bool session_ask_hidden(const Session *s, MatId m, int i, int j)
 {
     if (session_step(s)->nask == 0)
         return false;
+    if (s->lesson->model) /* a model lesson: the layer shown's attention, by its model name */
+        return session_ask_mhidden(s, (ModelRef){MM_ATTN, session_layer(s), m}, i, j);
     if (covered(s, m, i, j))
         return true;
     /* After a swap the asked cells stay hidden where their tokens went

@@ -84,6 +84,19 @@ static int ex_embed(const Model *m, const ModelExplain *e, const char *cell, con
 }
 
 /* The row's statistics: μ (layernorm), σ² (or the mean square), σ. */
+
+/* v in plain decimals, the fewest that read back as v (eps 1e-05 prints
+ * 0.00001: numbers print like numbers, never in e-notation). */
+static char *plain_exact(double v, char *buf, size_t len)
+{
+    for (int dec = 0; dec <= 20; dec++) {
+        num_format(buf, len, v, dec);
+        if (num_value(buf, NULL) == v)
+            return buf;
+    }
+    return fmt_exact(v, buf, len);
+}
+
 static void norm_stats(const ModelExplain *e, const FmtOpt *o, char *line)
 {
     char s[48], v[48], d[16], x[48];
@@ -99,7 +112,7 @@ static void norm_stats(const ModelExplain *e, const FmtOpt *o, char *line)
          fmt_num(e->sum, o, s, sizeof s), div, d, fmt_eq(fmt_shown(e->sum, o) / e->n, e->var, o),
          fmt_num(e->var, o, v, sizeof v));
     addf(line, "%s = %s(%s + %s)%s%s", sym(o, "σ", "sigma"), sym(o, "√", "sqrt"), fmt_num(e->var, o, v, sizeof v),
-         fmt_exact(e->eps, x, sizeof x), fmt_eq(sqrt(fmt_shown(e->var, o) + e->eps), e->sigma, o),
+         plain_exact(e->eps, x, sizeof x), fmt_eq(sqrt(fmt_shown(e->var, o) + e->eps), e->sigma, o),
          fmt_num(e->sigma, o, s, sizeof s));
     (void)sq;
 }
