@@ -319,8 +319,8 @@ static void script_steps(void **state)
     assert_true(session_init(&s, &f->l));
     assert_int_equal(session_layer(&s), 2);
     assert_int_equal(session_model(&s)->layer[0].ablate, 0u);
-    act(&s, "E[1][1] = 30");
-    act(&s, "E[1][1] = 30");
+    act(&s, "E[1][1] = 9");
+    act(&s, "E[1][1] = 8");
     act(&s, "ablate L2.H1");
     act(&s, "restore L2.H1");
     char what[200];
