@@ -16,6 +16,9 @@
 #include "lesson/maction.h"
 #include "lesson/session.h"
 #include "lesson/departures.h"
+#include "lesson/save.h"
+#include "core/rng.h"
+#include <unistd.h>
 #include "words/live.h"
 #include "words/mtrace.h"
 
@@ -380,6 +383,132 @@ static void trace_line(void **state)
     fix_free(f);
 }
 
+/* A step that would make a weight not finite is refused naming the step
+ * and the parameter; nothing changes, nothing is logged. */
+static void train_not_finite(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg(1, 1, NORM_NONE);
+    int tok[] = {0, 1, 2, 3};
+    Fix *f = fixture(&c, tok, 4, NULL, true);
+    f->lm.train.opt = OPT_SGD;
+    f->lm.train.lr = 1e308;
+    Session s;
+    assert_true(session_init(&s, &f->l));
+    refused(&s, "step 5", "training step 2 of 5: the loss is not finite; nothing was changed");
+    assert_int_equal(s.nedits, 0);
+    assert_true(same_params(session_model(&s), &f->base));
+    assert_int_equal(session_train_steps(&s), 0);
+    act(&s, "E[1][1] = 30"); /* lr times E's gradient overflows in the first update */
+    Model before = {0};
+    assert_true(model_copy(&before, session_model(&s)));
+    refused(&s, "step 5", "training step 1 of 5: E would not be finite; nothing was changed");
+    assert_true(same_params(session_model(&s), &before));
+    model_free(&before);
+    assert_int_equal(s.nedits, 1);
+    assert_int_equal(session_train_steps(&s), 0);
+    session_free(&s);
+    fix_free(f);
+}
+
+/* Sampled generate: one stream seeded with the sampling seed, a draw per
+ * token (numpy's choice); reset goes back to the script. */
+static void generate_sampled_reset(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg(2, 2, NORM_LAYER);
+    c.sample = true;
+    c.sample_seed = 5;
+    int tok[] = {0, 1, 2};
+    Fix *f = fixture(&c, tok, 3, NULL, false);
+    Session s;
+    assert_true(session_init(&s, &f->l));
+    act(&s, "generate 3");
+    Model ref = {0};
+    assert_true(model_copy(&ref, &f->base));
+    Rng r;
+    rng_seed(&r, 5);
+    int t[8] = {0, 1, 2};
+    for (int n = 3; n < 6; n++) {
+        model_run_all(&ref);
+        t[n] = model_sample(&MAT_AT(&ref.p, n - 1, 0), 8, &r, NULL);
+        assert_true(model_set_tokens(&ref, t, n + 1));
+    }
+    assert_int_equal(session_model(&s)->n, 6);
+    assert_memory_equal(session_model(&s)->tok, t, sizeof(int) * 6);
+    act(&s, "reset");
+    assert_true(same_params(session_model(&s), &f->base));
+    assert_true(session_undo(&s));
+    assert_int_equal(session_model(&s)->n, 6);
+    model_free(&ref);
+    session_free(&s);
+    fix_free(f);
+}
+
+#define MLESSON "format: qkvtutor/1\n" \
+    "title: {zh: 两层, en: Two layers}\n" \
+    "vocab: [<s>, A, B, C, D, E, F, G]\n" \
+    "tokens: [<s>, A, B, C, A, B]\n" \
+    "model: {layers: 2, d_model: 8, heads: 2, d_ff: 16, ctx: 8}\n" \
+    "weights:\n  random: {seed: 7, scale: 0.3}\n" \
+    "steps:\n" \
+    "  - stage: embed\n" \
+    "  - stage: output\n    layer: 1\n    do: [\"ablate L1.H2\", \"E[2][1] = 0.25\"]\n" \
+    "    expect: {\"L1.O[4][5]\": 0}\n" \
+    "  - stage: next\n"
+
+/* A loaded model lesson: its do: at step 2, then the student's actions
+ * saved under edited: and reopened at the same state, bit for bit. */
+static void load_save_reopen(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/msession-XXXXXX.yaml", err[600];
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, MLESSON, strlen(MLESSON)), (long)strlen(MLESSON));
+    close(fd);
+    Lesson l, l2;
+    bool ok = lesson_load_file(path, &l, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "%s\n", err);
+    assert_true(ok);
+    Session s, s2;
+    assert_true(session_init(&s, &l));
+    assert_int_equal(session_model(&s)->layer[0].ablate, 0u);
+    assert_true(session_next(&s));
+    assert_int_equal(session_model(&s)->layer[0].ablate, 2u);
+    assert_true(MAT_AT(&session_model(&s)->E, 1, 0) == 0.25);
+    act(&s, "L2.Wv[1][1] = 0.5");
+    act(&s, "tokens = <s> B A B");
+    act(&s, "restore L1.H2");
+    act(&s, "ablate L2.H1");
+    act(&s, "generate 2");
+    size_t len = 0;
+    char *text = lesson_save_text(&s, &len);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "edited:"));
+    assert_true(lesson_save(&s, path, err, sizeof err));
+    ok = lesson_load_file(path, &l2, err, sizeof err);
+    if (!ok)
+        fprintf(stderr, "%s\n%s\n", err, text);
+    assert_true(ok);
+    assert_true(session_init(&s2, &l2));
+    assert_int_equal(s2.step, 1);
+    assert_true(same_params(session_model(&s2), session_model(&s)));
+    assert_int_equal(session_model(&s2)->layer[0].ablate, 0u);
+    assert_int_equal(session_model(&s2)->layer[1].ablate, 1u);
+    assert_int_equal(session_model(&s2)->n, 6);
+    assert_true(same_mat(&session_model(&s2)->p, &session_model(&s)->p) || !model_reached(session_model(&s), 2, 8));
+    assert_true(same_mat(&session_model(&s2)->layer[0].att.m[M_O], &session_model(&s)->layer[0].att.m[M_O]));
+    assert_int_equal(l2.steps[1].nexpect, 0); /* the numbers are the student's from here */
+    free(text);
+    session_free(&s2);
+    session_free(&s);
+    lesson_free(&l2);
+    lesson_free(&l);
+    unlink(path);
+}
+
 static int cmp_long(const void *a, const void *b)
 {
     long x = *(const long *)a, y = *(const long *)b;
@@ -415,6 +544,15 @@ static void keypress_time(void **state)
         assert_true(k % 2 ? session_prev(&s) : session_next(&s));
         mv[k] = now_ns() - t0;
     }
+    static long same[N];
+    session_goto(&s, 1);
+    for (int k = 0; k < N; k++) { /* steps 2 and 3 (1-based): no do: between */
+        long t0 = now_ns();
+        assert_true(k % 2 ? session_prev(&s) : session_next(&s));
+        same[k] = now_ns() - t0;
+    }
+    qsort(same, N, sizeof *same, cmp_long);
+    fprintf(stderr, "lesson-17 size: next/prev with no do: between, median %ld us\n", same[N / 2] / 1000);
     for (int k = 0; k < N; k++) {
         char text[64];
         snprintf(text, sizeof text, "L1.Wq[1][2] = %d", k);
@@ -444,6 +582,9 @@ int main(void)
         cmocka_unit_test(generate_greedy),
         cmocka_unit_test(script_steps),
         cmocka_unit_test(trace_line),
+        cmocka_unit_test(train_not_finite),
+        cmocka_unit_test(generate_sampled_reset),
+        cmocka_unit_test(load_save_reopen),
         cmocka_unit_test(keypress_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

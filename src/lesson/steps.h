@@ -30,10 +30,9 @@ void steps_text_at(Loader *c, const yaml_node_t *n, TextAt at[LANG_COUNT]);
  * steps_load for a model lesson): stage embed .. next or 1..8, layer 1..layers, focus and expect
  * by model names, checked against l->model->base. */
 bool steps_model_load(Loader *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l);
-/* The hook for a model lesson's do: and edited: actions, each a scalar
- * node: the model action language's parser (the helper "msession" replaces
- * this). Today it accepts every action as written; false, with the message,
- * when it refuses one. */
+/* A model lesson's do: or edited: action, a scalar node, parsed by the
+ * model action language (maction.h) against l->model->base: false, with
+ * its message at FILE:LINE:COL, when it refuses it. */
 bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l);
 /* The hooks for a model lesson's {REF} templates and asks (the helper
  * "tpl" replaces these): a text field n (say:, question: of step st, or

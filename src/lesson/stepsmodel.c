@@ -11,17 +11,24 @@
 #include <string.h>
 
 #include "lmodel.h"
+#include "maction.h"
 #include "text/i18n.h"
 #include "text/num.h"
 
 /* ---- hooks: the model action language (msession) and model templates (tpl) ---- */
 
-/* The hook msession replaces with the model action language's parser. */
+/* A model lesson's do: or edited: action, parsed by the model action
+ * language (maction.h) against the base model's names and shapes; its
+ * message at the column it points to. */
 bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l)
 {
-    (void)c;
-    (void)n;
-    (void)l;
+    char e[LESSON_ERR_MAX];
+    int errcol = 0;
+    Action a;
+    if (n->type != YAML_SCALAR_NODE || !l->model || !l->model->base)
+        return true; /* not text: the caller said so */
+    if (!maction_parse(ydoc_str(n), l->model->base, l->model, &a, e, sizeof e, &errcol))
+        return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, errcol > 0 ? (size_t)errcol - 1 : 0), "%s", e);
     return true;
 }
 

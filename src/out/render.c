@@ -472,21 +472,22 @@ static int check_literals(FILE *out, const Lesson *l, const Attn *a, int k)
     return bad;
 }
 
-/* --check on a model lesson: the base model run to each step's (layer,
- * stage) and every expect: checked against it (expect_check_model), with
- * the lines and summary of a one-layer lesson's. A step's do: actions are
- * not applied here: the model action language is the session's. */
+/* --check on a model lesson: its session stepped through (the base model,
+ * each step's do: actions, run to the step's (layer, stage)) and every
+ * expect: checked against it (expect_check_model), with the lines and
+ * summary of a one-layer lesson's. */
 static int check_model_lesson(FILE *out, const char *file, const Lesson *l)
 {
-    Model *m = calloc(1, sizeof *m);
-    if (!m || !model_copy(m, l->model->base)) {
-        free(m);
+    Session *s = calloc(1, sizeof *s);
+    if (!s || !session_init(s, l)) {
+        free(s);
         return render_no_memory();
     }
     int total = 0, failed = 0, words = authoring_translations(out, file, l, -1);
     for (int k = 0; k < l->nsteps; k++) {
         const Step *st = &l->steps[k];
-        model_run_to(m, st->layer, st->stage);
+        session_goto(s, k);
+        const Model *m = session_model(s);
         words += authoring_translations(out, file, l, k);
         for (int e = 0; e < st->nexpect; e++) {
             static char msg[EXPECT_MSG_MAX];
@@ -498,8 +499,8 @@ static int check_model_lesson(FILE *out, const char *file, const Lesson *l)
             }
         }
     }
-    model_free(m);
-    free(m);
+    session_free(s);
+    free(s);
     fprintf(out, "%s: %d %s, %d %s", file, total - failed, _("expectations hold"), failed, _("failed"));
     if (words)
         fprintf(out, words == 1 ? _("; %d translation missing") : _("; %d translations missing"), words);
