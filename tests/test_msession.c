@@ -17,6 +17,7 @@
 #include "lesson/session.h"
 #include "lesson/departures.h"
 #include "lesson/save.h"
+#include "core/rng.h"
 #include <unistd.h>
 #include "words/live.h"
 #include "words/mtrace.h"
@@ -382,6 +383,68 @@ static void trace_line(void **state)
     fix_free(f);
 }
 
+/* A step that would make a weight not finite is refused naming the step
+ * and the parameter; nothing changes, nothing is logged. */
+static void train_not_finite(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg(1, 1, NORM_NONE);
+    int tok[] = {0, 1, 2, 3};
+    Fix *f = fixture(&c, tok, 4, NULL, true);
+    f->lm.train.opt = OPT_SGD;
+    f->lm.train.lr = 1e308;
+    Session s;
+    assert_true(session_init(&s, &f->l));
+    refused(&s, "step 5", "training step 2 of 5: the loss is not finite; nothing was changed");
+    assert_int_equal(s.nedits, 0);
+    assert_true(same_params(session_model(&s), &f->base));
+    assert_int_equal(session_train_steps(&s), 0);
+    act(&s, "E[1][1] = 30"); /* lr times E's gradient overflows in the first update */
+    Model before = {0};
+    assert_true(model_copy(&before, session_model(&s)));
+    refused(&s, "step 5", "training step 1 of 5: E would not be finite; nothing was changed");
+    assert_true(same_params(session_model(&s), &before));
+    model_free(&before);
+    assert_int_equal(s.nedits, 1);
+    assert_int_equal(session_train_steps(&s), 0);
+    session_free(&s);
+    fix_free(f);
+}
+
+/* Sampled generate: one stream seeded with the sampling seed, a draw per
+ * token (numpy's choice); reset goes back to the script. */
+static void generate_sampled_reset(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg(2, 2, NORM_LAYER);
+    c.sample = true;
+    c.sample_seed = 5;
+    int tok[] = {0, 1, 2};
+    Fix *f = fixture(&c, tok, 3, NULL, false);
+    Session s;
+    assert_true(session_init(&s, &f->l));
+    act(&s, "generate 3");
+    Model ref = {0};
+    assert_true(model_copy(&ref, &f->base));
+    Rng r;
+    rng_seed(&r, 5);
+    int t[8] = {0, 1, 2};
+    for (int n = 3; n < 6; n++) {
+        model_run_all(&ref);
+        t[n] = model_sample(&MAT_AT(&ref.p, n - 1, 0), 8, &r, NULL);
+        assert_true(model_set_tokens(&ref, t, n + 1));
+    }
+    assert_int_equal(session_model(&s)->n, 6);
+    assert_memory_equal(session_model(&s)->tok, t, sizeof(int) * 6);
+    act(&s, "reset");
+    assert_true(same_params(session_model(&s), &f->base));
+    assert_true(session_undo(&s));
+    assert_int_equal(session_model(&s)->n, 6);
+    model_free(&ref);
+    session_free(&s);
+    fix_free(f);
+}
+
 #define MLESSON "format: qkvtutor/1\n" \
     "title: {zh: 两层, en: Two layers}\n" \
     "vocab: [<s>, A, B, C, D, E, F, G]\n" \
@@ -481,6 +544,15 @@ static void keypress_time(void **state)
         assert_true(k % 2 ? session_prev(&s) : session_next(&s));
         mv[k] = now_ns() - t0;
     }
+    static long same[N];
+    session_goto(&s, 1);
+    for (int k = 0; k < N; k++) { /* steps 2 and 3 (1-based): no do: between */
+        long t0 = now_ns();
+        assert_true(k % 2 ? session_prev(&s) : session_next(&s));
+        same[k] = now_ns() - t0;
+    }
+    qsort(same, N, sizeof *same, cmp_long);
+    fprintf(stderr, "lesson-17 size: next/prev with no do: between, median %ld us\n", same[N / 2] / 1000);
     for (int k = 0; k < N; k++) {
         char text[64];
         snprintf(text, sizeof text, "L1.Wq[1][2] = %d", k);
@@ -510,6 +582,8 @@ int main(void)
         cmocka_unit_test(generate_greedy),
         cmocka_unit_test(script_steps),
         cmocka_unit_test(trace_line),
+        cmocka_unit_test(train_not_finite),
+        cmocka_unit_test(generate_sampled_reset),
         cmocka_unit_test(load_save_reopen),
         cmocka_unit_test(keypress_time),
     };

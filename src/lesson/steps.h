@@ -37,5 +37,13 @@ bool steps_model_load(Loader *c, const yaml_node_t *root, const yaml_node_t *n, 
  * model action language (maction.h) against l->model->base: false, with
  * its message at FILE:LINE:COL, when it refuses it. */
 bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l);
+/* A model lesson's {REF} templates and asks against l->model->base: a text
+ * field n (say:, question: of step st, or about: with st NULL; a string or
+ * {zh:, en:}) checked by model names for the step's (layer, stage)
+ * (template.h), and a step's ask: node parsed into st->ask (ask.h). False,
+ * with the message at FILE:LINE:COL, on a refusal. (A script's own steps
+ * are checked against the input its do: actions make: stepsmodel.c.) */
+bool steps_model_text_check(Loader *c, const yaml_node_t *n, const Lesson *l, const Step *st, const char *what);
+bool steps_model_asks(Loader *c, const yaml_node_t *n, const Lesson *l, Step *st);
 
 #endif

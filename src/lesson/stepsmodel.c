@@ -17,6 +17,8 @@
 #include "text/i18n.h"
 #include "text/num.h"
 
+/* ---- hooks: the model action language (msession) and model templates (tpl) ---- */
+
 /* A model lesson's do: or edited: action, parsed by the model action
  * language (maction.h) against the base model's names and shapes; its
  * message at the column it points to. */
@@ -30,6 +32,23 @@ bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l)
     if (!maction_parse(ydoc_str(n), l->model->base, l->model, &a, e, sizeof e, &errcol))
         return diag_fail_at(&c->d, n->start_mark.line, schema_col(n, errcol > 0 ? (size_t)errcol - 1 : 0), "%s", e);
     return true;
+}
+
+static bool masks(Loader *c, const yaml_node_t *n, const Model *m, Step *st);
+
+/* A model lesson's {REF} templates in a text field n (say:, question: of
+ * step st, or about: with st NULL) against the base model's sizes at the
+ * step's (layer, stage) (template.h); mstep checks a step's against the
+ * script's scratch model instead, whose input the do: actions so far made. */
+bool steps_model_text_check(Loader *c, const yaml_node_t *n, const Lesson *l, const Step *st, const char *what)
+{
+    return steps_templates_model(c, n, l->model->base, st ? st->layer : 0, st ? st->stage : TEMPLATE_ABOUT, what);
+}
+
+/* A step's ask: by model names into st->ask, against the base model. */
+bool steps_model_asks(Loader *c, const yaml_node_t *n, const Lesson *l, Step *st)
+{
+    return masks(c, n, l->model->base, st);
 }
 
 /* stage: a key (embed .. next) or 1..8; ffn only with d_ff > 0. */

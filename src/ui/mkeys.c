@@ -39,7 +39,7 @@ static int layer_by(View *v, int d)
 {
     if (!model_only(v))
         return FLAG_REDRAW;
-    if (session_stage(&v->s) == MSTAGE_NEXT) {
+    if (session_stage(&v->s) == MSTAGE_NEXT && !v->mview) { /* the model view pages by layer at every stage */
         ui_say(v, ROLE_HINT, _("Stage 8 comes after the last layer; { and } show a layer at the other stages."));
         return FLAG_REDRAW;
     }

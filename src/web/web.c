@@ -207,6 +207,14 @@ int web_key(unsigned key)
     return flags;
 }
 
+/* The watch mode's frame (ui_watch_tick): the page calls it again while it
+ * returns non-zero, between its own frames; a key stops it. */
+WEB_API int web_tick(void);
+int web_tick(void)
+{
+    return web.v && ui_watching(web.v) ? ui_watch_tick(web.v) : 0;
+}
+
 WEB_API char *web_saved(void);
 char *web_saved(void)
 {

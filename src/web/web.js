@@ -252,6 +252,11 @@
     M._web_key(k);
     paint();
     download();
+    setTimeout(watch, 0);
+  }
+  /* W's watch mode: a batch of training a frame until a key stops it. */
+  function watch() {
+    if (M._web_tick && M._web_tick()) { paint(); requestAnimationFrame(watch); }
   }
   var MODE_EDIT = 2; /* ui.h's ViewMode: edit mode, where Tab is the next matrix */
   function uiKey(e) {

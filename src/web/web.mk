@@ -29,7 +29,7 @@ WEB_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) -Os -Isrc -I$(WASM)/yaml/include
              -DQKV_VERSION='"$(VERSION)"' -DQKV_LOCALEDIR='"/locale"' -DQKV_DATADIR='"/"' \
              -DQKV_NO_RECORDINGS
 WEB_EXPORTS = _web_init,_web_info,_web_open,_web_open_yaml,_web_resize,_web_key,_web_click,\
-              _web_wheel,_web_frame,_web_saved,_web_free,_web_width,_web_error,_web_tr,_malloc,_free
+              _web_wheel,_web_frame,_web_saved,_web_free,_web_width,_web_error,_web_tr,_web_tick,_malloc,_free
 WEB_LDFLAGS = -Os --pre-js src/web/pre.js -sMODULARIZE=1 -sEXPORT_NAME=qkvtutor -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 \
               -sENVIRONMENT=web -sEXPORTED_FUNCTIONS=$(subst $(eval) ,,$(WEB_EXPORTS)) \
               -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8

@@ -997,6 +997,41 @@ t_model()
     stop $s
 }
 
+# The watch mode on a model lesson with train: (written here): W trains
+# under the loss curve, a key stops it, u undoes the whole run.
+t_model_watch()
+{
+    LW=$E2E_TMP/watch.yaml
+    cat >"$LW" <<'YAML'
+format: qkvtutor/1
+title: watch it learn
+vocab: [<s>, A, B, C, D, E, F, G]
+tokens: [<s>, A, B, C, D, A, B, C, D]
+model: {layers: 2, d_model: 8, heads: 2, ctx: 16}
+weights: {random: {seed: 1, scale: 0.3}}
+train:
+  data: {task: copy, length: [3, 6], seed: 1}
+  optimizer: {adam: {lr: 0.01}}
+  batch: 16
+  steps: 3000
+steps:
+  - stage: softmax
+    layer: 2
+    say: Press W.
+YAML
+    s=t_model_watch
+    start_view $s 80 24 "$BIN" "$LW"
+    expect $s "[4 softmax]" "the watch lesson did not open" || return 1
+    keys $s W
+    expect_re $s "loss [0-9.]+ → [0-9.]+ · step [0-9]+ · any key stops" "W: no loss curve" || return 1
+    expect $s "L2.H2" "W: the heads are not shown" || return 1
+    keys $s x
+    expect $s "Stopped after" "a key did not stop the watch mode" || return 1
+    keys $s u
+    expect $s "Undid the whole training run." "u did not undo the run" || return 1
+    stop $s
+}
+
 run_test "steps: n/Space/PgDn through the 5 stages, PgUp/p/Backspace back" t_steps
 run_test "steps: placeholder label \"not yet\" whole at 80×24" t_placeholder_label
 run_test "keys: Home/End as tmux sends them; an unknown escape sequence does nothing" t_stray_escape
@@ -1035,6 +1070,7 @@ run_test "issue 11: 60×18 softmax shows the whole quoted row" t_small_softmax
 run_test "60×18 presentation: N shows every step's whole narration" t_say_whole
 run_test "heads: lesson 08 at 80×24 (en, zh), ] [ switch heads, 6 shows Y by head" t_heads
 run_test "model lesson: steps at 80×24 and 60×18, } M i, a token appended" t_model
+run_test "model lesson: W watches it learn, a key stops, u undoes the run" t_model_watch
 T1=$(date +%s)
 
 echo "e2e: took $((T1 - T0)) s"
