@@ -531,6 +531,8 @@ def main(argv):
             k += 1
     passed = failed = 0
     for lesson in lessons:
+        if re.search(r"^model:", open(lesson, encoding="utf-8").read(), re.M):
+            continue  # a model lesson: --worksheet refuses it (tests/cli.sh)
         sheets = answers = 0
         for lang in langs:
             for variant in [None] + variants:
