@@ -355,7 +355,7 @@ numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor && \
 	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump && $(PYTHON) tests/numpy/json_roundtrip.py $(B)/qkvtutor && \
-	 $(PYTHON) tests/numpy/lessons_modern.py $(B)/qkvtutor
+	 $(PYTHON) tests/numpy/lessons_modern.py $(B)/qkvtutor && $(PYTHON) tests/numpy/model_lesson.py $(B)/qkvtutor
 
 # A whole model (core/model.h) against an independent torch float64 model
 # (tests/model_ref.py): every stage of 1000 random models to 1e-12, numpy's
