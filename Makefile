@@ -175,7 +175,8 @@ screenshots: all
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern test_model test_backprop test_copytask
-LESSON_TESTS = test_options test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive test_traindata
+LESSON_TESTS = test_options test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive test_modelload
+LESSON_TESTS += test_traindata
 UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_layout_wide test_narration test_afile test_saveplay
 
 $(B)/tests/%.o: tests/%.c | deps
@@ -284,7 +285,7 @@ arch: $(B)/qkvtutor
 	@$(PYTHON) tests/arch.py --self-test $(B) $(CC) $(CFLAGS_ALL) -Isrc
 
 check-lessons: $(B)/qkvtutor
-	@set -e; for f in $(LESSONS); do \
+	@set -e; for f in $(LESSONS) $(wildcard tests/lessons/*.yaml); do \
 	  for l in en zh; do $(B)/qkvtutor --check --lang $$l $$f >/dev/null || { echo "FAIL: --check $$f ($$l)"; $(B)/qkvtutor --check --lang $$l $$f; exit 1; }; done; \
 	  echo "ok: --check $$f (en, zh)"; done
 

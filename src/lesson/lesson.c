@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lmodel.h"
 #include "text/i18n.h"
 #include "text/num.h"
 
@@ -48,6 +49,10 @@ void lesson_free(Lesson *l)
     for (int k = 0; l->edited && k < l->nedited; k++)
         free(l->edited[k]);
     free(l->edited);
+    if (l->model) {
+        lmodel_free(l->model);
+        free(l->model);
+    }
     memset(l, 0, sizeof *l);
 }
 
@@ -95,16 +100,26 @@ static int written_decimals(double tol)
     return (int)lround(-log10(tol / 0.5));
 }
 
+/* The matrix an expectation names: a model lesson's "L2.A1", else "A". */
+static const char *expect_name(const Expect *e, char *buf, size_t len)
+{
+    if (e->mref.kind == MM_NONE)
+        return attn_mat_name(e->mat);
+    model_ref_name(NULL, e->mref, buf, len);
+    return buf;
+}
+
 void expect_describe(const Expect *e, char *buf, size_t len)
 {
     size_t o = 0;
     int col = e->j >= 0 ? e->j + 1 : 0;
+    char name[48];
     if (len == 0)
         return;
     if (col)
-        o = (size_t)snprintf(buf, len, "%s[%d][%d] = ", attn_mat_name(e->mat), e->i + 1, col);
+        o = (size_t)snprintf(buf, len, "%s[%d][%d] = ", expect_name(e, name, sizeof name), e->i + 1, col);
     else
-        o = (size_t)snprintf(buf, len, "%s[%d] = [", attn_mat_name(e->mat), e->i + 1);
+        o = (size_t)snprintf(buf, len, "%s[%d] = [", expect_name(e, name, sizeof name), e->i + 1);
     for (int k = 0; k < e->n && o < len; k++) {
         char v[48];
         num_format(v, sizeof v, e->val[k], written_decimals(e->tol[k]));
@@ -122,7 +137,8 @@ static void expect_msg(const Expect *e, int col, double got, int digits, char *m
     num_format(is, sizeof is, got, digits > dec ? digits : dec);
     num_format(want, sizeof want, e->val[col], dec);
     num_format(tol, sizeof tol, e->tol[col], dec + 1);
-    snprintf(msg, len, _("%s[%d][%d] is %s, expected %s (within %s)"), attn_mat_name(e->mat), e->i + 1,
+    char name[48];
+    snprintf(msg, len, _("%s[%d][%d] is %s, expected %s (within %s)"), expect_name(e, name, sizeof name), e->i + 1,
              (e->j >= 0 ? e->j : col) + 1, is, want, tol);
 }
 
@@ -138,20 +154,10 @@ static bool append_piece(char *msg, size_t len, size_t *o, const char *piece)
     return true;
 }
 
-bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len)
+/* The cells of e against matrix m (in range): every wrong one named. */
+static bool expect_cells(const Expect *e, const Mat *m, int digits, char *msg, size_t len)
 {
-    const Mat *m = &a->m[e->mat];
-    const char *name = attn_mat_name(e->mat);
     int first = e->j >= 0 ? e->j : 0;
-    if (a->reached < attn_mat_stage(e->mat)) {
-        snprintf(msg, len, _("%s is not computed at this step, it needs stage %s"), name,
-                 attn_stage_key(attn_mat_stage(e->mat)));
-        return false;
-    }
-    if (e->i < 0 || e->i >= m->rows || first < 0 || first + e->n > m->cols) {
-        snprintf(msg, len, _("%s[%d] is out of range, %s is %dx%d"), name, e->i + 1, name, m->rows, m->cols);
-        return false;
-    }
     size_t o = 0;
     int wrong = 0, left = 0;
     if (len)
@@ -169,6 +175,42 @@ bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t 
     if (left && o < len)
         snprintf(msg + o, len - o, _("; and %d more"), left);
     return wrong == 0;
+}
+
+bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len)
+{
+    const Mat *m = &a->m[e->mat];
+    const char *name = attn_mat_name(e->mat);
+    int first = e->j >= 0 ? e->j : 0;
+    if (a->reached < attn_mat_stage(e->mat)) {
+        snprintf(msg, len, _("%s is not computed at this step, it needs stage %s"), name,
+                 attn_stage_key(attn_mat_stage(e->mat)));
+        return false;
+    }
+    if (e->i < 0 || e->i >= m->rows || first < 0 || first + e->n > m->cols) {
+        snprintf(msg, len, _("%s[%d] is out of range, %s is %dx%d"), name, e->i + 1, name, m->rows, m->cols);
+        return false;
+    }
+    return expect_cells(e, m, digits, msg, len);
+}
+
+bool expect_check_model(const Expect *e, const Model *m, int digits, char *msg, size_t len)
+{
+    char name[48];
+    const Mat *x = model_mat(m, e->mref);
+    int stage = model_ref_stage(m, e->mref), layer = e->mref.layer > 0 ? e->mref.layer : m->cfg.layers;
+    expect_name(e, name, sizeof name);
+    if (stage > 0 && !model_reached(m, layer, stage)) {
+        snprintf(msg, len, _("%s is not computed at this step, it needs stage %s"), name, model_stage_key(stage));
+        return false;
+    }
+    int first = e->j >= 0 ? e->j : 0;
+    if (!x || e->i < 0 || e->i >= x->rows || first < 0 || first + e->n > x->cols) {
+        snprintf(msg, len, _("%s[%d] is out of range, %s is %dx%d"), name, e->i + 1, name, x ? x->rows : 0,
+                 x ? x->cols : 0);
+        return false;
+    }
+    return expect_cells(e, x, digits, msg, len);
 }
 
 const char *action_token_name(const Attn *a, int id)

@@ -207,6 +207,9 @@ const char *lesson_token(const Lesson *l, const Attn *a, int i);
  * one such part per wrong cell of a row joined by "; " (ending "; and N
  * more" when msg is full). */
 bool expect_check(const Expect *e, const Attn *a, int digits, char *msg, size_t len);
+/* The same for a model lesson's expectation (e->mref) against a model's
+ * state: "L2.A1[3][1] is 0.337, expected 0.873 (within 0.0005)". */
+bool expect_check_model(const Expect *e, const Model *m, int digits, char *msg, size_t len);
 /* Write what an expectation asks for, with the decimals it was written
  * with: "A[1] = [0.873, 0.076, 0.052]" or "S[1][2] = 0.006" (for --dump's
  * "expect: ... holds"). */

@@ -68,8 +68,10 @@ typedef struct LessonModel {
 
 /* The vocab index of name[0..len) (len < 0: NUL-terminated), -1 if none. */
 int lmodel_vocab_index(const LessonModel *lm, const char *name, int len);
-/* The nearest vocab entries to an unknown name, for "did you mean": up to
- * max of them, closest first, into out; returns how many. */
+/* The nearest vocab entries to an unknown name, for "did you mean": those
+ * at the smallest distance (one differing only in case is at 0, else the
+ * edit distance), up to max of them in vocab order, into out; returns how
+ * many. */
 int lmodel_vocab_near(const LessonModel *lm, const char *name, int len, const char **out, int max);
 void lmodel_free(LessonModel *lm);
 

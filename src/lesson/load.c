@@ -38,6 +38,7 @@
 #include "steps.h"
 #include "variants.h"
 #include "optload.h"
+#include "modelload.h"
 
 #define FORMAT_ID "qkvtutor/1"
 
@@ -124,10 +125,10 @@ static bool load_start(Loader *c, const yaml_node_t *n, Lesson *l)
 /* ---- the top level --------------------------------------------------------------- */
 
 enum { T_FORMAT, T_TITLE, T_ABOUT, T_TOKENS, T_X, T_WEIGHTS, T_OVERRIDES, T_OPTIONS, T_START, T_STEPS, T_HEADS,
-       T_EDITED, T_VARIANTS, T_KV_HEADS, T_N };
+       T_EDITED, T_VARIANTS, T_KV_HEADS, T_VOCAB, T_MODEL, T_SAMPLING, T_TRAIN, T_N };
 static const char *const top_keys[T_N] = {"format", "title", "about", "tokens", "X", "weights",
                                           "overrides", "options", "start", "steps", "heads", "edited",
-                                          "variants", "kv_heads"};
+                                          "variants", "kv_heads", "vocab", "model", "sampling", "train"};
 
 #define EDITED_MAX 1024
 
@@ -155,6 +156,11 @@ static bool load_edited(Loader *c, const yaml_node_t *n, Lesson *l)
         if (!schema_dup_text(c, item, "an edited: entry", &l->edited[k]))
             return false;
         l->nedited = k + 1;
+        if (l->model) { /* a model lesson's actions: msession's parser (steps.h) */
+            if (!steps_model_action_check(c, item, l))
+                return false;
+            continue;
+        }
         if (!action_parse(l->edited[k], &act, err, sizeof err, &col))
             return diag_fail_at(&c->d, item->start_mark.line, schema_col(item, col > 0 ? (size_t)col - 1 : 0),
                                 _("edited: %s"), err);
@@ -200,6 +206,64 @@ static __attribute__((noinline)) bool load_about_templates(Loader *c, const yaml
     return ok;
 }
 
+/* What a model lesson does not write: X and the one-layer shapes. */
+static bool model_refused(Loader *c, yaml_node_t **k)
+{
+    bool ok = true;
+    if (k[T_X])
+        ok = diag_fail(&c->d, k[T_X], _("X is not written in a model lesson: E and P make the stream (h = "
+                                        "E[token] + P[position]); remove X"));
+    static const int shapes[] = {T_HEADS, T_KV_HEADS}, others[] = {T_OVERRIDES, T_VARIANTS};
+    for (int j = 0; j < 2; j++) {
+        int t = shapes[j], u = others[j];
+        if (k[t])
+            ok = diag_fail(&c->d, k[t], _("in a model lesson %s is the model's: write it in model:, like model: "
+                                          "{%s: ...}"), top_keys[t], top_keys[t]);
+        if (k[u])
+            ok = diag_fail(&c->d, k[u], _("%s is not part of a model lesson; remove it"), top_keys[u]);
+    }
+    return ok;
+}
+
+/* vocab:, sampling: and train: belong to a model lesson. */
+static bool no_model_keys(Loader *c, yaml_node_t **k)
+{
+    bool ok = true;
+    for (int t = T_VOCAB; t <= T_TRAIN; t++)
+        if (k[t] && t != T_MODEL)
+            ok = diag_fail(&c->d, k[t], _("%s belongs to a model lesson, one with a model: key; add model: "
+                                          "{layers: 1, d_model: 8, ...} or remove %s"), top_keys[t], top_keys[t]);
+    return ok;
+}
+
+/* A model lesson's top level (a model: key; modelload.h). */
+static bool load_model_root(Loader *c, const yaml_node_t *root, yaml_node_t **v, yaml_node_t **k, bool keys,
+                            Lesson *l)
+{
+    static const int req[] = {T_FORMAT, T_VOCAB, T_TOKENS, T_MODEL, T_WEIGHTS};
+    for (size_t r = 0; r < sizeof req / sizeof *req; r++)
+        if (!v[req[r]])
+            return !c->partial && diag_fail(&c->d, root, _("missing key \"%s\", a model lesson needs format, vocab, "
+                                                           "tokens, model and weights"), top_keys[req[r]]);
+    bool ok = model_refused(c, k) && keys;
+    ok = load_format(c, v[T_FORMAT]) && ok;
+    ok = schema_text(c, v[T_TITLE], "title", &l->title) && ok;
+    steps_text_at(c, v[T_TITLE], l->title_at);
+    ok = (c->no_narration || schema_text(c, v[T_ABOUT], "about", &l->about)) && ok;
+    if (!c->no_narration)
+        steps_text_at(c, v[T_ABOUT], l->about_at);
+    ModelNodes mn = {v[T_VOCAB], v[T_TOKENS], v[T_MODEL], v[T_WEIGHTS], v[T_OPTIONS], v[T_SAMPLING], v[T_TRAIN],
+                     k[T_MODEL], k[T_WEIGHTS], k[T_TRAIN]};
+    if (!modelload_lesson(c, root, &mn, l))
+        return false;
+    ok = load_edited(c, v[T_EDITED], l) && ok;
+    c->digits = l->digits;
+    bool steps = steps_model_load(c, root, v[T_STEPS], l);
+    if (steps && !c->partial)
+        steps = load_start(c, v[T_START], l);
+    return ok && steps;
+}
+
 /* The top-level mapping: keys first, then each value in dependency order
  * (tokens before X, X before the weights, shapes before the steps). A part
  * that fails stops only what depends on it, so --check sees the others. */
@@ -214,6 +278,8 @@ static bool load_root(Loader *c, const yaml_node_t *root, Lesson *l)
     Keys ks = {top_keys, T_N, _("key"), ""};
     yaml_node_t *v[T_N] = {0}, *k[T_N] = {0};
     bool keys = schema_keys(c, root, &ks, v, k);
+    if (v[T_MODEL])
+        return load_model_root(c, root, v, k, keys, l);
     if (!keys && (!v[T_FORMAT] || !v[T_TOKENS] || !v[T_X] || !v[T_WEIGHTS]))
         return false; /* "tokenz" (did you mean "tokens"?) says it */
     if (!check_required(c, root, v))
@@ -231,7 +297,7 @@ static bool load_root(Loader *c, const yaml_node_t *root, Lesson *l)
                   variants_load(c, k[T_VARIANTS], v[T_VARIANTS], l) && load_overrides(c, root, v[T_OVERRIDES], l);
     /* a bad option keeps its default, and the steps are checked all the
      * same: every error is listed, in file order */
-    bool options = options_load(c, v[T_OPTIONS], l);
+    bool options = options_load(c, v[T_OPTIONS], l) && no_model_keys(c, k);
     if (!shapes)
         return false;
     c->digits = l->digits;

@@ -26,4 +26,14 @@ bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int sta
  * string stands for both languages. */
 void steps_text_at(Loader *c, const yaml_node_t *n, TextAt at[LANG_COUNT]);
 
+/* A model lesson's script (stepsmodel.c; load.c calls it in place of
+ * steps_load for a model lesson): stage embed .. next or 1..8, layer 1..layers, focus and expect
+ * by model names, checked against l->model->base. */
+bool steps_model_load(Loader *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l);
+/* The hook for a model lesson's do: and edited: actions, each a scalar
+ * node: the model action language's parser (the helper "msession" replaces
+ * this). Today it accepts every action as written; false, with the message,
+ * when it refuses one. */
+bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l);
+
 #endif

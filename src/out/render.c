@@ -15,6 +15,7 @@
 #include "words/narrate.h"
 #include "lesson/train.h"
 #include "authoring.h"
+#include "lesson/lmodel.h"
 
 /* Print lesson text safely: control characters become visible stand-ins. */
 static void put_text(FILE *out, const char *s, bool ascii)
@@ -471,6 +472,41 @@ static int check_literals(FILE *out, const Lesson *l, const Attn *a, int k)
     return bad;
 }
 
+/* --check on a model lesson: the base model run to each step's (layer,
+ * stage) and every expect: checked against it (expect_check_model), with
+ * the lines and summary of a one-layer lesson's. A step's do: actions are
+ * not applied here: the model action language is the session's. */
+static int check_model_lesson(FILE *out, const char *file, const Lesson *l)
+{
+    Model *m = calloc(1, sizeof *m);
+    if (!m || !model_copy(m, l->model->base)) {
+        free(m);
+        return render_no_memory();
+    }
+    int total = 0, failed = 0, words = authoring_translations(out, file, l, -1);
+    for (int k = 0; k < l->nsteps; k++) {
+        const Step *st = &l->steps[k];
+        model_run_to(m, st->layer, st->stage);
+        words += authoring_translations(out, file, l, k);
+        for (int e = 0; e < st->nexpect; e++) {
+            static char msg[EXPECT_MSG_MAX];
+            total++;
+            if (!expect_check_model(&st->expect[e], m, l->digits, msg, sizeof msg)) {
+                failed++;
+                fprintf(out, "%s:%d:%d: %s %d: %s\n", file, st->expect[e].line, st->expect[e].col, _("step"), k + 1,
+                        msg);
+            }
+        }
+    }
+    model_free(m);
+    free(m);
+    fprintf(out, "%s: %d %s, %d %s", file, total - failed, _("expectations hold"), failed, _("failed"));
+    if (words)
+        fprintf(out, words == 1 ? _("; %d translation missing") : _("; %d translations missing"), words);
+    fputc('\n', out);
+    return failed || words ? 1 : 0;
+}
+
 int render_check(FILE *out, const Lesson *l, const RenderOpt *o)
 {
     return render_check_fits(out, l, o, NULL);
@@ -481,6 +517,8 @@ int render_check_fits(FILE *out, const Lesson *l, const RenderOpt *o, NarrationF
 
 int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt *o, NarrationFits fits)
 {
+    if (l->model) /* a model lesson: its base model run step by step */
+        return check_model_lesson(out, file_shown(l), l);
     Session s;
     int total = 0, failed = 0, narration = 0, literals = 0, words = authoring_translations(out, file_shown(l), l, -1);
     if (!session_init(&s, l))
