@@ -9,6 +9,7 @@
 #undef expect_check  /* cmocka's mock macro; here it is lesson.h's function */
 #include "lesson/lesson.h"
 #include "lesson/lmodel.h"
+#include "lesson/weightsfile.h"
 
 static char err[LESSON_ERR_MAX];
 
@@ -424,6 +425,161 @@ static void steps_one_layer_names(void **state)
     lesson_free(&l);
 }
 
+/* ---- weights files ----------------------------------------------------------- */
+
+static char tmpdir[64];
+
+static void put_file(const char *name, const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Load tmpdir/NAME (a lesson) into l; false with err. */
+static bool load_tmp(const char *name, Lesson *l)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return lesson_load_file(path, l, err, sizeof err);
+}
+
+static bool same_params(const Model *a, const Model *b)
+{
+    ModelRef ra[MODEL_PARAMS_MAX], rb[MODEL_PARAMS_MAX];
+    int n = model_params(a, ra, MODEL_PARAMS_MAX);
+    if (n != model_params(b, rb, MODEL_PARAMS_MAX))
+        return false;
+    for (int k = 0; k < n; k++) {
+        const Mat *x = model_mat(a, ra[k]), *y = model_mat(b, rb[k]);
+        if (x->rows != y->rows || x->cols != y->cols ||
+            memcmp(x->v, y->v, sizeof(double) * (size_t)x->rows * (size_t)x->cols) != 0)
+            return false;
+    }
+    return true;
+}
+
+#define TINY_MODEL "model: {layers: 1, d_model: 2, heads: 1, ctx: 2, norm: none, positions: none, unembed: tied}\n"
+#define TINY "format: qkvtutor/1\nvocab: [A, B]\ntokens: [A, B]\n" TINY_MODEL
+
+/* The tiny model's file, as weights_format writes it (numpy:
+ * RandomState(3).randn(2, 2) * 0.5 for E, then Wq, Wk, Wv, Wo). */
+static const char tiny_file[] =
+    "format: qkvtutor-weights/1\n"
+    "model:\n  layers: 1\n  d_model: 2\n  heads: 1\n  kv_heads: 1\n  d_k: 2\n  d_v: 2\n  d_ff: 0\n  act: gelu\n"
+    "  norm: none\n  eps: 1e-05\n  positions: none\n  rope_base: 10000\n  ctx: 2\n  unembed: tied\n"
+    "params:\n"
+    "  E:\n    - [0.8943142367151593, 0.21825492525599471]\n    - [0.04824873403600431, -0.9317463516822454]\n"
+    "  L1.Wq:\n    - [-0.13869410125719953, -0.17737948963449338]\n    - [-0.041370740741229886, -0.31350033841192365]\n"
+    "  L1.Wk:\n    - [-0.02190908448796412, -0.23860901517975133]\n    - [-0.6569323766813411, 0.4423111902497923]\n"
+    "  L1.Wv:\n    - [0.4406590211037649, 0.8547865318264742]\n    - [0.025016821088430105, -0.20233870730044543]\n"
+    "  L1.Wo:\n    - [-0.2726799738097652, -0.7732386577914842]\n    - [0.49118371712908004, -0.5505338150557378]\n";
+
+/* Written, then read: the same parameters bit for bit, and the text is the
+ * format's (numpy's draws, shortest round-trip). */
+static void weights_round_trip(void **state)
+{
+    (void)state;
+    Lesson a, b;
+    size_t len;
+    char path[128];
+    assert_true(load(TINY "weights: {random: {seed: 3, scale: 0.5}}\n", &a));
+    char *text = weights_format(a.model, a.model->base, &len);
+    assert_non_null(text);
+    assert_string_equal(text, tiny_file);
+    assert_int_equal(len, strlen(tiny_file));
+    free(text);
+    /* the two-layer example: every parameter (E, P, W's, norms, W1 b1 W2 b2, gf betaf, WU) back bit for bit */
+    assert_true(lesson_load_file("tests/lessons/model-2l.yaml", &b, err, sizeof err));
+    Model *m = b.model->base;
+    MAT_AT(&m->layer[1].g2, 0, 3) = 1.0 / 3; /* not all 1 and 0: the gains and biases round-trip too */
+    MAT_AT(&m->layer[0].b1, 0, 5) = -2.5e-300;
+    MAT_AT(&m->betaf, 0, 0) = -0.0;
+    snprintf(path, sizeof path, "%s/w2.yaml", tmpdir);
+    assert_true(weights_write(path, b.model, m, err, sizeof err));
+    put_file("l2.yaml", "format: qkvtutor/1\nvocab: [<s>, A, B, C, D, E, F, G]\ntokens: [<s>, A, B, C, A, B]\n"
+                        "model: {layers: 2, d_model: 8, heads: 2, d_ff: 16, ctx: 8}\nweights: {file: w2.yaml}\n");
+    Lesson c;
+    if (!load_tmp("l2.yaml", &c))
+        fail_msg("%s", err);
+    assert_int_equal(c.model->wsrc, WSRC_FILE);
+    assert_string_equal(c.model->wfile, "w2.yaml");
+    assert_true(same_params(c.model->base, m));
+    assert_true(signbit(MAT_AT(&c.model->base->betaf, 0, 0)));
+    lesson_free(&c);
+    lesson_free(&b);
+    lesson_free(&a);
+}
+
+/* A weights file that does not fit is refused at its place in the file. */
+static void weights_errors(void **state)
+{
+    (void)state;
+    Lesson l;
+    put_file("t.yaml", TINY "weights: {file: w.yaml}\n");
+    static const struct {
+        const char *from, *to, *want;
+    } cases[] = {
+        {"d_model: 2", "d_model: 3",
+         "w.yaml:4:12: the weights file's model: has d_model = 3, the lesson's has d_model = 2; these weights are for "
+         "another model"},
+        {"  - [-0.13869410125719953, -0.17737948963449338]", "  - [-0.13869410125719953]",
+         "w.yaml:22:5: L1.Wq must be 2x2 (rows x columns) for this model, the weights file has 2x1"},
+        {"    - [-0.041370740741229886, -0.31350033841192365]\n", "",
+         "w.yaml:22:5: L1.Wq must be 2x2 (rows x columns) for this model, the weights file has 1x2"},
+        {"L1.Wo:", "L1.Wx:", "w.yaml:17:1: params is missing L1.Wo, 2x2 (rows x columns) for this model"},
+        {"L1.Wo:", "L1.Wq:", "w.yaml:17:1: params is missing L1.Wo, 2x2 (rows x columns) for this model"},
+        {"qkvtutor-weights/1", "qkvtutor-weights/2",
+         "w.yaml:1:9: format must be \"qkvtutor-weights/1\", found \"qkvtutor-weights/2\""},
+        {"0.8943142367151593", ".nan", "w.yaml:19:8: \".nan\" is not allowed, numbers must be finite"},
+        {"params:\n", "parms:\n", "w.yaml:17:1: unknown key \"parms\" in a weights file (did you mean \"params\"?)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char text[sizeof tiny_file + 64], full[LESSON_ERR_MAX + 64];
+        const char *at = strstr(tiny_file, cases[k].from);
+        assert_non_null(at);
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - tiny_file), tiny_file, cases[k].to,
+                 at + strlen(cases[k].from));
+        put_file("w.yaml", text);
+        assert_false(load_tmp("t.yaml", &l));
+        snprintf(full, sizeof full, "%s/%s", tmpdir, cases[k].want);
+        assert_string_equal(err, full);
+    }
+    put_file("w.yaml", tiny_file);
+    assert_true(load_tmp("t.yaml", &l)); /* as written: it loads */
+    lesson_free(&l);
+    char want[256];
+    put_file("t.yaml", TINY "weights: {file: none.yaml}\n");
+    assert_false(load_tmp("t.yaml", &l));
+    snprintf(want, sizeof want, "%s/t.yaml:5:17: cannot read the weights file \"%s/none.yaml\": No such file or "
+                                "directory", tmpdir, tmpdir);
+    assert_string_equal(err, want);
+    assert_load_error(TINY "weights: {file: ''}\n", "t.yaml:5:17: file is empty, write the weights file's path, like "
+                                                    "weights/induction-2l.yaml");
+}
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/qkv-modelload-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"t.yaml", "w.yaml", "w2.yaml", "l2.yaml"};
+    char path[128];
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        snprintf(path, sizeof path, "%s/%s", tmpdir, names[k]);
+        unlink(path);
+    }
+    return rmdir(tmpdir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +591,8 @@ int main(void)
         cmocka_unit_test(errors_model_top),
         cmocka_unit_test(errors_steps),
         cmocka_unit_test(steps_one_layer_names),
+        cmocka_unit_test(weights_round_trip),
+        cmocka_unit_test(weights_errors),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
