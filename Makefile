@@ -295,6 +295,17 @@ bad-lessons: $(B)/qkvtutor
 # The command line: exit statuses and exact messages.
 cli: $(B)/qkvtutor
 	@sh tests/cli.sh $(B)/qkvtutor
+# qkvtutor --train (tests/train_cli.sh): its messages, the summary, --steps,
+# determinism, Ctrl-C, an unwritable --out, a step not finite, the scores
+# against the recipe search's trainer, and the shipped weights file byte
+# for byte what the binary makes from lesson 17 (lesson 17's whole
+# training, under 40 s).
+train-cli: $(B)/qkvtutor $(B)/bench/induction
+	@sh tests/train_cli.sh $(B)/qkvtutor $(B)/bench/induction
+# lessons/weights/induction-2l.yaml: lesson 17's own train: section, trained
+# by this binary from its train.from (the test above checks it is so).
+weights: $(B)/qkvtutor
+	$(B)/qkvtutor --train lessons/17-induction-head.yaml --out lessons/weights/induction-2l.yaml
 
 # --svg: valid XML for every lesson and step in en and zh, and the same text
 # as the view's screen (tests/svg.sh). xmllint and python3 are installed when
