@@ -561,6 +561,118 @@ static void weights_errors(void **state)
                                                     "weights/induction-2l.yaml");
 }
 
+/* ---- train: -------------------------------------------------------------------- */
+
+#define TRAINED "format: qkvtutor/1\nvocab: [<s>, A, B, C, \" \", AB]\ntokens: [<s>, A, B]\n" \
+                "model: {layers: 1, d_model: 4, heads: 1, ctx: 8}\nweights: {random: {seed: 1, scale: 0.5}}\n"
+
+static void train_section(void **state)
+{
+    (void)state;
+    Lesson l;
+    assert_true(load(TRAINED "train: {data: {task: copy, length: [2, 3], seed: 5}, optimizer: {sgd: {lr: 0.2}}, "
+                             "batch: 8, steps: 10, from: {random: {seed: 3, scale: 0.1, embed_scale: 1}}}\n", &l));
+    const TrainSpec *t = &l.model->train;
+    assert_true(t->given);
+    assert_int_equal(t->line, 6);
+    assert_int_equal(t->data, TDATA_COPY);
+    assert_int_equal(t->lmin, 2);
+    assert_int_equal(t->lmax, 3);
+    assert_int_equal(t->data_seed, 5);
+    assert_int_equal(t->opt, OPT_SGD);
+    assert_true(t->lr == 0.2);
+    assert_int_equal(t->batch, 8);
+    assert_int_equal(t->steps, 10);
+    assert_true(t->from_given);
+    assert_int_equal(t->from_seed, 3);
+    assert_true(t->from_scale == 0.1 && t->from_embed_scale == 1.0);
+    lesson_free(&l);
+    /* the defaults: adam 0.003, batch 64, 3000 steps, no from:; sgd's lr 0.1 */
+    assert_true(load(TRAINED "train: {data: {sequences: [[A, B, C], [<s>, AB, \" \"]]}, loss: next_token}\n", &l));
+    t = &l.model->train;
+    assert_int_equal(t->data, TDATA_SEQUENCES);
+    assert_int_equal(t->opt, OPT_ADAM);
+    assert_true(t->lr == 0.003);
+    assert_int_equal(t->batch, 64);
+    assert_int_equal(t->steps, 3000);
+    assert_false(t->from_given);
+    assert_int_equal(t->nseq, 2);
+    assert_int_equal(t->seq_len[0], 3);
+    assert_int_equal(t->seq_len[1], 3);
+    static const int seq[] = {1, 2, 3, 0, 5, 4}; /* each sequence at k * ctx */
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(t->seq_tok[k], seq[k]);
+        assert_int_equal(t->seq_tok[8 + k], seq[3 + k]);
+    }
+    lesson_free(&l);
+    assert_true(load(TRAINED "train: {data: {task: copy, length: [1, 2]}, optimizer: {sgd: {}}}\n", &l));
+    assert_true(l.model->train.lr == 0.1);
+    assert_int_equal(l.model->train.data_seed, 1);
+    lesson_free(&l);
+    /* text: greedy longest match ("AB" before "A"), " " a vocab entry, newlines skipped; cut at ctx = 8 */
+    put_file("a.txt", "AB A\nB C AAB\n  C\n");
+    put_file("t.yaml", TRAINED "train: {data: {text: a.txt}}\n");
+    if (!load_tmp("t.yaml", &l))
+        fail_msg("%s", err);
+    t = &l.model->train;
+    assert_int_equal(t->data, TDATA_TEXT);
+    assert_string_equal(t->text_file, "a.txt");
+    assert_int_equal(t->nseq, 2);
+    assert_int_equal(t->seq_len[0], 8);
+    assert_int_equal(t->seq_len[1], 4);
+    static const int text[] = {5, 4, 1, 2, 4, 3, 4, 1, 5, 4, 4, 3};
+    for (int k = 0; k < 12; k++)
+        assert_int_equal(t->seq_tok[k], text[k]);
+    lesson_free(&l);
+    put_file("a.txt", "AB A\nB C\n  Cx\n");
+    assert_false(load_tmp("t.yaml", &l));
+    char want[300];
+    snprintf(want, sizeof want, "%s/a.txt:3:4: \"x\" is not in vocab, and no vocab entry starts here (did you mean "
+                                "\"A\", \"B\" or \"C\"?); the text is read as vocab entries", tmpdir);
+    assert_string_equal(err, want);
+}
+
+static void train_errors(void **state)
+{
+    (void)state;
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [2, 3]}, optimizer: {adam: {lr: 0}}}\n",
+                      "t.yaml:6:68: lr must be a number above 0 (the learning rate), found \"0\"");
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [2, 3]}, optimizer: {sgd: {lr: .inf}}}\n",
+                      "t.yaml:6:67: \".inf\" is not allowed, numbers must be finite");
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [2, 3]}, batch: 300}\n",
+                      "t.yaml:6:52: batch must be a whole number from 1 to 256, found \"300\"");
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [2, 3]}, steps: 100001}\n",
+                      "t.yaml:6:52: steps must be a whole number from 1 to 100000, found \"100001\"");
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [2, 4]}}\n",
+                      "t.yaml:6:40: length's hi must be a whole number from 2 to 3, found \"4\"");
+    assert_load_error(TRAINED "train: {data: {task: copy}}\n",
+                      "t.yaml:6:22: task: copy's default length [3, 6] does not fit ctx = 8 (a segment and its copy "
+                      "in ctx - 1); write length: [lo, hi] with hi at most 3");
+    assert_load_error(TRAINED "train: {data: {task: sort}}\n",
+                      "t.yaml:6:22: task must be copy (the only task), found \"sort\"");
+    assert_load_error(TRAINED "train: {batch: 3}\n",
+                      "t.yaml:6:1: train: needs data: {task: copy, length: [3, 6], seed: 1}, {sequences: [[A, B], "
+                      "...]} or {text: FILE}");
+    assert_load_error(TRAINED "train: {data: {sequences: [[A, B, C], [A, b]]}}\n",
+                      "t.yaml:6:43: sequence 2, token 2 \"b\" is not in vocab (did you mean \"B\"?)");
+    assert_load_error(TRAINED "train: {data: {sequences: [[A, B, C], [A]]}}\n",
+                      "t.yaml:6:39: sequence 2 has 1 token, write 2 to ctx = 8");
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [1, 2]}, loss: mse}\n",
+                      "t.yaml:6:51: loss must be next_token (the only loss), found \"mse\"");
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [1, 2]}, optimizer: {adamw: {lr: 1}}}\n",
+                      "t.yaml:6:57: unknown optimizer \"adamw\" (did you mean \"adam\"?)");
+    assert_load_error(TRAINED "train: {data: {task: copy, text: a.txt}}\n",
+                      "t.yaml:6:15: data takes one of task:, sequences: or text:, not several");
+    assert_load_error(TRAINED "train: {data: {sequences: [[A, B]], seed: 1}}\n",
+                      "t.yaml:6:37: seed is the copy task's, with task: copy");
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [1, 2]}, from: {random: {scale: 1}}}\n",
+                      "t.yaml:6:52: random is missing seed, write e.g. random: {seed: 3, scale: 0.1}");
+    assert_load_error(TRAINED "train: {data: {task: copy, length: [1, 2]}, stpes: 3}\n",
+                      "t.yaml:6:45: unknown key \"stpes\" in train (did you mean \"steps\"?)");
+    assert_load_error(TRAINED "train: {data: {text: none.txt}}\n",
+                      "t.yaml:6:22: cannot read the text file \"none.txt\": No such file or directory");
+}
+
 static int make_tmpdir(void **state)
 {
     (void)state;
@@ -571,7 +683,7 @@ static int make_tmpdir(void **state)
 static int remove_tmpdir(void **state)
 {
     (void)state;
-    static const char *const names[] = {"t.yaml", "w.yaml", "w2.yaml", "l2.yaml"};
+    static const char *const names[] = {"t.yaml", "w.yaml", "w2.yaml", "l2.yaml", "a.txt"};
     char path[128];
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         snprintf(path, sizeof path, "%s/%s", tmpdir, names[k]);
@@ -593,6 +705,8 @@ int main(void)
         cmocka_unit_test(steps_one_layer_names),
         cmocka_unit_test(weights_round_trip),
         cmocka_unit_test(weights_errors),
+        cmocka_unit_test(train_section),
+        cmocka_unit_test(train_errors),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -257,6 +257,7 @@ static bool load_model_root(Loader *c, const yaml_node_t *root, yaml_node_t **v,
     if (!modelload_lesson(c, root, &mn, l))
         return false;
     ok = load_edited(c, v[T_EDITED], l) && ok;
+    ok = (c->no_narration || !v[T_ABOUT] || steps_model_text_check(c, v[T_ABOUT], l, NULL, "about")) && ok;
     c->digits = l->digits;
     bool steps = steps_model_load(c, root, v[T_STEPS], l);
     if (steps && !c->partial)

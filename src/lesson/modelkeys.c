@@ -191,3 +191,15 @@ char *modelload_path(const char *lesson_file, const char *name)
     return p;
 }
 
+
+const char *modelkeys_near(const LessonModel *lm, const char *name, int len, char *buf, size_t size)
+{
+    const char *near[3], *qs[3];
+    char q[3][VOCAB_NAME_BYTES + 3];
+    int got = lmodel_vocab_near(lm, name, len, near, 3);
+    for (int j = 0; j < got; j++) {
+        snprintf(q[j], sizeof q[j], "\"%s\"", near[j]);
+        qs[j] = q[j];
+    }
+    return diag_join_or(qs, got, buf, size);
+}

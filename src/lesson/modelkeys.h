@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include "core/model.h"
+#include "lmodel.h"
 #include "schema.h"
 
 #define MODEL_KEYS 14   /* layers d_model heads kv_heads d_k d_v d_ff act norm eps positions rope_base ctx unembed */
@@ -34,5 +35,9 @@ void modelload_cfg_text(const ModelCfg *cfg, int k, char *buf, size_t len);
 /* A file named in a lesson, resolved against the lesson's folder (an
  * absolute path stays): malloc'd, NULL when out of memory. */
 char *modelload_path(const char *lesson_file, const char *name);
+
+/* The nearest vocab entries to name[0..len) (len < 0: NUL-terminated),
+ * quoted and joined, for "did you mean": "\"B\"" or "\"A\", \"B\" or \"C\"". */
+const char *modelkeys_near(const LessonModel *lm, const char *name, int len, char *buf, size_t size);
 
 #endif

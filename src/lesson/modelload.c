@@ -12,6 +12,7 @@
 #include "optload.h"
 #include "text/i18n.h"
 #include "text/num.h"
+#include "trainload.h"
 #include "weightsfile.h"
 
 /* ---- vocab: and tokens: ----------------------------------------------------- */
@@ -66,16 +67,9 @@ static bool load_vocab(Loader *c, const yaml_node_t *n, LessonModel *lm, CfgAt *
 /* Refuse token k, which is not in the vocab, naming the nearest entries. */
 static bool token_unknown(Loader *c, const yaml_node_t *n, int k, const LessonModel *lm)
 {
-    const char *near[3];
-    char q[3][VOCAB_NAME_BYTES + 3], list[200];
-    const char *qs[3];
-    int got = lmodel_vocab_near(lm, ydoc_str(n), -1, near, 3);
-    for (int j = 0; j < got; j++) {
-        snprintf(q[j], sizeof q[j], "\"%s\"", near[j]);
-        qs[j] = q[j];
-    }
+    char list[200];
     return diag_fail(&c->d, n, _("token %d %s is not in vocab (did you mean %s?)"), k + 1,
-                     diag_quote(&c->d, ydoc_str(n)), diag_join_or(qs, got, list, sizeof list));
+                     diag_quote(&c->d, ydoc_str(n)), modelkeys_near(lm, ydoc_str(n), -1, list, sizeof list));
 }
 
 /* tokens: as a lesson's (1..64 of them, loadmats.c), each an entry of the
@@ -250,5 +244,5 @@ bool modelload_lesson(Loader *c, const yaml_node_t *root, const ModelNodes *mn, 
         return modelload_cfg_fail(c, &lm->cfg, b, at.at[b] ? at.at[b] : mn->model);
     if (!load_model_tokens(c, mn->tokens, l, lm) || !load_mweights(c, mn->weights_key, mn->weights, lm))
         return false;
-    return !mn->train || diag_fail(&c->d, mn->train_key, "train: not yet");
+    return !mn->train || train_load(c, mn->train_key, mn->train, l);
 }

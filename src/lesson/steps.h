@@ -35,5 +35,12 @@ bool steps_model_load(Loader *c, const yaml_node_t *root, const yaml_node_t *n, 
  * this). Today it accepts every action as written; false, with the message,
  * when it refuses one. */
 bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l);
+/* The hooks for a model lesson's {REF} templates and asks (the helper
+ * "tpl" replaces these): a text field n (say:, question: of step st, or
+ * about: with st NULL; a string or {zh:, en:}) and a step's ask: node. Today
+ * the text is accepted as written and ask: is only checked to be text (or
+ * a list of it), not kept in st->ask. False, with the message, on a refusal. */
+bool steps_model_text_check(Loader *c, const yaml_node_t *n, const Lesson *l, const Step *st, const char *what);
+bool steps_model_asks(Loader *c, const yaml_node_t *n, const Lesson *l, Step *st);
 
 #endif

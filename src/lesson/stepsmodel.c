@@ -14,6 +14,8 @@
 #include "text/i18n.h"
 #include "text/num.h"
 
+/* ---- hooks: the model action language (msession) and model templates (tpl) ---- */
+
 /* The hook msession replaces with the model action language's parser. */
 bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l)
 {
@@ -21,6 +23,33 @@ bool steps_model_action_check(Loader *c, const yaml_node_t *n, const Lesson *l)
     (void)n;
     (void)l;
     return true;
+}
+
+/* The hook tpl replaces with the model-aware {REF} template check. */
+bool steps_model_text_check(Loader *c, const yaml_node_t *n, const Lesson *l, const Step *st, const char *what)
+{
+    (void)c;
+    (void)n;
+    (void)l;
+    (void)st;
+    (void)what;
+    return true;
+}
+
+/* The hook tpl replaces with the model-aware ask parser (into st->ask):
+ * today ask: is checked to be text, or a list of it, and not kept. */
+bool steps_model_asks(Loader *c, const yaml_node_t *n, const Lesson *l, Step *st)
+{
+    (void)l;
+    (void)st;
+    if (n->type == YAML_SCALAR_NODE)
+        return schema_want_text(c, n, "ask");
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("ask must be a cell like \"p[5][3]\", or a list of them")))
+        return false;
+    bool ok = true;
+    for (int k = 0; k < ydoc_seq_len(n); k++)
+        ok = schema_want_text(c, ydoc_seq_item(c->doc, n, k), "ask") && ok;
+    return ok;
 }
 
 /* stage: a key (embed .. next) or 1..8; ffn only with d_ff > 0. */
@@ -331,19 +360,7 @@ enum { MS_STAGE, MS_LAYER, MS_FOCUS, MS_DO, MS_SAY, MS_ASK, MS_QUESTION, MS_EXPE
 static const char *const mstep_keys[MS_N] = {"stage", "layer", "focus", "do", "say", "ask", "question", "expect",
                                              "edited"};
 
-/* ask: kept for the model-aware checks to come: text, or a list of it. */
-static bool mask_text(Loader *c, const yaml_node_t *n)
-{
-    if (n->type == YAML_SCALAR_NODE)
-        return schema_want_text(c, n, "ask");
-    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("ask must be a cell like \"p[5][3]\", or a list of them")))
-        return false;
-    bool ok = true;
-    for (int k = 0; k < ydoc_seq_len(n); k++)
-        ok = schema_want_text(c, ydoc_seq_item(c->doc, n, k), "ask") && ok;
-    return ok;
-}
-
+/* One step of a model lesson's script. */
 static bool mstep(Loader *c, const yaml_node_t *n, int no, const Lesson *l, Step *st)
 {
     const Model *m = l->model->base;
@@ -365,10 +382,12 @@ static bool mstep(Loader *c, const yaml_node_t *n, int no, const Lesson *l, Step
     if (!c->no_narration) {
         ok = schema_text(c, val[MS_SAY], "say", &st->say) && ok;
         steps_text_at(c, val[MS_SAY], st->say_at);
+        ok = (!val[MS_SAY] || steps_model_text_check(c, val[MS_SAY], l, st, "say")) && ok;
         ok = schema_text(c, val[MS_QUESTION], "question", &st->question) && ok;
         steps_text_at(c, val[MS_QUESTION], st->question_at);
+        ok = (!val[MS_QUESTION] || steps_model_text_check(c, val[MS_QUESTION], l, st, "question")) && ok;
     }
-    ok = (!val[MS_ASK] || mask_text(c, val[MS_ASK])) && ok;
+    ok = (!val[MS_ASK] || steps_model_asks(c, val[MS_ASK], l, st)) && ok;
     return (!val[MS_EXPECT] || mexpects(c, val[MS_EXPECT], m, st)) && ok && keys;
 }
 
