@@ -420,6 +420,11 @@ bool session_model_act(Session *s, const Action *act, char *err, size_t errlen)
     struct SessionTrain *t = s->train;
     char note[160] = "";
     int v = t->ver[s->step];
+    if (act->kind == ACT_RESET && s->nedits >= SESSION_MAX_EDITS) {
+        s->nedits = s->nredo = 0; /* a full log: reset starts a new history */
+        s->saved_nedits = -1;
+        snap_drop_from(t, 0);
+    }
     const MState *sc = script_state(s, v);
     bool mem = sc && mstate_copy(&t->next, &t->cur);
     if (!mem || !mstate_apply(s, &t->next, act, sc, err, errlen, note, sizeof note)) {
