@@ -148,11 +148,9 @@ static bool mstate_train(MState *st, const TrainSpec *spec, int n, char *err, si
     }
     model_free(&g);
     free(tok);
-    if (ts != TRAIN_OK) {
+    if (ts != TRAIN_OK)
         train_message(ts, k, n, bad, err, errlen);
-        return false;
-    }
-    return model_set_tokens(&st->m, keep, keepn);
+    return model_set_tokens(&st->m, keep, keepn) && ts == TRAIN_OK; /* the student's input, always */
 }
 
 /* Apply one action to st; a reset goes back to origin. */
