@@ -48,10 +48,13 @@ TERM_SRC   = $(wildcard src/term/*.c)
 OUT_SRC    = $(wildcard src/out/*.c)
 MAIN_SRC   = src/main.c $(OUT_SRC)
 LESSONS    = $(sort $(wildcard lessons/*.yaml))
+# Files lessons name (weights files: weights: {file: weights/NAME.yaml}),
+# built in beside the lessons and installed under lessons/weights/.
+LESSON_FILES = $(sort $(wildcard lessons/weights/*.yaml))
 PO         = $(wildcard src/po/*.po)
 MO         = $(PO:src/po/%.po=$(B)/locale/%/LC_MESSAGES/qkvtutor.mo)
 
-.PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli svg slides deb-check numpy torch worksheet worksheet-print install-check e2e \
+.PHONY: all deps run test arch unit oom truth keys-doc check-lessons bad-lessons cli train-cli weights svg slides deb-check numpy torch worksheet worksheet-print install-check e2e \
         asan golden pot clean install uninstall bench fuzz screenshots deb deb-bin web-test check installer
 
 all: deps $(B)/qkvtutor $(MO)
@@ -81,7 +84,7 @@ $(B)/.deps:
 # (tools/lessonrec.c, src/lesson/ydoc.h): the loader replays them instead of
 # parsing the built-in bytes. They are made again whenever a lesson or the
 # recorder changes.
-$(B)/lessons.c: $(LESSONS) $(B)/tools/lessonrec Makefile
+$(B)/lessons.c: $(LESSONS) $(LESSON_FILES) $(B)/tools/lessonrec Makefile
 	@mkdir -p $(B)
 	@$(B)/tools/lessonrec $(LESSONS) > $@.rec || { rm -f $@.rec; exit 1; }
 	@{ echo '/* generated from lessons/ by make; do not edit */'; \
@@ -95,7 +98,16 @@ $(B)/lessons.c: $(LESSONS) $(B)/tools/lessonrec Makefile
 	   n=0; for f in $(LESSONS); do \
 	     echo "  {\"$$f\", (const char *)lesson_$$n, sizeof lesson_$$n, QKV_REC_$$n},"; n=$$((n+1)); done; \
 	   echo "  {0, 0, 0, 0, 0}"; echo "};"; \
-	   echo "const int embedded_count = $$n;"; } > $@; rm -f $@.rec
+	   echo "const int embedded_count = $$n;"; \
+	   n=0; for f in $(LESSON_FILES); do \
+	     echo "static const unsigned char file_$$n[] = {"; \
+	     od -An -v -tx1 $$f | sed 's/  */ /g;s/^ //;s/ $$//;s/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	     echo "};"; n=$$((n+1)); done; \
+	   echo "const EmbeddedFile embedded_files[] = {"; \
+	   n=0; for f in $(LESSON_FILES); do \
+	     echo "  {\"$$f\", (const char *)file_$$n, sizeof file_$$n},"; n=$$((n+1)); done; \
+	   echo "  {0, 0, 0}"; echo "};"; \
+	   echo "const int embedded_file_count = $$n;"; } > $@; rm -f $@.rec
 
 # The recorder runs on the build machine: ydoc and skim as the loader uses
 # them, with libyaml (and text/'s base for the messages).
@@ -163,7 +175,8 @@ screenshots: all
 # --- tests -----------------------------------------------------------------
 # Each test links only what it needs: core tests without curses or libyaml.
 CORE_TESTS   = test_mat test_rng test_attn test_explain test_trace test_heads test_grad test_modern test_model test_backprop test_copytask
-LESSON_TESTS = test_options test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive test_traindata test_modelload
+LESSON_TESTS = test_options test_text test_shortest test_action test_load test_skim test_replay test_session test_template test_ask test_live test_heads_lesson test_train test_tracelive test_modelload
+LESSON_TESTS += test_traindata
 LESSON_TESTS += test_msession
 LESSON_TESTS += test_tplmodel
 UNIT_TESTS   = $(CORE_TESTS) $(LESSON_TESTS) test_layout test_layout_wide test_narration test_afile test_saveplay test_mlayout test_modeljson
@@ -287,6 +300,17 @@ bad-lessons: $(B)/qkvtutor
 # The command line: exit statuses and exact messages.
 cli: $(B)/qkvtutor
 	@sh tests/cli.sh $(B)/qkvtutor
+# qkvtutor --train (tests/train_cli.sh): its messages, the summary, --steps,
+# determinism, Ctrl-C, an unwritable --out, a step not finite, the scores
+# against the recipe search's trainer, and the shipped weights file byte
+# for byte what the binary makes from lesson 17 (lesson 17's whole
+# training, under 40 s).
+train-cli: $(B)/qkvtutor $(B)/bench/induction
+	@sh tests/train_cli.sh $(B)/qkvtutor $(B)/bench/induction
+# lessons/weights/induction-2l.yaml: lesson 17's own train: section, trained
+# by this binary from its train.from (the test above checks it is so).
+weights: $(B)/qkvtutor
+	$(B)/qkvtutor --train lessons/17-induction-head.yaml --out lessons/weights/induction-2l.yaml
 
 # --svg: valid XML for every lesson and step in en and zh, and the same text
 # as the view's screen (tests/svg.sh). xmllint and python3 are installed when
@@ -421,6 +445,9 @@ install-check: all
 	@d=$$(mktemp -d); $(MAKE) --no-print-directory install DESTDIR=$$d PREFIX=/usr >/dev/null && \
 	 (cd / && $$d/usr/bin/qkvtutor --check 1 >/dev/null && $$d/usr/bin/qkvtutor --lang zh --help | grep -q "用法") && \
 	 test -f $$d/usr/share/qkvtutor/lessons/01-three-tokens.yaml && test -f $$d/usr/share/man/man1/qkvtutor.1 && \
+	 (for w in $(LESSON_FILES); do cmp -s $$w $$d/usr/share/qkvtutor/$$w || exit 1; done) && \
+	 (for f in $(LESSONS); do grep -q '^ *file:' $$f || continue; cd / && $$d/usr/bin/qkvtutor --check $$d/usr/share/qkvtutor/$$f >/dev/null && \
+	   $$d/usr/bin/qkvtutor --check $$(basename $$f .yaml) >/dev/null || { echo "install: $$f does not load"; exit 1; }; done) && \
 	 test -f $$d/usr/share/man/zh_CN/man1/qkvtutor.1 && test -f $$d/usr/share/doc/qkvtutor/README.md && \
 	 test -f $$d/usr/share/applications/qkvtutor.desktop && test -f $$d/usr/share/icons/hicolor/scalable/apps/qkvtutor.svg && \
 	 grep -q '^\.I /usr/share/qkvtutor/lessons/$$' $$d/usr/share/man/man1/qkvtutor.1 && \
@@ -445,6 +472,7 @@ install: all
 	install -m 644 src/debian/qkvtutor.desktop $(DESTDIR)$(APPDIR)/qkvtutor.desktop
 	install -m 644 src/debian/qkvtutor.svg $(DESTDIR)$(ICONDIR)/qkvtutor.svg
 	install -m 644 $(LESSONS) lessons/README.md $(DESTDIR)$(DATADIR)/lessons/
+	$(if $(LESSON_FILES),install -d $(DESTDIR)$(DATADIR)/lessons/weights && install -m 644 $(LESSON_FILES) $(DESTDIR)$(DATADIR)/lessons/weights/)
 	for mo in $(MO); do l=$${mo#$(B)/locale/}; l=$${l%%/*}; \
 	  install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES; \
 	  install -m 644 $$mo $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/qkvtutor.mo; done
@@ -488,7 +516,7 @@ deb-bin: deps
 	   LDFLAGS="$$(dpkg-buildflags --get LDFLAGS)" $(DEB_BIN) | grep -v '^cc ' || true; test -x $(DEB_BIN)
 
 deb: $(DEB)
-$(DEB): deb-bin $(MO) $(LESSONS) lessons/README.md $(MAN_PAGES) README.md $(wildcard src/debian/*) LICENSE
+$(DEB): deb-bin $(MO) $(LESSONS) $(LESSON_FILES) lessons/README.md $(MAN_PAGES) README.md $(wildcard src/debian/*) LICENSE
 	@command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null || \
 	 { echo "deb: needs dpkg-deb and dpkg-shlibdeps (packages dpkg and dpkg-dev)"; exit 1; }
 	@rm -rf $(DEB_ROOT) $(B)/deb/shlibs && umask 022 && \
@@ -501,6 +529,8 @@ $(DEB): deb-bin $(MO) $(LESSONS) lessons/README.md $(MAN_PAGES) README.md $(wild
 	 $(DEB_MAN_SED) src/man/qkvtutor.1 | gzip -9n >$(DEB_ROOT)/usr/share/man/man1/qkvtutor.1.gz && \
 	 $(DEB_MAN_SED) src/man/zh_CN/qkvtutor.1 | gzip -9n >$(DEB_ROOT)/usr/share/man/zh_CN/man1/qkvtutor.1.gz && \
 	 install -m 644 $(LESSONS) lessons/README.md $(DEB_ROOT)/usr/share/qkvtutor/lessons/ && \
+	 $(if $(LESSON_FILES),install -d $(DEB_ROOT)/usr/share/qkvtutor/lessons/weights && \
+	   install -m 644 $(LESSON_FILES) $(DEB_ROOT)/usr/share/qkvtutor/lessons/weights/ &&) \
 	 for mo in $(MO); do l=$${mo#$(B)/locale/}; l=$${l%%/*}; \
 	   install -d $(DEB_ROOT)/usr/share/locale/$$l/LC_MESSAGES && \
 	   install -m 644 $$mo $(DEB_ROOT)/usr/share/locale/$$l/LC_MESSAGES/qkvtutor.mo || exit 1; done && \

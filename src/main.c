@@ -25,12 +25,14 @@
 #include "term/view.h"
 #include "out/worksheet.h"
 #include "out/classset.h"
+#include "out/traincli.h"
+#include "lesson/lmodel.h"
 
-typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET, MODE_CLASS, MODE_SLIDES } Mode;
+typedef enum { MODE_VIEW, MODE_LIST, MODE_DUMP, MODE_JSON, MODE_CHECK, MODE_SVG, MODE_WORKSHEET, MODE_CLASS, MODE_SLIDES, MODE_TRAIN } Mode;
 
 /* Long options without a short letter (worksheets). */
-enum { OPT_ANSWERS = 0x301, OPT_VARIANT, OPT_CLASS, OPT_OUT, OPT_FORMAT, OPT_PAPER, OPT_SLIDES, OPT_CHROME };
 enum { OPT_MODEL = 0x340 }; /* --svg --model: the model view */
+enum { OPT_ANSWERS = 0x301, OPT_VARIANT, OPT_CLASS, OPT_OUT, OPT_FORMAT, OPT_PAPER, OPT_SLIDES, OPT_CHROME, OPT_TRAIN, OPT_STEPS };
 
 typedef struct {
     Mode mode;
@@ -55,6 +57,7 @@ typedef struct {
     bool card;          /* --svg --at 0: the title card */
     bool chrome;        /* --chrome: slides keep the key bar and the tally */
     bool model;         /* --model: --svg draws the model view */
+    long steps;         /* --train's --steps N; 0: the lesson's */
 } Options;
 
 static void usage(FILE *out)
@@ -84,6 +87,9 @@ static void usage(FILE *out)
         "      --format F       with --class: md (default), html or pdf (pdf prints with chromium)\n"
         "      --paper P        with --format html or pdf: a4 (default) or letter\n"
         "      --out DIR        where --class or --slides writes\n"
+        "      --train          train the model lesson on its train: section and write the weights file\n"
+        "                       --out FILE; Ctrl-C stops and keeps the last whole step\n"
+        "      --steps N        with --train: the number of steps (default: the lesson's train: steps)\n"
         "  -L, --lang zh|en     language of the interface and narration\n"
         "      --theme NAME     dark (default), light, mono, projector\n"
         "      --present        presentation mode\n"
@@ -175,7 +181,7 @@ static int set_mode(Options *o, Mode m)
     static const char *const flag[] = {[MODE_LIST] = "--list", [MODE_DUMP] = "--dump", [MODE_JSON] = "--json",
                                        [MODE_CHECK] = "--check", [MODE_SVG] = "--svg",
                                        [MODE_WORKSHEET] = "--worksheet", [MODE_CLASS] = "--class",
-                                       [MODE_SLIDES] = "--slides"};
+                                       [MODE_SLIDES] = "--slides", [MODE_TRAIN] = "--train"};
     if (o->mode != MODE_VIEW && o->mode != m) {
         fprintf(stderr, _("qkvtutor: %s and %s do not go together: each one chooses what qkvtutor does; give one of them"),
                 flag[o->mode], flag[m]);
@@ -236,6 +242,10 @@ static int option_value(int c, const char *arg, Options *o)
                 return usage_error(_("--at takes a step number from 1, not \"%s\""), arg);
             o->at_text = arg;
             break;
+        case OPT_STEPS:
+            if ((o->steps = (long)parse_count(arg)) < 1 || o->steps > TRAIN_STEPS_MAX)
+                return usage_error(_("--steps takes a number of training steps from 1 to 100000, not \"%s\""), arg);
+            break;
         case 'L':
             if ((o->lang = text_lang_parse(arg)) < 0)
                 return usage_error(_("--lang takes zh or en, not \"%s\""), arg);
@@ -254,8 +264,12 @@ static int check_together(Options *o)
         return usage_error(_("%s needs --out DIR, the folder to write into"), "--class");
     if (o->mode == MODE_SLIDES && !o->out)
         return usage_error(_("%s needs --out DIR, the folder to write into"), "--slides");
-    if (o->out && o->mode != MODE_CLASS && o->mode != MODE_SLIDES)
-        return usage_error(_("%s goes with --class or --slides"), "--out");
+    if (o->mode == MODE_TRAIN && !o->out)
+        return usage_error(_("%s needs --out FILE, the weights file to write"), "--train");
+    if (o->steps && o->mode != MODE_TRAIN)
+        return usage_error(_("%s goes with --train"), "--steps");
+    if (o->out && o->mode != MODE_CLASS && o->mode != MODE_SLIDES && o->mode != MODE_TRAIN)
+        return usage_error(_("%s goes with --class, --slides or --train"), "--out");
     if (o->chrome && o->mode != MODE_SLIDES)
         return usage_error(_("%s goes with --slides"), "--chrome");
     if (o->model && o->mode != MODE_SVG)
@@ -293,6 +307,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"format", required_argument, 0, OPT_FORMAT}, {"paper", required_argument, 0, OPT_PAPER},
         {"slides", no_argument, 0, OPT_SLIDES},     {"chrome", no_argument, 0, OPT_CHROME},
         {"model", no_argument, 0, OPT_MODEL},
+        {"train", no_argument, 0, OPT_TRAIN},       {"steps", required_argument, 0, OPT_STEPS},
         {0, 0, 0, 0}};
     int c, rc;
     opterr = 0;
@@ -309,8 +324,9 @@ static int parse_args(int argc, char **argv, Options *o)
         case OPT_SLIDES: if ((rc = set_mode(o, MODE_SLIDES)) >= 0) return rc; break;
         case OPT_CHROME: o->chrome = true; break;
         case OPT_MODEL: o->model = true; break;
+        case OPT_TRAIN: if ((rc = set_mode(o, MODE_TRAIN)) >= 0) return rc; break;
         case 'P': o->present = true; break;
-        case 'z': case OPT_VARIANT: case OPT_CLASS: case OPT_FORMAT: case OPT_PAPER: case 't': case 'a': case 'L':
+        case 'z': case OPT_VARIANT: case OPT_CLASS: case OPT_STEPS: case OPT_FORMAT: case OPT_PAPER: case 't': case 'a': case 'L':
             if ((rc = option_value(c, optarg, o)) >= 0)
                 return rc;
             break;
@@ -534,6 +550,7 @@ static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
         ClassOpt co = {lang, !utf8, o->students, o->out, o->format < 0 ? CLASS_MD : (ClassFormat)o->format, o->letter};
         return class_write(l, &co);
     }
+    case MODE_TRAIN: return train_cli(l, o->out, o->steps);
     case MODE_WORKSHEET: {
         WorksheetOpt wo = {lang, !utf8, o->answers, 0, false};
         return render_worksheet(stdout, l, &wo);
@@ -625,7 +642,7 @@ int main(int argc, char **argv)
      * not text to measure, so it needs no locale at all. */
     bool view = !has_flag(argc, argv, "-djclw",
                           (const char *[]){"--dump", "--json", "--check", "--list", "--svg", "--worksheet", "--class",
-                                           "--slides", NULL});
+                                           "--slides", "--train", NULL});
     bool json_en = first == LANG_EN && has_flag(argc, argv, "-j", (const char *[]){"--json", NULL});
     bool utf8 = json_en || setup_locale();
     /* --check and --dump measure each language's narration with its own interface (out/authoring.h) */

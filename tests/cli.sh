@@ -68,7 +68,7 @@ check "variants: with random weights" 2 "$T/r.yaml:14:1: a lesson with random: w
 
 # --class: a class set into --out DIR (tests/worksheet_print.sh prints one)
 check "--class without --out" 2 'qkvtutor: --class needs --out DIR, the folder to write into; see qkvtutor --help' --class 3 1
-check "--out without --class" 2 'qkvtutor: --out goes with --class or --slides; see qkvtutor --help' --out "$T/x" 1
+check "--out without --class" 2 'qkvtutor: --out goes with --class, --slides or --train; see qkvtutor --help' --out "$T/x" 1
 check "--class 0" 2 'qkvtutor: --class takes a number of students from 1 to 99, not "0"; see qkvtutor --help' --class 0 --out "$T/x" 1
 check "--format doc" 2 'qkvtutor: --format takes md, html or pdf, not "doc"; see qkvtutor --help' --class 2 --out "$T/x" --format doc 1
 check "--paper with md" 2 'qkvtutor: --paper goes with --class and --format html or pdf; see qkvtutor --help' --class 2 --out "$T/x" --paper letter 1

@@ -49,6 +49,12 @@ bad() { echo "FAIL: deb: $*"; fail=1; }
     for f in lessons/*.yaml lessons/README.md; do
         echo "-rw-r--r-- root/root ./usr/share/qkvtutor/lessons/${f#lessons/}"
     done
+    if ls lessons/weights/*.yaml >/dev/null 2>&1; then
+        echo "drwxr-xr-x root/root ./usr/share/qkvtutor/lessons/weights/"
+        for f in lessons/weights/*.yaml; do
+            echo "-rw-r--r-- root/root ./usr/share/qkvtutor/lessons/${f#lessons/}"
+        done
+    fi
     for mo in "$@"; do
         l=${mo#*/locale/}
         l=${l%%/*}

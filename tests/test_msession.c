@@ -451,9 +451,10 @@ static void generate_sampled_reset(void **state)
     "tokens: [<s>, A, B, C, A, B]\n" \
     "model: {layers: 2, d_model: 8, heads: 2, d_ff: 16, ctx: 8}\n" \
     "weights:\n  random: {seed: 7, scale: 0.3}\n" \
+    "train: {data: {sequences: [[<s>, A, B, A, B], [<s>, C, D, C, D]]}, optimizer: {adam: {lr: 0.01}}, batch: 2, steps: 10}\n" \
     "steps:\n" \
     "  - stage: embed\n" \
-    "  - stage: output\n    layer: 1\n    do: [\"ablate L1.H2\", \"E[2][1] = 0.25\"]\n" \
+    "  - stage: output\n    layer: 1\n    do: [\"ablate L1.H2\", \"E[2][1] = 0.25\", \"step 3\"]\n" \
     "    expect: {\"L1.O[4][5]\": 0}\n" \
     "  - stage: next\n"
 
@@ -477,8 +478,10 @@ static void load_save_reopen(void **state)
     assert_int_equal(session_model(&s)->layer[0].ablate, 0u);
     assert_true(session_next(&s));
     assert_int_equal(session_model(&s)->layer[0].ablate, 2u);
-    assert_true(MAT_AT(&session_model(&s)->E, 1, 0) == 0.25);
+    assert_true(MAT_AT(&session_model(&s)->E, 1, 0) != 0.25); /* trained 3 steps after the edit */
+    assert_int_equal(session_train_steps(&s), 3);
     act(&s, "L2.Wv[1][1] = 0.5");
+    act(&s, "step 2");
     act(&s, "tokens = <s> B A B");
     act(&s, "restore L1.H2");
     act(&s, "ablate L2.H1");
@@ -501,6 +504,11 @@ static void load_save_reopen(void **state)
     assert_true(same_mat(&session_model(&s2)->p, &session_model(&s)->p) || !model_reached(session_model(&s), 2, 8));
     assert_true(same_mat(&session_model(&s2)->layer[0].att.m[M_O], &session_model(&s)->layer[0].att.m[M_O]));
     assert_int_equal(l2.steps[1].nexpect, 0); /* the numbers are the student's from here */
+    assert_int_equal(session_train_steps(&s2), 5);
+    const double *la, *lb;
+    assert_int_equal(session_loss_history(&s, &la), 5);
+    assert_int_equal(session_loss_history(&s2, &lb), 5);
+    assert_memory_equal(la, lb, 5 * sizeof *la);
     free(text);
     session_free(&s2);
     session_free(&s);

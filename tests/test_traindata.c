@@ -247,6 +247,52 @@ static void not_finite_stops(void **state)
     free(m);
 }
 
+/* Lesson 17's model, recipe and held-out set: 20 steps, then train_eval's
+ * scores are tests/bench/induction.c's (`induction steps=20 every=20`:
+ * copy loss 3.2807, previous-token 0.128 0.110, induction 0.141 0.130). */
+static void eval_is_the_benchs(void **state)
+{
+    (void)state;
+    ModelCfg c;
+    model_cfg_default(&c);
+    c.layers = 2;
+    c.d_model = 16;
+    c.heads = 2;
+    c.d_ff = 0;
+    c.norm = NORM_NONE;
+    c.ctx = 14;
+    c.vocab = 27;
+    int in[14] = {0};
+    Model *m = calloc(1, sizeof *m);
+    assert_true(model_init(m, &c, in, 14));
+    model_draw_weights_split(m, 3, 0.144, 1.0);
+    TrainSpec s = copy_spec(64);
+    TrainFeed f;
+    train_feed_init(&f, &s, 14, 27);
+    Optim o;
+    optim_init(&o, OPT_ADAM, 0.01);
+    TrainResult r;
+    assert_int_equal(train_run(m, &o, &f, 20, NULL, NULL, &r), 20);
+    TrainEval e;
+    assert_true(train_eval(m, &s, &e));
+    assert_true(e.copy);
+    assert_int_equal(e.seed, 999);
+    assert_int_equal(e.nseq, TRAIN_HELD);
+    assert_near(e.loss_copy, 3.2807, 5e-5);
+    assert_near(e.prev[0][0], 0.128, 5e-4);
+    assert_near(e.prev[0][1], 0.110, 5e-4);
+    assert_near(e.ind[1][0], 0.141, 5e-4);
+    assert_near(e.ind[1][1], 0.130, 5e-4);
+    assert_true(e.has_ind[1][0] && e.has_ind[0][1]);
+    assert_int_equal(m->n, 14); /* the input set back */
+    s.data_seed = 999;          /* the held-out stream is never the data's */
+    assert_true(train_eval(m, &s, &e));
+    assert_int_equal(e.seed, 998);
+    optim_free(&o);
+    model_free(m);
+    free(m);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -257,6 +303,7 @@ int main(void)
         cmocka_unit_test(text_is_cut_into_ctx),
         cmocka_unit_test(run_is_the_steps),
         cmocka_unit_test(not_finite_stops),
+        cmocka_unit_test(eval_is_the_benchs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,7 +55,11 @@ static const char *edit_instead(const Model *m, ModelRef r, char *buf, size_t le
     case MM_ATTN: {
         MatId b = attn_mat_base(r.attn);
         w = b == M_Q || b == M_Q0 ? "Wq" : b == M_K || b == M_K0 ? "Wk" : b == M_V || b == M_O ? "Wv"
-            : b == M_Y ? "Wo" : "Wq";
+            : b == M_Y ? "Wo" : NULL;
+        if (!w) { /* the scores and weights come from both */
+            snprintf(buf, len, _("L%d.Wq or L%d.Wk"), l, l);
+            return buf;
+        }
         break;
     }
     default: break;

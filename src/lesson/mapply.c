@@ -110,7 +110,7 @@ static bool apply_option(Model *m, const Action *act, char *err, size_t errlen)
 static bool apply_matrix(Model *m, const Action *act, char *err, size_t errlen)
 {
     Mat *x = model_mat_mut(m, act->mref);
-    char name[40];
+    char name[80];
     cell_name(act->mref, act->i, act->j, name, sizeof name);
     if (!x || act->i >= x->rows || act->j >= x->cols || (act->kind == ACT_ROW_SET && act->n != x->cols)) {
         snprintf(err, errlen, _("%s does not fit this model's shapes"), name);

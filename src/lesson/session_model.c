@@ -49,7 +49,7 @@ struct SessionTrain {
     int *nact;              /* each step's parsed do:, then its edited: */
     Action **act;
     MState base, *script;   /* script[j] for the steps j with actions, when computed */
-    MState cur, before, next;
+    MState st3[3], *cur, *before, *next; /* the three, swapped by pointer (a state is ~170 KB) */
     Snap snap[SNAP_MAX];
     long clock;
     char note[160];
@@ -98,11 +98,18 @@ static bool mstate_copy(MState *dst, const MState *src)
     return true;
 }
 
-static void mstate_swap(MState *a, MState *b)
+static void mstate_swap(MState **a, MState **b)
 {
-    MState t = *a;
+    MState *t = *a;
     *a = *b;
     *b = t;
+}
+
+/* The session's pointers to the state shown and the one before. */
+static void point(Session *s)
+{
+    s->mcur = &s->train->cur->m;
+    s->mbefore = &s->train->before->m;
 }
 
 /* "step 3 of 10 made the loss not finite (L1.Wq); nothing was changed". */
@@ -148,11 +155,9 @@ static bool mstate_train(MState *st, const TrainSpec *spec, int n, char *err, si
     }
     model_free(&g);
     free(tok);
-    if (ts != TRAIN_OK) {
+    if (ts != TRAIN_OK)
         train_message(ts, k, n, bad, err, errlen);
-        return false;
-    }
-    return model_set_tokens(&st->m, keep, keepn);
+    return model_set_tokens(&st->m, keep, keepn) && ts == TRAIN_OK; /* the student's input, always */
 }
 
 /* Apply one action to st; a reset goes back to origin. */
@@ -194,7 +199,7 @@ static const MState *script_state(const Session *s, int v)
 /* The (layer, stage) the view shows at the current step. */
 static void target(const Session *s, int *layer, int *stage)
 {
-    const Model *m = &s->train->cur.m;
+    const Model *m = &s->train->cur->m;
     *stage = s->lesson->steps[s->step].stage;
     *layer = *stage == MSTAGE_NEXT ? m->cfg.layers : s->layer;
     if (*stage == MSTAGE_FFN && m->cfg.d_ff == 0)
@@ -287,8 +292,10 @@ static bool build(Session *s, int k, bool with_last, MState *out)
     char err[200];
     for (int n = from; n < s->nedits; n++) {
         const Action *a = &s->edits[n];
-        if (!mstate_apply(s, out, a, sc, err, sizeof err, NULL, 0) && a->kind == ACT_STEP)
-            return false; /* a run that failed was never logged: out of memory */
+        /* checked when first applied; on another script's state a run may stop
+         * at a step that is not finite there: its steps before it stay, as
+         * every replay of it gives */
+        (void)mstate_apply(s, out, a, sc, err, sizeof err, NULL, 0);
         if (a->kind == ACT_STEP)
             snap_put(t, v, n + 1, out);
     }
@@ -348,10 +355,10 @@ bool session_model_init(Session *s, const Lesson *l)
         return false;
     s->head = 1;
     s->layer = l->steps[s->step].layer > 0 ? l->steps[s->step].layer : 1;
-    if (!build(s, s->step, true, &t->cur))
+    t->cur = &t->st3[0], t->before = &t->st3[1], t->next = &t->st3[2];
+    if (!build(s, s->step, true, t->cur))
         return false;
-    s->mcur = &t->cur.m;
-    s->mbefore = &t->before.m;
+    point(s);
     s->fresh_stage = l->steps[s->step].stage;
     return true;
 }
@@ -368,9 +375,8 @@ void session_model_free(Session *s)
     for (int k = 0; k < SNAP_MAX; k++)
         mstate_free(&t->snap[k].st);
     mstate_free(&t->base);
-    mstate_free(&t->cur);
-    mstate_free(&t->before);
-    mstate_free(&t->next);
+    for (int k = 0; k < 3; k++)
+        mstate_free(&t->st3[k]);
     free(t->script);
     free(t->act);
     free(t->nact);
@@ -389,15 +395,16 @@ bool session_model_goto(Session *s, int n)
     int layer = s->lesson->steps[n].layer;
     s->layer = layer > 0 ? layer : s->layer;
     if (t->ver[n] == t->ver[old]) { /* the same inputs: compute what is not yet reached */
-        run_shown(s, &t->cur.m);
+        run_shown(s, &t->cur->m);
         s->has_before = false;
     } else {
-        if (!build(s, n, true, &t->next)) {
+        if (!build(s, n, true, t->next)) {
             s->step = old;
             return false;
         }
         mstate_swap(&t->cur, &t->next);
-        s->has_before = n > old && t->ver[n] == n && build(s, n, false, &t->before);
+        s->has_before = n > old && t->ver[n] == n && build(s, n, false, t->before);
+        point(s);
     }
     int stage = s->lesson->steps[n].stage;
     s->fresh_stage = stage > old_stage ? stage : stage == old_stage ? s->fresh_stage : 0;
@@ -410,6 +417,7 @@ static void adopt(Session *s)
     struct SessionTrain *t = s->train;
     mstate_swap(&t->before, &t->cur);
     mstate_swap(&t->cur, &t->next);
+    point(s);
     s->has_before = true;
     s->undone = false;
     s->fresh_stage = 0;
@@ -420,9 +428,14 @@ bool session_model_act(Session *s, const Action *act, char *err, size_t errlen)
     struct SessionTrain *t = s->train;
     char note[160] = "";
     int v = t->ver[s->step];
+    if (act->kind == ACT_RESET && s->nedits >= SESSION_MAX_EDITS) {
+        s->nedits = s->nredo = 0; /* a full log: reset starts a new history */
+        s->saved_nedits = -1;
+        snap_drop_from(t, 0);
+    }
     const MState *sc = script_state(s, v);
-    bool mem = sc && mstate_copy(&t->next, &t->cur);
-    if (!mem || !mstate_apply(s, &t->next, act, sc, err, errlen, note, sizeof note)) {
+    bool mem = sc && mstate_copy(t->next, t->cur);
+    if (!mem || !mstate_apply(s, t->next, act, sc, err, errlen, note, sizeof note)) {
         if (!mem)
             snprintf(err, errlen, "%s", _("out of memory; nothing was changed"));
         return false;
@@ -437,11 +450,11 @@ bool session_model_act(Session *s, const Action *act, char *err, size_t errlen)
         return false;
     }
     if (act->kind == ACT_STEP)
-        snap_put(t, v, s->nedits, &t->next);
+        snap_put(t, v, s->nedits, t->next);
     if (act->kind == ACT_M_GENERATE && note[0]) /* what was appended, as the log replays it */
-        s->edits[s->nedits - 1].n = t->next.m.n - t->cur.m.n;
+        s->edits[s->nedits - 1].n = t->next->m.n - t->cur->m.n;
     snprintf(t->note, sizeof t->note, "%s", note);
-    run_shown(s, &t->next.m);
+    run_shown(s, &t->next->m);
     adopt(s);
     return true;
 }
@@ -450,7 +463,7 @@ bool session_model_act_text(Session *s, const char *text, char *err, size_t errl
 {
     Action act;
     int col;
-    if (!maction_parse(text, &s->train->cur.m, s->lesson->model, &act, err, errlen, &col))
+    if (!maction_parse(text, &s->train->cur->m, s->lesson->model, &act, err, errlen, &col))
         return false;
     return session_model_act(s, &act, err, errlen);
 }
@@ -459,7 +472,7 @@ void session_model_relog(Session *s)
 {
     struct SessionTrain *t = s->train;
     t->note[0] = '\0';
-    if (build(s, s->step, true, &t->next))
+    if (build(s, s->step, true, t->next))
         adopt(s);
 }
 
@@ -497,22 +510,22 @@ int session_set_layer(Session *s, int l)
         return s->layer;
     int layers = s->mcur->cfg.layers;
     s->layer = ((l - 1) % layers + layers) % layers + 1;
-    run_shown(s, &s->train->cur.m);
+    run_shown(s, &s->train->cur->m);
     if (s->has_before)
-        run_shown(s, &s->train->before.m);
+        run_shown(s, &s->train->before->m);
     return s->layer;
 }
 
 int session_loss_history(const Session *s, const double **loss)
 {
-    const MState *c = session_is_model(s) ? &s->train->cur : NULL;
+    const MState *c = session_is_model(s) ? s->train->cur : NULL;
     *loss = c && c->nloss ? c->loss : NULL;
     return c ? c->nloss : 0;
 }
 
 long session_train_steps(const Session *s)
 {
-    return session_is_model(s) ? s->train->cur.nloss : 0;
+    return session_is_model(s) ? s->train->cur->nloss : 0;
 }
 
 const char *session_model_note(const Session *s)

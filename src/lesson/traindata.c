@@ -116,6 +116,13 @@ static bool list_next(TrainFeed *f, int *tok, int *len, int *nseq)
     return true;
 }
 
+long train_feed_count(const TrainFeed *f)
+{
+    if (!f->spec || f->spec->data == TDATA_COPY)
+        return -1;
+    return pieces(f, NULL, NULL);
+}
+
 bool train_feed_next(TrainFeed *f, int *tok, int *len, int *nseq)
 {
     *nseq = 0;

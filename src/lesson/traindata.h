@@ -32,5 +32,8 @@ void train_feed_init(TrainFeed *f, const TrainSpec *spec, int ctx, int vocab);
  * and len (room for batch); *nseq how many. false when the spec has no
  * sequence that fits. */
 bool train_feed_next(TrainFeed *f, int *tok, int *len, int *nseq);
+/* sequences / text: how many sequences the feed takes round (those that
+ * fit); copy: -1 (the stream has no end). */
+long train_feed_count(const TrainFeed *f);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/copytask.h"
 #include "core/model_back.h"
 #include "text/i18n.h"
 #include "text/shortest.h"
@@ -100,4 +101,97 @@ void train_result_message(const Model *m, const TrainResult *r, double lr, char 
                  name, lrs);
         break;
     }
+}
+
+/* ---- held-out scores ---- */
+
+typedef struct {
+    double rest, copy, prev[MODEL_LAYERS_MAX][ATTN_HEADS_MAX], ind[MODEL_LAYERS_MAX][ATTN_HEADS_MAX];
+    long nrest, ncopy;
+    int nind[MODEL_LAYERS_MAX][ATTN_HEADS_MAX];
+} EvalSums;
+
+/* One sequence's losses and scores into *s; sp NULL: not a copy sequence. */
+static bool eval_one(Model *m, const int *tok, int n, const CopySpan *sp, EvalSums *s)
+{
+    if (!model_set_tokens(m, tok, n))
+        return false;
+    model_run_all(m);
+    for (int i = 0; i + 1 < n; i++) {
+        double nl = -log(MAT_AT(&m->p, i, tok[i + 1]));
+        int j = sp ? i - sp->b : 0; /* token i+1 is body place i: the copy's symbol j */
+        if (sp && j >= 1 && j < sp->len)
+            s->copy += nl, s->ncopy++;
+        else
+            s->rest += nl, s->nrest++;
+    }
+    for (int l = 1; l <= m->cfg.layers; l++)
+        for (int h = 1; h <= m->cfg.heads; h++) {
+            double v = 0.0;
+            if (model_prev_score(m, l, h, &v))
+                s->prev[l - 1][h - 1] += v;
+            if (model_induction_score(m, l, h, &v))
+                s->ind[l - 1][h - 1] += v, s->nind[l - 1][h - 1]++;
+        }
+    return true;
+}
+
+static void eval_means(const Model *m, const EvalSums *s, int nseq, TrainEval *e)
+{
+    e->nseq = nseq;
+    e->loss_rest = s->nrest ? s->rest / (double)s->nrest : NAN;
+    e->loss_copy = s->ncopy ? s->copy / (double)s->ncopy : NAN;
+    for (int l = 0; l < m->cfg.layers; l++)
+        for (int h = 0; h < m->cfg.heads; h++) {
+            e->prev[l][h] = s->prev[l][h] / nseq;
+            e->has_ind[l][h] = s->nind[l][h] > 0;
+            e->ind[l][h] = s->nind[l][h] ? s->ind[l][h] / s->nind[l][h] : NAN;
+        }
+}
+
+/* The copy task's held-out sequences. */
+static int eval_copy(Model *m, const TrainSpec *spec, TrainEval *e, EvalSums *s)
+{
+    Rng r;
+    int tok[MODEL_CTX_MAX], n = m->cfg.ctx, done = 0;
+    CopySpan sp;
+    e->seed = spec->data_seed == TRAIN_HELD_SEED ? TRAIN_HELD_SEED - 1 : TRAIN_HELD_SEED;
+    rng_seed(&r, (uint32_t)e->seed);
+    for (int k = 0; k < TRAIN_HELD; k++) {
+        if (!copy_task_draw(&r, n, m->cfg.vocab, spec->lmin, spec->lmax, tok, &sp) || !eval_one(m, tok, n, &sp, s))
+            return done;
+        done++;
+    }
+    return done;
+}
+
+/* The data's own sequences, each once (the first TRAIN_HELD that fit). */
+static int eval_list(Model *m, const TrainSpec *spec, EvalSums *s)
+{
+    TrainSpec one = *spec;
+    one.batch = 1;
+    TrainFeed f;
+    train_feed_init(&f, &one, m->cfg.ctx, m->cfg.vocab);
+    long count = train_feed_count(&f);
+    int tok[MODEL_CTX_MAX], len, nseq, done = 0;
+    while (done < TRAIN_HELD && done < count && train_feed_next(&f, tok, &len, &nseq) && eval_one(m, tok, len, NULL, s))
+        done++;
+    return done;
+}
+
+bool train_eval(Model *m, const TrainSpec *spec, TrainEval *e)
+{
+    *e = (TrainEval){.copy = spec->data == TDATA_COPY};
+    int n = m->n, saved[MODEL_CTX_MAX];
+    memcpy(saved, m->tok, sizeof saved);
+    EvalSums *s = calloc(1, sizeof *s);
+    if (!s)
+        return false;
+    int done = e->copy ? eval_copy(m, spec, e, s) : eval_list(m, spec, s);
+    if (done > 0)
+        eval_means(m, s, done, e);
+    free(s);
+    if (!model_set_tokens(m, saved, n))
+        m->at_layer = m->at_stage = 0;
+    return done > 0;
 }

@@ -43,4 +43,31 @@ long train_run(Model *m, Optim *o, TrainFeed *f, long steps, TrainStepFn fn, voi
  * the gradient of L1.Wq is not finite; lower lr (now 0.5)". Translated. */
 void train_result_message(const Model *m, const TrainResult *r, double lr, char *buf, size_t len);
 
+/* ---- held-out scores ---------------------------------------------------- */
+#define TRAIN_HELD 100          /* held-out copy sequences */
+#define TRAIN_HELD_SEED 999UL   /* their stream's seed (998 when the data's own seed is 999) */
+
+/* What a trained model does on data it was not trained on. With task:
+ * copy: TRAIN_HELD sequences of copy_task_draw (the train: lengths, at
+ * ctx) from RandomState(seed); loss_copy is the mean -ln p of the copy's
+ * 2nd..Lth symbols (those an induction head can predict), loss_rest of
+ * every other position that has a next token. Other data: the data's own
+ * sequences (the first TRAIN_HELD that fit), loss_rest their mean loss and
+ * no loss_copy. Each layer x head's scores are means over the sequences
+ * (induction over those in which a token repeats; has_ind false when none). */
+typedef struct {
+    bool copy;
+    unsigned long seed;
+    int nseq;
+    double loss_rest, loss_copy;
+    double prev[MODEL_LAYERS_MAX][ATTN_HEADS_MAX];
+    double ind[MODEL_LAYERS_MAX][ATTN_HEADS_MAX];
+    bool has_ind[MODEL_LAYERS_MAX][ATTN_HEADS_MAX];
+} TrainEval;
+
+/* Evaluate m on spec's held-out data; m's input is set back afterwards,
+ * nothing reached. false when there is no sequence to evaluate on, or out
+ * of memory. */
+bool train_eval(Model *m, const TrainSpec *spec, TrainEval *e);
+
 #endif

@@ -97,3 +97,18 @@ bench-train: $(BENCH_DIR)/trainbench
 	 awk -v c=$$mc -v t=$$mt 'BEGIN { q = c / t; printf "bench: budget train_step_ratio %s (%.3f <= 0.333: the core / torch float32, one thread)\n", q <= 1 / 3 ? "ok" : "OVER", q; \
 	   s = c * 3000 / 1000; printf "bench: train_3000_steps_s %.1f s (estimate: 3000 x the median step)\n", s; \
 	   printf "bench: budget train_lesson17_s %s (%.1f <= 60 s, estimated)\n", s <= 60 ? "ok" : "OVER", s }'
+
+# Lesson 17's training from scratch, measured: `qkvtutor --train` on its own
+# train: section (the whole run, as `make weights` does it), wall and CPU
+# time, with the machine's load; the budget is DESIGN.md's 60 s.
+.PHONY: bench-lesson17
+bench-lesson17: $(B)/qkvtutor
+	@mkdir -p $(BENCH_DIR)
+	@l=$$(cut -d" " -f1-3 /proc/loadavg); s=$$(date +%s.%N); \
+	 t=$$( { /usr/bin/time -f "%U %S" $(B)/qkvtutor --train lessons/17-induction-head.yaml --out $(BENCH_DIR)/lesson17.yaml >$(BENCH_DIR)/lesson17.out 2>$(BENCH_DIR)/lesson17.err; } 2>&1 ) || \
+	   { echo "bench: train_lesson17_s: --train failed: $$(tail -n 1 $(BENCH_DIR)/lesson17.err)"; exit 1; }; \
+	 e=$$(date +%s.%N); \
+	 awk -v s=$$s -v e=$$e -v t="$$t" -v l="$$l" -v steps="$$(sed -n 's/^trained: \([0-9]*\) of.*/\1/p' $(BENCH_DIR)/lesson17.out)" 'BEGIN { \
+	   split(t, c, " "); w = e - s; cpu = c[1] + c[2]; \
+	   printf "bench: train_lesson17_s %.1f s (%d steps from scratch, CPU %.1f s, load average before %s)\n", w, steps, cpu, l; \
+	   printf "bench: budget train_lesson17_measured_s %s (%.1f <= 60 s)\n", w <= 60 ? "ok" : "OVER", w }'

@@ -7,7 +7,7 @@
  *     lesson 17): d=16 heads=2 layers=2 norm=none|layer|rms (none)
  *     lr=0.01 (Adam) steps=2250 batch=64 seed=3 (the weights' stream)
  *     scale=0.144 (every W) embed=1 (E and P: model_draw_weights_split)
- *     data=1 (the copy task's seed) every=250
+ *     data=1 (the copy task's seed) lmin=3 lmax=6 (its lengths) every=250
  *
  * Each report line: the step, the mean training loss since the last line,
  * the held-out loss over all positions and over the predictable copy
@@ -35,7 +35,7 @@
 #define BATCH_MAX 256
 
 typedef struct {
-    int d, heads, layers, steps, batch, every;
+    int d, heads, layers, steps, batch, every, lmin, lmax;
     unsigned long seed, data;
     double lr, scale, embed;
     NormKind norm;
@@ -55,6 +55,8 @@ static bool arg(Run *r, const char *s)
     else if (k == 5 && !strncmp(s, "steps", k)) r->steps = atoi(v);
     else if (k == 5 && !strncmp(s, "batch", k)) r->batch = atoi(v);
     else if (k == 5 && !strncmp(s, "every", k)) r->every = atoi(v);
+    else if (k == 4 && !strncmp(s, "lmin", k)) r->lmin = atoi(v);
+    else if (k == 4 && !strncmp(s, "lmax", k)) r->lmax = atoi(v);
     else if (k == 4 && !strncmp(s, "seed", k)) r->seed = strtoul(v, NULL, 10);
     else if (k == 4 && !strncmp(s, "data", k)) r->data = strtoul(v, NULL, 10);
     else if (k == 2 && !strncmp(s, "lr", k)) r->lr = atof(v);
@@ -70,12 +72,12 @@ typedef struct {
     CopySpan sp[HELD];
 } Held;
 
-static void held_draw(Held *h)
+static void held_draw(Held *h, const Run *run)
 {
     Rng r;
     rng_seed(&r, 999);
     for (int s = 0; s < HELD; s++)
-        (void)copy_task_draw(&r, CTX, VOCAB, 3, 6, h->tok[s], &h->sp[s]);
+        (void)copy_task_draw(&r, CTX, VOCAB, run->lmin, run->lmax, h->tok[s], &h->sp[s]);
 }
 
 /* Scores of one run over the held-out set: out[0] loss, out[1] copy loss,
@@ -156,7 +158,7 @@ static int train(const Run *r)
     static Held held;
     ModelCfg c = config(r);
     Model m, g;
-    held_draw(&held);
+    held_draw(&held, r);
     if (r->batch < 1 || r->batch > BATCH_MAX || !model_init(&m, &c, held.tok[0], CTX) || !model_grad_init(&g, &m))
         return 2;
     model_draw_weights_split(&m, r->seed, r->scale, r->embed);
@@ -172,7 +174,7 @@ static int train(const Run *r)
     for (int s = 1; s <= r->steps; s++) {
         for (int q = 0; q < r->batch; q++) {
             len[q] = CTX;
-            (void)copy_task_draw(&data, CTX, VOCAB, 3, 6, tok + q * CTX, &sp);
+            (void)copy_task_draw(&data, CTX, VOCAB, r->lmin, r->lmax, tok + q * CTX, &sp);
         }
         if (model_train_step(&m, &g, &o, tok, len, r->batch, &loss, &bad) != TRAIN_OK)
             return 1;
@@ -191,12 +193,12 @@ static int train(const Run *r)
 
 int main(int argc, char **argv)
 {
-    Run r = {.d = 16, .heads = 2, .layers = 2, .steps = 2250, .batch = 64, .every = 250, .seed = 3, .data = 1,
+    Run r = {.d = 16, .heads = 2, .layers = 2, .steps = 2250, .batch = 64, .every = 250, .seed = 3, .data = 1, .lmin = 3, .lmax = 6,
              .lr = 0.01, .scale = 0.144, .embed = 1.0, .norm = NORM_NONE};
     for (int k = 1; k < argc; k++)
         if (!arg(&r, argv[k])) {
             fprintf(stderr, "induction: %s: write key=value (d, heads, layers, norm, lr, steps, batch, seed, "
-                            "scale, embed, data, every)\n", argv[k]);
+                            "scale, embed, data, lmin, lmax, every)\n", argv[k]);
             return 2;
         }
     return train(&r);
