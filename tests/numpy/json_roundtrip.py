@@ -109,7 +109,10 @@ for line in listing.splitlines():
     k, name = line.split()[:2]
     path = "lessons/" + name
     text = open(path, encoding="utf-8").read()
-    check_lesson(k, text, len(yaml.safe_load(text).get("steps", [])))
+    y = yaml.safe_load(text)
+    if "model" in y:
+        continue  # a model lesson's --json has "layers", not "matrices": the torch suite checks it
+    check_lesson(k, text, len(y.get("steps", [])))
 
 big = subprocess.run(["sh", "tests/bench/gen_lesson.sh", "64", "64", "8"], capture_output=True, text=True,
                      check=True).stdout
