@@ -382,14 +382,14 @@ static void test_help_scrolls(void **state)
     assert_false(on_screen("lines 1-"));                        /* it all fits: no scroll line */
     screen_resize(18, 60);
     view_draw(f->v);
-    assert_on_screen("lines 1-15 of 43 · ↓ j PgDn Space more · ↑ k PgUp back");
+    assert_on_screen("lines 1-15 of 33 · ↓ j PgDn Space more · ↑ k PgUp back");
     assert_on_screen(":                      action prompt, e.g.");
     assert_on_screen("                       Q[1] = K[1] * 5"); /* the example kept whole */
     assert_false(on_screen("q, Ctrl-C"));
     help_words(small, sizeof small, false);
     view_keys(f->v, "j");
     view_draw(f->v);
-    assert_on_screen("lines 2-16 of 43");
+    assert_on_screen("lines 2-16 of 33");
     for (int k = 0; k < 4; k++) {
         view_keys(f->v, " ");
         view_draw(f->v);
@@ -403,7 +403,7 @@ static void test_help_scrolls(void **state)
         }
         free(t);
     }
-    assert_on_screen("lines 29-43 of 43");                      /* Space stops at the end */
+    assert_on_screen("lines 19-33 of 33");                      /* Space stops at the end */
     assert_on_screen("q, Ctrl-C              quit");
     assert_on_screen("Esc leaves.");
     assert_on_screen("underlined: changed, no room for its ▲/▼"); /* the marks' legend, under the table */
@@ -415,20 +415,20 @@ static void test_help_scrolls(void **state)
     }
     view_key(f->v, KEY_PPAGE, true);
     view_draw(f->v);
-    assert_on_screen("lines 15-29 of 43");
+    assert_on_screen("lines 5-19 of 33");
     view_key(f->v, KEY_HOME, true);
     view_draw(f->v);
-    assert_on_screen("lines 1-15 of 43");
+    assert_on_screen("lines 1-15 of 33");
     view_key(f->v, KEY_END, true);
     view_keys(f->v, "\x1b?");                                   /* it opens again at the top */
     view_draw(f->v);
-    assert_on_screen("lines 1-15 of 43");
+    assert_on_screen("lines 1-15 of 33");
     view_keys(f->v, "\x1b");
     /* zh: wrapped too, the last entries reachable */
     i18n_set(LANG_ZH, "build/locale");
     view_keys(f->v, "?");
     view_draw(f->v);
-    assert_on_screen("第 1-15 行/共 35 · ↓ j PgDn Space 往下 · ↑ k PgUp 往上");
+    assert_on_screen("第 1-15 行/共 27 · ↓ j PgDn Space 往下 · ↑ k PgUp 往上");
     view_key(f->v, KEY_END, true);
     view_draw(f->v);
     assert_on_screen("q, Ctrl-C              退出");

@@ -249,16 +249,35 @@ def json_numbers():
     if not check(node.returncode == 0, "node runs the wasm --json", node.stderr[-300:]):
         return
     parts = re.split(r"^@@ lesson (\d+) at (\d+)\n", stdout, flags=re.M)
-    n, diffs = 0, []
+    n, diffs, libm = 0, [], []
     for k in range(1, len(parts), 3):
         lesson, at, body = parts[k], parts[k + 1], parts[k + 2]
         args = [os.path.join(B, "qkvtutor"), "--json"] + (["--at", at] if at != "0" else []) + [lesson]
         nat = subprocess.run(args, capture_output=True, text=True).stdout
         n += 1
-        if nat != body:
+        if nat == body:
+            continue
+        # a model lesson's GELU, norms and softmax over the vocab call erf,
+        # exp and sqrt many times: emscripten's libm may differ from glibc's
+        # in the last bit, so there the numbers must agree to 1e-12 and the
+        # lessons where they differ are named (DESIGN.md "Trained here")
+        if near(json.loads(nat), json.loads(body)):
+            libm.append(f"lesson {lesson} --at {at}")
+        else:
             diffs.append(f"lesson {lesson} --at {at}")
     check(n > 50 and not diffs, f"--json of every built-in lesson at every step ({n} runs): wasm = native, "
-          "string for string", ", ".join(diffs[:5]))
+          "string for string" + (f", or to 1e-12 where libm differs ({', '.join(libm[:6])})" if libm else ""),
+          ", ".join(diffs[:5]))
+
+
+def near(a, b):
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(near(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(near(a[k], b[k]) for k in a)
+    return a == b
 
 
 def lesson3():

@@ -327,6 +327,10 @@ void mgrid_bars(Frame *c, int y, int x, int w, int h)
     FmtOpt fo = {c->l->digits, c->in->ascii, false};
     char line[FMT_LINE], num[48], tok[128];
     int i = c->in->fi < m->n ? c->in->fi : m->n - 1, top[8];
+    if (i >= p->rows)
+        i = p->rows - 1;
+    if (i < 0 || h < 2)
+        return; /* no row of p to show, or no room for a bar */
     int k = top_tokens(p, i, top, h - 1 < 8 ? h - 1 : 8);
     text_sanitize(lesson_token(c->l, c->a, i), tok, sizeof tok, c->in->ascii);
     bool asked = false; /* an open question on this row of p (or of logits): the bars would answer it */

@@ -84,11 +84,12 @@ static void help_keys(View *v, HelpText *h)
 {
     const char *edit = _("Edit mode: arrows move, Tab cycles Q K V X Wq Wk Wv (Wo), a number (-0.5 too) then Enter sets, + / _ nudge by 0.1, Esc leaves.");
     int kw = 0, cols = v->cols;
-    keys_help_lines(help_key_width, &kw);
+    bool model = session_is_model(&v->s);
+    keys_help_lines_in(model, help_key_width, &kw);
     h->kx = 2;
     h->tx = cols >= 80 ? 32 : 2 + kw + 2; /* 80 columns and up: the table as it always was */
     h->w = cols - 1 - h->tx;
-    keys_help_lines(help_collect, h);
+    keys_help_lines_in(model, help_collect, h);
     /* Under the table, from column 2: the legend of the change marks'
      * fallback (box.c: a changed number whose cell has no room for its
      * mark is underlined), where a blank line was, so the help still fits

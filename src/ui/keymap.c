@@ -88,11 +88,24 @@ static void labels_of(Request r, char *buf, size_t len)
 /* The help screen's lines without a screen, for tests/keys_table.c (which
  * checks README.md and the man page against them): line(keys, help, ctx) for
  * each line, a request's keys and those of the requests after it that have no help of their own, help untranslated. */
+/* The requests only a model lesson answers (its layers, model view, input
+ * and watch mode): a one-layer lesson's help leaves them out, so it still
+ * fits 80x24 whole. */
+static bool model_only(int r)
+{
+    return r == REQ_LAYER_PREV || r == REQ_LAYER_NEXT || r == REQ_MODEL_VIEW || r == REQ_TOKENS || r == REQ_WATCH;
+}
+
 void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx), void *ctx)
+{
+    keys_help_lines_in(true, line, ctx);
+}
+
+void keys_help_lines_in(bool model, void (*line)(const char *keys, const char *help, void *ctx), void *ctx)
 {
     char keys[160], more[96];
     for (int r = 0; r < REQ_COUNT; r++) {
-        if (!requests[r].help)
+        if (!requests[r].help || (!model && model_only(r)))
             continue;
         labels_of((Request)r, keys, sizeof keys);
         for (int k = r + 1; k < REQ_COUNT && !requests[k].help; k++) {

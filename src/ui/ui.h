@@ -150,6 +150,9 @@ void view_keybar(bool ascii, bool asking, int cols, char *buf, size_t len);
  * for each line, a request's keys and those of the requests after it that
  * have no help of their own, help untranslated. */
 void keys_help_lines(void (*line)(const char *keys, const char *help, void *ctx), void *ctx);
+/* The same for the help screen of a lesson: model false leaves out the keys
+ * only model lessons answer ({ } M i W). */
+void keys_help_lines_in(bool model, void (*line)(const char *keys, const char *help, void *ctx), void *ctx);
 
 /* help.c: the help screen as lines, wrapped to the screen: each key line's
  * description wraps under itself, then a blank line and the edit-mode keys.
