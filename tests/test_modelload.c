@@ -326,7 +326,7 @@ static void errors_model_top(void **state)
     assert_load_error(VOCAB MODEL1 "weights: {random: {scale: 1}}\n",
                       "t.yaml:5:11: random is missing seed, write e.g. random: {seed: 7, scale: 0.3}");
     assert_load_error(VOCAB MODEL1 "weights: {random: {seed: 1, d_k: 2}}\n",
-                      "t.yaml:5:29: unknown key \"d_k\" in random, expected seed or scale");
+                      "t.yaml:5:29: unknown key \"d_k\" in random, expected seed, scale or embed_scale");
     assert_load_error(VOCAB MODEL1 "weights: {random: {seed: 1}, file: w.yaml}\n",
                       "t.yaml:5:30: weights takes random: or file:, not both; keep one");
     assert_load_error(VOCAB MODEL1 "weights: {}\n",

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include "core/copytask.h"
 #include "core/model_back.h"
+#include "lesson/embedded.h"
+#undef expect_check  /* cmocka's mock macro; lesson.h declares a function of that name */
+#include "lesson/lesson.h"
 #include "lesson/traindata.h"
 #include "lesson/trainrun.h"
 #include "text/i18n.h"
@@ -293,6 +296,61 @@ static void eval_is_the_benchs(void **state)
     free(m);
 }
 
+/* The shipped weights file is built in beside lesson 17, found from the
+ * lesson's relative path. */
+static void weights_are_built_in(void **state)
+{
+    (void)state;
+    const char *l17 = "lessons/17-induction-head.yaml";
+    const EmbeddedFile *e = embedded_file_near(l17, "weights/induction-2l.yaml");
+    assert_non_null(e);
+    assert_string_equal(e->name, "lessons/weights/induction-2l.yaml");
+    FILE *f = fopen("lessons/weights/induction-2l.yaml", "rb");
+    assert_non_null(f);
+    char *buf = malloc(e->len + 1);
+    assert_int_equal(fread(buf, 1, e->len + 1, f), e->len);
+    fclose(f);
+    assert_memory_equal(buf, e->data, e->len);
+    free(buf);
+    assert_ptr_equal(embedded_file_near(l17, "./weights/../weights/induction-2l.yaml"), e);
+    assert_null(embedded_file_near(l17, "../weights/induction-2l.yaml"));
+    assert_null(embedded_file_near(l17, "/lessons/weights/induction-2l.yaml"));
+    assert_null(embedded_file_near("elsewhere/17.yaml", "weights/induction-2l.yaml"));
+    assert_null(embedded_file_near(l17, "weights/none.yaml"));
+}
+
+/* Lesson 18's weights: {random: {seed, scale, embed_scale}} are train.from's
+ * draw (model_draw_weights_split), and its train: is lesson 17's. */
+static void lesson18_starts_from_train_from(void **state)
+{
+    (void)state;
+    Lesson l, k;
+    char err[1024];
+    assert_true(lesson_load_file("lessons/18-watch-it-learn.yaml", &l, err, sizeof err));
+    assert_true(lesson_load_file("lessons/17-induction-head.yaml", &k, err, sizeof err));
+    const LessonModel *lm = l.model;
+    assert_non_null(lm);
+    assert_true(lm->train.given && lm->train.from_given);
+    assert_int_equal(lm->wseed, lm->train.from_seed);
+    assert_true(lm->wscale == lm->train.from_scale && lm->wembed_scale == lm->train.from_embed_scale);
+    Model *m = calloc(1, sizeof *m);
+    assert_true(model_copy(m, lm->base));
+    model_draw_weights_split(m, 1, 0.144, 1.0);
+    assert_true(mat_max_diff(&m->E, &lm->base->E) == 0.0);
+    assert_true(mat_max_diff(&m->P, &lm->base->P) == 0.0);
+    assert_true(mat_max_diff(&m->WU, &lm->base->WU) == 0.0);
+    assert_true(mat_max_diff(&m->layer[1].att.m[M_WK], &lm->base->layer[1].att.m[M_WK]) == 0.0);
+    const TrainSpec *a = &lm->train, *b = &k.model->train;
+    assert_true(a->data == b->data && a->lmin == b->lmin && a->lmax == b->lmax && a->data_seed == b->data_seed);
+    assert_true(a->opt == b->opt && a->lr == b->lr && a->batch == b->batch && a->steps == b->steps);
+    assert_true(a->from_seed == b->from_seed && a->from_scale == b->from_scale &&
+                a->from_embed_scale == b->from_embed_scale);
+    model_free(m);
+    free(m);
+    lesson_free(&l);
+    lesson_free(&k);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -304,6 +362,8 @@ int main(void)
         cmocka_unit_test(run_is_the_steps),
         cmocka_unit_test(not_finite_stops),
         cmocka_unit_test(eval_is_the_benchs),
+        cmocka_unit_test(weights_are_built_in),
+        cmocka_unit_test(lesson18_starts_from_train_from),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

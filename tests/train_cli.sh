@@ -33,10 +33,10 @@ check()
 }
 
 check "--train without --out" 2 'qkvtutor: --train needs --out FILE, the weights file to write; see qkvtutor --help' --train 17
-check "--steps without --train" 2 'qkvtutor: --steps goes with --train; see qkvtutor --help' --steps 5 --json 17
-check "--steps 0" 2 'qkvtutor: --steps takes a number of training steps from 1 to 100000, not "0"; see qkvtutor --help' --train 17 --out "$T/w.yaml" --steps 0
-check "--steps past the limit" 2 'qkvtutor: --steps takes a number of training steps from 1 to 100000, not "100001"; see qkvtutor --help' --train 17 --out "$T/w.yaml" --steps 100001
-check "--train with --json" 2 'qkvtutor: --json and --train do not go together: each one chooses what qkvtutor does; give one of them; see qkvtutor --help' --json --train 17 --out "$T/w.yaml"
+check "--steps without --train" 2 'qkvtutor: --steps goes with --train; see qkvtutor --help' --steps 5 --json 1
+check "--steps 0" 2 'qkvtutor: --steps takes a number of training steps from 1 to 100000, not "0"; see qkvtutor --help' --train 17-induction-head --out "$T/w.yaml" --steps 0
+check "--steps past the limit" 2 'qkvtutor: --steps takes a number of training steps from 1 to 100000, not "100001"; see qkvtutor --help' --train 17-induction-head --out "$T/w.yaml" --steps 100001
+check "--train with --json" 2 'qkvtutor: --json and --train do not go together: each one chooses what qkvtutor does; give one of them; see qkvtutor --help' --json --train 17-induction-head --out "$T/w.yaml"
 check "--train of a lesson without a model" 2 'qkvtutor: --train: lessons/01-three-tokens.yaml is not a model lesson: it needs model: and train: (lessons/README.md)' --train 1 --out "$T/w.yaml"
 grep -v '^  *\(data\|optimizer\|batch\|steps\|from\|loss\):\|^train:' "$L17" >"$T/notrain.yaml"
 sed -i 's|file: weights/|file: '"$PWD"'/lessons/weights/|' "$T/notrain.yaml"
@@ -45,7 +45,7 @@ check "--train of a model lesson without train:" 2 "qkvtutor: --train: $T/notrai
 
 # The summary's form, numbers aside (each written as N); progress off a
 # terminal: a line at every tenth of the run, then the time taken.
-"$BIN" --train 17 --out "$T/a.yaml" --steps 20 >"$T/a.out" 2>"$T/a.err"
+"$BIN" --train 17-induction-head --out "$T/a.yaml" --steps 20 >"$T/a.out" 2>"$T/a.err"
 rc=$?
 sed -E 's/[0-9]+(\.[0-9]+)?/N/g' "$T/a.out" >"$T/a.form"
 cat >"$T/want.form" <<EOF
@@ -61,7 +61,7 @@ wrote: $(echo "$T" | sed -E 's/[0-9]+(\.[0-9]+)?/N/g')/a.yaml
 EOF
 if [ $rc = 0 ] && diff "$T/want.form" "$T/a.form" >"$T/diff"; then ok "the summary's form"
 else bad "the summary (status $rc): $(cat "$T/diff" "$T/a.err")"; fi
-head -n 1 "$T/a.out" | grep -qx 'trained: 20 of 20 steps, adam lr 0.01, batch 64, from random weights (seed 3, scale 0.144, embed_scale 1)' &&
+head -n 1 "$T/a.out" | grep -qx 'trained: 20 of 20 steps, adam lr 0.01, batch 64, from random weights (seed 1, scale 0.144, embed_scale 1)' &&
     ok "--steps 20: 20 steps, the recipe named" || bad "first line: $(head -n 1 "$T/a.out")"
 grep -q '^loss: [0-9.]* at step 1, [0-9.]* at step 20$' "$T/a.out" && ok "the losses of steps 1 and 20" ||
     bad "no loss line for steps 1 and 20: $(cat "$T/a.out")"
@@ -75,21 +75,29 @@ else bad "progress off a terminal: $(cat "$T/a.err")"; fi
 grep -q '^format: qkvtutor-weights/1' "$T/a.yaml" && ok "a weights file written" || bad "$T/a.yaml: $(head -n 2 "$T/a.yaml")"
 
 # Deterministic: the same lesson and binary give the same bytes.
-"$BIN" --train 17 --out "$T/b.yaml" --steps 20 >"$T/b.out" 2>/dev/null
+"$BIN" --train 17-induction-head --out "$T/b.yaml" --steps 20 >"$T/b.out" 2>/dev/null
 cmp -s "$T/a.yaml" "$T/b.yaml" && ok "two runs write the same bytes" || bad "two runs of --steps 20 differ"
 sed 's|/b\.yaml$|/a.yaml|' "$T/b.out" | cmp -s - "$T/a.out" && ok "two runs print the same summary" ||
     bad "two runs' summaries differ"
-"$BIN" --train 17 --out "$T/c.yaml" --steps 21 >/dev/null 2>&1
+"$BIN" --train 17-induction-head --out "$T/c.yaml" --steps 21 >/dev/null 2>&1
 cmp -s "$T/a.yaml" "$T/c.yaml" && bad "--steps 21 wrote what --steps 20 did" || ok "--steps 21 goes one step further"
 
 # The trained file loads: lesson 17 pointed at it.
 sed 's|file: weights/induction-2l.yaml|file: '"$T"'/a.yaml|' "$L17" >"$T/l17.yaml"
-"$BIN" --json "$T/l17.yaml" >/dev/null 2>"$T/err" && ok "the written file loads as lesson 17's weights" ||
+"$BIN" --check "$T/l17.yaml" >/dev/null 2>"$T/err" && ok "the written file loads as lesson 17's weights" ||
     bad "lesson 17 on the written file: $(cat "$T/err")"
+
+# Lesson 18 starts where train.from does: its weights are train.from's draw.
+grep -v '^  from:' lessons/18-watch-it-learn.yaml >"$T/l18.yaml"
+"$BIN" --train lessons/18-watch-it-learn.yaml --out "$T/f18.yaml" --steps 5 >/dev/null 2>&1
+"$BIN" --train "$T/l18.yaml" --out "$T/w18.yaml" --steps 5 >"$T/w18.out" 2>&1
+grep -q "from the lesson's random weights (seed 1, scale 0.144, embed_scale 1)" "$T/w18.out" && cmp -s "$T/f18.yaml" "$T/w18.yaml" &&
+    ok "lesson 18's weights are train.from's: 5 steps from either give the same file" ||
+    bad "lesson 18 without from: differs from train.from: $(head -n 1 "$T/w18.out")"
 
 # The held-out scores are the recipe search's (tests/bench/induction.c on the same recipe).
 if [ -n "$IND" ]; then
-    "$IND" steps=20 every=20 >"$T/ind.out"
+    "$IND" seed=1 data=3 steps=20 every=20 >"$T/ind.out"
     want=$(head -n 1 "$T/ind.out" | sed 's/.* prev \([0-9.]*\) \([0-9.]*\) induction \([0-9.]*\) \([0-9.]*\) .*/\1 \2 \3 \4/')
     got="$(awk '$1 == "L1.H1" || $1 == "L1.H2" { printf "%s ", $2 }' "$T/a.out")$(awk '$1 == "L2.H1" || $1 == "L2.H2" { printf "%s ", $3 }' "$T/a.out")"
     [ "$got" = "$want " ] && ok "scores are induction.c's at step 20 ($want)" ||
@@ -99,10 +107,10 @@ else
 fi
 
 # Ctrl-C: SIGINT to a long run stops it after a whole step; the file is written and loads.
-"$BIN" --train 17 --out "$T/int.yaml" --steps 100000 >"$T/int.out" 2>"$T/int.err" &
+"$BIN" --train 17-induction-head --out "$T/int.yaml" --steps 100000 >"$T/int.out" 2>"$T/int.err" &
 pid=$!
 n=0
-while [ $n -lt 100 ] && ! grep -q '^step ' "$T/int.err" 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
+while [ $n -lt 15 ] && ! grep -q '^step ' "$T/int.err" 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
 kill -INT $pid
 wait $pid
 rc=$?
@@ -112,17 +120,17 @@ if [ $rc = 0 ] && [ -n "$took" ] && [ "$took" -ge 1 ] && [ "$took" -lt 100000 ] 
     ok "Ctrl-C after step $took: stopped and said so"
 else bad "Ctrl-C: status $rc, $(cat "$T/int.out" "$T/int.err" | tail -n 5)"; fi
 sed 's|file: weights/induction-2l.yaml|file: '"$T"'/int.yaml|' "$L17" >"$T/lint.yaml"
-"$BIN" --json "$T/lint.yaml" >/dev/null 2>"$T/err" && ok "the interrupted run's file loads" ||
+"$BIN" --check "$T/lint.yaml" >/dev/null 2>"$T/err" && ok "the interrupted run's file loads" ||
     bad "the interrupted run's file: $(cat "$T/err")"
-"$BIN" --train 17 --out "$T/same.yaml" --steps "${took:-1}" >/dev/null 2>&1
+"$BIN" --train 17-induction-head --out "$T/same.yaml" --steps "${took:-1}" >/dev/null 2>&1
 cmp -s "$T/int.yaml" "$T/same.yaml" && ok "the interrupted file is step $took's, as --steps $took writes it" ||
     bad "the interrupted file is not --steps $took's"
 [ -z "$(ls -A "$T" | grep '^\.')" ] && ok "no temporary left" || bad "left: $(ls -A "$T" | grep '^\.')"
 
 # An --out that cannot be written: exit 1, one line, nothing left, before any training.
 : >"$T/plain"
-check "--out under a file" 1 "qkvtutor: cannot write $T/plain/w.yaml: Not a directory" --train 17 --out "$T/plain/w.yaml" --steps 3
-check "--out in a missing folder" 1 "qkvtutor: cannot write $T/none/w.yaml: No such file or directory" --train 17 --out "$T/none/w.yaml" --steps 3
+check "--out under a file" 1 "qkvtutor: cannot write $T/plain/w.yaml: Not a directory" --train 17-induction-head --out "$T/plain/w.yaml" --steps 3
+check "--out in a missing folder" 1 "qkvtutor: cannot write $T/none/w.yaml: No such file or directory" --train 17-induction-head --out "$T/none/w.yaml" --steps 3
 [ ! -e "$T/none" ] && [ "$(ls -A "$T" | grep -c '^\.')" = 0 ] && [ ! -s "$T/out" ] && ok "nothing left, nothing trained" ||
     bad "an unwritable --out left: $(ls -A "$T")"
 

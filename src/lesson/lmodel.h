@@ -60,6 +60,7 @@ typedef struct LessonModel {
     WeightsSource wsrc;
     unsigned long wseed;            /* WSRC_RANDOM */
     double wscale;
+    double wembed_scale;            /* E and P's scale (= wscale unless embed_scale: is given) */
     char *wfile;                    /* WSRC_FILE: as written; wpath: resolved against the lesson */
     char *wpath;
     Model *base;                    /* the weights (drawn or read) on tok[0..ntok), nothing reached */

@@ -163,11 +163,12 @@ static bool load_sampling(Loader *c, const yaml_node_t *n, ModelCfg *cfg, CfgAt 
 
 enum { MW_RANDOM, MW_FILE, MW_N };
 static const char *const mweight_keys[MW_N] = {"random", "file"};
-enum { MR_SEED, MR_SCALE, MR_N };
-static const char *const mrandom_keys[MR_N] = {"seed", "scale"};
+enum { MR_SEED, MR_SCALE, MR_EMBED, MR_N };
+static const char *const mrandom_keys[MR_N] = {"seed", "scale", "embed_scale"};
 
-/* random: {seed, scale}: every weight drawn (model.h's order); scale 1
- * unless given. */
+/* random: {seed, scale, embed_scale}: every weight drawn (model.h's
+ * order); scale 1 unless given; E and P at embed_scale (= scale unless
+ * given: model_draw_weights_split, as train.from draws them). */
 static bool load_mrandom(Loader *c, const yaml_node_t *key_node, const yaml_node_t *n, LessonModel *lm)
 {
     unsigned long long seed;
@@ -187,7 +188,10 @@ static bool load_mrandom(Loader *c, const yaml_node_t *key_node, const yaml_node
     lm->wscale = 1.0;
     if (val[MR_SCALE] && !schema_num(c, val[MR_SCALE], &lm->wscale, NULL))
         return false;
-    model_draw_weights(lm->base, lm->wseed, lm->wscale);
+    lm->wembed_scale = lm->wscale;
+    if (val[MR_EMBED] && !schema_num(c, val[MR_EMBED], &lm->wembed_scale, NULL))
+        return false;
+    model_draw_weights_split(lm->base, lm->wseed, lm->wscale, lm->wembed_scale);
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "embedded.h"
 #include "modelkeys.h"
 #include "text/afile.h"
 #include "text/i18n.h"
@@ -289,11 +290,28 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* A built-in lesson's weights file, built in beside it (embedded.h): a
+ * copy, NUL-terminated; NULL when there is none. */
+static char *builtin(const char *lesson, const char *name, size_t *len)
+{
+    const EmbeddedFile *e = embedded_file_near(lesson, name);
+    char *buf = e ? malloc(e->len + 1) : NULL;
+    if (buf) {
+        memcpy(buf, e->data, e->len);
+        buf[e->len] = '\0';
+        *len = e->len;
+    }
+    return buf;
+}
+
 bool weights_read_into(Loader *c, const yaml_node_t *at, const LessonModel *lm, Model *m)
 {
     size_t len = 0;
     errno = 0;
     char *buf = slurp(lm->wpath, &len);
+    int e = errno;
+    if (!buf && (buf = builtin(c->d.file, lm->wfile, &len)) == NULL)
+        errno = e;
     if (!buf)
         return diag_fail(&c->d, at, _("cannot read the weights file %s: %s"), diag_quote(&c->d, lm->wpath),
                          strerror(errno ? errno : EIO));

@@ -105,7 +105,8 @@ static void print_start(const LessonModel *lm, long took, long steps)
         printf(_("from the lesson's weights (%s)\n"), lm->wfile);
     } else {
         (void)shortest_print(lm->wscale, sc);
-        printf(_("from the lesson's random weights (seed %lu, scale %s)\n"), lm->wseed, sc);
+        (void)shortest_print(lm->wembed_scale, es);
+        printf(_("from the lesson's random weights (seed %lu, scale %s, embed_scale %s)\n"), lm->wseed, sc, es);
     }
 }
 

@@ -56,6 +56,7 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/ptykey 
 	   lessons/01-three-tokens.yaml $(BENCH_DIR)/64x64.yaml $(BENCH_DIR)/64x64h8.yaml $(LESSONS)
 	@$(BENCH_DIR)/ptykey $(BENCH_ITERS) 1 80 24 $(B)/qkvtutor && $(BENCH_DIR)/ptykey $(BENCH_ITERS) 8 80 24 $(B)/qkvtutor
 	@$(MAKE) --no-print-directory bench-train
+	@$(MAKE) --no-print-directory bench-lesson17
 	@$(MAKE) --no-print-directory bench-web
 	@echo "bench: load average at the end $$(cut -d" " -f1-3 /proc/loadavg)"
 
