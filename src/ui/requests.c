@@ -116,6 +116,10 @@ int req_right(View *v, UiKey ch) { v->frow = false; return ui_focus_by(v, 0, 1);
 int req_edit(View *v, UiKey ch)
 {
     char msg[256];
+    if (session_is_model(&v->s)) { /* the cell editor works on one layer's Q, K, V */
+        ui_say(v, ROLE_HINT, _("In a model lesson, change a weight with the : prompt, e.g. :L1.Wq[1][2] = 0.5"));
+        return FLAG_REDRAW;
+    }
     if (session_stage(&v->s) < STAGE_QKV) {
         int k = session_step_reaching(&v->s, STAGE_QKV);
         if (k >= 0)
