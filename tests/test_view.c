@@ -14,6 +14,7 @@
 #include "term/grid.h"
 #include "term/view.h"
 #include "testutil.h" /* after lesson.h: cmocka defines a macro expect_check */
+#include "golden.h"
 
 typedef struct {
     Lesson l;
@@ -92,33 +93,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Compare the screen with tests/golden/NAME.txt, or write it under QKV_GOLDEN. */
-static void golden(const char *name)
-{
-    char path[256], *text = screen_text();
-    snprintf(path, sizeof path, "tests/golden/%s.txt", name);
-    if (getenv("QKV_GOLDEN")) {
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-        free(text);
-        return;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("%s is missing; run make golden and review it", path);
-    static char want[1 << 16];
-    size_t n = fread(want, 1, sizeof want - 1, f);
-    want[n] = '\0';
-    fclose(f);
-    if (strcmp(want, text) != 0) {
-        print_error("screen differs from %s; got:\n%s", path, text);
-        free(text);
-        fail();
-    }
-    free(text);
-}
 
 static bool on_screen(const char *s)
 {
