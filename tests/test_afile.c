@@ -104,6 +104,30 @@ static void test_writes_and_replaces(void **state)
     assert_string_equal(err, "");
 }
 
+/* afile_read: the whole file NUL-terminated; a file over max gives max + 1
+ * bytes (the caller's "too big"); a missing one NULL with ENOENT. */
+static void test_reads(void **state)
+{
+    char p[256], err[512] = "";
+    size_t len = 99;
+    path_of(p, sizeof p, "w.yaml");
+    assert_true(afile_write(p, "abcdef", 6, err, sizeof err));
+    char *b = afile_read(p, 6, &len);
+    assert_non_null(b);
+    assert_int_equal(len, 6);
+    assert_string_equal(b, "abcdef");
+    free(b);
+    b = afile_read(p, 4, &len);
+    assert_non_null(b);
+    assert_int_equal(len, 5);
+    assert_string_equal(b, "abcde");
+    free(b);
+    path_of(p, sizeof p, "none.yaml");
+    errno = 0;
+    assert_null(afile_read(p, 4, &len));
+    assert_int_equal(errno, ENOENT);
+}
+
 /* A symbolic link is replaced by the file; what it pointed to is untouched. */
 static void test_link_replaced(void **state)
 {
@@ -242,6 +266,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_writes_and_replaces, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_link_replaced, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_target_is_a_folder, setup, teardown),

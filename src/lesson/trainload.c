@@ -9,6 +9,7 @@
 
 #include "lmodel.h"
 #include "modelkeys.h"
+#include "text/afile.h"
 #include "text/i18n.h"
 #include "text/text.h"
 
@@ -183,29 +184,6 @@ static long tokenise(Loader *c, const char *path, const char *s, size_t n, const
     return cnt;
 }
 
-/* The text file's bytes (at most TRAIN_TEXT_MAX_BYTES), or NULL with errno. */
-static char *read_text(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc(TRAIN_TEXT_MAX_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        errno = ENOMEM;
-        return NULL;
-    }
-    *len = fread(buf, 1, TRAIN_TEXT_MAX_BYTES + 1, f);
-    int e = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (e) {
-        free(buf);
-        errno = e;
-        return NULL;
-    }
-    return buf;
-}
-
 /* The tokens cut into sequences of ctx, the last kept with at least 2. */
 static bool cut_text(Loader *c, const yaml_node_t *n, const int *tok, long cnt, int ctx, TrainSpec *t)
 {
@@ -237,7 +215,7 @@ static bool data_text(Loader *c, const yaml_node_t *n, const LessonModel *lm, Tr
     if (!path)
         return diag_oom(&c->d, n);
     errno = 0;
-    char *buf = read_text(path, &len);
+    char *buf = afile_read(path, TRAIN_TEXT_MAX_BYTES, &len);
     bool ok = buf != NULL;
     if (!buf)
         diag_fail(&c->d, n, _("cannot read the text file %s: %s"), diag_quote(&c->d, path), strerror(errno ? errno : EIO));

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "embedded.h"
 #include "modelkeys.h"
@@ -263,33 +262,6 @@ static bool read_doc(Loader *c, const LessonModel *lm, Model *m)
     return read_params(c, k[WF_PARAMS], v[WF_PARAMS], m) && ok;
 }
 
-/* The whole file (up to WEIGHTS_MAX_BYTES + 1 bytes); NULL with errno. */
-static char *slurp(const char *path, size_t *len)
-{
-    struct stat st;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t want = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= WEIGHTS_MAX_BYTES
-                      ? (size_t)st.st_size + 1
-                      : (size_t)WEIGHTS_MAX_BYTES + 1;
-    char *buf = malloc(want);
-    if (!buf) {
-        fclose(f);
-        errno = ENOMEM;
-        return NULL;
-    }
-    *len = fread(buf, 1, want, f);
-    int e = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (e) {
-        free(buf);
-        errno = e;
-        return NULL;
-    }
-    return buf;
-}
-
 /* A built-in lesson's weights file, built in beside it (embedded.h): a
  * copy, NUL-terminated; NULL when there is none. */
 static char *builtin(const char *lesson, const char *name, size_t *len)
@@ -308,7 +280,7 @@ bool weights_read_into(Loader *c, const yaml_node_t *at, const LessonModel *lm, 
 {
     size_t len = 0;
     errno = 0;
-    char *buf = slurp(lm->wpath, &len);
+    char *buf = afile_read(lm->wpath, WEIGHTS_MAX_BYTES, &len);
     int e = errno;
     if (!buf && (buf = builtin(c->d.file, lm->wfile, &len)) == NULL)
         errno = e;

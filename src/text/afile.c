@@ -147,3 +147,31 @@ bool afile_write(const char *path, const void *buf, size_t len, char *err, size_
     afile_error(&a, err, errlen);
     return false;
 }
+
+char *afile_read(const char *path, size_t max, size_t *len)
+{
+    struct stat st;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    /* a regular file's own size when it fits; else room to tell it is too big */
+    size_t want = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max
+                      ? (size_t)st.st_size + 1
+                      : max + 1;
+    char *buf = malloc(want + 1);
+    if (!buf) {
+        fclose(f);
+        errno = ENOMEM;
+        return NULL;
+    }
+    *len = fread(buf, 1, want, f);
+    int e = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (e) {
+        free(buf);
+        errno = e;
+        return NULL;
+    }
+    buf[*len] = '\0';
+    return buf;
+}

@@ -52,5 +52,10 @@ void afile_error(const AFile *a, char *msg, size_t len);
 /* path := len bytes of buf, atomically. False with afile_error()'s line in
  * err. */
 bool afile_write(const char *path, const void *buf, size_t len, char *err, size_t errlen);
+/* The reading side, for the files a lesson names (a weights file, a text
+ * file): at most max + 1 bytes of path (so *len > max says "too big"),
+ * NUL-terminated, the caller frees; NULL with errno set when it cannot be
+ * read. */
+char *afile_read(const char *path, size_t max, size_t *len);
 
 #endif
