@@ -384,14 +384,11 @@ int model_arith_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *mo
     model_stage_refs(c, refs, &ex);
     n = cell_lines(c, refs[ex], i, j, raw, FMT_MAX_LINES);
     *first = 0;
-    int own = n;
     if (c->mstage == 1 || c->mstage == 6) /* h_in's own line; y's products */
         n += cell_lines(c, refs[c->mstage == 1 ? 0 : 1], i, j, raw + n, FMT_MAX_LINES - n);
     else if (c->mstage == 7)
         n += cell_lines(c, refs[0], i, j < c->model->cfg.d_ff ? j : 0, raw + n, FMT_MAX_LINES - n);
-    FmtOpt fo = {c->l->digits, c->in->ascii, false};
     fmt_note_approx(raw, n, c->in->ascii, &c->noted);
-    (void)fo;
     *more = false;
     for (int k = 0; k < n; k++) {
         if (out >= max) {
@@ -403,7 +400,6 @@ int model_arith_lines(Frame *c, int w, char lines[][FMT_LINE], int max, bool *mo
         *more = *more || left;
     }
     *first = out; /* the lines are one cell's: they give way together */
-    (void)own;
     return out;
 }
 

@@ -372,6 +372,10 @@ void fmt_note_add(char *line, bool ascii)
 
 void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted)
 {
+    const char *note = ascii ? _("(~: computed before rounding)") : _("(≈: computed before rounding)");
+    for (int k = 0; k < n && !*noted; k++)
+        if (strstr(lines[k], note)) /* noted already (lines an explain wrote, quoted again) */
+            *noted = true;
     for (int k = 0; k < n && !*noted; k++)
         if (strstr(lines[k], ascii ? " ~ " : " ≈ ")) {
             fmt_note_add(lines[k], ascii);

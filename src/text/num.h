@@ -99,7 +99,8 @@ const char *fmt_eq(double from, double result, const FmtOpt *o);
 /* The same over n values ("exp(s) = [a, b, c]"): " ≈ " when any differs. */
 const char *fmt_eq_vec(const double *from, const double *result, int n, const FmtOpt *o);
 /* Once per screen: append "   (≈: computed before rounding)" to the first
- * of lines[0..n) that says " ≈ ", unless *noted; then set *noted. */
+ * of lines[0..n) that says " ≈ ", unless *noted or one of the lines
+ * carries the note already (an explain's lines quoted again); then set *noted. */
 void fmt_note_approx(char lines[][FMT_LINE], int n, bool ascii, bool *noted);
 /* Append that note to line (a FMT_LINE buffer) whatever it says. */
 void fmt_note_add(char *line, bool ascii);
