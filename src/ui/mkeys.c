@@ -1,8 +1,8 @@
 /* mkeys.c - the requests of model lessons: { } the layer shown, M the
  * model view, i the input field prefilled with `tokens = ...`, g / G one
  * and a hundred training steps, W the watch mode (a step batch each time
- * the back end's wait for a key runs out, ui_watch_tick; any key stops it,
- * and u then undoes the whole run). In a one-layer lesson { } M i W say
+ * the back end's wait for a key runs out, ui_watch_tick, all of a run's
+ * batches one edit; any key stops it, and u then undoes the whole run). In a one-layer lesson { } M i W say
  * they are for model lessons, and g G keep their meaning (requests.c).
  * Nothing here reads the clock: the back end asks ui_watching() how long
  * to wait. */
@@ -13,7 +13,7 @@
 #include "text/i18n.h"
 #include "ui_int.h"
 
-#define WATCH_BATCH 10 /* training steps per frame of the watch mode */
+#define WATCH_BATCH 5 /* training steps per frame of the watch mode: ~25 ms at lesson 18's size */
 
 /* A model lesson? Else say what the key is for. */
 static bool model_only(View *v)
@@ -115,7 +115,9 @@ int ui_watch_tick(View *v)
     if (!v->watch)
         return FLAG_NONE;
     snprintf(text, sizeof text, "step %d", WATCH_BATCH);
-    if (!session_act_text(&v->s, text, err, sizeof err)) { /* a NaN, the edits' limit: stop, and say why */
+    /* the run's batches add up in one edit (a `step N` the log replays at once), so
+     * a long run never meets the edits' limit; a new edit when one reaches 10,000 */
+    if (!session_train_more(&v->s, WATCH_BATCH, v->s.nedits > v->run_from, err, sizeof err)) { /* a NaN, the edits' limit: stop, and say why */
         v->watch = false;
         v->run_end = v->s.nedits;
         snprintf(msg, sizeof msg, "%s: %s", text, err);
