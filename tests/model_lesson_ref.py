@@ -397,25 +397,8 @@ def check_encoder_layer(folder):
             continue
         T = {n: mr.T(v) for n, v in P.items()}
         L = out["layers"][0]
-        layer = torch.nn.TransformerEncoderLayer(d, heads, dim_feedforward=ff, dropout=0.0, activation="gelu",
-                                                 layer_norm_eps=1e-5, batch_first=True, norm_first=True)
-        layer.train()  # the plain formulas (dropout 0), not the fused fast path
-        with torch.no_grad():
-            layer.self_attn.in_proj_weight.copy_(torch.cat([T["L1.Wq"].T, T["L1.Wk"].T, T["L1.Wv"].T]))
-            layer.self_attn.in_proj_bias.zero_()
-            layer.self_attn.out_proj.weight.copy_(T["L1.Wo"].T)
-            layer.self_attn.out_proj.bias.zero_()
-            layer.linear1.weight.copy_(T["L1.W1"].T)
-            layer.linear1.bias.copy_(T["L1.b1"][0])
-            layer.linear2.weight.copy_(T["L1.W2"].T)
-            layer.linear2.bias.copy_(T["L1.b2"][0])
-            for nm, g, b in (("norm1", "L1.g1", "L1.beta1"), ("norm2", "L1.g2", "L1.beta2")):
-                getattr(layer, nm).weight.copy_(T[g][0])
-                getattr(layer, nm).bias.copy_(T[b][0])
         x = mr.T(L["h_in"])
-        n = x.shape[0]
-        src_mask = None if mask == "none" else torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
-        close("nn.TransformerEncoderLayer", L["h"], layer(x[None], src_mask=src_mask)[0], f"encoder {k}")
+        close("nn.TransformerEncoderLayer", L["h"], mr.encoder_layer(T, d, heads, ff, x, mask), f"encoder {k}")
         ln = torch.nn.LayerNorm(d, eps=1e-5)
         with torch.no_grad():
             ln.weight.copy_(T["L1.g1"][0])
