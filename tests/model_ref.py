@@ -57,13 +57,15 @@ def close(name, got, want, case):
         fails.append(f"case {case}: {name}: differs by {m:.3g}")
 
 
-def draw(c, seed, scale):
-    """DESIGN.md's order, one numpy stream: randn(rows, cols) * scale each."""
+def draw(c, seed, scale, embed_scale=None):
+    """DESIGN.md's order, one numpy stream: randn(rows, cols) * scale each
+    (E and P * embed_scale when it is given: a lesson's embed_scale)."""
     r = np.random.RandomState(seed)
     d, h, g, dk, dv, ff, V = c["d_model"], c["heads"], c["kv_heads"], c["d_k"], c["d_v"], c["d_ff"], c["vocab"]
-    w = {"E": r.randn(V, d) * scale}
+    es = scale if embed_scale is None else embed_scale
+    w = {"E": r.randn(V, d) * es}
     if c["positions"] == "learned":
-        w["P"] = r.randn(c["ctx"], d) * scale
+        w["P"] = r.randn(c["ctx"], d) * es
     for l in range(1, c["layers"] + 1):
         w[f"L{l}.Wq"] = r.randn(d, h * dk) * scale
         w[f"L{l}.Wk"] = r.randn(d, g * dk) * scale
