@@ -471,13 +471,13 @@ bool session_model_act(Session *s, const Action *act, char *err, size_t errlen)
     return apply_logged(s, act, false, err, errlen);
 }
 
-bool session_train_more(Session *s, int n, bool more, char *err, size_t errlen)
+bool session_model_train_more(Session *s, int n, bool more, char *err, size_t errlen)
 {
     Action act = {.kind = ACT_STEP, .n = n};
     const Action *last = s->nedits > 0 ? &s->edits[s->nedits - 1] : NULL;
-    bool merge = more && session_is_model(s) && last && last->kind == ACT_STEP && s->nredo == 0 &&
-                 s->edit_step[s->nedits - 1] == s->step && last->n + n <= GRAD_STEP_MAX;
-    return session_is_model(s) ? apply_logged(s, &act, merge, err, errlen) : session_act(s, &act, err, errlen);
+    bool merge = more && last && last->kind == ACT_STEP && s->nredo == 0 && s->edit_step[s->nedits - 1] == s->step &&
+                 last->n + n <= GRAD_STEP_MAX;
+    return apply_logged(s, &act, merge, err, errlen);
 }
 
 bool session_model_act_text(Session *s, const char *text, char *err, size_t errlen)
