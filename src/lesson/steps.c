@@ -387,7 +387,7 @@ static bool ask_one(const char *text, const void *shape, const Step *st, Ask *ou
 
 bool steps_load_asks(Loader *c, const yaml_node_t *n, const char *want, AskParser parse, const void *shape, Step *st)
 {
-    if (n->type != YAML_SCALAR_NODE && !diag_want(&c->d, n, YAML_SEQUENCE_NODE, want))
+    if (n->type != YAML_SCALAR_NODE && !diag_want(&c->d, n, YAML_SEQUENCE_NODE, "%s", want))
         return false;
     int cnt = n->type == YAML_SCALAR_NODE ? 1 : ydoc_seq_len(n);
     if (cnt > ASK_MAX)
