@@ -111,10 +111,15 @@ bool ui_watching(const View *v)
 
 int ui_watch_tick(View *v)
 {
+    return ui_watch_tick_n(v, WATCH_BATCH);
+}
+
+int ui_watch_tick_n(View *v, int n)
+{
     char text[32], err[256], msg[512];
     if (!v->watch)
         return FLAG_NONE;
-    snprintf(text, sizeof text, "step %d", WATCH_BATCH);
+    snprintf(text, sizeof text, "step %d", n < 1 ? 1 : n > WATCH_BATCH ? WATCH_BATCH : n);
     if (!session_act_text(&v->s, text, err, sizeof err)) { /* a NaN, the edits' limit: stop, and say why */
         v->watch = false;
         v->run_end = v->s.nedits;
