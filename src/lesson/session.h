@@ -87,6 +87,9 @@ void session_open_at(Session *s, int n);
 bool session_act_text(Session *s, const char *text, char *err, size_t errlen);
 bool session_act(Session *s, const Action *act, char *err, size_t errlen);
 bool session_undo(Session *s);
+/* The last n edits undone at once (all redoable), the state rebuilt once:
+ * a watch run of many slices (ui's u), without a rebuild per slice. */
+bool session_undo_n(Session *s, int n);
 bool session_redo(Session *s);
 bool session_dirty(const Session *s);
 void session_mark_saved(Session *s);

@@ -146,7 +146,7 @@ bool ui_undo_run(View *v)
 {
     if (!v->ran || v->watch || v->s.nedits != v->run_end || v->s.nedits <= v->run_from)
         return false; /* no run, or something done after it: u takes back that */
-    while (v->s.nedits > v->run_from && session_undo(&v->s)) {}
+    session_undo_n(&v->s, v->s.nedits - v->run_from); /* one rebuild, not one a slice */
     v->ran = false;
     ui_say(v, ROLE_HINT, _("Undid the whole training run."));
     return true;

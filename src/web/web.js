@@ -259,7 +259,7 @@
    * WATCH_MS (from the last slices' time a step), then the frame drawn: the
    * page keeps drawing, and a key is answered between two frames and stops
    * it (the UI's key table). A hidden tab gets no frames, so it pauses. */
-  var watchRaf = 0, stepMs = 0, WATCH_MS = 30;
+  var watchRaf = 0, stepMs = 0, WATCH_MS = 20;
   function watchSoon() { if (!watchRaf) watchRaf = requestAnimationFrame(watch); }
   function watch() {
     watchRaf = 0;
@@ -536,6 +536,7 @@
     },
     frame: function () { return frame; },
     losses: function () { return JSON.parse(str(M._web_losses())); }, /* each training step's loss */
+    heapBytes: function () { return M.HEAP8.length; },
     lessons: function () { return info.lessons.length; },
     cell: function () { return cell; },
     open: open,
