@@ -28,11 +28,11 @@ def index(br, page, number):
     return next(k + 1 for k, n in enumerate(names) if os.path.basename(n).startswith(number + "-"))
 
 
-def same(br, page, check, native, first_diff, what, lesson, at, keys, must, ctrl_u_after=None):
+def same(br, page, check, native, first_diff, what, lesson, at, keys, must, ctrl_u_after=None, lang="en"):
     """Lesson `lesson` at step `at` in the page, keys typed as real key
     events (ctrl_u_after: Ctrl-U typed after that many keys), the grid
     against the terminal's screen after the same keys."""
-    br.goto(f"{page}#lesson={lesson}&at={at}&size=100x30")
+    br.goto(f"{page}#lesson={lesson}&at={at}&size=100x30&lang={lang}")
     before = br.eval("qkv.text()")
     typed = ""
     for k, ch in enumerate(keys):
@@ -42,7 +42,7 @@ def same(br, page, check, native, first_diff, what, lesson, at, keys, must, ctrl
         br.type(ch)
         typed += ch
     got = br.eval("qkv.text()")
-    want = native("en", lesson, at, typed)
+    want = native(lang, lesson, at, typed)
     check(got == want, f"{what}: the page equals the terminal after {typed!r}", first_diff(want, got))
     for m in must:
         check(m in got, f"{what}: shows {m!r}", "not on the page:\n" + got)
@@ -55,6 +55,8 @@ def keys(br, page, check, native, first_diff):
     args = (br, page, check, native, first_diff)
     same(*args, "model view (M, lesson 17)", l17, 1, "M",
          ["model view: every layer × head", "L1.H1", "L2.H2", "prev 0.", "ind  0."])
+    same(*args, "zh: the model view (M, lesson 17)", l17, 1, "M", ["模型视图"], lang="zh")
+    same(*args, "zh: a hundred training steps (G, lesson 18)", l18, 1, "G", ["100 步训练: p(Q) 0.101 → 0.016"], lang="zh")
     same(*args, "the next layer (}, lesson 17 at layer 1)", l17, 3, "}", ["Layer 2 of 2."])
     same(*args, "the layer before ({, lesson 17 at layer 2)", l17, 2, "{", ["Layer 1 of 2."])
     same(*args, "the model view paged by layer (M then {)", l17, 2, "M{", ["Layer 1 of 2."])
