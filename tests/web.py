@@ -80,8 +80,8 @@ def first_diff(a, b):
     return ""
 
 
-def native(lang, lesson=None, at=0, keys="", present=False):
-    args = [PLANS, LOCALE, "100", "30", lang]
+def native(lang, lesson=None, at=0, keys="", present=False, size=(100, 30)):
+    args = [PLANS, LOCALE, str(size[0]), str(size[1]), lang]
     if lesson is not None:
         args += [str(lesson), str(at), keys] + (["present"] if present else [])
     env = dict(os.environ, LANG="C.UTF-8", TERM="xterm-256color")

@@ -15,7 +15,8 @@ browser", "Trained here").
     u undoes the whole run;
   * screenshots/web-model-view.png and screenshots/web-watch.png.
 Each function gets the Browser, the page's URL, check(cond, what, why) and
-the test's helpers (native, first_diff) from tests/web.py."""
+the test's helpers (native, first_diff) from tests/web.py. At 100x30 unless
+a size is named (the model view also at 80x24, 60x18 and 120x40)."""
 import os
 import time
 
@@ -28,11 +29,11 @@ def index(br, page, number):
     return next(k + 1 for k, n in enumerate(names) if os.path.basename(n).startswith(number + "-"))
 
 
-def same(br, page, check, native, first_diff, what, lesson, at, keys, must, ctrl_u_after=None, lang="en"):
+def same(br, page, check, native, first_diff, what, lesson, at, keys, must, ctrl_u_after=None, lang="en", size=(100, 30)):
     """Lesson `lesson` at step `at` in the page, keys typed as real key
     events (ctrl_u_after: Ctrl-U typed after that many keys), the grid
     against the terminal's screen after the same keys."""
-    br.goto(f"{page}#lesson={lesson}&at={at}&size=100x30&lang={lang}")
+    br.goto(f"{page}#lesson={lesson}&at={at}&size={size[0]}x{size[1]}&lang={lang}")
     before = br.eval("qkv.text()")
     typed = ""
     for k, ch in enumerate(keys):
@@ -42,7 +43,7 @@ def same(br, page, check, native, first_diff, what, lesson, at, keys, must, ctrl
         br.type(ch)
         typed += ch
     got = br.eval("qkv.text()")
-    want = native(lang, lesson, at, typed)
+    want = native(lang, lesson, at, typed, size=size)
     check(got == want, f"{what}: the page equals the terminal after {typed!r}", first_diff(want, got))
     for m in must:
         check(m in got, f"{what}: shows {m!r}", "not on the page:\n" + got)
@@ -57,6 +58,9 @@ def keys(br, page, check, native, first_diff):
          ["model view: every layer × head", "L1.H1", "L2.H2", "prev 0.", "ind  0."])
     same(*args, "zh: the model view (M, lesson 17)", l17, 1, "M", ["模型视图"], lang="zh")
     same(*args, "zh: a hundred training steps (G, lesson 18)", l18, 1, "G", ["100 步训练: p(Q) 0.101 → 0.016"], lang="zh")
+    same(*args, "80x24: the model view (M, lesson 17)", l17, 1, "M", ["L2.H2"], size=(80, 24))
+    same(*args, "60x18: the model view after G (lesson 18)", l18, 1, "MG", ["L2.H2"], size=(60, 18))
+    same(*args, "120x40: the model view (M, lesson 17)", l17, 1, "M", ["L2.H2"], size=(120, 40))
     same(*args, "the next layer (}, lesson 17 at layer 1)", l17, 3, "}", ["Layer 2 of 2."])
     same(*args, "the layer before ({, lesson 17 at layer 2)", l17, 2, "{", ["Layer 1 of 2."])
     same(*args, "the model view paged by layer (M then {)", l17, 2, "M{", ["Layer 1 of 2."])
