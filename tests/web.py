@@ -351,6 +351,7 @@ PARTS = [
     ("determinism", lambda br: web_model.determinism(br, PAGE, check, native_raw)),
     ("watch", lambda br: web_model.watch(br, PAGE, check, native_raw, SHOTS)),
     ("modelshot", lambda br: web_model.screenshot(br, PAGE, check, SHOTS)),
+    ("watchreload", lambda br: web_model.reload(br, PAGE, check)),
 ]
 
 

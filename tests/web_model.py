@@ -12,7 +12,8 @@ browser", "Trained here").
   * the watch mode W: it trains in slices, one an animation frame (the
     page draws and runs other tasks between them: counted, not timed), the
     losses of its steps are native G's, a key stops it (no step after), and
-    u undoes the whole run;
+    u undoes the whole run; a reload keeps a run (the same losses bit for
+    bit) and one left while watching goes on;
   * screenshots/web-model-view.png and screenshots/web-watch.png.
 Each function gets the Browser, the page's URL, check(cond, what, why) and
 the test's helpers (native, first_diff) from tests/web.py. At 100x30 unless
@@ -154,3 +155,36 @@ def screenshot(br, page, check, shots):
     br.screenshot(path)
     check("model view" in br.eval("qkv.text()") and os.path.getsize(path) > 10000,
           f"screenshot {path} (lesson 17's model view)")
+
+
+def reload(br, page, check):
+    """A reload keeps a watch run (its slices replayed, the same losses bit
+    for bit), and one left while watching goes on watching."""
+    l18 = index(br, page, "18")
+    br.goto(f"{page}#lesson={l18}&at=1&size=100x30")
+    br.type("W")
+    deadline = time.time() + 60
+    while time.time() < deadline and len(br.eval("qkv.losses()")) < 40:
+        time.sleep(0.05)
+    br.type("z")
+    before = br.eval("qkv.losses()")
+    text = br.eval("qkv.text()")
+    time.sleep(0.3)  # the hash follows a moment later
+    br.cmd("Page.reload")
+    br.goto_wait()
+    after = br.eval("qkv.losses()")
+    check(len(before) >= 40 and after == before and br.eval("qkv.text()") == text,
+          f"a reload after a watch run keeps it: its {len(before)} steps replayed, the same losses bit for bit "
+          "and the same screen", f"{len(before)} steps before, {len(after)} after")
+    br.type("W")
+    while time.time() < deadline and len(br.eval("qkv.losses()")) < len(before) + 20:
+        time.sleep(0.05)
+    br.cmd("Page.reload")
+    br.goto_wait()
+    kept = len(br.eval("qkv.losses()"))
+    while time.time() < deadline and len(br.eval("qkv.losses()")) < kept + 20:
+        time.sleep(0.05)
+    more = len(br.eval("qkv.losses()"))
+    check(kept >= len(before) + 20 and more >= kept + 20 and "Watching it learn" in br.eval("qkv.frame().msg"),
+          f"a reload while watching goes on watching ({kept} steps kept, {more} a moment later)")
+    br.type("z")
