@@ -62,6 +62,8 @@ def keys(br, page, check, native, first_diff):
     same(*args, "80x24: the model view (M, lesson 17)", l17, 1, "M", ["L2.H2"], size=(80, 24))
     same(*args, "60x18: the model view after G (lesson 18)", l18, 1, "MG", ["L2.H2"], size=(60, 18))
     same(*args, "120x40: the model view (M, lesson 17)", l17, 1, "M", ["L2.H2"], size=(120, 40))
+    same(*args, "the help in a model lesson (?, lesson 17)", l17, 1, "?",
+         ["previous / next layer (model lessons)", "your own input: opens tokens = ...", "watch it learn: trains until a key"])
     same(*args, "the next layer (}, lesson 17 at layer 1)", l17, 3, "}", ["Layer 2 of 2."])
     same(*args, "the layer before ({, lesson 17 at layer 2)", l17, 2, "{", ["Layer 1 of 2."])
     same(*args, "the model view paged by layer (M then {)", l17, 2, "M{", ["Layer 1 of 2."])
