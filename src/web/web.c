@@ -213,11 +213,19 @@ int web_key(unsigned key)
 
 /* The watch mode's frame (ui_watch_tick_n: n training steps, 1 to 10): the
  * page calls it once an animation frame while it returns non-zero, n sized
- * to the frame; a key stops it. */
+ * to the frame; a key stops it. Each slice is one of the session's edits
+ * (SESSION_MAX_EDITS in all), so in the last WEB_TICK_TAIL of them the
+ * slices are the terminal's ten steps: a run goes on to about 4,000 steps
+ * where slices of two would stop it at 2,000 (the lesson trains 2,700). */
+#define WEB_TICK_TAIL 256
 WEB_API int web_tick(int n);
 int web_tick(int n)
 {
-    return web.v && ui_watching(web.v) ? ui_watch_tick_n(web.v, n) : 0;
+    if (!web.v || !ui_watching(web.v))
+        return 0;
+    if (SESSION_MAX_EDITS - web.v->s.nedits <= WEB_TICK_TAIL)
+        n = 10;
+    return ui_watch_tick_n(web.v, n);
 }
 
 /* The loss of every training step the lesson's state has taken (g, G, the
