@@ -280,6 +280,42 @@ static void train_more_merges(void **state)
     fix_free(f);
 }
 
+/* A watch run's slices (step 1, step 3, ...) undone at once: the state
+ * before the run, bit for bit, each slice redoable; n past the edits refused. */
+static void undo_n_slices(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg(2, 2, NORM_LAYER);
+    int tok[] = {0, 1, 2, 3, 1, 2};
+    Fix *f = fixture(&c, tok, 6, NULL, true);
+    Session s;
+    assert_true(session_init(&s, &f->l));
+    act(&s, "step 2");
+    Model before = {0};
+    assert_true(model_copy(&before, session_model(&s)));
+    for (int k = 0; k < 40; k++)
+        act(&s, k % 2 ? "step 3" : "step 1");
+    Model after = {0};
+    assert_true(model_copy(&after, session_model(&s)));
+    const double *loss;
+    assert_int_equal(session_loss_history(&s, &loss), 82);
+    assert_false(session_undo_n(&s, 42));
+    assert_false(session_undo_n(&s, 0));
+    assert_int_equal(s.nedits, 41);
+    assert_true(session_undo_n(&s, 40));
+    assert_int_equal(s.nedits, 1);
+    assert_int_equal(session_loss_history(&s, &loss), 2);
+    assert_true(same_params(session_model(&s), &before));
+    for (int k = 0; k < 40; k++)
+        assert_true(session_redo(&s));
+    assert_true(same_params(session_model(&s), &after));
+    assert_int_equal(session_loss_history(&s, &loss), 82);
+    model_free(&before);
+    model_free(&after);
+    session_free(&s);
+    fix_free(f);
+}
+
 static void tokens_and_messages(void **state)
 {
     (void)state;
@@ -636,6 +672,7 @@ int main(void)
         cmocka_unit_test(generate_sampled_reset),
         cmocka_unit_test(load_save_reopen),
         cmocka_unit_test(keypress_time),
+        cmocka_unit_test(undo_n_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

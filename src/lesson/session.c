@@ -402,6 +402,17 @@ bool session_undo(Session *s)
     return true;
 }
 
+bool session_undo_n(Session *s, int n)
+{
+    if (n <= 0 || s->nedits < n)
+        return false;
+    s->nedits -= n;
+    s->nredo += n;
+    relog(s);
+    s->undone = true;
+    return true;
+}
+
 bool session_redo(Session *s)
 {
     if (s->nredo == 0)

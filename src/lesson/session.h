@@ -92,6 +92,9 @@ bool session_act(Session *s, const Action *act, char *err, size_t errlen);
  * one edit, undone at once), else a new edit. */
 bool session_train_more(Session *s, int n, bool more, char *err, size_t errlen);
 bool session_undo(Session *s);
+/* The last n edits undone at once (all redoable), the state rebuilt once:
+ * a watch run of many slices (ui's u), without a rebuild per slice. */
+bool session_undo_n(Session *s, int n);
 bool session_redo(Session *s);
 bool session_dirty(const Session *s);
 void session_mark_saved(Session *s);

@@ -13,7 +13,8 @@
 #include "text/i18n.h"
 #include "ui_int.h"
 
-#define WATCH_BATCH 5 /* training steps per frame of the watch mode: ~25 ms at lesson 18's size */
+#define WATCH_BATCH 5 /* training steps per frame of the terminal's watch mode: ~25 ms at lesson 18's size */
+#define WATCH_SLICE_MAX 10 /* the most steps ui_watch_tick_n takes in one frame */
 
 /* A model lesson? Else say what the key is for. */
 static bool model_only(View *v)
@@ -111,13 +112,19 @@ bool ui_watching(const View *v)
 
 int ui_watch_tick(View *v)
 {
+    return ui_watch_tick_n(v, WATCH_BATCH);
+}
+
+int ui_watch_tick_n(View *v, int n)
+{
     char text[32], err[256], msg[512];
     if (!v->watch)
         return FLAG_NONE;
-    snprintf(text, sizeof text, "step %d", WATCH_BATCH);
-    /* the run's batches add up in one edit (a `step N` the log replays at once), so
-     * a long run never meets the edits' limit; a new edit when one reaches 10,000 */
-    if (!session_train_more(&v->s, WATCH_BATCH, v->s.nedits > v->run_from, err, sizeof err)) { /* a NaN, the edits' limit: stop, and say why */
+    int k = n < 1 ? 1 : n > WATCH_SLICE_MAX ? WATCH_SLICE_MAX : n;
+    snprintf(text, sizeof text, "step %d", k);
+    /* the run's slices add up in one edit (a `step N` the log replays at once), so a
+     * long run never meets the edits' limit; a new edit when one reaches 10,000 */
+    if (!session_train_more(&v->s, k, v->s.nedits > v->run_from, err, sizeof err)) { /* a NaN: stop, and say why */
         v->watch = false;
         v->run_end = v->s.nedits;
         snprintf(msg, sizeof msg, "%s: %s", text, err);
@@ -143,7 +150,7 @@ bool ui_undo_run(View *v)
 {
     if (!v->ran || v->watch || v->s.nedits != v->run_end || v->s.nedits <= v->run_from)
         return false; /* no run, or something done after it: u takes back that */
-    while (v->s.nedits > v->run_from && session_undo(&v->s)) {}
+    session_undo_n(&v->s, v->s.nedits - v->run_from); /* one rebuild, not one a slice */
     v->ran = false;
     ui_say(v, ROLE_HINT, _("Undid the whole training run."));
     return true;
