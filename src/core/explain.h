@@ -43,6 +43,7 @@ typedef struct {
     double result;      /* the explained number (EX_SOFTMAX: weight[j]) */
     /* Masks, temperature, positions (see attn.h) */
     bool from_h;        /* EX_PROJ: the row projected is h_i = x_i + p_i, not x_i */
+    bool from_source;   /* EX_PROJ: cross-attention's k or v, projected from the source row xs_i */
     bool masked;        /* EX_SCORE: the cell is masked, result -inf (sum is still q.k);
                            EX_SOFTMAX: the focused weight is masked, result 0 */
     int vis;            /* EX_SOFTMAX: the first vis entries of the row take part, the

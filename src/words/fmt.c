@@ -131,7 +131,7 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
     put_head(lines[0], e);
     if (e->rope) /* the cell before the turn (Q0, K0), then the turn */
         fmt_num(e->unrotated, o, v, sizeof v);
-    addf(lines[0], "%s%s%s = %s%s%s%s[:,%d] = ", m, e->rope ? o->ascii ? "0" : "⁰" : "", s, e->from_h ? "h" : "x", i,
+    addf(lines[0], "%s%s%s = %s%s%s%s[:,%d] = ", m, e->rope ? o->ascii ? "0" : "⁰" : "", s, e->from_source ? "xs" : e->from_h ? "h" : "x", i,
         o->ascii ? "." : "·", w, e->wcol + 1);
     put_products(lines[0], e, o);
     addf(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->rope ? e->unrotated : e->result, o), v);
