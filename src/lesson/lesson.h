@@ -140,6 +140,18 @@ typedef struct {
     double rope_base;               /* options: rope_base (10000) */
     int offset;                     /* options: offset (0) */
     int block;                      /* options: block (2) */
+    /* cross-attention and padding keys (DESIGN.md "From a head to a model";
+     * loadmats.c): attention: cross (the option table's OF_TOP row) with
+     * source: tokens and their rows Xs (nsrc x d_model, written or drawn
+     * after the weights: xs_drawn); pad: one 0/1 per key (npad of them, 0:
+     * not given) */
+    int attention;                  /* ATTENTION_SELF or ATTENTION_CROSS */
+    int nsrc;
+    char **source;                  /* UTF-8, as written (sanitise to show) */
+    Mat Xs;
+    bool xs_drawn;
+    int npad;
+    unsigned char pad[MAT_MAX];
     int digits;                     /* 1..6 */
     int start;                      /* 1-based step the view opens at (0: first) */
     int nsteps;
