@@ -258,6 +258,7 @@ bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out)
     out->i = i;
     out->j = j;
     out->jh = j;
+    out->real_keys = attn_real_keys(a);
     MatId base = attn_mat_base(mat);
     if (attn_mat_head(mat))
         out->head = attn_mat_head(mat);

@@ -50,6 +50,7 @@ typedef struct {
                            rest are masked (vis == n without a mask); EX_OUTPUT: the n
                            terms are the unmasked ones and `nmasked` were left out */
     int nmasked;
+    int real_keys;      /* every kind: the keys before the first padding key (all keys without pad:) */
     double temp;        /* EX_SOFTMAX: the temperature; z = s / temp when temp != 1 */
     double z[MAT_MAX];  /* EX_SOFTMAX: s / temp */
     double x, p, angle; /* EX_POS: x_ij, p_ij and its angle p / 10000^(2m/d_model) */

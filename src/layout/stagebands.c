@@ -28,6 +28,15 @@ static Box operand(MatId id, int hrow, Role hrole, int hcol)
     return b;
 }
 
+/* What stage 2 projects into f (Q, K or V): X, or H with positions; the
+ * source's Xs for K and V with cross-attention. */
+static MatId qkv_input(const Frame *c, MatId f)
+{
+    if (attn_is_cross(c->a) && attn_mat_base(f) != M_Q)
+        return M_XS;
+    return c->a->positions == POS_SINUSOIDAL ? M_H : M_X;
+}
+
 /* A result on the board: the focused cell, its row label and column
  * header; the rows and columns it came from are highlighted in its inputs. */
 static Box result_box(MatId id, int i, int j)
@@ -107,12 +116,14 @@ static int stage_bands_at(const Frame *c, Band *b, MatId f, int i, int j)
             band_add(&b[1], box_make(M_H, i, ROLE_ROW, -1, i, j));
             return 2;
         }
-        band_add(&b[0], box_make(M_X, i, ROLE_ROW, -1, i, j));
+        band_add(&b[0], f == M_XS ? box_make(M_X, -1, ROLE_ROW, -1, -1, -1) : box_make(M_X, i, ROLE_ROW, -1, i, j));
+        if (attn_is_cross(c->a)) /* the source's rows beside the target's */
+            band_add(&b[0], f == M_XS ? box_make(M_XS, i, ROLE_ROW, -1, i, j) : box_make(M_XS, -1, ROLE_ROW, -1, -1, -1));
         for (MatId w = M_WQ; w <= M_WV; w++)
             band_add(&b[1], box_make(w, -1, ROLE_ROW, -1, -1, -1));
         return 2;
     case STAGE_QKV:
-        band_add(&b[0], operand(c->a->positions == POS_SINUSOIDAL ? M_H : M_X, i, ROLE_ROW, -1));
+        band_add(&b[0], operand(qkv_input(c, f), i, ROLE_ROW, -1));
         band_add(&b[0], operand((MatId)(f - M_Q + M_WQ), -1, ROLE_ROW, j));
         for (MatId m = M_Q; m <= M_V; m++)
             band_add(&b[1], m == f ? box_make(m, i, ROLE_ROW, j, i, j) : box_make(m, -1, ROLE_ROW, -1, -1, -1));
@@ -158,6 +169,29 @@ static int board_inputs(Frame *c, Band *b, MatId f, int i, int j, int st)
         return 2;
     }
     Band *xw = &b[1];
+    if (attn_is_cross(c->a)) { /* cross: X and Xs, then the W in use (all three when they fit) */
+        bool fx = f == M_XS;
+        MatId in = st == STAGE_QKV ? qkv_input(c, f) : fx ? M_XS : M_X;
+        band_add(xw, st == STAGE_INPUT && !fx ? box_make(M_X, i, ROLE_ROW, -1, i, j)
+                     : in == M_X             ? operand(M_X, i, ROLE_ROW, -1)
+                                             : box_make(M_X, -1, ROLE_ROW, -1, -1, -1));
+        band_add(xw, st == STAGE_INPUT && fx ? box_make(M_XS, i, ROLE_ROW, -1, i, j)
+                     : in == M_XS            ? operand(M_XS, i, ROLE_ROW, -1)
+                                             : box_make(M_XS, -1, ROLE_ROW, -1, -1, -1));
+        int fw = f >= M_Q && f <= M_V ? f - M_Q : 0;
+        for (MatId w = M_WQ; w <= M_WV; w++)
+            band_add(xw, st == STAGE_QKV && (int)(w - M_WQ) == fw ? operand(w, -1, ROLE_ROW, j) : box_make(w, -1, ROLE_ROW, -1, -1, -1));
+        if (band_spare(c, xw) < 0) {
+            xw->box[2] = xw->box[2 + fw];
+            xw->n = 3;
+        }
+        if (band_spare(c, xw) < 0 && st == STAGE_QKV) { /* only what the focused cell quotes */
+            xw->box[0] = xw->box[in == M_X ? 0 : 1];
+            xw->box[1] = xw->box[2];
+            xw->n = 2;
+        }
+        return 2;
+    }
     band_add(xw, st == STAGE_INPUT ? box_make(M_X, i, ROLE_ROW, -1, i, j) : operand(pos ? M_H : M_X, i, ROLE_ROW, -1));
     for (MatId w = M_WQ; w <= M_WV; w++)
         band_add(xw, st == STAGE_QKV && w - M_WQ == f - M_Q ? operand(w, -1, ROLE_ROW, j) : box_make(w, -1, ROLE_ROW, -1, -1, -1));

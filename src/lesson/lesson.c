@@ -230,3 +230,21 @@ const char *lesson_token(const Lesson *l, const Attn *a, int i)
     const char *appended = action_token_name(a, t); /* a token appended by an action */
     return t >= 0 && t < l->ntok ? l->tokens[t] : appended ? appended : "?";
 }
+
+const char *lesson_key_token(const Lesson *l, const Attn *a, int j)
+{
+    if (attn_is_cross(a))
+        return l->source && j >= 0 && j < l->nsrc ? l->source[j] : "?";
+    return lesson_token(l, a, j);
+}
+
+bool lesson_rows_are_source(const Attn *a, MatId id)
+{
+    MatId b = attn_mat_base(id);
+    return attn_is_cross(a) && (id == M_XS || id == M_K0 || b == M_K || b == M_V);
+}
+
+const char *lesson_row_token(const Lesson *l, const Attn *a, MatId id, int i)
+{
+    return lesson_rows_are_source(a, id) ? lesson_key_token(l, a, i) : lesson_token(l, a, i);
+}

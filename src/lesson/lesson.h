@@ -213,6 +213,12 @@ static inline bool lesson_has_about(const Lesson *l)
 /* The name of the token in row i of state a (a swap moves names with their
  * rows): the lesson's token a->tok[i], as written (sanitise to show). */
 const char *lesson_token(const Lesson *l, const Attn *a, int i);
+/* Key j's name: a source token with cross-attention, else lesson_token. */
+const char *lesson_key_token(const Lesson *l, const Attn *a, int j);
+/* Are matrix id's rows the source's (Xs, K, V and their heads' with
+ * cross-attention)? Row i's name, a source token or a token. */
+bool lesson_rows_are_source(const Attn *a, MatId id);
+const char *lesson_row_token(const Lesson *l, const Attn *a, MatId id, int i);
 
 /* Check one expectation against a state. Returns true when it holds; on
  * failure writes "A[1][2] is 0.337, expected 0.873 (within 0.0005)" to msg,
