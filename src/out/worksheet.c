@@ -161,7 +161,7 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
     const Step *st = &l->steps[q->step];
     char name[48];
     fputs("### ", out);
-    fprintf(out, _("%d · stage %d: %s"), num, st->stage, render_stage_title(st->stage));
+    fprintf(out, _("%d · stage %d: %s"), num, st->stage, render_stage_title_of(l, st->stage));
     fputs("\n\n", out);
     int acts = 0;
     for (int k = prev_step + 1; k <= q->step; k++)
