@@ -232,7 +232,7 @@ static const char *box_role(const Frame *c, const Box *b)
     static char role[96];
     MatId base = attn_mat_base(b->id);
     int head = attn_mat_head(b->id), h = attn_heads(c->a), g = attn_kv_heads(c->a), cached;
-    if (b->placeholder || attn_mat_is_param(b->id) || b->id == M_X)
+    if (b->placeholder || attn_mat_is_param(b->id) || b->id == M_X || b->id == M_XS)
         return box_role_plain(b);
     if ((base == M_K || base == M_V) && (cached = cached_rows(c)) > 0) {
         snprintf(role, sizeof role, cached == 1 ? _("result, row 1 cached") : _("result, rows 1-%d cached"), cached);
@@ -418,6 +418,8 @@ static void box_header(Frame *c, const Box *b, int y, int x, int lw, int cw, int
         int cx = x + lw + (j - c0) * cw;
         if (cols_are_tokens(b->id) && j < attn_keys(c->a)) { /* the keys: a source's tokens with cross */
             int tw = frame_key_width(c, j) > cw - 1 ? cw - 1 : frame_key_width(c, j);
+            if (attn_is_pad(c->a, j) && r == ROLE_LABEL) /* a padding key's label is dimmed, like its cells */
+                r = ROLE_HINT;
             plan_put_lesson(c, y, cx + cw - tw, tw, lesson_key_token(c->l, c->a, j), r);
         } else {
             char grp[32];
@@ -448,7 +450,8 @@ static void row_label(Frame *c, const Box *b, int y, int x, int lw, int i)
     Role r = i == b->hrow ? b->hrow_role : lit ? ROLE_ROW : ROLE_LABEL;
     int tw = lw - 2 - (any_override(c, b->id) ? 1 : 0), used;
     if (box_rows_are_tokens(b->id) && lesson_rows_are_source(c->a, b->id))
-        used = plan_put_lesson(c, y, x, tw, lesson_key_token(c->l, c->a, i), r);
+        used = plan_put_lesson(c, y, x, tw, lesson_key_token(c->l, c->a, i),
+                               attn_is_pad(c->a, i) && r == ROLE_LABEL ? ROLE_HINT : r);
     else if (box_rows_are_tokens(b->id) && i < attn_tokens(c->a))
         used = plan_put_lesson(c, y, x, tw, lesson_token(c->l, c->a, i), r);
     else {
