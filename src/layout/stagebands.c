@@ -102,6 +102,8 @@ void band_add(Band *b, Box x)
 static int stage_bands_at(const Frame *c, Band *b, MatId f, int i, int j)
 {
     int st = session_stage(c->s);
+    if (st != STAGE_INPUT && (f < M_Q || f > M_V)) /* Xs is stage 1's focus only */
+        f = M_Q;
     memset(b, 0, sizeof(Band) * 2);
     switch (st) {
     case STAGE_PROJECT:
@@ -210,6 +212,8 @@ int board_bands(Frame *c, Band *b)
 {
     int i = c->in->fi, j = c->in->fj, st = session_stage(c->s);
     MatId f = c->in->fmat;
+    if (st != STAGE_INPUT && (f < M_Q || f > M_V)) /* Xs is stage 1's focus only */
+        f = M_Q;
     memset(b, 0, sizeof(Band) * 2);
     if (st == STAGE_PROJECT) /* O with its heads' column groups, W_O, Y */
         return stage_bands_at(c, b, f, i, j);
@@ -283,10 +287,11 @@ int edit_bands(Frame *c, Band *b)
         for (MatId m = M_Q; m <= M_V; m++)
             band_add(&b[n], m == e ? box_make(m, in->ei, ROLE_ROW, -1, in->ei, in->ej) : box_make(m, -1, ROLE_ROW, -1, -1, -1));
     else {
-        MatId w = e == M_X ? M_WQ : e; /* W_O goes with O, what it multiplies, once O is computed */
+        bool x = e == M_X || e == M_XS; /* an input: X, or the source's Xs (with Wk, what it feeds) */
+        MatId w = e == M_X ? M_WQ : e == M_XS ? M_WK : e; /* W_O goes with O, what it multiplies, once O is computed */
         MatId in0 = e == M_WO && c->a->reached >= STAGE_OUTPUT ? M_O : M_X;
-        band_add(&b[n], e == M_X ? box_make(M_X, in->ei, ROLE_ROW, -1, in->ei, in->ej) : box_make(in0, -1, ROLE_ROW, -1, -1, -1));
-        band_add(&b[n], e == M_X ? box_make(w, -1, ROLE_ROW, -1, -1, -1) : box_make(w, in->ei, ROLE_ROW, -1, in->ei, in->ej));
+        band_add(&b[n], x ? box_make(e, in->ei, ROLE_ROW, -1, in->ei, in->ej) : box_make(in0, -1, ROLE_ROW, -1, -1, -1));
+        band_add(&b[n], x ? box_make(w, -1, ROLE_ROW, -1, -1, -1) : box_make(w, in->ei, ROLE_ROW, -1, in->ei, in->ej));
     }
     n++;
     if (st < STAGE_SCORES) {
