@@ -44,6 +44,25 @@ static bool json_training(Json *j, const Attn *a)
     return ok;
 }
 
+/* Cross-attention's "attention" and "source", and "pad" with padding keys;
+ * lessons without them print what they always did. */
+static void json_cross(Json *j, const Lesson *l, const Attn *a)
+{
+    if (attn_is_cross(a)) {
+        json_string(j, "attention", "cross");
+        json_array(j, "source");
+        for (int k = 0; k < attn_keys(a); k++)
+            json_string(j, NULL, lesson_key_token(l, a, k));
+        json_end(j);
+    }
+    if (attn_real_keys(a) < attn_keys(a)) {
+        json_array(j, "pad");
+        for (int k = 0; k < attn_keys(a); k++)
+            json_number(j, NULL, attn_is_pad(a, k));
+        json_end(j);
+    }
+}
+
 /* Write the --json object for state a, straight to the stream; false when
  * out of memory (the gradient's matrices). */
 static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
@@ -55,19 +74,7 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
     for (int i = 0; i < attn_tokens(a) && i < MAT_MAX; i++)
         json_string(j, NULL, lesson_token(l, a, i)); /* in the order a swap left them, appended ones after */
     json_end(j);
-    if (attn_is_cross(a)) { /* cross-attention: the keys' tokens; lessons without it print what they did */
-        json_string(j, "attention", "cross");
-        json_array(j, "source");
-        for (int k = 0; k < attn_keys(a); k++)
-            json_string(j, NULL, lesson_key_token(l, a, k));
-        json_end(j);
-    }
-    if (attn_real_keys(a) < attn_keys(a)) { /* padding keys */
-        json_array(j, "pad");
-        for (int k = 0; k < attn_keys(a); k++)
-            json_number(j, NULL, attn_is_pad(a, k));
-        json_end(j);
-    }
+    json_cross(j, l, a);
     json_options(j, a, NULL);
     json_number(j, "d_model", l->d_model);
     json_number(j, "d_k", l->d_k);
