@@ -110,7 +110,7 @@ class Sheet:
                 elif rows and any(unescape(r[0]) == "d_model" for r in rows):
                     for r in rows[1:]:
                         if unescape(r[0]) == "pad":   # "0 0 1: ...": one 0/1 per key
-                            self.pad = [int(x) for x in unescape(r[1]).split(":")[0].split()]
+                            self.pad = [int(x) for x in re.split("[:：]", unescape(r[1]))[0].split()]
                             continue
                         self.options[unescape(r[0])] = re.match(r"[A-Za-z_]+|" + NUM, unescape(r[1])).group(0)
                         if m := re.match(r"window (\d+)\b", unescape(r[1])):
