@@ -363,7 +363,7 @@ worksheet: $(B)/qkvtutor $(MO)
 	 { $(PYTHON) tests/worksheet_solve.py --self-test $(B)/qkvtutor >$(B)/worksheet-self-test.txt || \
 	   { cat $(B)/worksheet-self-test.txt; false; }; } && tail -n 1 $(B)/worksheet-self-test.txt && \
 	 $(PYTHON) tests/worksheet_solve.py $(B)/qkvtutor $(LESSONS) tests/worksheet/solve-all.yaml \
-	   tests/worksheet/solve-modern.yaml
+	   tests/worksheet/solve-modern.yaml tests/worksheet/solve-cross.yaml
 
 # --class as README.md prints it: its command run as written, the PDFs'
 # pages (A4, Letter, a new page per student), no table off the page, the
@@ -378,7 +378,8 @@ worksheet-print: $(B)/qkvtutor $(MO)
 # and training (tests/numpy/grad.py): the gradient and 100 steps (1e-12);
 # the core's modern options through tests/modern_dump (tests/numpy/modern.py);
 # every --json number of every built-in lesson and of the 64-token 8-head
-# lesson read back bit for bit and in the fewest digits (tests/numpy/json_roundtrip.py).
+# lesson read back bit for bit and in the fewest digits (tests/numpy/json_roundtrip.py);
+# cross-attention and padding keys on 150 random lessons (tests/numpy/cross.py, 1e-12).
 # python3-numpy and python3-yaml are installed when missing (tests/need.sh);
 # without apt-get the suite is skipped, and `make test` counts it so.
 PYTHON ?= /usr/bin/python3
@@ -387,7 +388,8 @@ numpy: $(B)/qkvtutor $(B)/tests/modern_dump
 	 if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit 1; fi; \
 	 $(PYTHON) tests/numpy/compare.py $(B)/qkvtutor && $(PYTHON) tests/numpy/grad.py $(B)/qkvtutor && \
 	 $(PYTHON) tests/numpy/modern.py $(B)/tests/modern_dump && $(PYTHON) tests/numpy/json_roundtrip.py $(B)/qkvtutor && \
-	 $(PYTHON) tests/numpy/lessons_modern.py $(B)/qkvtutor && $(PYTHON) tests/numpy/model_lesson.py $(B)/qkvtutor
+	 $(PYTHON) tests/numpy/lessons_modern.py $(B)/qkvtutor && $(PYTHON) tests/numpy/model_lesson.py $(B)/qkvtutor && \
+	 $(PYTHON) tests/numpy/cross.py $(B)/qkvtutor 150
 
 # A whole model (core/model.h) against an independent torch float64 model
 # (tests/model_ref.py): every stage of 1000 random models to 1e-12, numpy's

@@ -2,6 +2,7 @@
  * applied, every error message with its column, and failed applies that
  * leave the state untouched. The state is tutorial A (REFERENCE.md). */
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,25 @@ static void assert_apply_error_at(Attn *a, const char *text, const char *want, c
     }
     assert_attn_same_at(a, &copy, file, line);
     attn_free(&copy);
+}
+
+/* Cross-attention (lesson 16's shape): 2 target tokens over a source of 3,
+ * the last a padding key. */
+#define CROSS "format: qkvtutor/1\n" \
+              "tokens: [cat, sleeps]\n" \
+              "X: [[1, 0, 0, 0], [0, 1, 0, 0]]\n" \
+              "source: [猫, 睡, <pad>]\n" \
+              "Xs: [[0, 0, 1, 0], [0, 0, 0, 1], [0.5, 0.5, 0.5, 0.5]]\n" \
+              "attention: cross\n" \
+              "pad: [0, 0, 1]\n" \
+              "weights:\n  Wq: [[2, 0], [0.5, 1], [0, 0], [0, 0]]\n  Wk: [[0, 0], [0, 0], [1, 0], [0, 1]]\n" \
+              "  Wv: [[0, 0], [0, 0], [1, 0.5], [0, 1]]\n"
+
+static int setup_cross(void **state)
+{
+    Fix *f = calloc(1, sizeof *f);
+    *state = f;
+    return f ? load_into(f, CROSS) : -1;
 }
 
 /* ---- parsing: every form ------------------------------------------------ */
@@ -1154,6 +1174,60 @@ static void numbers_ignore_locale(void **state)
         skip();
 }
 
+/* Cross-attention: S is 2x3, the padding key exactly 0 whatever its row
+ * of Xs holds (an edit of Xs is an action like any); a mask, positions, an
+ * append and training are refused, saying why, and change nothing. */
+static void apply_cross(void **state)
+{
+    Fix *f = *state;
+    Attn *a = &f->a;
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_int_equal(a->m[M_S].rows, 2);
+    assert_int_equal(a->m[M_S].cols, 3);
+    assert_int_equal(a->m[M_K].rows, 3);
+    assert_true(isinf(MAT_AT(&a->m[M_S], 0, 2)) && MAT_AT(&a->m[M_S], 0, 2) < 0);
+    assert_true(MAT_AT(&a->m[M_A], 1, 2) == 0.0);
+    /* cat: s = (2/sqrt 2, 0): numpy e = exp(sqrt(2)); e / (e + 1) */
+    assert_true(fabs(MAT_AT(&a->m[M_A], 0, 0) - 0.8044296825069569) < 1e-15);
+    double a00 = MAT_AT(&a->m[M_A], 0, 0);
+    apply_ok(a, "Xs[3] = [4, 4, 4, 4]");
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_true(MAT_AT(&a->m[M_K], 2, 0) == 4.0 && MAT_AT(&a->m[M_QKT], 0, 2) == 8.0);
+    assert_true(MAT_AT(&a->m[M_A], 0, 0) == a00 && MAT_AT(&a->m[M_A], 0, 2) == 0.0);
+    assert_apply_error(a, "mask = causal", "cross-attention has no mask: the source has no future to hide and every "
+                                           "target token sees the whole source; write mask = none");
+    assert_apply_error(a, "mask = window 2", "cross-attention has no mask: the source has no future to hide and "
+                                             "every target token sees the whole source; write mask = none");
+    assert_apply_error(a, "positions = sinusoidal", "positions are not taught with cross-attention here: the target "
+                                                    "and the source would each need their own; write positions = none");
+    assert_apply_error(a, "append dog [1, 1, 1, 1]", "append adds a token whose own key is cached; with "
+                                                     "cross-attention the keys are the source's, so there is nothing "
+                                                     "to append to");
+    assert_apply_error(a, "target A[1] = 2", "training steps are taught with self-attention (lesson 9); this "
+                                             "lesson's attention is cross");
+    assert_apply_error(a, "Xs[4][1] = 1", "row 4 is out of range: Xs has rows 1 to 3");
+    apply_ok(a, "temperature = 0.5"); /* what works with cross works as it does with self */
+    apply_ok(a, "softmax = online");
+    attn_run_to(a, STAGE_OUTPUT);
+    assert_true(MAT_AT(&a->m[M_A], 0, 2) == 0.0);
+}
+
+/* Xs in a self-attention lesson names no matrix of it; padding in
+ * self-attention refuses a window that leaves a row only padding. */
+static void apply_xs_in_self(void **state)
+{
+    Fix *f = *state;
+    assert_apply_error(&f->a, "Xs[1][1] = 1", "Xs is the source of cross-attention; this lesson's attention is "
+                                              "self, edit X instead");
+    f->a.pad[2] = 1; /* 猫 as a padding key */
+    assert_apply_error(&f->a, "mask = window 1", "that mask would leave a query row with only padding keys, nothing "
+                                                 "to attend to; choose a wider window or mask = none");
+    apply_ok(&f->a, "mask = causal");
+    attn_run_to(&f->a, STAGE_SOFTMAX);
+    assert_true(MAT_AT(&f->a.m[M_A], 2, 2) == 0.0);
+    assert_true(fabs(MAT_AT(&f->a.m[M_A], 2, 0) + MAT_AT(&f->a.m[M_A], 2, 1) - 1.0) < 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1196,6 +1270,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(apply_reset_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_failure_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(apply_messages_singular, setup_tiny, teardown),
+        cmocka_unit_test_setup_teardown(apply_cross, setup_cross, teardown),
+        cmocka_unit_test_setup_teardown(apply_xs_in_self, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

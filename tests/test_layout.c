@@ -253,7 +253,7 @@ static void operands(const Case *c, const Explain *e, bool cut)
         case EX_PROJ:
             if (e->overridden)
                 return;
-            need(c, e->from_h ? M_H : M_X, e->i, k, "operand");
+            need(c, e->from_source ? M_XS : e->from_h ? M_H : M_X, e->i, k, "operand");
             need(c, (MatId)(M_WQ + (attn_mat_base(e->mat) - M_Q)), k, e->wcol, "operand");
             break;
         case EX_SCORE: /* with heads: the head's own q_i and k_j */
@@ -337,7 +337,7 @@ static void titles_apart(const Case *c)
                 fail_msg("%s: the title \"%s\" runs into the next box's", c->where, t);
         }
         const char *role = _("result"); /* (a narrow W may lose "parameter", dots "not yet") */
-        if (!b->placeholder && !attn_mat_is_param(b->id) && b->id != M_X && !strstr(t, role))
+        if (!b->placeholder && !attn_mat_is_param(b->id) && b->id != M_X && b->id != M_XS && !strstr(t, role))
             fail_msg("%s: the title \"%s\" does not say \"%s\"", c->where, t, role);
     }
 }

@@ -286,7 +286,8 @@ static void errors_unknown_keys(void **state)
     assert_load_error("format: qkvtutor/1\ntokenz: [a]\n", "t.yaml:2:1: unknown key \"tokenz\" (did you mean \"tokens\"?)");
     assert_load_error("format: qkvtutor/1\nzzzzzz: 1\n",
                       "t.yaml:2:1: unknown key \"zzzzzz\", expected format, title, about, tokens, X, weights, "
-                      "overrides, options, start, steps, heads, edited, variants, kv_heads, vocab, model, sampling or train");
+                      "overrides, options, start, steps, heads, edited, variants, kv_heads, vocab, model, sampling, train, "
+                      "source, Xs, attention or pad");
     assert_load_error(TUTORIAL_A "steps:\n  - {stage: 1, sya: hi}\n",
                       "t.yaml:11:16: unknown key \"sya\" in step 1 (did you mean \"say\"?)");
     assert_load_error(HEAD "weights:\n  random: {seed: 42, scael: 0.3, d_k: 3}\n",
@@ -297,8 +298,8 @@ static void errors_unknown_keys(void **state)
                       "t.yaml:9:9: unknown language \"de\" in about, expected zh or en");
     assert_load_error("format: qkvtutor/1\n\"\\e[2J\": 1\n",
                       "t.yaml:2:1: unknown key \"\\x1b[2J\", expected format, title, about, tokens, X, "
-                      "weights, overrides, options, start, steps, heads, edited, variants, kv_heads, vocab, model, sampling or "
-                      "train");
+                      "weights, overrides, options, start, steps, heads, edited, variants, kv_heads, vocab, model, sampling, "
+                      "train, source, Xs, attention or pad");
     assert_load_error("format: qkvtutor/1\nx: [[1]]\n", "t.yaml:2:1: unknown key \"x\" (did you mean \"X\"?)");
     assert_load_error("format: qkvtutor/1\nformat: qkvtutor/1\n",
                       "t.yaml:2:1: \"format\" is given twice, the first is at line 1");

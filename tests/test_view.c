@@ -543,6 +543,32 @@ static void test_presentation(void **state)
     close_fix(f);
 }
 
+/* Lesson 16, cross-attention: the non-square S and A with the source's
+ * tokens on their columns and on K and V, the padding key's −∞ and 0, X
+ * beside Xs, at 80x24, 60x18 and 120x40 (steps 2, 3, 4, 5, 7 and 8). */
+static void test_golden_cross(void **state)
+{
+    static const int sizes[3][2] = {{24, 80}, {18, 60}, {40, 120}};
+    for (int s = 0; s < 3; s++) {
+        screen_resize(sizes[s][0], sizes[s][1]);
+        Fix *f = open_builtin("lessons/16", &dark);
+        for (int k = 0; k < f->l.nsteps; k++) {
+            char name[64];
+            view_draw(f->v);
+            if (k == 1 || k == 2 || k == 3 || k == 4 || k == 6 || k == 7) {
+                snprintf(name, sizeof name, "16-step%d-%dx%d", k + 1, sizes[s][1], sizes[s][0]);
+                golden(name);
+            }
+            if (k == 4) { /* A[2] asked: the padding key's weight is part of the answer */
+                assert_on_screen("<pad>");
+                assert_on_screen("−∞");
+            }
+            view_keys(f->v, f->l.steps[k].nask ? "nn" : "n");
+        }
+        close_fix(f);
+    }
+}
+
 /* Large terminals lay out every stage without losing the text panels. */
 static void test_large_sizes(void **state)
 {
@@ -788,6 +814,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_steps),
+        cmocka_unit_test(test_golden_cross),
         cmocka_unit_test(test_ribbon_walks_stages),
         cmocka_unit_test(test_score12_arithmetic),
         cmocka_unit_test(test_mono_focus_attributes),

@@ -71,6 +71,8 @@ class Sheet:
         self.over = {"Q": {}, "K": {}, "V": {}}
         self.options = {}
         self.tokens = []
+        self.source = None    # cross-attention's source tokens (a second "#" table)
+        self.pad = None       # one 0/1 per key
         self.head_cols = None
         self.window = None
         self.draw = None
@@ -85,16 +87,18 @@ class Sheet:
             m = re.search(r"np\.random\.seed\((\d+)\)(.*)", line)
             if m:   # the seed, the factor after ×, the matrices in the order named
                 self.draw = (int(m.group(1)), float(re.search(r"× (" + NUM + ")", m.group(2)).group(1)),
-                             re.findall(r"W[qkvo]", m.group(2)))
+                             re.findall(r"W[qkvo]|Xs", m.group(2)))
             m = re.match(r"\*\*([^*\[\]]+)\*\*", line)
             if m and not self.questions:
                 name = m.group(1)
                 rows, after = tables_after(L, k + 1)
-                if name in ("X", "P", "Wq", "Wk", "Wv", "Wo"):
+                if name in ("X", "Xs", "P", "Wq", "Wk", "Wv", "Wo"):
                     self.mats[name] = np.array([[num(c) for c in r[1:]] for r in rows[1:]])
                 elif name in ("Q", "K", "V"):
                     for r in rows[1:]:
                         self.over[name][self.tokens.index(unescape(r[0]))] = np.array([num(c) for c in r[1:]])
+                elif rows and rows[0][0] == "#" and self.tokens:   # the second: cross-attention's source
+                    self.source = [unescape(r[1]) for r in rows[1:]]
                 elif rows and rows[0][0] == "#":
                     self.tokens = [unescape(r[1]) for r in rows[1:]]
                 elif rows and len(rows[0]) == 3 and "Wq" in rows[0][1]:   # heads and their columns
@@ -105,6 +109,9 @@ class Sheet:
                                        self.span(r[5])) for r in rows[1:]]
                 elif rows and any(unescape(r[0]) == "d_model" for r in rows):
                     for r in rows[1:]:
+                        if unescape(r[0]) == "pad":   # "0 0 1: ...": one 0/1 per key
+                            self.pad = [int(x) for x in re.split("[:：]", unescape(r[1]))[0].split()]
+                            continue
                         self.options[unescape(r[0])] = re.match(r"[A-Za-z_]+|" + NUM, unescape(r[1])).group(0)
                         if m := re.match(r"window (\d+)\b", unescape(r[1])):
                             self.window = int(m.group(1))
@@ -178,7 +185,9 @@ class State:
         self.sheet = sh
         self.digits = int(o["digits"])
         self.X = sh.mats["X"].copy()
-        self.W = {w: sh.mats[w].copy() for w in ("Wq", "Wk", "Wv", "Wo") if w in sh.mats}
+        self.W = {w: sh.mats[w].copy() for w in ("Wq", "Wk", "Wv", "Wo", "Xs") if w in sh.mats}
+        self.cross = o.get("attention") == "cross"
+        assert self.cross == ("Xs" in sh.mats) == (sh.source is not None), "cross-attention gives its source and Xs"
         if sh.draw:   # a numpy draw the sheet states: redraw it, and it must be the tables' numbers
             seed, scale, names = sh.draw
             np.random.seed(seed)
@@ -240,8 +249,8 @@ class State:
         self.P = positions(n, d, off) if pos == "sinusoidal" else np.zeros((n, d))
         self.H = self.X + self.P
         self.m = {"X": self.X, "P": self.P, "H": self.H, **self.W}
-        for name in "QKV":
-            M = self.H @ self.W["W" + name.lower()]
+        for name in "QKV":   # cross-attention: K and V from the source's Xs
+            M = (self.W["Xs"] if self.cross and name != "Q" else self.H) @ self.W["W" + name.lower()]
             width = self.dv if name == "V" else self.dk
             keep = {}
             for i, (v, heads) in self.over[name].items():
@@ -260,7 +269,9 @@ class State:
         n = len(q)
         qkt = q @ k.T
         s = qkt / np.sqrt(self.dk) if self.opts["scale"] == "sqrt_dk" else qkt.copy()
-        i, j = np.indices((n, n))
+        i, j = np.indices((n, len(k)))
+        if self.sheet.pad:   # padding keys: -inf before the softmax
+            s[:, np.array(self.sheet.pad, dtype=bool)] = -np.inf
         if self.opts["mask"] == "causal":
             s[j > i] = -np.inf
         elif self.opts["mask"] == "window":
@@ -383,7 +394,7 @@ class State:
     def assign(self, lhs, rhs):
         name, hd, i, j = self.ref(lhs)
         v = self.value_of(rhs, None)
-        if name in ("X", "Wq", "Wk", "Wv", "Wo"):
+        if name in ("X", "Xs", "Wq", "Wk", "Wv", "Wo"):
             target = self.X if name == "X" else self.W[name]
             if j is None:
                 target[i] = v

@@ -21,7 +21,7 @@ static bool grows(MatId id, int *cols_too)
 bool attn_append(Attn *a, const double *x, int d)
 {
     int n = attn_tokens(a);
-    if (n >= MAT_MAX || d != attn_d_model(a))
+    if (n >= MAT_MAX || d != attn_d_model(a) || attn_is_cross(a)) /* cross: the keys are the source's */
         return false;
     Mat grown[M_COUNT];
     memset(grown, 0, sizeof grown);

@@ -12,7 +12,7 @@ static const char *const mat_names[M_COUNT] = {
     "X", "Wq", "Wk", "Wv", "Q", "K", "V", "QKt", "S", "A", "O", "P", "H", "Wo", "Y",
     HEAD_NAMES(1), HEAD_NAMES(2), HEAD_NAMES(3), HEAD_NAMES(4), HEAD_NAMES(5), HEAD_NAMES(6),
     HEAD_NAMES(7), HEAD_NAMES(8), HEAD_NAMES(9), HEAD_NAMES(10), HEAD_NAMES(11), HEAD_NAMES(12),
-    HEAD_NAMES(13), HEAD_NAMES(14), HEAD_NAMES(15), HEAD_NAMES(16), "Q0", "K0",
+    HEAD_NAMES(13), HEAD_NAMES(14), HEAD_NAMES(15), HEAD_NAMES(16), "Q0", "K0", "Xs",
 };
 static const int mat_stages[M_HEAD0] = {
     STAGE_INPUT, STAGE_INPUT, STAGE_INPUT, STAGE_INPUT,
@@ -40,9 +40,23 @@ bool attn_init_heads(Attn *a, int n, int d_model, int heads, int d_k, int d_v, i
     return attn_init_kv(a, n, d_model, heads, heads, d_k, d_v, d_out);
 }
 
+static bool init_any(Attn *a, int n, int ns, int d_model, int heads, int kv_heads, int d_k, int d_v, int d_out);
+
 bool attn_init_kv(Attn *a, int n, int d_model, int heads, int kv_heads, int d_k, int d_v, int d_out)
 {
+    return init_any(a, n, 0, d_model, heads, kv_heads, d_k, d_v, d_out);
+}
+
+bool attn_init_cross(Attn *a, int n, int ns, int d_model, int heads, int kv_heads, int d_k, int d_v, int d_out)
+{
+    return dim_ok(ns) && init_any(a, n, ns, d_model, heads, kv_heads, d_k, d_v, d_out);
+}
+
+/* ns > 0: cross-attention over ns source rows (Xs); 0: self-attention. */
+static bool init_any(Attn *a, int n, int ns, int d_model, int heads, int kv_heads, int d_k, int d_v, int d_out)
+{
     memset(a, 0, sizeof *a);
+    int nk = ns > 0 ? ns : n; /* the keys */
     if (heads < 1 || heads > ATTN_HEADS_MAX || !dim_ok(n) || !dim_ok(d_model) || !dim_ok(d_k) ||
         !dim_ok(d_v) || !dim_ok(heads * d_k) || !dim_ok(heads * d_v) || (d_out != 0 && !dim_ok(d_out)) ||
         kv_heads < 1 || kv_heads > heads || heads % kv_heads != 0)
@@ -50,9 +64,9 @@ bool attn_init_kv(Attn *a, int n, int d_model, int heads, int kv_heads, int d_k,
     int hk = heads * d_k, hv = heads * d_v, gk = kv_heads * d_k, gv = kv_heads * d_v;
     const int shape[M_HEAD0][2] = {
         [M_X] = {n, d_model},   [M_WQ] = {d_model, hk}, [M_WK] = {d_model, gk},
-        [M_WV] = {d_model, gv}, [M_Q] = {n, hk},        [M_K] = {n, gk},
-        [M_V] = {n, gv},        [M_QKT] = {n, n},       [M_S] = {n, n},
-        [M_A] = {n, n},         [M_O] = {n, hv},
+        [M_WV] = {d_model, gv}, [M_Q] = {n, hk},        [M_K] = {nk, gk},
+        [M_V] = {nk, gv},       [M_QKT] = {n, nk},      [M_S] = {n, nk},
+        [M_A] = {n, nk},        [M_O] = {n, hv},
         [M_P] = {n, d_model},   [M_H] = {n, d_model},
         [M_WO] = {hv, d_out},   [M_Y] = {n, d_out},
     };
@@ -64,7 +78,12 @@ bool attn_init_kv(Attn *a, int n, int d_model, int heads, int kv_heads, int d_k,
             attn_free(a);
             return false;
         }
-    const int hshape[ATTN_HM_N][2] = {{n, d_k}, {n, d_k}, {n, d_v}, {n, n}, {n, n}, {n, n}, {n, d_v}};
+    if (ns > 0 && !mat_new(&a->m[M_XS], ns, d_model)) {
+        attn_free(a);
+        return false;
+    }
+    a->attention = ns > 0 ? ATTENTION_CROSS : ATTENTION_SELF;
+    const int hshape[ATTN_HM_N][2] = {{n, d_k}, {nk, d_k}, {nk, d_v}, {n, nk}, {n, nk}, {n, nk}, {n, d_v}};
     for (int h = 1; heads > 1 && h <= heads; h++)
         for (int k = 0; k < ATTN_HM_N; k++)
             if (!mat_new(&a->m[attn_head_id((MatId)(M_Q + k), h)], hshape[k][0], hshape[k][1])) {
@@ -122,6 +141,8 @@ bool attn_copy(Attn *dst, const Attn *src)
     dst->rope_base = src->rope_base;
     dst->offset = src->offset;
     dst->block = src->block;
+    dst->attention = src->attention;
+    memcpy(dst->pad, src->pad, sizeof dst->pad);
     dst->nloss = src->nloss;
     memcpy(dst->loss_hist, src->loss_hist, sizeof dst->loss_hist);
     if (dst->ntarget != src->ntarget) { /* the training targets (grad.h) */
@@ -202,8 +223,9 @@ static void project_qkv(Attn *a, int np)
 {
     const Mat *in = &a->m[a->positions == POS_SINUSOIDAL ? M_H : M_X];
     int dk = attn_d_k(a), dv = attn_d_v(a);
-    for (int p = 0; p < np; p++)
-        project(&a->m[M_Q + p], in, &a->m[M_WQ + p], a->override[p], a->ovh[p], p == 2 ? dv : dk);
+    for (int p = 0; p < np; p++) /* cross-attention: K and V from the source */
+        project(&a->m[M_Q + p], p > 0 && attn_is_cross(a) ? &a->m[M_XS] : in, &a->m[M_WQ + p], a->override[p],
+                a->ovh[p], p == 2 ? dv : dk);
     for (int p = 0; a->positions == POS_ROPE && p < 2; p++) {
         (void)mat_copy(&a->m[M_Q0 + p], a->m[M_Q0 + p].v ? &a->m[M_Q + p] : &a->m[M_Q0 + p]);
         for (int i = 0; i < a->m[M_Q + p].rows; i++)
@@ -402,6 +424,8 @@ int attn_mat_stage(MatId id)
 {
     if (id == M_Q0 || id == M_K0)
         return STAGE_QKV;
+    if (id == M_XS)
+        return STAGE_INPUT;
     return id_ok(id) ? mat_stages[attn_mat_base(id)] : STAGE_NONE;
 }
 
@@ -453,6 +477,8 @@ AttnTrouble attn_row_trouble_head(const Attn *a, int head, int i)
 
 bool attn_masked(const Attn *a, int i, int j)
 {
+    if (attn_is_pad(a, j))
+        return true;
     if (a->mask == MASK_WINDOW)
         return j > i || j <= i - a->window;
     return a->mask == MASK_CAUSAL && j > i;
@@ -461,9 +487,12 @@ bool attn_masked(const Attn *a, int i, int j)
 void attn_visible(const Attn *a, int i, int *lo, int *hi)
 {
     *lo = 0;
-    *hi = a->mask == MASK_NONE ? attn_tokens(a) : i + 1;
+    *hi = a->mask == MASK_NONE ? attn_keys(a) : i + 1;
     if (a->mask == MASK_WINDOW && i - a->window + 1 > 0)
         *lo = i - a->window + 1;
+    int real = attn_real_keys(a); /* padding keys come last */
+    if (*hi > real)
+        *hi = real;
 }
 
 void attn_draw_weights(Attn *a, unsigned long seed, double scale)
@@ -508,6 +537,19 @@ AttnOpt attn_check_options(const Attn *a)
         return ATTN_OPT_OFFSET;
     if (a->softmax == SOFTMAX_ONLINE && a->block < 1)
         return ATTN_OPT_BLOCK;
+    if (attn_is_cross(a) && a->mask != MASK_NONE)
+        return ATTN_OPT_CROSS_MASK;
+    if (attn_is_cross(a) && a->positions != POS_NONE)
+        return ATTN_OPT_CROSS_POS;
+    int real = attn_real_keys(a);
+    for (int j = real; j < attn_keys(a); j++)
+        if (!a->pad[j])
+            return ATTN_OPT_PAD_ORDER;
+    for (int i = 0, lo, hi; i < attn_tokens(a); i++) {
+        attn_visible(a, i, &lo, &hi);
+        if (lo >= hi)
+            return ATTN_OPT_PAD_ALL;
+    }
     return ATTN_OPT_OK;
 }
 
@@ -523,7 +565,7 @@ static void swap_rows(Mat *m, int i, int j)
 void attn_swap_tokens(Attn *a, int i, int j)
 {
     swap_rows(&a->m[M_X], i, j);
-    for (int p = 0; p < 3; p++) {
+    for (int p = 0; p < (attn_is_cross(a) ? 1 : 3); p++) { /* cross: K and V rows are the source's */
         swap_rows(&a->m[M_Q + p], i, j);
         bool t = a->override[p][i];
         a->override[p][i] = a->override[p][j];
@@ -542,5 +584,6 @@ bool attn_same_options(const Attn *a, const Attn *b)
 {
     return a->scale == b->scale && a->softmax == b->softmax && a->mask == b->mask && a->temp == b->temp &&
            a->positions == b->positions && a->window == b->window && a->rope_base == b->rope_base &&
-           a->offset == b->offset && a->block == b->block && attn_kv_heads(a) == attn_kv_heads(b);
+           a->offset == b->offset && a->block == b->block && attn_kv_heads(a) == attn_kv_heads(b) &&
+           a->attention == b->attention && memcmp(a->pad, b->pad, sizeof a->pad) == 0;
 }

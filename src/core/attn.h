@@ -70,6 +70,9 @@ typedef enum { SCALE_NONE, SCALE_SQRT_DK } Scale;
 typedef enum { SOFTMAX_NAIVE, SOFTMAX_STABLE, SOFTMAX_ONLINE } Softmax;
 typedef enum { MASK_NONE, MASK_CAUSAL, MASK_WINDOW } Mask;
 typedef enum { POS_NONE, POS_SINUSOIDAL, POS_ROPE } Positions;
+/* Self-attention (K and V from the tokens' own rows) or cross-attention (K
+ * and V from a source sequence's rows Xs; see attn_init_cross). */
+typedef enum { ATTENTION_SELF, ATTENTION_CROSS } Attention;
 
 #define ATTN_ROPE_BASE_DEFAULT 10000.0
 #define ATTN_BLOCK_DEFAULT 2
@@ -90,6 +93,8 @@ typedef enum {
     M_HEAD_END = M_HEAD0 + ATTN_HEADS_MAX * ATTN_HM_N,
     M_Q0 = M_HEAD_END, M_K0,        /* RoPE: Q and K before rotation (stage 2), only
                                        allocated by attn_set_positions(a, POS_ROPE) */
+    M_XS,                           /* cross-attention: the source's rows (n_source x d_model),
+                                       given like X; only allocated by attn_init_cross */
     M_COUNT
 } MatId;
 
@@ -136,6 +141,14 @@ typedef struct {
      * that says which of these names it has (lesson/action.h). */
     int ntok_name;
     char (*tok_name)[ATTN_NAME_BYTES + 1];
+    /* Cross-attention and padding keys (DESIGN.md "From a head to a model"):
+     * with ATTENTION_CROSS, Q = X Wq from the target rows, K = Xs Wk and
+     * V = Xs Wv from the source rows, S and A are n x n_source, O has a row
+     * per target token. pad[j] = 1 marks key j (a source row with cross, a
+     * token without) as padding: S = -inf there before the softmax and
+     * A = 0 exactly after. Padding keys come last (attn_check_options). */
+    Attention attention;
+    unsigned char pad[MAT_MAX];
 } Attn;
 
 /* Shape the state for n tokens, d_model features, d_k and d_v columns.
@@ -148,6 +161,9 @@ bool attn_init_heads(Attn *a, int n, int d_model, int heads, int d_k, int d_v, i
 /* The same with g = kv_heads K/V heads (1..heads, dividing heads): Wk is
  * d_model x g*d_k, Wv d_model x g*d_v, K n x g*d_k, V n x g*d_v. */
 bool attn_init_kv(Attn *a, int n, int d_model, int heads, int kv_heads, int d_k, int d_v, int d_out);
+/* Cross-attention: n target tokens attend over ns source rows (Xs, ns x
+ * d_model): Q has n rows, K and V ns rows, QKt, S and A are n x ns. */
+bool attn_init_cross(Attn *a, int n, int ns, int d_model, int heads, int kv_heads, int d_k, int d_v, int d_out);
 void attn_free(Attn *a);
 /* Deep copy; dst may be uninitialised-but-zeroed or a previous Attn. */
 bool attn_copy(Attn *dst, const Attn *src);
@@ -159,6 +175,12 @@ void attn_run_to(Attn *a, int stage);
 void attn_rerun_qk(Attn *a);
 
 int attn_tokens(const Attn *a);
+/* The keys each query row scores: n_source with cross-attention, else n. */
+int attn_keys(const Attn *a);
+/* Is key j (0-based) padding? The keys before the first padding one. */
+bool attn_is_pad(const Attn *a, int j);
+int attn_real_keys(const Attn *a);
+bool attn_is_cross(const Attn *a);
 int attn_d_model(const Attn *a);
 int attn_d_k(const Attn *a);     /* per head */
 int attn_d_v(const Attn *a);     /* per head */
@@ -226,7 +248,11 @@ typedef enum {
     ATTN_OPT_ROPE_ODD_DK,   /* POS_ROPE with an odd d_k */
     ATTN_OPT_ROPE_BASE,     /* POS_ROPE with rope_base not finite or <= 1 */
     ATTN_OPT_OFFSET,        /* offset outside 0..ATTN_OFFSET_MAX */
-    ATTN_OPT_BLOCK          /* SOFTMAX_ONLINE with block < 1 */
+    ATTN_OPT_BLOCK,         /* SOFTMAX_ONLINE with block < 1 */
+    ATTN_OPT_CROSS_MASK,    /* a causal mask or a window with cross-attention */
+    ATTN_OPT_CROSS_POS,     /* positions with cross-attention */
+    ATTN_OPT_PAD_ORDER,     /* a padding key before a real one */
+    ATTN_OPT_PAD_ALL,       /* a query row that sees only padding keys */
 } AttnOpt;
 AttnOpt attn_check_options(const Attn *a);
 

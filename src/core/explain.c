@@ -70,7 +70,8 @@ static void explain_proj(const Attn *a, Explain *e)
     int col = e->head && attn_mat_head(e->mat) ? (src - 1) * width + e->j : e->j;
     e->kv_head = p > 0 && attn_heads(a) > 1 ? (attn_mat_head(e->mat) ? src : e->head) : 0;
     e->from_h = a->positions == POS_SINUSOIDAL;
-    const Mat *x = &a->m[e->from_h ? M_H : M_X], *w = &a->m[M_WQ + p];
+    e->from_source = p > 0 && attn_is_cross(a); /* cross-attention: k and v from the source's xs */
+    const Mat *x = &a->m[e->from_source ? M_XS : e->from_h ? M_H : M_X], *w = &a->m[M_WQ + p];
     e->kind = EX_PROJ;
     e->wcol = col;
     e->result = MAT_AT(&a->m[e->mat], e->i, e->j);
@@ -257,6 +258,7 @@ bool explain_cell(const Attn *a, MatId mat, int i, int j, Explain *out)
     out->i = i;
     out->j = j;
     out->jh = j;
+    out->real_keys = attn_real_keys(a);
     MatId base = attn_mat_base(mat);
     if (attn_mat_head(mat))
         out->head = attn_mat_head(mat);

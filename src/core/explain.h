@@ -43,12 +43,14 @@ typedef struct {
     double result;      /* the explained number (EX_SOFTMAX: weight[j]) */
     /* Masks, temperature, positions (see attn.h) */
     bool from_h;        /* EX_PROJ: the row projected is h_i = x_i + p_i, not x_i */
+    bool from_source;   /* EX_PROJ: cross-attention's k or v, projected from the source row xs_i */
     bool masked;        /* EX_SCORE: the cell is masked, result -inf (sum is still q.k);
                            EX_SOFTMAX: the focused weight is masked, result 0 */
     int vis;            /* EX_SOFTMAX: the first vis entries of the row take part, the
                            rest are masked (vis == n without a mask); EX_OUTPUT: the n
                            terms are the unmasked ones and `nmasked` were left out */
     int nmasked;
+    int real_keys;      /* every kind: the keys before the first padding key (all keys without pad:) */
     double temp;        /* EX_SOFTMAX: the temperature; z = s / temp when temp != 1 */
     double z[MAT_MAX];  /* EX_SOFTMAX: s / temp */
     double x, p, angle; /* EX_POS: x_ij, p_ij and its angle p / 10000^(2m/d_model) */

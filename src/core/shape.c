@@ -44,3 +44,15 @@ int attn_position(const Attn *a, int i)
 {
     return i + a->offset;
 }
+
+bool attn_is_cross(const Attn *a) { return a->attention == ATTENTION_CROSS; }
+int attn_keys(const Attn *a)     { return a->m[M_K].rows; }
+bool attn_is_pad(const Attn *a, int j) { return j >= 0 && j < MAT_MAX && a->pad[j]; }
+
+int attn_real_keys(const Attn *a)
+{
+    int n = attn_keys(a), j = 0;
+    while (j < n && !a->pad[j])
+        j++;
+    return j;
+}

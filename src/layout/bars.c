@@ -20,7 +20,7 @@ static int keys_width(const Frame *c)
 {
     int lw = 0;
     for (int j = 0; j < c->a->m[M_A].cols; j++)
-        lw = frame_tok_width(c, j) > lw ? frame_tok_width(c, j) : lw;
+        lw = frame_key_width(c, j) > lw ? frame_key_width(c, j) : lw;
     return lw;
 }
 
@@ -112,7 +112,7 @@ void bars_lay(Frame *c, int y, int x, int w, int h)
         int yy = y + top + (j - r0) * step;
         double now = MAT_AT(&a->m[ma], i, j);
         bool hidden = session_ask_hidden(c->s, ma, i, j); /* an open ask: no bar, "?" */
-        plan_put_lesson(c, yy, x, lw, lesson_token(c->l, c->a, j), j == c->in->fj ? ROLE_COL : ROLE_LABEL);
+        plan_put_lesson(c, yy, x, lw, lesson_key_token(c->l, c->a, j), j == c->in->fj ? ROLE_COL : ROLE_LABEL);
         if (!hidden)
             bar(c, yy, x + lw + 1, bw, now, ROLE_BAR);
         if (hidden)

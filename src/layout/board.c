@@ -35,11 +35,15 @@ static int context_band(Frame *c, Band *b, int n)
         rows += band_rows(c, &b[k]) + 3;
     Band x = {0};
     band_add(&x, box_make(M_X, -1, ROLE_ROW, -1, -1, -1));
+    if (attn_is_cross(c->a)) /* cross-attention: the source's rows beside the target's */
+        band_add(&x, box_make(M_XS, -1, ROLE_ROW, -1, -1, -1));
     for (MatId w = M_WQ; w <= M_WV; w++) /* training: Q K instead, the Ws are on top */
         band_add(&x, box_make(stage_training(c) ? (MatId)(w - M_WQ + M_Q) : w, -1, ROLE_ROW, -1, -1, -1));
     if (stage_training(c))
         x.n = 3;
     if (band_spare(c, &x) < 0)
+        x.n--;
+    if (band_spare(c, &x) < 0 && attn_is_cross(c->a)) /* X, Xs and Wq at least */
         x.n--;
     if (band_spare(c, &x) < 0 || rows + band_rows(c, &x) + 3 + 3 + 14 > c->rows)
         return 0;

@@ -67,8 +67,10 @@ int box_label_width(const Frame *c, MatId id, const Mat *m, bool nolabel)
             digits++;
         return digits + (m->rows < 0) + 1;
     }
-    for (int i = 0; i < m->rows && i < attn_tokens(c->a); i++)
+    for (int i = 0; i < m->rows && i < attn_tokens(c->a) && !lesson_rows_are_source(c->a, id); i++)
         w = frame_tok_width(c, i) > w ? frame_tok_width(c, i) : w;
+    for (int i = 0; i < m->rows && lesson_rows_are_source(c->a, id); i++) /* cross: the source's tokens */
+        w = frame_key_width(c, i) > w ? frame_key_width(c, i) : w;
     /* room for the "set by hand" mark, a blank apart from the token */
     return w + (any_override(c, id) ? 3 : 2);
 }
@@ -80,7 +82,8 @@ static const char *head_title(const Frame *c, MatId id, char *buf, size_t len)
     bool a = c->in->ascii;
     switch (attn_mat_base(id)) {
     case M_Q: case M_K: case M_V: /* "Q2 = X·Wq2", H with positions */
-        snprintf(buf, len, "%s = %s%s%s%d", attn_mat_name(id), c->a->positions == POS_SINUSOIDAL ? "H" : "X",
+        snprintf(buf, len, "%s = %s%s%s%d", attn_mat_name(id),
+                 lesson_rows_are_source(c->a, id) ? "Xs" : c->a->positions == POS_SINUSOIDAL ? "H" : "X",
                  a ? "*" : "·", attn_mat_name((MatId)(attn_mat_base(id) - M_Q + M_WQ)),
                  attn_mat_base(id) == M_Q ? h : attn_kv_head(c->a, h)); /* K3 = X·Wk2 when heads share K/V */
         break;
@@ -114,7 +117,8 @@ static const char *box_title(const Frame *c, MatId id, char *buf, size_t len)
     case M_WO: return "Wo";
     case M_Y: return frame_sym(c, "Y = O·Wo", "Y = O*Wo");
     case M_Q: case M_K: case M_V:
-        snprintf(buf, len, "%s = %s%s%s", attn_mat_name(id), c->a->positions == POS_SINUSOIDAL ? "H" : "X",
+        snprintf(buf, len, "%s = %s%s%s", attn_mat_name(id),
+                 lesson_rows_are_source(c->a, id) ? "Xs" : c->a->positions == POS_SINUSOIDAL ? "H" : "X",
                  frame_sym(c, "·", "*"), attn_mat_name((MatId)(id - M_Q + M_WQ)));
         return buf;
     case M_P: return "P";
@@ -204,7 +208,7 @@ static Role cell_role(const Frame *c, const Box *b, int i, int j, unsigned *flag
 static const char *box_role_plain(const Box *b)
 {
     return b->placeholder ? _("not yet") : attn_mat_is_param(b->id) ? _("parameter")
-           : b->id == M_X ? _("input") : _("result");
+           : b->id == M_X ? _("input") : b->id == M_XS ? _("source") : _("result");
 }
 
 /* After an append that left every earlier row as it was (the causal mask
@@ -228,7 +232,7 @@ static const char *box_role(const Frame *c, const Box *b)
     static char role[96];
     MatId base = attn_mat_base(b->id);
     int head = attn_mat_head(b->id), h = attn_heads(c->a), g = attn_kv_heads(c->a), cached;
-    if (b->placeholder || attn_mat_is_param(b->id) || b->id == M_X)
+    if (b->placeholder || attn_mat_is_param(b->id) || b->id == M_X || b->id == M_XS)
         return box_role_plain(b);
     if ((base == M_K || base == M_V) && (cached = cached_rows(c)) > 0) {
         snprintf(role, sizeof role, cached == 1 ? _("result, row 1 cached") : _("result, rows 1-%d cached"), cached);
@@ -412,9 +416,11 @@ static void box_header(Frame *c, const Box *b, int y, int x, int lw, int cw, int
         char num[16];
         Role r = j == b->hcol || j == b->cj ? ROLE_COL : ROLE_LABEL;
         int cx = x + lw + (j - c0) * cw;
-        if (cols_are_tokens(b->id) && j < attn_tokens(c->a)) {
-            int tw = frame_tok_width(c, j) > cw - 1 ? cw - 1 : frame_tok_width(c, j);
-            plan_put_lesson(c, y, cx + cw - tw, tw, lesson_token(c->l, c->a, j), r);
+        if (cols_are_tokens(b->id) && j < attn_keys(c->a)) { /* the keys: a source's tokens with cross */
+            int tw = frame_key_width(c, j) > cw - 1 ? cw - 1 : frame_key_width(c, j);
+            if (attn_is_pad(c->a, j) && r == ROLE_LABEL) /* a padding key's label is dimmed, like its cells */
+                r = ROLE_HINT;
+            plan_put_lesson(c, y, cx + cw - tw, tw, lesson_key_token(c->l, c->a, j), r);
         } else {
             char grp[32];
             int gw = b->id == M_WO ? 0 : head_group(c, b->id, j, grp, sizeof grp);
@@ -443,7 +449,10 @@ static void row_label(Frame *c, const Box *b, int y, int x, int lw, int i)
     bool lit = i == b->hrow || i == b->ci || i == b->lrow;
     Role r = i == b->hrow ? b->hrow_role : lit ? ROLE_ROW : ROLE_LABEL;
     int tw = lw - 2 - (any_override(c, b->id) ? 1 : 0), used;
-    if (box_rows_are_tokens(b->id) && i < attn_tokens(c->a))
+    if (box_rows_are_tokens(b->id) && lesson_rows_are_source(c->a, b->id))
+        used = plan_put_lesson(c, y, x, tw, lesson_key_token(c->l, c->a, i),
+                               attn_is_pad(c->a, i) && r == ROLE_LABEL ? ROLE_HINT : r);
+    else if (box_rows_are_tokens(b->id) && i < attn_tokens(c->a))
         used = plan_put_lesson(c, y, x, tw, lesson_token(c->l, c->a, i), r);
     else {
         char num[32], grp[32];

@@ -74,7 +74,7 @@ void layout_focus_step(Session *s, int *fi, int *fj, bool *frow, MatId *fmat)
             session_set_head(s, attn_mat_head(a));
         return;
     }
-    if (f->mat >= M_Q && f->mat <= M_V)
+    if ((f->mat >= M_Q && f->mat <= M_V) || f->mat == M_XS) /* Xs: cross-attention's source, at stage 1 */
         *fmat = f->mat;
     /* With heads, a cell of the joined O (or of Q, K, V from stage 3 on) is
      * its head's: look at that head, at the head's column. */
@@ -98,7 +98,7 @@ void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat)
         return;
     }
     int st = session_stage(s);
-    MatId f = st == STAGE_QKV ? fmat : attn_shown(&s->cur, attn_stage_mat(st), s->head);
+    MatId f = st <= STAGE_QKV ? layout_focus_mat(st, fmat) : attn_shown(&s->cur, attn_stage_mat(st), s->head);
     int rows = s->cur.m[f].rows, cols = s->cur.m[f].cols;
     *fi = *fi >= rows ? rows - 1 : *fi < 0 ? 0 : *fi;
     *fj = *fj >= cols ? cols - 1 : *fj < 0 ? 0 : *fj;

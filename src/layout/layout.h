@@ -71,6 +71,15 @@ void layout_focus_step(Session *s, int *fi, int *fj, bool *frow, MatId *fmat);
 /* Keep the focus inside the matrix the current stage explains (fmat at the
  * projections stage). */
 void layout_clamp_focus(const Session *s, int *fi, int *fj, MatId fmat);
+/* The matrix the focus explains at stage st: fmat at stage 2 (one of Q, K,
+ * V; Q when fmat is not), fmat at stage 1 when it is cross-attention's Xs,
+ * else the stage's own matrix. */
+static inline MatId layout_focus_mat(int st, MatId fmat)
+{
+    if (st == STAGE_QKV)
+        return fmat >= M_Q && fmat <= M_V ? fmat : M_Q;
+    return st == STAGE_INPUT && fmat == M_XS ? M_XS : attn_stage_mat(st);
+}
 
 /* Does step `step`'s narration in `lang` fit whole at cols x rows in normal
  * mode, on the lesson as written (no edits)? For --check. */

@@ -84,6 +84,8 @@ void centre_board(Frame *c, int y0, int y1);
 /* plan.c */
 const char *frame_sym(const Frame *c, const char *utf8, const char *ascii);
 int frame_tok_width(const Frame *c, int i);
+/* Key j's label width: a source token's with cross-attention. */
+int frame_key_width(const Frame *c, int j);
 PlanBlock *plan_add_block(Frame *c, BlockKind k, int y, int x, int w, int h, int want, bool cut);
 void plan_fill(Frame *c, int y, int x, int w, Role r);
 void plan_fill_styled(Frame *c, int y, int x, int w, Role r, bool bold);

@@ -155,6 +155,16 @@ const char *frame_sym(const Frame *c, const char *utf8, const char *ascii)
     return c->in->ascii ? ascii : utf8;
 }
 
+int frame_key_width(const Frame *c, int j)
+{
+    if (!attn_is_cross(c->a))
+        return frame_tok_width(c, j);
+    char safe[256];
+    text_sanitize(lesson_key_token(c->l, c->a, j), safe, sizeof safe, c->in->ascii);
+    int w = text_width(safe);
+    return w > 8 ? 8 : w;
+}
+
 int frame_tok_width(const Frame *c, int i)
 {
     if (c->tokw && i >= 0 && i < MAT_MAX && c->tokw[i] > 0) /* measured once a frame */

@@ -28,6 +28,15 @@ static Box operand(MatId id, int hrow, Role hrole, int hcol)
     return b;
 }
 
+/* What stage 2 projects into f (Q, K or V): X, or H with positions; the
+ * source's Xs for K and V with cross-attention. */
+static MatId qkv_input(const Frame *c, MatId f)
+{
+    if (attn_is_cross(c->a) && attn_mat_base(f) != M_Q)
+        return M_XS;
+    return c->a->positions == POS_SINUSOIDAL ? M_H : M_X;
+}
+
 /* A result on the board: the focused cell, its row label and column
  * header; the rows and columns it came from are highlighted in its inputs. */
 static Box result_box(MatId id, int i, int j)
@@ -93,6 +102,8 @@ void band_add(Band *b, Box x)
 static int stage_bands_at(const Frame *c, Band *b, MatId f, int i, int j)
 {
     int st = session_stage(c->s);
+    if (st != STAGE_INPUT && (f < M_Q || f > M_V)) /* Xs is stage 1's focus only */
+        f = M_Q;
     memset(b, 0, sizeof(Band) * 2);
     switch (st) {
     case STAGE_PROJECT:
@@ -107,12 +118,14 @@ static int stage_bands_at(const Frame *c, Band *b, MatId f, int i, int j)
             band_add(&b[1], box_make(M_H, i, ROLE_ROW, -1, i, j));
             return 2;
         }
-        band_add(&b[0], box_make(M_X, i, ROLE_ROW, -1, i, j));
+        band_add(&b[0], f == M_XS ? box_make(M_X, -1, ROLE_ROW, -1, -1, -1) : box_make(M_X, i, ROLE_ROW, -1, i, j));
+        if (attn_is_cross(c->a)) /* the source's rows beside the target's */
+            band_add(&b[0], f == M_XS ? box_make(M_XS, i, ROLE_ROW, -1, i, j) : box_make(M_XS, -1, ROLE_ROW, -1, -1, -1));
         for (MatId w = M_WQ; w <= M_WV; w++)
             band_add(&b[1], box_make(w, -1, ROLE_ROW, -1, -1, -1));
         return 2;
     case STAGE_QKV:
-        band_add(&b[0], operand(c->a->positions == POS_SINUSOIDAL ? M_H : M_X, i, ROLE_ROW, -1));
+        band_add(&b[0], operand(qkv_input(c, f), i, ROLE_ROW, -1));
         band_add(&b[0], operand((MatId)(f - M_Q + M_WQ), -1, ROLE_ROW, j));
         for (MatId m = M_Q; m <= M_V; m++)
             band_add(&b[1], m == f ? box_make(m, i, ROLE_ROW, j, i, j) : box_make(m, -1, ROLE_ROW, -1, -1, -1));
@@ -158,6 +171,29 @@ static int board_inputs(Frame *c, Band *b, MatId f, int i, int j, int st)
         return 2;
     }
     Band *xw = &b[1];
+    if (attn_is_cross(c->a)) { /* cross: X and Xs, then the W in use (all three when they fit) */
+        bool fx = f == M_XS;
+        MatId in = st == STAGE_QKV ? qkv_input(c, f) : fx ? M_XS : M_X;
+        band_add(xw, st == STAGE_INPUT && !fx ? box_make(M_X, i, ROLE_ROW, -1, i, j)
+                     : in == M_X             ? operand(M_X, i, ROLE_ROW, -1)
+                                             : box_make(M_X, -1, ROLE_ROW, -1, -1, -1));
+        band_add(xw, st == STAGE_INPUT && fx ? box_make(M_XS, i, ROLE_ROW, -1, i, j)
+                     : in == M_XS            ? operand(M_XS, i, ROLE_ROW, -1)
+                                             : box_make(M_XS, -1, ROLE_ROW, -1, -1, -1));
+        int fw = f >= M_Q && f <= M_V ? f - M_Q : 0;
+        for (MatId w = M_WQ; w <= M_WV; w++)
+            band_add(xw, st == STAGE_QKV && (int)(w - M_WQ) == fw ? operand(w, -1, ROLE_ROW, j) : box_make(w, -1, ROLE_ROW, -1, -1, -1));
+        if (band_spare(c, xw) < 0) {
+            xw->box[2] = xw->box[2 + fw];
+            xw->n = 3;
+        }
+        if (band_spare(c, xw) < 0 && st == STAGE_QKV) { /* only what the focused cell quotes */
+            xw->box[0] = xw->box[in == M_X ? 0 : 1];
+            xw->box[1] = xw->box[2];
+            xw->n = 2;
+        }
+        return 2;
+    }
     band_add(xw, st == STAGE_INPUT ? box_make(M_X, i, ROLE_ROW, -1, i, j) : operand(pos ? M_H : M_X, i, ROLE_ROW, -1));
     for (MatId w = M_WQ; w <= M_WV; w++)
         band_add(xw, st == STAGE_QKV && w - M_WQ == f - M_Q ? operand(w, -1, ROLE_ROW, j) : box_make(w, -1, ROLE_ROW, -1, -1, -1));
@@ -176,6 +212,8 @@ int board_bands(Frame *c, Band *b)
 {
     int i = c->in->fi, j = c->in->fj, st = session_stage(c->s);
     MatId f = c->in->fmat;
+    if (st != STAGE_INPUT && (f < M_Q || f > M_V)) /* Xs is stage 1's focus only */
+        f = M_Q;
     memset(b, 0, sizeof(Band) * 2);
     if (st == STAGE_PROJECT) /* O with its heads' column groups, W_O, Y */
         return stage_bands_at(c, b, f, i, j);
@@ -249,10 +287,11 @@ int edit_bands(Frame *c, Band *b)
         for (MatId m = M_Q; m <= M_V; m++)
             band_add(&b[n], m == e ? box_make(m, in->ei, ROLE_ROW, -1, in->ei, in->ej) : box_make(m, -1, ROLE_ROW, -1, -1, -1));
     else {
-        MatId w = e == M_X ? M_WQ : e; /* W_O goes with O, what it multiplies, once O is computed */
+        bool x = e == M_X || e == M_XS; /* an input: X, or the source's Xs (with Wk, what it feeds) */
+        MatId w = e == M_X ? M_WQ : e == M_XS ? M_WK : e; /* W_O goes with O, what it multiplies, once O is computed */
         MatId in0 = e == M_WO && c->a->reached >= STAGE_OUTPUT ? M_O : M_X;
-        band_add(&b[n], e == M_X ? box_make(M_X, in->ei, ROLE_ROW, -1, in->ei, in->ej) : box_make(in0, -1, ROLE_ROW, -1, -1, -1));
-        band_add(&b[n], e == M_X ? box_make(w, -1, ROLE_ROW, -1, -1, -1) : box_make(w, in->ei, ROLE_ROW, -1, in->ei, in->ej));
+        band_add(&b[n], x ? box_make(e, in->ei, ROLE_ROW, -1, in->ei, in->ej) : box_make(in0, -1, ROLE_ROW, -1, -1, -1));
+        band_add(&b[n], x ? box_make(w, -1, ROLE_ROW, -1, -1, -1) : box_make(w, in->ei, ROLE_ROW, -1, in->ei, in->ej));
     }
     n++;
     if (st < STAGE_SCORES) {

@@ -101,7 +101,7 @@ static void explained(const Frame *c, MatId *m, int *i, int *j)
         *j = in->ej;
         return;
     }
-    *m = st == STAGE_QKV ? in->fmat : HEAD_MAT(c, attn_stage_mat(st));
+    *m = st == STAGE_QKV || st == STAGE_INPUT ? layout_focus_mat(st, in->fmat) : HEAD_MAT(c, attn_stage_mat(st));
     *i = in->fi;
     *j = in->fj;
 }
@@ -117,7 +117,7 @@ static int arith_first(const Session *s, MatId m, int i, int j, bool row, const 
     *first = -1;
     if (!row || attn_mat_base(m) == M_A) /* A's arithmetic is the row's walk already */
         return session_explain(s, m, i, j, fo, lines, max);
-    bool given = (m == M_X && s->cur.positions == POS_NONE) || attn_mat_is_param(m); /* with positions: h = x + p */
+    bool given = (m == M_X && s->cur.positions == POS_NONE) || m == M_XS || attn_mat_is_param(m); /* with positions: h = x + p */
     if (given && max > 0) { /* given numbers: "x₁ = [1.000, 0.000]   (note)" */
         char name[48], num[64];
         int n = session_explain(s, m, i, 0, fo, lines, max);

@@ -110,7 +110,7 @@ bool lex_parse_number(Lex *lx, double *out)
 bool lex_is_target(MatId m)
 {
     MatId b = attn_mat_base(m);
-    return m <= M_V || m == M_WO || (attn_mat_head(m) && b >= M_Q && b <= M_V);
+    return m <= M_V || m == M_WO || m == M_XS || (attn_mat_head(m) && b >= M_Q && b <= M_V);
 }
 
 /* Refuse an index too large for an int (any matrix refuses it anyway),
@@ -148,7 +148,7 @@ bool lex_ref(Lex *lx, bool target, MatId *m, int *i, int *j, const char **at)
     if (ref_matrix(&r) == REF_UNKNOWN) {
         char name[40];
         snprintf(name, sizeof name, "%.*s", r.name_len > 30 ? 30 : r.name_len, r.name);
-        static const char *const mats[] = {"X", "Wq", "Wk", "Wv", "Wo", "Q", "K", "V", "QKt", "S", "A", "O", "Y"};
+        static const char *const mats[] = {"X", "Xs", "Wq", "Wk", "Wv", "Wo", "Q", "K", "V", "QKt", "S", "A", "O", "Y"};
         const char *near = diag_suggest(name, mats, (int)(sizeof mats / sizeof *mats));
         if (near && strcmp(near, name) != 0 && (strcasecmp(near, name) == 0 || strlen(name) > 2))
             return lex_fail(lx, r.name, N_("unknown matrix \"%s\" (did you mean \"%s\"?), expected %s"), name, near,

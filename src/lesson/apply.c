@@ -175,11 +175,65 @@ bool action_apply(Attn *a, const Action *act, char *err, size_t errlen)
     return apply_one(a, &x, err, errlen);
 }
 
+/* What cross-attention or padding keys refuse of an action (DESIGN.md "From
+ * a head to a model"): an option checked on a copy of its fields, an
+ * append or a training action by its kind. */
+static bool cross_refused(const Attn *a, const Action *act, const OptRow *r, char *err, size_t errlen)
+{
+    bool cross = attn_is_cross(a);
+    if (!cross && attn_real_keys(a) == attn_keys(a))
+        return false;
+    if (r && action_is_option(act) && (r->id == OPT_MASK || r->id == OPT_POS)) {
+        Attn t = *a; /* the scalars only: attn_check_options reads no matrix cell */
+        if (r->id == OPT_MASK) {
+            t.mask = (Mask)(int)option_action_value(r, act);
+            t.window = t.mask == MASK_WINDOW ? act->n : t.window;
+        } else {
+            t.positions = (Positions)act->opt;
+        }
+        switch (attn_check_options(&t)) {
+        case ATTN_OPT_CROSS_MASK:
+            snprintf(err, errlen, "%s", _("cross-attention has no mask: the source has no future to hide and every "
+                                          "target token sees the whole source; write mask = none"));
+            return true;
+        case ATTN_OPT_CROSS_POS:
+            snprintf(err, errlen, "%s", _("positions are not taught with cross-attention here: the target and the "
+                                          "source would each need their own; write positions = none"));
+            return true;
+        case ATTN_OPT_PAD_ALL:
+            snprintf(err, errlen, "%s", _("that mask would leave a query row with only padding keys, nothing to "
+                                          "attend to; choose a wider window or mask = none"));
+            return true;
+        default:
+            return false;
+        }
+    }
+    if (cross && act->kind == ACT_APPEND) {
+        snprintf(err, errlen, "%s", _("append adds a token whose own key is cached; with cross-attention the keys "
+                                      "are the source's, so there is nothing to append to"));
+        return true;
+    }
+    if (cross && (act->kind == ACT_TARGET || act->kind == ACT_STEP)) {
+        snprintf(err, errlen, "%s", _("training steps are taught with self-attention (lesson 9); this lesson's "
+                                      "attention is cross"));
+        return true;
+    }
+    return false;
+}
+
 static bool apply_one(Attn *a, const Action *act, char *err, size_t errlen)
 {
     const OptRow *r = option_of_action(act->kind);
+    if (cross_refused(a, act, r, err, errlen))
+        return false;
     if (r && action_is_option(act))
         return apply_option(a, r, act, err, errlen);
+    if ((act->kind == ACT_ROW_COPY || act->kind == ACT_ROW_SET || act->kind == ACT_CELL_SET) &&
+        (act->mat == M_XS || (act->kind == ACT_ROW_COPY && act->src == M_XS)) && !attn_is_cross(a)) {
+        snprintf(err, errlen, "%s", _("Xs is the source of cross-attention; this lesson's attention is self, "
+                                      "edit X instead"));
+        return false;
+    }
     switch (act->kind) {
     case ACT_APPEND:
         return apply_append(a, act, err, errlen);

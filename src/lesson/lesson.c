@@ -38,7 +38,10 @@ void lesson_free(Lesson *l)
     for (int k = 0; l->tokens && k < l->ntok; k++)
         free(l->tokens[k]);
     free(l->tokens);
-    Mat *mats[] = {&l->X, &l->Wq, &l->Wk, &l->Wv, &l->Wo, &l->over[0], &l->over[1], &l->over[2]};
+    for (int k = 0; l->source && k < l->nsrc; k++)
+        free(l->source[k]);
+    free(l->source);
+    Mat *mats[] = {&l->X, &l->Wq, &l->Wk, &l->Wv, &l->Wo, &l->over[0], &l->over[1], &l->over[2], &l->Xs};
     for (size_t k = 0; k < sizeof mats / sizeof *mats; k++)
         mat_free(mats[k]);
     for (int k = 0; k < VARY_MAX; k++)
@@ -58,10 +61,13 @@ void lesson_free(Lesson *l)
 
 bool lesson_base(const Lesson *l, Attn *a)
 {
-    int h = l->heads > 0 ? l->heads : 1;
-    if (!attn_init_kv(a, l->ntok, l->d_model, h, l->kv_heads > 0 ? l->kv_heads : h, l->d_k, l->d_v, l->d_out))
+    int h = l->heads > 0 ? l->heads : 1, g = l->kv_heads > 0 ? l->kv_heads : h;
+    bool cross = l->attention == ATTENTION_CROSS && l->nsrc > 0;
+    if (cross ? !attn_init_cross(a, l->ntok, l->nsrc, l->d_model, h, g, l->d_k, l->d_v, l->d_out)
+              : !attn_init_kv(a, l->ntok, l->d_model, h, g, l->d_k, l->d_v, l->d_out))
         return false;
-    if (!mat_copy(&a->m[M_X], &l->X) || !mat_copy(&a->m[M_WQ], &l->Wq) ||
+    memcpy(a->pad, l->pad, sizeof a->pad);
+    if ((cross && !mat_copy(&a->m[M_XS], &l->Xs)) || !mat_copy(&a->m[M_X], &l->X) || !mat_copy(&a->m[M_WQ], &l->Wq) ||
         !mat_copy(&a->m[M_WK], &l->Wk) || !mat_copy(&a->m[M_WV], &l->Wv) ||
         (l->d_out > 0 && !mat_copy(&a->m[M_WO], &l->Wo))) {
         attn_free(a);
@@ -70,7 +76,7 @@ bool lesson_base(const Lesson *l, Attn *a)
     for (int m = 0; m < 3; m++) {
         const Mat *o = &l->over[m];
         Mat *dst = &a->m[M_Q + m];
-        for (int i = 0; i < l->ntok && o->rows == l->ntok && o->cols == dst->cols; i++) {
+        for (int i = 0; i < o->rows && o->rows == dst->rows && o->cols == dst->cols; i++) {
             a->override[m][i] = l->override[m][i];
             a->ovh[m][i] = l->ovh[m][i];
             if (l->override[m][i])
@@ -223,4 +229,22 @@ const char *lesson_token(const Lesson *l, const Attn *a, int i)
     int t = i >= 0 && i < MAT_MAX ? a->tok[i] : i;
     const char *appended = action_token_name(a, t); /* a token appended by an action */
     return t >= 0 && t < l->ntok ? l->tokens[t] : appended ? appended : "?";
+}
+
+const char *lesson_key_token(const Lesson *l, const Attn *a, int j)
+{
+    if (attn_is_cross(a))
+        return l->source && j >= 0 && j < l->nsrc ? l->source[j] : "?";
+    return lesson_token(l, a, j);
+}
+
+bool lesson_rows_are_source(const Attn *a, MatId id)
+{
+    MatId b = attn_mat_base(id);
+    return attn_is_cross(a) && (id == M_XS || id == M_K0 || b == M_K || b == M_V);
+}
+
+const char *lesson_row_token(const Lesson *l, const Attn *a, MatId id, int i)
+{
+    return lesson_rows_are_source(a, id) ? lesson_key_token(l, a, i) : lesson_token(l, a, i);
 }

@@ -140,6 +140,18 @@ typedef struct {
     double rope_base;               /* options: rope_base (10000) */
     int offset;                     /* options: offset (0) */
     int block;                      /* options: block (2) */
+    /* cross-attention and padding keys (DESIGN.md "From a head to a model";
+     * loadmats.c): attention: cross (the option table's OF_TOP row) with
+     * source: tokens and their rows Xs (nsrc x d_model, written or drawn
+     * after the weights: xs_drawn); pad: one 0/1 per key (npad of them, 0:
+     * not given) */
+    int attention;                  /* ATTENTION_SELF or ATTENTION_CROSS */
+    int nsrc;
+    char **source;                  /* UTF-8, as written (sanitise to show) */
+    Mat Xs;
+    bool xs_drawn;
+    int npad;
+    unsigned char pad[MAT_MAX];
     int digits;                     /* 1..6 */
     int start;                      /* 1-based step the view opens at (0: first) */
     int nsteps;
@@ -201,6 +213,12 @@ static inline bool lesson_has_about(const Lesson *l)
 /* The name of the token in row i of state a (a swap moves names with their
  * rows): the lesson's token a->tok[i], as written (sanitise to show). */
 const char *lesson_token(const Lesson *l, const Attn *a, int i);
+/* Key j's name: a source token with cross-attention, else lesson_token. */
+const char *lesson_key_token(const Lesson *l, const Attn *a, int j);
+/* Are matrix id's rows the source's (Xs, K, V and their heads' with
+ * cross-attention)? Row i's name, a source token or a token. */
+bool lesson_rows_are_source(const Attn *a, MatId id);
+const char *lesson_row_token(const Lesson *l, const Attn *a, MatId id, int i);
 
 /* Check one expectation against a state. Returns true when it holds; on
  * failure writes "A[1][2] is 0.337, expected 0.873 (within 0.0005)" to msg,

@@ -65,11 +65,13 @@ static bool load_override(Loader *c, const yaml_node_t *k, const yaml_node_t *v,
     MatId m = attn_mat_base(r.mat);
     if (l->heads == 1)
         head = 0; /* Q1 is Q */
-    int i = ref_row(&r);
-    if (i >= l->ntok)
-        return diag_fail(&c->d, k, _("row %s is out of range in %s, %s has %d row%s (one per token)"),
+    int i = ref_row(&r), rows = m != M_Q && l->attention == ATTENTION_CROSS ? l->nsrc : l->ntok;
+    if (i >= rows)
+        return diag_fail(&c->d, k, m != M_Q && l->attention == ATTENTION_CROSS
+                                       ? _("row %s is out of range in %s, %s has %d row%s (one per source token)")
+                                       : _("row %s is out of range in %s, %s has %d row%s (one per token)"),
                          schema_index_text(&r.idx[0], num, sizeof num), diag_quote(&c->d, s), attn_mat_name(m),
-                         l->ntok, l->ntok == 1 ? "" : "s");
+                         rows, rows == 1 ? "" : "s");
     unsigned short bit = head ? (unsigned short)(1u << (head - 1)) : 0;
     unsigned short had = l->ovh[m - M_Q][i];
     if (l->override[m - M_Q][i] && (had == 0 || bit == 0 || (had & bit)))
@@ -96,8 +98,9 @@ static bool load_override(Loader *c, const yaml_node_t *k, const yaml_node_t *v,
  * allocated, ntok x d_k / d_k / d_v, so lesson_base() can rely on them. */
 static bool load_overrides(Loader *c, const yaml_node_t *root, const yaml_node_t *n, Lesson *l)
 {
-    if (!mat_new(&l->over[0], l->ntok, l->Wq.cols) || !mat_new(&l->over[1], l->ntok, l->Wk.cols) ||
-        !mat_new(&l->over[2], l->ntok, l->Wv.cols))
+    int nk = l->attention == ATTENTION_CROSS ? l->nsrc : l->ntok; /* K and V: a row per key */
+    if (!mat_new(&l->over[0], l->ntok, l->Wq.cols) || !mat_new(&l->over[1], nk, l->Wk.cols) ||
+        !mat_new(&l->over[2], nk, l->Wv.cols))
         return diag_oom(&c->d, root);
     if (!n)
         return true;
@@ -125,10 +128,12 @@ static bool load_start(Loader *c, const yaml_node_t *n, Lesson *l)
 /* ---- the top level --------------------------------------------------------------- */
 
 enum { T_FORMAT, T_TITLE, T_ABOUT, T_TOKENS, T_X, T_WEIGHTS, T_OVERRIDES, T_OPTIONS, T_START, T_STEPS, T_HEADS,
-       T_EDITED, T_VARIANTS, T_KV_HEADS, T_VOCAB, T_MODEL, T_SAMPLING, T_TRAIN, T_N };
+       T_EDITED, T_VARIANTS, T_KV_HEADS, T_VOCAB, T_MODEL, T_SAMPLING, T_TRAIN, T_SOURCE, T_XS, T_ATTENTION,
+       T_PAD, T_N };
 static const char *const top_keys[T_N] = {"format", "title", "about", "tokens", "X", "weights",
                                           "overrides", "options", "start", "steps", "heads", "edited",
-                                          "variants", "kv_heads", "vocab", "model", "sampling", "train"};
+                                          "variants", "kv_heads", "vocab", "model", "sampling", "train",
+                                          "source", "Xs", "attention", "pad"};
 
 #define EDITED_MAX 1024
 
@@ -222,6 +227,10 @@ static bool model_refused(Loader *c, yaml_node_t **k)
         if (k[u])
             ok = diag_fail(&c->d, k[u], _("%s is not part of a model lesson; remove it"), top_keys[u]);
     }
+    for (int t = T_SOURCE; t <= T_PAD; t++)
+        if (k[t])
+            ok = diag_fail(&c->d, k[t], _("%s belongs to a one-layer lesson (cross-attention and padding keys are "
+                                          "taught without model:); remove it"), top_keys[t]);
     return ok;
 }
 
@@ -294,11 +303,14 @@ static bool load_root(Loader *c, const yaml_node_t *root, Lesson *l)
     ok = load_edited(c, v[T_EDITED], l) && ok;
     bool heads = load_heads(c, v[T_HEADS], l) && options_kv_heads(c, v[T_KV_HEADS], l);
     bool x = load_tokens(c, v[T_TOKENS], l) && (load_x(c, v[T_X], l) || l->d_model > 0);
-    bool shapes = x && heads && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l) &&
+    bool cross = x && load_source(c, k[T_SOURCE], v[T_SOURCE], k[T_XS], v[T_XS], l) &&
+                 load_attention(c, k[T_ATTENTION], v[T_ATTENTION], k[T_SOURCE], l) && load_pad(c, v[T_PAD], l);
+    bool shapes = x && cross && heads && load_weights(c, k[T_WEIGHTS], v[T_WEIGHTS], l) &&
                   variants_load(c, k[T_VARIANTS], v[T_VARIANTS], l) && load_overrides(c, root, v[T_OVERRIDES], l);
     /* a bad option keeps its default, and the steps are checked all the
      * same: every error is listed, in file order */
     bool options = options_load(c, v[T_OPTIONS], l) && no_model_keys(c, k);
+    options = options && load_cross_options(c, v[T_OPTIONS], v[T_PAD], l);
     if (!shapes)
         return false;
     c->digits = l->digits;

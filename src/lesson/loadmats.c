@@ -224,6 +224,8 @@ static bool draw_weights(Loader *c, const yaml_node_t *n, Lesson *l)
     rng_randn(&rng, &l->Wv, l->rscale);
     if (l->d_out > 0)
         rng_randn(&rng, &l->Wo, l->rscale);
+    if (l->xs_drawn) /* cross-attention's source rows, after the weights */
+        rng_randn(&rng, &l->Xs, l->rscale);
     l->random = true;
     return true;
 }
@@ -340,6 +342,9 @@ bool load_weights(Loader *c, const yaml_node_t *key_node, const yaml_node_t *n, 
     if (!load_w(c, val[W_Q], W_Q, l, &l->Wq) || !load_w(c, val[W_K], W_K, l, &l->Wk) ||
         !load_w(c, val[W_V], W_V, l, &l->Wv))
         return false;
+    if (l->xs_drawn)
+        return diag_fail(&c->d, key_node, _("the source's rows Xs are drawn only with random weights; write Xs: "
+                                            "out, one row of d_model = %d numbers per source token"), l->d_model);
     l->d_k = l->Wq.cols / l->heads;
     l->d_v = l->Wv.cols / (l->kv_heads > 0 ? l->kv_heads : l->heads);
     if (!val[W_O] && l->heads >= 2)
@@ -356,5 +361,146 @@ bool load_heads(Loader *c, const yaml_node_t *n, Lesson *l)
         return diag_fail(&c->d, n, _("heads must be a whole number from 1 to %d, found %s"), ATTN_HEADS_MAX,
                          diag_found(&c->d, n));
     l->heads = (int)v;
+    return true;
+}
+
+/* ---- cross-attention and padding keys ------------------------------------------ */
+
+/* source: the tokens cross-attention reads (1..MAT_MAX), then Xs: one row
+ * per source token of d_model numbers (absent: drawn after the weights,
+ * which then must be random). Needs X read (d_model). */
+bool load_source(Loader *c, const yaml_node_t *key, const yaml_node_t *n, const yaml_node_t *xs_key,
+                 const yaml_node_t *xs, Lesson *l)
+{
+    if (!n && xs)
+        return diag_fail(&c->d, xs_key, _("Xs holds the rows of the source of cross-attention; write source: "
+                                          "[猫, 追, 狗] and attention: cross with it, or remove Xs"));
+    if (!n)
+        return true;
+    (void)key;
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("source must be a list of tokens like [猫, 追, 狗]")))
+        return false;
+    int cnt = ydoc_seq_len(n);
+    if (cnt == 0)
+        return diag_fail(&c->d, n, _("source is empty, cross-attention needs 1 to %d source tokens"), MAT_MAX);
+    if (cnt > MAT_MAX)
+        return diag_fail(&c->d, n, _("%d source tokens, at most %d are allowed"), cnt, MAT_MAX);
+    l->source = calloc((size_t)cnt, sizeof *l->source);
+    if (!l->source)
+        return diag_oom(&c->d, n);
+    bool ok = true;
+    for (int k = 0; k < cnt; k++)
+        ok = tokens_comma(c, ydoc_seq_item(c->doc, n, k)) && ok;
+    if (!ok)
+        return false;
+    l->nsrc = cnt;
+    for (int k = 0; k < cnt; k++)
+        ok = load_token(c, ydoc_seq_item(c->doc, n, k), k, &l->source[k]) && ok;
+    if (!ok || l->d_model < 1)
+        return false;
+    if (!xs) { /* drawn with the weights (draw_weights) */
+        l->xs_drawn = true;
+        return mat_new(&l->Xs, cnt, l->d_model) || diag_oom(&c->d, n);
+    }
+    if (!diag_want(&c->d, xs, YAML_SEQUENCE_NODE,
+                   _("Xs must be a list of rows, one per source token, like [[1, 0], [0, 1]]")))
+        return false;
+    int rows = ydoc_seq_len(xs);
+    if (rows != cnt)
+        return diag_fail(&c->d, xs, _("Xs has %d row%s but there %s %d source token%s; Xs needs one row per source "
+                                      "token"), rows, rows == 1 ? "" : "s", cnt == 1 ? "is" : "are", cnt,
+                         cnt == 1 ? "" : "s");
+    RowRule r = {"Xs", "d_model", l->d_model, _(", the width of X")};
+    return read_rows(c, xs, &r, &l->Xs);
+}
+
+/* attention: self | cross (after source:, read by the option table's row);
+ * cross needs source:, source: needs cross. */
+bool load_attention(Loader *c, const yaml_node_t *key, const yaml_node_t *n, const yaml_node_t *src_key,
+                    Lesson *l)
+{
+    l->attention = ATTENTION_SELF;
+    if (n && !options_top_word(c, n, OPT_ATTENTION, l))
+        return false;
+    if (l->attention == ATTENTION_CROSS && !l->source && !src_key)
+        return diag_fail(&c->d, n, _("attention: cross reads its keys and values from a source; write source: "
+                                     "[猫, 追, 狗] (and its rows Xs:) beside it"));
+    if (l->attention != ATTENTION_CROSS && src_key)
+        return diag_fail(&c->d, src_key, _("source is read by cross-attention only; add attention: cross, or "
+                                           "remove source (and Xs)"));
+    (void)key;
+    return true;
+}
+
+/* pad: one 0 or 1 per key (a source token with cross, else a token); the
+ * padding keys come last and at least one key is real. */
+bool load_pad(Loader *c, const yaml_node_t *n, Lesson *l)
+{
+    if (!n)
+        return true;
+    bool cross = l->attention == ATTENTION_CROSS;
+    int keys = cross ? l->nsrc : l->ntok;
+    const char *what = cross ? _("source token") : _("token");
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("pad must be a list of 0 and 1, one per key, like [0, 0, 1]")))
+        return false;
+    int cnt = ydoc_seq_len(n);
+    if (cnt != keys)
+        return diag_fail(&c->d, n, _("pad has %d entr%s but there %s %d key%s (one per %s); write one 0 (a real "
+                                     "key) or 1 (padding) per key"), cnt, cnt == 1 ? "y" : "ies",
+                         keys == 1 ? "is" : "are", keys, keys == 1 ? "" : "s", what);
+    for (int k = 0; k < cnt; k++) {
+        const yaml_node_t *e = ydoc_seq_item(c->doc, n, k);
+        unsigned long long v;
+        if (!schema_uint(c, e, 1, &v))
+            return diag_fail(&c->d, e, _("pad entry %d must be 0 (a real key) or 1 (padding), found %s"), k + 1,
+                             diag_found(&c->d, e));
+        l->pad[k] = (unsigned char)v;
+    }
+    for (int k = 0; k + 1 < cnt; k++)
+        if (l->pad[k] && !l->pad[k + 1])
+            return diag_fail(&c->d, ydoc_seq_item(c->doc, n, k), _("pad marks key %d as padding before the real "
+                                                                   "key %d; padding keys come last, like pad: "
+                                                                   "[0, 0, 1]"), k + 1, k + 2);
+    if (l->pad[0])
+        return diag_fail(&c->d, n, _("pad marks every key as padding, so no query has anything to attend to; "
+                                     "write 0 for the real keys, like [0, 0, 1]"));
+    l->npad = cnt;
+    return true;
+}
+
+/* A key's value node in a mapping (NULL when absent or not a mapping). */
+static const yaml_node_t *map_get(Loader *c, const yaml_node_t *map, const char *name)
+{
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = ydoc_node(c->doc, p->key);
+        if (k->type == YAML_SCALAR_NODE && strcmp(ydoc_str(k), name) == 0)
+            return ydoc_node(c->doc, p->value);
+    }
+    return NULL;
+}
+
+/* After options: what cross-attention and padding refuse of them. */
+bool load_cross_options(Loader *c, const yaml_node_t *options, const yaml_node_t *pad, Lesson *l)
+{
+    const yaml_node_t *mask = map_get(c, options, "mask"), *pos = map_get(c, options, "positions");
+    if (l->attention == ATTENTION_CROSS && l->mask != MASK_NONE)
+        return diag_fail(&c->d, mask, _("mask: %s does not apply to cross-attention: the source has no future to "
+                                        "hide, every target token sees the whole source; remove mask (or write "
+                                        "mask: none)"), l->mask == MASK_CAUSAL ? "causal" : "window");
+    if (l->attention == ATTENTION_CROSS && l->positions != POS_NONE)
+        return diag_fail(&c->d, pos, _("positions are not taught with cross-attention here: the target and the "
+                                       "source would each need their own; remove positions"));
+    if (l->npad > 0 && l->mask == MASK_WINDOW) {
+        int real = 0;
+        while (real < l->npad && !l->pad[real])
+            real++;
+        if (l->ntok - l->window >= real) /* the last row sees keys ntok - window .. ntok - 1 */
+            return diag_fail(&c->d, mask, _("mask: window %d leaves token %d with only padding keys (the real keys "
+                                            "are 1 to %d); write a window of at least %d, or mask: causal"),
+                             l->window, l->ntok, real, l->ntok - real + 1);
+    }
+    (void)pad;
     return true;
 }

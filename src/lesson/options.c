@@ -23,12 +23,13 @@
 #define OPTION_IN_ATTN_rope_base offsetof(Attn, rope_base)
 #define OPTION_IN_ATTN_offset offsetof(Attn, offset)
 #define OPTION_IN_ATTN_block offsetof(Attn, block)
+#define OPTION_IN_ATTN_attention offsetof(Attn, attention)
 
 const OptRow option_table[OPT_COUNT] = {OPTION_ROWS(OPTION_DEF)};
 
 /* Words are enums and whole numbers ints, in both structs. */
 _Static_assert(sizeof(Scale) == sizeof(int) && sizeof(Softmax) == sizeof(int) && sizeof(Mask) == sizeof(int) &&
-                   sizeof(Positions) == sizeof(int),
+                   sizeof(Positions) == sizeof(int) && sizeof(Attention) == sizeof(int),
                "an option's word is stored as an int");
 
 

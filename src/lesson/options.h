@@ -80,7 +80,9 @@ enum {
       N_("the first token's position"))                                                                              \
     X(OPT_BLOCK, "block", OT_WHOLE, W3(NULL, NULL, NULL), 1, MAT_MAX, ATTN_BLOCK_DEFAULT,                           \
       OF_OPTIONS | OF_ACTION | OF_JSON, ACT_BLOCK, block, block, STAGE_SCORES, NULL,                                  \
-      N_("keys per block of the online softmax"))
+      N_("keys per block of the online softmax"))                                                                   \
+    X(OPT_ATTENTION, "attention", OT_WORDS, W3("self", "cross", NULL), 0, 1, ATTENTION_SELF, OF_TOP,                  \
+      ACT_RESET, attention, attention, 0, NULL, NULL)
 
 #define OPTION_ID(id, ...) id,
 typedef enum { OPTION_ROWS(OPTION_ID) OPT_COUNT } OptId;

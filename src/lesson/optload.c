@@ -189,3 +189,8 @@ bool options_load(Loader *c, const yaml_node_t *n, Lesson *l)
                                        "sinusoidal)"), l->d_k);
     return ok;
 }
+
+bool options_top_word(Loader *c, const yaml_node_t *n, OptId id, Lesson *l)
+{
+    return read_row(c, n, option_row(id), l);
+}

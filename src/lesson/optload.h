@@ -19,5 +19,7 @@ double option_get_lesson(const Lesson *l, const OptRow *r);
  * any is not (or the keys are wrong), the others read all the same.
  * positions: rope needs an even d_k (l->d_k is read). */
 bool options_load(Loader *c, const yaml_node_t *n, Lesson *l);
+/* A top-level word of the table (OF_TOP: attention) read by its row into l. */
+bool options_top_word(Loader *c, const yaml_node_t *n, OptId id, Lesson *l);
 
 #endif

@@ -289,6 +289,23 @@ static void lesson_top(YamlOut *o, const Lesson *l, const Attn *a)
         scalar(o, l->tokens[i], true);
     seq(o, false, true);
     matrix(o, "X", &l->X);
+    if (l->attention == ATTENTION_CROSS) { /* the source, written out (drawn ones too: the weights are) */
+        scalar(o, "source", false);
+        seq(o, true, true);
+        for (int i = 0; i < l->nsrc; i++)
+            scalar(o, l->source[i], true);
+        seq(o, false, true);
+        matrix(o, "Xs", &l->Xs);
+        scalar(o, "attention", false);
+        scalar(o, "cross", false);
+    }
+    if (l->npad > 0) {
+        scalar(o, "pad", false);
+        seq(o, true, true);
+        for (int i = 0; i < l->npad; i++)
+            scalar(o, l->pad[i] ? "1" : "0", false);
+        seq(o, false, true);
+    }
     if (l->heads > 1) {
         snprintf(buf, sizeof buf, "%d", l->heads);
         scalar(o, "heads", false);

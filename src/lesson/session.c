@@ -107,13 +107,14 @@ static void mark(Session *s, const Action *act, Origin o)
         s->row_by[m - M_Q][act->i] = o;
         return;
     }
-    if (m > M_WV || cols > MAT_MAX)
+    if ((m > M_WV && m != M_XS) || cols > MAT_MAX)
         return;
-    if ((act->i + 1) * cols > s->cell_by_top[m])
-        s->cell_by_top[m] = (act->i + 1) * cols;
+    int slot = m == M_XS ? 4 : (int)m; /* cross-attention's Xs after X and the Ws */
+    if ((act->i + 1) * cols > s->cell_by_top[slot])
+        s->cell_by_top[slot] = (act->i + 1) * cols;
     for (int j = 0; j < cols; j++)
         if (act->kind != ACT_CELL_SET || j == act->j)
-            s->cell_by[m][act->i * cols + j] = o.by;
+            s->cell_by[slot][act->i * cols + j] = o.by;
 }
 
 /* The last `reset` among n actions, or -1: what came before it is undone. */
@@ -133,7 +134,7 @@ static void track(Session *s)
     const Lesson *l = s->lesson;
     int from = 0, from_act = 0;
     memset(s->row_by, 0, sizeof s->row_by);
-    for (int m = 0; m < 4; m++) { /* only where a mark may stand: the whole table is 16 KB */
+    for (int m = 0; m < 5; m++) { /* only where a mark may stand: the whole table is 20 KB */
         int top = s->cell_by_top[m];
         memset(s->cell_by[m], 0, (size_t)(top < 0 ? 0 : top < MAT_MAX * MAT_MAX ? top : MAT_MAX * MAT_MAX));
         s->cell_by_top[m] = 0;
@@ -462,9 +463,11 @@ Override session_cell_by(const Session *s, MatId mat, int i, int j)
 {
     if (mat >= M_Q && mat <= M_V)
         return session_override_by(s, mat, i);
-    if (mat < M_X || mat > M_WV || i < 0 || j < 0 || i >= s->cur.m[mat].rows || j >= s->cur.m[mat].cols)
+    if ((mat < M_X || mat > M_WV) && mat != M_XS)
         return OV_NONE;
-    return (Override)s->cell_by[mat][i * s->cur.m[mat].cols + j];
+    if (i < 0 || j < 0 || i >= s->cur.m[mat].rows || j >= s->cur.m[mat].cols)
+        return OV_NONE;
+    return (Override)s->cell_by[mat == M_XS ? 4 : mat][i * s->cur.m[mat].cols + j];
 }
 
 const Action *session_undoable(const Session *s)

@@ -43,8 +43,8 @@ typedef struct Session {
     int fresh_stage;          /* the stage computed by the last keypress, 0 none */
     /* Who set what in `cur` (kept by the session after every change) */
     Origin row_by[3][MAT_MAX];             /* rows of Q, K, V */
-    unsigned char cell_by[4][MAT_MAX * MAT_MAX]; /* cells of X, Wq, Wk, Wv: Override */
-    int cell_by_top[4];       /* cell_by[m][cell_by_top[m]..] is all zero (track clears only below) */
+    unsigned char cell_by[5][MAT_MAX * MAT_MAX]; /* cells of X, Wq, Wk, Wv and Xs (slot 4): Override */
+    int cell_by_top[5];       /* cell_by[m][cell_by_top[m]..] is all zero (track clears only below) */
     AskState *asked;          /* one per ask of the lesson, in step order (live.h); NULL: all open */
     /* a model lesson (lesson->model != NULL; session_model.c): the state
      * shown and the one before the last change, the layer shown, and the

@@ -151,6 +151,8 @@ bool lesson_reseed(Lesson *l, unsigned long seed)
         rng_randn(&rng, &l->Wv, l->rscale);
         if (l->d_out > 0)
             rng_randn(&rng, &l->Wo, l->rscale);
+        if (l->xs_drawn)
+            rng_randn(&rng, &l->Xs, l->rscale);
     }
     if (!l->reseeded)
         l->own_seed = l->seed;

@@ -125,7 +125,9 @@ static bool cols_by_token(const Lesson *l, MatId id)
 static void label_row(Table *t, int r, const Lesson *l, MatId id, const Attn *a, int i, bool ascii)
 {
     char num[16];
-    if (rows_by_token(l, id, a)) {
+    if (lesson_rows_are_source(a, id)) { /* cross-attention: Xs, K, V by the source's tokens */
+        tab_set(t, r, 0, lesson_key_token(l, a, i), true, ascii);
+    } else if (rows_by_token(l, id, a)) {
         tab_set(t, r, 0, lesson_token(l, a, i), true, ascii);
     } else {
         snprintf(num, sizeof num, "%d", i + 1);
@@ -140,8 +142,8 @@ static void label_cols(Table *t, const Lesson *l, const Attn *a, MatId id, int f
     tab_set(t, 0, 0, attn_mat_name(id), false, ascii);
     for (int c = 0; c < n; c++) {
         t->right[c + 1] = true;
-        if (cols_by_token(l, id) && first + c < attn_tokens(a)) {
-            tab_set(t, 0, c + 1, lesson_token(l, a, first + c), true, ascii);
+        if (cols_by_token(l, id) && first + c < attn_keys(a)) { /* the keys: the source's with cross */
+            tab_set(t, 0, c + 1, lesson_key_token(l, a, first + c), true, ascii);
         } else {
             snprintf(num, sizeof num, "%d", first + c + 1);
             tab_set(t, 0, c + 1, num, false, ascii);

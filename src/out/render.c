@@ -68,22 +68,26 @@ static const char *grid_note(const void *ctx, int i, char *buf, size_t len)
 static void put_matrix(FILE *out, const Lesson *l, const Session *s, MatId id, const FmtOpt *fo)
 {
     const Attn *a = &s->cur;
-    const char *tok[MAT_MAX];
-    int n = attn_tokens(a) < MAT_MAX ? attn_tokens(a) : MAT_MAX;
+    const char *tok[MAT_MAX], *key[MAT_MAX];
+    int n = attn_tokens(a) < MAT_MAX ? attn_tokens(a) : MAT_MAX, nk = attn_keys(a);
     for (int i = 0; i < n; i++)
         tok[i] = lesson_token(l, a, i);
+    for (int k = 0; k < nk; k++) /* the keys: the source's tokens with cross-attention */
+        key[k] = lesson_key_token(l, a, k);
     const Mat *m = &a->m[id];
     MatId base = attn_mat_base(id);
+    bool src = lesson_rows_are_source(a, id);
     RowNoteCtx ctx = {s, id};
     DumpGrid g = {
         .name = attn_mat_name(id), .m = m,
         .role = attn_mat_is_param(id) ? _("parameter (learned in training, fixed at inference)")
                 : id == M_X           ? _("input: this sentence")
+                : id == M_XS          ? _("source: the sentence cross-attention reads")
                 : id == M_P           ? _("positions: sin/cos of the token's place, p = 0, 1, 2, ...")
                 : id == M_H           ? _("the input with positions: H = X + P")
                                       : _("result for this input"),
-        .row_tok = m->rows == attn_tokens(a) && !attn_mat_is_param(id) ? tok : NULL,
-        .col_tok = base == M_S || base == M_QKT || base == M_A ? tok : NULL, .ncol_tok = n,
+        .row_tok = src ? key : m->rows == attn_tokens(a) && !attn_mat_is_param(id) ? tok : NULL,
+        .col_tok = base == M_S || base == M_QKT || base == M_A ? key : NULL, .ncol_tok = nk,
         .masked = id == M_S ? a : NULL, .note = grid_note, .ctx = &ctx};
     dump_grid(out, &g, fo);
 }
@@ -110,8 +114,8 @@ static int stage_mats(int stage, const Attn *a, MatId *ids)
         return n;
     }
     switch (stage) {
-    case STAGE_INPUT:  ids[0] = M_X; ids[1] = M_P; ids[2] = M_H;
-                       return a->positions == POS_SINUSOIDAL ? 3 : 1;
+    case STAGE_INPUT:  ids[0] = M_X; ids[1] = attn_is_cross(a) ? M_XS : M_P; ids[2] = M_H;
+                       return a->positions == POS_SINUSOIDAL ? 3 : attn_is_cross(a) ? 2 : 1;
     case STAGE_QKV:    ids[0] = M_WQ; ids[1] = M_WK; ids[2] = M_WV;
                        ids[3] = M_Q; ids[4] = M_K; ids[5] = M_V; return 6;
     case STAGE_SCORES: ids[0] = a->scale == SCALE_SQRT_DK ? M_QKT : M_S; ids[1] = M_S;
@@ -119,6 +123,13 @@ static int stage_mats(int stage, const Attn *a, MatId *ids)
     case STAGE_SOFTMAX: ids[0] = M_A; return 1;
     default:           ids[0] = M_O; return 1;
     }
+}
+
+const char *render_stage_title_of(const Lesson *l, int stage)
+{
+    if (l && l->attention == ATTENTION_CROSS && stage == STAGE_QKV)
+        return _("Q = X·Wq, K = Xs·Wk, V = Xs·Wv (K and V from the source)");
+    return render_stage_title(stage);
 }
 
 const char *render_stage_title(int stage)
@@ -267,7 +278,7 @@ static void put_step(FILE *out, const Lesson *l, const Session *s, const RenderO
 {
     const Step *st = session_step(s);
     fprintf(out, "\n%s %d/%d ", o->ascii ? "==" : "──", s->step + 1, l->nsteps);
-    fprintf(out, _("· stage %d: %s"), st->stage, render_stage_title(st->stage));
+    fprintf(out, _("· stage %d: %s"), st->stage, render_stage_title_of(l, st->stage));
     fprintf(out, " %s\n", o->ascii ? "==" : "──");
     for (int k = 0; k < st->nact; k++) {
         fprintf(out, "  do: ");

@@ -52,6 +52,8 @@ int render_check_streams(FILE *out, FILE *err, const Lesson *l, const RenderOpt 
 int render_no_memory(void);
 /* The title of stage 1..5, translated: "scores S = Q·Kᵀ (÷ √d_k when scaled)". */
 const char *render_stage_title(int stage);
+/* The same for lesson l: cross-attention's stage 2 says K and V come from Xs. */
+const char *render_stage_title_of(const Lesson *l, int stage);
 
 /* --variant K: the script's actions that the new seed refuses. The loader
  * checks do: actions against the lesson's own seed; replayed under seed K

@@ -44,6 +44,25 @@ static bool json_training(Json *j, const Attn *a)
     return ok;
 }
 
+/* Cross-attention's "attention" and "source", and "pad" with padding keys;
+ * lessons without them print what they always did. */
+static void json_cross(Json *j, const Lesson *l, const Attn *a)
+{
+    if (attn_is_cross(a)) {
+        json_string(j, "attention", "cross");
+        json_array(j, "source");
+        for (int k = 0; k < attn_keys(a); k++)
+            json_string(j, NULL, lesson_key_token(l, a, k));
+        json_end(j);
+    }
+    if (attn_real_keys(a) < attn_keys(a)) {
+        json_array(j, "pad");
+        for (int k = 0; k < attn_keys(a); k++)
+            json_number(j, NULL, attn_is_pad(a, k));
+        json_end(j);
+    }
+}
+
 /* Write the --json object for state a, straight to the stream; false when
  * out of memory (the gradient's matrices). */
 static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
@@ -55,18 +74,22 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
     for (int i = 0; i < attn_tokens(a) && i < MAT_MAX; i++)
         json_string(j, NULL, lesson_token(l, a, i)); /* in the order a swap left them, appended ones after */
     json_end(j);
+    json_cross(j, l, a);
     json_options(j, a, NULL);
     json_number(j, "d_model", l->d_model);
     json_number(j, "d_k", l->d_k);
     json_number(j, "d_v", l->d_v);
     bool multi = attn_heads(a) > 1;
+    const Attn *hides = a->mask != MASK_NONE || attn_real_keys(a) < attn_keys(a) ? a : NULL; /* S's -inf: null */
     json_object(j, "matrices");
+    if (attn_is_cross(a))
+        json_matrix(j, "Xs", &a->m[M_XS], NULL);
     for (int id = 0; id < M_HEAD0; id++) {
         if (!a->m[id].v || (multi && (id == M_QKT || id == M_S || id == M_A)))
             continue; /* no W_O; per head (below) */
         if ((id == M_P || id == M_H) && a->positions != POS_SINUSOIDAL)
             continue; /* P and H only with positions */
-        json_matrix(j, attn_mat_name((MatId)id), &a->m[id], id == M_S && a->mask != MASK_NONE ? a : NULL);
+        json_matrix(j, attn_mat_name((MatId)id), &a->m[id], id == M_S ? hides : NULL);
     }
     if (a->positions == POS_ROPE && a->m[M_Q0].v) { /* RoPE: Q and K before the rotation */
         json_matrix(j, "Q0", &a->m[M_Q0], NULL);
@@ -89,7 +112,7 @@ static bool json_state(Json *j, const Lesson *l, const Attn *a, Lang lang)
             json_object(j, NULL);
             for (int k = 0; k < ATTN_HM_N; k++) {
                 MatId id = attn_head_id((MatId)(M_Q + k), h);
-                json_matrix(j, hnames[k], &a->m[id], M_Q + k == M_S && a->mask != MASK_NONE ? a : NULL);
+                json_matrix(j, hnames[k], &a->m[id], M_Q + k == M_S ? hides : NULL);
             }
             json_end(j);
         }

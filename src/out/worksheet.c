@@ -161,7 +161,7 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
     const Step *st = &l->steps[q->step];
     char name[48];
     fputs("### ", out);
-    fprintf(out, _("%d · stage %d: %s"), num, st->stage, render_stage_title(st->stage));
+    fprintf(out, _("%d · stage %d: %s"), num, st->stage, render_stage_title_of(l, st->stage));
     fputs("\n\n", out);
     int acts = 0;
     for (int k = prev_step + 1; k <= q->step; k++)
@@ -293,6 +293,34 @@ static bool put_given(FILE *out, const Lesson *l, const Attn *a, MatId id, const
     return put_matrix(out, l, a, id, NULL, fo);
 }
 
+/* Cross-attention's source: its tokens (a "#" table whose second column
+ * says "source token") and Xs. */
+static bool put_source(FILE *out, const Lesson *l, const Attn *base, const WorksheetOpt *o, const FmtOpt *fo)
+{
+    char buf[16];
+    fprintf(out, "**%s**\n\n", _("Source"));
+    fputs(_("Cross-attention: Q = X·Wq from the tokens above, K = Xs·Wk and V = Xs·Wv from the source "
+            "below; S and A have a row per token and a column per source token."), out);
+    fputs("\n\n", out);
+    Table t = {0};
+    bool ok = tab_new(&t, l->nsrc + 1, 2);
+    if (ok) {
+        tab_set(&t, 0, 0, "#", false, o->ascii);
+        tab_set(&t, 0, 1, _("source token"), false, o->ascii);
+        t.right[0] = true;
+        for (int i = 0; i < l->nsrc; i++) {
+            snprintf(buf, sizeof buf, "%d", i + 1);
+            tab_set(&t, i + 1, 0, buf, false, o->ascii);
+            tab_set(&t, i + 1, 1, l->source[i], true, o->ascii);
+        }
+        ok = !t.oom;
+        if (ok)
+            tab_print(out, &t);
+    }
+    tab_free(&t);
+    return ok && put_given(out, l, base, M_XS, _("source: the sentence cross-attention reads"), fo);
+}
+
 /* P, when the lesson starts with positions or an action before the last
  * question turns them on: the formula and the table (from a copy of the
  * base state with positions on). */
@@ -373,6 +401,14 @@ static bool put_options(FILE *out, const Lesson *l, int last, bool ascii)
     ws_positions_value(l, buf, sizeof buf);
     OPT_ROW("positions", "%s", buf);
     n = ws_modern_rows(l, last, "positions", name, val, n, ROWS);
+    if (l->attention == ATTENTION_CROSS)
+        OPT_ROW("attention", "%s", _("cross: Q = X·Wq, K = Xs·Wk, V = Xs·Wv"));
+    if (l->npad > 0) { /* "0 0 1: ..." one per key */
+        size_t o = 0;
+        for (int k = 0; k < l->npad && o + 3 < sizeof buf; k++)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%d", k ? " " : "", l->pad[k]);
+        OPT_ROW("pad", _("%s: a key marked 1 is padding, −∞ in S before the softmax and exactly 0 in A"), buf);
+    }
     if (script_does(l, last, ACT_STEP, -1) || script_does(l, last, ACT_TARGET, -1)) {
         fmt_exact(l->lr > 0 ? l->lr : ATTN_LR_DEFAULT, v, sizeof v);
         OPT_ROW("lr", _("%s: a step is W ← W − lr·∂L/∂W on Wq and Wk, L = −Σ t·ln A over the targets"), v);
@@ -423,6 +459,8 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, int last, c
     }
     tab_free(&t);
     ok = ok && put_given(out, l, base, M_X, _("input: this sentence"), fo);
+    if (ok && l->attention == ATTENTION_CROSS) /* cross-attention: the source's tokens and rows */
+        ok = put_source(out, l, base, o, fo);
     if (ok && (l->positions == POS_SINUSOIDAL || script_does(l, last, ACT_POS, POS_SINUSOIDAL)))
         ok = put_positions(out, l, base, fo);
     /* the weights */
@@ -430,7 +468,9 @@ static bool put_givens(FILE *out, const Lesson *l, const Attn *base, int last, c
         fmt_exact(l->rscale, v, sizeof v);
         fprintf(out, _("The weights are parameters (learned in training, fixed at inference), drawn like numpy: "
                        "np.random.seed(%lu), then randn(rows, columns) × %s for %s, in that order, each of the "
-                       "shape its table shows."), l->seed, v, l->d_out > 0 ? "Wq, Wk, Wv, Wo" : "Wq, Wk, Wv");
+                       "shape its table shows."), l->seed, v,
+                l->xs_drawn ? l->d_out > 0 ? "Wq, Wk, Wv, Wo, Xs" : "Wq, Wk, Wv, Xs"
+                : l->d_out > 0 ? "Wq, Wk, Wv, Wo" : "Wq, Wk, Wv");
         fputs("\n\n", out);
     }
     static const MatId ws[] = {M_WQ, M_WK, M_WV, M_WO};

@@ -104,11 +104,17 @@ static int edit_cursor_key(View *v, UiKey ch)
         return FLAG_REDRAW;
     }
     if (ch == '\t') {
-        size_t k = 0;
-        while (edit_cycle[k] != v->emat)
+        MatId cyc[sizeof edit_cycle / sizeof *edit_cycle + 1];
+        size_t n = 0, k = 0;
+        for (size_t m = 0; m < sizeof edit_cycle / sizeof *edit_cycle; m++) {
+            if (edit_cycle[m] != M_WO || v->s.cur.has_wo)
+                cyc[n++] = edit_cycle[m];
+            if (edit_cycle[m] == M_X && attn_is_cross(&v->s.cur)) /* cross-attention: the source after X */
+                cyc[n++] = M_XS;
+        }
+        while (k < n && cyc[k] != v->emat)
             k++;
-        size_t n = sizeof edit_cycle / sizeof *edit_cycle - (v->s.cur.has_wo ? 0 : 1);
-        v->emat = edit_cycle[(k + 1) % n];
+        v->emat = cyc[(k + 1) % n];
         edit_clamp(v);
         ui_say_edit_mat(v);
         return FLAG_REDRAW;

@@ -97,7 +97,7 @@ MatId view_focus_mat(const View *v)
     if (v->mode == MODE_EDIT)
         return v->emat;
     int st = session_stage(&v->s);
-    return st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
+    return layout_focus_mat(st, v->fmat);
 }
 
 void view_explained(const View *v, MatId *m, int *i, int *j)
@@ -109,7 +109,7 @@ void view_explained(const View *v, MatId *m, int *i, int *j)
         *j = v->ej;
         return;
     }
-    *m = st == STAGE_QKV ? v->fmat : attn_stage_mat(st);
+    *m = layout_focus_mat(st, v->fmat);
     *i = v->fi;
     *j = v->fj;
 }

@@ -78,6 +78,14 @@ static Who who_none(void)
 /* The note after an X or W cell: what it is, and who set it. */
 static const char *input_note(MatId m, Who w, char *buf, size_t len)
 {
+    if (m == M_XS && w.by == OV_HAND)
+        return _("(the source: set by hand; u undoes, r resets)");
+    if (m == M_XS && w.by == OV_SCRIPT && w.step >= 0) {
+        snprintf(buf, len, _("(the source: set by the lesson at step %d)"), w.step + 1);
+        return buf;
+    }
+    if (m == M_XS)
+        return _("(the source: written in the lesson, one row per source token)");
     if (m == M_X && w.by == OV_HAND)
         return _("(the input: set by hand; u undoes, r resets)");
     if (m != M_X && w.by == OV_HAND)
@@ -96,7 +104,7 @@ static int ex_input(const Explain *e, const FmtOpt *o, Who w, char lines[][FMT_L
 {
     char s[32], v[48], note[256];
     fmt_sub2(e->i + 1, e->j + 1, o, s, sizeof s);
-    addf(lines[0], "%s%s = %s   ", e->mat == M_X ? "x" : attn_mat_name(e->mat), s,
+    addf(lines[0], "%s%s = %s   ", e->mat == M_X ? "x" : e->mat == M_XS ? "xs" : attn_mat_name(e->mat), s,
         fmt_num(e->result, o, v, sizeof v));
     addf(lines[0], "%s", input_note(e->mat, w, note, sizeof note));
     return 1;
@@ -131,7 +139,7 @@ static int ex_proj(const Explain *e, const FmtOpt *o, Who who, char lines[][FMT_
     put_head(lines[0], e);
     if (e->rope) /* the cell before the turn (Q0, K0), then the turn */
         fmt_num(e->unrotated, o, v, sizeof v);
-    addf(lines[0], "%s%s%s = %s%s%s%s[:,%d] = ", m, e->rope ? o->ascii ? "0" : "⁰" : "", s, e->from_h ? "h" : "x", i,
+    addf(lines[0], "%s%s%s = %s%s%s%s[:,%d] = ", m, e->rope ? o->ascii ? "0" : "⁰" : "", s, e->from_source ? "xs" : e->from_h ? "h" : "x", i,
         o->ascii ? "." : "·", w, e->wcol + 1);
     put_products(lines[0], e, o);
     addf(lines[0], "%s%s", fmt_eq(shown_sum(e, o), e->rope ? e->unrotated : e->result, o), v);
@@ -161,7 +169,10 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     put_head(lines[0], e);
     if (e->masked) {
         addf(lines[0], "score%s = %s   ", s, o->ascii ? "-inf" : "−∞");
-        if (e->j < e->i) /* a sliding window hides the keys long before the query */
+        if (e->j >= e->real_keys) /* pad: a padding key */
+            addf(lines[0], _("(padding: key %d is a padding token, so it is hidden; q%s%sk%s is left out)"), e->j + 1,
+                i, o->ascii ? "." : "·", j);
+        else if (e->j < e->i) /* a sliding window hides the keys long before the query */
             addf(lines[0], _("(masked: key %d is outside query %d's window, so it is hidden; q%s%sk%s is left out)"),
                 e->j + 1, e->i + 1, i, o->ascii ? "." : "·", j);
         else
@@ -180,15 +191,23 @@ static int ex_score(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
 
 /* "   (key 3 is masked ...)" or "   (keys 2 to 3 are masked ...)" after
  * the first vis of n entries of query row i1. */
-static void put_masked(char *line, int vis, int n, int i1)
+static void put_masked(char *line, int vis, int n, int i1, int real)
 {
-    if (vis >= n)
-        return;
-    addf(line, "   ");
-    if (vis + 1 == n)
-        addf(line, _("(key %d comes after query %d: masked, left out, weight 0)"), n, i1);
-    else
-        addf(line, _("(keys %d to %d come after query %d: masked, left out, weight 0)"), vis + 1, n, i1);
+    int after = n < real ? n : real; /* keys vis .. after-1 come after the query; real .. n-1 are padding */
+    if (vis < after) {
+        addf(line, "   ");
+        if (vis + 1 == after)
+            addf(line, _("(key %d comes after query %d: masked, left out, weight 0)"), after, i1);
+        else
+            addf(line, _("(keys %d to %d come after query %d: masked, left out, weight 0)"), vis + 1, after, i1);
+    }
+    if (real < n) {
+        addf(line, "   ");
+        if (real + 1 == n)
+            addf(line, _("(key %d is padding: masked, left out, weight 0)"), n);
+        else
+            addf(line, _("(keys %d to %d are padding: masked, left out, weight 0)"), real + 1, n);
+    }
 }
 
 /* "   (keys 1 to 2 are outside query 4's window: masked, weight 0)". */
@@ -222,7 +241,7 @@ static int ex_softmax(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
             fmt_eq_vec(from + lo, e->z + lo, nv, o));
         put_vec(lines[n], e->z + lo, nv, o);
     }
-    put_masked(lines[n], e->vis, e->n, e->i + 1);
+    put_masked(lines[n], e->vis, e->n, e->i + 1, e->real_keys);
     put_window(lines[n++], e->lo, e->i + 1);
     if (e->online)
         return fmt_online_softmax(e, o, lines, n, FMT_MAX_LINES);
@@ -280,7 +299,7 @@ static int ex_output(const Explain *e, const FmtOpt *o, char lines[][FMT_LINE])
     for (int k = 0; k < e->n; k++)
         addf(lines[0], "%s%s%sv%s", k ? " + " : "", fmt_num(e->a[k], o, v, sizeof v), dot,
             fmt_sub(e->lo + k + 1, o, k1, sizeof k1));
-    put_masked(lines[0], e->lo + e->n, e->n + e->nmasked, e->i + 1);
+    put_masked(lines[0], e->lo + e->n, e->n + e->nmasked, e->i + 1, e->real_keys);
     put_window(lines[0], e->lo, e->i + 1);
     fmt_sub2(e->i + 1, e->jh + 1, o, s, sizeof s);
     addf(lines[1], "o%s = ", s);

@@ -128,7 +128,7 @@ void effect_cell_name(MatId m, int i, int j, const FmtOpt *fo, char *buf, size_t
     static const char *names[M_HEAD0] = {"x", "Wq", "Wk", "Wv", "q", "k", "v", "qk", "s", "α", "o",
                                          "p", "h", "Wo", "y"};
     MatId b = m == M_Q0 ? M_Q : m == M_K0 ? M_K : attn_mat_base(m); /* RoPE's Q and K before the turn */
-    const char *name = b == M_A && fo->ascii ? "a" : b < M_HEAD0 ? names[b] : "?";
+    const char *name = b == M_A && fo->ascii ? "a" : b == M_XS ? "xs" : b < M_HEAD0 ? names[b] : "?";
     char sub[32];
     if (j < 0)
         fmt_sub(i + 1, fo, sub, sizeof sub);
