@@ -561,3 +561,6 @@ $(DEB): deb-bin $(MO) $(LESSONS) $(LESSON_FILES) lessons/README.md $(MAN_PAGES) 
 include tests/fuzz/fuzz.mk
 include tests/bench/bench.mk
 include src/web/web.mk
+
+# A model lesson's worksheet parts (out/mworksheet.c), linked wherever worksheet.o is.
+$(B)/tests/test_oom $(B)/tests/test_saveplay $(B)/tests/test_modeljson $(VIEW_TESTS:%=$(B)/tests/%): $(B)/out/mworksheet.o
