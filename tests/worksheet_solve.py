@@ -24,6 +24,12 @@ fails too, since the givens are exact: a sheet that states a numpy draw is
 redrawn (and checked against its tables), others write their numbers with
 every decimal they have.
 
+A model lesson's sheet (a vocab and a model: table) goes to
+tests/worksheet_model.py: by hand from each question's tables (held to the
+sheet's rule, since those tables are rounded results) and, when the sheet
+states its draw, from the whole model redrawn (print-equal, every table
+checked); a lesson with trained weights has no variants.
+
 The last line is "worksheet-solve: N passed, M failed".
 """
 import re
@@ -509,7 +515,18 @@ def self_test(binary):
              ("12", "| rope\\_base  | 10000:", "| rope\\_base  | 500:"),
              ("12", "| offset      | 0:", "| offsets     | 0:"),
              ("13", "| block       | 2:", "| blocks      | 2:"),
-             ("tests/worksheet/solve-modern.yaml", "| mask        | window 2:", "| mask        | window 3:")]
+             ("tests/worksheet/solve-modern.yaml", "| mask        | window 2:", "| mask        | window 3:"),
+             # model lessons (tests/worksheet_model.py): a setting, the draw, an action, a table's number
+             ("tests/worksheet/solve-model.yaml", "- `ablate L2.H1`\n", ""),
+             ("tests/worksheet/solve-model.yaml", "- `tokens = <s> B C B`\n", ""),
+             ("tests/worksheet/solve-model.yaml", "np.random.seed(5)", "np.random.seed(6)"),
+             ("tests/worksheet/solve-model2.yaml", "| norm        | rmsnorm", "| norm        | layernorm"),
+             ("tests/worksheet/solve-model2.yaml", "| act         | relu", "| act         | gelu"),
+             ("tests/worksheet/solve-model2.yaml", "| T\\_s        | 2:", "| T\\_s        | 1:"),
+             ("tests/worksheet/solve-model2.yaml", "| mask        | window 2", "| mask        | causal"),
+             ("tests/worksheet/solve-model2.yaml", "| 2 y  | 0.83408 |", "| 2 y  | 0.83418 |"),
+             ("17", "| T\\_s        | 1:", "| T\\_s        | 2:"),
+             ("16", "| T\\_s        | 1:", "| T\\_s        | 2:")]
     for lesson, old, new in cases:
         full = subprocess.run([binary, "--worksheet", "--answers", lesson], capture_output=True, text=True,
                               check=True).stdout
@@ -518,6 +535,16 @@ def self_test(binary):
         if old not in sheet:
             print(f"FAIL: self-test: {old!r} is not on the sheet of {lesson}")
             missed += 1
+            continue
+        if wm.is_model_sheet(sheet):   # the model checker: the sheet passes as printed, not once mutated
+            try:
+                caught = check_model(sheet, key_answers(key))[0] and not check_model(sheet.replace(old, new, 1),
+                                                                                      key_answers(key))[0]
+            except Exception as e:
+                caught, old = False, f"{old} (the solver failed: {type(e).__name__}: {e})"
+            print(f"{'ok' if caught else 'FAIL'}: self-test: {lesson} without {old.strip()!r} "
+                  f"{'fails the check' if caught else 'still passes'}")
+            missed += 0 if caught else 1
             continue
         want = [p for _, p in key_answers(key)]
         try:
