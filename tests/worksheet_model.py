@@ -98,10 +98,16 @@ class ModelSheet:
                 caption = unescape(m.group(1))
                 if q is None:
                     rows, k = table_at(L, k + 2)
-                    if caption in ("Tokens", "词"):
-                        self.tokens = [unescape(r[1]) for r in rows[1:]]
-                    elif caption in ("Vocab", "词表"):
-                        self.vocab = [unescape(r[1]) for r in rows[1:]]
+                    if caption in ("Tokens", "词", "Vocab", "词表"):   # on its side, in tables of 12
+                        names = []
+                        while rows:
+                            names += [unescape(x) for x in rows[1][1:]]
+                            rows, k = table_at(L, k + 1) if L[k + 1:k + 2] and L[k + 1].startswith("|") else ([], k)
+                        if caption in ("Tokens", "词"):
+                            self.tokens = names
+                        else:
+                            self.vocab = names
+                        continue
                     elif caption in ("Model", "模型"):
                         self.opt = {unescape(r[0]): unescape(r[1]) for r in rows[1:]}
                     continue

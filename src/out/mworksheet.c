@@ -347,24 +347,30 @@ void mws_stage_heading(FILE *out, const Lesson *l, int step, int num)
 
 /* ---- the givens ------------------------------------------------------------------ */
 
+/* A numbered list as a table on its side, 12 entries a table: "| # | 1 | 2 |
+ * ..." then "| token | A | B | ..." (a vocab of 27 takes 3 short tables). */
+#define LIST_COLS 12
 static bool put_list(FILE *out, const Ctx *c, const char *head, int n, const int *idx, bool ascii)
 {
     char buf[16];
-    Table t;
-    if (!tab_new(&t, n + 1, 2))
-        return false;
-    tab_set(&t, 0, 0, "#", false, ascii);
-    tab_set(&t, 0, 1, head, false, ascii);
-    t.right[0] = true;
-    for (int k = 0; k < n; k++) {
-        snprintf(buf, sizeof buf, "%d", k + 1);
-        tab_set(&t, k + 1, 0, buf, false, ascii);
-        tab_set(&t, k + 1, 1, vocab_name(c->l, idx ? idx[k] : k), true, ascii);
+    bool ok = true;
+    for (int c0 = 0; ok && c0 < n; c0 += LIST_COLS) {
+        int w = n - c0 < LIST_COLS ? n - c0 : LIST_COLS;
+        Table t;
+        if (!tab_new(&t, 2, w + 1))
+            return false;
+        tab_set(&t, 0, 0, "#", false, ascii);
+        tab_set(&t, 1, 0, head, false, ascii);
+        for (int k = 0; k < w; k++) {
+            snprintf(buf, sizeof buf, "%d", c0 + k + 1);
+            tab_set(&t, 0, k + 1, buf, false, ascii);
+            tab_set(&t, 1, k + 1, vocab_name(c->l, idx ? idx[c0 + k] : c0 + k), true, ascii);
+        }
+        ok = !t.oom;
+        if (ok)
+            tab_print(out, &t);
+        tab_free(&t);
     }
-    bool ok = !t.oom;
-    if (ok)
-        tab_print(out, &t);
-    tab_free(&t);
     return ok;
 }
 
