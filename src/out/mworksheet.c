@@ -139,35 +139,86 @@ static bool put_head(FILE *out, const Ctx *c, int layer, int hd, int i, bool wit
     return ok;
 }
 
-bool mws_put_needs(FILE *out, const Lesson *l, const Model *m, const Ask *q, const WorksheetOpt *o)
+/* L1.h_in: E's row of the token and P's of the position; later layers' h_in: the h before. */
+static bool needs_embed(FILE *out, const Ctx *c, const Ask *q, const int *J, int nj)
 {
-    Ctx c = {l, m, o->ascii};
+    int L = q->mref.layer, i = q->i, t = c->m->tok[i], p = i + c->m->cfg.offset;
+    if (L > 1)
+        return put_sub(out, c, mref(MM_H, L - 1), _("the stream after the layer before"), &i, 1, LAB_TOK, J, nj,
+                       LAB_NUM);
+    return put_sub(out, c, mref(MM_E, 0), _("the embedding row of the token"), &t, 1, LAB_VOCAB, J, nj, LAB_NUM) &&
+           (c->m->cfg.positions != MPOS_LEARNED ||
+            put_sub(out, c, mref(MM_P, 0), _("the row of its position (row 1 is position 0)"), &p, 1, LAB_NUM, J, nj,
+                    LAB_NUM));
+}
+
+/* An attention result's needs (Q K V: a's row and W's columns; QKt S A O:
+ * the head's query and the keys, values it sees; Y: O's row, Wo's columns). */
+static bool needs_attn(FILE *out, const Ctx *c, const Ask *q, const int *J, int nj)
+{
+    int L = q->mref.layer, i = q->i, D[MODEL_D_MAX], nd = span(D, 0, c->m->cfg.d_model);
+    const Attn *a = &c->m->layer[L - 1].att;
+    MatId base = attn_mat_base(q->mref.attn);
+    int hd = attn_mat_head(q->mref.attn);
+    bool ok = true;
+    if (base == M_Q || base == M_K || base == M_V) {
+        MatId w = base == M_Q ? M_WQ : base == M_K ? M_WK : M_WV;
+        int off = 0, per = base == M_V ? attn_d_v(a) : attn_d_k(a), W[MAT_MAX];
+        if (hd > 0)
+            off = (base == M_Q ? hd - 1 : attn_kv_head(a, hd) - 1) * per;
+        for (int k = 0; k < nj; k++)
+            W[k] = off + J[k];
+        return put_sub(out, c, mref(MM_A, L), _("the normed stream row"), &i, 1, LAB_TOK, D, nd, LAB_NUM) &&
+               put_sub(out, c, aref(L, w), _("the columns of the weights"), D, nd, LAB_NUM, W, nj, LAB_NUM);
+    }
+    if (base == M_QKT || base == M_S || base == M_A || base == M_O) {
+        bool all = hd == 0 && base == M_O && attn_heads(a) > 1;
+        int from = all ? 1 : hd > 0 ? hd : 1, to = all ? attn_heads(a) : from;
+        for (int k = from; ok && k <= to; k++)
+            ok = put_head(out, c, L, k, i, base == M_O);
+        return ok;
+    }
+    if (base == M_Y) {
+        int on = span(D, 0, a->m[M_O].cols);
+        return put_sub(out, c, aref(L, M_O), _("the heads' outputs side by side"), &i, 1, LAB_TOK, D, on, LAB_NUM) &&
+               put_sub(out, c, aref(L, M_WO), _("the columns of W_O"), D, on, LAB_NUM, J, nj, LAB_NUM);
+    }
+    return true;
+}
+
+/* h_mid (and h without a feed-forward): h_in's row, O's row, Wo's columns;
+ * h after a feed-forward: h_mid's row, f's row, W2's columns, b2. */
+static bool needs_resid(FILE *out, const Ctx *c, const Ask *q, const int *J, int nj)
+{
+    int L = q->mref.layer, i = q->i, D[MODEL_D_MAX];
+    if (q->mref.kind == MM_H && c->m->cfg.d_ff > 0) {
+        int F[MODEL_D_FF_MAX], nf = span(F, 0, c->m->cfg.d_ff);
+        return put_sub(out, c, mref(MM_H_MID, L), _("the stream row before the feed-forward"), &i, 1, LAB_TOK, J, nj,
+                       LAB_NUM) &&
+               put_sub(out, c, mref(MM_F, L), _("the feed-forward's hidden row"), &i, 1, LAB_TOK, F, nf, LAB_NUM) &&
+               put_sub(out, c, mref(MM_W2, L), _("the columns of W2"), F, nf, LAB_NUM, J, nj, LAB_NUM) &&
+               put_vec(out, c, mref(MM_B2, L), _("the bias b2"), J, nj);
+    }
+    int on = span(D, 0, c->m->layer[L - 1].att.m[M_O].cols);
+    return put_sub(out, c, mref(MM_H_IN, L), _("the stream row into the layer"), &i, 1, LAB_TOK, J, nj, LAB_NUM) &&
+           put_sub(out, c, aref(L, M_O), _("the heads' outputs side by side"), &i, 1, LAB_TOK, D, on, LAB_NUM) &&
+           put_sub(out, c, aref(L, M_WO), _("the columns of W_O"), D, on, LAB_NUM, J, nj, LAB_NUM);
+}
+
+bool mws_put_needs(FILE *out, const Lesson *l, const Model *m, const Ask *q, bool ascii)
+{
+    Ctx c = {l, m, ascii};
     ModelRef r = q->mref;
     const Mat *x = model_mat(m, r);
     if (!x)
         return true;
-    int L = r.layer, i = q->i, d = m->cfg.d_model;
-    int J[MODEL_VOCAB_MAX + MODEL_D_FF_MAX], nj, D[MODEL_D_MAX];
-    nj = q->j >= 0 ? (J[0] = q->j, 1) : span(J, 0, x->cols);
-    int nd = span(D, 0, d);
+    int L = r.layer, i = q->i, J[MODEL_VOCAB_MAX + MODEL_D_FF_MAX], D[MODEL_D_MAX], nd = span(D, 0, m->cfg.d_model);
+    int nj = q->j >= 0 ? (J[0] = q->j, 1) : span(J, 0, x->cols);
     fprintf(out, "%s\n\n", _("This question needs (from the state at its step):"));
     bool ok = true;
-    const ModelLayer *ly = L >= 1 ? &m->layer[L - 1] : NULL;
     switch (r.kind) {
     case MM_H_IN:
-        if (L == 1) {
-            int t = m->tok[i];
-            ok = put_sub(out, &c, mref(MM_E, 0), _("the embedding row of the token"), &t, 1, LAB_VOCAB, J, nj,
-                         LAB_NUM);
-            if (ok && m->cfg.positions == MPOS_LEARNED) {
-                int p = i + m->cfg.offset;
-                ok = put_sub(out, &c, mref(MM_P, 0), _("the row of its position (row 1 is position 0)"), &p, 1,
-                             LAB_NUM, J, nj, LAB_NUM);
-            }
-        } else {
-            ok = put_sub(out, &c, mref(MM_H, L - 1), _("the stream after the layer before"), &i, 1, LAB_TOK, J, nj,
-                         LAB_NUM);
-        }
+        ok = needs_embed(out, &c, q, J, nj);
         break;
     case MM_A:
         ok = put_sub(out, &c, mref(MM_H_IN, L), _("the stream row"), &i, 1, LAB_TOK, D, nd, LAB_NUM) &&
@@ -182,50 +233,12 @@ bool mws_put_needs(FILE *out, const Lesson *l, const Model *m, const Ask *q, con
                      nd, LAB_NUM) &&
              put_gains(out, &c, 0, 0, J, nj);
         break;
-    case MM_ATTN: {
-        const Attn *a = &ly->att;
-        MatId base = attn_mat_base(r.attn);
-        int hd = attn_mat_head(r.attn);
-        if (base == M_Q || base == M_K || base == M_V) {
-            MatId w = base == M_Q ? M_WQ : base == M_K ? M_WK : M_WV;
-            int off = 0, per = base == M_V ? attn_d_v(a) : attn_d_k(a);
-            if (hd > 0)
-                off = (base == M_Q ? hd - 1 : attn_kv_head(a, hd) - 1) * per;
-            int W[MAT_MAX];
-            for (int k = 0; k < nj; k++)
-                W[k] = off + J[k];
-            ok = put_sub(out, &c, mref(MM_A, L), _("the normed stream row"), &i, 1, LAB_TOK, D, nd, LAB_NUM) &&
-                 put_sub(out, &c, aref(L, w), _("the columns of the weights"), D, nd, LAB_NUM, W, nj, LAB_NUM);
-        } else if (base == M_QKT || base == M_S || base == M_A || base == M_O) {
-            bool all = hd == 0 && base == M_O && attn_heads(a) > 1;
-            for (int k = all ? 1 : hd > 0 ? hd : 1; ok && k <= (all ? attn_heads(a) : hd > 0 ? hd : 1); k++)
-                ok = put_head(out, &c, L, k, i, base == M_O);
-        } else if (base == M_Y) {
-            int on = span(D, 0, a->m[M_O].cols);
-            ok = put_sub(out, &c, aref(L, M_O), _("the heads' outputs side by side"), &i, 1, LAB_TOK, D, on,
-                         LAB_NUM) &&
-                 put_sub(out, &c, aref(L, M_WO), _("the columns of W_O"), D, on, LAB_NUM, J, nj, LAB_NUM);
-        }
+    case MM_ATTN:
+        ok = needs_attn(out, &c, q, J, nj);
         break;
-    }
     case MM_H_MID:
     case MM_H:
-        if (r.kind == MM_H && m->cfg.d_ff > 0) {
-            int F[MODEL_D_FF_MAX], nf = span(F, 0, m->cfg.d_ff);
-            ok = put_sub(out, &c, mref(MM_H_MID, L), _("the stream row before the feed-forward"), &i, 1, LAB_TOK, J,
-                         nj, LAB_NUM) &&
-                 put_sub(out, &c, mref(MM_F, L), _("the feed-forward's hidden row"), &i, 1, LAB_TOK, F, nf,
-                         LAB_NUM) &&
-                 put_sub(out, &c, mref(MM_W2, L), _("the columns of W2"), F, nf, LAB_NUM, J, nj, LAB_NUM) &&
-                 put_vec(out, &c, mref(MM_B2, L), _("the bias b2"), J, nj);
-        } else {
-            int on = span(D, 0, ly->att.m[M_O].cols);
-            ok = put_sub(out, &c, mref(MM_H_IN, L), _("the stream row into the layer"), &i, 1, LAB_TOK, J, nj,
-                         LAB_NUM) &&
-                 put_sub(out, &c, aref(L, M_O), _("the heads' outputs side by side"), &i, 1, LAB_TOK, D, on,
-                         LAB_NUM) &&
-                 put_sub(out, &c, aref(L, M_WO), _("the columns of W_O"), D, on, LAB_NUM, J, nj, LAB_NUM);
-        }
+        ok = needs_resid(out, &c, q, J, nj);
         break;
     case MM_U:
     case MM_F:
@@ -385,22 +398,51 @@ static void mask_text(const ModelAttnOpts *a, char *buf, size_t len)
         snprintf(buf, len, "%s", _("none: every query sees every key"));
 }
 
-bool mws_put_givens(FILE *out, const Lesson *l, const Model *base, const WorksheetOpt *o)
+/* Where the weights come from: the numpy draw in full, or the file (malloc'd). */
+static char *weights_text(const Lesson *l, const Model *base, bool ascii)
 {
-    Ctx c = {l, base, o->ascii};
-    const ModelCfg *g = &base->cfg;
     const LessonModel *lm = l->model;
-    bool ok = true;
-    char v[64], v2[64];
-    fprintf(out, "## %s\n\n**%s**\n\n", _("Given"), _("Tokens"));
-    ok = put_list(out, &c, _("token"), base->n, base->tok, o->ascii);
-    fprintf(out, "**%s**\n\n", _("Vocab"));
-    ok = ok && put_list(out, &c, _("entry"), lm->nvocab, NULL, o->ascii);
-    /* the settings */
-    enum { ROWS = 40 };
-    const char *name[ROWS];
-    char val[ROWS][320];
+    char v[64], v2[64], *para = malloc(6000);
+    if (!para)
+        return NULL;
+    if (lm->wsrc == WSRC_RANDOM) {
+        /* every parameter drawn, in order, with its shape */
+        char list[4096] = "";
+        size_t k = 0;
+        ModelRef p[MODEL_PARAMS_MAX];
+        int np = model_params(base, p, MODEL_PARAMS_MAX);
+        for (int a = 0; a < np; a++) {
+            ModelMatKind kd = p[a].kind;
+            if (kd != MM_E && kd != MM_P && kd != MM_WU && kd != MM_W1 && kd != MM_W2 &&
+                !(kd == MM_ATTN && (p[a].attn == M_WQ || p[a].attn == M_WK || p[a].attn == M_WV || p[a].attn == M_WO)))
+                continue;
+            const Mat *x = model_mat(base, p[a]);
+            char nm[48];
+            model_ref_name(base, p[a], nm, sizeof nm);
+            k += (size_t)snprintf(list + k, sizeof list - k, "%s%s %d%s%d", k ? ", " : "", nm, x->rows,
+                                  ascii ? "x" : "×", x->cols);
+            if (k >= sizeof list)
+                break;
+        }
+        fmt_exact(lm->wscale, v, sizeof v);
+        fmt_exact(lm->wembed_scale, v2, sizeof v2);
+        snprintf(para, 6000, _("The weights are parameters (learned in training, fixed at inference), drawn like numpy: "
+                       "np.random.seed(%lu), then randn(rows, columns) × %s for each of %s, in that order (E and P "
+                       "× %s); gains g are 1, biases b and β are 0."),
+                lm->wseed, v, list, v2);
+    } else {
+        snprintf(para, 6000, _("The weights were trained and are read from %s; each question gives the numbers "
+                                      "it needs."), lm->wfile ? lm->wfile : "?");
+    }
+    return para;
+}
+
+/* The model table's rows: each setting, its value and the formula that uses it. */
+static int settings_rows(const Lesson *l, const Model *base, const char **name, char (*val)[320])
+{
+    const ModelCfg *g = &base->cfg;
     int n = 0;
+    char v[64];
 #define ROW(nm, ...) (name[n] = (nm), snprintf(val[n], sizeof val[n], __VA_ARGS__), n++)
     ROW("n", "%d", base->n);
     ROW("vocab", "%d", g->vocab);
@@ -454,14 +496,30 @@ bool mws_put_givens(FILE *out, const Lesson *l, const Model *base, const Workshe
         ROW("next", "%s", _("greedy: the vocab entry of the largest p in the last row"));
     ROW("digits", _("%d: the decimals shown"), l->digits);
 #undef ROW
+    return n;
+}
+
+bool mws_put_givens(FILE *out, const Lesson *l, const Model *base, bool ascii)
+{
+    Ctx c = {l, base, ascii};
+    const LessonModel *lm = l->model;
+    bool ok = true;
+    fprintf(out, "## %s\n\n**%s**\n\n", _("Given"), _("Tokens"));
+    ok = put_list(out, &c, _("token"), base->n, base->tok, ascii);
+    fprintf(out, "**%s**\n\n", _("Vocab"));
+    ok = ok && put_list(out, &c, _("entry"), lm->nvocab, NULL, ascii);
+    enum { ROWS = 40 };
+    const char *name[ROWS];
+    static char val[ROWS][320];
+    int n = settings_rows(l, base, name, val);
     fprintf(out, "**%s**\n\n", _("Model"));
     Table t;
     if (ok && (ok = tab_new(&t, n + 1, 2))) {
-        tab_set(&t, 0, 0, _("option"), false, o->ascii);
-        tab_set(&t, 0, 1, _("value"), false, o->ascii);
+        tab_set(&t, 0, 0, _("option"), false, ascii);
+        tab_set(&t, 0, 1, _("value"), false, ascii);
         for (int k = 0; k < n; k++) {
-            tab_set(&t, k + 1, 0, name[k], true, o->ascii);
-            tab_set(&t, k + 1, 1, val[k], true, o->ascii);
+            tab_set(&t, k + 1, 0, name[k], true, ascii);
+            tab_set(&t, k + 1, 1, val[k], true, ascii);
         }
         ok = !t.oom;
         if (ok)
@@ -475,39 +533,11 @@ bool mws_put_givens(FILE *out, const Lesson *l, const Model *base, const Workshe
             "A = softmax(S ÷ T) row by row over the keys the mask lets it see, O = A·V; the heads' O side by side "
             "times Wo is Y, and h_mid = h + Y. With d_ff > 0: b = Norm₂(h_mid), f = act(b·W1 + b1), "
             "h = h_mid + f·W2 + b2 (else h = h_mid). After the last layer h_final = Norm_f(h), "
-            "logits = h_final·WU, p = softmax(logits ÷ T_s) over the vocab."), o->ascii);
+            "logits = h_final·WU, p = softmax(logits ÷ T_s) over the vocab."), ascii);
     fputs("\n\n", out);
-    char para[6000];
-    if (lm->wsrc == WSRC_RANDOM) {
-        /* every parameter drawn, in order, with its shape */
-        char list[4096] = "";
-        size_t k = 0;
-        ModelRef p[MODEL_PARAMS_MAX];
-        int np = model_params(base, p, MODEL_PARAMS_MAX);
-        for (int a = 0; a < np; a++) {
-            ModelMatKind kd = p[a].kind;
-            if (kd != MM_E && kd != MM_P && kd != MM_WU && kd != MM_W1 && kd != MM_W2 &&
-                !(kd == MM_ATTN && (p[a].attn == M_WQ || p[a].attn == M_WK || p[a].attn == M_WV || p[a].attn == M_WO)))
-                continue;
-            const Mat *x = model_mat(base, p[a]);
-            char nm[48];
-            model_ref_name(base, p[a], nm, sizeof nm);
-            k += (size_t)snprintf(list + k, sizeof list - k, "%s%s %d%s%d", k ? ", " : "", nm, x->rows,
-                                  o->ascii ? "x" : "×", x->cols);
-            if (k >= sizeof list)
-                break;
-        }
-        fmt_exact(lm->wscale, v, sizeof v);
-        fmt_exact(lm->wembed_scale, v2, sizeof v2);
-        snprintf(para, sizeof para, _("The weights are parameters (learned in training, fixed at inference), drawn like numpy: "
-                       "np.random.seed(%lu), then randn(rows, columns) × %s for each of %s, in that order (E and P "
-                       "× %s); gains g are 1, biases b and β are 0."),
-                lm->wseed, v, list, v2);
-    } else {
-        snprintf(para, sizeof para, _("The weights were trained and are read from %s; each question gives the numbers "
-                                      "it needs."), lm->wfile ? lm->wfile : "?");
-    }
-    ok = ok && put_md(out, para, o->ascii);
+    char *para = weights_text(l, base, ascii);
+    ok = ok && para && put_md(out, para, ascii);
+    free(para);
     fputs("\n\n", out);
     return ok;
 }

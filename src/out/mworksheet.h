@@ -34,15 +34,14 @@
 
 #include "lesson/ask.h"
 #include "lesson/lesson.h"
-#include "worksheet.h"
 
 #define MWS_EXTRA 2
 #define MWS_COLS 8
 
 /* The givens of a model lesson; false when out of memory. */
-bool mws_put_givens(FILE *out, const Lesson *l, const Model *base, const WorksheetOpt *o);
+bool mws_put_givens(FILE *out, const Lesson *l, const Model *base, bool ascii);
 /* What question q needs, from model m at its step; false when out of memory. */
-bool mws_put_needs(FILE *out, const Lesson *l, const Model *m, const Ask *q, const WorksheetOpt *o);
+bool mws_put_needs(FILE *out, const Lesson *l, const Model *m, const Ask *q, bool ascii);
 /* The blank row to write the answer in. */
 bool mws_put_blank(FILE *out, const Lesson *l, const Model *m, const Ask *q, bool ascii);
 /* The key's arithmetic of each asked cell (the view's lines). */

@@ -229,7 +229,7 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
         fputs("\n\n", out);
     }
     if (l->model) {
-        ok = ok && mws_put_needs(out, l, session_model(s), &q->ask, o);
+        ok = ok && mws_put_needs(out, l, session_model(s), &q->ask, o->ascii);
         fprintf(out, "**%s = ?**\n\n", name);
         return ok && mws_put_blank(out, l, session_model(s), &q->ask, o->ascii);
     }
@@ -617,7 +617,7 @@ int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
     if (ok && *about)
         fputs("\n\n", out);
     free(about);
-    ok = ok && (l->model ? mws_put_givens(out, l, l->model->base, o)
+    ok = ok && (l->model ? mws_put_givens(out, l, l->model->base, o->ascii)
                          : put_givens(out, l, &base, nq > 0 ? q[nq - 1].step : l->nsteps - 1, o, &fo));
     if (ok) {
         fprintf(out, "## %s\n\n", _("Questions"));
