@@ -363,7 +363,8 @@ worksheet: $(B)/qkvtutor $(MO)
 	 { $(PYTHON) tests/worksheet_solve.py --self-test $(B)/qkvtutor >$(B)/worksheet-self-test.txt || \
 	   { cat $(B)/worksheet-self-test.txt; false; }; } && tail -n 1 $(B)/worksheet-self-test.txt && \
 	 $(PYTHON) tests/worksheet_solve.py $(B)/qkvtutor $(LESSONS) tests/worksheet/solve-all.yaml \
-	   tests/worksheet/solve-modern.yaml tests/worksheet/solve-model.yaml tests/worksheet/solve-model2.yaml
+	   tests/worksheet/solve-modern.yaml tests/worksheet/solve-model.yaml tests/worksheet/solve-model2.yaml \
+	   tests/worksheet/solve-model3.yaml
 
 # --class as README.md prints it: its command run as written, the PDFs'
 # pages (A4, Letter, a new page per student), no table off the page, the

@@ -15,7 +15,7 @@ tables). Two solvers, written from the definitions, not from the C code:
             sheet's own rule (within 1% or one unit of the last decimal);
   redrawn   when the sheet states a draw: every parameter drawn again with
             numpy's legacy generator and the whole model run forward (pre-norm
-            blocks, causal or windowed attention, W_O, the feed-forward with
+            blocks, RoPE, causal or windowed attention, W_O, the feed-forward with
             exact GELU or ReLU, the final norm, the unembedding, p at T_s);
             its answers must print as the key's do, and every number of every
             "needs" table must print as the redrawn model's.
@@ -176,6 +176,18 @@ def sinusoid(n, d, offset):
     return P
 
 
+def turn(vals, cols, dk, base, pos):
+    """RoPE: each pair of columns (2m, 2m+1) of a head of dk (0-based, the
+    pair within the head) turned by pos · base^(−2m/dk); vals by column."""
+    out = dict(zip(cols, vals))
+    for c in cols:
+        if c % 2 == 0 and c + 1 in out:
+            t = pos * base ** (-2 * ((c % dk) // 2) / dk)
+            x, y = out[c], out[c + 1]
+            out[c], out[c + 1] = x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t)
+    return np.array([out[c] for c in cols])
+
+
 def rowvec(cells, name, row=None):
     """The one row of a needs table (or row `row`), by column order."""
     t = cells[name]
@@ -223,11 +235,16 @@ def by_hand(sh, q):
         vals = y
     elif kind in ("Q", "K", "V"):
         a, _ = rowvec(nd, L + "a")
-        W, _, cols = matrix(nd, L + "W" + kind.lower())
+        W, _, wcols = matrix(nd, L + "W" + kind.lower())
         vals = a @ W
-        cols = list(range(len(cols)))
-        if j is not None:
-            return [vals[0]]
+        if sh.word("positions") == "rope" and kind != "V":
+            vals = turn(vals, wcols, int(sh.word("d_k")), float(sh.word("rope_base")),
+                        i + int(sh.word("offset") or 0))
+        if j is not None:   # the asked column: its place among W's columns (a pair with RoPE)
+            dk = int(sh.word("d_v" if kind == "V" else "d_k"))
+            off = 0 if not head else (head - 1) * dk if kind == "Q" else \
+                ((head - 1) * int(sh.word("kv_heads") or sh.word("heads")) // int(sh.word("heads"))) * dk
+            return [vals[wcols.index(off + j)]]
         return list(vals)
     elif kind in ("QKt", "S", "A", "O"):
         heads = [head] if head or kind != "O" or f"{L}Q" in nd else \
@@ -332,14 +349,17 @@ class Forward:
             h += self.w["P"][off:off + n]
         elif o("positions") == "sinusoidal":
             h += sinusoid(n, self.d, off)
-        elif o("positions") == "rope":
-            raise ValueError("RoPE in a model sheet: not solved here")
+
         for l in range(1, self.layers + 1):
             L = f"L{l}."
             r[L + "h_in"] = h
             a = np.array([norm(nk, x, 1.0, 0.0, eps) for x in h])
             r[L + "a"] = a
             Q, K, V = a @ self.w[L + "Wq"], a @ self.w[L + "Wk"], a @ self.w[L + "Wv"]
+            if o("positions") == "rope":
+                base, cq, ck = float(o("rope_base")), list(range(Q.shape[1])), list(range(K.shape[1]))
+                Q = np.array([turn(Q[p], cq, self.dk, base, p + off) for p in range(n)])
+                K = np.array([turn(K[p], ck, self.dk, base, p + off) for p in range(n)])
             r[L + "Q"], r[L + "K"], r[L + "V"] = Q, K, V
             outs = []
             mask, win = o("mask", l), sh.window(l)

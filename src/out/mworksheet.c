@@ -166,8 +166,15 @@ static bool needs_attn(FILE *out, const Ctx *c, const Ask *q, const int *J, int 
         int off = 0, per = base == M_V ? attn_d_v(a) : attn_d_k(a), W[MAT_MAX];
         if (hd > 0)
             off = (base == M_Q ? hd - 1 : attn_kv_head(a, hd) - 1) * per;
-        for (int k = 0; k < nj; k++)
-            W[k] = off + J[k];
+        int nw = 0;
+        for (int k = 0; k < nj; k++) { /* with RoPE a column of Q or K needs its pair's too */
+            bool pair = c->m->cfg.positions == MPOS_ROPE && base != M_V;
+            int lo = pair ? (off + J[k]) & ~1 : off + J[k], hi = pair ? lo + 1 : lo;
+            for (int col = lo; col <= hi; col++)
+                if (nw == 0 || W[nw - 1] < col)
+                    W[nw++] = col;
+        }
+        nj = nw;
         return put_sub(out, c, mref(MM_A, L), _("the normed stream row"), &i, 1, LAB_TOK, D, nd, LAB_NUM) &&
                put_sub(out, c, aref(L, w), _("the columns of the weights"), D, nd, LAB_NUM, W, nj, LAB_NUM);
     }
@@ -468,7 +475,9 @@ static int settings_rows(const Lesson *l, const Model *base, const char **name, 
         g->positions == MPOS_LEARNED ? _("learned: h = E[token] + P[position], positions from 0")
         : g->positions == MPOS_SINUSOIDAL ? _("sinusoidal: h = E[token] + P, P[p][2m] = sin(p ÷ 10000^(2m ÷ d_model)), "
                                               "P[p][2m+1] = cos(the same)")
-        : g->positions == MPOS_ROPE ? _("rope: h = E[token]; Q and K turned by position")
+        : g->positions == MPOS_ROPE ? _("rope: h = E[token]; in each head the pairs of columns (2m+1, 2m+2) of Q and "
+                                        "K are turned by the angle p·rope_base^(−2m ÷ d_k), p = offset + the row's "
+                                        "index from 0")
                                     : _("none: h = E[token]"));
     if (g->offset)
         ROW("offset", _("%d: the first token's position"), g->offset);
