@@ -444,6 +444,19 @@ static char *weights_text(const Lesson *l, const Model *base, bool ascii)
     return para;
 }
 
+/* The positions row: the word and how h is made. */
+static const char *positions_text(ModelPos pos)
+{
+    if (pos == MPOS_LEARNED)
+        return _("learned: h = E[token] + P[position], positions from 0");
+    if (pos == MPOS_SINUSOIDAL)
+        return _("sinusoidal: h = E[token] + P, P[p][2m] = sin(p ÷ 10000^(2m ÷ d_model)), P[p][2m+1] = cos(the same)");
+    if (pos == MPOS_ROPE)
+        return _("rope: h = E[token]; in each head the pairs of columns (2m+1, 2m+2) of Q and K are turned by the "
+                 "angle p·rope_base^(−2m ÷ d_k), p = offset + the row's index from 0");
+    return _("none: h = E[token]");
+}
+
 /* The model table's rows: each setting, its value and the formula that uses it. */
 static int settings_rows(const Lesson *l, const Model *base, const char **name, char (*val)[320])
 {
@@ -471,14 +484,7 @@ static int settings_rows(const Lesson *l, const Model *base, const char **name, 
                               : _("none: a = h, b = h, h_final = h"));
     if (g->norm != NORM_NONE)
         ROW("eps", "%s", fmt_exact(g->eps, v, sizeof v));
-    ROW("positions", "%s",
-        g->positions == MPOS_LEARNED ? _("learned: h = E[token] + P[position], positions from 0")
-        : g->positions == MPOS_SINUSOIDAL ? _("sinusoidal: h = E[token] + P, P[p][2m] = sin(p ÷ 10000^(2m ÷ d_model)), "
-                                              "P[p][2m+1] = cos(the same)")
-        : g->positions == MPOS_ROPE ? _("rope: h = E[token]; in each head the pairs of columns (2m+1, 2m+2) of Q and "
-                                        "K are turned by the angle p·rope_base^(−2m ÷ d_k), p = offset + the row's "
-                                        "index from 0")
-                                    : _("none: h = E[token]"));
+    ROW("positions", "%s", positions_text(g->positions));
     if (g->offset)
         ROW("offset", _("%d: the first token's position"), g->offset);
     if (g->positions == MPOS_ROPE)
