@@ -25,7 +25,7 @@ B        = build
 PKGS     = ncursesw yaml-0.1 cmocka
 DEBS     = libncurses-dev libyaml-dev libcmocka-dev pkg-config gettext tmux
 
-WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter -Wformat-security
 OPT     ?= -O2 -g
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS_VIEW = $(shell pkg-config --libs ncursesw 2>/dev/null)

@@ -30,9 +30,11 @@ the attention with repeat_interleave for shared heads, the scores, the
 draw); this script builds the model from its own YAML and walks it. Last, a
 one-layer LayerNorm + GELU lesson against torch's own
 nn.TransformerEncoderLayer(norm_first=True, activation='gelu', dropout=0)
-with zero attention biases.
+with zero attention biases; then every built-in model lesson as shipped
+(lessons/*.yaml with model:, lesson 17's trained weights file included), its
+YAML and weights file read here with PyYAML.
 """
-import json, math, os, random, subprocess, sys, tempfile
+import glob, json, math, os, random, subprocess, sys, tempfile
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -43,6 +45,7 @@ import model_ref as mr  # noqa: E402  (its torch pieces; it runs nothing on impo
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "build/qkvtutor"
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+LESSONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lessons")
 TOL = mr.TOL
 torch.set_default_dtype(torch.float64)
 fails = mr.fails  # model_ref.close() records there
@@ -117,10 +120,9 @@ def random_lesson(rnd, k):
     return c
 
 
-def params_of(c, rnd):
-    """Every parameter by name: the draw for random:, or made up here for file:."""
-    w = mr.draw(c, c["wseed"], c["wscale"])
-    d, ff = c["d_model"], c["d_ff"]
+def param_names(c):
+    """The parameters a model of settings c has, in DESIGN.md's order."""
+    ff = c["d_ff"]
     names = ["E"] + (["P"] if c["positions"] == "learned" else [])
     for l in range(1, c["layers"] + 1):
         names += [f"L{l}.{x}" for x in ("Wq", "Wk", "Wv", "Wo")]
@@ -130,6 +132,14 @@ def params_of(c, rnd):
             names += [f"L{l}.{x}" for x in {"layernorm": ("g2", "beta2"), "rmsnorm": ("g2",), "none": ()}[c["norm"]]]
     names += {"layernorm": ["gf", "betaf"], "rmsnorm": ["gf"], "none": []}[c["norm"]]
     names += ["WU"] if c["unembed"] == "separate" else []
+    return names
+
+
+def params_of(c, rnd):
+    """Every parameter by name: the draw for random:, or made up here for file:."""
+    w = mr.draw(c, c["wseed"], c["wscale"])
+    d, ff = c["d_model"], c["d_ff"]
+    names = param_names(c)
     r = np.random.RandomState(rnd.randint(0, 2**31))
     out = {}
     for nm in names:
@@ -380,6 +390,76 @@ def run_lessons(folder):
     print("model_lesson_ref: kinds: " + ", ".join(sorted(kinds)))
 
 
+def shipped_lesson(path):
+    """A built-in model lesson read here (PyYAML): its settings in this
+    script's terms (the loader's defaults where it says nothing) and its
+    parameters, drawn (random:, with embed_scale) or read from its weights
+    file (file:, relative to the lesson)."""
+    import yaml
+    with open(path, encoding="utf-8") as f:
+        y = yaml.safe_load(f)
+    m = y["model"]
+    c = dict(layers=1, d_model=8, heads=1, d_ff=0, act="gelu", norm="layernorm", eps=1e-5, positions="learned",
+             rope_base=10000.0, ctx=16, unembed="separate")
+    c.update({k: v for k, v in m.items()})
+    c["kv_heads"] = m.get("kv_heads", c["heads"])
+    c["d_k"] = m.get("d_k", c["d_model"] // c["heads"])
+    c["d_v"] = m.get("d_v", c["d_model"] // c["heads"])
+    c["names"] = [str(v) for v in y["vocab"]]
+    c["vocab"] = len(c["names"])
+    c["tokens"] = [c["names"].index(str(t)) for t in y["tokens"]]
+    o = y.get("options") or {}
+    mask = str(o.get("mask", "causal"))
+    lo = dict(scale=o.get("scale", "sqrt_dk"), softmax=o.get("softmax", "stable"),
+              mask="window" if mask.startswith("window") else mask,
+              window=int(mask.split()[1]) if mask.startswith("window") else 1,
+              temp=float(o.get("temperature", 1.0)), block=int(o.get("block", 2)))
+    c["offset"] = int(o.get("offset", 0))
+    c["attn"] = [lo] * c["layers"]
+    smp = y.get("sampling")
+    c["sample"] = smp is not None
+    c["sample_temp"] = float(smp.get("temperature", 1.0)) if smp else 1.0
+    c["sample_seed"] = int(smp.get("seed", 0)) if smp else 0
+    names = param_names(c)
+    w = y["weights"]
+    if "file" in w:
+        with open(os.path.join(os.path.dirname(path), w["file"]), encoding="utf-8") as f:
+            wf = yaml.safe_load(f)
+        if wf["format"] != "qkvtutor-weights/1" or list(wf["params"]) != names:
+            fail(path, f"its weights file holds {list(wf['params'])}, expected {names}")
+        P = {nm: np.asarray(wf["params"][nm], dtype=float).reshape(-1, len(wf["params"][nm][0])) for nm in names}
+    else:
+        r = w["random"]
+        d = mr.draw(c, int(r["seed"]), float(r["scale"]), r.get("embed_scale"))
+        P = {}
+        for nm in names:
+            base = nm.split(".")[-1]
+            width = c["d_ff"] if base == "b1" else c["d_model"]
+            P[nm] = d[nm] if nm in d else (np.ones((1, width)) if base in ("g1", "g2", "gf") else np.zeros((1, width)))
+    return c, names, P
+
+
+def check_shipped(lessons):
+    """Every built-in model lesson's --json (the lesson as written) against
+    this script's forward of the YAML and weights file it reads itself."""
+    done = []
+    for path in lessons:
+        with open(path, encoding="utf-8") as f:
+            if not any(line.startswith("model:") for line in f):
+                continue
+        c, names, P = shipped_lesson(path)
+        out, err = run(["--json", path])
+        if out is None:
+            fail(path, f"--json failed: {err}")
+            continue
+        compare(c, names, P, out, os.path.basename(path))
+        done.append(os.path.basename(path))
+    if not done:
+        fail("shipped", "no built-in model lesson found")
+    print(f"model_lesson_ref: the built-in model lessons as shipped (their YAML and weights files read here): "
+          f"{', '.join(done)}")
+
+
 def check_encoder_layer(folder):
     """A 1-layer LayerNorm + GELU lesson against nn.TransformerEncoderLayer."""
     rnd = random.Random(7)
@@ -397,25 +477,8 @@ def check_encoder_layer(folder):
             continue
         T = {n: mr.T(v) for n, v in P.items()}
         L = out["layers"][0]
-        layer = torch.nn.TransformerEncoderLayer(d, heads, dim_feedforward=ff, dropout=0.0, activation="gelu",
-                                                 layer_norm_eps=1e-5, batch_first=True, norm_first=True)
-        layer.train()  # the plain formulas (dropout 0), not the fused fast path
-        with torch.no_grad():
-            layer.self_attn.in_proj_weight.copy_(torch.cat([T["L1.Wq"].T, T["L1.Wk"].T, T["L1.Wv"].T]))
-            layer.self_attn.in_proj_bias.zero_()
-            layer.self_attn.out_proj.weight.copy_(T["L1.Wo"].T)
-            layer.self_attn.out_proj.bias.zero_()
-            layer.linear1.weight.copy_(T["L1.W1"].T)
-            layer.linear1.bias.copy_(T["L1.b1"][0])
-            layer.linear2.weight.copy_(T["L1.W2"].T)
-            layer.linear2.bias.copy_(T["L1.b2"][0])
-            for nm, g, b in (("norm1", "L1.g1", "L1.beta1"), ("norm2", "L1.g2", "L1.beta2")):
-                getattr(layer, nm).weight.copy_(T[g][0])
-                getattr(layer, nm).bias.copy_(T[b][0])
         x = mr.T(L["h_in"])
-        n = x.shape[0]
-        src_mask = None if mask == "none" else torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
-        close("nn.TransformerEncoderLayer", L["h"], layer(x[None], src_mask=src_mask)[0], f"encoder {k}")
+        close("nn.TransformerEncoderLayer", L["h"], mr.encoder_layer(T, d, heads, ff, x, mask), f"encoder {k}")
         ln = torch.nn.LayerNorm(d, eps=1e-5)
         with torch.no_grad():
             ln.weight.copy_(T["L1.g1"][0])
@@ -429,6 +492,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="qkv-model-lessons-") as folder:
         run_lessons(folder)
         check_encoder_layer(folder)
+    check_shipped(sorted(glob.glob(os.path.join(LESSONS, "*.yaml"))))
     print("model_lesson_ref: largest differences: " + ", ".join(f"{k} {v:.2g}" for k, v in sorted(mr.worst.items())))
     if fails:
         for f in fails[:40]:

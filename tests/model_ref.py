@@ -57,13 +57,15 @@ def close(name, got, want, case):
         fails.append(f"case {case}: {name}: differs by {m:.3g}")
 
 
-def draw(c, seed, scale):
-    """DESIGN.md's order, one numpy stream: randn(rows, cols) * scale each."""
+def draw(c, seed, scale, embed_scale=None):
+    """DESIGN.md's order, one numpy stream: randn(rows, cols) * scale each
+    (E and P * embed_scale when it is given: a lesson's embed_scale)."""
     r = np.random.RandomState(seed)
     d, h, g, dk, dv, ff, V = c["d_model"], c["heads"], c["kv_heads"], c["d_k"], c["d_v"], c["d_ff"], c["vocab"]
-    w = {"E": r.randn(V, d) * scale}
+    es = scale if embed_scale is None else embed_scale
+    w = {"E": r.randn(V, d) * es}
     if c["positions"] == "learned":
-        w["P"] = r.randn(c["ctx"], d) * scale
+        w["P"] = r.randn(c["ctx"], d) * es
     for l in range(1, c["layers"] + 1):
         w[f"L{l}.Wq"] = r.randn(d, h * dk) * scale
         w[f"L{l}.Wk"] = r.randn(d, g * dk) * scale
@@ -326,6 +328,30 @@ def dump(words):
     return json.loads(proc.stdout)
 
 
+def encoder_layer(P, d, heads, ff, x, mask):
+    """Layer 1 of P (torch tensors by parameter name) as torch's own pre-norm
+    block, nn.TransformerEncoderLayer (GELU, dropout 0, zero attention
+    biases), applied to the stream x under mask ("none" or causal)."""
+    layer = torch.nn.TransformerEncoderLayer(d, heads, dim_feedforward=ff, dropout=0.0, activation="gelu",
+                                             layer_norm_eps=1e-5, batch_first=True, norm_first=True)
+    layer.train()  # the slow path, the plain formulas (dropout 0)
+    with torch.no_grad():
+        layer.self_attn.in_proj_weight.copy_(torch.cat([P["L1.Wq"].T, P["L1.Wk"].T, P["L1.Wv"].T]))
+        layer.self_attn.in_proj_bias.zero_()
+        layer.self_attn.out_proj.weight.copy_(P["L1.Wo"].T)
+        layer.self_attn.out_proj.bias.zero_()
+        layer.linear1.weight.copy_(P["L1.W1"].T)
+        layer.linear1.bias.copy_(P["L1.b1"][0])
+        layer.linear2.weight.copy_(P["L1.W2"].T)
+        layer.linear2.bias.copy_(P["L1.b2"][0])
+        for nm, g, b in (("norm1", "L1.g1", "L1.beta1"), ("norm2", "L1.g2", "L1.beta2")):
+            getattr(layer, nm).weight.copy_(P[g][0])
+            getattr(layer, nm).bias.copy_(P[b][0])
+    n = x.shape[0]
+    src_mask = None if mask == "none" else torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
+    return layer(x[None], src_mask=src_mask)[0]
+
+
 def check_modules():
     """torch's own modules against one of our blocks."""
     for k, (heads, d, ff, mask) in enumerate([(1, 4, 8, "causal"), (2, 6, 5, "none"), (3, 12, 16, "causal"),
@@ -342,25 +368,7 @@ def check_modules():
             ln.weight.copy_(P["L1.g1"][0])
             ln.bias.copy_(P["L1.beta1"][0])
         close("nn.LayerNorm", L["a"], ln(x), f"module {k}")
-        layer = torch.nn.TransformerEncoderLayer(d, heads, dim_feedforward=ff, dropout=0.0, activation="gelu",
-                                                 layer_norm_eps=1e-5, batch_first=True, norm_first=True)
-        layer.train()  # the slow path, the plain formulas (dropout 0)
-        with torch.no_grad():
-            layer.self_attn.in_proj_weight.copy_(torch.cat([P["L1.Wq"].T, P["L1.Wk"].T, P["L1.Wv"].T]))
-            layer.self_attn.in_proj_bias.zero_()
-            layer.self_attn.out_proj.weight.copy_(P["L1.Wo"].T)
-            layer.self_attn.out_proj.bias.zero_()
-            layer.linear1.weight.copy_(P["L1.W1"].T)
-            layer.linear1.bias.copy_(P["L1.b1"][0])
-            layer.linear2.weight.copy_(P["L1.W2"].T)
-            layer.linear2.bias.copy_(P["L1.b2"][0])
-            for nm, g, b in (("norm1", "L1.g1", "L1.beta1"), ("norm2", "L1.g2", "L1.beta2")):
-                getattr(layer, nm).weight.copy_(P[g][0])
-                getattr(layer, nm).bias.copy_(P[b][0])
-        n = x.shape[0]
-        src_mask = None if mask == "none" else torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
-        y = layer(x[None], src_mask=src_mask)[0]
-        close("nn.TransformerEncoderLayer", L["h"], y, f"module {k}")
+        close("nn.TransformerEncoderLayer", L["h"], encoder_layer(P, d, heads, ff, x, mask), f"module {k}")
         close("F.gelu", L["f"], F.gelu(T(L["u"])), f"module {k}")
     r = dump(["layers=1", "d_model=5", "d_ff=7", "act=gelu", "norm=rmsnorm", "eps=1e-3", "vocab=4", "seed=5",
               "affine=9", "tokens=0,1,2,3,2"])

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "core/grad.h"
 #include "testutil.h"
 #undef expect_check
 #include "lesson/lesson.h"
@@ -235,6 +236,82 @@ static void train_undo(void **state)
     assert_true(same_params(session_model(&s), &twenty));
     model_free(&trained);
     model_free(&twenty);
+    session_free(&s);
+    fix_free(f);
+}
+
+/* The watch mode's batches (session_train_more with more): one edit that
+ * grows, the same weights as one `step N`, undone at once, the saved mark
+ * dropped; a new edit once the sum would pass GRAD_STEP_MAX, and without
+ * more. */
+static void train_more_merges(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg(1, 1, NORM_NONE);
+    int tok[] = {0, 1, 2, 0, 1, 2};
+    Fix *f = fixture(&c, tok, 6, NULL, true);
+    Session s;
+    char err[300] = "";
+    assert_true(session_init(&s, &f->l));
+    act(&s, "step 2");
+    session_mark_saved(&s);
+    assert_true(session_train_more(&s, 5, false, err, sizeof err)); /* a new run: its own edit */
+    assert_int_equal(s.nedits, 2);
+    for (int k = 0; k < 3; k++)
+        assert_true(session_train_more(&s, 5, true, err, sizeof err));
+    assert_int_equal(s.nedits, 2);
+    assert_int_equal(s.edits[1].kind, ACT_STEP);
+    assert_int_equal(s.edits[1].n, 20);
+    assert_int_equal(session_train_steps(&s), 22);
+    assert_true(session_dirty(&s));
+    Model run = {0};
+    assert_true(model_copy(&run, session_model(&s)));
+    assert_true(session_undo(&s)); /* the whole run at once */
+    assert_int_equal(session_train_steps(&s), 2);
+    assert_false(session_dirty(&s));
+    act(&s, "step 20");
+    assert_true(same_params(session_model(&s), &run)); /* step 5 x 4 = step 20, bit for bit */
+    s.edits[s.nedits - 1].n = GRAD_STEP_MAX - 1; /* near the log's largest step: the next batch is an edit of its own */
+    assert_true(session_train_more(&s, 5, true, err, sizeof err));
+    assert_int_equal(s.nedits, 3);
+    assert_int_equal(s.edits[2].n, 5);
+    model_free(&run);
+    session_free(&s);
+    fix_free(f);
+}
+
+/* A watch run's slices (step 1, step 3, ...) undone at once: the state
+ * before the run, bit for bit, each slice redoable; n past the edits refused. */
+static void undo_n_slices(void **state)
+{
+    (void)state;
+    ModelCfg c = small_cfg(2, 2, NORM_LAYER);
+    int tok[] = {0, 1, 2, 3, 1, 2};
+    Fix *f = fixture(&c, tok, 6, NULL, true);
+    Session s;
+    assert_true(session_init(&s, &f->l));
+    act(&s, "step 2");
+    Model before = {0};
+    assert_true(model_copy(&before, session_model(&s)));
+    for (int k = 0; k < 40; k++)
+        act(&s, k % 2 ? "step 3" : "step 1");
+    Model after = {0};
+    assert_true(model_copy(&after, session_model(&s)));
+    const double *loss;
+    assert_int_equal(session_loss_history(&s, &loss), 82);
+    assert_false(session_undo_n(&s, 42));
+    assert_false(session_undo_n(&s, 0));
+    assert_int_equal(s.nedits, 41);
+    assert_true(session_undo_n(&s, 40));
+    assert_int_equal(s.nedits, 1);
+    assert_int_equal(session_loss_history(&s, &loss), 2);
+    assert_true(same_params(session_model(&s), &before));
+    for (int k = 0; k < 40; k++)
+        assert_true(session_redo(&s));
+    assert_true(same_params(session_model(&s), &after));
+    assert_int_equal(session_loss_history(&s, &loss), 82);
+    model_free(&before);
+    model_free(&after);
     session_free(&s);
     fix_free(f);
 }
@@ -586,6 +663,7 @@ int main(void)
         cmocka_unit_test(ablate_by_hand),
         cmocka_unit_test(edits_undo_redo),
         cmocka_unit_test(train_undo),
+        cmocka_unit_test(train_more_merges),
         cmocka_unit_test(tokens_and_messages),
         cmocka_unit_test(generate_greedy),
         cmocka_unit_test(script_steps),
@@ -594,6 +672,7 @@ int main(void)
         cmocka_unit_test(generate_sampled_reset),
         cmocka_unit_test(load_save_reopen),
         cmocka_unit_test(keypress_time),
+        cmocka_unit_test(undo_n_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

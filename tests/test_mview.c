@@ -148,12 +148,12 @@ static void test_watch(void **state)
         printf("%s", t);
         free(t);
     }
-    assert_on_screen("step 30 · any key stops");
+    assert_on_screen("step 15 · any key stops"); /* 5 steps a frame */
     assert_on_screen("L2.H1");
     view_keys(f->v, "x"); /* stops, and does nothing else */
     assert_false(view_tick(f->v));
     view_draw(f->v);
-    assert_on_screen("Stopped after 30 training steps");
+    assert_on_screen("Stopped after 15 training steps");
     view_keys(f->v, "u");
     view_draw(f->v);
     assert_on_screen("Undid the whole training run.");
@@ -162,7 +162,7 @@ static void test_watch(void **state)
     view_keys(f->v, "W");
     assert_true(view_tick(f->v));
     view_draw(f->v);
-    assert_on_screen("step 110 · any key stops");
+    assert_on_screen("step 105 · any key stops");
     view_keys(f->v, "x");
     close_fix(f);
 }

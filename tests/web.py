@@ -24,7 +24,10 @@ the DevTools protocol (tests/web_cdp.py) and checks, one line each:
   * the page asked the network for nothing (file: and data: only);
   * keyboard, touch, zoom, reload, screen reader, contrast and foreign
     keyboards (tests/web_access.py);
-  * a screenshot per theme: screenshots/web-THEME.png.
+  * a screenshot per theme: screenshots/web-THEME.png;
+  * model lessons (tests/web_model.py): { } M i g G u as the terminal, the
+    page's training = native's to 1e-9, the watch mode W in slices, stopped
+    by a key, undone by u; screenshots/web-model-view.png, web-watch.png.
 QKV_WEB_ONLY=name,name runs only those parts (the names in main()).
 Prints "web: N passed, M failed"; exit status 1 on any failure."""
 import json
@@ -39,6 +42,7 @@ import unicodedata
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from web_cdp import Browser  # noqa: E402
 import web_access  # noqa: E402
+import web_model  # noqa: E402
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -76,10 +80,17 @@ def first_diff(a, b):
     return ""
 
 
-def native(lang, lesson=None, at=0, keys="", present=False):
-    args = [PLANS, LOCALE, "100", "30", lang]
+def native(lang, lesson=None, at=0, keys="", present=False, size=(100, 30)):
+    args = [PLANS, LOCALE, str(size[0]), str(size[1]), lang]
     if lesson is not None:
         args += [str(lesson), str(at), keys] + (["present"] if present else [])
+    env = dict(os.environ, LANG="C.UTF-8", TERM="xterm-256color")
+    return subprocess.run(args, capture_output=True, text=True, check=True, env=env).stdout
+
+
+def native_raw(lang, lesson, at, keys, *more):
+    """web_plans's one-lesson mode with more arguments ("losses")."""
+    args = [PLANS, LOCALE, "100", "30", lang, str(lesson), str(at), keys, *more]
     env = dict(os.environ, LANG="C.UTF-8", TERM="xterm-256color")
     return subprocess.run(args, capture_output=True, text=True, check=True, env=env).stdout
 
@@ -336,6 +347,11 @@ PARTS = [
     ("altgr", lambda br: A.altgr(br, PAGE, check, native("en", 1, 11, ":Q[1] = K[1] * 5\r"))),
     ("marks", lambda br: A.combining(br, PAGE, check, lesson1_marks())),
     ("shots", screenshots), ("network", no_network),
+    ("model", lambda br: web_model.keys(br, PAGE, check, native, first_diff)),
+    ("determinism", lambda br: web_model.determinism(br, PAGE, check, native_raw)),
+    ("watch", lambda br: web_model.watch(br, PAGE, check, native_raw, SHOTS)),
+    ("modelshot", lambda br: web_model.screenshot(br, PAGE, check, SHOTS)),
+    ("watchreload", lambda br: web_model.reload(br, PAGE, check)),
 ]
 
 

@@ -13,15 +13,21 @@
  *
  * Usage: web_plans LOCALEDIR COLS ROWS en|zh LESSON AT KEYS [present]
  * One screen: built-in lesson LESSON opened at step AT (0: its start, with
- * the title card), KEYS typed (characters; "\r" is Enter), then drawn. */
+ * the title card), KEYS typed (characters; "\r" is Enter), then drawn.
+ *
+ * Usage: web_plans LOCALEDIR COLS ROWS en|zh LESSON AT KEYS losses
+ * The same, then the loss of every training step taken (g, G; one a line,
+ * %.17g: the double exactly), for the page's web_losses(). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lesson/embedded.h"
 #include "lesson/lesson.h"
 #include "screen.h"
 #include "term/view.h"
+#include "ui/ui.h" /* the View's session, for the losses */
 #include "text/i18n.h"
 
 /* Built-in lesson n in *l, its view opened at step `at`; NULL (the error
@@ -63,8 +69,8 @@ static int lesson_frames(int n, Lang lang)
     return rc;
 }
 
-/* One lesson at step `at`, keys typed, the screen printed. */
-static int lesson_keys(int n, Lang lang, int at, const char *keys, bool present)
+/* One lesson at step `at`, keys typed, the screen (or the losses) printed. */
+static int lesson_keys(int n, Lang lang, int at, const char *keys, bool present, bool losses)
 {
     Lesson l;
     View *v = open_view(n, lang, at, present, &l);
@@ -73,6 +79,15 @@ static int lesson_keys(int n, Lang lang, int at, const char *keys, bool present)
     view_draw(v);
     view_keys(v, keys);
     view_draw(v);
+    if (losses) {
+        const double *loss = NULL;
+        int nl = session_loss_history(&v->s, &loss);
+        for (int k = 0; k < nl; k++)
+            printf("%.17g\n", loss[k]);
+        view_free(v);
+        lesson_free(&l);
+        return 0;
+    }
     char *text = screen_text();
     if (text)
         fputs(text, stdout);
@@ -85,7 +100,7 @@ static int lesson_keys(int n, Lang lang, int at, const char *keys, bool present)
 int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 8 && argc != 9) {
-        fprintf(stderr, "usage: web_plans LOCALEDIR COLS ROWS en|zh [LESSON AT KEYS [present]]\n");
+        fprintf(stderr, "usage: web_plans LOCALEDIR COLS ROWS en|zh [LESSON AT KEYS [present|losses]]\n");
         return 2;
     }
     int cols = atoi(argv[2]), rows = atoi(argv[3]);
@@ -99,7 +114,9 @@ int main(int argc, char **argv)
     int rc = 0;
     if (argc >= 8) {
         int n = atoi(argv[5]);
-        rc = n >= 1 && n <= embedded_count ? lesson_keys(n - 1, lang, atoi(argv[6]), argv[7], argc == 9) : 2;
+        bool losses = argc == 9 && strcmp(argv[8], "losses") == 0;
+        rc = n >= 1 && n <= embedded_count ? lesson_keys(n - 1, lang, atoi(argv[6]), argv[7], argc == 9 && !losses, losses)
+                                           : 2;
         screen_close();
         return rc;
     }

@@ -16,11 +16,14 @@
 #define PANEL_GAP 2
 #define TITLE_ROWS 3 /* the name, prev, ind */
 
-/* The shade of a weight: masked (above the causal diagonal) blank. */
+/* The shade of a weight: masked (above the causal diagonal) blank. In
+ * colour the cell's heat background is the shade (a character drawn on it
+ * would cover it: a full block in the text's colour reads as a hole), so
+ * the cell is blank; without colour a shade character stands for it. */
 static const char *shade(const Frame *c, double w, bool masked)
 {
     static const char *utf[] = {"·", "░", "▒", "▓", "█"}, *asc[] = {".", ":", "+", "*", "#"};
-    if (masked)
+    if (masked || !c->in->mono)
         return " ";
     int k = !(w >= 0.1) ? 0 : w < 0.3 ? 1 : w < 0.55 ? 2 : w < 0.8 ? 3 : 4;
     return c->in->ascii ? asc[k] : utf[k];

@@ -322,6 +322,12 @@ static void adopt(Session *s, Attn *next)
     s->fresh_stage = 0;
 }
 
+bool session_train_more(Session *s, int n, bool more, char *err, size_t errlen)
+{
+    Action act = {.kind = ACT_STEP, .n = n};
+    return session_is_model(s) ? session_model_train_more(s, n, more, err, errlen) : session_act(s, &act, err, errlen);
+}
+
 bool session_act(Session *s, const Action *act, char *err, size_t errlen)
 {
     if (session_is_model(s))
@@ -391,6 +397,17 @@ bool session_undo(Session *s)
         return false;
     s->nedits--;
     s->nredo++;
+    relog(s);
+    s->undone = true;
+    return true;
+}
+
+bool session_undo_n(Session *s, int n)
+{
+    if (n <= 0 || s->nedits < n)
+        return false;
+    s->nedits -= n;
+    s->nredo += n;
     relog(s);
     s->undone = true;
     return true;

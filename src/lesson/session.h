@@ -86,7 +86,15 @@ void session_open_at(Session *s, int n);
  * On error nothing changes and err holds one line. */
 bool session_act_text(Session *s, const char *text, char *err, size_t errlen);
 bool session_act(Session *s, const Action *act, char *err, size_t errlen);
+/* n training steps (`step n`); with more, in a model lesson, added to the
+ * last edit when it is a step at this step with nothing to redo and the sum
+ * stays a step the log can write (the watch mode: a run of any length is
+ * one edit, undone at once), else a new edit. */
+bool session_train_more(Session *s, int n, bool more, char *err, size_t errlen);
 bool session_undo(Session *s);
+/* The last n edits undone at once (all redoable), the state rebuilt once:
+ * a watch run of many slices (ui's u), without a rebuild per slice. */
+bool session_undo_n(Session *s, int n);
 bool session_redo(Session *s);
 bool session_dirty(const Session *s);
 void session_mark_saved(Session *s);

@@ -25,6 +25,8 @@ void session_model_free(Session *s);
 bool session_model_goto(Session *s, int n);
 bool session_model_act(Session *s, const Action *act, char *err, size_t errlen);
 bool session_model_act_text(Session *s, const char *text, char *err, size_t errlen);
+/* session_train_more in a model lesson (session.h). */
+bool session_model_train_more(Session *s, int n, bool more, char *err, size_t errlen);
 void session_model_relog(Session *s);
 /* The script's own state at the current step (no student actions; its
  * parameters, tokens, ablations and options; not computed), or NULL when

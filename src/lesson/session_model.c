@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grad.h"
 #include "core/model_back.h"
 #include "lmodel.h"
 #include "maction.h"
@@ -423,7 +424,9 @@ static void adopt(Session *s)
     s->fresh_stage = 0;
 }
 
-bool session_model_act(Session *s, const Action *act, char *err, size_t errlen)
+/* Apply act; with merge, a step action adds its steps to the last edit
+ * (session_train_more), which the log then replays as one `step N`. */
+static bool apply_logged(Session *s, const Action *act, bool merge, char *err, size_t errlen)
 {
     struct SessionTrain *t = s->train;
     char note[160] = "";
@@ -440,12 +443,16 @@ bool session_model_act(Session *s, const Action *act, char *err, size_t errlen)
             snprintf(err, errlen, "%s", _("out of memory; nothing was changed"));
         return false;
     }
-    if (s->nedits >= SESSION_MAX_EDITS) {
+    if (merge) { /* the batches go on from the state trained so far, so step a; step b = step a+b */
+        s->edits[s->nedits - 1].n += act->n;
+        if (s->saved_nedits == s->nedits)
+            s->saved_nedits = -1; /* the saved lesson had fewer steps */
+    } else if (s->nedits >= SESSION_MAX_EDITS) {
         snprintf(err, errlen, _("too many edits (%d); press r to reset first"), SESSION_MAX_EDITS);
         return false;
     }
-    snap_drop_from(t, s->nedits);
-    if (!session_log_push(s, act)) {
+    snap_drop_from(t, merge ? s->nedits - 1 : s->nedits);
+    if (!merge && !session_log_push(s, act)) {
         snprintf(err, errlen, "%s", _("out of memory; nothing was changed"));
         return false;
     }
@@ -457,6 +464,20 @@ bool session_model_act(Session *s, const Action *act, char *err, size_t errlen)
     run_shown(s, &t->next->m);
     adopt(s);
     return true;
+}
+
+bool session_model_act(Session *s, const Action *act, char *err, size_t errlen)
+{
+    return apply_logged(s, act, false, err, errlen);
+}
+
+bool session_model_train_more(Session *s, int n, bool more, char *err, size_t errlen)
+{
+    Action act = {.kind = ACT_STEP, .n = n};
+    const Action *last = s->nedits > 0 ? &s->edits[s->nedits - 1] : NULL;
+    bool merge = more && last && last->kind == ACT_STEP && s->nredo == 0 && s->edit_step[s->nedits - 1] == s->step &&
+                 last->n + n <= GRAD_STEP_MAX;
+    return apply_logged(s, &act, merge, err, errlen);
 }
 
 bool session_model_act_text(Session *s, const char *text, char *err, size_t errlen)

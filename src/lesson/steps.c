@@ -379,12 +379,15 @@ void steps_text_at(Loader *c, const yaml_node_t *n, TextAt at[LANG_COUNT])
         }
 }
 
-/* ask: a cell or row reference, or a list of them (see ask.h). */
-static bool load_asks(Loader *c, const yaml_node_t *n, const Attn *shape, Step *st)
+/* One ask of a one-layer lesson against the step's shapes (ask.h). */
+static bool ask_one(const char *text, const void *shape, const Step *st, Ask *out, char *msg, size_t len)
 {
-    if (n->type != YAML_SCALAR_NODE &&
-        !diag_want(&c->d, n, YAML_SEQUENCE_NODE,
-                   _("ask must be a cell like \"S[1][2]\", a row like \"A[1]\", or a list of them")))
+    return ask_parse(text, shape, st->stage, out, msg, len);
+}
+
+bool steps_load_asks(Loader *c, const yaml_node_t *n, const char *want, AskParser parse, const void *shape, Step *st)
+{
+    if (n->type != YAML_SCALAR_NODE && !diag_want(&c->d, n, YAML_SEQUENCE_NODE, "%s", want))
         return false;
     int cnt = n->type == YAML_SCALAR_NODE ? 1 : ydoc_seq_len(n);
     if (cnt > ASK_MAX)
@@ -397,13 +400,20 @@ static bool load_asks(Loader *c, const yaml_node_t *n, const Attn *shape, Step *
         char e[LESSON_ERR_MAX];
         if (!schema_want_text(c, item, "ask"))
             return false;
-        if (!ask_parse(ydoc_str(item), shape, st->stage, &st->ask[k], e, sizeof e))
+        if (!parse(ydoc_str(item), shape, st, &st->ask[st->nask], e, sizeof e))
             return diag_fail(&c->d, item, "%s", e);
-        st->ask[k].line = (int)item->start_mark.line + 1;
-        st->ask[k].col = (int)item->start_mark.column + 1;
+        st->ask[st->nask].line = (int)item->start_mark.line + 1;
+        st->ask[st->nask].col = (int)item->start_mark.column + 1;
         st->nask++;
     }
     return true;
+}
+
+/* ask: a cell or row reference, or a list of them (see ask.h). */
+static bool load_asks(Loader *c, const yaml_node_t *n, const Attn *shape, Step *st)
+{
+    return steps_load_asks(c, n, _("ask must be a cell like \"S[1][2]\", a row like \"A[1]\", or a list of them"),
+                           ask_one, shape, st);
 }
 
 enum { S_STAGE, S_FOCUS, S_DO, S_SAY, S_ASK, S_QUESTION, S_EXPECT, S_EDITED, S_N };

@@ -25,6 +25,12 @@ bool steps_templates(Loader *c, const yaml_node_t *n, const Attn *shape, int sta
  * (layer, stage) of it (stage TEMPLATE_ABOUT: about:). */
 bool steps_templates_model(Loader *c, const yaml_node_t *n, const Model *m, int layer, int stage, const char *what);
 
+/* A step's ask: node, one reference or a list of them (at most ASK_MAX),
+ * each parsed by parse against shape (a lesson's Attn, a model) into
+ * st->ask, with its place; want is the message for a node of another kind. */
+typedef bool (*AskParser)(const char *text, const void *shape, const Step *st, Ask *out, char *msg, size_t len);
+bool steps_load_asks(Loader *c, const yaml_node_t *n, const char *want, AskParser parse, const void *shape, Step *st);
+
 /* Record where a text field n (a string or {zh:, en:}) is written; a plain
  * string stands for both languages. */
 void steps_text_at(Loader *c, const yaml_node_t *n, TextAt at[LANG_COUNT]);

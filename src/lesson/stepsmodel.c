@@ -359,31 +359,17 @@ enum { MS_STAGE, MS_LAYER, MS_FOCUS, MS_DO, MS_SAY, MS_ASK, MS_QUESTION, MS_EXPE
 static const char *const mstep_keys[MS_N] = {"stage", "layer", "focus", "do", "say", "ask", "question", "expect",
                                              "edited"};
 
-/* ask: a model's result by name ("L1.A[3][2]", "p[4]"), or a list of
- * them, computed by the step's (layer, stage) of the scratch model (ask.h). */
+/* One ask of a model lesson: a result by name, computed by the step's
+ * (layer, stage) of the scratch model (ask.h). */
+static bool mask_one(const char *text, const void *m, const Step *st, Ask *out, char *msg, size_t len)
+{
+    return ask_parse_model(text, m, st->layer, st->stage, out, msg, len);
+}
+
+/* ask: a model's result by name ("L1.A[3][2]", "p[4]"), or a list of them. */
 static bool masks(Loader *c, const yaml_node_t *n, const Model *m, Step *st)
 {
-    if (n->type != YAML_SCALAR_NODE &&
-        !diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("ask must be a cell like \"p[5][3]\", or a list of them")))
-        return false;
-    int cnt = n->type == YAML_SCALAR_NODE ? 1 : ydoc_seq_len(n);
-    if (cnt > ASK_MAX)
-        return diag_fail(&c->d, n, _("%d asks, at most %d are allowed in one step"), cnt, ASK_MAX);
-    st->ask = calloc((size_t)(cnt ? cnt : 1), sizeof *st->ask);
-    if (!st->ask)
-        return diag_oom(&c->d, n);
-    for (int k = 0; k < cnt; k++) {
-        const yaml_node_t *item = n->type == YAML_SCALAR_NODE ? n : ydoc_seq_item(c->doc, n, k);
-        char e[LESSON_ERR_MAX];
-        if (!schema_want_text(c, item, "ask"))
-            return false;
-        if (!ask_parse_model(ydoc_str(item), m, st->layer, st->stage, &st->ask[st->nask], e, sizeof e))
-            return diag_fail(&c->d, item, "%s", e);
-        st->ask[st->nask].line = (int)item->start_mark.line + 1;
-        st->ask[st->nask].col = (int)item->start_mark.column + 1;
-        st->nask++;
-    }
-    return true;
+    return steps_load_asks(c, n, _("ask must be a cell like \"p[5][3]\", or a list of them"), mask_one, m, st);
 }
 
 /* The step's do: applied to the scratch model, so that the templates, asks

@@ -1,8 +1,8 @@
 /* mkeys.c - the requests of model lessons: { } the layer shown, M the
  * model view, i the input field prefilled with `tokens = ...`, g / G one
  * and a hundred training steps, W the watch mode (a step batch each time
- * the back end's wait for a key runs out, ui_watch_tick; any key stops it,
- * and u then undoes the whole run). In a one-layer lesson { } M i W say
+ * the back end's wait for a key runs out, ui_watch_tick, all of a run's
+ * batches one edit; any key stops it, and u then undoes the whole run). In a one-layer lesson { } M i W say
  * they are for model lessons, and g G keep their meaning (requests.c).
  * Nothing here reads the clock: the back end asks ui_watching() how long
  * to wait. */
@@ -13,7 +13,8 @@
 #include "text/i18n.h"
 #include "ui_int.h"
 
-#define WATCH_BATCH 10 /* training steps per frame of the watch mode */
+#define WATCH_BATCH 5 /* training steps per frame of the terminal's watch mode: ~25 ms at lesson 18's size */
+#define WATCH_SLICE_MAX 10 /* the most steps ui_watch_tick_n takes in one frame */
 
 /* A model lesson? Else say what the key is for. */
 static bool model_only(View *v)
@@ -111,11 +112,19 @@ bool ui_watching(const View *v)
 
 int ui_watch_tick(View *v)
 {
+    return ui_watch_tick_n(v, WATCH_BATCH);
+}
+
+int ui_watch_tick_n(View *v, int n)
+{
     char text[32], err[256], msg[512];
     if (!v->watch)
         return FLAG_NONE;
-    snprintf(text, sizeof text, "step %d", WATCH_BATCH);
-    if (!session_act_text(&v->s, text, err, sizeof err)) { /* a NaN, the edits' limit: stop, and say why */
+    int k = n < 1 ? 1 : n > WATCH_SLICE_MAX ? WATCH_SLICE_MAX : n;
+    snprintf(text, sizeof text, "step %d", k);
+    /* the run's slices add up in one edit (a `step N` the log replays at once), so a
+     * long run never meets the edits' limit; a new edit when one reaches 10,000 */
+    if (!session_train_more(&v->s, k, v->s.nedits > v->run_from, err, sizeof err)) { /* a NaN: stop, and say why */
         v->watch = false;
         v->run_end = v->s.nedits;
         snprintf(msg, sizeof msg, "%s: %s", text, err);
@@ -141,7 +150,7 @@ bool ui_undo_run(View *v)
 {
     if (!v->ran || v->watch || v->s.nedits != v->run_end || v->s.nedits <= v->run_from)
         return false; /* no run, or something done after it: u takes back that */
-    while (v->s.nedits > v->run_from && session_undo(&v->s)) {}
+    session_undo_n(&v->s, v->s.nedits - v->run_from); /* one rebuild, not one a slice */
     v->ran = false;
     ui_say(v, ROLE_HINT, _("Undid the whole training run."));
     return true;

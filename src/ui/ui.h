@@ -136,6 +136,9 @@ void ui_layout_input(const View *v, bool mono, LayoutIn *in, char *bar, size_t l
  * training steps) and repaints on its FLAG_*; the next key stops it. */
 bool ui_watching(const View *v);
 int ui_watch_tick(View *v);
+/* The same with a batch of n steps (1 to 10): the page sizes it to its
+ * frame (a step in the browser is slower than in the terminal). */
+int ui_watch_tick_n(View *v, int n);
 
 /* keymap.c: the key bar and the open field */
 /* The open text field as shown on the key bar (scrolled so the cursor is

@@ -12,11 +12,14 @@
  *   web_frame()                     the frame as JSON (frame.c)
  *   web_saved(&len)                 after `w` saved: the file's bytes (its name in web_error()), once
  *   web_width(cp)                   a character's columns, as the layout counts them
+ *   web_tick(n)                     the watch mode: n training steps (1 to 10), while non-zero
+ *   web_losses()                    JSON: the loss of each training step taken (for the tests)
  * The saved lesson is written by the UI's own save (lesson_save, atomic)
  * into the page's in-memory file system; web_saved() hands it to the page
  * for download and removes it there, so a later save never asks to
  * overwrite a file the student cannot see. */
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,7 @@
 
 #include "lesson/embedded.h"
 #include "text/i18n.h"
+#include "text/num.h"
 #include "text/text.h"
 #include "web.h"
 
@@ -207,12 +211,35 @@ int web_key(unsigned key)
     return flags;
 }
 
-/* The watch mode's frame (ui_watch_tick): the page calls it again while it
- * returns non-zero, between its own frames; a key stops it. */
-WEB_API int web_tick(void);
-int web_tick(void)
+/* The watch mode's frame (ui_watch_tick_n: n training steps, 1 to 10): the
+ * page calls it once an animation frame while it returns non-zero, n sized
+ * to the frame; a key stops it. A run's slices add up in one edit
+ * (session_train_more), so a run of any length stays within the session's
+ * edits. */
+WEB_API int web_tick(int n);
+int web_tick(int n)
 {
-    return web.v && ui_watching(web.v) ? ui_watch_tick(web.v) : 0;
+    if (!web.v || !ui_watching(web.v))
+        return 0;
+    return ui_watch_tick_n(web.v, n);
+}
+
+/* The loss of every training step the lesson's state has taken (g, G, the
+ * watch mode; undo takes them back), as JSON numbers that parse back to
+ * the same double: the tests set them against the native build's. */
+WEB_API const char *web_losses(void);
+const char *web_losses(void)
+{
+    const double *loss = NULL;
+    int n = web.v ? session_loss_history(&web.v->s, &loss) : 0;
+    wb_reset(&web.out);
+    wb_add(&web.out, "[", 1);
+    for (int k = 0; k < n; k++) {
+        char num[40];
+        wb_printf(&web.out, "%s%s", k ? "," : "", isfinite(loss[k]) ? fmt_exact(loss[k], num, sizeof num) : "null");
+    }
+    wb_add(&web.out, "]", 1);
+    return web.out.oom ? "[]" : web.out.s;
 }
 
 WEB_API char *web_saved(void);

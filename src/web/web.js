@@ -252,11 +252,24 @@
     M._web_key(k);
     paint();
     download();
-    setTimeout(watch, 0);
+    watchSoon();
   }
-  /* W's watch mode: a batch of training a frame until a key stops it. */
+  /* W's watch mode (a model lesson that trains): a slice of training steps
+   * an animation frame, each slice sized so that its steps take about
+   * WATCH_MS (from the last slices' time a step), then the frame drawn: the
+   * page keeps drawing, and a key is answered between two frames and stops
+   * it (the UI's key table). A hidden tab gets no frames, so it pauses. */
+  var watchRaf = 0, stepMs = 0, WATCH_MS = 20;
+  function watchSoon() { if (!watchRaf) watchRaf = requestAnimationFrame(watch); }
   function watch() {
-    if (M._web_tick && M._web_tick()) { paint(); requestAnimationFrame(watch); }
+    watchRaf = 0;
+    var n = stepMs ? Math.max(1, Math.min(10, Math.floor(WATCH_MS / stepMs))) : 1, t = performance.now();
+    if (!M._web_tick(n)) return;
+    var ms = (performance.now() - t) / n;
+    stepMs = stepMs ? 0.7 * stepMs + 0.3 * ms : ms;
+    keep(["t", n]);
+    paint();
+    watchSoon();
   }
   var MODE_EDIT = 2; /* ui.h's ViewMode: edit mode, where Tab is the next matrix */
   function uiKey(e) {
@@ -360,7 +373,7 @@
   }
 
   /* ---- a reload, back or forward keeps the lesson as it was ----
-   * What the student did since the lesson opened (keys, clicks, the wheel,
+   * What the student did since the lesson opened (keys, clicks, the wheel, the watch mode's slices,
    * the grid's sizes) is kept in sessionStorage when the page is left, and
    * done again when the same tab comes back to the same address: edits,
    * answers, the tally and undo come back exactly. A link opened anew starts
@@ -384,6 +397,7 @@
       else if (e[0] === "k") { M._web_key(e[1]); var p = M._web_saved(); if (p) M._web_free(p); }
       else if (e[0] === "c") M._web_click(e[1], e[2]);
       else if (e[0] === "w") M._web_wheel(e[1]);
+      else if (e[0] === "t") { M._web_tick(e[1]); return; } /* the watch mode's slice: its frame is not needed */
       M._web_frame();
     });
     replaying = false;
@@ -401,6 +415,7 @@
     if (!k || !k.kept || which(k.hash) !== which(location.hash) || !replay(k.kept)) return false;
     fit(); /* the grid for the window now */
     paint();
+    watchSoon(); /* left while watching: it goes on */
     return true;
   }
   window.addEventListener("pagehide", stash);
@@ -520,6 +535,8 @@
       return Array.prototype.map.call(screen.children, function (r) { return r.textContent.replace(/ +$/, ""); }).join("\n") + "\n";
     },
     frame: function () { return frame; },
+    losses: function () { return JSON.parse(str(M._web_losses())); }, /* each training step's loss */
+    heapBytes: function () { return M.HEAP8.length; },
     lessons: function () { return info.lessons.length; },
     cell: function () { return cell; },
     open: open,

@@ -17,7 +17,7 @@ BENCH_ITERS  ?= 2000
 # A model lesson of lesson 17's shape for json_ms_model (vocab 27, d 16, 2 heads, 2 layers, ctx 14).
 BENCH_MODEL  ?= $(firstword $(wildcard lessons/17-induction-head.yaml) tests/lessons/model-17shape.yaml)
 
-.PHONY: bench
+.PHONY: bench bench-watch
 
 $(BENCH_DIR)/bench: tests/bench/bench.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
 	@mkdir -p $(dir $@)
@@ -57,6 +57,7 @@ bench: $(B)/qkvtutor $(BENCH_DIR)/bench $(BENCH_DIR)/launch $(BENCH_DIR)/ptykey 
 	@$(BENCH_DIR)/ptykey $(BENCH_ITERS) 1 80 24 $(B)/qkvtutor && $(BENCH_DIR)/ptykey $(BENCH_ITERS) 8 80 24 $(B)/qkvtutor
 	@$(MAKE) --no-print-directory bench-train
 	@$(MAKE) --no-print-directory bench-lesson17
+	@$(MAKE) --no-print-directory bench-watch
 	@$(MAKE) --no-print-directory bench-web
 	@echo "bench: load average at the end $$(cut -d" " -f1-3 /proc/loadavg)"
 
@@ -113,3 +114,19 @@ bench-lesson17: $(B)/qkvtutor
 	   split(t, c, " "); w = e - s; cpu = c[1] + c[2]; \
 	   printf "bench: train_lesson17_s %.1f s (%d steps from scratch, CPU %.1f s, load average before %s)\n", w, steps, cpu, l; \
 	   printf "bench: budget train_lesson17_measured_s %s (%.1f <= 60 s)\n", w <= 60 ? "ok" : "OVER", w }'
+
+# The watch mode (DESIGN.md "Speed and limits"): lesson 18 from its random
+# weights, W on a headless 80x24 screen, the frames the terminal loop draws
+# (tests/bench/watchbench.c reads the layer-2 induction score back from the
+# screen); the budgets: >= 20 frames/s, the score past 0.5 within 60 s.
+$(BENCH_DIR)/watchbench: tests/bench/watchbench.c $(B)/tests/screen.o $(VIEW_OBJ) $(LESSON_OBJ) $(CORE_OBJ) $(B)/lessons.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -Itests -o $@ $^ $(PKG_LIBS_VIEW) $(PKG_LIBS_YAML) $(LDLIBS_ALL)
+
+.PHONY: bench-watch
+bench-watch: $(BENCH_DIR)/watchbench
+	@l=$$(cut -d" " -f1-3 /proc/loadavg); \
+	 o=$$($(BENCH_DIR)/watchbench lessons/18-watch-it-learn.yaml 120 | head -n 1) || { echo "bench: watch: no score on the screen"; exit 1; }; \
+	 set -- $$o; echo "bench: watch_fps $$7 frames/s ($$3 frames in $$5 s, $$9 training steps, load average before $$l)"; \
+	 awk -v f=$$7 -v p=$${11} 'BEGIN { printf "bench: budget watch_fps %s (%.1f >= 20 frames/s)\n", (f >= 20 ? "ok" : "OVER"), f; \
+	   printf "bench: budget watch_induction_0.5_s %s (%s <= 60 s: a layer-2 head'"'"'s induction score on the screen passes 0.5)\n", (p >= 0 && p <= 60 ? "ok" : "OVER"), (p < 0 ? "not within 120 s" : p) }'

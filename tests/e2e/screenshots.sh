@@ -537,5 +537,46 @@ start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 13
 wait_for $s "block 2, keys 3 to 4" && shoot $s 25-online-softmax || missed 25-online-softmax "no second block"
 stop $s
 
+# From a head to a model (lessons 14-18): a block's feed-forward and second
+# residual written out (14 at its FFN step), the next token's bars (15),
+# the model view of the trained induction model (17, M), an ablation traced
+# to the prediction (17, :ablate L1.H1), and the watch mode training lesson 18
+# from random weights, caught past step 2000 (the loss curve over the heads).
+s=block
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 9 "$E2E_ROOT/lessons/14-a-whole-block.yaml"
+wait_for $s "gelu(u) = u · Φ(u)" && shoot $s 26-block-ffn || missed 26-block-ffn "lesson 14 --at 9 showed no FFN cell"
+stop $s
+s=next
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 6 "$E2E_ROOT/lessons/15-the-next-token.yaml"
+wait_for $s "the most likely:" && wait_for $s "[8 next]" && shoot $s 27-next-token || missed 27-next-token "no prediction bars"
+stop $s
+s=mview
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$E2E_ROOT/lessons/17-induction-head.yaml"
+if wait_for $s "L2/2"; then
+    keys $s M
+    wait_for $s "model view: every layer × head" && wait_for $s "L2.H1" && shoot $s 28-model-view ||
+        missed 28-model-view "M did not open the model view"
+    keys $s M :
+    typetext $s "ablate L1.H1"
+    keys $s Enter
+    wait_for $s "ablate L1.H1: p(" && shoot $s 29-ablate-trace || missed 29-ablate-trace "no trace after ablate L1.H1"
+else
+    missed 28-model-view "lesson 17 did not open"
+fi
+stop $s
+s=watch
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$E2E_ROOT/lessons/18-watch-it-learn.yaml"
+if wait_for $s " 1/"; then
+    keys $s W
+    _t=$E2E_TIMEOUT E2E_TIMEOUT=120 # ~2000 steps take 10-40 s, as loaded as the machine is
+    wait_re $s "step [2-9][0-9]{3} · any key stops" && shoot $s 30-watch-it-learn ||
+        missed 30-watch-it-learn "W did not train past step 2000"
+    E2E_TIMEOUT=$_t
+    keys $s x
+else
+    missed 30-watch-it-learn "lesson 18 did not open"
+fi
+stop $s
+
 echo "screenshots: $SHOTS written to screenshots/, $FAILS missed"
 [ "$FAILS" -eq 0 ]

@@ -75,7 +75,8 @@ fuzz-corpus:
 	@printf '\001\035\143:Q[1] = K[1] * 5\rnnn\204e\2032\r+-\214\203\203Wq\014\rq' > $(FUZZ_DIR)/corpus-view/seed-edit
 	@printf '\002\027\117?\214wsaved.yaml\r\377\005\010nnn\377\060\200LtP\216qy' > $(FUZZ_DIR)/corpus-view/seed-save-resize
 
-# Replay the seeds and the kept crashes (no fuzzing): each must run clean.
+# Replay the seeds and the kept crashes (no fuzzing): each must run clean,
+# a kept timeout within the smoke run's -timeout too.
 # The seeds go in one batch; each kept crash runs alone, so every one that
 # still fails is named.
 fuzz-regress: fuzz-build fuzz-corpus
@@ -88,7 +89,7 @@ fuzz-regress: fuzz-build fuzz-corpus
 	  else tail -n 30 $(FUZZ_DIR)/regress-$$t.log; echo "FAIL: fuzz-regress fuzz_$$t: the seeds"; fail=1; fi; \
 	  for f in tests/fuzz/regress/$$t-*; do \
 	    [ -f "$$f" ] || continue; \
-	    if $(FUZZ_DIR)/fuzz_$$t $$f > $(FUZZ_DIR)/regress-one.log 2>&1; then echo "ok: fuzz-regress $$f"; \
+	    if $(FUZZ_DIR)/fuzz_$$t $(FUZZ_OPTS) $$f > $(FUZZ_DIR)/regress-one.log 2>&1; then echo "ok: fuzz-regress $$f"; \
 	    else echo "FAIL: fuzz-regress $$f: $$(grep -m1 -E "^fuzz_$$t:|^SUMMARY|ERROR:" $(FUZZ_DIR)/regress-one.log)"; fail=1; fi; \
 	  done; \
 	 done; exit $$fail
