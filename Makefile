@@ -363,7 +363,8 @@ worksheet: $(B)/qkvtutor $(MO)
 	 { $(PYTHON) tests/worksheet_solve.py --self-test $(B)/qkvtutor >$(B)/worksheet-self-test.txt || \
 	   { cat $(B)/worksheet-self-test.txt; false; }; } && tail -n 1 $(B)/worksheet-self-test.txt && \
 	 $(PYTHON) tests/worksheet_solve.py $(B)/qkvtutor $(LESSONS) tests/worksheet/solve-all.yaml \
-	   tests/worksheet/solve-modern.yaml tests/worksheet/solve-cross.yaml
+	   tests/worksheet/solve-modern.yaml tests/worksheet/solve-cross.yaml tests/worksheet/solve-model.yaml \
+	   tests/worksheet/solve-model2.yaml tests/worksheet/solve-model3.yaml
 
 # --class as README.md prints it: its command run as written, the PDFs'
 # pages (A4, Letter, a new page per student), no table off the page, the
@@ -563,3 +564,6 @@ $(DEB): deb-bin $(MO) $(LESSONS) $(LESSON_FILES) lessons/README.md $(MAN_PAGES) 
 include tests/fuzz/fuzz.mk
 include tests/bench/bench.mk
 include src/web/web.mk
+
+# A model lesson's worksheet parts (out/mworksheet.c), linked wherever worksheet.o is.
+$(B)/tests/test_oom $(B)/tests/test_saveplay $(B)/tests/test_modeljson $(VIEW_TESTS:%=$(B)/tests/%): $(B)/out/mworksheet.o

@@ -568,14 +568,16 @@ static int run_mode(const Options *o, Lesson *l, Lang lang, bool utf8)
 static bool lesson_fits_options(const Options *o, Lesson *l)
 {
     static char shown[4096]; /* only for a message: not 4 KB more stack on every load */
-    /* model lessons: --dump, --json, --check and the view only, for now */
-    static const char *const no_model[] = {[MODE_SVG] = "--svg", [MODE_WORKSHEET] = "--worksheet",
-                                           [MODE_CLASS] = "--class", [MODE_SLIDES] = "--slides"};
-    const char *no = !l->model ? NULL : o->mode < sizeof no_model / sizeof *no_model && no_model[o->mode]
-                                          ? no_model[o->mode] : o->variant ? "--variant" : NULL;
-    if (no) {
-        fprintf(stderr, _("qkvtutor: %s does not take model lessons yet, and %s is one (it has model:); use --dump, "
-                          "--json, --check or the view\n"), no, text_shown(l->file, shown, sizeof shown));
+    /* a model lesson with trained weights (weights: {file: ...}) has nothing a variant could draw */
+    if (l->model && l->model->wsrc == WSRC_FILE && (o->variant || o->mode == MODE_CLASS)) {
+        char what[64];
+        if (o->variant)
+            snprintf(what, sizeof what, "--variant %s", o->variant);
+        else
+            snprintf(what, sizeof what, "--class %d", o->students);
+        fprintf(stderr, _("qkvtutor: %s: %s reads trained weights from a file, and other weights or other tokens "
+                          "would not be what the lesson shows; give every student the same sheet "
+                          "(--worksheet without --variant)\n"), what, text_shown(l->file, shown, sizeof shown));
         return false;
     }
     if (o->variant && !lesson_reseed(l, o->seed)) {

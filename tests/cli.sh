@@ -547,19 +547,42 @@ for what in "--slides" "--class 3 --format html"; do
     fi
 done
 
-# A model lesson where only one-layer lessons go yet: one translated line, exit 2, nothing written.
+# Model lessons take every output: --svg, --worksheet (and --variant K: the
+# random weights drawn with seed K), --slides, --class. A lesson with trained
+# weights (weights: {file: ...}) has no variant: one translated line, exit 2,
+# nothing written.
 M=tests/lessons/model-17shape.yaml
-mref="$M is one (it has model:); use --dump, --json, --check or the view"
-check "--svg of a model lesson" 2 "qkvtutor: --svg does not take model lessons yet, and $mref" --svg "$M"
-check "--svg --at 2 of a model lesson" 2 "qkvtutor: --svg does not take model lessons yet, and $mref" --svg --at 2 "$M"
-check "--worksheet of a model lesson" 2 "qkvtutor: --worksheet does not take model lessons yet, and $mref" --worksheet "$M"
-check "--worksheet --variant of a model lesson" 2 "qkvtutor: --worksheet does not take model lessons yet, and $mref" --worksheet --answers --variant 3 "$M"
-check "--slides of a model lesson" 2 "qkvtutor: --slides does not take model lessons yet, and $mref" --slides --out "$T/mdeck" "$M"
-check "--class of a model lesson" 2 "qkvtutor: --class does not take model lessons yet, and $mref" --class 3 --out "$T/mclass" "$M"
-[ ! -e "$T/mdeck" ] && [ ! -e "$T/mclass" ] && { pass=$((pass + 1)); echo "ok: a refused model lesson leaves no folder"; } ||
-    { failn=$((failn + 1)); echo "FAIL: a refused model lesson left $(ls -d "$T/mdeck" "$T/mclass" 2>&1 | tr '\n' ' ')"; }
-check "--svg of a model lesson (zh)" 2 "qkvtutor：--svg 还不支持模型课，而 $M 正是一节模型课（它有 model:）；请改用 --dump、--json、--check 或交互界面" -L zh --svg "$M"
-check "--json --variant of a model lesson" 2 "qkvtutor: --variant does not take model lessons yet, and $mref" --json --variant 3 "$M"
+TR=lessons/17-induction-head.yaml
+check "--svg of a model lesson" 0 '' --svg "$M"
+grep -q '^<svg ' "$T/out" && { pass=$((pass + 1)); echo "ok: --svg of a model lesson writes an SVG"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --svg of a model lesson: $(head -c 80 "$T/out")"; }
+check "--svg --at 2 of a model lesson" 0 '' --svg --at 2 "$M"
+check "--worksheet of a model lesson" 0 '' --worksheet "$M"
+grep -q '^\*\*Vocab\*\*$' "$T/out" && grep -q 'np.random.seed(3)' "$T/out" &&
+    { pass=$((pass + 1)); echo "ok: a model lesson's sheet gives the vocab and the draw"; } ||
+    { failn=$((failn + 1)); echo "FAIL: a model lesson's sheet: $(head -c 300 "$T/out")"; }
+check "--worksheet --variant of a model lesson" 0 '' --worksheet --answers --variant 3 "$M"
+grep -q '^Worksheet · variant 3 · ' "$T/out" && grep -q 'np.random.seed(3)' "$T/out" &&
+    "$BIN" --worksheet --variant 4 "$M" | grep -q 'np.random.seed(4)' &&
+    { pass=$((pass + 1)); echo "ok: --variant K of a model lesson draws with seed K"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --variant of a model lesson: $(grep -m1 'np.random' "$T/out")"; }
+check "--slides of a model lesson" 0 '' --slides --out "$T/mdeck" "$M"
+[ -s "$T/mdeck/index.html" ] && [ -s "$T/mdeck/slide-001.svg" ] &&
+    { pass=$((pass + 1)); echo "ok: --slides of a model lesson writes the deck"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --slides of a model lesson left $(ls "$T/mdeck" 2>&1 | tr '\n' ' ')"; }
+check "--class of a model lesson" 0 '' --class 3 --out "$T/mclass" "$M"
+[ "$(ls "$T/mclass" | tr '\n' ' ')" = "key.md sheet-01.md sheet-02.md sheet-03.md " ] &&
+    { pass=$((pass + 1)); echo "ok: --class of a model lesson writes 3 sheets and the key"; } ||
+    { failn=$((failn + 1)); echo "FAIL: --class of a model lesson left $(ls "$T/mclass" 2>&1 | tr '\n' ' ')"; }
+tref="$TR reads trained weights from a file, and other weights or other tokens would not be what the lesson shows; give every student the same sheet (--worksheet without --variant)"
+check "--worksheet --variant of trained weights" 2 "qkvtutor: --variant 3: $tref" --worksheet --answers --variant 3 "$TR"
+check "--json --variant of trained weights" 2 "qkvtutor: --variant 3: $tref" --json --variant 3 "$TR"
+check "--class of trained weights" 2 "qkvtutor: --class 3: $tref" --class 3 --out "$T/tclass" "$TR"
+check "--class of trained weights (zh)" 2 "qkvtutor：--class 3：$TR 的权重是训练出来的，从文件读入；换别的权重或别的词，就不再是这节课讲的东西了。请给每个学生同一份练习（--worksheet，不加 --variant）" -L zh --class 3 --out "$T/tclass" "$TR"
+[ ! -e "$T/tclass" ] && { pass=$((pass + 1)); echo "ok: a refused class set leaves no folder"; } ||
+    { failn=$((failn + 1)); echo "FAIL: a refused class set left $(ls -d "$T/tclass" 2>&1)"; }
+check "--worksheet of trained weights" 0 '' --worksheet --answers "$TR"
+check "--json --variant of a model lesson" 0 '' --json --variant 3 "$M"
 check "--json of a model lesson" 0 '' --json "$M"
 check "--dump of a model lesson" 0 '' --dump "$M"
 

@@ -4,7 +4,8 @@
 #  - the worksheet and key of lesson 1 with variant 7, in English and in
 #    Chinese, and of tests/live/templates-asks.yaml (a lesson with asks),
 #    equal the reviewed goldens in tests/worksheet/ (QKV_GOLDEN=1 rewrites
-#    them: review the diff before committing);
+#    them: review the diff before committing); and model lessons' (14 with
+#    variant 3, 15 in Chinese);
 #  - the sheet without --answers is the sheet with them, up to the key;
 #  - two variants give two different sheets; the key never shows the
 #    lesson's expect: values (a variant's numbers are not the lesson's);
@@ -41,6 +42,8 @@ golden()
 golden 01-variant7.en.md --worksheet --answers --variant 7 1
 golden 01-variant7.zh.md --lang zh --worksheet --answers --variant 7 1
 golden templates-asks.en.md --worksheet --answers tests/live/templates-asks.yaml
+golden 14-variant3.en.md --worksheet --answers --variant 3 14
+golden 15.zh.md --lang zh --worksheet --answers 15
 
 # Without --answers: the same sheet, up to the key.
 "$BIN" --worksheet --variant 7 1 >"$T/sheet"
@@ -112,9 +115,11 @@ keys="1 3 7
 tests/live/templates-asks.yaml 3
 tests/live/templates-asks.yaml 3 11
 lessons/03-scaled-and-stable.yaml 3"
-for n in 2 4 5 6 7 8 9 10 11 12 13; do keys="$keys
+for n in 2 4 5 6 7 8 9 10 11 12 13 14 15 17; do keys="$keys
 $n 3
 $n 3 5"; done
+keys="$keys
+16 3"  # lesson 17's trained weights: no variant
 while read -r args; do
     # shellcheck disable=SC2086  # args is a list
     if out=$($PY tests/worksheet_key.py "$BIN" $args); then ok "${out#ok: }"; else bad "$out"; fi

@@ -7,7 +7,8 @@ and checks that:
     column, rows with the header's number of cells;
   - the sheet asks the same cells, in the same order, as the key lists;
   - each answer in the key's table is the value `BINARY --json [--variant K]
-    --at STEP LESSON` has at that cell (a head's S1, A2: from per_head),
+    --at STEP LESSON` has at that cell (a head's S1, A2: from per_head; a
+    model lesson's L2.A1, L1.h_mid, p: from its layers, per_head and top),
     written with DIGITS decimals (as
     Python rounds the double: U+2212 for minus, -0.000 written 0.000);
   - each answer's heading repeats the table's answer, and its arithmetic
@@ -54,7 +55,7 @@ def shown(v, digits):
 
 
 # A matrix, or one head's (S1, A2: the head's number after the name), a row, maybe a column.
-REF = re.compile(r"^([A-Za-z]+?)(\d*)\[(\d+)\](?:\[(\d+)\])?$")
+REF = re.compile(r"^(?:L(\d+)\.)?([A-Za-z_]+?)(\d*)\[(\d+)\](?:\[(\d+)\])?$")
 
 
 def main():
@@ -95,13 +96,19 @@ def main():
         if state is None:
             fails.append(f"question {num}: --json --at {step} failed")
             continue
-        mname, head = m.group(1), m.group(2)
-        mats = state["per_head"][int(head) - 1] if head else state["matrices"]
+        mname, head = m.group(2), m.group(3)
+        if "layers" in state:   # a model lesson: "L2.A1", "L1.h_mid", "logits", "p"
+            layer = int(m.group(1)) if m.group(1) else 0
+            ly = state["layers"][layer - 1] if layer else state
+            per = ly.get("per_head", []) if layer else []
+            mats = per[int(head) - 1] if head else per[0] if len(per) == 1 and mname in per[0] else ly
+        else:
+            mats = state["per_head"][int(head) - 1] if head else state["matrices"]
         if mname not in mats:
             fails.append(f"question {num}: --json has no {mname}{' of head ' + head if head else ''}")
             continue
-        row = mats[mname][int(m.group(3)) - 1]
-        js = [int(m.group(4)) - 1] if m.group(4) else range(len(row))
+        row = mats[mname][int(m.group(4)) - 1]
+        js = [int(m.group(5)) - 1] if m.group(5) else range(len(row))
         want = ", ".join(shown(row[j], digits) for j in js)
         if answer != want:
             fails.append(f"question {num} ({ref} at step {step}): the key says {answer}, --json gives {want}")

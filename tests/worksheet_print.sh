@@ -103,6 +103,16 @@ check_pdf "$T/zh/sheets.pdf" 2 "学生" Letter "$T/zh"/sheet-*.md
 if pdftotext "$T/zh/sheets.pdf" - | grep -q "注意力头"; then ok "the Chinese sheet shows its Chinese in the PDF"
 else bad "the Chinese PDF lost its Chinese (no CJK font?)"; fi
 
+# Model lessons (their settings table, the questions' tables), in English on A4 and in Chinese on Letter.
+for f in lessons/14-a-whole-block.yaml lessons/15-the-next-token.yaml lessons/18-watch-it-learn.yaml; do
+    b=$(basename "$f" .yaml)
+    "$BIN" --class 2 --out "$T/$b" --format pdf "$f" 2>"$T/err" || bad "--class 2 $f: $(cat "$T/err")"
+    check_pdf "$T/$b/sheets.pdf" 2 "student" A4 "$T/$b"/sheet-*.md
+    check_pdf "$T/$b/key.pdf" 1 "" A4 "$T/$b/key.md"
+    "$BIN" --class 2 --out "$T/$b-zh" --format pdf --paper letter --lang zh "$f" 2>"$T/err" || bad "--class 2 --lang zh $f: $(cat "$T/err")"
+    check_pdf "$T/$b-zh/sheets.pdf" 2 "学生" Letter "$T/$b-zh"/sheet-*.md
+done
+
 # HTML: self-contained
 "$BIN" --class 2 --out "$T/html" --format html 1
 if [ -s "$T/html/sheets.html" ] && ! grep -qE '(src|href)=' "$T/html/sheets.html" "$T/html/key.html" &&
@@ -110,10 +120,12 @@ if [ -s "$T/html/sheets.html" ] && ! grep -qE '(src|href)=' "$T/html/sheets.html
     ok "sheets.html and key.html are self-contained, A4, one section per student"
 else bad "the HTML is not self-contained or lacks its sections"; fi
 
-# One sheet of paper a student, every question whole on its page.
+# One sheet of paper a student, every question whole on its page: every
+# lesson that makes a class set (model lessons too; trained weights refuse --class).
+sets=$(for f in lessons/*.yaml; do "$BIN" --class 1 --out "$T/try" "$f" >/dev/null 2>&1 && echo "$f"; rm -rf "$T/try"; done)
 for run in "a4 en" "letter en" "a4 zh"; do
     # shellcheck disable=SC2086
-    if ${PYTHON:-python3} tests/worksheet_pages.py "$BIN" $run $(grep -L "^model:" lessons/*.yaml) >"$T/pages" 2>&1; then
+    if ${PYTHON:-python3} tests/worksheet_pages.py "$BIN" $run $sets >"$T/pages" 2>&1; then
         ok "$(tail -n 1 "$T/pages") ($run)"
     else bad "$(grep -v '^ok' "$T/pages")"; fi
 done

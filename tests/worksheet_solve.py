@@ -24,6 +24,12 @@ fails too, since the givens are exact: a sheet that states a numpy draw is
 redrawn (and checked against its tables), others write their numbers with
 every decimal they have.
 
+A model lesson's sheet (a vocab and a model: table) goes to
+tests/worksheet_model.py: by hand from each question's tables (held to the
+sheet's rule, since those tables are rounded results) and, when the sheet
+states its draw, from the whole model redrawn (print-equal, every table
+checked); a lesson with trained weights has no variants.
+
 The last line is "worksheet-solve: N passed, M failed".
 """
 import re
@@ -31,7 +37,9 @@ import subprocess
 import sys
 
 sys.path = [p for p in sys.path if not p.endswith("tests")]   # tests/numpy/ is not numpy
+sys.path.append(__file__.rsplit("/", 1)[0] if "/" in __file__ else ".")   # but worksheet_model.py is here
 import numpy as np  # noqa: E402
+import worksheet_model as wm  # noqa: E402  (tests/worksheet_model.py: model lessons' sheets)
 
 MINUS = "\u2212"
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?"
@@ -463,6 +471,8 @@ def check(binary, lesson, lang, variant):
     sheet, key = full[:cut], full[cut:]
     assert "Answer key" not in sheet and "参考答案" not in sheet
     want = key_answers(key)
+    if wm.is_model_sheet(sheet):
+        return check_model(sheet, want)
     got = solve(sheet)
     if [a for a, _ in want] != [a for a, _, _ in got]:
         return False, f"asked {[a for a, _ in want]} but the sheet asks {[a for a, _, _ in got]}"
@@ -474,6 +484,28 @@ def check(binary, lesson, lang, variant):
             return False, f"{asked}: the key says {', '.join(printed)}, the sheet gives {', '.join(mine)}" + \
                 (" (close: within the sheet's 1% rule only)" if close else "")
     return True, f"{len(want)} answers"
+
+
+def check_model(sheet, want):
+    """A model lesson's sheet (tests/worksheet_model.py): the redrawn model's
+    answers print as the key's, the by-hand answers (from each question's
+    rounded tables) meet the sheet's rule, every table agrees with the
+    redrawn model."""
+    got = wm.solve_model(sheet)
+    if [a for a, _ in want] != [a for a, *_ in got]:
+        return False, f"asked {[a for a, _ in want]} but the sheet asks {[a for a, *_ in got]}"
+    drawn = 0
+    for (asked, printed), (_, red, hand, d, bad) in zip(want, got):
+        if bad:
+            return False, f"{asked}: the question's tables disagree with the redrawn model: {'; '.join(bad[:3])}"
+        if red is not None:
+            drawn += 1
+            if [fmt(v, d) for v in red] != printed:
+                return False, f"{asked}: the key says {', '.join(printed)}, the redrawn model {', '.join(fmt(v, d) for v in red)}"
+        for p, v in zip(printed, hand):
+            if not (p == "-inf" and v == -np.inf) and not abs(float(p) - v) <= max(0.01 * abs(float(p)), 10 ** -d) + 1e-12:
+                return False, f"{asked}: the key says {', '.join(printed)}, by hand from the sheet {', '.join(fmt(x, d) for x in hand)}"
+    return True, f"{len(want)} answers ({drawn} also from the redrawn model)"
 
 
 def self_test(binary):
@@ -494,7 +526,20 @@ def self_test(binary):
              ("12", "| rope\\_base  | 10000:", "| rope\\_base  | 500:"),
              ("12", "| offset      | 0:", "| offsets     | 0:"),
              ("13", "| block       | 2:", "| blocks      | 2:"),
-             ("tests/worksheet/solve-modern.yaml", "| mask        | window 2:", "| mask        | window 3:")]
+             ("tests/worksheet/solve-modern.yaml", "| mask        | window 2:", "| mask        | window 3:"),
+             # model lessons (tests/worksheet_model.py): a setting, the draw, an action, a table's number
+             ("tests/worksheet/solve-model.yaml", "- `ablate L2.H1`\n", ""),
+             ("tests/worksheet/solve-model.yaml", "- `tokens = <s> B C B`\n", ""),
+             ("tests/worksheet/solve-model.yaml", "np.random.seed(5)", "np.random.seed(6)"),
+             ("tests/worksheet/solve-model2.yaml", "| norm        | rmsnorm", "| norm        | layernorm"),
+             ("tests/worksheet/solve-model2.yaml", "| act         | relu", "| act         | gelu"),
+             ("tests/worksheet/solve-model2.yaml", "| T\\_s        | 2:", "| T\\_s        | 1:"),
+             ("tests/worksheet/solve-model2.yaml", "| mask        | window 2", "| mask        | causal"),
+             ("tests/worksheet/solve-model2.yaml", "| 2 y  | 0.83408 |", "| 2 y  | 0.83418 |"),
+             ("17", "| T\\_s        | 1:", "| T\\_s        | 2:"),
+             ("16", "| T\\_s        | 1:", "| T\\_s        | 2:"),
+             ("tests/worksheet/solve-model3.yaml", "| offset      | 2:", "| offset      | 0:"),
+             ("tests/worksheet/solve-model3.yaml", "| rope\\_base  | 10000", "| rope\\_base  | 500")]
     for lesson, old, new in cases:
         full = subprocess.run([binary, "--worksheet", "--answers", lesson], capture_output=True, text=True,
                               check=True).stdout
@@ -503,6 +548,16 @@ def self_test(binary):
         if old not in sheet:
             print(f"FAIL: self-test: {old!r} is not on the sheet of {lesson}")
             missed += 1
+            continue
+        if wm.is_model_sheet(sheet):   # the model checker: the sheet passes as printed, not once mutated
+            try:
+                caught = check_model(sheet, key_answers(key))[0] and not check_model(sheet.replace(old, new, 1),
+                                                                                      key_answers(key))[0]
+            except Exception as e:
+                caught, old = False, f"{old} (the solver failed: {type(e).__name__}: {e})"
+            print(f"{'ok' if caught else 'FAIL'}: self-test: {lesson} without {old.strip()!r} "
+                  f"{'fails the check' if caught else 'still passes'}")
+            missed += 0 if caught else 1
             continue
         want = [p for _, p in key_answers(key)]
         try:
@@ -542,11 +597,12 @@ def main(argv):
             k += 1
     passed = failed = 0
     for lesson in lessons:
-        if re.search(r"^model:", open(lesson, encoding="utf-8").read(), re.M):
-            continue  # a model lesson: --worksheet refuses it (tests/cli.sh)
+        text = open(lesson, encoding="utf-8").read()
+        trained = re.search(r"^model:", text, re.M) and re.search(r"^weights:\s*\n\s+file:", text, re.M)
+        lesson_variants = [] if trained else variants   # trained weights: no variants (tests/cli.sh)
         sheets = answers = 0
         for lang in langs:
-            for variant in [None] + variants:
+            for variant in [None] + lesson_variants:
                 try:
                     ok, what = check(binary, lesson, lang, variant)
                 except Exception as e:  # a sheet the solver cannot read is a failure too
@@ -557,10 +613,12 @@ def main(argv):
                 else:
                     failed += 1
                     print(f"FAIL: {lesson} --lang {lang} --variant {variant}: {what}")
+        full = sheets == len(langs) * (len(lesson_variants) + 1)
         if sheets:
-            passed += 1 if sheets == len(langs) * (len(variants) + 1) else 0
-        print(f"{'ok' if sheets == len(langs) * (len(variants) + 1) else 'FAIL'}: {lesson}: {sheets} sheets "
-              f"({', '.join(langs)}; the lesson's own and variants {variants[0]}-{variants[-1]}) solved from their "
+            passed += 1 if full else 0
+        which = f"variants {variants[0]}-{variants[-1]}" if lesson_variants else "trained weights: no variants"
+        print(f"{'ok' if full else 'FAIL'}: {lesson}: {sheets} sheets "
+              f"({', '.join(langs)}; the lesson's own and {which}) solved from their "
               f"Markdown alone, {answers} answers equal the key")
     print(f"worksheet-solve: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -1,6 +1,7 @@
 /* variants.c - `variants:` and --variant K for written-out weights (see
  * variants.h). */
 #include "variants.h"
+#include "lesson/lmodel.h"
 
 #include <math.h>
 #include <string.h>
@@ -138,7 +139,15 @@ bool variants_draw(Lesson *l, unsigned long seed)
 /* lesson.h: --variant K, the lesson's random weights drawn again or its variants: */
 bool lesson_reseed(Lesson *l, unsigned long seed)
 {
-    if (!l->random) {
+    if (l->model) { /* a model lesson: its random weights drawn again with seed K; trained ones cannot vary */
+        LessonModel *lm = l->model;
+        if (lm->wsrc != WSRC_RANDOM)
+            return false;
+        if (!l->reseeded)
+            l->seed = lm->wseed; /* own_seed below: the lesson's own */
+        model_draw_weights_split(lm->base, seed, lm->wscale, lm->wembed_scale);
+        lm->wseed = seed;
+    } else if (!l->random) {
         if (!variants_draw(l, seed))
             return false;
     } else {

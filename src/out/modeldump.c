@@ -8,6 +8,8 @@
 #include "modeljson.h"
 #include "text/i18n.h"
 #include "text/num.h"
+#include "lesson/template.h"
+#include "words/narrate.h"
 
 const char *render_model_stage_title(int stage)
 {
@@ -179,8 +181,12 @@ static void put_step(FILE *out, const Lesson *l, const Model *m, int k, Lang lan
     }
     put_options(out, m, layer, fo->ascii);
     const char *say = text_get(&st->say, lang);
-    if (say && *say)
-        dump_wrapped(out, say, fo->ascii, 76);
+    if (say && *say) { /* its templates filled in from the model at this step, as the view and the slides do */
+        TplOpt to = {l->digits, fo->ascii, NULL, NULL, lang, m, NULL};
+        char *text = template_has_refs(say) ? template_expand_dup(say, &m->layer[0].att, l, &to) : NULL;
+        dump_wrapped(out, text ? text : say, fo->ascii, 76);
+        free(text);
+    }
     ModelRef r[64];
     int n = stage_refs(m, layer, st->stage, r);
     for (int i = 0; i < n; i++)

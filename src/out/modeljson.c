@@ -6,6 +6,7 @@
 
 #include "jsonmat.h"
 #include "lesson/lmodel.h"
+#include "lesson/session.h"
 
 static const char *const act_word[] = {[ACT_RELU] = "relu", [ACT_GELU] = "gelu"};
 static const char *const norm_word[] = {[NORM_NONE] = "none", [NORM_LAYER] = "layernorm", [NORM_RMS] = "rmsnorm"};
@@ -20,6 +21,18 @@ bool render_model_state(const Lesson *l, int at, Model *out)
     if (at < 1 || at > l->nsteps) {
         model_run_all(out);
         return true;
+    }
+    bool acts = false; /* a script that acts (ablate, tokens =, generate, edits) up to the step: the session's state */
+    for (int k = 0; k < at && !acts; k++)
+        acts = l->steps[k].nact > 0;
+    if (acts) {
+        Session s;
+        if (!session_init(&s, l))
+            return false;
+        session_goto(&s, at - 1);
+        bool ok = s.step == at - 1 && session_model(&s) && model_copy(out, session_model(&s));
+        session_free(&s);
+        return ok;
     }
     const Step *st = &l->steps[at - 1];
     int layer = st->stage == MSTAGE_NEXT ? out->cfg.layers : st->layer;

@@ -12,7 +12,8 @@
 #include "lesson/lesson.h"
 
 /* The model of lesson l (l->model != NULL) at 1-based step `at`: the
- * lesson's weights on its tokens, run to that step's layer and stage; at
+ * lesson's weights on its tokens, run to that step's layer and stage (with
+ * the script's actions up to it applied, as the session applies them); at
  * 0: run through the last stage (8). *out zeroed or a previous Model.
  * false when out of memory. */
 bool render_model_state(const Lesson *l, int at, Model *out);

@@ -17,6 +17,16 @@
  * the arithmetic then works the answer out. */
 static void focus_ask(const Session *s, const Ask *a, SvgFocus *f)
 {
+    if (a->mref.kind != MM_NONE) { /* a model's: the stage explains the asked matrix (layout.h) */
+        MatId b = a->mref.kind == MM_ATTN ? attn_mat_base(a->mref.attn) : M_X;
+        if (b >= M_Q && b <= M_V)
+            f->fmat = b;
+        f->fi = a->i;
+        if (a->j >= 0)
+            f->fj = a->j;
+        layout_clamp_focus(s, &f->fi, &f->fj, f->fmat);
+        return;
+    }
     int st = session_stage(s);
     bool qkv = st == STAGE_QKV && a->mat >= M_Q && a->mat <= M_V;
     if (a->mat != attn_stage_mat(st) && !qkv)

@@ -14,6 +14,8 @@
 #include "mdtable.h"
 #include "render.h"
 #include "worksheet_features.h"
+#include "mworksheet.h"
+#include "lesson/lmodel.h"
 
 #define BLANK "______"
 /* Where a printed sheet should start a new page (pandoc and the HTML of
@@ -38,6 +40,8 @@ static int lesson_asks(const Lesson *l)
 /* Every ask in script order; or, for a lesson without asks, one question
  * per stage 2..5 (see worksheet.h). Returns the count; q holds at least
  * max(asks, 4). */
+static int collect_model(const Lesson *l, Question *q);
+
 static int collect(const Lesson *l, Question *q)
 {
     int n = 0;
@@ -46,6 +50,8 @@ static int collect(const Lesson *l, Question *q)
             q[n++] = (Question){k, l->steps[k].ask[a]};
     if (n)
         return n;
+    if (l->model)
+        return collect_model(l, q);
     for (int stage = STAGE_QKV; stage <= STAGE_OUTPUT; stage++) {
         int at = -1;
         for (int k = 0; k < l->nsteps && at < 0; k++) {
@@ -64,6 +70,36 @@ static int collect(const Lesson *l, Question *q)
         n += at >= 0;
     }
     return n;
+}
+
+/* A model lesson without asks: a question per (layer, stage) its steps show
+ * (mworksheet.h), at most as many as the lesson has steps. */
+static int collect_model(const Lesson *l, Question *q)
+{
+    Session s;
+    int n = 0;
+    if (!session_init(&s, l))
+        return 0;
+    for (int k = 0; k < l->nsteps; k++) {
+        const Step *st = &l->steps[k];
+        bool seen = false;
+        for (int p = 0; p < n && !seen; p++)
+            seen = l->steps[q[p].step].stage == st->stage && l->steps[q[p].step].layer == st->layer;
+        session_goto(&s, k);
+        if (!seen && s.step == k && mws_default_ask(l, session_model(&s), k, &q[n].ask))
+            q[n++].step = k;
+    }
+    session_free(&s);
+    return n;
+}
+
+/* The asked values as the screen writes them (a model lesson's too). */
+static void q_values(const Session *s, const Ask *a, const FmtOpt *fo, char *buf, size_t len)
+{
+    if (a->mref.kind != MM_NONE)
+        ask_values_model(a, session_model(s), fo, buf, len);
+    else
+        ask_values(a, &s->cur, fo, buf, len);
 }
 
 /* In the sheet's narration every value any question asks is "?": a later
@@ -161,7 +197,10 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
     const Step *st = &l->steps[q->step];
     char name[48];
     fputs("### ", out);
-    fprintf(out, _("%d · stage %d: %s"), num, st->stage, render_stage_title_of(l, st->stage));
+    if (l->model)
+        mws_stage_heading(out, l, q->step, num);
+    else
+        fprintf(out, _("%d · stage %d: %s"), num, st->stage, render_stage_title_of(l, st->stage));
     fputs("\n\n", out);
     int acts = 0;
     for (int k = prev_step + 1; k <= q->step; k++)
@@ -188,6 +227,11 @@ static bool put_question(FILE *out, const Lesson *l, const Session *s, const Que
         ok = ok && text && put_md(out, text, o->ascii);
         free(text);
         fputs("\n\n", out);
+    }
+    if (l->model) {
+        ok = ok && mws_put_needs(out, l, session_model(s), &q->ask, o->ascii);
+        fprintf(out, "**%s = ?**\n\n", name);
+        return ok && mws_put_blank(out, l, session_model(s), &q->ask, o->ascii);
     }
     fprintf(out, "**%s = ?**\n\n", name);
     return ok && put_blank(out, l, &s->cur, &q->ask, o->ascii);
@@ -254,7 +298,7 @@ static bool put_key(FILE *out, const Lesson *l, Session *s, const Question *q, i
             tab_set(&t, k + 1, 1, num, false, o->ascii);
             ask_name(&q[k].ask, name, sizeof name);
             tab_set(&t, k + 1, 2, name, false, o->ascii);
-            ask_values(&q[k].ask, &s->cur, fo, vals, sizeof vals);
+            q_values(s, &q[k].ask, fo, vals, sizeof vals);
             tab_set(&t, k + 1, 3, vals, false, o->ascii);
         }
         ok = ok && !t.oom;
@@ -266,9 +310,12 @@ static bool put_key(FILE *out, const Lesson *l, Session *s, const Question *q, i
         if (!(ok = go(s, q[k].step)))
             break;
         ask_name(&q[k].ask, name, sizeof name);
-        ask_values(&q[k].ask, &s->cur, fo, vals, sizeof vals);
+        q_values(s, &q[k].ask, fo, vals, sizeof vals);
         fprintf(out, "### %d · %s = %s\n\n", k + 1, name, vals);
-        put_arithmetic(out, s, &q[k].ask, fo);
+        if (l->model)
+            mws_put_arithmetic(out, l, session_model(s), &q[k].ask, fo);
+        else
+            put_arithmetic(out, s, &q[k].ask, fo);
     }
     return ok;
 }
@@ -518,7 +565,7 @@ int worksheet_key_row(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
     FmtOpt fo = {l->digits, o->ascii, false};
     int total = lesson_asks(l);
-    Question *q = malloc(sizeof *q * (size_t)(total > 4 ? total : 4));
+    Question *q = malloc(sizeof *q * (size_t)(total > 4 ? total : 4 + l->nsteps));
     Session s;
     if (!q || !session_init(&s, l)) {
         free(q);
@@ -530,7 +577,7 @@ int worksheet_key_row(FILE *out, const Lesson *l, const WorksheetOpt *o)
     fprintf(out, "| %02d | %lu |", o->student, l->seed);
     for (int k = 0; ok && k < nq; k++) {
         ok = go(&s, q[k].step);
-        ask_values(&q[k].ask, &s.cur, &fo, vals, sizeof vals);
+        q_values(&s, &q[k].ask, &fo, vals, sizeof vals);
         fprintf(out, " %s |", vals);
     }
     fputc('\n', out);
@@ -543,7 +590,7 @@ int worksheet_key_row(FILE *out, const Lesson *l, const WorksheetOpt *o)
 int worksheet_key_header(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
     int total = lesson_asks(l);
-    Question *q = malloc(sizeof *q * (size_t)(total > 4 ? total : 4));
+    Question *q = malloc(sizeof *q * (size_t)(total > 4 ? total : 4 + l->nsteps));
     if (!q)
         return 2;
     int nq = collect(l, q);
@@ -581,10 +628,10 @@ int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
 {
     FmtOpt fo = {l->digits, o->ascii, false};
     int total = lesson_asks(l);
-    Question *q = malloc(sizeof *q * (size_t)(total > 4 ? total : 4));
+    Question *q = malloc(sizeof *q * (size_t)(total > 4 ? total : 4 + l->nsteps));
     Session s;
     Attn base = {0};
-    if (!q || !lesson_base(l, &base) || !session_init(&s, l)) {
+    if (!q || (!l->model && !lesson_base(l, &base)) || !session_init(&s, l)) {
         free(q);
         attn_free(&base);
         fprintf(stderr, "%s\n", _("qkvtutor: out of memory"));
@@ -610,7 +657,8 @@ int render_worksheet(FILE *out, const Lesson *l, const WorksheetOpt *o)
     if (ok && *about)
         fputs("\n\n", out);
     free(about);
-    ok = ok && put_givens(out, l, &base, nq > 0 ? q[nq - 1].step : l->nsteps - 1, o, &fo);
+    ok = ok && (l->model ? mws_put_givens(out, l, l->model->base, o->ascii)
+                         : put_givens(out, l, &base, nq > 0 ? q[nq - 1].step : l->nsteps - 1, o, &fo));
     if (ok) {
         fprintf(out, "## %s\n\n", _("Questions"));
         fprintf(out, _("Write each answer with %d decimals: it counts as right within 1%% of the value or one "

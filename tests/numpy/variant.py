@@ -9,7 +9,9 @@ the lesson's X, overrides and options; every matrix of qkvtutor's JSON must
 equal numpy's to 1e-12. A lesson with written-out weights and variants:
 gets its written weights plus the declared draw (lessons/README.md
 "Variants"); one without variants: must be refused
-with exit 2. Needs numpy and PyYAML (Debian: python3-numpy, python3-yaml)."""
+with exit 2. A model lesson's random weights (E, P, each layer's W's, WU)
+are numpy's draw with seed K in DESIGN.md's order; trained weights are
+refused. Needs numpy and PyYAML (Debian: python3-numpy, python3-yaml)."""
 import glob, json, os, re, subprocess, sys, tempfile
 import numpy as np
 import yaml
@@ -66,11 +68,58 @@ def run(args):
     return subprocess.run([BIN, *args], capture_output=True, text=True)
 
 
+def model_draw(doc, k):
+    """A model lesson's parameters drawn with seed k, in DESIGN.md's order:
+    E, P (learned positions), per layer Wq Wk Wv Wo (W1 W2 with d_ff > 0), WU
+    (separate unembedding); E and P at embed_scale, the rest at scale."""
+    m, r = doc["model"], doc["weights"]["random"]
+    d, h = int(m["d_model"]), int(m.get("heads", 1))
+    g, dk, dv = int(m.get("kv_heads", h)), int(m.get("d_k", d // h)), int(m.get("d_v", d // h))
+    sc = float(r.get("scale", 1.0))
+    es = float(r.get("embed_scale", sc))
+    rs = np.random.RandomState(k)
+    out = {"E": rs.randn(len(doc["vocab"]), d) * es}
+    if m.get("positions", "learned") == "learned":
+        out["P"] = rs.randn(int(m.get("ctx", 16)), d) * es
+    for l in range(1, int(m.get("layers", 1)) + 1):
+        for name, shape in (("Wq", (d, h * dk)), ("Wk", (d, g * dk)), ("Wv", (d, g * dv)), ("Wo", (h * dv, d))):
+            out[f"L{l}.{name}"] = rs.randn(*shape) * sc
+        if int(m.get("d_ff", 0)) > 0:
+            out[f"L{l}.W1"] = rs.randn(d, int(m["d_ff"])) * sc
+            out[f"L{l}.W2"] = rs.randn(int(m["d_ff"]), d) * sc
+    if m.get("unembed", "separate") == "separate":
+        out["WU"] = rs.randn(d, len(doc["vocab"])) * sc
+    return out
+
+
+def model_variants(path, failures):
+    """--json --variant K of a model lesson: every drawn parameter is numpy's
+    with seed K; trained weights (weights: {file: ...}) are refused."""
+    doc = yaml.safe_load(open(path, encoding="utf-8"))
+    if "random" not in doc["weights"]:
+        out = run(["--json", "--variant", "7", path])
+        if out.returncode != 2 or "reads trained weights from a file" not in out.stderr:
+            failures.append(f"{path}: trained weights with --variant: exit {out.returncode}, {out.stderr!r}")
+        return 1
+    for k in KS:
+        out = run(["--json", "--variant", str(k), path])
+        got = json.loads(out.stdout)["params"] if out.returncode == 0 else {}
+        for name, w in model_draw(doc, k).items():
+            if name not in got or np.array(got[name]).shape != w.shape or np.max(np.abs(np.array(got[name]) - w)) > 1e-12:
+                failures.append(f"{path} --variant {k}: {name} is not numpy's RandomState({k}) draw")
+                break
+    return len(KS)
+
+
 def main():
     failures, checked = [], 0
     tmp = tempfile.mkdtemp()
     lessons = [f for f in sorted(glob.glob("lessons/*.yaml")) + ["tests/live/templates-asks.yaml"]
-               if not re.search(r"^model:", open(f, encoding="utf-8").read(), re.M)]  # --variant refuses model lessons
+               if not re.search(r"^model:", open(f, encoding="utf-8").read(), re.M)]  # model lessons: model_variants
+    for f in sorted(glob.glob("lessons/*.yaml")) + sorted(glob.glob("tests/worksheet/solve-model*.yaml")) + \
+            ["tests/lessons/model-2l.yaml", "tests/lessons/model-17shape.yaml"]:
+        if re.search(r"^model:", open(f, encoding="utf-8").read(), re.M):
+            checked += model_variants(f, failures)
     rng = np.random.default_rng(15)
     for n in range(12):
         path = os.path.join(tmp, f"gen{n}.yaml")
