@@ -132,8 +132,8 @@ static bool notice_part(Frame *c, Budget *g, char (*notice)[FMT_LINE])
     if (diverged)
         nn += block_lines(c, text, w, notice + nn, 4 - nn, false, &cut);
     if (nn)
-        add_part(g, (Part){BLOCK_NOTICE, ROLE_HINT, .lines = notice, .n = nn, .want = nn, .soft = nn, .min = 0,
-                           .rank = 1});
+        add_part(g, (Part){BLOCK_NOTICE, ROLE_HINT, .lines = notice, .n = nn, .want = nn, .soft = nn, .min = nn,
+                           .rank = 1}); /* never gives way: the matrices scroll first */
     return diverged;
 }
 
@@ -158,6 +158,8 @@ void parts_lay(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE]
         p->soft = one;
     }
     p->min = p->n ? 1 : 0;
+    if (in->title_card) /* the card stands in the narration's place: the arithmetic goes first */
+        p->rank = p->soft = p->min = 0;
     bool arith = p->n > 0;
     if (stage_training(c))
         train_part(c, g, train, arith);
@@ -169,7 +171,7 @@ void parts_lay(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE]
     p->n = narration_lines(c, w, say, MAX_LINES, &more);
     p->want = p->n + more;
     p->cut = more;
-    p->soft = p->n < 2 ? p->n : 2;
+    p->soft = p->n < 2 || in->title_card ? p->n : 2; /* the title card whole: the matrices scroll first */
     p->min = p->n < 1 ? p->n : 1;
     /* one blank between the arithmetic and what follows it */
     if (arith && g->n > first)

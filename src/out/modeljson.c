@@ -5,7 +5,9 @@
 #include <stdlib.h>
 
 #include "jsonmat.h"
+#include "lesson/asking.h"
 #include "lesson/lmodel.h"
+#include "lesson/session.h"
 
 static const char *const act_word[] = {[ACT_RELU] = "relu", [ACT_GELU] = "gelu"};
 static const char *const norm_word[] = {[NORM_NONE] = "none", [NORM_LAYER] = "layernorm", [NORM_RMS] = "rmsnorm"};
@@ -15,16 +17,30 @@ static const char *const unembed_word[] = {[UNEMBED_SEPARATE] = "separate", [UNE
 
 bool render_model_state(const Lesson *l, int at, Model *out)
 {
-    if (!model_copy(out, l->model->base))
-        return false;
     if (at < 1 || at > l->nsteps) {
+        if (!model_copy(out, l->model->base))
+            return false;
         model_run_all(out);
         return true;
     }
-    const Step *st = &l->steps[at - 1];
-    int layer = st->stage == MSTAGE_NEXT ? out->cfg.layers : st->layer;
-    model_run_to(out, layer < 1 ? 1 : layer, st->stage);
-    return true;
+    Session *s = calloc(1, sizeof *s); /* 24 KB: not on the stack */
+    if (!s || !session_init(s, l)) {
+        free(s);
+        return false;
+    }
+    bool ok = render_model_walk(s, at - 1) && model_copy(out, session_model(s));
+    session_free(s);
+    free(s);
+    return ok;
+}
+
+bool render_model_walk(Session *s, int k)
+{
+    if (s->step > k) /* a saved lesson's start: back to the step asked */
+        (void)session_goto(s, k);
+    while (s->step < k && (session_ask_reveal(s), session_next(s)))
+        ;
+    return s->step == k && session_model(s);
 }
 
 /* The vocab entry of index k, as written. */
