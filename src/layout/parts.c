@@ -128,12 +128,14 @@ static bool notice_part(Frame *c, Budget *g, char (*notice)[FMT_LINE])
                  about < c->s->head ? "[" : "]");
         nn += block_lines(c, text, w, notice, 2, false, &cut);
     }
+    int keep = nn; /* a departed state keeps the ✎ notice's first line (ending in "…" when cut) */
     bool diverged = session_notice(c->s, in->ascii, w, text, sizeof text);
     if (diverged)
         nn += block_lines(c, text, w, notice + nn, 4 - nn, false, &cut);
+    keep = diverged && nn > keep ? keep + 1 : 0;
     if (nn)
-        add_part(g, (Part){BLOCK_NOTICE, ROLE_HINT, .lines = notice, .n = nn, .want = nn, .soft = nn, .min = nn,
-                           .rank = 1}); /* never gives way: the matrices scroll first */
+        add_part(g, (Part){BLOCK_NOTICE, ROLE_HINT, .lines = notice, .n = nn, .want = nn, .soft = nn, .min = keep,
+                           .rank = 1}); /* its kept line never gives way: the matrices scroll first */
     return diverged;
 }
 
