@@ -160,7 +160,8 @@ void parts_lay(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE]
         p->soft = one;
     }
     p->min = p->n ? 1 : 0;
-    if (in->title_card) /* the card stands in the narration's place: the arithmetic goes first */
+    bool card_room = in->title_card && c->model; /* a model lesson's card: before the arithmetic and the rows */
+    if (card_room) /* the card stands in the narration's place: the arithmetic goes first */
         p->rank = p->soft = p->min = 0;
     bool arith = p->n > 0;
     if (stage_training(c))
@@ -173,7 +174,7 @@ void parts_lay(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE]
     p->n = narration_lines(c, w, say, MAX_LINES, &more);
     p->want = p->n + more;
     p->cut = more;
-    p->soft = p->n < 2 || in->title_card ? p->n : 2; /* the title card whole: the matrices scroll first */
+    p->soft = p->n < 2 || card_room ? p->n : 2; /* the title card whole: the matrices scroll first */
     p->min = p->n < 1 ? p->n : 1;
     /* one blank between the arithmetic and what follows it */
     if (arith && g->n > first)
