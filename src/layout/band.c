@@ -24,7 +24,11 @@ int band_rows(const Frame *c, const Band *b)
 }
 
 /* The rows a band must keep: its quoted columns whole; beside A at work,
- * a row per key, so the bars_lay (which may stand in for A's row) show it all. */
+ * a row per key, so the bars_lay (which may stand in for A's row) show it
+ * all; in a model lesson at most MODEL_BAR_KEYS of them (12 tokens at
+ * 80x24 leave the narration and the notice their lines; the bars then
+ * show the keys around the focused one, A's row stays whole). */
+#define MODEL_BAR_KEYS 6
 int band_keep(const Frame *c, const Band *b)
 {
     int r = 1;
@@ -32,6 +36,8 @@ int band_keep(const Frame *c, const Band *b)
         r = box_keep_rows(c, &b->box[k]) > r ? box_keep_rows(c, &b->box[k]) : r;
     if (band_has_a(c, b) && c->a->reached >= STAGE_SOFTMAX) {
         int keys = c->a->m[M_A].cols - 1; /* the bars' title takes the header's row */
+        if (c->model && keys > MODEL_BAR_KEYS) /* a model's long input: its bars scroll around the key */
+            keys = MODEL_BAR_KEYS;
         r = keys > r ? keys : r;
     }
     return r;

@@ -229,6 +229,17 @@ static void regain_gaps(Frame *c, const Band *b, int nb, Budget *g, const int *g
         }
 }
 
+/* The ✎ notice's kept line goes before a row the arithmetic quotes (60x18, edit mode, several
+ * departures): short of that, the notice stays and the rows nothing quotes scroll. */
+static void notice_give(Frame *c, const Band *b, int nb, Budget *g)
+{
+    for (int k = 0; k < g->n && !fits(c, b, nb, g, true); k++)
+        if (g->part[k].kind == BLOCK_NOTICE && g->part[k].n > 0) {
+            g->part[k].n = 0;
+            g->part[k].cut = true;
+        }
+}
+
 static void budget(Frame *c, Band *b, int *nb, Budget *g)
 {
     int gaps[MAX_PARTS];
@@ -283,6 +294,7 @@ static void budget(Frame *c, Band *b, int *nb, Budget *g)
     if (!fits(c, b, *nb, g, true))
         g->band_gap = g->last_gap = 0;
     give_way(c, b, *nb, g, true, true);
+    notice_give(c, b, *nb, g);
 }
 
 /* Give the bands their rows in `avail`: the tallest gives way first,

@@ -128,12 +128,14 @@ static bool notice_part(Frame *c, Budget *g, char (*notice)[FMT_LINE])
                  about < c->s->head ? "[" : "]");
         nn += block_lines(c, text, w, notice, 2, false, &cut);
     }
+    int keep = nn; /* a departed state keeps the ✎ notice's first line (ending in "…" when cut) */
     bool diverged = session_notice(c->s, in->ascii, w, text, sizeof text);
     if (diverged)
         nn += block_lines(c, text, w, notice + nn, 4 - nn, false, &cut);
+    keep = diverged && nn > keep ? keep + 1 : 0;
     if (nn)
-        add_part(g, (Part){BLOCK_NOTICE, ROLE_HINT, .lines = notice, .n = nn, .want = nn, .soft = nn, .min = 0,
-                           .rank = 1});
+        add_part(g, (Part){BLOCK_NOTICE, ROLE_HINT, .lines = notice, .n = nn, .want = nn, .soft = nn, .min = keep,
+                           .rank = 1}); /* its kept line never gives way: the matrices scroll first */
     return diverged;
 }
 
@@ -158,6 +160,9 @@ void parts_lay(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE]
         p->soft = one;
     }
     p->min = p->n ? 1 : 0;
+    bool card_room = in->title_card && c->model; /* a model lesson's card: before the arithmetic and the rows */
+    if (card_room) /* the card stands in the narration's place: the arithmetic goes first */
+        p->rank = p->soft = p->min = 0;
     bool arith = p->n > 0;
     if (stage_training(c))
         train_part(c, g, train, arith);
@@ -169,7 +174,7 @@ void parts_lay(Frame *c, Budget *g, char (*ari)[FMT_LINE], char (*say)[FMT_LINE]
     p->n = narration_lines(c, w, say, MAX_LINES, &more);
     p->want = p->n + more;
     p->cut = more;
-    p->soft = p->n < 2 ? p->n : 2;
+    p->soft = p->n < 2 || card_room ? p->n : 2; /* the title card whole: the matrices scroll first */
     p->min = p->n < 1 ? p->n : 1;
     /* one blank between the arithmetic and what follows it */
     if (arith && g->n > first)

@@ -8,8 +8,7 @@
 #include "modeljson.h"
 #include "text/i18n.h"
 #include "text/num.h"
-#include "lesson/template.h"
-#include "words/narrate.h"
+#include "words/live.h"
 
 const char *render_model_stage_title(int stage)
 {
@@ -163,7 +162,7 @@ static void put_expects(FILE *out, const Lesson *l, const Model *m, const Step *
 }
 
 /* Step k (0-based): its title line, actions, options, narration, matrices. */
-static void put_step(FILE *out, const Lesson *l, const Model *m, int k, Lang lang, const FmtOpt *fo)
+static void put_step(FILE *out, const Lesson *l, const Model *m, int k, const char *say, const FmtOpt *fo)
 {
     const Step *st = &l->steps[k];
     int layer = st->stage == MSTAGE_NEXT ? m->cfg.layers : st->layer < 1 ? 1 : st->layer;
@@ -180,13 +179,8 @@ static void put_step(FILE *out, const Lesson *l, const Model *m, int k, Lang lan
         fputc('\n', out);
     }
     put_options(out, m, layer, fo->ascii);
-    const char *say = text_get(&st->say, lang);
-    if (say && *say) { /* its templates filled in from the model at this step, as the view and the slides do */
-        TplOpt to = {l->digits, fo->ascii, NULL, NULL, lang, m, NULL};
-        char *text = template_has_refs(say) ? template_expand_dup(say, &m->layer[0].att, l, &to) : NULL;
-        dump_wrapped(out, text ? text : say, fo->ascii, 76);
-        free(text);
-    }
+    if (say && *say)
+        dump_wrapped(out, say, fo->ascii, 76);
     ModelRef r[64];
     int n = stage_refs(m, layer, st->stage, r);
     for (int i = 0; i < n; i++)
@@ -227,10 +221,19 @@ bool render_model_dump(FILE *out, const Lesson *l, int at, Lang lang, bool ascii
     if (about && *about)
         dump_wrapped(out, about, ascii, 76);
     int first = at ? at - 1 : 0, last = at ? at - 1 : l->nsteps - 1;
-    bool ok = true;
-    for (int k = first; k <= last && ok; k++)
-        if ((ok = render_model_state(l, k + 1, m)))
-            put_step(out, l, m, k, lang, &fo);
+    Session *s = calloc(1, sizeof *s); /* one walk through the script: step N trains once */
+    bool inited = s && session_init(s, l), ok = inited;
+    for (int k = first; k <= last && ok; k++) {
+        char *say = NULL;
+        ok = render_model_walk(s, k) && model_copy(m, session_model(s)) &&
+             (say = session_say(s, lang, ascii)) != NULL;
+        if (ok)
+            put_step(out, l, m, k, say, &fo);
+        free(say);
+    }
+    if (inited)
+        session_free(s);
+    free(s);
     model_free(m);
     free(m);
     return ok;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "jsonmat.h"
+#include "lesson/asking.h"
 #include "lesson/lmodel.h"
 #include "lesson/session.h"
 
@@ -16,28 +17,30 @@ static const char *const unembed_word[] = {[UNEMBED_SEPARATE] = "separate", [UNE
 
 bool render_model_state(const Lesson *l, int at, Model *out)
 {
-    if (!model_copy(out, l->model->base))
-        return false;
     if (at < 1 || at > l->nsteps) {
+        if (!model_copy(out, l->model->base))
+            return false;
         model_run_all(out);
         return true;
     }
-    bool acts = false; /* a script that acts (ablate, tokens =, generate, edits) up to the step: the session's state */
-    for (int k = 0; k < at && !acts; k++)
-        acts = l->steps[k].nact > 0;
-    if (acts) {
-        Session s;
-        if (!session_init(&s, l))
-            return false;
-        session_goto(&s, at - 1);
-        bool ok = s.step == at - 1 && session_model(&s) && model_copy(out, session_model(&s));
-        session_free(&s);
-        return ok;
+    Session *s = calloc(1, sizeof *s); /* 24 KB: not on the stack */
+    if (!s || !session_init(s, l)) {
+        free(s);
+        return false;
     }
-    const Step *st = &l->steps[at - 1];
-    int layer = st->stage == MSTAGE_NEXT ? out->cfg.layers : st->layer;
-    model_run_to(out, layer < 1 ? 1 : layer, st->stage);
-    return true;
+    bool ok = render_model_walk(s, at - 1) && model_copy(out, session_model(s));
+    session_free(s);
+    free(s);
+    return ok;
+}
+
+bool render_model_walk(Session *s, int k)
+{
+    if (s->step > k) /* a saved lesson's start: back to the step asked */
+        (void)session_goto(s, k);
+    while (s->step < k && (session_ask_reveal(s), session_next(s)))
+        ;
+    return s->step == k && session_model(s);
 }
 
 /* The vocab entry of index k, as written. */

@@ -10,13 +10,17 @@
 #include "core/model.h"
 #include "json.h"
 #include "lesson/lesson.h"
+#include "lesson/session.h"
 
 /* The model of lesson l (l->model != NULL) at 1-based step `at`: the
- * lesson's weights on its tokens, run to that step's layer and stage (with
- * the script's actions up to it applied, as the session applies them); at
- * 0: run through the last stage (8). *out zeroed or a previous Model.
- * false when out of memory. */
+ * session's state there, the script's do: of steps 1..at applied (tokens
+ * =, ablate, edits, step N), run to that step's layer and stage; at 0:
+ * the lesson's weights on its tokens, run through the last stage (8).
+ * *out zeroed or a previous Model. false when out of memory. */
 bool render_model_state(const Lesson *l, int at, Model *out);
+/* Session s walked forward to 0-based step k (each ask on the way
+ * revealed); false when it cannot get there. */
+bool render_model_walk(Session *s, int k);
 
 /* The --json object of model m (of lesson l): "format", "title",
  * "tokens", "options" (layer 1's attention options; "positions" the

@@ -534,6 +534,8 @@ static bool glued(const char *s, size_t b)
         return true;
     if (s[b] == '(' && s[b - 1] != ' ') /* "exp(", "×(−0.139)" */
         return true;
+    if ((s[b] == '>' && word_char(s[b - 1])) || (s[b - 1] == '<' && word_char(s[b]))) /* a token "<s>" */
+        return true;
     if (strncmp(s + b, "×", 2) == 0 || strncmp(s + b, "·", 2) == 0 ||
         (b >= 2 && (strncmp(s + b - 2, "×", 2) == 0 || strncmp(s + b - 2, "·", 2) == 0))) /* a product */
         return true;
@@ -596,6 +598,18 @@ static bool closing(const char *s)
     return false;
 }
 
+/* Does the character before byte b open a quote or a bracket no line may end with? */
+static bool opening(const char *s, size_t b)
+{
+    static const char *marks[] = {"“", "（", "「", "『", "《"};
+    for (size_t k = 0; k < sizeof marks / sizeof *marks; k++) {
+        size_t n = strlen(marks[k]);
+        if (b >= n && strncmp(s + b - n, marks[k], n) == 0)
+            return true;
+    }
+    return false;
+}
+
 size_t fmt_wrap(const char *s, int cols, bool terms)
 {
     size_t fit = text_fit(s, cols); /* no strlen: --dump wraps a long text line by line */
@@ -618,7 +632,7 @@ size_t fmt_wrap(const char *s, int cols, bool terms)
     while (b > fit / 2) {
         if (glued(s, b) || (s[b] == ' ' && in_group(s, b)) || (s[b - 1] == ' ' && in_group(s, b - 1)))
             b = char_before(s, b);
-        else if (b > 1 && closing(s + b))
+        else if (b > 1 && (closing(s + b) || opening(s, b)))
             b = char_before(s, b);
         else
             return b;
@@ -627,7 +641,7 @@ size_t fmt_wrap(const char *s, int cols, bool terms)
         if (break_space(s, b))
             return b;
     for (b = fit; b > fit / 2;) {
-        if (glued(s, b) || (b > 1 && closing(s + b)) || (s[b] == ' ' && in_group(s, b)) ||
+        if (glued(s, b) || (b > 1 && (closing(s + b) || opening(s, b))) || (s[b] == ' ' && in_group(s, b)) ||
             (s[b - 1] == ' ' && in_group(s, b - 1)))
             b = char_before(s, b);
         else
