@@ -110,11 +110,67 @@ bool layout_narration_fits(const Session *s, int step, Lang lang, int cols, int 
     return layout_narration_room(s, step, lang, cols, rows, room);
 }
 
+/* The narration block's room in session t's state at `step` (-1: the
+ * title card over step 1); t's head may change to the step's focus. */
+static bool room_in(Session *t, int step, Lang lang, int cols, int rows, int room[3])
+{
+    Plan p;
+    char card[256]; /* the title card, as the view opens: its status line says how to go on */
+    snprintf(card, sizeof card, "%s", step < 0 ? _("Press any key to begin with step 1.") : "");
+    LayoutIn in = {.s = t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
+                   .keybar = "", .cols = cols, .rows = rows, .title_card = step < 0, .msg = card};
+    layout_focus_step(t, &in.fi, &in.fj, &in.frow, &in.fmat);
+    layout_clamp_focus(t, &in.fi, &in.fj, in.fmat);
+    plan_init(&p);
+    layout_plan(&in, &p);
+    const PlanBlock *b = plan_block(&p, BLOCK_SAY);
+    bool fits = !p.too_small && !p.oom && (!b || !b->cut);
+    if (b) {
+        room[0] = b->w;
+        room[1] = b->h;
+        room[2] = b->want;
+    }
+    plan_free(&p);
+    return fits;
+}
+
+/* Is model lesson session s the script's own state at `step`, as a fresh
+ * session moved there shows it: no edit of the student's and no edited:
+ * log anywhere in the lesson? */
+static bool scripted_model_at(const Session *s, int step)
+{
+    const Lesson *l = s->lesson;
+    if (!session_is_model(s) || s->step != (step < 0 ? 0 : step) || s->nedits > 0 || l->nedited > 0)
+        return false;
+    for (int k = 0; k < l->nsteps; k++)
+        if (l->steps[k].nedit > 0)
+            return false;
+    return true;
+}
+
+static bool room_fresh(const Session *s, int step, Lang lang, int cols, int rows, int room[3]);
+
 bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int rows, int room[3])
 {
-    Session *t = malloc(sizeof *t); /* 24 KB, and the layout below is deep: not on the stack */
     room[0] = room[1] = room[2] = 0;
-    Plan p;
+    if (scripted_model_at(s, step)) {
+        /* A model lesson's script may train (step N): a fresh session moved to
+         * the step would train it all again, for each step and language of
+         * --check (lesson 18: 26 s). The caller's walk is already there; only
+         * the head the focus picks is set, and set back. */
+        Session *w = (Session *)s;
+        int head = w->head;
+        bool fits = room_in(w, step, lang, cols, rows, room);
+        session_set_head(w, head);
+        return fits;
+    }
+    return room_fresh(s, step, lang, cols, rows, room);
+}
+
+/* The room in a fresh session of the script's own lesson moved to the step. */
+static bool room_fresh(const Session *s, int step, Lang lang, int cols, int rows, int room[3])
+{
+    Session *t = malloc(sizeof *t); /* 24 KB, and the layout below is deep: not on the stack */
     /* The rule is the author's: the narration fits in the script's own state.
      * A saved lesson's edited: log (at the top, or a step's) would add the
      * departure notice, which the narration may give a line to (it then
@@ -135,22 +191,7 @@ bool layout_narration_room(const Session *s, int step, Lang lang, int cols, int 
         return false;
     }
     session_goto(t, step < 0 ? 0 : step);
-    char card[256]; /* the title card, as the view opens: its status line says how to go on */
-    snprintf(card, sizeof card, "%s", step < 0 ? _("Press any key to begin with step 1.") : "");
-    LayoutIn in = {.s = t, .lang = lang, .mode = LAYOUT_NORMAL, .fmat = M_Q, .emat = M_Q, .msg_role = ROLE_HINT,
-                   .keybar = "", .cols = cols, .rows = rows, .title_card = step < 0, .msg = card};
-    layout_focus_step(t, &in.fi, &in.fj, &in.frow, &in.fmat);
-    layout_clamp_focus(t, &in.fi, &in.fj, in.fmat);
-    plan_init(&p);
-    layout_plan(&in, &p);
-    const PlanBlock *b = plan_block(&p, BLOCK_SAY);
-    bool fits = !p.too_small && !p.oom && (!b || !b->cut);
-    if (b) {
-        room[0] = b->w;
-        room[1] = b->h;
-        room[2] = b->want;
-    }
-    plan_free(&p);
+    bool fits = room_in(t, step, lang, cols, rows, room);
     session_free(t);
     free(t);
     free(own);
