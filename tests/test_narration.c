@@ -288,38 +288,54 @@ static void test_checker(void **state)
  * --check measures against: at every step of every built-in lesson, and on
  * the title card, in both languages, a narration of n lines (n words as
  * wide as a line) is whole exactly when it needs at most that many lines,
- * for n up to two past it. */
-static int space_holds(const Lesson *l, int k, Lang g)
+ * for n up to two past it. One probe session per language walks the steps
+ * (a model lesson's script may train: lesson 18's 600 steps, trained once,
+ * not once a step and n), the probe's text of step k changed in place. */
+static int space_holds(const Lesson *l, Lang g)
 {
     static char text[40 * 80];
     Session s, t;
     int bad = 0, room[3];
     assert_true(session_init(&s, l));
-    int space = layout_narration_space(&s, k, g, 80, 24);
     Lesson probe = *l;
     Step *steps = malloc(sizeof *steps * (size_t)l->nsteps);
     assert_non_null(steps);
     memcpy(steps, l->steps, sizeof *steps * (size_t)l->nsteps);
     probe.steps = steps;
-    for (int n = 1; n <= space + 2 && n < 40; n++) {
-        size_t at = 0;
-        for (int w = 0; w < n; w++, at += 78)
-            memcpy(text + at, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ", 78);
-        text[at - 1] = '\0';
-        Text say = {{text, text}};
-        if (k < 0)
-            probe.about = say;
-        else
-            steps[k].say = say;
-        assert_true(session_init(&t, &probe));
-        bool fits = layout_narration_room(&t, k, g, 80, 24, room);
-        if (fits != (room[2] <= space)) {
-            print_error("%s step %d (%d): %d lines %s, the room is %d\n", l->file, k + 1, g, room[2],
-                        fits ? "fit" : "do not fit", space);
-            bad++;
+    assert_true(session_init(&t, &probe));
+    for (int k = lesson_has_about(l) ? -1 : 0; k < l->nsteps; k++) {
+        session_goto(&s, k < 0 ? 0 : k);
+        session_goto(&t, k < 0 ? 0 : k);
+        /* narroom.c's own probe, where the script does not train before step k: its fresh
+         * session is cheap there; elsewhere the walk's own probe measures it */
+        int space = -1;
+        if (!l->model || k <= 0)
+            space = layout_narration_space(&s, k, g, 80, 24);
+        for (int n = 1; n < 40 && (space < 0 || n <= space + 2); n++) {
+            size_t at = 0;
+            for (int w = 0; w < n; w++, at += 78)
+                memcpy(text + at, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ", 78);
+            text[at - 1] = '\0';
+            Text say = {{text, text}};
+            if (k < 0)
+                probe.about = say;
+            else
+                steps[k].say = say;
+            bool fits = layout_narration_room(&t, k, g, 80, 24, room);
+            if (space < 0 && !fits) /* the first n that is cut: the room is n - 1 lines */
+                space = room[1];
+            if (fits != (room[2] <= space) && space >= 0) {
+                print_error("%s step %d (%d): %d lines %s, the room is %d\n", l->file, k + 1, g, room[2],
+                            fits ? "fit" : "do not fit", space);
+                bad++;
+            }
         }
-        session_free(&t);
+        if (k < 0)
+            probe.about = l->about;
+        else
+            steps[k].say = l->steps[k].say;
     }
+    session_free(&t);
     free(steps);
     session_free(&s);
     return bad;
@@ -334,9 +350,8 @@ static void test_narration_space(void **state)
         if (!lesson_load_buffer(embedded_lessons[e].name, embedded_lessons[e].data, embedded_lessons[e].len, &l,
                                 err, sizeof err))
             fail_msg("%s", err);
-        for (int k = lesson_has_about(&l) ? -1 : 0; k < l.nsteps; k++)
-            for (int g = 0; g < LANG_COUNT; g++)
-                bad += space_holds(&l, k, (Lang)g);
+        for (int g = 0; g < LANG_COUNT; g++)
+            bad += space_holds(&l, (Lang)g);
         lesson_free(&l);
         seen++;
     }
