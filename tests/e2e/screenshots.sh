@@ -551,7 +551,7 @@ start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 6 "$E2E_ROOT/lessons/15-th
 wait_for $s "the most likely:" && wait_for $s "[8 next]" && shoot $s 27-next-token || missed 27-next-token "no prediction bars"
 stop $s
 s=mview
-start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$E2E_ROOT/lessons/17-induction-head.yaml"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 2 "$E2E_ROOT/lessons/17-induction-head.yaml"
 if wait_for $s "L2/2"; then
     keys $s M
     wait_for $s "model view: every layer × head" && wait_for $s "L2.H1" && shoot $s 28-model-view ||
@@ -565,7 +565,7 @@ else
 fi
 stop $s
 s=watch
-start_view $s $W $H -e "$TIENV" "$BIN" --lang en "$E2E_ROOT/lessons/18-watch-it-learn.yaml"
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 1 "$E2E_ROOT/lessons/18-watch-it-learn.yaml"
 if wait_for $s " 1/"; then
     keys $s W
     _t=$E2E_TIMEOUT E2E_TIMEOUT=120 # ~2000 steps take 10-40 s, as loaded as the machine is
@@ -575,6 +575,18 @@ if wait_for $s " 1/"; then
     keys $s x
 else
     missed 30-watch-it-learn "lesson 18 did not open"
+fi
+stop $s
+
+# Cross-attention (lesson 16): the 2x3 S and A over the source, the padding key's
+# -inf and exact 0, sleeps's row asked and revealed.
+s=cross
+start_view $s $W $H -e "$TIENV" "$BIN" --lang en --at 5 "$E2E_ROOT/lessons/16-cross-attention.yaml"
+if wait_for $s "A = softmax(S)  2×3"; then
+    keys $s Space # the question's how-to line wraps here, so reveal by hand
+    wait_for $s "0.413" && shoot $s 31-cross-attention || missed 31-cross-attention "A[2] was not revealed"
+else
+    missed 31-cross-attention "lesson 16 did not open at step 5"
 fi
 stop $s
 
