@@ -52,28 +52,40 @@ static bool tokens_comma(Loader *c, const yaml_node_t *n)
     return true;
 }
 
-/* tokens: a list of 1..MAT_MAX tokens; numbers count as their text. */
-bool load_tokens(Loader *c, const yaml_node_t *n, Lesson *l)
+/* A list of 1..MAT_MAX tokens into *out (*count set once the list is
+ * allocated, for lesson_free); want, empty (with MAT_MAX) and many (with
+ * the count and MAT_MAX) are the messages of a node that is not a list,
+ * an empty one and a long one. */
+static bool token_list(Loader *c, const yaml_node_t *n, const char *want, const char *empty, const char *many,
+                       char ***out, int *count)
 {
-    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("tokens must be a list like [I, love, cats]")))
+    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, "%s", want))
         return false;
     int cnt = ydoc_seq_len(n);
     if (cnt == 0)
-        return diag_fail(&c->d, n, _("tokens is empty, a lesson needs 1 to %d tokens"), MAT_MAX);
+        return diag_fail(&c->d, n, empty, MAT_MAX);
     if (cnt > MAT_MAX)
-        return diag_fail(&c->d, n, _("%d tokens, at most %d are allowed"), cnt, MAT_MAX);
-    l->tokens = calloc((size_t)cnt, sizeof *l->tokens);
-    if (!l->tokens)
+        return diag_fail(&c->d, n, many, cnt, MAT_MAX);
+    *out = calloc((size_t)cnt, sizeof **out);
+    if (!*out)
         return diag_oom(&c->d, n);
     bool ok = true;
     for (int k = 0; k < cnt; k++)
         ok = tokens_comma(c, ydoc_seq_item(c->doc, n, k)) && ok;
     if (!ok)
         return false;
-    l->ntok = cnt;
+    *count = cnt;
     for (int k = 0; k < cnt; k++)
-        ok = load_token(c, ydoc_seq_item(c->doc, n, k), k, &l->tokens[k]) && ok;
+        ok = load_token(c, ydoc_seq_item(c->doc, n, k), k, &(*out)[k]) && ok;
     return ok;
+}
+
+/* tokens: a list of 1..MAT_MAX tokens; numbers count as their text. */
+bool load_tokens(Loader *c, const yaml_node_t *n, Lesson *l)
+{
+    return token_list(c, n, _("tokens must be a list like [I, love, cats]"),
+                      _("tokens is empty, a lesson needs 1 to %d tokens"), _("%d tokens, at most %d are allowed"),
+                      &l->tokens, &l->ntok);
 }
 
 /* How the width of a matrix's rows is decided, for messages. */
@@ -378,26 +390,12 @@ bool load_source(Loader *c, const yaml_node_t *key, const yaml_node_t *n, const 
     if (!n)
         return true;
     (void)key;
-    if (!diag_want(&c->d, n, YAML_SEQUENCE_NODE, _("source must be a list of tokens like [猫, 追, 狗]")))
-        return false;
-    int cnt = ydoc_seq_len(n);
-    if (cnt == 0)
-        return diag_fail(&c->d, n, _("source is empty, cross-attention needs 1 to %d source tokens"), MAT_MAX);
-    if (cnt > MAT_MAX)
-        return diag_fail(&c->d, n, _("%d source tokens, at most %d are allowed"), cnt, MAT_MAX);
-    l->source = calloc((size_t)cnt, sizeof *l->source);
-    if (!l->source)
-        return diag_oom(&c->d, n);
-    bool ok = true;
-    for (int k = 0; k < cnt; k++)
-        ok = tokens_comma(c, ydoc_seq_item(c->doc, n, k)) && ok;
-    if (!ok)
-        return false;
-    l->nsrc = cnt;
-    for (int k = 0; k < cnt; k++)
-        ok = load_token(c, ydoc_seq_item(c->doc, n, k), k, &l->source[k]) && ok;
+    bool ok = token_list(c, n, _("source must be a list of tokens like [猫, 追, 狗]"),
+                         _("source is empty, cross-attention needs 1 to %d source tokens"),
+                         _("%d source tokens, at most %d are allowed"), &l->source, &l->nsrc);
     if (!ok || l->d_model < 1)
         return false;
+    int cnt = l->nsrc;
     if (!xs) { /* drawn with the weights (draw_weights) */
         l->xs_drawn = true;
         return mat_new(&l->Xs, cnt, l->d_model) || diag_oom(&c->d, n);
