@@ -431,6 +431,8 @@ def solve_model(text):
     out = []
     for q in sh.questions:
         for a in q["actions"]:
+            if re.fullmatch(r"step( \d+)?", a):
+                fw = None  # training is not redrawn here: from this question on, by hand only (as trained weights)
             if fw:
                 fw.act(a)
         hand = by_hand(sh, q)
