@@ -58,21 +58,21 @@ def keys(br, page, check, native, first_diff):
     same(*args, "model view (M, lesson 17)", l17, 1, "M",
          ["model view: every layer × head", "L1.H1", "L2.H2", "prev 0.", "ind  0."])
     same(*args, "zh: the model view (M, lesson 17)", l17, 1, "M", ["模型视图"], lang="zh")
-    same(*args, "zh: a hundred training steps (G, lesson 18)", l18, 1, "G", ["100 步训练: p(Q) 0.101 → 0.016"], lang="zh")
+    same(*args, "zh: a hundred training steps (G, lesson 18)", l18, 1, "G", ["100 步训练: p(E) 0.120 → 0.039, 预测现在是 V。"], lang="zh")
     same(*args, "80x24: the model view (M, lesson 17)", l17, 1, "M", ["L2.H2"], size=(80, 24))
     same(*args, "60x18: the model view after G (lesson 18)", l18, 1, "MG", ["L2.H2"], size=(60, 18))
     same(*args, "120x40: the model view (M, lesson 17)", l17, 1, "M", ["L2.H2"], size=(120, 40))
     same(*args, "the help in a model lesson (?, lesson 17)", l17, 1, "?",
          ["previous / next layer (model lessons)", "your own input: opens tokens = ...", "watch it learn: trains until a key"])
-    same(*args, "the next layer (}, lesson 17 at layer 1)", l17, 3, "}", ["Layer 2 of 2."])
-    same(*args, "the layer before ({, lesson 17 at layer 2)", l17, 2, "{", ["Layer 1 of 2."])
-    same(*args, "the model view paged by layer (M then {)", l17, 2, "M{", ["Layer 1 of 2."])
+    same(*args, "the next layer (}, lesson 17 at layer 1)", l17, 4, "}", ["Layer 2 of 2."])
+    same(*args, "the layer before ({, lesson 17 at layer 2)", l17, 6, "{", ["Layer 1 of 2."])
+    same(*args, "the model view paged by layer (M then {)", l17, 6, "M{", ["Layer 1 of 2."])
     got = same(*args, "own tokens (i, Ctrl-U, typed, lesson 17)", l17, 1, "itokens = <s> K L M N K L M\r",
-               ["tokens = <s> K L M N K L M: p(C) 0.770 → 0.021, the prediction is now N."], ctrl_u_after=1)
+               ["tokens = <s> K L M N K L M: p(W) 0.774 → 0.044, the prediction is now N."], ctrl_u_after=1)
     check("after <s> K L M N K L M" in got or "tokens = <s> K L M N K L M" in got,
           "own tokens: the input the model reads is the one typed")
-    same(*args, "one training step (g, lesson 18)", l18, 1, "g", ["one training step: p(Q) 0.101 → 0.099"])
-    same(*args, "a hundred training steps (G, lesson 18)", l18, 1, "G", ["100 training steps: p(Q) 0.101 → 0.016"])
+    same(*args, "one training step (g, lesson 18)", l18, 1, "g", ["one training step: p(E) 0.120 → 0.119, still the prediction."])
+    same(*args, "a hundred training steps (G, lesson 18)", l18, 1, "G", ["100 training steps: p(E) 0.120 → 0.039, the prediction is now V."])
     same(*args, "u undoes the hundred steps (G u, lesson 18)", l18, 1, "Gu", [])
 
 
